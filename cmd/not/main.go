@@ -1,0 +1,46 @@
+// Command not runs a command and inverts its exit status, like LLVM's `not`:
+// it succeeds when the command exits with a non-zero status and fails when
+// the command succeeds or dies from a signal. With --crash it succeeds only
+// when the command dies from a signal.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func main() {
+	args := os.Args[1:]
+	crash := false
+	if len(args) > 0 && args[0] == "--crash" {
+		crash, args = true, args[1:]
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: not [--crash] command [args...]")
+		os.Exit(2)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		os.Exit(1)
+	case errors.As(err, &exitErr):
+		signaled := false
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			signaled = true
+		}
+		if crash == signaled {
+			os.Exit(0)
+		}
+		os.Exit(1)
+	default:
+		// The command could not be started at all.
+		fmt.Fprintf(os.Stderr, "not: %v\n", err)
+		os.Exit(1)
+	}
+}

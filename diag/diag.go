@@ -1,0 +1,184 @@
+// Package diag reports diagnostics the way mlir-opt does:
+//
+//	file.otir:3:10: error: message
+//	  %0 = otir.add %a, %b : i8
+//	         ^
+//
+// A Diagnostic carries a severity, a location and attached notes; a SourceMgr
+// knows each file's text so a diagnostic can show its source line and a caret.
+package diag
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"otir/ir"
+)
+
+// Severity orders diagnostics; only errors make a tool fail.
+type Severity uint8
+
+const (
+	Error Severity = iota
+	Warning
+	Note
+	Remark
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Note:
+		return "note"
+	}
+	return "remark"
+}
+
+// Diagnostic is one message at a source location, with attached notes.
+type Diagnostic struct {
+	Severity Severity
+	Loc      ir.Location
+	Msg      string
+	Notes    []*Diagnostic
+}
+
+// Error makes Diagnostic usable as a Go error.
+func (d *Diagnostic) Error() string {
+	return d.Loc.String() + ": " + d.Severity.String() + ": " + d.Msg
+}
+
+// Errorf makes an error diagnostic.
+func Errorf(loc ir.Location, format string, args ...any) *Diagnostic {
+	return &Diagnostic{Severity: Error, Loc: loc, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Note attaches a note and returns d, for chaining.
+func (d *Diagnostic) Note(loc ir.Location, format string, args ...any) *Diagnostic {
+	d.Notes = append(d.Notes, &Diagnostic{Severity: Note, Loc: loc, Msg: fmt.Sprintf(format, args...)})
+	return d
+}
+
+// List collects diagnostics; it is itself an error when it holds an error.
+type List []*Diagnostic
+
+func (l List) Error() string {
+	var parts []string
+	for _, d := range l {
+		parts = append(parts, d.Error())
+	}
+	return strings.Join(parts, "\n")
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (l List) HasErrors() bool {
+	for _, d := range l {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Err returns the list as an error, or nil if it holds no error.
+func (l List) Err() error {
+	if l.HasErrors() {
+		return l
+	}
+	return nil
+}
+
+// SourceMgr holds the text of every file diagnostics may point into.
+type SourceMgr struct {
+	mu    sync.Mutex
+	files map[string]*sourceFile
+}
+
+type sourceFile struct {
+	text  string
+	lines []int // byte offset of each line start
+}
+
+// NewSourceMgr makes an empty source manager.
+func NewSourceMgr() *SourceMgr { return &SourceMgr{files: map[string]*sourceFile{}} }
+
+// Add registers a file's text (its name as used in locations).
+func (sm *SourceMgr) Add(name, text string) {
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	sm.files[name] = &sourceFile{text: text}
+}
+
+// Line returns the text of a 1-based line of a file, without its newline.
+func (sm *SourceMgr) Line(file string, line int) (string, bool) {
+	sm.mu.Lock()
+	f := sm.files[file]
+	if f != nil && f.lines == nil {
+		f.lines = append(f.lines, 0)
+		for i := 0; i < len(f.text); i++ {
+			if f.text[i] == '\n' {
+				f.lines = append(f.lines, i+1)
+			}
+		}
+	}
+	sm.mu.Unlock()
+	if f == nil || line < 1 || line > len(f.lines) {
+		return "", false
+	}
+	start := f.lines[line-1]
+	end := len(f.text)
+	if line < len(f.lines) {
+		end = f.lines[line] - 1
+	}
+	return strings.TrimSuffix(f.text[start:end], "\r"), true
+}
+
+// Render writes d and its notes, each with its source line and a caret.
+func (sm *SourceMgr) Render(w io.Writer, d *Diagnostic) {
+	sm.renderOne(w, d)
+	for _, n := range d.Notes {
+		sm.renderOne(w, n)
+	}
+}
+
+func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
+	if d.Loc.Line == 0 {
+		fmt.Fprintf(w, "%s: %s\n", d.Severity, d.Msg)
+		return
+	}
+	fmt.Fprintf(w, "%s: %s: %s\n", d.Loc, d.Severity, d.Msg)
+	if sm == nil {
+		return
+	}
+	line, ok := sm.Line(d.Loc.File, d.Loc.Line)
+	if !ok {
+		return
+	}
+	fmt.Fprintln(w, line)
+	col := d.Loc.Col - 1
+	if col > len(line) {
+		col = len(line)
+	}
+	if col < 0 {
+		col = 0
+	}
+	// Keep tabs so the caret lines up under the column.
+	pad := []byte(line[:col])
+	for i, c := range pad {
+		if c != '\t' {
+			pad[i] = ' '
+		}
+	}
+	fmt.Fprintf(w, "%s^\n", pad)
+}
+
+// RenderAll writes every diagnostic of a list.
+func (sm *SourceMgr) RenderAll(w io.Writer, l List) {
+	for _, d := range l {
+		sm.Render(w, d)
+	}
+}

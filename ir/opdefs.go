@@ -1,0 +1,184 @@
+package ir
+
+import "sort"
+
+// Operation names. Element-wise and other OTIR operations of the
+// specification's section 6, the project's extensions, and the scf/builtin
+// operations OTIR reuses.
+const (
+	OpModule    = "builtin.module"
+	OpKernel    = "otir.kernel"
+	OpReturn    = "otir.return"
+	OpConstant  = "otir.constant"
+	OpProgramID = "otir.program_id"
+	OpNumProgs  = "otir.num_programs"
+
+	OpAlloc  = "otir.alloc"
+	OpDMA    = "otir.dma_copy_async"
+	OpLoad   = "otir.load"
+	OpStore  = "otir.store"
+	OpAtomic = "otir.atomic_rmw"
+
+	OpAdd  = "otir.add"
+	OpSub  = "otir.sub"
+	OpMul  = "otir.mul"
+	OpDivS = "otir.div_s"
+	OpDivU = "otir.div_u"
+	OpRemS = "otir.rem_s"
+	OpRemU = "otir.rem_u"
+	OpAnd  = "otir.and"
+	OpOr   = "otir.or"
+	OpXor  = "otir.xor"
+	OpShl  = "otir.shl"
+	OpShrS = "otir.shr_s"
+	OpShrU = "otir.shr_u"
+	OpMax  = "otir.max"
+	OpMin  = "otir.min"
+
+	OpNeg  = "otir.neg"
+	OpNot  = "otir.not"
+	OpAbs  = "otir.abs"
+	OpSqrt = "otir.sqrt"
+	OpExp  = "otir.exp"
+	OpLog  = "otir.log"
+
+	OpCmp    = "otir.cmp"
+	OpSelect = "otir.select"
+	OpCast   = "otir.cast"
+
+	OpMatmul       = "otir.matmul"
+	OpReshape      = "otir.reshape"
+	OpTranspose    = "otir.transpose"
+	OpExtractSlice = "otir.extract_slice"
+	OpInsertSlice  = "otir.insert_slice"
+
+	OpBarrier = "otir.barrier"
+	OpWait    = "otir.wait"
+
+	OpFor   = "scf.for"
+	OpIf    = "scf.if"
+	OpYield = "scf.yield"
+)
+
+// Syntax is the shape of an operation's pretty form; the parser and the printer
+// dispatch on it.
+type Syntax uint8
+
+const (
+	SyntaxModule       Syntax = iota // module attributes {...} { ... }
+	SyntaxKernel                     // otir.kernel @f(%a: T) attributes {...} { ... }
+	SyntaxNullary                    // otir.return, otir.barrier
+	SyntaxConstant                   // otir.constant 16 : index
+	SyntaxAxis                       // otir.program_id axis(0)
+	SyntaxAlloc                      // otir.alloc() : T
+	SyntaxBinary                     // otir.add %a, %b : T | : T1, T2 | : (T1, T2) -> T3
+	SyntaxUnary                      // otir.neg %a : T | : (T1) -> T2
+	SyntaxCmp                        // otir.cmp kind(slt) %a, %b : (T1, T2) -> T3
+	SyntaxSelect                     // otir.select %c, %a, %b : (Tc, Ta, Tb) -> T
+	SyntaxConvert                    // otir.cast / load / reshape %a : T1 -> T2
+	SyntaxDMA                        // otir.dma_copy_async %s, %d[, %m] : (S, D[, M]) -> !otir.token
+	SyntaxStore                      // otir.store %v, %p : V, P
+	SyntaxAtomic                     // otir.atomic_rmw %p, %v, kind(add), memory_order(relaxed) : P, V -> R
+	SyntaxMatmul                     // otir.matmul %a, %b, %c : (A, B, C) -> D
+	SyntaxTranspose                  // otir.transpose %x, permutation(1, 0) : T1 -> T2
+	SyntaxExtractSlice               // otir.extract_slice %a[%o, 0] [16, 4] [1, 1] : T1 to T2
+	SyntaxInsertSlice                // otir.insert_slice %s into %d[%o] [16] [1] : T1 into T2
+	SyntaxWait                       // otir.wait [%t0, %t1]
+	SyntaxFor                        // scf.for %i = %lb to %ub step %s iter_args(%x = %v) -> (T) { }
+	SyntaxIf                         // scf.if %c -> (T) { } else { }
+	SyntaxYield                      // scf.yield %a, %b : T1, T2
+)
+
+// OpDef describes a registered operation.
+type OpDef struct {
+	Name    string
+	Summary string
+	Syntax  Syntax
+	// Extension marks operations the project adds beyond the specification.
+	Extension bool
+	// Attrs are the attribute names the pretty form spells itself; an operation
+	// with other attributes prints in generic form.
+	Attrs []string
+}
+
+var opDefs = map[string]*OpDef{}
+
+func def(name string, syn Syntax, summary string, attrs ...string) *OpDef {
+	d := &OpDef{Name: name, Summary: summary, Syntax: syn, Attrs: attrs}
+	opDefs[name] = d
+	return d
+}
+
+func init() {
+	def(OpModule, SyntaxModule, "top-level container of kernels")
+	def(OpKernel, SyntaxKernel, "a tile kernel launched over a static grid", "sym_name", "function_type", "grid")
+	def(OpReturn, SyntaxNullary, "ends a kernel")
+	def(OpConstant, SyntaxConstant, "a scalar or dense tile constant", "value")
+	def(OpProgramID, SyntaxAxis, "the workgroup's coordinate along a grid axis", "axis")
+	def(OpNumProgs, SyntaxAxis, "the grid's size along an axis", "axis").Extension = true
+	def(OpAlloc, SyntaxAlloc, "allocates an uninitialised tile in #workgroup or #private")
+	def(OpDMA, SyntaxDMA, "starts an asynchronous (optionally masked) copy, returns a token")
+	def(OpLoad, SyntaxConvert, "synchronous load between memory levels")
+	def(OpStore, SyntaxStore, "synchronous store between memory levels")
+	def(OpAtomic, SyntaxAtomic, "atomic read-modify-write on #global memory", "kind", "memory_order")
+	for _, n := range []string{OpAdd, OpSub, OpMul, OpDivS, OpDivU, OpRemS, OpRemU, OpAnd, OpOr, OpXor, OpShl, OpShrS, OpShrU} {
+		def(n, SyntaxBinary, "element-wise "+n[len("otir."):])
+	}
+	def(OpMax, SyntaxBinary, "element-wise maximum").Extension = true
+	def(OpMin, SyntaxBinary, "element-wise minimum").Extension = true
+	for _, n := range []string{OpNeg, OpNot, OpAbs, OpSqrt, OpExp, OpLog} {
+		def(n, SyntaxUnary, "element-wise "+n[len("otir."):])
+	}
+	def(OpCmp, SyntaxCmp, "element-wise comparison, yields i1", "kind")
+	def(OpSelect, SyntaxSelect, "element-wise choice by an i1 condition").Extension = true
+	def(OpCast, SyntaxConvert, "converts to another element type (wraps/truncates)").Extension = true
+	def(OpMatmul, SyntaxMatmul, "fused matrix multiply-add D = A x B + C")
+	def(OpReshape, SyntaxConvert, "changes a tile's shape, keeping its elements")
+	def(OpTranspose, SyntaxTranspose, "permutes a tile's dimensions", "permutation")
+	def(OpExtractSlice, SyntaxExtractSlice, "extracts a sub-tile", "static_offsets", "static_sizes", "static_strides")
+	def(OpInsertSlice, SyntaxInsertSlice, "inserts a sub-tile into a #private tile", "static_offsets", "static_sizes", "static_strides")
+	def(OpBarrier, SyntaxNullary, "workgroup barrier")
+	def(OpWait, SyntaxWait, "waits for asynchronous copies")
+	def(OpFor, SyntaxFor, "counted loop with loop-carried values")
+	def(OpIf, SyntaxIf, "conditional with results")
+	def(OpYield, SyntaxYield, "yields values from an scf region")
+}
+
+// LookupOp returns the definition of a registered operation, or nil.
+func LookupOp(name string) *OpDef { return opDefs[name] }
+
+// OpNames lists every registered operation name, sorted.
+func OpNames() []string {
+	ns := make([]string, 0, len(opDefs))
+	for n := range opDefs {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// IsElementwise reports whether the op applies a scalar function per element
+// (binary, unary, cmp, select, cast).
+func IsElementwise(name string) bool {
+	d := opDefs[name]
+	if d == nil {
+		return false
+	}
+	switch d.Syntax {
+	case SyntaxBinary, SyntaxUnary, SyntaxCmp, SyntaxSelect:
+		return true
+	}
+	return name == OpCast
+}
+
+// CmpPredicates are the comparison kinds of otir.cmp.
+var CmpPredicates = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", "oeq", "one", "olt", "ole", "ogt", "oge"}
+
+// AtomicKinds are the read-modify-write kinds of otir.atomic_rmw.
+var AtomicKinds = []string{"add", "and", "or", "xor", "max", "min", "umax", "umin", "xchg"}
+
+// MemoryOrders are the memory orders of otir.atomic_rmw.
+var MemoryOrders = []string{"relaxed", "acquire", "release", "acq_rel"}
+
+// DynamicOffset marks a dynamic entry of static_offsets (as MLIR's kDynamic).
+const DynamicOffset int64 = -9223372036854775808

@@ -1,0 +1,290 @@
+package ir
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// PrintOptions controls the printer.
+type PrintOptions struct {
+	// Generic prints every operation in MLIR's generic form.
+	Generic bool
+}
+
+// Print writes the module in textual form.
+func Print(w io.Writer, m *Module, opts PrintOptions) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	p := &printer{w: bw, opts: opts}
+	p.op(m.Op, 0)
+	return bw.Flush()
+}
+
+// String prints the module to a string.
+func (m *Module) String() string {
+	var sb strings.Builder
+	_ = Print(&sb, m, PrintOptions{})
+	return sb.String()
+}
+
+// PrintOp prints a single operation (and its regions) with fresh value names.
+func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
+	bw := bufio.NewWriter(w)
+	p := &printer{w: bw, opts: opts}
+	p.op(op, 0)
+	return bw.Flush()
+}
+
+type printer struct {
+	w    *bufio.Writer
+	opts PrintOptions
+	// names maps values to their printed names (without '%'); set per kernel.
+	names map[*Value]string
+	used  map[string]int
+	next  int // next numeric result name
+	nArgs int // next %argN
+}
+
+func (p *printer) str(s string) { p.w.WriteString(s) }
+
+func (p *printer) indent(n int) {
+	for i := 0; i < n; i++ {
+		p.w.WriteString("  ")
+	}
+}
+
+// nameScope assigns names to every value under op (an isolated operation:
+// the module's kernels), in the order they are printed, as MLIR does.
+func (p *printer) nameScope(op *Operation) {
+	p.names = make(map[*Value]string)
+	p.used = make(map[string]int)
+	p.next = 0
+	p.nArgs = 0
+	var visit func(o *Operation)
+	visit = func(o *Operation) {
+		if len(o.Results) > 0 {
+			if hint := nameHint(o); hint != "" && len(o.Results) == 1 {
+				p.names[o.Results[0]] = p.unique(hint)
+			} else {
+				n := strconv.Itoa(p.next)
+				p.next++
+				if len(o.Results) == 1 {
+					p.names[o.Results[0]] = n
+				} else {
+					for i, r := range o.Results {
+						p.names[r] = n + "#" + strconv.Itoa(i)
+					}
+				}
+			}
+		}
+		for _, r := range o.Regions {
+			for _, b := range r.Blocks {
+				for _, a := range b.Args {
+					p.names[a] = "arg" + strconv.Itoa(p.nArgs)
+					p.nArgs++
+				}
+				for _, inner := range b.Ops {
+					visit(inner)
+				}
+			}
+		}
+	}
+	// Block arguments of the scope itself come first, then its body.
+	for _, r := range op.Regions {
+		for _, b := range r.Blocks {
+			for _, a := range b.Args {
+				p.names[a] = "arg" + strconv.Itoa(p.nArgs)
+				p.nArgs++
+			}
+			for _, inner := range b.Ops {
+				visit(inner)
+			}
+		}
+	}
+}
+
+func (p *printer) unique(hint string) string {
+	n, seen := p.used[hint]
+	if !seen {
+		p.used[hint] = 0
+		return hint
+	}
+	for {
+		cand := hint + "_" + strconv.Itoa(n)
+		n++
+		if _, taken := p.used[cand]; !taken {
+			p.used[hint] = n
+			p.used[cand] = 0
+			return cand
+		}
+	}
+}
+
+// nameHint gives readable names to constants and context values, as MLIR's
+// OpAsmInterface does (%c16, %c-1_i8, %true, %cst, %pid).
+func nameHint(op *Operation) string {
+	switch op.Name {
+	case OpConstant:
+		switch a := op.Attr("value").(type) {
+		case *IntAttr:
+			if a.Type == Bool() {
+				if a.Value.Sign() != 0 {
+					return "true"
+				}
+				return "false"
+			}
+			if a.Type == Index() {
+				return "c" + a.Value.String()
+			}
+			if a.Value.BitLen() <= 64 {
+				return "c" + a.Value.String() + "_" + a.Type.String()
+			}
+		}
+		return "cst"
+	case OpProgramID:
+		return "pid"
+	case OpNumProgs:
+		return "nprog"
+	case OpAlloc:
+		return "alloc"
+	}
+	return ""
+}
+
+func (p *printer) val(v *Value) {
+	p.w.WriteByte('%')
+	if n, ok := p.names[v]; ok {
+		p.str(n)
+		return
+	}
+	p.str("<<UNKNOWN SSA VALUE>>")
+}
+
+func (p *printer) vals(vs []*Value) {
+	for i, v := range vs {
+		if i > 0 {
+			p.str(", ")
+		}
+		p.val(v)
+	}
+}
+
+func (p *printer) types(ts []Type) { p.str(TypeList(ts, false)) }
+
+// results prints "%0 = ", "%0:2 = " or nothing.
+func (p *printer) results(op *Operation) {
+	if len(op.Results) == 0 {
+		return
+	}
+	n := p.names[op.Results[0]]
+	if len(op.Results) > 1 {
+		n = n[:strings.IndexByte(n, '#')] + ":" + strconv.Itoa(len(op.Results))
+	}
+	p.str("%" + n + " = ")
+}
+
+func (p *printer) op(op *Operation, depth int) {
+	switch {
+	case op.Name == OpModule:
+		p.names = map[*Value]string{}
+	case op.Name == OpKernel || p.names == nil:
+		p.nameScope(op)
+	}
+	p.indent(depth)
+	d := LookupOp(op.Name)
+	if p.opts.Generic || d == nil || !p.pretty(op, d, depth) {
+		p.generic(op, depth)
+	}
+	p.w.WriteByte('\n')
+}
+
+// hasOnlyAttrs reports whether op's attributes are all spelled by its pretty form.
+func hasOnlyAttrs(op *Operation, d *OpDef) bool {
+	for _, a := range op.Attrs {
+		known := false
+		for _, n := range d.Attrs {
+			if a.Name == n {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *printer) generic(op *Operation, depth int) {
+	p.results(op)
+	p.str(strconv.Quote(op.Name))
+	p.w.WriteByte('(')
+	p.vals(op.Operands)
+	p.w.WriteByte(')')
+	if len(op.Regions) > 0 {
+		p.str(" (")
+		for i, r := range op.Regions {
+			if i > 0 {
+				p.str(", ")
+			}
+			p.region(r, depth, true, true)
+		}
+		p.w.WriteByte(')')
+	}
+	if len(op.Attrs) > 0 {
+		p.w.WriteByte(' ')
+		p.str(op.Attrs.String())
+	}
+	p.str(" : ")
+	p.str(TypeList(op.OperandTypes(), true))
+	p.str(" -> ")
+	if len(op.Results) == 1 {
+		p.str(op.Results[0].Type.String())
+	} else {
+		p.str(TypeList(op.ResultTypes(), true))
+	}
+}
+
+// region prints "{ ... }". With header, block arguments print as ^bb0(...):
+// (the generic form); elideYield drops an operand-less scf.yield terminator.
+func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
+	p.str("{\n")
+	for _, b := range r.Blocks {
+		if header && (len(b.Args) > 0 || len(r.Blocks) > 1) {
+			p.indent(depth)
+			p.str("^bb0")
+			if len(b.Args) > 0 {
+				p.w.WriteByte('(')
+				for i, a := range b.Args {
+					if i > 0 {
+						p.str(", ")
+					}
+					p.val(a)
+					p.str(": ")
+					p.str(a.Type.String())
+				}
+				p.w.WriteByte(')')
+			}
+			p.str(":\n")
+		}
+		for i, o := range b.Ops {
+			if !keepYield && i == len(b.Ops)-1 && o.Name == OpYield && len(o.Operands) == 0 && len(o.Attrs) == 0 {
+				continue
+			}
+			p.op(o, depth+1)
+		}
+	}
+	p.indent(depth)
+	p.w.WriteByte('}')
+}
+
+// sameTypes reports whether every type in ts is t.
+func sameTypes(t Type, ts ...Type) bool {
+	for _, u := range ts {
+		if u != t {
+			return false
+		}
+	}
+	return true
+}

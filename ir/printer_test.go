@@ -1,0 +1,137 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+)
+
+// buildVadd builds a small kernel through the builder API.
+func buildVadd() *Module {
+	m := NewModule(Location{})
+	m.Op.SetAttr("otir.typing_style", &StringAttr{"hls"})
+	b := NewBuilder(m.Body())
+	g := Tile([]int64{64}, Int(8, true), Global)
+	_, body := b.Kernel("vadd", []Type{g, g}, []int64{4})
+	kb := NewBuilder(body)
+	pid := kb.ProgramID(0)
+	c16 := kb.ConstInt(16, Index())
+	off := kb.Binary(OpMul, pid, c16, Index())
+	gs := Tile([]int64{16}, Int(8, true), Global)
+	s := kb.Create(OpExtractSlice, []*Value{body.Args[0], off}, []Type{gs},
+		SliceAttrs([]int64{DynamicOffset}, []int64{16}, []int64{1})).Results[0]
+	p := Tile([]int64{16}, Int(8, true), Private)
+	v := kb.Unary(OpLoad, s, p)
+	w := kb.Binary(OpAdd, v, v, WithElement(p, Int(9, true)))
+	c0 := kb.ConstInt(0, Index())
+	_, fb := kb.For(c0, c16, c16, w)
+	fbb := NewBuilder(fb)
+	fbb.Yield(fbb.Binary(OpSub, fb.Args[1], fb.Args[1], fb.Args[1].Type))
+	kb.ConstInt(16, Index())
+	kb.ConstInt(-3, Int(8, true))
+	cond := kb.Cmp("slt", pid, c16, Bool())
+	_, then, _ := kb.If(cond, nil, false)
+	NewBuilder(then).Create(OpBarrier, nil, nil, nil)
+	NewBuilder(then).Yield()
+	kb.Return()
+	return m
+}
+
+func TestPrintPretty(t *testing.T) {
+	want := `module attributes {otir.typing_style = "hls"} {
+  otir.kernel @vadd(%arg0: !otir.tile<64xi8, #global>, %arg1: !otir.tile<64xi8, #global>) attributes {grid = [4]} {
+    %pid = otir.program_id axis(0)
+    %c16 = otir.constant 16 : index
+    %0 = otir.mul %pid, %c16 : index
+    %1 = otir.extract_slice %arg0[%0] [16] [1] : !otir.tile<64xi8, #global> to !otir.tile<16xi8, #global>
+    %2 = otir.load %1 : !otir.tile<16xi8, #global> -> !otir.tile<16xi8, #private>
+    %3 = otir.add %2, %2 : (!otir.tile<16xi8, #private>, !otir.tile<16xi8, #private>) -> !otir.tile<16xi9, #private>
+    %c0 = otir.constant 0 : index
+    %4 = scf.for %arg2 = %c0 to %c16 step %c16 iter_args(%arg3 = %3) -> (!otir.tile<16xi9, #private>) {
+      %5 = otir.sub %arg3, %arg3 : !otir.tile<16xi9, #private>
+      scf.yield %5 : !otir.tile<16xi9, #private>
+    }
+    %c16_0 = otir.constant 16 : index
+    %c-3_i8 = otir.constant -3 : i8
+    %6 = otir.cmp kind(slt) %pid, %c16 : (index, index) -> i1
+    scf.if %6 {
+      otir.barrier
+    }
+    otir.return
+  }
+}
+`
+	if got := buildVadd().String(); got != want {
+		t.Errorf("pretty output differs:\n%s", got)
+	}
+}
+
+func TestPrintGeneric(t *testing.T) {
+	var sb strings.Builder
+	if err := Print(&sb, buildVadd(), PrintOptions{Generic: true}); err != nil {
+		t.Fatal(err)
+	}
+	got := sb.String()
+	for _, want := range []string{
+		`"builtin.module"() ({`,
+		`  ^bb0(%arg0: !otir.tile<64xi8, #global>, %arg1: !otir.tile<64xi8, #global>):`,
+		`    %pid = "otir.program_id"() {axis = 0} : () -> index`,
+		`    %1 = "otir.extract_slice"(%arg0, %0) {static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 16>, static_strides = array<i64: 1>} : (!otir.tile<64xi8, #global>, index) -> !otir.tile<16xi8, #global>`,
+		`      "scf.yield"(%5) : (!otir.tile<16xi9, #private>) -> ()`,
+		`    "scf.if"(%6) ({`,
+		`    }, {`,
+		`  }) {function_type = (!otir.tile<64xi8, #global>, !otir.tile<64xi8, #global>) -> (), grid = [4], sym_name = "vadd"} : () -> ()`,
+		`}) {otir.typing_style = "hls"} : () -> ()`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("generic output lacks line %q:\n%s", want, got)
+		}
+	}
+}
+
+// Malformed operations must print (generically), never panic.
+func TestPrintMalformedFallsBackToGeneric(t *testing.T) {
+	m := NewModule(Location{})
+	_, body := NewBuilder(m.Body()).Kernel("k", nil, nil)
+	kb := NewBuilder(body)
+	kb.Create(OpAdd, nil, []Type{Index()}, nil)                                  // no operands
+	kb.Create(OpTranspose, nil, []Type{Index()}, Attrs{{"permutation", I64(3)}}) // wrong attr kind
+	kb.Create(OpFor, nil, nil, nil)                                              // no region
+	kb.Create("test.unknown", nil, nil, nil)
+	got := m.String()
+	for _, want := range []string{
+		`%0 = "otir.add"() : () -> index`,
+		`%1 = "otir.transpose"() {permutation = 3} : () -> index`,
+		`"scf.for"() : () -> ()`,
+		`"test.unknown"() : () -> ()`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
+
+func TestDenseLiteral(t *testing.T) {
+	cases := []struct {
+		attr *DenseAttr
+		want string
+	}{
+		{&DenseAttr{Type: Tile([]int64{2, 2}, Int(4, true), Private), Ints: bigs(1, -2, 3, 4)}, "dense<[[1, -2], [3, 4]]> : !otir.tile<2x2xi4, #private>"},
+		{&DenseAttr{Type: Tile([]int64{8}, Int(8, false), Private), Ints: bigs(7)}, "dense<7> : !otir.tile<8xu8, #private>"},
+		{&DenseAttr{Type: Tile([]int64{2}, Bool(), Private), Ints: bigs(1, 0)}, "dense<[true, false]> : !otir.tile<2xi1, #private>"},
+		{&DenseAttr{Type: Tile([]int64{2}, Float(F32), Private), Floats: []float64{1, -0.5}}, "dense<[1.0, -0.5]> : !otir.tile<2xf32, #private>"},
+		{&DenseAttr{Type: Tile([]int64{1}, Int(8, true), Private), Ints: bigs(5)}, "dense<[5]> : !otir.tile<1xi8, #private>"},
+	}
+	for _, c := range cases {
+		if got := c.attr.String(); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+	}
+}
+
+func TestFormatFloat(t *testing.T) {
+	for in, want := range map[float64]string{1: "1.0", -0.5: "-0.5", 1e300: "1.0e+300", 1.5e-7: "1.5e-07", 3.25: "3.25"} {
+		if got := FormatFloat(in); got != want {
+			t.Errorf("FormatFloat(%v) = %s, want %s", in, got, want)
+		}
+	}
+}

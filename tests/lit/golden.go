@@ -1,0 +1,99 @@
+package lit
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// LineDiff renders a line-oriented diff of want and got: unchanged lines
+// start with "  ", missing lines with "- " and unexpected lines with "+ ".
+// Long runs of unchanged lines are elided to three lines of context.
+func LineDiff(want, got string) string {
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(want, got)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	var out strings.Builder
+	const context = 3
+	for i, d := range diffs {
+		text := strings.TrimSuffix(d.Text, "\n")
+		ls := strings.Split(text, "\n")
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			for _, l := range ls {
+				out.WriteString("- " + l + "\n")
+			}
+		case diffmatchpatch.DiffInsert:
+			for _, l := range ls {
+				out.WriteString("+ " + l + "\n")
+			}
+		default:
+			first, last := i == 0, i == len(diffs)-1
+			if len(ls) > 2*context+1 || (first || last) && len(ls) > context {
+				var head, tail []string
+				if !first {
+					head = ls[:context]
+				}
+				if !last {
+					tail = ls[len(ls)-context:]
+				}
+				for _, l := range head {
+					out.WriteString("  " + l + "\n")
+				}
+				fmt.Fprintf(&out, "  ... (%d unchanged lines)\n", len(ls)-len(head)-len(tail))
+				for _, l := range tail {
+					out.WriteString("  " + l + "\n")
+				}
+				continue
+			}
+			for _, l := range ls {
+				out.WriteString("  " + l + "\n")
+			}
+		}
+	}
+	return out.String()
+}
+
+// GoldenDiffMain implements the golden-diff command: it compares the file
+// args[0] with args[1] (or stdin) and prints LineDiff when they differ.
+func GoldenDiffMain(args []string, stdin io.Reader, stdout, stderr io.Writer, update bool) int {
+	if len(args) < 1 || len(args) > 2 {
+		fmt.Fprintln(stderr, "usage: golden-diff EXPECTED [ACTUAL|-]")
+		return 2
+	}
+	var got []byte
+	var err error
+	if len(args) == 1 || args[1] == "-" {
+		got, err = io.ReadAll(stdin)
+	} else {
+		got, err = os.ReadFile(args[1])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "golden-diff: %v\n", err)
+		return 2
+	}
+	if update {
+		if err := os.WriteFile(args[0], got, 0o644); err != nil {
+			fmt.Fprintf(stderr, "golden-diff: %v\n", err)
+			return 2
+		}
+		return 0
+	}
+	want, err := os.ReadFile(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "golden-diff: %v\n", err)
+		return 2
+	}
+	if string(want) == string(got) {
+		return 0
+	}
+	fmt.Fprintf(stdout, "golden-diff: output differs from %s (- expected, + actual):\n", args[0])
+	io.WriteString(stdout, LineDiff(string(want), string(got)))
+	if len(want) > 0 && len(got) > 0 && (want[len(want)-1] == '\n') != (got[len(got)-1] == '\n') {
+		fmt.Fprintln(stdout, "golden-diff: the texts differ in their final newline")
+	}
+	return 1
+}
