@@ -94,10 +94,10 @@ func (a *IntAttr) String() string {
 		}
 		return "false"
 	}
-	return a.Value.String() + " : " + a.Type.String()
+	return a.Value.String() + " : " + TypeString(a.Type)
 }
 
-func (a *FloatAttr) String() string { return FormatFloat(a.Value) + " : " + a.Type.String() }
+func (a *FloatAttr) String() string { return FormatFloat(a.Value) + " : " + TypeString(a.Type) }
 
 // FormatFloat prints a float so that it parses back to the same value and always
 // looks like a float (MLIR style: 1.000000e+00 is not used; "1.0" is).
@@ -208,7 +208,7 @@ func (a *DenseAttr) Literal() string {
 
 func (a *DenseAttr) String() string { return a.Literal() + " : " + a.Type.String() }
 
-func (a *TypeAttr) String() string { return a.Type.String() }
+func (a *TypeAttr) String() string { return TypeString(a.Type) }
 
 func (a *FunctionType) String() string {
 	var sb strings.Builder
@@ -239,6 +239,15 @@ func attrText(a Attr) string {
 	return a.String()
 }
 
+// TypeString prints a type, or <<NULL TYPE>> for nil (as MLIR does), so that
+// printing malformed IR never panics.
+func TypeString(t Type) string {
+	if t == nil {
+		return "<<NULL TYPE>>"
+	}
+	return t.String()
+}
+
 // TypeList prints "T1, T2" or, with parens, "(T1, T2)".
 func TypeList(ts []Type, parens bool) string {
 	var sb strings.Builder
@@ -249,7 +258,7 @@ func TypeList(ts []Type, parens bool) string {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(t.String())
+		sb.WriteString(TypeString(t))
 	}
 	if parens {
 		sb.WriteByte(')')

@@ -103,7 +103,9 @@ func (op *Operation) Body(i int) *Block {
 func (op *Operation) OperandTypes() []Type {
 	ts := make([]Type, len(op.Operands))
 	for i, v := range op.Operands {
-		ts[i] = v.Type
+		if v != nil {
+			ts[i] = v.Type
+		}
 	}
 	return ts
 }
@@ -112,7 +114,9 @@ func (op *Operation) OperandTypes() []Type {
 func (op *Operation) ResultTypes() []Type {
 	ts := make([]Type, len(op.Results))
 	for i, v := range op.Results {
-		ts[i] = v.Type
+		if v != nil {
+			ts[i] = v.Type
+		}
 	}
 	return ts
 }
@@ -120,11 +124,17 @@ func (op *Operation) ResultTypes() []Type {
 // Walk calls fn on op and every operation nested in its regions, in order
 // (pre-order). Returning false from fn skips the op's regions.
 func (op *Operation) Walk(fn func(*Operation) bool) {
-	if !fn(op) {
+	if op == nil || !fn(op) {
 		return
 	}
 	for _, r := range op.Regions {
+		if r == nil {
+			continue
+		}
 		for _, b := range r.Blocks {
+			if b == nil {
+				continue
+			}
 			for _, o := range b.Ops {
 				o.Walk(fn)
 			}

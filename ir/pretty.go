@@ -15,6 +15,11 @@ func prettyFits(op *Operation, d *OpDef) bool {
 			return false
 		}
 	}
+	for _, v := range op.Results {
+		if v == nil || v.Type == nil {
+			return false
+		}
+	}
 	if d.Syntax != SyntaxFor && d.Syntax != SyntaxIf && d.Syntax != SyntaxModule && d.Syntax != SyntaxKernel && nReg != 0 {
 		return false
 	}

@@ -79,29 +79,27 @@ func (p *printer) nameScope(op *Operation) {
 			}
 		}
 		for _, r := range o.Regions {
+			if r == nil {
+				continue
+			}
 			for _, b := range r.Blocks {
+				if b == nil {
+					continue
+				}
 				for _, a := range b.Args {
 					p.names[a] = "arg" + strconv.Itoa(p.nArgs)
 					p.nArgs++
 				}
 				for _, inner := range b.Ops {
-					visit(inner)
+					if inner != nil {
+						visit(inner)
+					}
 				}
 			}
 		}
 	}
-	// Block arguments of the scope itself come first, then its body.
-	for _, r := range op.Regions {
-		for _, b := range r.Blocks {
-			for _, a := range b.Args {
-				p.names[a] = "arg" + strconv.Itoa(p.nArgs)
-				p.nArgs++
-			}
-			for _, inner := range b.Ops {
-				visit(inner)
-			}
-		}
-	}
+	// The scope's own block arguments come first, then its body.
+	visit(op)
 }
 
 func (p *printer) unique(hint string) string {
@@ -240,7 +238,7 @@ func (p *printer) generic(op *Operation, depth int) {
 	p.str(TypeList(op.OperandTypes(), true))
 	p.str(" -> ")
 	if len(op.Results) == 1 {
-		p.str(op.Results[0].Type.String())
+		p.str(TypeString(op.Results[0].Type))
 	} else {
 		p.str(TypeList(op.ResultTypes(), true))
 	}
@@ -250,7 +248,13 @@ func (p *printer) generic(op *Operation, depth int) {
 // (the generic form); elideYield drops an operand-less scf.yield terminator.
 func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 	p.str("{\n")
+	if r == nil {
+		r = &Region{}
+	}
 	for _, b := range r.Blocks {
+		if b == nil {
+			continue
+		}
 		if header && (len(b.Args) > 0 || len(r.Blocks) > 1) {
 			p.indent(depth)
 			p.str("^bb0")
@@ -262,13 +266,18 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 					}
 					p.val(a)
 					p.str(": ")
-					p.str(a.Type.String())
+					p.str(TypeString(a.Type))
 				}
 				p.w.WriteByte(')')
 			}
 			p.str(":\n")
 		}
 		for i, o := range b.Ops {
+			if o == nil {
+				p.indent(depth + 1)
+				p.str("<<NULL OPERATION>>\n")
+				continue
+			}
 			if !keepYield && i == len(b.Ops)-1 && o.Name == OpYield && len(o.Operands) == 0 && len(o.Attrs) == 0 {
 				continue
 			}

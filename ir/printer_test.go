@@ -135,3 +135,18 @@ func TestFormatFloat(t *testing.T) {
 		}
 	}
 }
+
+// Nil types, values and regions (from a buggy pass) print, never panic.
+func TestPrintNilPieces(t *testing.T) {
+	m := NewModule(Location{})
+	_, body := NewBuilder(m.Body()).Kernel("k", nil, nil)
+	kb := NewBuilder(body)
+	kb.Create(OpAdd, []*Value{nil, {Type: nil}}, []Type{nil}, nil)
+	op := kb.Create(OpFor, nil, nil, nil)
+	op.Regions = append(op.Regions, nil)
+	op.Walk(func(*Operation) bool { return true })
+	got := m.String()
+	if !strings.Contains(got, `"otir.add"(%<<UNKNOWN SSA VALUE>>, %<<UNKNOWN SSA VALUE>>) : (<<NULL TYPE>>, <<NULL TYPE>>) -> <<NULL TYPE>>`) {
+		t.Errorf("got\n%s", got)
+	}
+}
