@@ -40,10 +40,11 @@ func OpEffect(op *Operation) Effect {
 		}
 		return WriteEffect
 	}
-	if LookupOp(op.Name) == nil {
+	d := LookupOp(op.Name)
+	if d == nil {
 		return WriteEffect
 	}
-	return NoEffect
+	return d.Effect
 }
 
 func isPrivate(v *Value) bool {
@@ -54,8 +55,15 @@ func isPrivate(v *Value) bool {
 	return !ok || t.Space == Private
 }
 
-// IsTerminator reports whether op ends its block (scf.yield, otir.return).
-func IsTerminator(op *Operation) bool { return op.Name == OpYield || op.Name == OpReturn }
+// IsTerminator reports whether op ends its block (scf.yield, otir.return, or
+// a registered op marked Terminator).
+func IsTerminator(op *Operation) bool {
+	if op.Name == OpYield || op.Name == OpReturn {
+		return true
+	}
+	d := LookupOp(op.Name)
+	return d != nil && d.Terminator
+}
 
 // IsPure reports whether op and every operation nested in its regions have no
 // effect: the op computes its results from its operands alone, so it may be

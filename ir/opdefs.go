@@ -87,6 +87,8 @@ const (
 	SyntaxFor                        // scf.for %i = %lb to %ub step %s iter_args(%x = %v) -> (T) { }
 	SyntaxIf                         // scf.if %c -> (T) { } else { }
 	SyntaxYield                      // scf.yield %a, %b : T1, T2
+	// SyntaxGeneric ops have no pretty form and always print generically.
+	SyntaxGeneric
 )
 
 // OpDef describes a registered operation.
@@ -99,6 +101,12 @@ type OpDef struct {
 	// Attrs are the attribute names the pretty form spells itself; an operation
 	// with other attributes prints in generic form.
 	Attrs []string
+	// Effect is the op's own effect (see OpEffect), for operations registered
+	// by other dialects with RegisterOp; OTIR's own ops ignore it.
+	Effect Effect
+	// Terminator marks an op that ends its block (see IsTerminator), for
+	// operations registered with RegisterOp.
+	Terminator bool
 }
 
 var opDefs = map[string]*OpDef{}

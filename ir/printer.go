@@ -186,7 +186,9 @@ func (p *printer) op(op *Operation, depth int) {
 	switch {
 	case op.Name == OpModule:
 		p.names = map[*Value]string{}
-	case op.Name == OpKernel || p.names == nil:
+	case op.Name == OpKernel || p.names == nil || op.ParentOp() != nil && op.ParentOp().Name == OpModule:
+		// Kernels, and every other op of the module body (a dais.program),
+		// are isolated scopes: their values are numbered from zero.
 		p.nameScope(op)
 	}
 	p.indent(depth)

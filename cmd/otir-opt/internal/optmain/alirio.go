@@ -1,0 +1,102 @@
+package optmain
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"otir/backend/alir"
+	"otir/diag"
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// emitFormats are the values of --emit: the file formats a dais.program is
+// written in.
+var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "dais-binary"}
+
+// checkEmit validates --emit and --import-alir against the other flags.
+func checkEmit(cfg *config) error {
+	if cfg.emit != "" {
+		ok := false
+		for _, f := range emitFormats {
+			ok = ok || f == cfg.emit
+		}
+		if !ok {
+			return usageErrorf("unknown --emit format '%s' (want one of %s)", cfg.emit, strings.Join(emitFormats, ", "))
+		}
+		if cfg.output == "-" {
+			return usageErrorf("--emit=%s needs an output file: -o FILE", cfg.emit)
+		}
+	}
+	if (cfg.emit != "" || cfg.importALIR != "") && cfg.split {
+		return usageErrorf("--split-input-file cannot be combined with --emit or --import-alir")
+	}
+	if cfg.importALIR != "" && cfg.input != "-" {
+		return usageErrorf("--import-alir reads its own file; do not also give an input file (%s)", cfg.input)
+	}
+	return nil
+}
+
+// importALIR reads an ALIR or DAIS program file (ALIR JSON or JSON.gz, ALIR
+// bytecode, DAIS binary: detected by content) as a module holding one
+// dais.program named after the file.
+func importALIR(path string) (*ir.Module, error) {
+	p, _, err := alir.ReadFile(path, alir.FormatAuto)
+	if err != nil {
+		return nil, diag.Errorf(ir.Location{File: path, Line: 1, Col: 1}, "cannot import the program: %v", pathErr(err))
+	}
+	name := filepath.Base(path)
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	prog, err := dais.FromALIR(p, name)
+	if err != nil {
+		return nil, diag.Errorf(ir.Location{File: path, Line: 1, Col: 1}, "cannot import the program: %v", err)
+	}
+	m := ir.NewModule(ir.Location{File: path, Line: 1, Col: 1})
+	m.Body().Append(prog)
+	return m, nil
+}
+
+// emit writes the module's only dais.program to path in the given format.
+func emit(m *ir.Module, format, path string) error {
+	progs := dais.Programs(m)
+	if len(progs) != 1 {
+		return fmt.Errorf("--emit=%s needs exactly one dais.program after the pipeline, found %d (run --lower-tiles on a module with one kernel)", format, len(progs))
+	}
+	p, err := dais.ToALIR(progs[0])
+	if err != nil {
+		return err
+	}
+	var data []byte
+	switch format {
+	case "alir-json", "alir-json-gz":
+		data, err = alir.EncodeJSON(p)
+		if err == nil && format == "alir-json-gz" {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			if _, err = zw.Write(data); err == nil {
+				err = zw.Close()
+			}
+			data = b.Bytes()
+		}
+	case "alir-bytecode":
+		data, err = alir.EncodeBytecode(p)
+	case "dais-binary":
+		var q *alir.Program
+		if q, err = alir.Convert(p, alir.DAIS); err == nil {
+			data, err = alir.EncodeDAIS(q)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot encode the program as %s: %v", format, err)
+	}
+	if err := os.WriteFile(path, data, 0o666); err != nil {
+		return fmt.Errorf("cannot write output file '%s': %v", path, pathErr(err))
+	}
+	return nil
+}

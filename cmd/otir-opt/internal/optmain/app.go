@@ -1,0 +1,75 @@
+package optmain
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"otir/passes"
+)
+
+// Flag categories, as shown by --help.
+const (
+	catIO       = "Input and output"
+	catPipeline = "Pipeline"
+	catDebug    = "Debugging"
+)
+
+// newApp builds the command line: the general flags and one flag per
+// registered pass (skipping a pass whose name is already a flag).
+func newApp(env Env) *cli.App {
+	rec := &passRecorder{}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "o", Value: "-", Usage: "write the output to `FILE` ('-' for stdout)", Category: catIO},
+		&cli.BoolFlag{Name: "print-op-generic", Aliases: []string{"mlir-print-op-generic"}, Usage: "print operations in MLIR's generic form", Category: catIO},
+		&cli.BoolFlag{Name: "split-input-file", Usage: "split the input at '// -----' lines and process each chunk on its own", Category: catIO},
+		&cli.BoolFlag{Name: "verify-diagnostics", Usage: "check the diagnostics against the expected-* comments of the input", Category: catIO},
+		&cli.StringFlag{Name: "import-alir", Usage: "read the ALIR/DAIS program `FILE` (JSON, JSON.gz, bytecode, DAIS binary) as a dais.program instead of OTIR text", Category: catIO},
+		&cli.StringFlag{Name: "emit", Usage: "write the module's only dais.program to -o FILE as `FORMAT`: alir-json, alir-json-gz, alir-bytecode or dais-binary", Category: catIO},
+		&cli.StringFlag{Name: "pass-pipeline", Usage: "run `PIPELINE`, e.g. 'builtin.module(cse,dce)'", Category: catPipeline},
+		&cli.BoolFlag{Name: "verify-each", Value: true, Usage: "run the verifier after each pass", Category: catPipeline},
+		&cli.BoolFlag{Name: "dump-pass-pipeline", Usage: "print the fully-specified pipeline to stderr", Category: catPipeline},
+		&cli.BoolFlag{Name: "list-passes", Usage: "list the registered passes and their options, then exit", Category: catPipeline},
+		&cli.BoolFlag{Name: "print-ir-before-all", Aliases: []string{"mlir-print-ir-before-all"}, Usage: "print the IR to stderr before each pass", Category: catDebug},
+		&cli.BoolFlag{Name: "print-ir-after-all", Aliases: []string{"mlir-print-ir-after-all"}, Usage: "print the IR to stderr after each pass", Category: catDebug},
+		&cli.StringSliceFlag{Name: "print-ir-before", Aliases: []string{"mlir-print-ir-before"}, Usage: "print the IR to stderr before each pass of the comma-separated list `PASSES`", Category: catDebug},
+		&cli.StringSliceFlag{Name: "print-ir-after", Aliases: []string{"mlir-print-ir-after"}, Usage: "print the IR to stderr after each pass of the comma-separated list `PASSES`", Category: catDebug},
+		&cli.BoolFlag{Name: "timing", Aliases: []string{"mlir-timing"}, Usage: "print an execution time report to stderr", Category: catDebug},
+	}
+	taken := map[string]bool{"help": true, "h": true}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			taken[n] = true
+		}
+	}
+	for _, info := range passes.All() {
+		if !taken[info.Name] {
+			flags = append(flags, &passFlag{info: info, rec: rec})
+		}
+	}
+	return &cli.App{
+		Name:  "otir-opt",
+		Usage: "parse, verify, transform and print OTIR",
+		Flags: flags,
+		// urfave's -h/--help prints this pre-rendered text.
+		CustomAppHelpTemplate: `{{index .Metadata "help"}}`,
+		Metadata:              map[string]any{"help": helpText(flags)},
+		HideHelpCommand:       true,
+		Reader:                env.Stdin,
+		Writer:                env.Stdout,
+		ErrWriter:             env.Stderr,
+		ExitErrHandler:        func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErrorf("%v", err)
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("list-passes") {
+				listPasses(env.Stdout)
+				return nil
+			}
+			cfg, err := configure(c, rec)
+			if err != nil {
+				return err
+			}
+			return run(cfg, env)
+		},
+	}
+}

@@ -1,0 +1,73 @@
+package optmain
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"otir/passes"
+)
+
+// normalizeArgs checks every flag of the command line against the known ones
+// (an unknown flag is a usage error with a "did you mean" suggestion) and
+// moves the flags before the positional arguments, keeping their order, so
+// that `otir-opt file.otir --cse` works as with mlir-opt: Go's flag package
+// would stop at the file name.
+func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
+	if len(args) == 0 {
+		args = []string{"otir-opt"}
+	}
+	known := map[string]cli.Flag{}
+	var names []string
+	for _, f := range append(flags, cli.HelpFlag) {
+		for _, n := range f.Names() {
+			known[n] = f
+			names = append(names, n)
+		}
+	}
+	out := []string{args[0]}
+	var positional []string
+	rest := args[1:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			positional = append(positional, rest[i+1:]...)
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			positional = append(positional, a)
+			continue
+		}
+		dashes := "-"
+		if strings.HasPrefix(a, "--") {
+			dashes = "--"
+		}
+		name, _, hasValue := strings.Cut(a[len(dashes):], "=")
+		f, ok := known[name]
+		if !ok || strings.HasPrefix(name, "-") {
+			if s := passes.Suggest(name, names); s != "" {
+				return nil, usageErrorf("unknown flag %s%s, did you mean %s%s?", dashes, name, dashes, s)
+			}
+			return nil, usageErrorf("unknown flag %s%s (see otir-opt --help)", dashes, name)
+		}
+		out = append(out, a)
+		if takesValue(f) && !hasValue {
+			if i+1 == len(rest) {
+				return nil, usageErrorf("flag %s%s needs a value", dashes, name)
+			}
+			i++
+			out = append(out, rest[i])
+		}
+	}
+	return append(append(out, "--"), positional...), nil
+}
+
+// takesValue reports whether a flag consumes the next argument when written
+// without `=value`.
+func takesValue(f cli.Flag) bool {
+	if _, ok := f.(*passFlag); ok {
+		return false
+	}
+	df, ok := f.(cli.DocGenerationFlag)
+	return ok && df.TakesValue()
+}

@@ -1,0 +1,131 @@
+package optmain
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"otir/ir"
+	"otir/passes"
+)
+
+// config is a checked command line.
+type config struct {
+	input, output string // "-" for the standard streams
+	print         ir.PrintOptions
+	split         bool
+	verifyDiags   bool
+	verifyEach    bool
+	pipeline      passes.Pipeline
+	dumpPipeline  bool
+	printBefore   func(*passes.Entry) bool
+	printAfter    func(*passes.Entry) bool
+	timing        bool
+	// importALIR is the ALIR/DAIS file read instead of OTIR text, emit the
+	// --emit format ("" to print the module).
+	importALIR, emit string
+}
+
+// configure checks the flags and builds the pipeline; every problem is a
+// usage error.
+func configure(c *cli.Context, rec *passRecorder) (*config, error) {
+	cfg := &config{
+		input:        "-",
+		output:       c.String("o"),
+		print:        ir.PrintOptions{Generic: c.Bool("print-op-generic")},
+		split:        c.Bool("split-input-file"),
+		verifyDiags:  c.Bool("verify-diagnostics"),
+		verifyEach:   c.Bool("verify-each"),
+		dumpPipeline: c.Bool("dump-pass-pipeline"),
+		timing:       c.Bool("timing"),
+		importALIR:   c.String("import-alir"),
+		emit:         c.String("emit"),
+	}
+	switch c.NArg() {
+	case 0:
+	case 1:
+		cfg.input = c.Args().First()
+	default:
+		return nil, usageErrorf("too many input files: %s (otir-opt reads one file)", strings.Join(c.Args().Slice(), " "))
+	}
+	if cfg.output == "" {
+		return nil, usageErrorf("-o needs a file name ('-' for stdout)")
+	}
+	if err := checkEmit(cfg); err != nil {
+		return nil, err
+	}
+	var err error
+	if cfg.pipeline, err = pipeline(c, rec); err != nil {
+		return nil, err
+	}
+	// Building the passes once checks what their constructors check.
+	if _, err := passes.NewManager(cfg.pipeline); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if cfg.printBefore, err = passSelector(c, "print-ir-before-all", "print-ir-before"); err != nil {
+		return nil, err
+	}
+	if cfg.printAfter, err = passSelector(c, "print-ir-after-all", "print-ir-after"); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// pipeline reads --pass-pipeline or the short pass flags (not both).
+func pipeline(c *cli.Context, rec *passRecorder) (passes.Pipeline, error) {
+	if c.IsSet("pass-pipeline") {
+		if len(rec.uses) > 0 {
+			return nil, usageErrorf("--pass-pipeline cannot be combined with pass flags such as --%s", rec.uses[0].name)
+		}
+		pl, err := passes.ParsePipeline(c.String("pass-pipeline"))
+		if err != nil {
+			msg := "invalid --pass-pipeline: " + err.Error()
+			if pe, ok := err.(*passes.PipelineError); ok && pe.Context() != "" {
+				msg += "\n" + indent(pe.Context())
+			}
+			return nil, usageErrorf("%s", msg)
+		}
+		return pl, nil
+	}
+	pl := passes.Pipeline{}
+	for _, u := range rec.uses {
+		spec, err := specFromUse(u)
+		if err != nil {
+			return nil, err
+		}
+		pl = append(pl, spec)
+	}
+	return pl, nil
+}
+
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
+
+// passSelector builds the selection of --print-ir-X-all / --print-ir-X=a,b,
+// checking that every name is a registered pass.
+func passSelector(c *cli.Context, allFlag, listFlag string) (func(*passes.Entry) bool, error) {
+	if c.Bool(allFlag) {
+		return passes.AllPasses, nil
+	}
+	var names []string
+	for _, v := range c.StringSlice(listFlag) {
+		for _, n := range strings.Split(v, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			if passes.Lookup(n) == nil {
+				msg := fmt.Sprintf("unknown pass '%s' in --%s", n, listFlag)
+				if s := passes.Suggest(n, passes.Names()); s != "" {
+					msg += fmt.Sprintf(", did you mean '%s'?", s)
+				}
+				return nil, usageErrorf("%s", msg)
+			}
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	return passes.PassSet(names), nil
+}

@@ -1,0 +1,215 @@
+package optmain
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"otir/diag"
+	"otir/ir"
+	"otir/passes"
+)
+
+// stdinName is the file name of standard input in locations.
+const stdinName = "<stdin>"
+
+// run processes the input as configured and writes the output.
+func run(cfg *config, env Env) error {
+	name, src, parse := cfg.importALIR, "", env.Parse
+	if cfg.importALIR != "" {
+		parse = func(string, []byte, int) (*ir.Module, error) { return importALIR(cfg.importALIR) }
+	} else {
+		var err error
+		if name, src, err = readInput(cfg.input, env.Stdin); err != nil {
+			return err
+		}
+	}
+	d := &driver{cfg: cfg, env: env, file: name, sm: diag.NewSourceMgr(), parse: parse}
+	d.sm.Add(name, src)
+	chunks := []chunk{{text: src}}
+	if cfg.split {
+		chunks = splitInput(src)
+	}
+	var out bytes.Buffer
+	failed := false
+	for i, ch := range chunks {
+		if i > 0 {
+			out.WriteString(splitMarker + "\n")
+		}
+		if !d.chunk(ch, &out) {
+			failed = true
+		}
+	}
+	switch {
+	case cfg.emit != "": // written by the chunk
+	case cfg.output == "-":
+		env.Stdout.Write(out.Bytes())
+	case !failed:
+		// As mlir-opt, the output file is only written on success.
+		if err := os.WriteFile(cfg.output, out.Bytes(), 0o666); err != nil {
+			return failf("cannot write output file '%s': %v", cfg.output, pathErr(err))
+		}
+	}
+	if failed {
+		return &exitError{code: ExitError}
+	}
+	return nil
+}
+
+func readInput(path string, stdin io.Reader) (name, src string, err error) {
+	if path == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", "", failf("cannot read standard input: %v", err)
+		}
+		return stdinName, string(b), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", "", failf("cannot open input file '%s': %v", path, pathErr(err))
+	}
+	return path, string(b), nil
+}
+
+// pathErr drops the path from an *fs.PathError, which the message already names.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// driver processes the chunks of one input.
+type driver struct {
+	cfg  *config
+	env  Env
+	file string
+	sm   *diag.SourceMgr
+	// parse reads a chunk: env.Parse, or the --import-alir reader.
+	parse func(filename string, src []byte, lineOffset int) (*ir.Module, error)
+}
+
+// chunk parses, verifies, transforms and prints one chunk, appending the
+// printed module to out on success. It reports whether the chunk succeeded:
+// no error diagnostic or, with --verify-diagnostics, exactly the expected ones.
+func (d *driver) chunk(ch chunk, out *bytes.Buffer) bool {
+	var timer *passes.Timer
+	if d.cfg.timing {
+		timer = passes.NewTimer()
+		defer timer.Report(d.env.Stderr)
+	}
+	timed := func(name string, fn func()) {
+		if timer == nil {
+			fn()
+			return
+		}
+		timer.Time(name, fn)
+	}
+
+	var exps *diag.Expectations
+	if d.cfg.verifyDiags {
+		var errs diag.List
+		exps, errs = diag.ParseExpectations(d.file, ch.text, ch.lineOffset)
+		if len(errs) > 0 {
+			d.sm.RenderAll(d.env.Stderr, errs)
+			return false
+		}
+	}
+
+	diags, m := d.process(ch, timed, timer)
+	ok := !diags.HasErrors()
+	if ok && d.cfg.emit != "" {
+		timed("Output", func() {
+			if err := emit(m, d.cfg.emit, d.cfg.output); err != nil {
+				if dg, isDiag := err.(*diag.Diagnostic); isDiag {
+					diags = append(diags, dg)
+				} else {
+					fmt.Fprintf(d.env.Stderr, "otir-opt: %v\n", err)
+				}
+				ok = false
+			}
+		})
+	} else if ok {
+		timed("Output", func() {
+			text, err := printModule(m, d.cfg.print)
+			if err != nil {
+				diags = append(diags, diag.Errorf(ir.Location{}, "cannot print the module: %v", err))
+				ok = false
+				return
+			}
+			out.WriteString(text)
+		})
+	}
+	if exps != nil {
+		errs := exps.Check(diags)
+		d.sm.RenderAll(d.env.Stderr, errs)
+		return len(errs) == 0
+	}
+	d.sm.RenderAll(d.env.Stderr, diags)
+	return ok
+}
+
+// process parses, verifies and runs the pipeline on a chunk, returning every
+// diagnostic and the module (nil if it did not parse).
+func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Timer) (diags diag.List, m *ir.Module) {
+	defer func() {
+		if r := recover(); r != nil {
+			diags = append(diags, diag.Errorf(ir.Location{File: d.file, Line: ch.lineOffset + 1, Col: 1}, "otir-opt crashed on this input: %v", r))
+		}
+	}()
+	var err error
+	timed("Parser", func() { m, err = d.parse(d.file, []byte(ch.text), ch.lineOffset) })
+	if err != nil || m == nil {
+		if err == nil {
+			err = fmt.Errorf("the parser returned no module")
+		}
+		return passes.ToDiagnostics(err, nil, "cannot parse"), nil
+	}
+	verify := d.env.Verify
+	if verify == nil {
+		verify = func(*ir.Module) diag.List { return nil }
+	}
+	var vs diag.List
+	timed("Verifier", func() { vs = verify(m) })
+	if vs.HasErrors() {
+		return vs, m
+	}
+	diags = vs
+	pm, err := passes.NewManager(d.cfg.pipeline)
+	if err != nil {
+		return append(diags, diag.Errorf(ir.Location{}, "%v", err)), m
+	}
+	if d.cfg.verifyEach {
+		pm.Verify = verify
+	}
+	if d.cfg.dumpPipeline {
+		fmt.Fprintf(d.env.Stderr, "Pass Manager with %d passes:\n%s\n\n", len(pm.Entries), pm.Pipeline())
+	}
+	if d.cfg.printBefore != nil || d.cfg.printAfter != nil {
+		pm.AddInstrumentation(&passes.IRPrinter{W: d.env.Stderr, Before: d.cfg.printBefore, After: d.cfg.printAfter, Opts: d.cfg.print})
+	}
+	if timer != nil {
+		pm.AddInstrumentation(&passes.TimingInstrumentation{T: timer})
+	}
+	return append(diags, pm.Run(m)...), m
+}
+
+// printModule prints m as mlir-opt does (the module, then an empty line),
+// turning a printer panic into an error.
+func printModule(m *ir.Module, opts ir.PrintOptions) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	var buf bytes.Buffer
+	if err := ir.Print(&buf, m, opts); err != nil {
+		return "", err
+	}
+	buf.WriteByte('\n')
+	return buf.String(), nil
+}

@@ -1,0 +1,26 @@
+package optmain
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"otir/passes"
+)
+
+// listPasses prints every registered pass with its summary and options.
+func listPasses(w io.Writer) {
+	fmt.Fprintln(w, "Available passes (use --<pass>[='opt=value ...'] or --pass-pipeline='builtin.module(<pass>{opt=value})'):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, info := range passes.All() {
+		fmt.Fprintf(tw, "  %s\t%s\n", info.Name, info.Summary)
+		for _, o := range info.Options {
+			def := ""
+			if o.Default != "" {
+				def = " (default: " + o.Default + ")"
+			}
+			fmt.Fprintf(tw, "    %s=%s\t%s%s\n", o.Name, o.ValueHint(), o.Help, def)
+		}
+	}
+	tw.Flush()
+}

@@ -1,0 +1,72 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// FixedType is the type of a value of the scalar dataflow (`dais` dialect): a
+// fixed-point number known to lie in [Min, Max] on a grid of Step (a power of
+// two), as an ALIR quantization interval. It prints as !dais.q<min, max, step>.
+type FixedType struct {
+	Min, Max, Step float64
+	str            string
+}
+
+func (*FixedType) isType() {}
+
+func (t *FixedType) String() string { return t.str }
+
+// Fixed returns the interned fixed-point type of an interval.
+func Fixed(min, max, step float64) *FixedType {
+	key := "!dais.q<" + fmtNum(min) + ", " + fmtNum(max) + ", " + fmtNum(step) + ">"
+	return intern(key, func() Type { return &FixedType{Min: min, Max: max, Step: step, str: key} }).(*FixedType)
+}
+
+// fmtNum prints an interval bound exactly and compactly: integers without a
+// fraction, other values in the shortest form that reads back identically.
+func fmtNum(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e18 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// parseFixed reads the body of !dais.q<min, max, step>.
+func parseFixed(body string) (Type, error) {
+	parts := strings.Split(body, ",")
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("expected !dais.q<min, max, step>, got '!dais.q<%s>'", body)
+	}
+	var v [3]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("invalid interval bound '%s' in !dais.q", strings.TrimSpace(p))
+		}
+		v[i] = f
+	}
+	if v[0] > v[1] {
+		return nil, fmt.Errorf("interval minimum %s exceeds its maximum %s", fmtNum(v[0]), fmtNum(v[1]))
+	}
+	if v[2] <= 0 {
+		return nil, fmt.Errorf("interval step must be positive, got %s", fmtNum(v[2]))
+	}
+	if frac, _ := math.Frexp(v[2]); frac != 0.5 {
+		return nil, fmt.Errorf("interval step must be a power of two, got %s", fmtNum(v[2]))
+	}
+	return Fixed(v[0], v[1], v[2]), nil
+}
+
+// RegisterOp adds an operation of another dialect (such as `dais`) to the
+// registry. It panics on a duplicate name (a programming error at start-up).
+func RegisterOp(d OpDef) *OpDef {
+	if _, dup := opDefs[d.Name]; dup {
+		panic("ir: duplicate operation " + d.Name)
+	}
+	def := d
+	opDefs[d.Name] = &def
+	return &def
+}

@@ -1,0 +1,201 @@
+package passes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PassSpec is one pass of a pipeline, with a value for every option.
+type PassSpec struct {
+	Info    *Info
+	Options map[string]string
+}
+
+// String prints the spec fully specified, as MLIR's --dump-pass-pipeline:
+// `promote-types{style=hls}`, options sorted by name.
+func (s PassSpec) String() string {
+	if len(s.Options) == 0 {
+		return s.Info.Name
+	}
+	var parts []string
+	for _, n := range sortedOptionNames(s.Options) {
+		parts = append(parts, n+"="+quoteValue(s.Options[n]))
+	}
+	return s.Info.Name + "{" + strings.Join(parts, " ") + "}"
+}
+
+// Pipeline is an ordered list of passes run on the whole module.
+type Pipeline []PassSpec
+
+// AnchorOp is the operation a pipeline is anchored on. OTIR pipelines are flat:
+// every pass runs on the whole module.
+const AnchorOp = "builtin.module"
+
+// String prints the pipeline in MLIR's textual syntax:
+// `builtin.module(cse,promote-types{style=hls})`.
+func (p Pipeline) String() string {
+	parts := make([]string, len(p))
+	for i, s := range p {
+		parts[i] = s.String()
+	}
+	return AnchorOp + "(" + strings.Join(parts, ",") + ")"
+}
+
+// PipelineError is an error in a textual pipeline or a pass's option list.
+// Offset is the byte position of the offending text in Text (when Text is set).
+type PipelineError struct {
+	Text   string
+	Offset int
+	Msg    string
+}
+
+func (e *PipelineError) Error() string { return e.Msg }
+
+// Context returns the pipeline text and a caret line under the offending
+// position, or "" when there is no text.
+func (e *PipelineError) Context() string {
+	if e.Text == "" {
+		return ""
+	}
+	off := min(max(e.Offset, 0), len(e.Text))
+	return e.Text + "\n" + strings.Repeat(" ", off) + "^"
+}
+
+// ParsePipeline reads MLIR's textual pipeline syntax,
+// `builtin.module(p1{opt=v}, p2)`, and checks every pass and option against
+// the registry. The builtin.module(...) wrapper is required, as in mlir-opt;
+// nested pipelines such as otir.kernel(...) are not supported since every
+// pass runs on the whole module. Errors are *PipelineError.
+func ParsePipeline(text string) (Pipeline, error) {
+	p := &pipeParser{s: text}
+	pl, err := p.parse()
+	if err != nil {
+		if pe, ok := err.(*PipelineError); ok {
+			pe.Text = text
+		}
+		return nil, err
+	}
+	return pl, nil
+}
+
+type pipeParser struct {
+	s   string
+	pos int
+}
+
+func (p *pipeParser) errf(off int, format string, args ...any) error {
+	return &PipelineError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *pipeParser) ws() {
+	for p.pos < len(p.s) && isSpace(p.s[p.pos]) {
+		p.pos++
+	}
+}
+
+func (p *pipeParser) peek() byte {
+	if p.pos < len(p.s) {
+		return p.s[p.pos]
+	}
+	return 0
+}
+
+func (p *pipeParser) name() string {
+	start := p.pos
+	for p.pos < len(p.s) && isNameChar(p.s[p.pos]) {
+		p.pos++
+	}
+	return p.s[start:p.pos]
+}
+
+func (p *pipeParser) parse() (Pipeline, error) {
+	p.ws()
+	start := p.pos
+	anchor := p.name()
+	p.ws()
+	if anchor != AnchorOp || p.peek() != '(' {
+		body := strings.TrimSpace(p.s)
+		if anchor == "" || anchor == AnchorOp {
+			return nil, p.errf(start, "expected the pass pipeline to be wrapped in '%s(...)'", AnchorOp)
+		}
+		return nil, p.errf(start, "expected the pass pipeline to be wrapped in '%s(...)', e.g. '%s(%s)'", AnchorOp, AnchorOp, body)
+	}
+	p.pos++
+	pl := Pipeline{}
+	p.ws()
+	if p.peek() == ')' {
+		p.pos++
+		return pl, p.end()
+	}
+	for {
+		p.ws()
+		spec, err := p.element()
+		if err != nil {
+			return nil, err
+		}
+		pl = append(pl, spec)
+		p.ws()
+		switch p.peek() {
+		case ',':
+			p.pos++
+			continue
+		case ')':
+			p.pos++
+			return pl, p.end()
+		case 0:
+			return nil, p.errf(p.pos, "expected ',' or ')' to close '%s('", AnchorOp)
+		}
+		return nil, p.errf(p.pos, "expected ',' or ')' after a pass, found '%c'", p.peek())
+	}
+}
+
+// end checks that nothing but whitespace follows the pipeline.
+func (p *pipeParser) end() error {
+	p.ws()
+	if p.pos != len(p.s) {
+		return p.errf(p.pos, "unexpected text after the pass pipeline")
+	}
+	return nil
+}
+
+// element reads `name` or `name{options}`.
+func (p *pipeParser) element() (PassSpec, error) {
+	start := p.pos
+	name := p.name()
+	if name == "" {
+		if p.peek() == 0 {
+			return PassSpec{}, p.errf(p.pos, "expected a pass name")
+		}
+		return PassSpec{}, p.errf(p.pos, "expected a pass name, found '%c'", p.peek())
+	}
+	p.ws()
+	if p.peek() == '(' {
+		return PassSpec{}, p.errf(start, "nested pass pipelines such as '%s(...)' are not supported: every OTIR pass runs on the whole module, so list the passes directly in '%s(...)'", name, AnchorOp)
+	}
+	var args []OptionArg
+	if p.peek() == '{' {
+		open := p.pos
+		_, n, err := scanValue(p.s[p.pos:])
+		if err != nil {
+			pe := err.(*PipelineError)
+			if pe.Offset == 0 {
+				return PassSpec{}, p.errf(open, "unterminated '{' in the options of pass '%s'", name)
+			}
+			pe.Offset += open
+			return PassSpec{}, pe
+		}
+		args, err = ParseOptions(p.s[open+1:open+n-1], open+1)
+		if err != nil {
+			return PassSpec{}, err
+		}
+		p.pos += n
+	}
+	spec, err := NewSpec(name, args)
+	if err != nil {
+		if pe, ok := err.(*PipelineError); ok && Lookup(name) == nil {
+			pe.Offset = start
+		}
+		return PassSpec{}, err
+	}
+	return spec, nil
+}

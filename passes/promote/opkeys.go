@@ -1,0 +1,76 @@
+package promote
+
+import (
+	"strings"
+
+	"otir/ir"
+)
+
+// opKeys maps OTIR element-wise operations to Allo operator keys. Division and
+// remainder keep one key for both signednesses (the operand types carry the
+// sign); otir.cmp's key comes from its predicate (CmpKey).
+var opKeys = map[string]string{
+	ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul",
+	ir.OpDivS: "div", ir.OpDivU: "div",
+	ir.OpRemS: "mod", ir.OpRemU: "mod",
+	ir.OpAnd: "bitwise_and", ir.OpOr: "bitwise_or", ir.OpXor: "bitwise_xor",
+	ir.OpShl: "lshift", ir.OpShrS: "rshift", ir.OpShrU: "rshift",
+	ir.OpMax: "max", ir.OpMin: "min",
+	ir.OpNeg: "neg", ir.OpNot: "invert", ir.OpAbs: "abs",
+	ir.OpSqrt: "sqrt", ir.OpExp: "exp", ir.OpLog: "log",
+	ir.OpCmp: "eq",
+}
+
+// cmpKeys maps otir.cmp predicates to Allo comparison keys: the s/u/o prefix
+// only says how operands are read, the relation is the key.
+var cmpKeys = map[string]string{
+	"eq": "eq", "ne": "ne", "oeq": "eq", "one": "ne",
+	"slt": "lt", "ult": "lt", "olt": "lt",
+	"sle": "le", "ule": "le", "ole": "le",
+	"sgt": "gt", "ugt": "gt", "ogt": "gt",
+	"sge": "ge", "uge": "ge", "oge": "ge",
+}
+
+// OpKey gives the Allo operator key of an OTIR operation name. It also accepts
+// Allo keys themselves ("lt", "pow", "logical_and", "exp2", ...) so callers can
+// reach every rule. otir.cmp alone maps to "eq", which has the same rule as
+// every comparison; use CmpKey when the predicate is known.
+func OpKey(opName string) (string, bool) {
+	if k, ok := opKeys[opName]; ok {
+		return k, true
+	}
+	if !strings.Contains(opName, ".") && IsKey(opName) {
+		return opName, true
+	}
+	return "", false
+}
+
+// CmpKey gives the Allo comparison key of an otir.cmp predicate (slt -> lt).
+func CmpKey(pred string) (string, bool) {
+	k, ok := cmpKeys[pred]
+	return k, ok
+}
+
+// isComparison reports whether key is a comparison: operands are converted to
+// the promoted type and the value is bool.
+func isComparison(key string) bool {
+	switch key {
+	case "eq", "ne", "lt", "le", "gt", "ge":
+		return true
+	}
+	return false
+}
+
+// isShift reports whether key is a shift: the result has the left operand's
+// type, and the shift amount keeps its own.
+func isShift(key string) bool { return key == "lshift" || key == "rshift" }
+
+// resultElem is the element type of an operator's value given its promoted
+// type: bool for comparisons (the rule gives the operands' common type), the
+// promoted type otherwise (logical operators' rules already give bool).
+func resultElem(key string, promoted ir.Type) ir.Type {
+	if isComparison(key) {
+		return ir.Bool()
+	}
+	return promoted
+}

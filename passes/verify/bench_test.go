@@ -1,0 +1,50 @@
+package verify
+
+import (
+	"testing"
+
+	"otir/ir"
+)
+
+// chainModule builds a kernel whose body is a chain of n element-wise ops on
+// #private tiles and scalars, each using the previous result, plus a loop.
+func chainModule(n int) *ir.Module {
+	e := newEnv([]int64{4})
+	out := e.arg("!otir.tile<16xi8, #global>")
+	tile := ty("!otir.tile<16xi8, #private>")
+	x := e.val("!otir.tile<16xi8, #private>")
+	c := e.val("i8")
+	s := e.b.ProgramID(0)
+	for i := 0; i < n; i++ {
+		switch i % 4 {
+		case 0:
+			x = e.b.Binary(ir.OpAdd, x, c, tile)
+		case 1:
+			x = e.b.Binary(ir.OpMul, x, x, tile)
+		case 2:
+			s = e.b.Binary(ir.OpAdd, s, s, ir.Index())
+		default:
+			x = e.b.Cmp("slt", x, c, ty("!otir.tile<16xi1, #private>"))
+			x = e.b.Create(ir.OpSelect, []*ir.Value{x, c, c}, []ir.Type{tile}, nil).Results[0]
+		}
+	}
+	e.op(ir.OpStore, ops(x, out), nil)
+	e.finish()
+	return e.m
+}
+
+func TestChainModuleVerifiesClean(t *testing.T) {
+	checkDiags(t, Verify(chainModule(1000)), nil)
+}
+
+// BenchmarkVerifyChain100k verifies a kernel of about 125k operations.
+func BenchmarkVerifyChain100k(b *testing.B) {
+	m := chainModule(100_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if l := Verify(m); len(l) != 0 {
+			b.Fatal(l)
+		}
+	}
+}
