@@ -1,0 +1,213 @@
+package cmvm
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// DepthMinimal, as Options.MaxDepth, bounds the adder depth to the minimal
+// adder tree depth of the problem (see MinimalDepth).
+const DepthMinimal = -1
+
+// Options tune Solve. The zero value asks for unconstrained depth,
+// automatic restarts and a unit cost per adder.
+type Options struct {
+	// MaxDepth bounds the number of adders on any path from an input to an
+	// output: 0 means unconstrained, DepthMinimal means MinimalDepth(p). A
+	// bound below MinimalDepth is an error; bounds above 60 count as 60.
+	MaxDepth int
+	// Restarts is the number of randomised attempts made after the
+	// deterministic ones; the cheapest graph found is kept. 0 picks a number
+	// from the problem's size (AutoRestarts); a negative value means none.
+	Restarts int
+	// Seed makes the randomised attempts reproducible.
+	Seed uint64
+	// NoDecompose disables the spanning-tree decompositions: only the plain
+	// CSE on M is tried.
+	NoDecompose bool
+	// AdderSize and CarrySize configure the cost model (CostModel).
+	AdderSize, CarrySize int
+}
+
+// MinimalDepth returns the depth of the plain CSD implementation with
+// balanced adder trees: the maximum over outputs of ceil(log2(w)), w the
+// number of CSD digits of the output's coefficients (inputs of interval
+// [0, 0] excluded), or 0 when no output has two digits. No adder graph can
+// be shallower for an output of w digits without a cheaper digit
+// representation, and CSD has the fewest digits. DepthMinimal bounds Solve to
+// this depth: CSE may then share only the subexpressions that keep every
+// output within it.
+func MinimalDepth(p Problem) (int, error) {
+	n, err := normalize(p)
+	if err != nil {
+		return 0, err
+	}
+	return minimalDepth(n), nil
+}
+
+func minimalDepth(n *normalized) int {
+	d := 0
+	for _, r := range n.rows {
+		d = max(d, ceilLog2(rowWeight(r)))
+	}
+	return d
+}
+
+// ceilLog2 returns ceil(log2(v)) for v >= 1, and 0 for v <= 1.
+func ceilLog2(v int) int {
+	d := 0
+	for 1<<uint(d) < v {
+		d++
+	}
+	return d
+}
+
+// Automatic restarts: a problem whose plain CSD rows hold P digit pairs gets
+// effortBudget / P attempts in all (at least the deterministic ones, at
+// most maxAutoRestarts more). With 8-bit entries, an 8x8 matrix gets a few
+// restarts and a 16x16 one none, keeping both well inside the 15 ms a
+// matrix that docs/cmvm.md measures against.
+const (
+	effortBudget    = 16000
+	maxAutoRestarts = 8
+)
+
+// AutoRestarts returns the number of randomised attempts Solve makes for p
+// when Options.Restarts is 0.
+func AutoRestarts(p Problem, opt Options) (int, error) {
+	n, err := normalize(p)
+	if err != nil {
+		return 0, err
+	}
+	return autoRestarts(n, len(strategies(opt, n))), nil
+}
+
+func autoRestarts(n *normalized, deterministic int) int {
+	pairs := 1
+	for _, r := range n.rows {
+		w := rowWeight(r)
+		pairs += w * (w - 1) / 2
+	}
+	return min(max(effortBudget/pairs-deterministic, 0), maxAutoRestarts)
+}
+
+// strategies returns the deterministic attempts for the options: both
+// decompositions without a depth bound; under a bound, or without
+// decomposition, the plain CSE only (a decomposition lengthens the paths:
+// y_i = D_i ± y_parent chains outputs). Each decomposition needs at most
+// maxTreeSize rows (columns).
+func strategies(opt Options, n *normalized) []strategy {
+	var sts []strategy
+	if !opt.NoDecompose && opt.MaxDepth == 0 {
+		if n.nOut <= maxTreeSize {
+			sts = append(sts, rowTree)
+		}
+		if n.nIn <= maxTreeSize {
+			sts = append(sts, colTree)
+		}
+	}
+	if len(sts) == 0 {
+		sts = append(sts, plainRows)
+	}
+	return sts
+}
+
+// maxTreeSize bounds the rows (columns) a spanning tree is built over: its
+// distance matrix is quadratic in them.
+const maxTreeSize = 1024
+
+// Solve lowers p into an adder graph. It makes one deterministic attempt
+// per strategy, then Options.Restarts randomised ones (alternating the
+// strategies, with random tie-breaks in CSE and in the spanning trees), and
+// returns the graph with the fewest adders (then the lowest depth, then the
+// lowest cost).
+func Solve(p Problem, opt Options) (*Graph, error) {
+	n, err := normalize(p)
+	if err != nil {
+		return nil, err
+	}
+	bound := -1 // unconstrained
+	switch md := minimalDepth(n); {
+	case opt.MaxDepth == DepthMinimal:
+		bound = md
+	case opt.MaxDepth < 0:
+		return nil, fmt.Errorf("cmvm: MaxDepth %d is neither 0, DepthMinimal nor positive", opt.MaxDepth)
+	case opt.MaxDepth > 0:
+		if opt.MaxDepth < md {
+			return nil, fmt.Errorf("cmvm: MaxDepth %d is below the minimal adder tree depth %d", opt.MaxDepth, md)
+		}
+		bound = min(opt.MaxDepth, maxBound)
+	}
+	model := CostModel{AdderSize: opt.AdderSize, CarrySize: opt.CarrySize}
+	sts := strategies(opt, n)
+	restarts := opt.Restarts
+	if restarts == 0 {
+		restarts = autoRestarts(n, len(sts))
+	}
+	restarts = max(restarts, 0)
+
+	ws := getWorkspace()
+	defer putWorkspace(ws)
+	var best *Graph
+	var bestStats Stats
+	for a := range len(sts) + restarts {
+		var rng *rand.Rand
+		if a >= len(sts) {
+			rng = rand.New(rand.NewPCG(opt.Seed, uint64(a)))
+		}
+		g, err := attempt(ws, n, model, bound, sts[a%len(sts)], rng)
+		if err != nil {
+			// A decomposition can fail where the plain CSE does not (its
+			// differences may overflow); the fallback below decides.
+			continue
+		}
+		if s := g.Stats(); best == nil || better(s, bestStats) {
+			best, bestStats = g, s
+		}
+	}
+	if best == nil {
+		return attempt(ws, n, model, bound, plainRows, nil)
+	}
+	return best, nil
+}
+
+// better orders candidate graphs: fewer adders, then lower depth, then
+// lower cost.
+func better(s, t Stats) bool {
+	if s.Adders != t.Adders {
+		return s.Adders < t.Adders
+	}
+	if s.Depth != t.Depth {
+		return s.Depth < t.Depth
+	}
+	return s.Cost < t.Cost
+}
+
+// strategy selects how an attempt shapes the problem before CSE.
+type strategy int
+
+const (
+	plainRows strategy = iota // CSE on M directly
+	rowTree                   // rows as differences along a spanning tree
+	colTree                   // columns as differences along a spanning tree
+)
+
+// attempt runs one CSE pass per stage of the strategy and builds the graph.
+// bound < 0 means unconstrained depth.
+func attempt(ws *workspace, n *normalized, model CostModel, bound int, st strategy, rng *rand.Rand) (*Graph, error) {
+	e := newEngine(ws, n.inputs, model, bound, rng)
+	var refs []ref
+	var err error
+	switch st {
+	case plainRows:
+		refs, err = e.solveRows(matrixRows(n.rows))
+	case rowTree:
+		refs, err = e.solveRowTree(n.rows)
+	case colTree:
+		refs, err = e.solveColTree(n.rows)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.graph(refs), nil
+}
