@@ -3,6 +3,8 @@
 package all
 
 import (
+	_ "otir/lower/daisopt"
+	_ "otir/lower/tiles"
 	_ "otir/passes/cse"
 	_ "otir/passes/dce"
 	_ "otir/passes/promote"

@@ -28,7 +28,9 @@ func run(cfg *config, env Env) error {
 		}
 	}
 	d := &driver{cfg: cfg, env: env, file: name, sm: diag.NewSourceMgr(), parse: parse}
-	d.sm.Add(name, src)
+	if cfg.importALIR == "" { // a binary file has no source lines to show
+		d.sm.Add(name, src)
+	}
 	chunks := []chunk{{text: src}}
 	if cfg.split {
 		chunks = splitInput(src)

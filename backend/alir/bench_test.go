@@ -1,0 +1,93 @@
+package alir
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime returns the CPU time the process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkShiftAdd runs a 5,000-operation shift-and-add program
+// (RandomShiftAdd) on 16,384 samples and reports operation evaluations per
+// second of wall time (ops/s) and per second of CPU time (ops/cpu-s, less
+// sensitive to other load on the machine). Use -cpu 1,2 to see the scaling
+// over cores.
+func BenchmarkShiftAdd(b *testing.B) {
+	const n = 1 << 14
+	p := RandomShiftAdd(ShiftAddConfig{Seed: 1})
+	m, err := Compile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := RandomInputs(p, n, 2)
+	out := make([]float64, n*p.NumOutputs())
+	if err := m.RunInto(out, in, n); err != nil { // warm the worker pool
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	c0 := cpuTime()
+	for b.Loop() {
+		if err := m.RunInto(out, in, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu := cpuTime() - c0
+	evals := float64(len(p.Ops)) * n * float64(b.N)
+	b.ReportMetric(evals/b.Elapsed().Seconds(), "ops/s")
+	b.ReportMetric(evals/cpu.Seconds(), "ops/cpu-s")
+	b.ReportMetric(float64(m.NumSlots()), "slots")
+}
+
+// BenchmarkConformanceALIR runs the alir-v2-mixed conformance program (581
+// operations, lookups, multiplications, muxes and bit operations) on its
+// 200 input rows repeated to 16,400 samples.
+func BenchmarkConformanceALIR(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(conformanceDir, "alir-v2-mixed", "model.json.gz"))
+	if err != nil {
+		b.Skip(err)
+	}
+	rows, err := os.ReadFile(filepath.Join(conformanceDir, "alir-v2-mixed", "inputs.txt"))
+	if err != nil {
+		b.Skip(err)
+	}
+	p, err := DecodeJSON(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in1, n1, _, err := ReadRows(bytes.NewReader(rows))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var in []float64
+	for range 82 {
+		in = append(in, in1...)
+	}
+	n := 82 * n1
+	m, err := Compile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := make([]float64, n*p.NumOutputs())
+	b.ResetTimer()
+	c0 := cpuTime()
+	for b.Loop() {
+		if err := m.RunInto(out, in, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu := cpuTime() - c0
+	evals := float64(len(p.Ops)) * float64(n) * float64(b.N)
+	b.ReportMetric(evals/b.Elapsed().Seconds(), "ops/s")
+	b.ReportMetric(evals/cpu.Seconds(), "ops/cpu-s")
+}

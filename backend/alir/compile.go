@@ -1,0 +1,580 @@
+package alir
+
+import (
+	"fmt"
+	"math/big"
+	"sync"
+)
+
+// blockSize is the number of samples every instruction processes at once.
+// Each slot is a [blockSize]int64 array in a worker's buffer.
+const blockSize = 256
+
+// kind selects an instruction's kernel. Shifts s0, s1, rs and rs2 are below
+// 64 except where noted; wrap(v) = (v << fsh >> fsh) & fmask.
+type kind uint8
+
+const (
+	kInput     kind = iota // d = wrap(floor(in[a] * scale)), fused wrap
+	kConst                 // d = k
+	kCopy                  // d = a
+	kLin1                  // d = ((a << s0) + k) >> rs
+	kLin1Neg               // d = (k - (a << s0)) >> rs
+	kAdd                   // d = a + b
+	kSub                   // d = a - b
+	kAddShB                // d = a + (b << s1)
+	kSubShB                // d = a - (b << s1)
+	kAddShA                // d = (a << s0) + b
+	kSubShA                // d = (a << s0) - b
+	kLin2                  // d = ((a << s0) + (b << s1) + k) >> rs
+	kLin2Sub               // d = ((a << s0) - (b << s1) + k) >> rs
+	kReLU                  // d = (max(a, 0) << s0) >> rs
+	kReLUNeg               // d = (max(-a, 0) << s0) >> rs
+	kMux                   // wrap(bit k of c ? (a << s0) >> rs : ((b^m)-m << s1) >> rs2)
+	kMul                   // d = ((a * b) << s0) >> rs
+	kLookup                // d = table[a - k], with a bounds check
+	kNot                   // d = ^((a^m)-m) & k
+	kReduceAny             // d = (a^m)-m != 0
+	kReduceAll             // d = ((a^m)-m) & k == k
+	kAnd                   // d = (a << s0) & (b << s1)  (shifts may exceed 63: Go semantics)
+	kOr                    //
+	kXor                   //
+	kExact                 // exact big-integer evaluation, sample by sample
+	kLin1W                 // d = wrap((a*m0 + k) >> rs)             (fused wrap)
+	kLin2W                 // d = wrap((a*m0 + b*m1 + k) >> rs)      (fused wrap)
+)
+
+// Wrap modes applied after a kernel.
+const (
+	wrapNone     uint8 = iota
+	wrapSigned         // d = d << (64-W) >> (64-W)
+	wrapUnsigned       // d &= 2^W - 1
+	wrapZero           // d = 0 (zero-width type)
+)
+
+// instr is one compiled operation.
+type instr struct {
+	kind        kind
+	s0, s1      uint8
+	rs, rs2     uint8
+	wrap, wrapW uint8 // wrap mode; shift (64-W) for wrapSigned
+	d, a, b, c  int   // slot offsets in the worker buffer (slot*blockSize)
+	k, m        int64 // constants (see kind)
+	m0, m1      int64 // 2^s0 and 2^s1, for shifts done as multiplications
+	fsh         uint8 // fused wrap: d = (d << fsh >> fsh) & fmask
+	fmask       int64
+	mask        int64 // wrapUnsigned mask
+	scale       float64
+	op          int32 // index of the operation in the program
+	tab         []int64
+}
+
+// outSpec tells how output j is read from the buffer.
+type outSpec struct {
+	slot     int // offset, or -1 for a constant zero
+	scale    float64
+	neg      bool
+	unsigned bool // unsigned 64-bit slot: convert as uint64
+}
+
+// Machine is a compiled program, safe for concurrent use.
+type Machine struct {
+	prog    *Program
+	inf     *info
+	code    []instr
+	outs    []outSpec
+	nSlots  int
+	slotOf  []int // offset of every operation's slot
+	nExact  int   // number of operations evaluated exactly (slow path)
+	workers sync.Pool
+	vr      []rng // value range of every slot, proven at compile time
+	// narrow is set when every slot value fits an int32: slots are then
+	// stored as int32, halving the memory traffic.
+	narrow bool
+	// Workers is the number of goroutines Run uses; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Compile validates p and compiles it for Run. The Machine keeps a copy of
+// p, so p may change afterwards.
+func Compile(p *Program) (*Machine, error) {
+	p = p.Clone()
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	m := &Machine{prog: p, inf: inf}
+	m.allocSlots()
+	m.code = make([]instr, len(p.Ops))
+	m.vr = make([]rng, len(p.Ops))
+	for i := range p.Ops {
+		m.vr[i] = typeRange(inf.kif[i]) // refined by compileOp
+		ins := m.compileOp(i)
+		ins.m0, ins.m1 = int64(1)<<(ins.s0&63), int64(1)<<(ins.s1&63)
+		fuseWrap(&ins)
+		m.code[i] = ins
+	}
+	m.narrow = true
+	for _, r := range m.vr {
+		if r.lo.Cmp(minInt32) < 0 || r.hi.Cmp(maxInt32) > 0 {
+			m.narrow = false
+		}
+	}
+	m.vr = nil
+	m.outs = make([]outSpec, len(p.Outputs))
+	for j, o := range p.Outputs {
+		if o.Index < 0 {
+			m.outs[j] = outSpec{slot: -1}
+			continue
+		}
+		t := inf.kif[o.Index]
+		m.outs[j] = outSpec{
+			slot:     m.slotOf[o.Index],
+			scale:    outputScale(o.Shift, t.Fractionals),
+			neg:      o.Neg,
+			unsigned: !t.Signed && t.Width() == 64,
+		}
+	}
+	return m, nil
+}
+
+// Program returns the machine's program; do not modify it.
+func (m *Machine) Program() *Program { return m.prog }
+
+// NumSlots returns the number of buffer slots after reuse.
+func (m *Machine) NumSlots() int { return m.nSlots }
+
+// NumExact returns how many operations run on the exact (slow) path.
+func (m *Machine) NumExact() int { return m.nExact }
+
+// allocSlots assigns every operation a buffer slot, reusing the slot of a
+// value after its last use (an operation may write the slot it reads).
+func (m *Machine) allocSlots() {
+	p := m.prog
+	n := len(p.Ops)
+	const pinned = -2
+	last := make([]int, n)
+	for i := range last {
+		last[i] = -1
+	}
+	for i, op := range p.Ops {
+		ids, k := op.operands(p.Dialect)
+		for _, j := range ids[:k] {
+			if last[j] != pinned {
+				last[j] = i
+			}
+		}
+	}
+	for _, o := range p.Outputs {
+		if o.Index >= 0 {
+			last[o.Index] = pinned
+		}
+	}
+	release := make([][]int32, n)
+	for j, l := range last {
+		if l >= 0 {
+			release[l] = append(release[l], int32(j))
+		}
+	}
+	m.slotOf = make([]int, n)
+	var free []int
+	next := 0
+	for i := range p.Ops {
+		for _, j := range release[i] {
+			free = append(free, m.slotOf[j])
+		}
+		var s int
+		if k := len(free); k > 0 {
+			s, free = free[k-1], free[:k-1]
+		} else {
+			s, next = next*blockSize, next+1
+		}
+		m.slotOf[i] = s
+		if last[i] == -1 { // never read: the slot is free again at once
+			free = append(free, s)
+		}
+	}
+	m.nSlots = next
+}
+
+// term is one addend ±r*2^-e of a linear operation, r the raw value of slot
+// id.
+type term struct {
+	id  int32
+	neg bool
+	e   int
+}
+
+// rangeOf returns the range of values slot id can hold: the range its
+// operation computes if that needs no wrap, else its type's range.
+func (m *Machine) rangeOf(id int32) rng { return m.vr[id] }
+
+// setWrap sets the wrap mode of ins, the instruction of op i, unless the
+// range r of the result before wrapping already lies in the result's type,
+// and records the value range of slot i.
+func (m *Machine) setWrap(i int, ins *instr, r rng) {
+	t := m.inf.kif[i]
+	tr := typeRange(t)
+	if r.within(tr) {
+		m.vr[i] = r
+		return
+	}
+	m.vr[i] = tr
+	w := t.Width()
+	switch {
+	case w == 0:
+		ins.wrap = wrapZero
+	case t.Signed && w < 64:
+		ins.wrap, ins.wrapW = wrapSigned, uint8(64-w)
+	case !t.Signed && w < 64:
+		ins.wrap, ins.mask = wrapUnsigned, int64(1)<<w-1
+	}
+}
+
+// lo64 returns z mod 2^64 as int64 bits.
+func lo64(z *big.Int) int64 {
+	if z.IsInt64() {
+		return z.Int64()
+	}
+	var m big.Int
+	m.And(z, new(big.Int).SetUint64(^uint64(0)))
+	return int64(m.Uint64())
+}
+
+func (m *Machine) exactInstr(i int, ins instr) instr {
+	ins.kind = kExact
+	ins.wrap = wrapNone
+	m.vr[i] = typeRange(m.inf.kif[i])
+	m.nExact++
+	return ins
+}
+
+func (m *Machine) compileOp(i int) instr {
+	p, op := m.prog, m.prog.Ops[i]
+	t := m.inf.kif[i]
+	f := t.Fractionals
+	ins := instr{d: m.slotOf[i], op: int32(i)}
+	slot := func(id int32) int { return m.slotOf[id] }
+	fr := func(id int32) int { return m.inf.kif[id].Fractionals }
+	dais := p.Dialect == DAIS
+	switch op.Opcode {
+	case OpInput:
+		ins.kind, ins.a = kInput, int(op.ID0)
+		ins.scale = inputScale(p.InShifts[op.ID0], f)
+		m.setWrap(i, &ins, rng{minInt64, maxInt64}) // any int64 may arrive
+		if t.Width() == 64 && !t.Signed {
+			ins.wrap = wrapNone // bits are the value mod 2^64
+		}
+		return ins
+	case -2:
+		if dais {
+			return m.compileReLU(i, ins, true)
+		}
+		return m.compileLinear(i, ins, []term{{op.ID0, true, fr(op.ID0)}}, nil, 0)
+	case OpNegQuantize:
+		return m.compileLinear(i, ins, []term{{op.ID0, true, fr(op.ID0)}}, nil, 0)
+	case OpAdd, OpSub:
+		return m.compileLinear(i, ins, []term{
+			{op.ID0, false, fr(op.ID0)},
+			{op.ID1, op.Opcode == OpSub, fr(op.ID1) - int(op.Data)},
+		}, nil, 0)
+	case OpReLU:
+		return m.compileReLU(i, ins, false)
+	case OpQuantize:
+		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0)}}, nil, 0)
+	case OpConstAdd:
+		k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
+		if dais {
+			k, ek = big.NewInt(op.Data), f
+		}
+		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0)}}, k, ek)
+	case OpConst:
+		z := wrapBig(big.NewInt(op.Data), t)
+		ins.kind, ins.k = kConst, lo64(z)
+		m.vr[i] = pointRange(z)
+		return ins
+	case OpMux, OpNegMux:
+		return m.compileMux(i, ins)
+	case OpMul:
+		fa, fb := fr(op.ID0), fr(op.ID1)
+		g := max(f, fa+fb)
+		s0, rs := g-fa-fb, g-f
+		r := m.rangeOf(op.ID0).mul(m.rangeOf(op.ID1)).shl(uint(s0))
+		if s0 >= 64 || (rs > 0 && !r.fitsInt64()) {
+			return m.exactInstr(i, ins)
+		}
+		ins.kind, ins.a, ins.b = kMul, slot(op.ID0), slot(op.ID1)
+		ins.s0, ins.rs = uint8(s0), uint8(min(rs, 63))
+		m.setWrap(i, &ins, r.sar(uint(rs)))
+		return ins
+	case OpLookup:
+		ta := m.inf.kif[op.ID0]
+		off := big.NewInt(m.inf.pad[i]) // index = a - off
+		if ta.Signed {
+			off.Sub(off, new(big.Int).Lsh(big.NewInt(1), uint(ta.Width()-1)))
+		}
+		ra := m.rangeOf(op.ID0)
+		idx := ra.add(pointRange(new(big.Int).Neg(off)))
+		if !ra.fitsInt64() || !off.IsInt64() || !idx.fitsInt64() {
+			return m.exactInstr(i, ins)
+		}
+		vals := p.Tables[op.Data].Values
+		ins.tab = make([]int64, len(vals))
+		var tr rng
+		for k, v := range vals {
+			z := wrapBig(big.NewInt(int64(v)), t)
+			ins.tab[k] = lo64(z)
+			if k == 0 {
+				tr = pointRange(z)
+			}
+			tr = tr.union(pointRange(z))
+		}
+		if len(vals) > 0 {
+			m.vr[i] = tr
+		}
+		ins.kind, ins.a, ins.k = kLookup, slot(op.ID0), off.Int64()
+		return ins
+	case OpBitUnary, OpNegBitUnary:
+		ta := m.inf.kif[op.ID0]
+		ins.a = slot(op.ID0)
+		if op.Opcode == OpNegBitUnary {
+			ins.m = -1
+		}
+		ins.k = -1 // mask of the operand's width
+		if w := ta.Width(); w < 64 {
+			ins.k = int64(1)<<w - 1
+		}
+		var r rng
+		switch op.Data {
+		case BitNot:
+			ins.kind = kNot
+			if t.Signed {
+				ins.k = -1 // no mask
+			}
+			r = rng{minInt64, maxInt64}
+		case BitReduceAny:
+			ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
+		default:
+			ins.kind, r = kReduceAll, rng{big.NewInt(0), big.NewInt(1)}
+		}
+		m.setWrap(i, &ins, r)
+		return ins
+	case OpBitBinary:
+		sh := int(op.DataLow()) + fr(op.ID0) - fr(op.ID1)
+		ins.a, ins.b = slot(op.ID0), slot(op.ID1)
+		if sh > 0 {
+			ins.s1 = uint8(min(sh, 64))
+		} else {
+			ins.s0 = uint8(min(-sh, 64))
+		}
+		ins.kind = [...]kind{kAnd, kOr, kXor}[uint64(op.Data)>>56]
+		m.setWrap(i, &ins, rng{minInt64, maxInt64})
+		return ins
+	}
+	panic(fmt.Sprintf("alir: compile: unhandled opcode %d after validation", op.Opcode))
+}
+
+// compileLinear compiles r = quantize(Σ terms + k*2^-ek) for at most two
+// terms.
+func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek int) instr {
+	t := m.inf.kif[i]
+	g := t.Fractionals
+	for _, tm := range terms {
+		g = max(g, tm.e)
+	}
+	if k != nil {
+		g = max(g, ek)
+	}
+	rs := g - t.Fractionals
+	// Exact range of the sum before the right shift.
+	sum := pointRange(new(big.Int))
+	kk := new(big.Int)
+	if k != nil {
+		kk.Lsh(k, uint(g-ek))
+		sum = pointRange(kk)
+	}
+	for _, tm := range terms {
+		r := m.rangeOf(tm.id).shl(uint(g - tm.e))
+		if tm.neg {
+			r = r.neg()
+		}
+		sum = sum.add(r)
+	}
+	if rs > 0 && !sum.fitsInt64() {
+		return m.exactInstr(i, ins)
+	}
+	res := sum.sar(uint(rs))
+	// Computed mod 2^64 the sum is exact here; terms shifted by 64 or more
+	// are multiples of 2^64 and drop out.
+	var live []term
+	for _, tm := range terms {
+		if g-tm.e < 64 {
+			live = append(live, tm)
+		}
+	}
+	ins.k = lo64(kk)
+	ins.rs = uint8(min(rs, 63))
+	m.setWrap(i, &ins, res)
+	if len(live) == 2 && live[0].neg {
+		live[0], live[1] = live[1], live[0]
+	}
+	switch {
+	case len(live) == 0:
+		// The sum is k mod 2^64 (exactly k if rs > 0).
+		v := wrapBig(big.NewInt(ins.k>>ins.rs), t)
+		ins.kind, ins.k, ins.wrap = kConst, lo64(v), wrapNone
+		m.vr[i] = pointRange(v)
+	case len(live) == 1:
+		a := live[0]
+		ins.a, ins.s0 = m.slotOf[a.id], uint8(g-a.e)
+		switch {
+		case a.neg:
+			ins.kind = kLin1Neg
+		case ins.s0 == 0 && ins.k == 0 && ins.rs == 0:
+			ins.kind = kCopy
+		default:
+			ins.kind = kLin1
+		}
+	case live[0].neg: // both negated: not produced by any opcode
+		return m.exactInstr(i, ins)
+	default:
+		a, b := live[0], live[1]
+		ins.a, ins.b = m.slotOf[a.id], m.slotOf[b.id]
+		ins.s0, ins.s1 = uint8(g-a.e), uint8(g-b.e)
+		simple := ins.k == 0 && ins.rs == 0
+		switch {
+		case simple && ins.s0 == 0 && ins.s1 == 0:
+			ins.kind = pick(b.neg, kSub, kAdd)
+		case simple && ins.s0 == 0:
+			ins.kind = pick(b.neg, kSubShB, kAddShB)
+		case simple && ins.s1 == 0:
+			ins.kind = pick(b.neg, kSubShA, kAddShA)
+		default:
+			ins.kind = pick(b.neg, kLin2Sub, kLin2)
+		}
+	}
+	return ins
+}
+
+func pick(c bool, a, b kind) kind {
+	if c {
+		return a
+	}
+	return b
+}
+
+// compileReLU compiles quantize(max(±a, 0)).
+func (m *Machine) compileReLU(i int, ins instr, neg bool) instr {
+	op := m.prog.Ops[i]
+	ta := m.inf.kif[op.ID0]
+	if !ta.Signed { // a >= 0: relu(a) = a and relu(-a) = 0
+		if neg {
+			ins.kind, ins.k = kConst, 0
+			m.vr[i] = pointRange(new(big.Int))
+			return ins
+		}
+		return m.compileLinear(i, ins, []term{{op.ID0, false, ta.Fractionals}}, nil, 0)
+	}
+	t := m.inf.kif[i]
+	g := max(t.Fractionals, ta.Fractionals)
+	s0, rs := g-ta.Fractionals, g-t.Fractionals
+	r := m.rangeOf(op.ID0)
+	if neg {
+		r = r.neg()
+	}
+	if !r.fitsInt64() { // -(-2^63)
+		return m.exactInstr(i, ins)
+	}
+	r = r.relu().shl(uint(s0))
+	if s0 >= 64 || (rs > 0 && !r.fitsInt64()) {
+		return m.exactInstr(i, ins)
+	}
+	ins.kind = pick(neg, kReLUNeg, kReLU)
+	ins.a, ins.s0, ins.rs = m.slotOf[op.ID0], uint8(s0), uint8(min(rs, 63))
+	m.setWrap(i, &ins, r.sar(uint(rs)))
+	return ins
+}
+
+// compileMux compiles msb(c) ? quantize(a) : quantize(±b*2^shift); each
+// branch is brought to the result's scale on its own.
+func (m *Machine) compileMux(i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	t := m.inf.kif[i]
+	f := t.Fractionals
+	cond := op.DataLow()
+	wc := m.inf.kif[cond].Width()
+	if wc == 0 { // no sign bit: always the false branch
+		wc = 65
+	}
+	branch := func(id int32, neg bool, e int) (s, rs int, r rng, ok bool) {
+		g := max(f, e)
+		s, rs = g-e, g-f
+		r = m.rangeOf(id)
+		if neg {
+			r = r.neg()
+		}
+		r = r.shl(uint(s))
+		ok = s < 64 && (rs == 0 || r.fitsInt64())
+		return s, rs, r.sar(uint(rs)), ok
+	}
+	sa, ra, rA, okA := branch(op.ID0, false, m.inf.kif[op.ID0].Fractionals)
+	neg := op.Opcode == OpNegMux
+	sb, rb, rB, okB := branch(op.ID1, neg, m.inf.kif[op.ID1].Fractionals-int(op.DataHigh()))
+	if !okA || !okB || wc > 64 {
+		return m.exactInstr(i, ins)
+	}
+	ins.kind = kMux
+	ins.a, ins.b, ins.c = m.slotOf[op.ID0], m.slotOf[op.ID1], m.slotOf[cond]
+	ins.s0, ins.rs, ins.s1, ins.rs2 = uint8(sa), uint8(min(ra, 63)), uint8(sb), uint8(min(rb, 63))
+	ins.k = int64(wc - 1)
+	if neg {
+		ins.m = -1
+	}
+	m.setWrap(i, &ins, rA.union(rB))
+	return ins
+}
+
+// fuseWrap folds the wrap of inputs and muxes, and of linear operations that
+// need one, into their kernels (saving a pass over the block): linear
+// operations become kLin1W or kLin2W with signed multipliers.
+func fuseWrap(ins *instr) {
+	var lin1, lin2, neg0, neg1 bool
+	switch ins.kind {
+	case kCopy, kLin1:
+		lin1 = true
+	case kLin1Neg:
+		lin1, neg0 = true, true
+	case kAdd, kAddShB, kAddShA, kLin2:
+		lin2 = true
+	case kSub, kSubShB, kSubShA, kLin2Sub:
+		lin2, neg1 = true, true
+	case kInput, kMux:
+	default:
+		return
+	}
+	if (lin1 || lin2) && ins.wrap == wrapNone {
+		return
+	}
+	ins.fsh, ins.fmask = 0, -1
+	switch ins.wrap {
+	case wrapSigned:
+		ins.fsh = ins.wrapW
+	case wrapUnsigned:
+		ins.fmask = ins.mask
+	case wrapZero:
+		ins.fmask = 0
+	}
+	ins.wrap = wrapNone
+	if neg0 {
+		ins.m0 = -ins.m0
+	}
+	if neg1 {
+		ins.m1 = -ins.m1
+	}
+	switch {
+	case lin1:
+		ins.kind = kLin1W
+	case lin2:
+		ins.kind = kLin2W
+	}
+}

@@ -1,0 +1,158 @@
+package alir
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+)
+
+// OpCount is the number of operations with one opcode.
+type OpCount struct {
+	Opcode Opcode `json:"opcode"`
+	Name   string `json:"name"`
+	Count  int    `json:"count"`
+}
+
+// Info summarizes a program.
+type Info struct {
+	Dialect      string    `json:"dialect"`
+	Inputs       int       `json:"inputs"`
+	InputBits    int       `json:"input_bits"`
+	Outputs      int       `json:"outputs"`
+	OutputBits   int       `json:"output_bits"`
+	Ops          int       `json:"ops"`
+	OpCounts     []OpCount `json:"op_counts"`
+	MaxWidth     int       `json:"max_width"`
+	Tables       int       `json:"tables"`
+	TableEntries int       `json:"table_entries"`
+	// Cost is the sum of the stored op costs; LatencyMin and LatencyMax
+	// range over the stored latencies of the outputs (as CombLogic.cost and
+	// CombLogic.latency).
+	Cost       float64 `json:"cost"`
+	LatencyMin float64 `json:"latency_min"`
+	LatencyMax float64 `json:"latency_max"`
+	// Estimate is the da4ml cost model applied to the program.
+	Estimate Estimate `json:"estimate"`
+}
+
+// Estimate is the result of the da4ml cost model: every adder (opcodes 0, 1
+// and 4) whose result is n = k+i+f bits wide takes ceil(n/carry_size) steps
+// and costs ceil(n/adder_size); a size of -1 (or any size below 1) makes
+// each adder take 1 step or cost 1. Other operations are free and take no
+// time. Latency is the longest path from an input to an output.
+type Estimate struct {
+	CarrySize int32   `json:"carry_size"`
+	AdderSize int32   `json:"adder_size"`
+	Adders    int     `json:"adders"`
+	Cost      float64 `json:"cost"`
+	Latency   float64 `json:"latency"`
+}
+
+// Info returns a summary of p, which must be valid.
+func (p *Program) Info() (*Info, error) {
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	in := &Info{
+		Dialect: p.Dialect.String(),
+		Inputs:  p.NumInputs(),
+		Outputs: p.NumOutputs(),
+		Ops:     len(p.Ops),
+		Tables:  len(p.Tables),
+	}
+	counts := map[Opcode]int{}
+	for i, op := range p.Ops {
+		counts[op.Opcode]++
+		w := inf.kif[i].Width()
+		in.MaxWidth = max(in.MaxWidth, w)
+		if op.Opcode == OpInput {
+			in.InputBits += w
+		}
+		in.Cost += op.Cost
+	}
+	for c, n := range counts {
+		in.OpCounts = append(in.OpCounts, OpCount{c, p.Dialect.OpName(c), n})
+	}
+	sort.Slice(in.OpCounts, func(a, b int) bool { return in.OpCounts[a].Opcode < in.OpCounts[b].Opcode })
+	first := true
+	for _, o := range p.Outputs {
+		if o.Index < 0 {
+			continue
+		}
+		in.OutputBits += inf.kif[o.Index].Width()
+		l := p.Ops[o.Index].Latency
+		if first {
+			in.LatencyMin, in.LatencyMax, first = l, l, false
+		}
+		in.LatencyMin, in.LatencyMax = math.Min(in.LatencyMin, l), math.Max(in.LatencyMax, l)
+	}
+	for _, t := range p.Tables {
+		in.TableEntries += len(t.Values)
+	}
+	in.Estimate = p.estimate(inf)
+	return in, nil
+}
+
+func (p *Program) estimate(inf *info) Estimate {
+	e := Estimate{CarrySize: p.CarrySize, AdderSize: p.AdderSize}
+	per := func(n int, size int32) float64 {
+		if size < 1 {
+			return 1
+		}
+		return math.Ceil(float64(n) / float64(size))
+	}
+	at := make([]float64, len(p.Ops))
+	for i, op := range p.Ops {
+		ids, k := op.operands(p.Dialect)
+		var t float64
+		for _, j := range ids[:k] {
+			t = math.Max(t, at[j])
+		}
+		if op.Opcode == OpAdd || op.Opcode == OpSub || op.Opcode == OpConstAdd {
+			n := inf.kif[i].Width()
+			e.Adders++
+			e.Cost += per(n, p.AdderSize)
+			t += per(n, p.CarrySize)
+		}
+		at[i] = t
+	}
+	for _, o := range p.Outputs {
+		if o.Index >= 0 {
+			e.Latency = math.Max(e.Latency, at[o.Index])
+		}
+	}
+	return e
+}
+
+// WriteText prints the summary for people.
+func (in *Info) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "dialect:     %s\n", in.Dialect)
+	fmt.Fprintf(&b, "inputs:      %d (%d bits)\n", in.Inputs, in.InputBits)
+	fmt.Fprintf(&b, "outputs:     %d (%d bits)\n", in.Outputs, in.OutputBits)
+	fmt.Fprintf(&b, "operations:  %d (widest %d bits)\n", in.Ops, in.MaxWidth)
+	for _, c := range in.OpCounts {
+		fmt.Fprintf(&b, "  %4d %-14s %d\n", c.Opcode, c.Name, c.Count)
+	}
+	if in.Tables > 0 {
+		fmt.Fprintf(&b, "tables:      %d (%d entries)\n", in.Tables, in.TableEntries)
+	}
+	fmt.Fprintf(&b, "cost:        %s (sum of stored op costs)\n", fmtNum(in.Cost))
+	fmt.Fprintf(&b, "latency:     %s .. %s (stored, over the outputs)\n", fmtNum(in.LatencyMin), fmtNum(in.LatencyMax))
+	e := in.Estimate
+	fmt.Fprintf(&b, "cost model:  carry_size %d, adder_size %d: %d adders, cost %s, latency %s\n",
+		e.CarrySize, e.AdderSize, e.Adders, fmtNum(e.Cost), fmtNum(e.Latency))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func fmtNum(v float64) string {
+	s, err := pyFloat(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(s, ".0")
+}

@@ -1,0 +1,528 @@
+package alir
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SpecVersion is the ALIR spec version this package reads and writes.
+const SpecVersion = 2
+
+// maxInflated bounds the size of a decompressed .json.gz file.
+const maxInflated = 1 << 30
+
+func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
+
+// gunzip returns data decompressed if it starts with the gzip magic bytes,
+// else data itself.
+func gunzip(data []byte) ([]byte, error) {
+	if !isGzip(data) {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, maxInflated+1))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	if len(out) > maxInflated {
+		return nil, fmt.Errorf("gzip: decompressed data exceeds %d bytes", maxInflated)
+	}
+	return out, nil
+}
+
+// DecodeJSON reads an ALIR spec v2 JSON document, plain or gzip-compressed
+// (detected by its magic bytes), and validates the program.
+func DecodeJSON(data []byte) (*Program, error) {
+	data, err := gunzip(data)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc struct {
+		Meta        *string           `json:"meta"`
+		SpecVersion *json.Number      `json:"spec_version"`
+		Model       []json.RawMessage `json:"model"`
+	}
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("json: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("json: trailing data after the document")
+	}
+	switch {
+	case doc.Meta == nil:
+		return nil, errors.New(`json: missing "meta"`)
+	case *doc.Meta != "ALIRModel":
+		return nil, fmt.Errorf(`json: meta is %q, want "ALIRModel"`, *doc.Meta)
+	case doc.SpecVersion == nil:
+		return nil, errors.New(`json: missing "spec_version"`)
+	case doc.SpecVersion.String() != strconv.Itoa(SpecVersion):
+		return nil, fmt.Errorf("json: spec_version %s is not supported (want %d)", doc.SpecVersion, SpecVersion)
+	case doc.Model == nil:
+		return nil, errors.New(`json: missing "model"`)
+	case len(doc.Model) != 8 && len(doc.Model) != 9:
+		return nil, fmt.Errorf("json: model has %d fields, want 8 or 9", len(doc.Model))
+	}
+	p, err := decodeModel(doc.Model)
+	if err != nil {
+		return nil, fmt.Errorf("json: %w", err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// jsonPath names a position in the model array for error messages.
+type jsonPath string
+
+func (j jsonPath) at(i int) jsonPath { return jsonPath(fmt.Sprintf("%s[%d]", j, i)) }
+
+func (j jsonPath) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s: %s", j, fmt.Sprintf(format, args...))
+}
+
+func unmarshalNumbers(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+func (j jsonPath) array(raw json.RawMessage, n int) ([]json.RawMessage, error) {
+	var a []json.RawMessage
+	if err := json.Unmarshal(raw, &a); err != nil || a == nil {
+		return nil, j.errorf("want an array")
+	}
+	if n >= 0 && len(a) != n {
+		return nil, j.errorf("has %d elements, want %d", len(a), n)
+	}
+	return a, nil
+}
+
+func (j jsonPath) int64(raw json.RawMessage) (int64, error) {
+	var n json.Number
+	if err := unmarshalNumbers(raw, &n); err != nil {
+		return 0, j.errorf("want an integer, got %s", abbrev(raw))
+	}
+	v, err := strconv.ParseInt(n.String(), 10, 64)
+	if err != nil {
+		// Opcode 5 may hold a 64-bit pattern written as an unsigned number.
+		u, uerr := strconv.ParseUint(n.String(), 10, 64)
+		if uerr != nil {
+			return 0, j.errorf("want a 64-bit integer, got %s", n)
+		}
+		v = int64(u)
+	}
+	return v, nil
+}
+
+func (j jsonPath) int32(raw json.RawMessage) (int32, error) {
+	v, err := j.int64(raw)
+	if err != nil {
+		return 0, err
+	}
+	if v != int64(int32(v)) {
+		return 0, j.errorf("%d does not fit 32 bits", v)
+	}
+	return int32(v), nil
+}
+
+func (j jsonPath) float(raw json.RawMessage) (float64, error) {
+	var n json.Number
+	if err := unmarshalNumbers(raw, &n); err != nil {
+		return 0, j.errorf("want a number, got %s", abbrev(raw))
+	}
+	v, err := strconv.ParseFloat(n.String(), 64)
+	if err != nil {
+		return 0, j.errorf("bad number %s", n)
+	}
+	return v, nil
+}
+
+func (j jsonPath) int32s(raw json.RawMessage, n int) ([]int32, error) {
+	a, err := j.array(raw, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int32, len(a))
+	for i, e := range a {
+		if out[i], err = j.at(i).int32(e); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (j jsonPath) qint(raw json.RawMessage) (QInterval, error) {
+	a, err := j.array(raw, 3)
+	if err != nil {
+		return QInterval{}, err
+	}
+	var v [3]float64
+	for i := range v {
+		if v[i], err = j.at(i).float(a[i]); err != nil {
+			return QInterval{}, err
+		}
+	}
+	return QInterval{v[0], v[1], v[2]}, nil
+}
+
+func abbrev(raw json.RawMessage) string {
+	s := string(raw)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+func decodeModel(m []json.RawMessage) (*Program, error) {
+	root := jsonPath("model")
+	shape, err := root.at(0).int32s(m[0], 2)
+	if err != nil {
+		return nil, err
+	}
+	if shape[0] < 0 || shape[1] < 0 {
+		return nil, root.at(0).errorf("negative shape %v", shape)
+	}
+	p := &Program{Dialect: ALIR}
+	nIn, nOut := int(shape[0]), int(shape[1])
+	if p.InShifts, err = root.at(1).int32s(m[1], nIn); err != nil {
+		return nil, err
+	}
+	idx, err := root.at(2).int32s(m[2], nOut)
+	if err != nil {
+		return nil, err
+	}
+	shifts, err := root.at(3).int32s(m[3], nOut)
+	if err != nil {
+		return nil, err
+	}
+	negs, err := root.at(4).array(m[4], nOut)
+	if err != nil {
+		return nil, err
+	}
+	p.Outputs = make([]Output, nOut)
+	for j := range p.Outputs {
+		p.Outputs[j] = Output{Index: idx[j], Shift: shifts[j]}
+		switch strings.TrimSpace(string(negs[j])) {
+		case "true", "1":
+			p.Outputs[j].Neg = true
+		case "false", "0":
+		default:
+			return nil, root.at(4).at(j).errorf("want a boolean, got %s", abbrev(negs[j]))
+		}
+	}
+	ops, err := root.at(5).array(m[5], -1)
+	if err != nil {
+		return nil, err
+	}
+	p.Ops = make([]Op, len(ops))
+	for i, raw := range ops {
+		if p.Ops[i], err = decodeOp(root.at(5).at(i), raw); err != nil {
+			return nil, err
+		}
+	}
+	if p.CarrySize, err = root.at(6).int32(m[6]); err != nil {
+		return nil, err
+	}
+	if p.AdderSize, err = root.at(7).int32(m[7]); err != nil {
+		return nil, err
+	}
+	if len(m) == 9 && strings.TrimSpace(string(m[8])) != "null" {
+		if p.Tables, err = decodeTables(root.at(8), m[8]); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func decodeOp(j jsonPath, raw json.RawMessage) (Op, error) {
+	var op Op
+	f, err := j.array(raw, 7)
+	if err != nil {
+		return op, err
+	}
+	if op.ID0, err = j.at(0).int32(f[0]); err != nil {
+		return op, err
+	}
+	if op.ID1, err = j.at(1).int32(f[1]); err != nil {
+		return op, err
+	}
+	code, err := j.at(2).int32(f[2])
+	if err != nil {
+		return op, err
+	}
+	op.Opcode = Opcode(code)
+	if op.Data, err = j.at(3).int64(f[3]); err != nil {
+		return op, err
+	}
+	// The table index of a lookup is data_low (data_high is the bytecode's
+	// pad slot); shifts and bit operations use only data_low as well.
+	op = canonicalData(op)
+	if op.QInt, err = j.at(4).qint(f[4]); err != nil {
+		return op, err
+	}
+	if op.Latency, err = j.at(5).float(f[5]); err != nil {
+		return op, err
+	}
+	if op.Cost, err = j.at(6).float(f[6]); err != nil {
+		return op, err
+	}
+	return op, nil
+}
+
+type jsonTable struct {
+	Spec *struct {
+		Hash    string `json:"hash"`
+		OutQInt *struct {
+			Min, Max, Step json.Number
+		} `json:"out_qint"`
+		InpWidth json.Number `json:"inp_width"`
+	} `json:"spec"`
+	Table []json.Number `json:"table"`
+}
+
+func decodeTables(j jsonPath, raw json.RawMessage) ([]Table, error) {
+	a, err := j.array(raw, -1)
+	if err != nil {
+		return nil, err
+	}
+	tabs := make([]Table, len(a))
+	for i, r := range a {
+		jt := j.at(i)
+		var t jsonTable
+		if err := unmarshalNumbers(r, &t); err != nil {
+			return nil, jt.errorf("bad lookup table: %v", err)
+		}
+		if t.Table == nil {
+			return nil, jt.errorf(`missing "table"`)
+		}
+		tab := Table{Values: make([]int32, len(t.Table))}
+		for k, n := range t.Table {
+			v, err := strconv.ParseInt(n.String(), 10, 32)
+			if err != nil {
+				return nil, jt.errorf("table[%d]: %s is not a 32-bit integer", k, n)
+			}
+			tab.Values[k] = int32(v)
+		}
+		if s := t.Spec; s != nil {
+			tab.Hash = s.Hash
+			if s.InpWidth != "" {
+				w, err := strconv.Atoi(s.InpWidth.String())
+				if err != nil {
+					return nil, jt.errorf("spec.inp_width: %s is not an integer", s.InpWidth)
+				}
+				tab.InpWidth = w
+			}
+			if q := s.OutQInt; q != nil {
+				var v [3]float64
+				for k, n := range [3]json.Number{q.Min, q.Max, q.Step} {
+					if v[k], err = strconv.ParseFloat(n.String(), 64); err != nil {
+						return nil, jt.errorf("spec.out_qint: bad number %q", n)
+					}
+				}
+				tab.OutQInt = QInterval{v[0], v[1], v[2]}
+			}
+		}
+		tabs[i] = tab
+	}
+	return tabs, nil
+}
+
+// EncodeJSON writes p as an ALIR spec v2 JSON document in the compact style
+// of CombLogic.save() (floats as Python's repr). A DAIS program is converted
+// first (see Convert).
+func EncodeJSON(p *Program) ([]byte, error) {
+	p, err := Convert(p, ALIR)
+	if err != nil {
+		return nil, err
+	}
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	ints := func(v []int32) {
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(x), 10)
+		}
+		b = append(b, ']')
+	}
+	var ferr error
+	float := func(v float64) {
+		s, err := pyFloat(v)
+		if err != nil && ferr == nil {
+			ferr = err
+		}
+		b = append(b, s...)
+	}
+	b = append(b, `{"model":[[`...)
+	b = strconv.AppendInt(b, int64(p.NumInputs()), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.NumOutputs()), 10)
+	b = append(b, "],"...)
+	ints(p.InShifts)
+	idx, shifts := make([]int32, len(p.Outputs)), make([]int32, len(p.Outputs))
+	for j, o := range p.Outputs {
+		idx[j], shifts[j] = o.Index, o.Shift
+	}
+	b = append(b, ',')
+	ints(idx)
+	b = append(b, ',')
+	ints(shifts)
+	b = append(b, ",["...)
+	for j, o := range p.Outputs {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendBool(b, o.Neg)
+	}
+	b = append(b, "],["...)
+	for i, op := range p.Ops {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(op.ID0), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(op.ID1), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(op.Opcode), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, op.Data, 10)
+		b = append(b, ",["...)
+		float(op.QInt.Min)
+		b = append(b, ',')
+		float(op.QInt.Max)
+		b = append(b, ',')
+		float(op.QInt.Step)
+		b = append(b, "],"...)
+		float(op.Latency)
+		b = append(b, ',')
+		float(op.Cost)
+		b = append(b, ']')
+	}
+	b = append(b, "],"...)
+	b = strconv.AppendInt(b, int64(p.CarrySize), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.AdderSize), 10)
+	if len(p.Tables) > 0 {
+		specs := tableSpecs(p, inf)
+		b = append(b, ",["...)
+		for i, t := range p.Tables {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			s := specs[i]
+			b = append(b, `{"spec":{"hash":`...)
+			b = strconv.AppendQuote(b, s.Hash)
+			b = append(b, `,"out_qint":{"min":`...)
+			float(s.OutQInt.Min)
+			b = append(b, `,"max":`...)
+			float(s.OutQInt.Max)
+			b = append(b, `,"step":`...)
+			float(s.OutQInt.Step)
+			b = append(b, `},"inp_width":`...)
+			b = strconv.AppendInt(b, int64(s.InpWidth), 10)
+			b = append(b, `},"table":`...)
+			ints(t.Values)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `],"meta":"ALIRModel","spec_version":`...)
+	b = strconv.AppendInt(b, SpecVersion, 10)
+	b = append(b, '}')
+	if ferr != nil {
+		return nil, ferr
+	}
+	return b, nil
+}
+
+// tableSpecs returns each table's JSON spec record, filling what a binary
+// file did not store: the hash (SHA-256 of the little-endian int32 values),
+// the result interval and the input width of the first lookup reading it.
+func tableSpecs(p *Program, inf *info) []Table {
+	specs := make([]Table, len(p.Tables))
+	for i, t := range p.Tables {
+		specs[i] = t
+		if t.Hash == "" {
+			h := sha256.New()
+			_ = binary.Write(h, binary.LittleEndian, t.Values)
+			specs[i].Hash = hex.EncodeToString(h.Sum(nil))
+		}
+	}
+	seen := make([]bool, len(p.Tables))
+	for _, op := range p.Ops {
+		if op.Opcode != OpLookup || seen[op.Data] {
+			continue
+		}
+		seen[op.Data] = true
+		s := &specs[op.Data]
+		if s.OutQInt == (QInterval{}) {
+			s.OutQInt = op.QInt
+		}
+		if s.InpWidth == 0 {
+			s.InpWidth = inf.kif[op.ID0].Width()
+		}
+	}
+	for i := range specs {
+		if specs[i].OutQInt == (QInterval{}) {
+			specs[i].OutQInt = QInterval{0, 0, 1}
+		}
+	}
+	return specs
+}
+
+// pyFloat formats v as Python's repr(float) does: the shortest digits that
+// read back exactly, a ".0" on integral values, exponent form below 1e-4
+// and from 1e16 on.
+func pyFloat(v float64) (string, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "", fmt.Errorf("json: cannot write non-finite number %v", v)
+	}
+	s := strconv.FormatFloat(v, 'e', -1, 64) // [-]d[.ddd]e±XX
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	e := strings.IndexByte(s, 'e')
+	digits := strings.Replace(s[:e], ".", "", 1)
+	exp, _ := strconv.Atoi(s[e+1:])
+	switch {
+	case exp < -4 || exp >= 16:
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if exp < 0 {
+			es, exp = "-", -exp
+		}
+		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp), nil
+	case exp < 0:
+		return sign + "0." + strings.Repeat("0", -exp-1) + digits, nil
+	case len(digits) <= exp+1:
+		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0", nil
+	default:
+		return sign + digits[:exp+1] + "." + digits[exp+1:], nil
+	}
+}

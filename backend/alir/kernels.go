@@ -1,0 +1,285 @@
+package alir
+
+import (
+	"math"
+	"math/big"
+)
+
+// worker holds one goroutine's buffer (nSlots blocks of T) and scratch
+// space.
+type worker[T elem] struct {
+	buf   []T
+	exact *exactCtx
+	ops   [3]big.Int // operand values for exact evaluation
+	res   big.Int
+}
+
+func newWorker[T elem](m *Machine) *worker[T] {
+	return &worker[T]{
+		buf:   make([]T, m.nSlots*blockSize),
+		exact: newExactCtx(m.prog, m.inf),
+	}
+}
+
+func slotAt[T elem](buf []T, off int) *blk[T] { return (*blk[T])(buf[off : off+blockSize]) }
+
+// runBlock evaluates every instruction for n <= blockSize samples whose
+// input rows start at in (row-major) and writes their outputs to out. base is
+// the index of the first sample, for error messages. Values are loaded into
+// int64 for arithmetic; a value stored into T always lies in its slot's
+// range, or is wrapped right after (which reads only its low 64-s bits).
+func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, base int) error {
+	buf := w.buf
+	nIn := m.prog.NumInputs()
+	for k := range m.code {
+		ins := &m.code[k]
+		d := slotAt(buf, ins.d)
+		switch ins.kind {
+		case kInput:
+			inputKernel(d, in, nIn, ins.a, n, ins.scale, ins.fsh, ins.fmask)
+		case kLin1W:
+			lin1WBlock(d, slotAt(buf, ins.a), ins.m0, ins.k, ins.rs, ins.fsh, ins.fmask)
+		case kLin2W:
+			lin2WBlock(d, slotAt(buf, ins.a), slotAt(buf, ins.b), ins.m0, ins.m1, ins.k, ins.rs, ins.fsh, ins.fmask)
+		case kConst:
+			v := T(ins.k)
+			for i := range d {
+				d[i] = v
+			}
+		case kCopy:
+			*d = *slotAt(buf, ins.a)
+		case kLin1:
+			lin1Block(d, slotAt(buf, ins.a), ins.m0, ins.k, ins.rs)
+		case kLin1Neg:
+			lin1Block(d, slotAt(buf, ins.a), -ins.m0, ins.k, ins.rs)
+		case kAdd:
+			addBlock(d, slotAt(buf, ins.a), slotAt(buf, ins.b))
+		case kSub:
+			subBlock(d, slotAt(buf, ins.a), slotAt(buf, ins.b))
+		case kAddShB:
+			addMulBlock(d, slotAt(buf, ins.a), slotAt(buf, ins.b), ins.m1)
+		case kSubShB:
+			subMulBlock(d, slotAt(buf, ins.a), slotAt(buf, ins.b), ins.m1)
+		case kAddShA:
+			addMulBlock(d, slotAt(buf, ins.b), slotAt(buf, ins.a), ins.m0)
+		case kSubShA:
+			mulSubBlock(d, slotAt(buf, ins.a), slotAt(buf, ins.b), ins.m0)
+		case kLin2:
+			lin2Block(d, slotAt(buf, ins.a), slotAt(buf, ins.b), ins.m0, ins.m1, ins.k, ins.rs)
+		case kLin2Sub:
+			lin2Block(d, slotAt(buf, ins.a), slotAt(buf, ins.b), ins.m0, -ins.m1, ins.k, ins.rs)
+		case kReLU:
+			a := slotAt(buf, ins.a)
+			s, r := ins.s0&63, ins.rs&63
+			for i := range d {
+				d[i] = T((max(int64(a[i]), 0) << s) >> r)
+			}
+		case kReLUNeg:
+			a := slotAt(buf, ins.a)
+			s, r := ins.s0&63, ins.rs&63
+			for i := range d {
+				d[i] = T((max(-int64(a[i]), 0) << s) >> r)
+			}
+		case kMux:
+			a, b, c := slotAt(buf, ins.a), slotAt(buf, ins.b), slotAt(buf, ins.c)
+			s0, r0, s1, r1 := ins.s0&63, ins.rs&63, ins.s1&63, ins.rs2&63
+			cb, ng := uint8(ins.k)&63, ins.m
+			w, mask := ins.fsh&63, ins.fmask
+			for i := range d {
+				sel := -(int64(c[i]) >> cb & 1) // all ones if the bit is set
+				va := int64(a[i]) << s0 >> r0
+				vb := ((int64(b[i]) ^ ng) - ng) << s1 >> r1
+				d[i] = T((va&sel | vb&^sel) << w >> w & mask)
+			}
+		case kMul:
+			a, b := slotAt(buf, ins.a), slotAt(buf, ins.b)
+			s, r := ins.s0&63, ins.rs&63
+			for i := range d {
+				d[i] = T((int64(a[i]) * int64(b[i]) << s) >> r)
+			}
+		case kLookup:
+			a := slotAt(buf, ins.a)
+			tab, off := ins.tab, ins.k
+			for i := range n {
+				x := int64(a[i]) - off
+				if uint64(x) >= uint64(len(tab)) {
+					return fmtSample(m.prog.opErr(int(ins.op), "lookup index %d out of range [0, %d)", x, len(tab)), base+i)
+				}
+				d[i] = T(tab[x])
+			}
+			clear(d[n:])
+		case kNot:
+			a := slotAt(buf, ins.a)
+			ng, mask := ins.m, ins.k
+			for i := range d {
+				d[i] = T(^((int64(a[i]) ^ ng) - ng) & mask)
+			}
+		case kReduceAny:
+			a := slotAt(buf, ins.a)
+			for i := range d {
+				var v T
+				if a[i] != 0 {
+					v = 1
+				}
+				d[i] = v
+			}
+		case kReduceAll:
+			a := slotAt(buf, ins.a)
+			ng, mask := ins.m, ins.k
+			for i := range d {
+				var v T
+				if ((int64(a[i])^ng)-ng)&mask == mask {
+					v = 1
+				}
+				d[i] = v
+			}
+		case kAnd:
+			a, b := slotAt(buf, ins.a), slotAt(buf, ins.b)
+			s0, s1 := ins.s0, ins.s1
+			for i := range d {
+				d[i] = T(int64(a[i]) << s0 & (int64(b[i]) << s1))
+			}
+		case kOr:
+			a, b := slotAt(buf, ins.a), slotAt(buf, ins.b)
+			s0, s1 := ins.s0, ins.s1
+			for i := range d {
+				d[i] = T(int64(a[i])<<s0 | int64(b[i])<<s1)
+			}
+		case kXor:
+			a, b := slotAt(buf, ins.a), slotAt(buf, ins.b)
+			s0, s1 := ins.s0, ins.s1
+			for i := range d {
+				d[i] = T(int64(a[i])<<s0 ^ int64(b[i])<<s1)
+			}
+		case kExact:
+			if err := exactKernel(m, w, int(ins.op), d, in, n, base); err != nil {
+				return err
+			}
+		}
+		switch ins.wrap {
+		case wrapSigned:
+			wrapBlock(d, ins.wrapW, -1)
+		case wrapUnsigned:
+			wrapBlock(d, 0, ins.mask)
+		case wrapZero:
+			clear(d[:])
+		}
+	}
+	writeOutputs(m, buf, out, n)
+	return nil
+}
+
+// inputKernel quantizes column col of n input rows: floor, then wrap
+// ((v << w >> w) & mask); rows past n are zero.
+func inputKernel[T elem](d *blk[T], in []float64, nIn, col, n int, scale float64, w uint8, mask int64) {
+	w &= 63
+	for i := range n {
+		x := in[i*nIn+col] * scale
+		var v int64
+		if x > -0x1p63 && x < 0x1p63 { // false for NaN
+			v = int64(x) // truncates toward zero
+			if float64(v) > x {
+				v-- // floor of a negative non-integer
+			}
+		} else {
+			v = hugeToBits(math.Floor(x))
+		}
+		d[i] = T(v << w >> w & mask)
+	}
+	clear(d[n:])
+}
+
+// hugeToBits returns the integer x (|x| >= 2^63 or not finite) modulo 2^64;
+// NaN and infinities give 0.
+func hugeToBits(x float64) int64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	b := math.Float64bits(x)
+	exp := int(b>>52&0x7ff) - 1075 // x = mant * 2^exp
+	mant := b&(1<<52-1) | 1<<52
+	var v uint64
+	if exp < 64 {
+		v = mant << uint(exp) // exp >= 11 here
+	}
+	if x < 0 {
+		v = -v
+	}
+	return int64(v)
+}
+
+// exactKernel evaluates operation i exactly for the first n samples.
+func exactKernel[T elem](m *Machine, w *worker[T], i int, d *blk[T], in []float64, n, base int) error {
+	p := m.prog
+	op := p.Ops[i]
+	ids, k := op.operands(p.Dialect)
+	if op.Opcode == OpInput {
+		k = 0
+	}
+	nIn := p.NumInputs()
+	val := func(j int32) *big.Int {
+		for q := range k {
+			if ids[q] == j {
+				return &w.ops[q]
+			}
+		}
+		return &w.ops[0] // not reached: operations read only their operands
+	}
+	for s := range n {
+		for q := range k {
+			v := int64(slotAt(w.buf, m.slotOf[ids[q]])[s])
+			if t := m.inf.kif[ids[q]]; !t.Signed && t.Width() == 64 {
+				w.ops[q].SetUint64(uint64(v))
+			} else {
+				w.ops[q].SetInt64(v)
+			}
+		}
+		var row []float64
+		if op.Opcode == OpInput {
+			row = in[s*nIn : (s+1)*nIn]
+		}
+		if err := w.exact.op(i, val, row, &w.res); err != nil {
+			return fmtSample(err, base+s)
+		}
+		d[s] = T(lo64(&w.res))
+	}
+	clear(d[n:])
+	return nil
+}
+
+// writeOutputs converts the output slots of n samples to float64 rows.
+func writeOutputs[T elem](m *Machine, buf []T, out []float64, n int) {
+	nOut := len(m.outs)
+	for j, o := range m.outs {
+		if o.slot < 0 {
+			for s := range n {
+				out[s*nOut+j] = 0
+			}
+			continue
+		}
+		v := slotAt(buf, o.slot)
+		sc := o.scale
+		switch {
+		case o.unsigned:
+			for s := range n {
+				f := float64(uint64(v[s]))
+				if o.neg && f != 0 {
+					f = -f
+				}
+				out[s*nOut+j] = f * sc
+			}
+		case o.neg:
+			for s := range n {
+				f := 0x1p63 // -(-2^63)
+				if x := int64(v[s]); x != math.MinInt64 {
+					f = float64(-x)
+				}
+				out[s*nOut+j] = f * sc
+			}
+		default:
+			for s := range n {
+				out[s*nOut+j] = float64(v[s]) * sc
+			}
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package alir
+
+import "fmt"
+
+// Dialect selects the meaning of the opcodes that ALIR and DAIS define
+// differently.
+type Dialect uint8
+
+const (
+	// ALIR is alkaid's ALIR, spec version 2.
+	ALIR Dialect = iota
+	// DAIS is da4ml's DAIS: the v1 binary and the original headerless binary.
+	DAIS
+)
+
+func (d Dialect) String() string {
+	switch d {
+	case ALIR:
+		return "ALIR"
+	case DAIS:
+		return "DAIS"
+	}
+	return fmt.Sprintf("Dialect(%d)", uint8(d))
+}
+
+// Opcode is an operation code. The constants are named after their ALIR
+// meaning; the DAIS-only negated forms have their own names.
+type Opcode int32
+
+const (
+	OpNeg       Opcode = -2 // ALIR: -a. In DAIS this code is OpNegReLU.
+	OpInput     Opcode = -1 // input[id0], quantized
+	OpAdd       Opcode = 0  // a + b*2^data
+	OpSub       Opcode = 1  // a - b*2^data
+	OpReLU      Opcode = 2  // quantize(max(a, 0))
+	OpQuantize  Opcode = 3  // quantize(a)
+	OpConstAdd  Opcode = 4  // a + constant (encoding differs by dialect)
+	OpConst     Opcode = 5  // raw value data
+	OpMux       Opcode = 6  // msb(c) ? a : b*2^shift
+	OpMul       Opcode = 7  // a * b
+	OpLookup    Opcode = 8  // table[index(a)]
+	OpBitUnary  Opcode = 9  // NOT / reduce-any / reduce-all
+	OpBitBinary Opcode = 10 // AND / OR / XOR
+
+	OpNegReLU     Opcode = -2 // DAIS: quantize(max(-a, 0))
+	OpNegQuantize Opcode = -3 // DAIS: quantize(-a)
+	OpNegMux      Opcode = -6 // DAIS: msb(c) ? a : -b*2^shift
+	OpNegBitUnary Opcode = -9 // DAIS: unary bit operation on -a
+)
+
+// Sub-operations of OpBitUnary (in Data) and OpBitBinary (in Data bits 63:56).
+const (
+	BitNot       = 0
+	BitReduceAny = 1
+	BitReduceAll = 2
+
+	BitAnd = 0
+	BitOr  = 1
+	BitXor = 2
+)
+
+// OpName returns a short name of opcode c in dialect d, or "" if d has no such
+// opcode.
+func (d Dialect) OpName(c Opcode) string {
+	switch c {
+	case -9:
+		if d == DAIS {
+			return "neg_bit_unary"
+		}
+	case -6:
+		if d == DAIS {
+			return "neg_mux"
+		}
+	case -3:
+		if d == DAIS {
+			return "neg_quantize"
+		}
+	case -2:
+		if d == DAIS {
+			return "neg_relu"
+		}
+		return "neg"
+	case OpInput:
+		return "input"
+	case OpAdd:
+		return "add"
+	case OpSub:
+		return "sub"
+	case OpReLU:
+		return "relu"
+	case OpQuantize:
+		return "quantize"
+	case OpConstAdd:
+		return "const_add"
+	case OpConst:
+		return "const"
+	case OpMux:
+		return "mux"
+	case OpMul:
+		return "mul"
+	case OpLookup:
+		return "lookup"
+	case OpBitUnary:
+		return "bit_unary"
+	case OpBitBinary:
+		return "bit_binary"
+	}
+	return ""
+}
+
+// Op is one operation. Unused operand fields hold -1.
+//
+// Data depends on the opcode: the shift of b for OpAdd and OpSub; for
+// OpConstAdd in ALIR the constant DataLow()*2^-DataHigh(), in DAIS the
+// constant Data*step of the result; the raw value for OpConst; for OpMux the
+// condition slot in the low and the shift of b in the high 32 bits; the table
+// index for OpLookup (the bytecode's pad offset is derived from the operand's
+// interval, see Program.LookupPad); the sub-operation for OpBitUnary; for
+// OpBitBinary the shift aligning b to a in the low 32 bits and the
+// sub-operation in bits 63:56.
+type Op struct {
+	ID0, ID1 int32
+	Opcode   Opcode
+	Data     int64
+	QInt     QInterval // interval of the result; fixes its fixed-point type
+	Latency  float64   // estimated time at which the result is available
+	Cost     float64   // estimated cost of the operation
+}
+
+// DataLow returns the low 32 bits of Data as a signed integer.
+func (o Op) DataLow() int32 { return int32(uint32(uint64(o.Data))) }
+
+// DataHigh returns the high 32 bits of Data as a signed integer.
+func (o Op) DataHigh() int32 { return int32(uint64(o.Data) >> 32) }
+
+// PackData joins a low and a high 32-bit word into an int64 Data value.
+func PackData(low, high int32) int64 {
+	return int64(uint64(uint32(high))<<32 | uint64(uint32(low)))
+}
+
+// BitBinaryData encodes OpBitBinary's Data: the shift aligning b to a and the
+// sub-operation (BitAnd, BitOr or BitXor).
+func BitBinaryData(shift int32, sub uint8) int64 {
+	return int64(uint64(sub)<<56 | uint64(uint32(shift)))
+}
+
+// Output selects one output: slot Index (or -1 for a constant zero), scaled
+// by 2^Shift and negated if Neg.
+type Output struct {
+	Index int32
+	Shift int32
+	Neg   bool
+}
+
+// Table is a lookup table. Values are raw results in units of the step of
+// the operation that reads the table. Hash, OutQInt and InpWidth are the
+// ALIR JSON "spec" record; binary formats do not store them.
+type Table struct {
+	Values   []int32
+	Hash     string
+	OutQInt  QInterval
+	InpWidth int
+}
+
+// Program is one ALIR or DAIS program.
+type Program struct {
+	Dialect Dialect
+	// InShifts has one entry per input: input j is scaled by 2^InShifts[j]
+	// before it is quantized.
+	InShifts []int32
+	Outputs  []Output
+	Ops      []Op
+	// CarrySize and AdderSize parametrize the cost model (see Estimate).
+	CarrySize int32
+	AdderSize int32
+	Tables    []Table
+	// Firmware is the firmware_version word of the binary headers.
+	Firmware int32
+}
+
+// NumInputs returns the number of inputs.
+func (p *Program) NumInputs() int { return len(p.InShifts) }
+
+// NumOutputs returns the number of outputs.
+func (p *Program) NumOutputs() int { return len(p.Outputs) }
+
+// Clone returns a deep copy of p.
+func (p *Program) Clone() *Program {
+	q := *p
+	q.InShifts = append([]int32(nil), p.InShifts...)
+	q.Outputs = append([]Output(nil), p.Outputs...)
+	q.Ops = append([]Op(nil), p.Ops...)
+	q.Tables = make([]Table, len(p.Tables))
+	for i, t := range p.Tables {
+		t.Values = append([]int32(nil), t.Values...)
+		q.Tables[i] = t
+	}
+	if p.Tables == nil {
+		q.Tables = nil
+	}
+	return &q
+}
+
+// canonicalData returns op with Data reduced to the words the original
+// interpreters read: the low 32 bits for add/sub shifts, lookup table indices
+// and unary bit operations.
+func canonicalData(op Op) Op {
+	switch op.Opcode {
+	case OpAdd, OpSub, OpLookup, OpBitUnary, OpNegBitUnary:
+		op.Data = int64(op.DataLow())
+	}
+	return op
+}
+
+// operands returns the slots op i reads (operands, then the mux condition).
+func (o Op) operands(d Dialect) (ids [3]int32, n int) {
+	switch o.Opcode {
+	case OpInput, OpConst:
+		return ids, 0
+	case OpAdd, OpSub, OpMul, OpBitBinary:
+		return [3]int32{o.ID0, o.ID1}, 2
+	case OpMux:
+		return [3]int32{o.ID0, o.ID1, o.DataLow()}, 3
+	case OpNegMux:
+		if d == DAIS {
+			return [3]int32{o.ID0, o.ID1, o.DataLow()}, 3
+		}
+	}
+	return [3]int32{o.ID0}, 1
+}

@@ -1,0 +1,219 @@
+package alir
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomKIF returns a random valid type: often narrow, sometimes 64 bits
+// wide or zero-width, with fractional bits between -8 and 8.
+func randomKIF(r *rand.Rand) KIF {
+	var w int
+	signed := r.IntN(2) == 0
+	switch r.IntN(12) {
+	case 0:
+		return KIF{}
+	case 1, 2:
+		w = 64
+	case 3:
+		w = 60 + r.IntN(4)
+	default:
+		w = 1 + r.IntN(34)
+	}
+	f := r.IntN(17) - 8
+	k := 0
+	if signed {
+		k = 1
+	}
+	return KIF{Signed: signed, Integers: w - k - f, Fractionals: f}
+}
+
+// randomQInt returns the interval of a random type, sometimes narrowed to
+// a sub-range with the same type.
+func randomQInt(r *rand.Rand) QInterval {
+	t := randomKIF(r)
+	q := t.QInterval()
+	if t.Width() > 2 && t.Width() < 50 && r.IntN(3) == 0 {
+		// A min a few steps inside keeps the type; it moves lookup pads.
+		q.Min += float64(r.IntN(3)) * q.Step
+		if t.Signed && q.Min >= 0 {
+			q.Min = -q.Step
+		}
+	}
+	return q
+}
+
+var opcodes = map[Dialect][]Opcode{
+	ALIR: {-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+	DAIS: {-9, -6, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+}
+
+func randShift(r *rand.Rand) int32 {
+	if r.IntN(20) == 0 {
+		return int32(r.IntN(161) - 80)
+	}
+	return int32(r.IntN(13) - 6)
+}
+
+// randomProgram builds a valid random program using every opcode of d.
+func randomProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
+	p := &Program{Dialect: d, InShifts: make([]int32, nIn), CarrySize: int32(r.IntN(4) - 1), AdderSize: int32(r.IntN(4) - 1)}
+	for j := range p.InShifts {
+		p.InShifts[j] = int32(r.IntN(7) - 3)
+	}
+	codes := opcodes[d]
+	for i := 0; i < nOps; i++ {
+		q := randomQInt(r)
+		earlier := func() int32 { return int32(r.IntN(i)) }
+		c := codes[r.IntN(len(codes))]
+		if i == 0 || (i < nIn && r.IntN(2) == 0) {
+			c = OpInput
+		}
+		if i == 0 && nIn == 0 {
+			c = OpConst
+		}
+		op := Op{Opcode: c, ID0: -1, ID1: -1, QInt: q, Latency: float64(r.IntN(8)) / 4, Cost: float64(r.IntN(8)) / 2}
+		switch c {
+		case OpInput:
+			if nIn == 0 {
+				op.Opcode, op.Data = OpConst, r.Int64()
+				break
+			}
+			op.ID0 = int32(r.IntN(nIn))
+		case OpConst:
+			op.Data = r.Int64() >> r.IntN(64)
+		case OpAdd, OpSub:
+			op.ID0, op.ID1, op.Data = earlier(), earlier(), int64(randShift(r))
+		case OpMul:
+			op.ID0, op.ID1 = earlier(), earlier()
+		case OpMux, OpNegMux:
+			op.ID0, op.ID1 = earlier(), earlier()
+			op.Data = PackData(earlier(), randShift(r))
+		case OpConstAdd:
+			op.ID0 = earlier()
+			if d == ALIR {
+				op.Data = PackData(int32(r.Uint32())>>r.IntN(32), int32(r.IntN(21)-10))
+			} else {
+				op.Data = r.Int64() >> (20 + r.IntN(44))
+			}
+		case OpLookup:
+			// A narrow operand and a table covering all its values.
+			a := earlier()
+			ta, _ := p.Ops[a].QInt.KIF()
+			if ta.Width() > 10 {
+				op.Opcode, op.ID0 = OpQuantize, a
+				break
+			}
+			vals := make([]int32, 1<<ta.Width()+r.IntN(3))
+			for k := range vals {
+				vals[k] = int32(r.Uint32()) >> r.IntN(32)
+			}
+			p.Tables = append(p.Tables, Table{Values: vals})
+			op.ID0, op.Data = a, int64(len(p.Tables)-1)
+		case OpBitUnary, OpNegBitUnary:
+			op.ID0, op.Data = earlier(), int64(r.IntN(3))
+		case OpBitBinary:
+			op.ID0, op.ID1 = earlier(), earlier()
+			op.Data = BitBinaryData(randShift(r), uint8(r.IntN(3)))
+		default: // unary: neg, relu, quantize and the DAIS negated forms
+			op.ID0 = earlier()
+		}
+		p.Ops = append(p.Ops, op)
+	}
+	nOut := 1 + r.IntN(6)
+	for range nOut {
+		o := Output{Index: int32(r.IntN(nOps+1) - 1), Shift: int32(r.IntN(9) - 4), Neg: r.IntN(2) == 0}
+		p.Outputs = append(p.Outputs, o)
+	}
+	return p
+}
+
+// randomInputValues returns n rows of inputs: mostly moderate values, some
+// huge, tiny, negative zero, infinite or NaN.
+func randomInputValues(r *rand.Rand, nIn, n int) []float64 {
+	in := make([]float64, n*nIn)
+	for i := range in {
+		switch r.IntN(40) {
+		case 0:
+			in[i] = math.NaN()
+		case 1:
+			in[i] = math.Inf(1 - 2*r.IntN(2))
+		case 2:
+			in[i] = (r.Float64() - 0.5) * 1e30
+		case 3:
+			in[i] = math.Copysign(0, -1)
+		case 4:
+			in[i] = (r.Float64() - 0.5) * 0x1p70
+		default:
+			in[i] = (r.Float64() - 0.5) * math.Ldexp(1, r.IntN(40)-8)
+		}
+	}
+	return in
+}
+
+func sameFloats(a, b []float64) int {
+	if len(a) != len(b) {
+		return 0
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestFastMatchesExact checks the block interpreter against the exact
+// evaluator on random programs of both dialects, with every opcode, wide
+// and zero-width types, large shifts and odd inputs.
+func TestFastMatchesExact(t *testing.T) {
+	iters := 400
+	if testing.Short() {
+		iters = 60
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	exactOps, narrow, wide := 0, 0, 0
+	for it := range iters {
+		d := Dialect(it % 2)
+		nIn := r.IntN(5)
+		p := randomProgram(r, d, nIn, 1+r.IntN(60))
+		if err := p.Validate(); err != nil {
+			t.Fatalf("iteration %d: random program invalid: %v", it, err)
+		}
+		m, err := Compile(p)
+		if err != nil {
+			t.Fatalf("iteration %d: %v", it, err)
+		}
+		exactOps += m.NumExact()
+		if m.narrow {
+			narrow++
+		} else {
+			wide++
+		}
+		n := []int{1, 7, blockSize, blockSize + 3, 3*blockSize - 1}[it%5]
+		in := randomInputValues(r, nIn, n)
+		want, werr := RunExact(p, in, n)
+		for _, workers := range []int{1, 2} {
+			m.Workers = workers
+			got, gerr := m.Run(in, n)
+			if (werr == nil) != (gerr == nil) {
+				t.Fatalf("iteration %d (%v, workers %d): exact error %v, fast error %v", it, d, workers, werr, gerr)
+			}
+			if werr != nil {
+				continue
+			}
+			if k := sameFloats(got, want); k >= 0 {
+				nOut := p.NumOutputs()
+				t.Fatalf("iteration %d (%v, workers %d): sample %d output %d: fast %v, exact %v\nprogram %+v",
+					it, d, workers, k/nOut, k%nOut, got[k], want[k], p)
+			}
+		}
+	}
+	if exactOps == 0 {
+		t.Error("no operation took the exact path; the test misses it")
+	}
+	if narrow == 0 || wide == 0 {
+		t.Errorf("%d programs ran with int32 slots, %d with int64 slots; the test misses one", narrow, wide)
+	}
+}

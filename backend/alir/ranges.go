@@ -1,0 +1,79 @@
+package alir
+
+import "math/big"
+
+// rng is a closed range of integers, used at compile time to prove that an
+// operation's intermediate values fit 64 bits and that its result already
+// lies in its type (so no wrap is needed).
+type rng struct{ lo, hi *big.Int }
+
+var (
+	minInt64 = big.NewInt(-1 << 63)
+	maxInt64 = big.NewInt(1<<63 - 1)
+	minInt32 = big.NewInt(-1 << 31)
+	maxInt32 = big.NewInt(1<<31 - 1)
+)
+
+func typeRange(t KIF) rng { lo, hi := t.rawRange(); return rng{lo, hi} }
+
+func pointRange(v *big.Int) rng { return rng{new(big.Int).Set(v), new(big.Int).Set(v)} }
+
+func (r rng) shl(s uint) rng {
+	return rng{new(big.Int).Lsh(r.lo, s), new(big.Int).Lsh(r.hi, s)}
+}
+
+// sar divides by 2^s rounding down (monotone, so the bounds map to bounds).
+func (r rng) sar(s uint) rng {
+	return rng{new(big.Int).Rsh(r.lo, s), new(big.Int).Rsh(r.hi, s)}
+}
+
+func (r rng) neg() rng { return rng{new(big.Int).Neg(r.hi), new(big.Int).Neg(r.lo)} }
+
+func (r rng) add(o rng) rng {
+	return rng{new(big.Int).Add(r.lo, o.lo), new(big.Int).Add(r.hi, o.hi)}
+}
+
+func (r rng) union(o rng) rng {
+	lo, hi := r.lo, r.hi
+	if o.lo.Cmp(lo) < 0 {
+		lo = o.lo
+	}
+	if o.hi.Cmp(hi) > 0 {
+		hi = o.hi
+	}
+	return rng{lo, hi}
+}
+
+func (r rng) mul(o rng) rng {
+	c := [4]*big.Int{
+		new(big.Int).Mul(r.lo, o.lo), new(big.Int).Mul(r.lo, o.hi),
+		new(big.Int).Mul(r.hi, o.lo), new(big.Int).Mul(r.hi, o.hi),
+	}
+	lo, hi := c[0], c[0]
+	for _, v := range c[1:] {
+		if v.Cmp(lo) < 0 {
+			lo = v
+		}
+		if v.Cmp(hi) > 0 {
+			hi = v
+		}
+	}
+	return rng{lo, hi}
+}
+
+// relu returns the range of max(x, 0).
+func (r rng) relu() rng {
+	z := new(big.Int)
+	lo, hi := r.lo, r.hi
+	if lo.Sign() < 0 {
+		lo = z
+	}
+	if hi.Sign() < 0 {
+		hi = z
+	}
+	return rng{lo, hi}
+}
+
+func (r rng) fitsInt64() bool { return r.lo.Cmp(minInt64) >= 0 && r.hi.Cmp(maxInt64) <= 0 }
+
+func (r rng) within(o rng) bool { return r.lo.Cmp(o.lo) >= 0 && r.hi.Cmp(o.hi) <= 0 }

@@ -1,0 +1,202 @@
+package alir
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxShift bounds the shifts stored in Data (add/sub, mux, bit-binary and
+// ALIR const-add exponents). Real programs use a few dozen at most; the bound
+// keeps exact evaluation cheap.
+const MaxShift = 1 << 12
+
+// OpError is a problem with one operation.
+type OpError struct {
+	Index  int
+	Opcode Opcode
+	Name   string // the opcode's name in the program's dialect, if any
+	Err    error
+}
+
+func (e *OpError) Error() string {
+	if e.Name != "" {
+		return fmt.Sprintf("op %d (%s): %v", e.Index, e.Name, e.Err)
+	}
+	return fmt.Sprintf("op %d (opcode %d): %v", e.Index, e.Opcode, e.Err)
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+// info holds what validation derives from a program: the type of every slot
+// and the lookup pad of every lookup operation.
+type info struct {
+	kif []KIF
+	pad []int64 // lookup ops only
+}
+
+// Validate checks p: dialect and opcodes, causality, operand, condition,
+// input, output and table indices, unused operands set to -1, intervals with
+// power-of-two steps and widths up to 64 bits, and shift ranges.
+func (p *Program) Validate() error {
+	_, err := p.analyze()
+	return err
+}
+
+func (p *Program) opErr(i int, format string, args ...any) error {
+	op := p.Ops[i]
+	return &OpError{Index: i, Opcode: op.Opcode, Name: p.Dialect.OpName(op.Opcode), Err: fmt.Errorf(format, args...)}
+}
+
+func (p *Program) analyze() (*info, error) {
+	if p.Dialect != ALIR && p.Dialect != DAIS {
+		return nil, fmt.Errorf("unknown dialect %d", p.Dialect)
+	}
+	n := len(p.Ops)
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("too many operations (%d)", n)
+	}
+	inf := &info{kif: make([]KIF, n), pad: make([]int64, n)}
+	for i, op := range p.Ops {
+		if p.Dialect.OpName(op.Opcode) == "" {
+			return nil, p.opErr(i, "unknown opcode %d for %v", op.Opcode, p.Dialect)
+		}
+		t, err := op.QInt.KIF()
+		if err != nil {
+			return nil, p.opErr(i, "%v", err)
+		}
+		inf.kif[i] = t
+		if err := p.checkOperands(i); err != nil {
+			return nil, err
+		}
+		if err := p.checkData(i); err != nil {
+			return nil, err
+		}
+		if op.Opcode == OpLookup {
+			pad, err := p.lookupPad(i, inf.kif[op.ID0])
+			if err != nil {
+				return nil, err
+			}
+			inf.pad[i] = pad
+		}
+	}
+	for j, o := range p.Outputs {
+		if o.Index < -1 || int(o.Index) >= n {
+			return nil, fmt.Errorf("output %d: index %d does not refer to an operation (have %d)", j, o.Index, n)
+		}
+	}
+	return inf, nil
+}
+
+// checkOperands checks that op i reads only earlier slots (or a valid input)
+// and leaves unused operand fields at -1.
+func (p *Program) checkOperands(i int) error {
+	op := p.Ops[i]
+	earlier := func(what string, id int32) error {
+		if id < 0 || int(id) >= i {
+			return p.opErr(i, "%s %d does not refer to an earlier operation", what, id)
+		}
+		return nil
+	}
+	unused := func(what string, id int32) error {
+		if id != -1 {
+			return p.opErr(i, "unused %s must be -1, got %d", what, id)
+		}
+		return nil
+	}
+	switch op.Opcode {
+	case OpInput:
+		if op.ID0 < 0 || int(op.ID0) >= len(p.InShifts) {
+			return p.opErr(i, "input index %d out of range (have %d inputs)", op.ID0, len(p.InShifts))
+		}
+		return unused("id1", op.ID1)
+	case OpConst:
+		if err := unused("id0", op.ID0); err != nil {
+			return err
+		}
+		return unused("id1", op.ID1)
+	case OpAdd, OpSub, OpMul, OpBitBinary:
+		if err := earlier("id0", op.ID0); err != nil {
+			return err
+		}
+		return earlier("id1", op.ID1)
+	case OpMux, OpNegMux:
+		if err := earlier("id0", op.ID0); err != nil {
+			return err
+		}
+		if err := earlier("id1", op.ID1); err != nil {
+			return err
+		}
+		return earlier("condition", op.DataLow())
+	}
+	if err := earlier("id0", op.ID0); err != nil {
+		return err
+	}
+	return unused("id1", op.ID1)
+}
+
+func (p *Program) checkData(i int) error {
+	op := p.Ops[i]
+	shift := func(what string, s int64) error {
+		if s < -MaxShift || s > MaxShift {
+			return p.opErr(i, "%s %d out of range [%d, %d]", what, s, -MaxShift, MaxShift)
+		}
+		return nil
+	}
+	switch op.Opcode {
+	case OpAdd, OpSub:
+		return shift("shift", op.Data)
+	case OpConstAdd:
+		if p.Dialect == ALIR {
+			return shift("constant exponent", int64(op.DataHigh()))
+		}
+	case OpMux, OpNegMux:
+		return shift("shift", int64(op.DataHigh()))
+	case OpLookup:
+		if op.Data < 0 || op.Data >= int64(len(p.Tables)) {
+			return p.opErr(i, "lookup table %d out of range (have %d tables)", op.Data, len(p.Tables))
+		}
+	case OpBitUnary, OpNegBitUnary:
+		if op.Data < BitNot || op.Data > BitReduceAll {
+			return p.opErr(i, "unknown bit operation %d", op.Data)
+		}
+	case OpBitBinary:
+		if sub := uint64(op.Data) >> 56; sub > BitXor {
+			return p.opErr(i, "unknown bit operation %d", sub)
+		}
+		return shift("shift", int64(op.DataLow()))
+	}
+	return nil
+}
+
+// lookupPad returns the pad offset of lookup op i whose operand has type t:
+// round((min + 2^i)/step) for a signed operand, round(min/step) otherwise,
+// with min and step from the operand's interval.
+func (p *Program) lookupPad(i int, t KIF) (int64, error) {
+	q := p.Ops[p.Ops[i].ID0].QInt
+	x := q.Min
+	if t.Signed {
+		x += math.Ldexp(1, t.Integers)
+	}
+	pad := math.Round(x / q.Step)
+	if !(pad > -(1<<62) && pad < 1<<62) {
+		return 0, p.opErr(i, "lookup pad %v out of range", pad)
+	}
+	return int64(pad), nil
+}
+
+// LookupPad returns the pad offset that the bytecode stores in data_high of
+// lookup operation i (see ERRATA: index = raw + (signed ? 2^(W-1) : 0) - pad).
+func (p *Program) LookupPad(i int) (int64, error) {
+	if i < 0 || i >= len(p.Ops) || p.Ops[i].Opcode != OpLookup {
+		return 0, fmt.Errorf("op %d is not a lookup", i)
+	}
+	a := p.Ops[i].ID0
+	if a < 0 || int(a) >= i {
+		return 0, p.opErr(i, "id0 %d does not refer to an earlier operation", a)
+	}
+	t, err := p.Ops[a].QInt.KIF()
+	if err != nil {
+		return 0, err
+	}
+	return p.lookupPad(i, t)
+}

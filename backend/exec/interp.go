@@ -1,0 +1,315 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+
+	"otir/diag"
+	"otir/ir"
+)
+
+// machine runs one kernel over its grid: the abstract machine's state shared
+// by all workgroups (the #global memory) and the run's bookkeeping.
+type machine struct {
+	kernel  *ir.Operation
+	grid    []int64
+	params  []Param
+	globals []*memory // by argument position; nil for scalar arguments
+	scalars []*Buffer // by argument position; nil for #global arguments
+	opts    Options
+	steps   int64
+	consts  map[*ir.Operation]*Buffer // constants are immutable: made once
+}
+
+// workgroup is one workgroup's logical thread: its coordinates, its SSA
+// environment and its asynchronous copies not yet waited on.
+type workgroup struct {
+	m       *machine
+	pid     []int64
+	linear  int
+	env     map[*ir.Value]rvalue
+	pending []*dmaCopy
+}
+
+// handler executes one kind of operation and returns its results.
+type handler func(w *workgroup, op *ir.Operation) ([]rvalue, error)
+
+var handlers map[string]handler
+
+func init() {
+	handlers = map[string]handler{
+		ir.OpConstant:     execConstant,
+		ir.OpProgramID:    execProgramID,
+		ir.OpNumProgs:     execProgramID,
+		ir.OpAlloc:        execAlloc,
+		ir.OpDMA:          execDMA,
+		ir.OpWait:         execWait,
+		ir.OpLoad:         execLoad,
+		ir.OpStore:        execStore,
+		ir.OpAtomic:       execAtomic,
+		ir.OpBarrier:      func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil },
+		ir.OpMatmul:       execMatmul,
+		ir.OpReshape:      execReshape,
+		ir.OpTranspose:    execTranspose,
+		ir.OpExtractSlice: execExtractSlice,
+		ir.OpInsertSlice:  execInsertSlice,
+		ir.OpFor:          execFor,
+		ir.OpIf:           execIf,
+	}
+	for _, name := range ir.OpNames() {
+		if ir.IsElementwise(name) {
+			handlers[name] = execElementwise
+		}
+	}
+}
+
+// opErr makes an error diagnostic at op, naming it MLIR-style.
+func opErr(op *ir.Operation, format string, args ...any) *diag.Diagnostic {
+	return diag.Errorf(op.Loc, "'%s' op %s", op.Name, fmt.Sprintf(format, args...))
+}
+
+// runWorkgroup runs the kernel body for one workgroup.
+func (m *machine) runWorkgroup(linear int) error {
+	w := &workgroup{m: m, linear: linear, env: map[*ir.Value]rvalue{}}
+	w.pid = unflatten(int64(linear), m.grid)
+	body := m.kernel.Body(0)
+	args := make([]rvalue, len(body.Args))
+	for i := range args {
+		if g := m.globals[i]; g != nil {
+			args[i] = &view{mem: g, shape: g.buf.Shape}
+		} else {
+			args[i] = m.scalars[i]
+		}
+	}
+	_, err := w.runBlock(body, args)
+	if err == nil {
+		err = w.checkUnwaited()
+	}
+	if err != nil {
+		return w.inWorkgroup(err)
+	}
+	return nil
+}
+
+// inWorkgroup adds a note telling which workgroup failed (for grids > 1).
+func (w *workgroup) inWorkgroup(err error) error {
+	d, ok := err.(*diag.Diagnostic)
+	if !ok || numElems(w.m.grid) == 1 {
+		return err
+	}
+	parts := make([]string, len(w.pid))
+	for i, p := range w.pid {
+		parts[i] = fmt.Sprint(p)
+	}
+	return d.Note(w.m.kernel.Loc, "in workgroup program_id = (%s) of kernel @%s", strings.Join(parts, ", "), ir.KernelName(w.m.kernel))
+}
+
+// checkUnwaited reports copies into #global memory whose token nobody waited
+// on: their effect on the kernel's result is undefined. Unwaited copies into
+// #workgroup memory are unobservable once the workgroup ends, so they are
+// dropped.
+func (w *workgroup) checkUnwaited() error {
+	for _, c := range w.pending {
+		if c.dst.mem.space == ir.Global {
+			return opErr(c.op, "copies into %s but its token is never waited on, so the copy never completes", c.dst.mem.desc)
+		}
+	}
+	return nil
+}
+
+// runBlock binds the block's arguments, runs its operations in order and
+// returns the operands of its terminator (scf.yield or otir.return).
+func (w *workgroup) runBlock(b *ir.Block, args []rvalue) ([]rvalue, error) {
+	if b == nil {
+		return nil, nil
+	}
+	if len(args) != len(b.Args) {
+		loc := ir.Location{}
+		if p := b.ParentOp(); p != nil {
+			loc = p.Loc
+		}
+		return nil, diag.Errorf(loc, "a region of %d arguments is entered with %d values", len(b.Args), len(args))
+	}
+	for i, a := range b.Args {
+		w.env[a] = args[i]
+	}
+	for _, op := range b.Ops {
+		if op.Name == ir.OpYield || op.Name == ir.OpReturn {
+			vals := make([]rvalue, len(op.Operands))
+			for i := range op.Operands {
+				v, err := w.operand(op, i)
+				if err != nil {
+					return nil, err
+				}
+				vals[i] = v
+			}
+			return vals, nil
+		}
+		if err := w.step(op); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// step executes one operation and binds its results after checking each
+// against its declared type.
+func (w *workgroup) step(op *ir.Operation) error {
+	if err := w.tick(op); err != nil {
+		return err
+	}
+	h := handlers[op.Name]
+	if h == nil {
+		return opErr(op, "is not an operation the executor can run")
+	}
+	res, err := h(w, op)
+	if err != nil {
+		return err
+	}
+	if len(res) != len(op.Results) {
+		return opErr(op, "produced %d results but declares %d", len(res), len(op.Results))
+	}
+	for i, r := range res {
+		if err := conforms(r, op.Results[i].Type); err != nil {
+			return opErr(op, "result #%d %v", i, err)
+		}
+		w.env[op.Results[i]] = r
+	}
+	return nil
+}
+
+// tick counts one step (an operation or a loop iteration) against
+// Options.MaxSteps.
+func (w *workgroup) tick(op *ir.Operation) error {
+	w.m.steps++
+	if max := w.m.opts.MaxSteps; max > 0 && w.m.steps > max {
+		return opErr(op, "the run exceeds its limit of %d steps (Options.MaxSteps)", max)
+	}
+	return nil
+}
+
+// conforms checks a runtime value against a declared type: kind, memory
+// space, element type and shape.
+func conforms(v rvalue, t ir.Type) error {
+	switch x := v.(type) {
+	case *Buffer:
+		if ir.IsScalar(t) {
+			if len(x.Shape) != 0 || x.Elem != t {
+				return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.Shape), x.Elem, t)
+			}
+			return nil
+		}
+		tt, ok := t.(*ir.TileType)
+		if !ok || tt.Space != ir.Private {
+			return fmt.Errorf("is a value, but its type %s is not a scalar or #private tile", t)
+		}
+		if x.Elem != tt.Elem || !sameShape(x.Shape, tt.Shape) {
+			return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.Shape), x.Elem, t)
+		}
+	case *view:
+		tt, ok := t.(*ir.TileType)
+		if !ok || tt.Space != x.mem.space {
+			return fmt.Errorf("is a %s tile, but its type is %s", x.mem.space, t)
+		}
+		if x.mem.buf.Elem != tt.Elem || !sameShape(x.shape, tt.Shape) {
+			return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.shape), x.mem.buf.Elem, t)
+		}
+	case *token:
+		if t != ir.Token() {
+			return fmt.Errorf("is a token, but its type is %s", t)
+		}
+	}
+	return nil
+}
+
+func sameShape(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// operand returns the runtime value of operand i.
+func (w *workgroup) operand(op *ir.Operation, i int) (rvalue, error) {
+	if i >= len(op.Operands) {
+		return nil, opErr(op, "needs at least %d operands, has %d", i+1, len(op.Operands))
+	}
+	v, ok := w.env[op.Operands[i]]
+	if !ok || v == nil {
+		return nil, opErr(op, "operand #%d (%s) has no value here", i, valueName(op.Operands[i]))
+	}
+	return v, nil
+}
+
+// valueOperand returns operand i, which must be a scalar or #private tile.
+func (w *workgroup) valueOperand(op *ir.Operation, i int) (*Buffer, error) {
+	v, err := w.operand(op, i)
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case *Buffer:
+		return x, nil
+	case *view:
+		return nil, opErr(op, "operand #%d is a %s tile; it needs a scalar or #private tile (load it first)", i, x.mem.space)
+	}
+	return nil, opErr(op, "operand #%d is a token; it needs a scalar or #private tile", i)
+}
+
+// viewOperand returns operand i, which must be a #global or #workgroup tile.
+func (w *workgroup) viewOperand(op *ir.Operation, i int) (*view, error) {
+	v, err := w.operand(op, i)
+	if err != nil {
+		return nil, err
+	}
+	if x, ok := v.(*view); ok {
+		return x, nil
+	}
+	return nil, opErr(op, "operand #%d must be a #global or #workgroup tile", i)
+}
+
+// intOperand returns operand i as an int64; it must be an integer or index
+// scalar whose value fits.
+func (w *workgroup) intOperand(op *ir.Operation, i int) (int64, error) {
+	b, err := w.valueOperand(op, i)
+	if err != nil {
+		return 0, err
+	}
+	if len(b.Shape) != 0 || b.IsFloat() {
+		return 0, opErr(op, "operand #%d must be an integer or index scalar", i)
+	}
+	n := b.num(0)
+	if n.k != kInt {
+		return 0, opErr(op, "operand #%d (%s) is out of range", i, n)
+	}
+	return n.i, nil
+}
+
+// valueName is a value's source name for diagnostics ("%c16", else "%?").
+func valueName(v *ir.Value) string {
+	if v != nil && v.Name != "" {
+		return "%" + v.Name
+	}
+	return "a value"
+}
+
+// resultTile splits a result type into shape and element type and checks it
+// is a scalar or #private tile.
+func resultValueType(op *ir.Operation) ([]int64, ir.Type, error) {
+	if len(op.Results) != 1 {
+		return nil, nil, opErr(op, "must have exactly one result")
+	}
+	t := op.Results[0].Type
+	if ir.IsScalar(t) {
+		return nil, t, nil
+	}
+	if tt, ok := t.(*ir.TileType); ok && tt.Space == ir.Private {
+		return tt.Shape, tt.Elem, nil
+	}
+	return nil, nil, opErr(op, "result type %s must be a scalar or #private tile", t)
+}

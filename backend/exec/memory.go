@@ -1,0 +1,192 @@
+package exec
+
+import (
+	"fmt"
+
+	"otir/diag"
+	"otir/ir"
+)
+
+// rvalue is a runtime value: a *Buffer (a scalar or #private tile), a *view
+// (a #global or #workgroup tile) or a *token (a DMA's completion token).
+type rvalue interface{ isRValue() }
+
+func (*Buffer) isRValue() {}
+func (*view) isRValue()   {}
+func (*token) isRValue()  {}
+
+// memory is one block of addressable memory: a #global kernel argument or a
+// #workgroup allocation.
+type memory struct {
+	buf   *Buffer
+	space ir.MemSpace
+	// desc names the memory in diagnostics ("%a", "the #workgroup tile").
+	desc string
+	// loc is where the memory is declared (kernel argument) or allocated.
+	loc ir.Location
+	// init marks the elements written so far; nil means all are initialised.
+	init []bool
+	// lastStore and lastWG record, per element, the last non-atomic write
+	// (operation and workgroup) for race checking; nil when not tracking.
+	lastStore []*ir.Operation
+	lastWG    []int
+}
+
+func newMemory(buf *Buffer, space ir.MemSpace, desc string, loc ir.Location) *memory {
+	return &memory{buf: buf, space: space, desc: desc, loc: loc}
+}
+
+// view is a tile of memory: the flat buffer index of each of its elements, in
+// row-major order of its shape. Slices, reshapes and transposes of memory
+// tiles are views of the same memory.
+type view struct {
+	mem   *memory
+	shape []int64
+	idx   []int64 // nil: the whole buffer in its own order
+}
+
+func (v *view) len() int { return numElems(v.shape) }
+
+// at is the flat buffer index of element i.
+func (v *view) at(i int) int64 {
+	if v.idx == nil {
+		return int64(i)
+	}
+	return v.idx[i]
+}
+
+// indices returns the flat buffer index of every element (a fresh slice).
+func (v *view) indices() []int64 {
+	out := make([]int64, v.len())
+	for i := range out {
+		out[i] = v.at(i)
+	}
+	return out
+}
+
+// describe names element i of the view for diagnostics, as buffer coordinates.
+func (v *view) describe(i int) string {
+	return fmt.Sprintf("element %s of %s", coordString(unflatten(v.at(i), v.mem.buf.Shape)), v.mem.desc)
+}
+
+// token is the completion token of one asynchronous copy.
+type token struct{ copy *dmaCopy }
+
+// dmaCopy is an asynchronous copy started by otir.dma_copy_async. It
+// completes, copying the source to the destination, at the otir.wait on its
+// token; until then its destination may not be touched nor its source written.
+type dmaCopy struct {
+	op       *ir.Operation
+	src, dst *view
+	// mask[i] tells whether element i is copied; nil copies every element.
+	mask []bool
+	done bool
+	// srcSet and dstSet mark the flat buffer indices the copy reads and writes.
+	srcSet, dstSet bitset
+}
+
+func newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
+	c := &dmaCopy{op: op, src: src, dst: dst, mask: mask,
+		srcSet: newBitset(src.mem.buf.Len()), dstSet: newBitset(dst.mem.buf.Len())}
+	for i := 0; i < dst.len(); i++ {
+		if mask == nil || mask[i] {
+			c.srcSet.set(src.at(i))
+			c.dstSet.set(dst.at(i))
+		}
+	}
+	return c
+}
+
+// bitset is a set of flat element indices.
+type bitset []uint64
+
+func newBitset(n int) bitset      { return make(bitset, (n+63)/64) }
+func (b bitset) set(i int64)      { b[i/64] |= 1 << uint(i%64) }
+func (b bitset) has(i int64) bool { return b[i/64]&(1<<uint(i%64)) != 0 }
+
+// access is one use of memory elements by an operation, checked against the
+// workgroup's pending copies.
+type access struct {
+	v     *view
+	elems []int // elements of v touched (nil: all)
+	write bool
+}
+
+// checkPending reports the first conflict of an access with a pending copy:
+// touching a copy's destination, or writing its source, before its wait.
+func (w *workgroup) checkPending(op *ir.Operation, a access) error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	n := a.v.len()
+	if a.elems != nil {
+		n = len(a.elems)
+	}
+	for j := 0; j < n; j++ {
+		i := j
+		if a.elems != nil {
+			i = a.elems[j]
+		}
+		flat := a.v.at(i)
+		for _, c := range w.pending {
+			verb := "reads"
+			if a.write {
+				verb = "writes"
+			}
+			if c.dst.mem == a.v.mem && c.dstSet.has(flat) {
+				return opErr(op, "%s %s, the destination of an asynchronous copy that is not complete; wait on its token first", verb, a.v.describe(i)).
+					Note(c.op.Loc, "the copy is started here")
+			}
+			if a.write && c.src.mem == a.v.mem && c.srcSet.has(flat) {
+				return opErr(op, "writes %s, the source of an asynchronous copy that is not complete; wait on its token first", a.v.describe(i)).
+					Note(c.op.Loc, "the copy is started here")
+			}
+		}
+	}
+	return nil
+}
+
+// readElems reads the elements of a view into a new buffer of the given shape,
+// after checking pending copies and initialisation.
+func (w *workgroup) readElems(op *ir.Operation, v *view, shape []int64) (*Buffer, error) {
+	if err := w.checkPending(op, access{v: v}); err != nil {
+		return nil, err
+	}
+	if err := checkInit(op, v, nil); err != nil {
+		return nil, err
+	}
+	out := NewBuffer(v.mem.buf.Elem, shape...)
+	for i := 0; i < v.len(); i++ {
+		out.setNum(i, v.mem.buf.num(int(v.at(i))))
+	}
+	return out, nil
+}
+
+// checkInit reports a read of a #workgroup element nothing has written yet.
+func checkInit(op *ir.Operation, v *view, mask []bool) *diag.Diagnostic {
+	if v.mem.init == nil {
+		return nil
+	}
+	for i := 0; i < v.len(); i++ {
+		if (mask == nil || mask[i]) && !v.mem.init[v.at(i)] {
+			return opErr(op, "reads %s before anything is written to it", v.describe(i)).
+				Note(v.mem.loc, "the tile is allocated here")
+		}
+	}
+	return nil
+}
+
+// writeElem stores element i of a view (n already of the element type) and
+// records the write for initialisation and race tracking.
+func (w *workgroup) writeElem(op *ir.Operation, v *view, i int, n num, atomic bool) {
+	flat := int(v.at(i))
+	m := v.mem
+	m.buf.setNum(flat, n)
+	if m.init != nil {
+		m.init[flat] = true
+	}
+	if m.lastStore != nil && !atomic {
+		m.lastStore[flat] = op
+		m.lastWG[flat] = w.linear
+	}
+}

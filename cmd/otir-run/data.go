@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"otir/backend/alir"
+	"otir/backend/npy"
+)
+
+func isNpy(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".npy") }
+
+// readSamples reads samples of nIn values from path (.npy, or text; "-" is
+// stdin as text). It returns the values row-major and the number of
+// samples.
+func readSamples(path string, stdin io.Reader, nIn int) ([]float64, int, error) {
+	var r io.Reader = stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer f.Close()
+		r = f
+	}
+	if isNpy(path) {
+		a, err := npy.Read(r)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", path, err)
+		}
+		n, err := npyRows(a, nIn)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", path, err)
+		}
+		return a.Data, n, nil
+	}
+	vals, rows, cols, err := alir.ReadRows(r)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if rows > 0 && cols != nIn {
+		return nil, 0, fmt.Errorf("%s: %d values per line, the program has %d inputs", path, cols, nIn)
+	}
+	return vals, rows, nil
+}
+
+// npyRows interprets an array as samples of nIn values: shape (n, nIn) or
+// (n, ...) with nIn values after the first dimension; a one-dimensional
+// array is one sample of nIn values, or n samples when nIn is 1.
+func npyRows(a *npy.Array, nIn int) (int, error) {
+	switch {
+	case len(a.Shape) == 0:
+		if nIn == 1 {
+			return 1, nil
+		}
+	case len(a.Shape) == 1:
+		if nIn == 1 {
+			return a.Shape[0], nil
+		}
+		if a.Shape[0] == nIn {
+			return 1, nil
+		}
+	default:
+		per := 1
+		for _, d := range a.Shape[1:] {
+			per *= d
+		}
+		if per == nIn {
+			return a.Shape[0], nil
+		}
+	}
+	return 0, fmt.Errorf("array of shape %v does not hold samples of %d inputs", a.Shape, nIn)
+}
+
+// writeSamples writes n samples of nOut values to path (.npy of shape
+// (n, nOut), or text; "-" is stdout as text).
+func writeSamples(path string, stdout io.Writer, out []float64, n, nOut int) error {
+	w := stdout
+	var f *os.File
+	if path != "-" {
+		var err error
+		if f, err = os.Create(path); err != nil {
+			return err
+		}
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	var err error
+	if isNpy(path) {
+		err = npy.Write(bw, []int{n, nOut}, out)
+	} else {
+		err = alir.WriteRows(bw, out, nOut)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package dais
+
+import (
+	"math"
+
+	"otir/ir"
+)
+
+// Annotate sets every slot op's `latency` and `cost` attributes by da4ml's
+// cost model (ERRATA, "Cost model"): an adder (dais.add, dais.sub,
+// dais.const_add) whose result is n bits wide costs ceil(n/adder_size) and
+// takes ceil(n/carry_size) steps (1 and 1 when a size is below 1); other
+// operations are free and take no time. An op's latency is the latest of
+// its operands' plus its own steps. The sizes are the program's carry_size
+// and adder_size attributes; this is the model alir.Program.Info estimates.
+func Annotate(prog *ir.Operation) error {
+	carry, err := int32Attr(prog, "carry_size")
+	if err != nil {
+		return err
+	}
+	adder, err := int32Attr(prog, "adder_size")
+	if err != nil {
+		return err
+	}
+	per := func(n int, size int32) float64 {
+		if size < 1 {
+			return 1
+		}
+		return math.Ceil(float64(n) / float64(size))
+	}
+	body := prog.Body(0)
+	if body == nil {
+		return nil
+	}
+	at := make(map[*ir.Value]float64, len(body.Ops))
+	for _, op := range body.Ops {
+		if !IsSlotOp(op.Name) || len(op.Results) != 1 {
+			continue
+		}
+		t := 0.0
+		for _, v := range op.Operands {
+			t = math.Max(t, at[v])
+		}
+		cost := 0.0
+		switch op.Name {
+		case OpAdd, OpSub, OpConstAdd:
+			ft, _ := op.Results[0].Type.(*ir.FixedType)
+			n := 0
+			if ft != nil {
+				n = Width(ft)
+			}
+			cost = per(n, adder)
+			t += per(n, carry)
+		}
+		at[op.Results[0]] = t
+		setOrDelete(op, "latency", t)
+		setOrDelete(op, "cost", cost)
+	}
+	return nil
+}
+
+// setOrDelete sets a float attribute, or removes it when zero (ALIR's
+// default), which keeps the text short.
+func setOrDelete(op *ir.Operation, name string, v float64) {
+	if v == 0 {
+		op.Attrs.Delete(name)
+		return
+	}
+	op.SetAttr(name, f64(v))
+}

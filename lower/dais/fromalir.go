@@ -1,0 +1,132 @@
+package dais
+
+import (
+	"fmt"
+
+	"otir/backend/alir"
+	"otir/ir"
+)
+
+// FromALIR returns a dais.program op (detached, named sym_name) holding p.
+// A DAIS program is first converted to ALIR (alir.Convert), which fails for
+// the DAIS-only opcodes -2 (relu of -a), -6 and -9: they have no dais op.
+// The program must be valid (alir.Program.Validate).
+func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
+	if p.Dialect != alir.ALIR {
+		q, err := alir.Convert(p, alir.ALIR)
+		if err != nil {
+			return nil, err
+		}
+		p = q
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	inShifts := make([]int64, len(p.InShifts))
+	for i, s := range p.InShifts {
+		inShifts[i] = int64(s)
+	}
+	attrs := ir.Attrs{}
+	attrs.Set("sym_name", &ir.StringAttr{Value: symName})
+	attrs.Set("carry_size", i64(int64(p.CarrySize)))
+	attrs.Set("adder_size", i64(int64(p.AdderSize)))
+	attrs.Set("inp_shifts", &ir.DenseI64Attr{Values: inShifts})
+	if p.Firmware != 0 {
+		attrs.Set("firmware", i64(int64(p.Firmware)))
+	}
+	prog := ir.NewOp(OpProgram, ir.Location{}, nil, nil, attrs)
+	b := ir.NewBuilder(prog.NewRegion())
+	for _, t := range p.Tables {
+		b.Create(OpTable, nil, nil, tableAttrs(t))
+	}
+	vals := make([]*ir.Value, len(p.Ops))
+	for i, op := range p.Ops {
+		d := byOpcode[op.Opcode]
+		if d == nil {
+			return nil, fmt.Errorf("op %d: opcode %d has no dais operation", i, op.Opcode)
+		}
+		var operands []*ir.Value
+		at := ir.Attrs{}
+		switch op.Opcode {
+		case alir.OpInput:
+			at.Set("index", i64(int64(op.ID0)))
+		case alir.OpNeg, alir.OpReLU, alir.OpQuantize:
+			operands = []*ir.Value{vals[op.ID0]}
+		case alir.OpAdd, alir.OpSub:
+			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
+			at.Set("shift", i64(int64(op.DataLow())))
+		case alir.OpConstAdd:
+			operands = []*ir.Value{vals[op.ID0]}
+			at.Set("value", i64(int64(op.DataLow())))
+			at.Set("exp", i64(int64(op.DataHigh())))
+		case alir.OpConst:
+			at.Set("value", i64(op.Data))
+		case alir.OpMux:
+			operands = []*ir.Value{vals[op.DataLow()], vals[op.ID0], vals[op.ID1]}
+			at.Set("shift", i64(int64(op.DataHigh())))
+		case alir.OpMul:
+			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
+		case alir.OpLookup:
+			operands = []*ir.Value{vals[op.ID0]}
+			at.Set("table", i64(int64(op.DataLow())))
+		case alir.OpBitUnary:
+			operands = []*ir.Value{vals[op.ID0]}
+			at.Set("kind", &ir.StringAttr{Value: bitUnaryKinds[op.DataLow()]})
+		case alir.OpBitBinary:
+			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
+			at.Set("kind", &ir.StringAttr{Value: bitBinaryKinds[uint64(op.Data)>>56]})
+			at.Set("shift", i64(int64(op.DataLow())))
+		}
+		if op.Latency != 0 {
+			at.Set("latency", f64(op.Latency))
+		}
+		if op.Cost != 0 {
+			at.Set("cost", f64(op.Cost))
+		}
+		vals[i] = b.Create(d.name, operands, []ir.Type{Fixed(op.QInt)}, at).Results[0]
+	}
+	var used []*ir.Value
+	outs := make([]int64, len(p.Outputs))
+	shifts := make([]int64, len(p.Outputs))
+	negs := make([]int64, len(p.Outputs))
+	for j, o := range p.Outputs {
+		outs[j] = -1
+		if o.Index >= 0 {
+			outs[j] = int64(len(used))
+			used = append(used, vals[o.Index])
+		}
+		shifts[j] = int64(o.Shift)
+		if o.Neg {
+			negs[j] = 1
+		}
+	}
+	b.Create(OpOutput, used, nil, outputAttrs(outs, shifts, negs))
+	return prog, nil
+}
+
+func outputAttrs(outs, shifts, negs []int64) ir.Attrs {
+	at := ir.Attrs{}
+	at.Set("outputs", &ir.DenseI64Attr{Values: outs})
+	at.Set("shifts", &ir.DenseI64Attr{Values: shifts})
+	at.Set("negs", &ir.DenseI64Attr{Values: negs})
+	return at
+}
+
+func tableAttrs(t alir.Table) ir.Attrs {
+	vs := make([]int64, len(t.Values))
+	for i, v := range t.Values {
+		vs[i] = int64(v)
+	}
+	at := ir.Attrs{}
+	at.Set("values", &ir.DenseI64Attr{Values: vs})
+	if t.Hash != "" {
+		at.Set("hash", &ir.StringAttr{Value: t.Hash})
+	}
+	if alir.IsPow2(t.OutQInt.Step) {
+		at.Set("out_qint", &ir.TypeAttr{Type: Fixed(t.OutQInt)})
+	}
+	if t.InpWidth != 0 {
+		at.Set("inp_width", i64(int64(t.InpWidth)))
+	}
+	return at
+}

@@ -1,0 +1,174 @@
+package daisopt
+
+import (
+	"math"
+	"math/big"
+
+	"otir/backend/alir"
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// Raw-value arithmetic of ALIR (ERRATA, "Quantization"): a slot of type
+// (k, i, f) holds a raw integer r standing for r*2^-f.
+
+// span is a closed range of raw values.
+type span struct{ lo, hi *big.Int }
+
+func point(v *big.Int) span { return span{v, v} }
+
+// fullSpan returns the range of every raw value of t.
+func fullSpan(t alir.KIF) span {
+	w := uint(t.Width())
+	if w == 0 {
+		return span{new(big.Int), new(big.Int)}
+	}
+	if t.Signed {
+		hi := new(big.Int).Lsh(big.NewInt(1), w-1)
+		lo := new(big.Int).Neg(hi)
+		return span{lo, hi.Sub(hi, big.NewInt(1))}
+	}
+	hi := new(big.Int).Lsh(big.NewInt(1), w)
+	return span{new(big.Int), hi.Sub(hi, big.NewInt(1))}
+}
+
+func (s span) within(o span) bool { return s.lo.Cmp(o.lo) >= 0 && s.hi.Cmp(o.hi) <= 0 }
+
+func (s span) shl(n uint) span {
+	return span{new(big.Int).Lsh(s.lo, n), new(big.Int).Lsh(s.hi, n)}
+}
+
+func (s span) neg() span { return span{new(big.Int).Neg(s.hi), new(big.Int).Neg(s.lo)} }
+
+func (s span) add(o span) span {
+	return span{new(big.Int).Add(s.lo, o.lo), new(big.Int).Add(s.hi, o.hi)}
+}
+
+func (s span) union(o span) span {
+	r := s
+	if o.lo.Cmp(r.lo) < 0 {
+		r.lo = o.lo
+	}
+	if o.hi.Cmp(r.hi) > 0 {
+		r.hi = o.hi
+	}
+	return r
+}
+
+func (s span) mul(o span) span {
+	c := [4]*big.Int{
+		new(big.Int).Mul(s.lo, o.lo), new(big.Int).Mul(s.lo, o.hi),
+		new(big.Int).Mul(s.hi, o.lo), new(big.Int).Mul(s.hi, o.hi),
+	}
+	r := span{c[0], c[0]}
+	for _, v := range c[1:] {
+		r = r.union(point(v))
+	}
+	return r
+}
+
+func (s span) relu() span {
+	r := s
+	if r.lo.Sign() < 0 {
+		r.lo = new(big.Int)
+	}
+	if r.hi.Sign() < 0 {
+		r.hi = new(big.Int)
+	}
+	return r
+}
+
+// rescale brings raw values at e fractional bits to f fractional bits:
+// exactly when f >= e, else by floor (which is monotone, so bounds map to
+// bounds); floored reports the latter.
+func (s span) rescale(e, f int) (r span, floored bool) {
+	if f >= e {
+		return s.shl(uint(f - e)), false
+	}
+	n := uint(e - f)
+	return span{new(big.Int).Rsh(s.lo, n), new(big.Int).Rsh(s.hi, n)}, true
+}
+
+// wrap reduces z in place to type t: the low W bits, sign-extended when t is
+// signed.
+func wrap(z *big.Int, t alir.KIF) *big.Int {
+	w := uint(t.Width())
+	if w == 0 {
+		return z.SetInt64(0)
+	}
+	m := new(big.Int).Lsh(big.NewInt(1), w)
+	z.Mod(z, m) // Euclidean: 0 <= z < 2^w
+	if t.Signed && z.Bit(int(w-1)) == 1 {
+		z.Sub(z, m)
+	}
+	return z
+}
+
+// quantize returns the raw value of type t for n*2^-e: floor, then wrap.
+func quantize(n *big.Int, e int, t alir.KIF) *big.Int {
+	z := new(big.Int)
+	if d := t.Fractionals - e; d >= 0 {
+		z.Lsh(n, uint(d))
+	} else {
+		z.Rsh(n, uint(-d))
+	}
+	return wrap(z, t)
+}
+
+// rawInt64 encodes a raw value of a type at most 64 bits wide as the int64
+// a dais.const stores (the low 64 bits; the const wraps it back).
+func rawInt64(z *big.Int) int64 {
+	if z.IsInt64() {
+		return z.Int64()
+	}
+	return int64(new(big.Int).And(z, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
+}
+
+// spanType returns the dais type of the raw values s at f fractional bits:
+// the smallest fixed-point type with f fractional bits holding them (the
+// zero-width type when s is {0}), with bounds lo*2^-f and hi*2^-f, rounded
+// outward when float64 cannot hold them. ok is false when no such type
+// exists (wider than 64 bits, or a step float64 cannot hold).
+func spanType(s span, f int) (t *ir.FixedType, k alir.KIF, ok bool) {
+	ib := dais.IntBits(s.lo, s.hi)
+	if ib.Width() == 0 {
+		step := math.Ldexp(1, -f)
+		if step == 0 || math.IsInf(step, 0) {
+			return nil, k, false
+		}
+		return ir.Fixed(0, 0, step), alir.KIF{}, true
+	}
+	k = alir.KIF{Signed: ib.Signed, Integers: ib.Integers - f, Fractionals: f}
+	if k.Check() != nil {
+		return nil, k, false
+	}
+	full := k.QInterval()
+	lo := scaled(s.lo, f, big.Below)
+	hi := scaled(s.hi, f, big.Above)
+	lo, hi = math.Max(lo, full.Min), math.Min(hi, full.Max)
+	if lo == 0 {
+		lo = 0 // never -0
+	}
+	if hi == 0 {
+		hi = 0
+	}
+	q := alir.QInterval{Min: lo, Max: hi, Step: full.Step}
+	if got, err := q.KIF(); err != nil || got != k {
+		return nil, k, false
+	}
+	return dais.Fixed(q), k, true
+}
+
+// scaled returns x*2^-f as a float64, rounded in the given direction.
+func scaled(x *big.Int, f int, dir big.Accuracy) float64 {
+	bf := new(big.Float).SetInt(x)
+	bf.SetMantExp(bf, -f)
+	v, acc := bf.Float64()
+	if acc == big.Exact || acc == dir {
+		return v
+	}
+	if dir == big.Above {
+		return math.Nextafter(v, math.Inf(1))
+	}
+	return math.Nextafter(v, math.Inf(-1))
+}

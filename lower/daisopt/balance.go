@@ -1,0 +1,289 @@
+package daisopt
+
+import (
+	"container/heap"
+	"math"
+
+	"otir/backend/alir"
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// Balance runs dais-balance on one program. A chain is a tree of dais.add
+// and dais.sub ops whose inner nodes each have a single use (by their parent
+// in the tree) and hold their exact result (no fraction bit dropped, no
+// wrap: see analyze). It computes root = quantize(sum of ±leaf*2^shift), so
+// it may be re-associated freely: the chain is rebuilt as a tree over the
+// same leaves with the same signs and shifts, whose new inner nodes have the
+// exact type of their values' range, while the root keeps its op and type and
+// so quantizes the same exact sum as before. The old inner nodes go.
+//
+// The tree pairs the two terms available earliest, by the da4ml cost model
+// (an adder n bits wide takes ceil(n/carry_size) steps, 1 when carry_size
+// < 1), as Huffman's rule does: when every leaf is available at once this is
+// the balanced tree of depth ceil(log2 n), and when they are not it is the
+// tree of least latency for unit adders (a balanced tree would delay the
+// late leaves). A chain is rebuilt only when that makes its root available
+// earlier, so no latency grows; it is left alone when a new node would be
+// wider than 64 bits or need a shift beyond ALIR's bound.
+//
+// With annotate set, latency and cost are then recomputed (dais.Annotate).
+// Balance returns the number of chains rebuilt.
+func Balance(prog *ir.Operation, annotate bool) (int, error) {
+	v, err := load(prog)
+	if err != nil {
+		return 0, err
+	}
+	n := v.balance()
+	if annotate {
+		if err := dais.Annotate(prog); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// term is one summand sign*value*2^shift of a chain: value is a slot's
+// result or a new node's, whose raw values at f fractional bits lie in s and
+// which is available at time at.
+type term struct {
+	neg   bool
+	shift int64
+	val   *ir.Value
+	s     span
+	f     int
+	at    float64
+	seq   int // order of creation, to break ties
+}
+
+// lead reports whether the term is +value*2^0, as the root's first operand
+// must be.
+func (t term) lead() bool { return !t.neg && t.shift == 0 }
+
+// balancer holds the state of one Balance run.
+type balancer struct {
+	v     *view
+	r     *ranges
+	inner []bool    // slot is an inner node of some chain
+	at    []float64 // time at which each slot is available
+	// before lists, per root slot, the new nodes to insert before it.
+	before map[int][]*ir.Operation
+	drop   []bool
+	loc    ir.Location // of the root being rebuilt, given to its new nodes
+}
+
+func (v *view) balance() int {
+	n := len(v.p.Ops)
+	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), before: map[int][]*ir.Operation{}, drop: make([]bool, n)}
+	b.markInner()
+	rebuilt := 0
+	for i, op := range v.p.Ops {
+		if isAddSub(op) && !b.inner[i] && b.rebuild(i) {
+			rebuilt++
+			continue // rebuild set b.at[i]
+		}
+		ids, k := args(op)
+		t := 0.0
+		for _, a := range ids[:k] {
+			t = math.Max(t, b.at[a])
+		}
+		if isAdder(op.Opcode) {
+			t += b.delay(v.kif[i].Width())
+		}
+		b.at[i] = t
+	}
+	if rebuilt == 0 {
+		return 0
+	}
+	ops := make([]*ir.Operation, 0, len(v.body.Ops))
+	slot := 0
+	for _, op := range v.body.Ops {
+		if isSlot(op) {
+			i := slot
+			slot++
+			if b.drop[i] {
+				continue
+			}
+			ops = append(ops, b.before[i]...)
+		}
+		ops = append(ops, op)
+	}
+	v.setOps(ops)
+	return rebuilt
+}
+
+func isAddSub(op alir.Op) bool { return op.Opcode == alir.OpAdd || op.Opcode == alir.OpSub }
+
+// isAdder reports whether the cost model counts an op as an adder.
+func isAdder(c alir.Opcode) bool {
+	return c == alir.OpAdd || c == alir.OpSub || c == alir.OpConstAdd
+}
+
+// delay is the time an adder of the given width takes (dais.Annotate's
+// model).
+func (b *balancer) delay(width int) float64 {
+	if c := b.v.p.CarrySize; c >= 1 {
+		return math.Ceil(float64(width) / float64(c))
+	}
+	return 1
+}
+
+// markInner marks the add/sub slots that are inner nodes of a chain: exact,
+// used once, by an add or sub.
+func (b *balancer) markInner() {
+	uses := b.v.uses()
+	b.inner = make([]bool, len(b.v.p.Ops))
+	for _, op := range b.v.p.Ops {
+		if !isAddSub(op) {
+			continue
+		}
+		for _, a := range [2]int32{op.ID0, op.ID1} {
+			if uses[a] == 1 && isAddSub(b.v.p.Ops[a]) && b.r.exact(int(a)) {
+				b.inner[a] = true
+			}
+		}
+	}
+}
+
+// leaves returns the terms of the chain rooted at slot root, left to right
+// (the first is the lead: never negated nor shifted), and its inner nodes.
+func (b *balancer) leaves(root int) (terms []term, inner []int32) {
+	type item struct {
+		slot  int32
+		neg   bool
+		shift int64
+	}
+	stack := []item{{int32(root), false, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		op := b.v.p.Ops[it.slot]
+		if int(it.slot) != root && !b.inner[it.slot] {
+			terms = append(terms, term{neg: it.neg, shift: it.shift, val: b.v.ops[it.slot].Results[0],
+				s: b.r.span[it.slot], f: b.v.kif[it.slot].Fractionals, at: b.at[it.slot], seq: len(terms)})
+			continue
+		}
+		if int(it.slot) != root {
+			inner = append(inner, it.slot)
+		}
+		// Push b first so that a, the left operand, comes out first.
+		bneg := it.neg != (op.Opcode == alir.OpSub)
+		stack = append(stack, item{op.ID1, bneg, it.shift + int64(op.DataLow())})
+		stack = append(stack, item{op.ID0, it.neg, it.shift})
+	}
+	return terms, inner
+}
+
+// rebuild re-associates the chain rooted at slot root if that makes the
+// root available earlier, and sets b.at[root].
+func (b *balancer) rebuild(root int) bool {
+	terms, inner := b.leaves(root)
+	rop := b.v.p.Ops[root]
+	old := math.Max(b.at[rop.ID0], b.at[rop.ID1])
+	if len(inner) == 0 {
+		return false
+	}
+	b.loc = b.v.ops[root].Loc
+	var nodes []*ir.Operation
+	h := termHeap(terms)
+	heap.Init(&h)
+	seq := len(terms)
+	for h.Len() > 2 {
+		x := heap.Pop(&h).(term)
+		y := heap.Pop(&h).(term)
+		t, node, ok := b.node(x, y)
+		if !ok {
+			return false
+		}
+		t.seq = seq
+		seq++
+		nodes = append(nodes, node)
+		heap.Push(&h, t)
+	}
+	l, r := h[0], h[1]
+	if !l.lead() {
+		l, r = r, l
+	}
+	if !l.lead() || math.Max(l.at, r.at) >= old {
+		return false
+	}
+	op, ok := combine(l, r, rop.QInt)
+	if !ok {
+		return false
+	}
+	irop := b.v.ops[root]
+	irop.Name = dais.OpAdd
+	if op.Opcode == alir.OpSub {
+		irop.Name = dais.OpSub
+	}
+	irop.Operands = []*ir.Value{l.val, r.val}
+	irop.SetAttr("shift", ir.I64(op.Data))
+	b.before[root] = nodes
+	for _, s := range inner {
+		b.drop[s] = true
+	}
+	b.at[root] = math.Max(l.at, r.at) + b.delay(b.v.kif[root].Width())
+	return true
+}
+
+// node builds the new inner node adding terms x and y exactly; the term it
+// stands for keeps the sign and shift of its first operand, the lead when
+// either is (so the lead's subtree stays a lead).
+func (b *balancer) node(x, y term) (term, *ir.Operation, bool) {
+	l, r := x, y
+	if r.lead() && !l.lead() {
+		l, r = r, l
+	}
+	// l.val ± r.val*2^d, d = r.shift-l.shift, at e fractional bits.
+	d := r.shift - l.shift
+	if d < -alir.MaxShift || d > alir.MaxShift {
+		return l, nil, false
+	}
+	e := max(l.f, r.f-int(d))
+	rs := r.s.shl(uint(e - r.f + int(d)))
+	if l.neg != r.neg {
+		rs = rs.neg()
+	}
+	s := l.s.shl(uint(e - l.f)).add(rs)
+	t, k, ok := spanType(s, e)
+	if !ok {
+		return l, nil, false
+	}
+	op, _ := combine(l, r, dais.QInt(t))
+	node := newSlotOp(op, []*ir.Value{l.val, r.val}, t, b.loc)
+	at := math.Max(l.at, r.at) + b.delay(k.Width())
+	return term{neg: l.neg, shift: l.shift, val: node.Results[0], s: s, f: k.Fractionals, at: at}, node, true
+}
+
+// combine returns the add or sub computing l.val ± r.val*2^(r.shift-l.shift)
+// into interval q (its operand fields are unset: callers wire values).
+func combine(l, r term, q alir.QInterval) (alir.Op, bool) {
+	d := r.shift - l.shift
+	if d < -alir.MaxShift || d > alir.MaxShift {
+		return alir.Op{}, false
+	}
+	code := alir.OpAdd
+	if l.neg != r.neg {
+		code = alir.OpSub
+	}
+	return alir.Op{ID0: -1, ID1: -1, Opcode: code, Data: d, QInt: q}, true
+}
+
+// termHeap orders terms by availability, then creation.
+type termHeap []term
+
+func (h termHeap) Len() int { return len(h) }
+func (h termHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h termHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *termHeap) Push(x any)   { *h = append(*h, x.(term)) }
+func (h *termHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,140 @@
+package daisopt
+
+import (
+	"testing"
+
+	"otir/backend/alir"
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// link says how a chain step combines the accumulated value and a leaf.
+type link struct {
+	sub   bool
+	shift int32
+	right bool // the leaf is the left operand: acc goes to the right
+}
+
+// chain returns n inputs followed by a left- (or, per link, right-)
+// leaning chain of exact adds and subs over them.
+func chain(n int, l func(i int) link) []alir.Op {
+	var ops []alir.Op
+	for j := range n {
+		ops = append(ops, in(int32(j), q8))
+	}
+	acc := int32(0)
+	for j := 1; j < n; j++ {
+		k := l(j)
+		a, b := acc, int32(j)
+		if k.right {
+			a, b = b, a
+		}
+		q := alir.AddQInt(ops[a].QInt, ops[b].QInt, int(k.shift), k.sub)
+		code := alir.OpAdd
+		if k.sub {
+			code = alir.OpSub
+		}
+		ops = append(ops, bin(code, a, b, int64(k.shift), q))
+		acc = int32(len(ops) - 1)
+	}
+	return ops
+}
+
+// wantDepth checks the adder depth of the program's first output.
+func wantDepth(want int) func(t *testing.T, prog *ir.Operation) {
+	return func(t *testing.T, prog *ir.Operation) {
+		t.Helper()
+		depth := map[*ir.Value]int{}
+		for _, op := range prog.Body(0).Ops {
+			if !isSlot(op) {
+				continue
+			}
+			d := 0
+			for _, v := range op.Operands {
+				d = max(d, depth[v])
+			}
+			if op.Name == dais.OpAdd || op.Name == dais.OpSub {
+				d++
+			}
+			depth[op.Results[0]] = d
+		}
+		if got := depth[prog.Body(0).Terminator().Operands[0]]; got != want {
+			t.Errorf("depth %d, want %d", got, want)
+		}
+	}
+}
+
+func TestBalanceRewrites(t *testing.T) {
+	plain := func(int) link { return link{} }
+	mixed := func(i int) link { return link{sub: i%3 == 1, shift: int32(i%5 - 2), right: i%4 == 3} }
+	subs := func(i int) link { return link{sub: true, right: true, shift: 1} }
+	withOps := func(ops []alir.Op, extra ...alir.Op) []alir.Op { return append(ops, extra...) }
+	// A chain whose third node is used twice: it ends one chain of 4
+	// leaves and is a leaf (twice) of the other.
+	shared := chain(6, plain)
+	shared = append(shared, bin(alir.OpAdd, 8, 10, 0, q16))
+	// A chain whose second node wraps.
+	wrapping := chain(6, plain)
+	wrapping[7].QInt = q8
+	// A chain whose second node drops a fraction bit.
+	floors := chain(6, plain)
+	floors[7].QInt = alir.QInterval{Min: -384, Max: 380, Step: 4}
+	// A chain whose root wraps.
+	rootWraps := chain(8, plain)
+	rootWraps[len(rootWraps)-1].QInt = q8
+	balance := func(p *ir.Operation) (int, error) { return Balance(p, true) }
+	runCases(t, []rewriteCase{
+		{name: "8 leaves", ops: chain(8, plain),
+			want: "input input input input input input input input add add add add add add add", check: wantDepth(3)},
+		{name: "signs, shifts and sides", ops: chain(9, mixed),
+			want: "input input input input input input input input input sub sub sub add add sub sub add", check: wantDepth(4)},
+		{name: "right-leaning subs", ops: chain(6, subs),
+			want: "input input input input input input sub sub sub add add", check: wantDepth(3)},
+		{name: "3 leaves stay", ops: chain(3, plain),
+			want: "input input input add add", check: wantDepth(2)},
+		{name: "4 leaves", ops: chain(4, plain),
+			want: "input input input input add add add", check: wantDepth(2)},
+		{name: "shared node splits the chain", ops: shared,
+			want: "input input input input input input add add add add add add", check: wantDepth(4)},
+		// The chain below the wrapping node (3 leaves) stays; the chain above
+		// it takes that node last, as it is available last: depth 3, not 4.
+		{name: "wrapping node splits the chain", ops: wrapping,
+			want: "input input input input input input add add add add add", check: wantDepth(3)},
+		{name: "floored node splits the chain", ops: floors,
+			want: "input input input input input input add add add add add", check: wantDepth(3)},
+		{name: "wrapping root", ops: rootWraps,
+			want: "input input input input input input input input add add add add add add add", check: wantDepth(3)},
+		// x0+x1+x2+d, with d = x3+x4 also an output (so a chain of its
+		// own): d comes last and (x0+x1)+x2 is ready with it: the chain stays.
+		{name: "late leaf already last", ops: []alir.Op{in(0, q8), in(1, q8), in(2, q8), in(3, q8), in(4, q8),
+			bin(alir.OpAdd, 3, 4, 0, q16), bin(alir.OpAdd, 0, 1, 0, q16), bin(alir.OpAdd, 6, 2, 0, q16), bin(alir.OpAdd, 7, 5, 0, q16)},
+			outs: []int32{8, 5},
+			want: "input input input input input add add add add", check: wantDepth(3)},
+		{name: "leaves in other ops", ops: withOps(chain(5, plain), un(alir.OpNeg, 8, q16)),
+			want: "input input input input input add add add add neg", check: wantDepth(3)},
+	}, balance)
+}
+
+// Balancing never delays a program's outputs under the cost model, and
+// shortens some.
+func TestBalanceNeverAddsLatency(t *testing.T) {
+	shorter := 0
+	for seed := uint64(1); seed <= 60; seed++ {
+		p := randomProgram(genConfig{inputs: 6, ops: 200, outputs: 10, seed: seed})
+		m, prog := toDais(t, p)
+		if _, err := Balance(prog, true); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := p.Info()
+		after, _ := check(t, m).Info()
+		if after.Estimate.Latency > before.Estimate.Latency {
+			t.Errorf("seed %d: latency %v -> %v", seed, before.Estimate.Latency, after.Estimate.Latency)
+		}
+		if after.Estimate.Latency < before.Estimate.Latency {
+			shorter++
+		}
+	}
+	if shorter == 0 {
+		t.Error("no program got shorter")
+	}
+}

@@ -1,0 +1,97 @@
+package daisopt
+
+import (
+	"otir/ir"
+	"otir/lower/dais"
+	"otir/passes"
+)
+
+// Pipeline is the recommended order of the passes after lower-tiles, as a
+// pass pipeline (dais-optimize runs the same passes in one step): folding
+// exposes common subexpressions and dead constants, narrowing after CSE
+// works on fewer ops, balancing builds its new nodes from narrowed leaf
+// ranges, and DCE removes what the others left unused.
+const Pipeline = "builtin.module(lower-tiles,dais-fold,dais-cse,dais-narrow,dais-balance,dais-dce)"
+
+// annotateOption selects whether a pass recomputes latency and cost.
+var annotateOption = passes.Option{
+	Name:    "annotate",
+	Help:    "recompute every op's latency and cost by the da4ml cost model afterwards",
+	Default: "true",
+	Kind:    passes.BoolOption,
+}
+
+func init() {
+	register("dais-fold", "DAISFold", "Fold constants and algebraic identities in dais programs", nil,
+		func(opts map[string]string) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := Fold(p); return err }
+		})
+	register("dais-cse", "DAISCSE", "Merge identical slots of dais programs", nil,
+		func(opts map[string]string) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := CSE(p); return err }
+		})
+	register("dais-dce", "DAISDCE", "Remove the slots and lookup tables of dais programs that no output depends on", nil,
+		func(opts map[string]string) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := DCE(p); return err }
+		})
+	register("dais-narrow", "DAISNarrow", "Shrink the result types of dais slots to the exact range of their values",
+		[]passes.Option{annotateOption},
+		func(opts map[string]string) func(*ir.Operation) error {
+			annotate := opts["annotate"] != "false"
+			return func(p *ir.Operation) error { _, err := Narrow(p, annotate); return err }
+		})
+	register("dais-balance", "DAISBalance", "Rebuild chains of dais adds and subs as balanced trees",
+		[]passes.Option{annotateOption},
+		func(opts map[string]string) func(*ir.Operation) error {
+			annotate := opts["annotate"] != "false"
+			return func(p *ir.Operation) error { _, err := Balance(p, annotate); return err }
+		})
+	register("dais-optimize", "DAISOptimize", "Run dais-fold, dais-cse, dais-narrow, dais-balance and dais-dce on dais programs",
+		[]passes.Option{annotateOption},
+		func(opts map[string]string) func(*ir.Operation) error {
+			annotate := opts["annotate"] != "false"
+			return func(p *ir.Operation) error { _, err := Optimize(p, annotate); return err }
+		})
+}
+
+// register adds a pass that runs fn(options) on every dais.program of the
+// module, in order.
+func register(name, title, summary string, opts []passes.Option, fn func(map[string]string) func(*ir.Operation) error) {
+	passes.Register(passes.Info{
+		Name:    name,
+		Title:   title,
+		Summary: summary,
+		Options: opts,
+		New: func(o map[string]string) (passes.Pass, error) {
+			run := fn(o)
+			return passes.PassFunc(func(m *ir.Module) error {
+				for _, p := range dais.Programs(m) {
+					if err := run(p); err != nil {
+						return err
+					}
+				}
+				return nil
+			}), nil
+		},
+	})
+}
+
+// Optimize runs Fold, CSE, Narrow, Balance and DCE on one program, in that
+// order (see Pipeline). With annotate, latency and cost are recomputed once,
+// after Balance (DCE's removals do not change the others').
+func Optimize(prog *ir.Operation, annotate bool) (int, error) {
+	total := 0
+	for _, step := range []func(*ir.Operation) (int, error){
+		Fold, CSE,
+		func(p *ir.Operation) (int, error) { return Narrow(p, false) },
+		func(p *ir.Operation) (int, error) { return Balance(p, annotate) },
+		DCE,
+	} {
+		n, err := step(prog)
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}

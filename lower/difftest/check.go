@@ -1,0 +1,196 @@
+package difftest
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+
+	"otir/backend/alir"
+	"otir/backend/exec"
+	"otir/ir"
+	"otir/lower/dais"
+	"otir/lower/tiles"
+)
+
+// maxExact bounds the random argument values: ALIR programs read and write
+// float64 values, exact up to 2^53.
+const maxExact = 1 << 53
+
+// Report describes a successful check.
+type Report struct {
+	Samples, Inputs, Outputs, Ops int
+}
+
+// Mismatch is a disagreement between the executor and the interpreter.
+type Mismatch struct {
+	Arg     string
+	Element int
+	Exec    float64
+	ALIR    float64
+	Inputs  []string // the arguments of the failing sample
+}
+
+func (m *Mismatch) Error() string {
+	return fmt.Sprintf("argument %%%s element %d: executor %v, ALIR %v (inputs %v)", m.Arg, m.Element, m.Exec, m.ALIR, m.Inputs)
+}
+
+// Check lowers kernel k (of a verified, promoted module m) and compares the
+// executor with the ALIR interpreter on samples random argument sets.
+func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed uint64) (*Report, error) {
+	prog, err := tiles.LowerKernel(k, opts)
+	if err != nil {
+		return nil, fmt.Errorf("lower-tiles: %w", err)
+	}
+	p, err := dais.ToALIR(prog)
+	if err != nil {
+		return nil, fmt.Errorf("ToALIR: %w", err)
+	}
+	mach, err := alir.Compile(p)
+	if err != nil {
+		return nil, fmt.Errorf("alir.Compile: %w", err)
+	}
+	params := exec.Params(k)
+	byName := map[string]int{}
+	for i, pa := range params {
+		byName[pa.Name] = i
+	}
+	names := func(attr string) ([]int, error) {
+		arr, _ := prog.Attr(attr).(*ir.ArrayAttr)
+		if arr == nil {
+			return nil, fmt.Errorf("program has no %s", attr)
+		}
+		var idx []int
+		for _, e := range arr.Elems {
+			s, _ := e.(*ir.StringAttr)
+			i, ok := byName[s.Value]
+			if s == nil || !ok {
+				return nil, fmt.Errorf("%s names an unknown argument", attr)
+			}
+			idx = append(idx, i)
+		}
+		return idx, nil
+	}
+	ins, err := names("input_args")
+	if err != nil {
+		return nil, err
+	}
+	outs, err := names("output_args")
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	args := make([][]*exec.Buffer, samples)
+	rows := make([]float64, 0, samples*p.NumInputs())
+	for s := range args {
+		args[s] = make([]*exec.Buffer, len(params))
+		for i, pa := range params {
+			if args[s][i], err = randomBuffer(rng, pa.Type); err != nil {
+				return nil, err
+			}
+		}
+		for _, i := range ins {
+			b := args[s][i]
+			for j := 0; j < b.Len(); j++ {
+				rows = append(rows, b.FloatAt(j))
+			}
+		}
+	}
+	if len(rows) != samples*p.NumInputs() {
+		return nil, fmt.Errorf("the program has %d inputs, the input arguments %d elements", p.NumInputs(), len(rows)/max(samples, 1))
+	}
+	got, err := mach.Run(rows, samples)
+	if err != nil {
+		return nil, fmt.Errorf("ALIR interpreter: %w", err)
+	}
+	isOut := map[int]bool{}
+	for _, i := range outs {
+		isOut[i] = true
+	}
+	nOut := p.NumOutputs()
+	for s := range args {
+		res, err := exec.Run(m, ir.KernelName(k), args[s], exec.Options{SkipVerify: s > 0})
+		if err != nil {
+			return nil, fmt.Errorf("executor: %w", err)
+		}
+		o := got[s*nOut : (s+1)*nOut]
+		pos := 0
+		for _, i := range outs {
+			fin := res.Args[i]
+			for j := 0; j < fin.Len(); j++ {
+				if pos >= len(o) {
+					return nil, fmt.Errorf("the program has %d outputs, fewer than the written arguments' elements", nOut)
+				}
+				if want := fin.FloatAt(j); want != o[pos] {
+					return nil, &Mismatch{Arg: params[i].Name, Element: j, Exec: want, ALIR: o[pos], Inputs: describe(params, args[s])}
+				}
+				pos++
+			}
+		}
+		if pos != nOut {
+			return nil, fmt.Errorf("the program has %d outputs, the written arguments %d elements", nOut, pos)
+		}
+		// An argument the program does not write must end as it began.
+		for i, pa := range params {
+			if pa.Global && !isOut[i] && !res.Args[i].Equal(args[s][i]) {
+				return nil, fmt.Errorf("the executor changes %%%s, which the program does not output", pa.Name)
+			}
+		}
+	}
+	return &Report{Samples: samples, Inputs: p.NumInputs(), Outputs: nOut, Ops: len(p.Ops)}, nil
+}
+
+// randomBuffer fills a buffer of the argument type with random values: a
+// mix of small values, extremes of the type and uniform ones (within
+// +-2^53).
+func randomBuffer(rng *rand.Rand, t ir.Type) (*exec.Buffer, error) {
+	elem, shape := t, []int64(nil)
+	if tt, ok := t.(*ir.TileType); ok {
+		elem, shape = tt.Elem, tt.Shape
+	}
+	it, ok := elem.(*ir.IntType)
+	if !ok {
+		if _, isIndex := elem.(*ir.IndexType); !isIndex {
+			return nil, fmt.Errorf("argument type %s is not an integer", t)
+		}
+		it = ir.Int(64, true)
+	}
+	lo, hi := big.NewInt(0), new(big.Int).Lsh(big.NewInt(1), uint(it.Width))
+	if it.Signed {
+		lo.Rsh(hi, 1).Neg(lo)
+		hi.Rsh(hi, 1)
+	}
+	hi.Sub(hi, big.NewInt(1))
+	if lo.Cmp(big.NewInt(-maxExact)) < 0 {
+		lo.SetInt64(-maxExact)
+	}
+	if hi.Cmp(big.NewInt(maxExact)) > 0 {
+		hi.SetInt64(maxExact)
+	}
+	b := exec.NewBuffer(elem, shape...)
+	span := new(big.Int).Sub(hi, lo).Int64() + 1
+	for i := 0; i < b.Len(); i++ {
+		var v int64
+		switch r := rng.IntN(8); {
+		case r == 0:
+			v = lo.Int64()
+		case r == 1:
+			v = hi.Int64()
+		case r <= 3:
+			v = min(max(int64(rng.IntN(7)-3), lo.Int64()), hi.Int64())
+		default:
+			v = lo.Int64() + rng.Int64N(span)
+		}
+		if err := b.SetInt(i, big.NewInt(v)); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func describe(params []exec.Param, args []*exec.Buffer) []string {
+	out := make([]string, len(args))
+	for i, b := range args {
+		out[i] = "%" + params[i].Name + " = " + b.String()
+	}
+	return out
+}

@@ -1,0 +1,615 @@
+package difftest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Generate returns a random valid integer kernel as OTIR text (a module
+// with one kernel @k). The same seed gives the same text.
+func Generate(seed uint64) string {
+	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x6e6e))}
+	g.style = []string{"hls", "cpp"}[g.rng.IntN(2)]
+	switch g.rng.IntN(8) {
+	case 0, 1:
+		g.matmulKernel()
+	case 2:
+		g.constLeftMatmulKernel()
+	default:
+		g.elementwiseKernel()
+	}
+	return g.module()
+}
+
+// val is a value of the generated kernel: a #private tile of the generation
+// shape, or a scalar (shape nil).
+type val struct {
+	name  string
+	t     ity
+	shape []int
+}
+
+func (v val) typ() string {
+	if v.shape == nil {
+		return v.t.String()
+	}
+	return tileT(v.shape, v.t, "private")
+}
+
+type gen struct {
+	rng   *rand.Rand
+	style string
+	args  []string // "%name: type"
+	grid  []int
+	body  strings.Builder
+	depth int
+	n     int
+	T     int   // elements per workgroup
+	pool  []val // #private [T] tiles
+	// inViews are the #global [T] views of the inputs.
+	inViews []val
+	scal    []val // scalar values (the scalar argument)
+}
+
+var smallTypes = []ity{{8, true}, {8, false}, {4, true}, {4, false}, {16, true}, {16, false}, {3, true}, {6, false}, {1, false}, {12, true}, {32, true}}
+
+func (g *gen) ty() ity {
+	t := smallTypes[g.rng.IntN(len(smallTypes))]
+	if t.w == 32 && g.rng.IntN(2) == 0 {
+		t = ity{8, true}
+	}
+	return t
+}
+
+func (g *gen) fresh() string { g.n++; return fmt.Sprintf("%%v%d", g.n) }
+
+func (g *gen) line(format string, args ...any) {
+	g.body.WriteString(strings.Repeat("  ", 2+g.depth))
+	fmt.Fprintf(&g.body, format, args...)
+	g.body.WriteByte('\n')
+}
+
+func (g *gen) module() string {
+	grid := make([]string, len(g.grid))
+	for i, d := range g.grid {
+		grid[i] = fmt.Sprint(d)
+	}
+	return fmt.Sprintf("module attributes {otir.typing_style = %q} {\n  otir.kernel @k(%s) attributes {grid = [%s]} {\n%s    otir.return\n  }\n}\n",
+		g.style, strings.Join(g.args, ", "), strings.Join(grid, ", "), g.body.String())
+}
+
+func (g *gen) pick() val { return g.pool[g.rng.IntN(len(g.pool))] }
+
+// constant returns a new constant tile (or splat) of type t.
+func (g *gen) constant(t ity, shape []int) val {
+	lo, hi := rangeOf(t)
+	if hi-lo > 1<<20 {
+		lo, hi = -1000, 1000
+		if !t.signed {
+			lo = 0
+		}
+	}
+	rnd := func() string {
+		v := lo + g.rng.Int64N(hi-lo+1)
+		if t.w == 1 {
+			return []string{"false", "true"}[v]
+		}
+		return fmt.Sprint(v)
+	}
+	name := g.fresh()
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	lit := rnd()
+	if g.rng.IntN(3) > 0 && n > 1 {
+		lit = nested(shape, func() string { return rnd() })
+	}
+	g.line("%s = otir.constant dense<%s> : %s", name, lit, tileT(shape, t, "private"))
+	return val{name, t, shape}
+}
+
+// nested prints a nested list literal of the shape.
+func nested(shape []int, elem func() string) string {
+	if len(shape) == 0 {
+		return elem()
+	}
+	parts := make([]string, shape[0])
+	for i := range parts {
+		parts[i] = nested(shape[1:], elem)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// elementwiseKernel: inputs sliced per workgroup, loaded directly or by
+// DMA, a random expression DAG with loops and branches, stores (some by
+// DMA), an optional atomic accumulator.
+func (g *gen) elementwiseKernel() {
+	g.T = []int{1, 2, 4, 4}[g.rng.IntN(4)]
+	G := 1 + g.rng.IntN(3)
+	g.grid = []int{G}
+	nIn := 1 + g.rng.IntN(3)
+	nOut := 1 + g.rng.IntN(2)
+	ins := make([]ity, nIn)
+	for i := range ins {
+		ins[i] = g.ty()
+		g.args = append(g.args, fmt.Sprintf("%%x%d: %s", i, tileT([]int{G * g.T}, ins[i], "global")))
+	}
+	var sc *ity
+	if g.rng.IntN(2) == 0 {
+		t := g.ty()
+		if t.w == 1 {
+			t = ity{8, true}
+		}
+		sc = &t
+		g.args = append(g.args, fmt.Sprintf("%%s: %s", t))
+	}
+	outs := make([]ity, nOut)
+	for i := range outs {
+		outs[i] = g.ty()
+		g.args = append(g.args, fmt.Sprintf("%%y%d: %s", i, tileT([]int{G * g.T}, outs[i], "global")))
+	}
+	var acc *ity
+	if g.rng.IntN(3) == 0 {
+		t := g.ty()
+		acc = &t
+		g.args = append(g.args, fmt.Sprintf("%%acc: %s", tileT([]int{g.T}, t, "global")))
+	}
+	g.line("%%pid = otir.program_id axis(0)")
+	g.line("%%cT = otir.constant %d : index", g.T)
+	g.line("%%off = otir.mul %%pid, %%cT : index")
+	for i, t := range ins {
+		gv := fmt.Sprintf("%%gx%d", i)
+		g.line("%s = otir.extract_slice %%x%d[%%off] [%d] [1] : %s to %s", gv, i, g.T, tileT([]int{G * g.T}, t, "global"), tileT([]int{g.T}, t, "global"))
+		g.pool = append(g.pool, g.loadView(gv, t))
+		g.inViews = append(g.inViews, val{gv, t, []int{g.T}})
+	}
+	if sc != nil {
+		g.scal = append(g.scal, val{"%s", *sc, nil})
+	}
+	for steps := 2 + g.rng.IntN(7); steps > 0; steps-- {
+		g.step()
+	}
+	for i, t := range outs {
+		gv := fmt.Sprintf("%%gy%d", i)
+		g.line("%s = otir.extract_slice %%y%d[%%off] [%d] [1] : %s to %s", gv, i, g.T, tileT([]int{G * g.T}, t, "global"), tileT([]int{g.T}, t, "global"))
+		g.storeView(g.castTo(g.pick(), t), gv)
+	}
+	if acc != nil {
+		kinds := []string{"add", "max", "min", "and", "or", "xor", "umax", "umin", "xchg"}
+		v := g.castTo(g.pick(), *acc)
+		old := g.fresh()
+		g.line("%s = otir.atomic_rmw %%acc, %s, kind(%s), memory_order(relaxed) : %s, %s -> %s", old, v.name,
+			kinds[g.rng.IntN(len(kinds))], tileT([]int{g.T}, *acc, "global"), v.typ(), v.typ())
+	}
+}
+
+// loadView loads a #global [T] view: directly, or by a (sometimes masked)
+// DMA into #workgroup memory.
+func (g *gen) loadView(gv string, t ity) val {
+	p, gt := tileT([]int{g.T}, t, "private"), tileT([]int{g.T}, t, "global")
+	name := g.fresh()
+	if g.rng.IntN(2) == 0 {
+		g.line("%s = otir.load %s : %s -> %s", name, gv, gt, p)
+		return val{name, t, []int{g.T}}
+	}
+	wt := tileT([]int{g.T}, t, "workgroup")
+	w, tok := g.fresh(), g.fresh()
+	g.line("%s = otir.alloc() : %s", w, wt)
+	if g.rng.IntN(3) == 0 {
+		// A masked copy into initialised memory.
+		z := g.constant(t, []int{g.T})
+		g.line("otir.store %s, %s : %s, %s", z.name, w, p, wt)
+		m := g.constant(ity{1, false}, []int{g.T})
+		g.line("%s = otir.dma_copy_async %s, %s, %s : (%s, %s, %s) -> !otir.token", tok, gv, w, m.name, gt, wt, m.typ())
+	} else {
+		g.line("%s = otir.dma_copy_async %s, %s : (%s, %s) -> !otir.token", tok, gv, w, gt, wt)
+	}
+	g.line("otir.wait [%s]", tok)
+	g.line("%s = otir.load %s : %s -> %s", name, w, wt, p)
+	return val{name, t, []int{g.T}}
+}
+
+// storeView stores v into a #global [T] view, directly or through
+// #workgroup memory and a DMA.
+func (g *gen) storeView(v val, gv string) {
+	gt := tileT([]int{g.T}, v.t, "global")
+	if g.rng.IntN(3) > 0 {
+		g.line("otir.store %s, %s : %s, %s", v.name, gv, v.typ(), gt)
+		return
+	}
+	wt := tileT([]int{g.T}, v.t, "workgroup")
+	w, tok := g.fresh(), g.fresh()
+	g.line("%s = otir.alloc() : %s", w, wt)
+	g.line("otir.store %s, %s : %s, %s", v.name, w, v.typ(), wt)
+	g.line("%s = otir.dma_copy_async %s, %s : (%s, %s) -> !otir.token", tok, w, gv, wt, gt)
+	g.line("otir.wait [%s]", tok)
+}
+
+// castTo converts v to element type t (no op when it has it).
+func (g *gen) castTo(v val, t ity) val {
+	if v.t == t {
+		return v
+	}
+	name := g.fresh()
+	out := val{name, t, v.shape}
+	g.line("%s = otir.cast %s : %s -> %s", name, v.name, v.typ(), out.typ())
+	return out
+}
+
+// step adds one random operation (or a loop, or a branch) to the pool.
+func (g *gen) step() {
+	switch r := g.rng.IntN(20); {
+	case r < 8:
+		g.pool = append(g.pool, g.binary())
+	case r < 10:
+		g.pool = append(g.pool, g.unary())
+	case r < 12:
+		g.pool = append(g.pool, g.shiftOrDivide())
+	case r < 14:
+		g.pool = append(g.pool, g.selectOp())
+	case r < 15 && g.rng.IntN(2) == 0:
+		g.pool = append(g.pool, g.constant(g.ty(), []int{g.T}))
+	case r < 15 && g.rng.IntN(2) == 0:
+		g.pool = append(g.pool, g.reshuffle())
+	case r < 15:
+		g.pool = append(g.pool, g.insert())
+	case r < 17 && g.depth == 0:
+		g.pool = append(g.pool, g.loop())
+	case g.depth == 0:
+		g.pool = append(g.pool, g.branch())
+	default:
+		g.pool = append(g.pool, g.binary())
+	}
+}
+
+var binOps = []string{"add", "sub", "mul", "and", "or", "xor", "max", "min"}
+
+// binary applies a random binary operation to two pool values (or a value
+// and a scalar), in one of the three type-annotation forms.
+func (g *gen) binary() val {
+	op := binOps[g.rng.IntN(len(binOps))]
+	x, y := g.pick(), g.pick()
+	if len(g.scal) > 0 && g.rng.IntN(4) == 0 {
+		y = g.scal[0]
+	}
+	if g.rng.IntN(2) == 0 {
+		x, y = y, x
+		if x.shape == nil && y.shape == nil {
+			x = g.pick()
+		}
+	}
+	name := g.fresh()
+	shape := []int{g.T}
+	switch f := g.rng.IntN(3); {
+	case f == 0 && x.t == y.t && x.shape != nil && y.shape != nil:
+		g.line("%s = otir.%s %s, %s : %s", name, op, x.name, y.name, x.typ())
+		return val{name, x.t, shape}
+	case f == 1:
+		if t, ok := inferred(g.style, op, x.t, y.t); ok && t.w <= 40 {
+			g.line("%s = otir.%s %s, %s : %s, %s", name, op, x.name, y.name, x.typ(), y.typ())
+			return val{name, t, shape}
+		}
+	}
+	rt := g.ty()
+	out := val{name, rt, shape}
+	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", name, op, x.name, y.name, x.typ(), y.typ(), out.typ())
+	return out
+}
+
+func (g *gen) unary() val {
+	x := g.pick()
+	name := g.fresh()
+	op := []string{"neg", "abs", "not", "cast"}[g.rng.IntN(4)]
+	rt := g.ty()
+	out := val{name, rt, x.shape}
+	if op == "cast" {
+		g.line("%s = otir.cast %s : %s -> %s", name, x.name, x.typ(), out.typ())
+		return out
+	}
+	if g.rng.IntN(2) == 0 {
+		g.line("%s = otir.%s %s : %s", name, op, x.name, x.typ())
+		return val{name, x.t, x.shape}
+	}
+	g.line("%s = otir.%s %s : (%s) -> %s", name, op, x.name, x.typ(), out.typ())
+	return out
+}
+
+// shiftOrDivide shifts by, or divides by, a constant (a power of two for
+// division, which is what the lowering supports).
+func (g *gen) shiftOrDivide() val {
+	x := g.pick()
+	if x.t.w == 1 {
+		x = g.castTo(x, ity{8, true})
+	}
+	ops := []string{"shl", "shr_s", "shr_u", "div_s", "div_u", "rem_s", "rem_u"}
+	op := ops[g.rng.IntN(len(ops))]
+	_, hi := rangeOf(x.t)
+	var k int64
+	if strings.HasPrefix(op, "sh") {
+		k = min(int64(g.rng.IntN(x.t.w+2)), hi)
+	} else {
+		k = min(int64(1)<<g.rng.IntN(x.t.w), hi)
+		if k&(k-1) != 0 { // hi is not a power of two: use half of it
+			k = (hi + 1) / 2
+		}
+		if x.t.signed && g.rng.IntN(3) == 0 && strings.HasSuffix(op, "_s") {
+			k = -k
+		}
+	}
+	c := g.fresh()
+	g.line("%s = otir.constant dense<%d> : %s", c, k, x.typ())
+	name := g.fresh()
+	rt := x.t
+	if g.rng.IntN(2) == 0 {
+		rt = g.ty()
+	}
+	out := val{name, rt, x.shape}
+	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", name, op, x.name, c, x.typ(), x.typ(), out.typ())
+	return out
+}
+
+var preds = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}
+
+// cmp compares two values.
+func (g *gen) cmp(x, y val) val {
+	name := g.fresh()
+	shape := x.shape
+	if shape == nil {
+		shape = y.shape
+	}
+	out := val{name, ity{1, false}, shape}
+	g.line("%s = otir.cmp kind(%s) %s, %s : (%s, %s) -> %s", name, preds[g.rng.IntN(len(preds))], x.name, y.name, x.typ(), y.typ(), out.typ())
+	return out
+}
+
+func (g *gen) selectOp() val {
+	c := g.cmp(g.pick(), g.pick())
+	a, b := g.pick(), g.pick()
+	name := g.fresh()
+	rt := a.t
+	if g.rng.IntN(2) == 0 {
+		rt = g.ty()
+	}
+	out := val{name, rt, []int{g.T}}
+	g.line("%s = otir.select %s, %s, %s : (%s, %s, %s) -> %s", name, c.name, a.name, b.name, c.typ(), a.typ(), b.typ(), out.typ())
+	return out
+}
+
+// loop accumulates over a static scf.for (sometimes using the induction
+// variable).
+func (g *gen) loop() val {
+	init := g.pick()
+	x := g.pick()
+	n := 1 + g.rng.IntN(4)
+	lb, ub, st := g.fresh(), g.fresh(), g.fresh()
+	g.line("%s = otir.constant 0 : index", lb)
+	g.line("%s = otir.constant %d : index", ub, n)
+	g.line("%s = otir.constant 1 : index", st)
+	name, iv, acc := g.fresh(), g.fresh(), g.fresh()
+	g.line("%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) {", name, iv, lb, ub, st, acc, init.name, init.typ())
+	g.depth++
+	a := val{acc, init.t, init.shape}
+	op := []string{"add", "sub", "xor", "max", "mul"}[g.rng.IntN(5)]
+	if op == "mul" && g.rng.IntN(2) == 0 {
+		op = "add"
+	}
+	t := g.fresh()
+	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", t, op, a.name, x.name, a.typ(), x.typ(), a.typ())
+	res := t
+	if g.rng.IntN(2) == 0 {
+		ic, t2 := g.fresh(), g.fresh()
+		g.line("%s = otir.cast %s : index -> %s", ic, iv, init.t)
+		g.line("%s = otir.add %s, %s : (%s, %s) -> %s", t2, t, ic, a.typ(), init.t, a.typ())
+		res = t2
+	}
+	g.line("scf.yield %s : %s", res, a.typ())
+	g.depth--
+	g.line("}")
+	return val{name, init.t, init.shape}
+}
+
+// branch is an scf.if on a data-dependent condition (the scalar argument)
+// or a static one (the program id), yielding a value and sometimes storing
+// into workgroup scratch memory on one side.
+func (g *gen) branch() val {
+	var c val
+	if len(g.scal) > 0 && g.rng.IntN(3) > 0 {
+		k := g.fresh()
+		kv := g.rng.IntN(5) - 2
+		if !g.scal[0].t.signed {
+			kv += 2
+		}
+		g.line("%s = otir.constant %d : %s", k, kv, g.scal[0].t)
+		c = g.cmp(g.scal[0], val{k, g.scal[0].t, nil})
+	} else {
+		k := g.fresh()
+		g.line("%s = otir.constant %d : index", k, g.rng.IntN(3))
+		name := g.fresh()
+		g.line("%s = otir.cmp kind(%s) %%pid, %s : (index, index) -> i1", name, []string{"eq", "ne", "slt"}[g.rng.IntN(3)], k)
+		c = val{name, ity{1, false}, nil}
+	}
+	rt := g.ty()
+	name := g.fresh()
+	typ := tileT([]int{g.T}, rt, "private")
+	// Sometimes the branches also write #workgroup scratch memory (by a
+	// store or a DMA waited on in the branch), read after the if.
+	var w string
+	var wt ity
+	if g.rng.IntN(2) == 0 {
+		wt = g.pick().t
+		w = g.fresh()
+		g.line("%s = otir.alloc() : %s", w, tileT([]int{g.T}, wt, "workgroup"))
+		g.line("otir.store %s, %s : %s, %s", g.constant(wt, []int{g.T}).name, w, tileT([]int{g.T}, wt, "private"), tileT([]int{g.T}, wt, "workgroup"))
+	}
+	g.line("%s = scf.if %s -> (%s) {", name, c.name, typ)
+	g.depth++
+	for side := 0; side < 2; side++ {
+		if w != "" && g.rng.IntN(3) > 0 {
+			g.scratchWrite(w, wt)
+		}
+		v := g.castTo(g.binary(), rt)
+		g.line("scf.yield %s : %s", v.name, typ)
+		g.depth--
+		if side == 0 {
+			g.line("} else {")
+			g.depth++
+		}
+	}
+	g.line("}")
+	if w != "" {
+		l := g.fresh()
+		g.line("%s = otir.load %s : %s -> %s", l, w, tileT([]int{g.T}, wt, "workgroup"), tileT([]int{g.T}, wt, "private"))
+		g.pool = append(g.pool, val{l, wt, []int{g.T}})
+	}
+	return val{name, rt, []int{g.T}}
+}
+
+// scratchWrite writes #workgroup memory w (of element type t) inside a
+// branch: a store of a pool value, or a (sometimes data-masked) DMA from
+// #workgroup memory filled from the pool, waited on at once.
+func (g *gen) scratchWrite(w string, t ity) {
+	wt, pt := tileT([]int{g.T}, t, "workgroup"), tileT([]int{g.T}, t, "private")
+	var src string
+	for _, in := range g.inViews {
+		if in.t == t {
+			src = in.name
+		}
+	}
+	if src == "" || g.rng.IntN(2) == 0 {
+		v := g.castTo(g.pick(), t)
+		g.line("otir.store %s, %s : %s, %s", v.name, w, pt, wt)
+		return
+	}
+	gt := tileT([]int{g.T}, t, "global")
+	tok := g.fresh()
+	if g.rng.IntN(2) == 0 {
+		m := g.cmp(g.pick(), g.pick())
+		g.line("%s = otir.dma_copy_async %s, %s, %s : (%s, %s, %s) -> !otir.token", tok, src, w, m.name, gt, wt, m.typ())
+	} else {
+		g.line("%s = otir.dma_copy_async %s, %s : (%s, %s) -> !otir.token", tok, src, w, gt, wt)
+	}
+	g.line("otir.wait [%s]", tok)
+}
+
+// insert replaces part of a pool value by a constant (insert_slice).
+func (g *gen) insert() val {
+	x := g.pick()
+	if x.shape == nil {
+		return g.unary()
+	}
+	n := 1 + g.rng.IntN(g.T)
+	off := g.rng.IntN(g.T - n + 1)
+	c := g.constant(x.t, []int{n})
+	name := g.fresh()
+	g.line("%s = otir.insert_slice %s into %s[%d] [%d] [1] : %s into %s", name, c.name, x.name, off, n, c.typ(), x.typ())
+	return val{name, x.t, x.shape}
+}
+
+// reshuffle reshapes a [T] tile to [T/2, 2], transposes it, and reshapes
+// it back: a permutation of its elements.
+func (g *gen) reshuffle() val {
+	x := g.pick()
+	if g.T%2 != 0 || x.shape == nil {
+		return g.unary()
+	}
+	a, b, c := g.fresh(), g.fresh(), g.fresh()
+	t2, t3 := tileT([]int{g.T / 2, 2}, x.t, "private"), tileT([]int{2, g.T / 2}, x.t, "private")
+	g.line("%s = otir.reshape %s : %s -> %s", a, x.name, x.typ(), t2)
+	g.line("%s = otir.transpose %s, permutation(1, 0) : %s -> %s", b, a, t2, t3)
+	g.line("%s = otir.reshape %s : %s -> %s", c, b, t3, x.typ())
+	return val{c, x.t, x.shape}
+}
+
+// matmulKernel: a row block of A per workgroup times a constant or loaded
+// B, plus a constant C; sometimes split along K into two halves copied by
+// DMA into two buffers (double buffering) and accumulated.
+func (g *gen) matmulKernel() {
+	M, K, N := 1+g.rng.IntN(3), 2*(1+g.rng.IntN(2)), 1+g.rng.IntN(3)
+	G := 1 + g.rng.IntN(2)
+	g.grid = []int{G}
+	narrow := []ity{{8, true}, {8, false}, {4, true}, {4, false}, {3, true}, {6, false}, {1, false}}
+	ta, tb := narrow[g.rng.IntN(len(narrow))], narrow[g.rng.IntN(len(narrow))]
+	td := []ity{{16, true}, {20, true}, {32, true}, {12, true}}[g.rng.IntN(4)]
+	g.args = append(g.args, fmt.Sprintf("%%A: %s", tileT([]int{G * M, K}, ta, "global")))
+	constB := g.rng.IntN(2) == 0
+	if !constB {
+		g.args = append(g.args, fmt.Sprintf("%%B: %s", tileT([]int{K, N}, tb, "global")))
+	}
+	g.args = append(g.args, fmt.Sprintf("%%D: %s", tileT([]int{G * M, N}, td, "global")))
+	g.line("%%pid = otir.program_id axis(0)")
+	g.line("%%cM = otir.constant %d : index", M)
+	g.line("%%off = otir.mul %%pid, %%cM : index")
+	gaT := tileT([]int{M, K}, ta, "global")
+	g.line("%%ga = otir.extract_slice %%A[%%off, 0] [%d, %d] [1, 1] : %s to %s", M, K, tileT([]int{G * M, K}, ta, "global"), gaT)
+	var b val
+	if constB {
+		b = g.constant(tb, []int{K, N})
+	} else {
+		b = val{g.fresh(), tb, []int{K, N}}
+		g.line("%s = otir.load %%B : %s -> %s", b.name, tileT([]int{K, N}, tb, "global"), b.typ())
+	}
+	c := g.constant(td, []int{M, N})
+	dT := tileT([]int{M, N}, td, "private")
+	var d string
+	if g.rng.IntN(2) == 0 {
+		a := val{g.fresh(), ta, []int{M, K}}
+		g.line("%s = otir.load %%ga : %s -> %s", a.name, gaT, a.typ())
+		d = g.fresh()
+		g.line("%s = otir.matmul %s, %s, %s : (%s, %s, %s) -> %s", d, a.name, b.name, c.name, a.typ(), b.typ(), c.typ(), dT)
+	} else {
+		// Double buffering along K: two halves, two buffers, two DMAs.
+		h := K / 2
+		hg, hw, hp := tileT([]int{M, h}, ta, "global"), tileT([]int{M, h}, ta, "workgroup"), tileT([]int{M, h}, ta, "private")
+		hb := tileT([]int{h, N}, tb, "private")
+		acc := c.name
+		var toks, bufs []string
+		for i := 0; i < 2; i++ {
+			s, w, tok := g.fresh(), g.fresh(), g.fresh()
+			g.line("%s = otir.extract_slice %%ga[0, %d] [%d, %d] [1, 1] : %s to %s", s, i*h, M, h, gaT, hg)
+			g.line("%s = otir.alloc() : %s", w, hw)
+			g.line("%s = otir.dma_copy_async %s, %s : (%s, %s) -> !otir.token", tok, s, w, hg, hw)
+			toks, bufs = append(toks, tok), append(bufs, w)
+		}
+		for i := 0; i < 2; i++ {
+			g.line("otir.wait [%s]", toks[i])
+			a, bs, dd := g.fresh(), g.fresh(), g.fresh()
+			g.line("%s = otir.load %s : %s -> %s", a, bufs[i], hw, hp)
+			g.line("%s = otir.extract_slice %s[%d, 0] [%d, %d] [1, 1] : %s to %s", bs, b.name, i*h, h, N, b.typ(), hb)
+			g.line("%s = otir.matmul %s, %s, %s : (%s, %s, %s) -> %s", dd, a, bs, acc, hp, hb, dT, dT)
+			acc = dd
+		}
+		d = acc
+	}
+	g.line("%%gd = otir.extract_slice %%D[%%off, 0] [%d, %d] [1, 1] : %s to %s", M, N, tileT([]int{G * M, N}, td, "global"), tileT([]int{M, N}, td, "global"))
+	g.line("otir.store %s, %%gd : %s, %s", d, dT, tileT([]int{M, N}, td, "global"))
+}
+
+// constLeftMatmulKernel: a constant matrix times a row block of X per
+// workgroup (the constant is the left operand).
+func (g *gen) constLeftMatmulKernel() {
+	M, K, N := 1+g.rng.IntN(3), 1+g.rng.IntN(3), 1+g.rng.IntN(3)
+	G := 1 + g.rng.IntN(2)
+	g.grid = []int{G}
+	narrow := []ity{{8, true}, {8, false}, {4, true}, {3, true}, {6, false}}
+	tx, tw := narrow[g.rng.IntN(len(narrow))], narrow[g.rng.IntN(len(narrow))]
+	td := []ity{{16, true}, {20, true}, {32, true}}[g.rng.IntN(3)]
+	g.args = append(g.args, fmt.Sprintf("%%X: %s", tileT([]int{G * M, K}, tx, "global")))
+	g.args = append(g.args, fmt.Sprintf("%%D: %s", tileT([]int{G * N, K}, td, "global")))
+	g.line("%%pid = otir.program_id axis(0)")
+	g.line("%%cM = otir.constant %d : index", M)
+	g.line("%%cN = otir.constant %d : index", N)
+	g.line("%%offx = otir.mul %%pid, %%cM : index")
+	g.line("%%offd = otir.mul %%pid, %%cN : index")
+	g.line("%%gx = otir.extract_slice %%X[%%offx, 0] [%d, %d] [1, 1] : %s to %s", M, K, tileT([]int{G * M, K}, tx, "global"), tileT([]int{M, K}, tx, "global"))
+	x := val{g.fresh(), tx, []int{M, K}}
+	g.line("%s = otir.load %%gx : %s -> %s", x.name, tileT([]int{M, K}, tx, "global"), x.typ())
+	w := g.constant(tw, []int{N, M})
+	c := g.constant(td, []int{N, K})
+	d := g.fresh()
+	dT := tileT([]int{N, K}, td, "private")
+	g.line("%s = otir.matmul %s, %s, %s : (%s, %s, %s) -> %s", d, w.name, x.name, c.name, w.typ(), x.typ(), c.typ(), dT)
+	g.line("%%gd = otir.extract_slice %%D[%%offd, 0] [%d, %d] [1, 1] : %s to %s", N, K, tileT([]int{G * N, K}, td, "global"), tileT([]int{N, K}, td, "global"))
+	g.line("otir.store %s, %%gd : %s, %s", d, dT, tileT([]int{N, K}, td, "global"))
+}

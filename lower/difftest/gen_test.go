@@ -1,0 +1,72 @@
+package difftest
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"otir/lower/tiles"
+)
+
+// kernels is the number of generated kernels TestGenerated checks:
+// OTIR_DIFFTEST_KERNELS, else 500 (200 with -short).
+func kernels(t *testing.T) int {
+	if s := os.Getenv("OTIR_DIFFTEST_KERNELS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("OTIR_DIFFTEST_KERNELS: %v", err)
+		}
+		return n
+	}
+	if testing.Short() {
+		return 200
+	}
+	return 500
+}
+
+// TestGenerated checks random kernels: the executor and the ALIR
+// interpreter must agree on every one. A disagreement prints the kernel,
+// to be added to testdata/ (TestRegressions runs those).
+func TestGenerated(t *testing.T) {
+	n := kernels(t)
+	ops, lowered := 0, 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		src := Generate(seed)
+		m := prepare(t, src)
+		r, err := Check(m, m.Kernels()[0], tiles.Options{}, 16, seed)
+		var mm *Mismatch
+		if errors.As(err, &mm) || err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		ops += r.Ops
+		lowered++
+	}
+	t.Logf("%d kernels, %d ALIR operations", lowered, ops)
+}
+
+// The generator is deterministic and, over the seeds the test runs, uses
+// every feature it claims.
+func TestGeneratorCoverage(t *testing.T) {
+	if Generate(5) != Generate(5) {
+		t.Fatal("Generate is not deterministic")
+	}
+	features := []string{`"hls"`, `"cpp"`, "grid = [3]", "otir.dma_copy_async", "otir.wait", "otir.alloc", "scf.for", "scf.if",
+		"otir.select", "otir.cmp", "otir.matmul", "otir.atomic_rmw", "otir.insert_slice", "otir.transpose", "otir.div_s", "otir.rem_u",
+		"otir.shr_s", "otir.cast", "otir.abs", "%s: ", "!otir.tile<4xi1, #private>) -> !otir.token"}
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 300; seed++ {
+		src := Generate(seed)
+		for _, f := range features {
+			if strings.Contains(src, f) {
+				seen[f]++
+			}
+		}
+	}
+	for _, f := range features {
+		if seen[f] == 0 {
+			t.Errorf("no generated kernel contains %q", f)
+		}
+	}
+}

@@ -1,0 +1,468 @@
+package tiles
+
+import (
+	"math/big"
+
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// Scalar arithmetic: each function computes one element of an OTIR
+// element-wise operation exactly as the reference executor defines it (the
+// exact result of the operand values, converted to the result type rt), as
+// constants when the operands are, else as dais ops.
+
+// binary lowers add, sub, mul, div/rem, shifts, bitwise ops, max and min.
+func (l *lowerer) binary(name string, a, b num, ta, tb, rt intT) (num, error) {
+	switch name {
+	case ir.OpAdd:
+		return l.add(a, b, rt)
+	case ir.OpSub:
+		return l.sub(a, b, rt)
+	case ir.OpMul:
+		return l.mul(a, b, rt)
+	case ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU:
+		signed := name == ir.OpDivS || name == ir.OpRemS
+		rem := name == ir.OpRemS || name == ir.OpRemU
+		y, err := l.reading(b, tb, signed)
+		if err != nil {
+			return num{}, err
+		}
+		x := a
+		// A remainder by +-2^k (k within the width) depends only on the
+		// low k bits, which the reading does not change.
+		if k, ok := pow2Const(y); !rem || !ok || k > ta.width || x.c != nil {
+			if x, err = l.reading(a, ta, signed); err != nil {
+				return num{}, err
+			}
+		}
+		return l.divide(x, y, rem, rt)
+	case ir.OpShl, ir.OpShrS, ir.OpShrU:
+		if b.c == nil {
+			return num{}, l.cannot("shift by a non-constant amount")
+		}
+		if b.c.Sign() < 0 {
+			return num{}, l.errf("negative shift amount %v", b.c)
+		}
+		k := 4096
+		if b.c.IsInt64() && b.c.Int64() < 4096 {
+			k = int(b.c.Int64())
+		}
+		if name == ir.OpShl {
+			return l.shiftLeft(a, k, rt)
+		}
+		x, err := l.reading(a, ta, name == ir.OpShrS)
+		if err != nil {
+			return num{}, err
+		}
+		return l.floorShift(x, k, rt)
+	case ir.OpAnd, ir.OpOr, ir.OpXor:
+		return l.bitwise(name, a, b, rt)
+	case ir.OpMax, ir.OpMin:
+		return l.maxMin(name == ir.OpMax, a, b, rt)
+	}
+	return num{}, l.cannot("no integer lowering for this operation")
+}
+
+// pow2Const returns k when n is the constant +-2^k.
+func pow2Const(n num) (int, bool) {
+	if n.c == nil {
+		return 0, false
+	}
+	return log2Exact(n.c)
+}
+
+// reading returns a's bits read as a signed or unsigned number of its
+// type's width (the executor's _s/_u operations).
+func (l *lowerer) reading(a num, ta intT, signed bool) (num, error) {
+	if signed {
+		return l.convert(a, ta.signedReading())
+	}
+	return l.convert(a, ta.unsignedReading())
+}
+
+func (l *lowerer) add(a, b num, rt intT) (num, error) {
+	if a.c != nil && b.c != nil {
+		return constNum(rt.wrap(add(a.c, b.c))), nil
+	}
+	if a.c != nil {
+		a, b = b, a
+	}
+	sa, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	if b.c != nil {
+		return l.addConst(sa, b.c, rt)
+	}
+	sb, err := l.data(b)
+	if err != nil {
+		return num{}, err
+	}
+	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), add(sa.lo, sb.lo), add(sa.hi, sb.hi), rt)
+}
+
+// addConst returns s + c: dais.const_add when c fits its 32-bit field.
+func (l *lowerer) addConst(s *slot, c *big.Int, rt intT) (num, error) {
+	if c.Sign() == 0 {
+		return l.convert(slotNum(s), rt)
+	}
+	lo, hi := add(s.lo, c), add(s.hi, c)
+	if c.IsInt64() && c.Int64() == int64(int32(c.Int64())) {
+		at := ir.Attrs{{Name: "exp", Value: ir.I64(0)}, {Name: "value", Value: ir.I64(c.Int64())}}
+		return l.value(dais.OpConstAdd, []*slot{s}, at, lo, hi, rt)
+	}
+	cs, err := l.constSlot(c)
+	if err != nil {
+		return num{}, err
+	}
+	return l.value(dais.OpAdd, []*slot{s, cs}, shiftAttr(0), lo, hi, rt)
+}
+
+func (l *lowerer) sub(a, b num, rt intT) (num, error) {
+	switch {
+	case a.c != nil && b.c != nil:
+		return constNum(rt.wrap(sub(a.c, b.c))), nil
+	case b.c != nil:
+		sa, err := l.data(a)
+		if err != nil {
+			return num{}, err
+		}
+		return l.addConst(sa, neg(b.c), rt)
+	}
+	sa, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	sb, err := l.data(b)
+	if err != nil {
+		return num{}, err
+	}
+	return l.value(dais.OpSub, []*slot{sa, sb}, shiftAttr(0), sub(sa.lo, sb.hi), sub(sa.hi, sb.lo), rt)
+}
+
+// productBounds is the range of x*y for x in [alo, ahi], y in [blo, bhi].
+func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
+	ps := []*big.Int{mul(alo, blo), mul(alo, bhi), mul(ahi, blo), mul(ahi, bhi)}
+	lo, hi = ps[0], ps[0]
+	for _, p := range ps[1:] {
+		lo, hi = minBig(lo, p), maxBig(hi, p)
+	}
+	return lo, hi
+}
+
+func (l *lowerer) mul(a, b num, rt intT) (num, error) {
+	if a.c != nil && b.c != nil {
+		return constNum(rt.wrap(mul(a.c, b.c))), nil
+	}
+	if a.c != nil {
+		a, b = b, a
+	}
+	sa, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	if b.c != nil {
+		return l.constMul(sa, b.c, rt)
+	}
+	sb, err := l.data(b)
+	if err != nil {
+		return num{}, err
+	}
+	lo, hi := productBounds(sa.lo, sa.hi, sb.lo, sb.hi)
+	return l.value(dais.OpMul, []*slot{sa, sb}, nil, lo, hi, rt)
+}
+
+// shifted returns ±s*2^k (k may be negative: floor division), as a value of
+// rt: one dais.add or dais.sub from the constant zero.
+func (l *lowerer) shifted(s *slot, k int, negate bool, rt intT) (num, error) {
+	if k == 0 && !negate {
+		return l.convert(slotNum(s), rt)
+	}
+	zero, err := l.constSlot(bigZero)
+	if err != nil {
+		return num{}, err
+	}
+	lo, hi := s.lo, s.hi
+	name := dais.OpAdd
+	if negate {
+		lo, hi, name = neg(hi), neg(lo), dais.OpSub
+	}
+	if k >= 0 {
+		lo, hi = shl(lo, k), shl(hi, k)
+	} else {
+		lo, hi = sar(lo, -k), sar(hi, -k)
+	}
+	if k == 0 {
+		return l.value(dais.OpNeg, []*slot{s}, nil, lo, hi, rt)
+	}
+	return l.value(name, []*slot{zero, s}, shiftAttr(k), lo, hi, rt)
+}
+
+func (l *lowerer) shiftLeft(a num, k int, rt intT) (num, error) {
+	if k >= rt.width {
+		return intNum(0), nil // a*2^k is a multiple of 2^width
+	}
+	if a.c != nil {
+		return constNum(rt.wrap(shl(a.c, k))), nil
+	}
+	s, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	return l.shifted(s, k, false, rt)
+}
+
+// floorShift returns floor(x / 2^k).
+func (l *lowerer) floorShift(x num, k int, rt intT) (num, error) {
+	if err := l.needExact(x); err != nil {
+		return num{}, err
+	}
+	k = min(k, 66) // values have at most 65 bits: any larger shift is the same
+	if x.c != nil {
+		return constNum(rt.wrap(sar(x.c, k))), nil
+	}
+	s, err := l.data(x)
+	if err != nil {
+		return num{}, err
+	}
+	return l.shifted(s, -k, false, rt)
+}
+
+// divide returns floor(x / y) or the remainder x - y*floor(x/y), for a
+// constant y: powers of two become shifts and wrapping quantizations.
+func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
+	if err := l.needExact(x, y); err != nil {
+		return num{}, err
+	}
+	if y.c == nil {
+		return num{}, l.cannot("division by a non-constant")
+	}
+	if y.c.Sign() == 0 {
+		return num{}, l.errf("division by zero")
+	}
+	if x.c != nil {
+		if rem {
+			return constNum(rt.wrap(floorMod(x.c, y.c))), nil
+		}
+		return constNum(rt.wrap(floorDiv(x.c, y.c))), nil
+	}
+	k, ok := log2Exact(y.c)
+	if !ok {
+		return num{}, l.cannot("division by %v, which is not a power of two", y.c)
+	}
+	s, err := l.data(x)
+	if err != nil {
+		return num{}, err
+	}
+	if !rem {
+		return l.shifted(s, -k, y.c.Sign() < 0, rt)
+	}
+	if k == 0 {
+		return intNum(0), nil
+	}
+	top := sub(pow2(k), bigOne)
+	if y.c.Sign() > 0 {
+		// x mod 2^k: wrap to k unsigned bits.
+		if s.lo.Sign() >= 0 && s.hi.Cmp(top) <= 0 {
+			return l.convert(slotNum(s), rt)
+		}
+		u, err := l.emit(dais.OpQuantize, []*slot{s}, nil, bigZero, top)
+		if err != nil {
+			return num{}, err
+		}
+		return l.convert(slotNum(u), rt)
+	}
+	// The remainder by -2^k lies in (-2^k, 0] and is x modulo 2^k:
+	// ((x - 1) mod 2^k) - (2^k - 1), the first step wrapping in one op.
+	at := ir.Attrs{{Name: "exp", Value: ir.I64(0)}, {Name: "value", Value: ir.I64(-1)}}
+	u, err := l.emit(dais.OpConstAdd, []*slot{s}, at, bigZero, top)
+	if err != nil {
+		return num{}, err
+	}
+	return l.addConst(u, neg(top), rt)
+}
+
+// bitwise lowers and/or/xor: values as infinite two's complement, as ALIR's
+// bit operations compute them.
+func (l *lowerer) bitwise(name string, a, b num, rt intT) (num, error) {
+	op := map[string]func(z, x, y *big.Int) *big.Int{
+		ir.OpAnd: (*big.Int).And, ir.OpOr: (*big.Int).Or, ir.OpXor: (*big.Int).Xor,
+	}[name]
+	if a.c != nil && b.c != nil {
+		return constNum(rt.wrap(op(new(big.Int), a.c, b.c))), nil
+	}
+	if a.c != nil {
+		a, b = b, a
+	}
+	if b.c != nil {
+		switch {
+		case b.c.Sign() == 0 && name == ir.OpAnd:
+			return intNum(0), nil
+		case b.c.Sign() == 0, b.c.Cmp(bigNegOne) == 0 && name == ir.OpAnd:
+			return l.convert(a, rt)
+		case b.c.Cmp(bigNegOne) == 0 && name == ir.OpOr:
+			return constNum(rt.wrap(bigNegOne)), nil
+		}
+	}
+	sa, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	sb, err := l.data(b)
+	if err != nil {
+		return num{}, err
+	}
+	kind := map[string]string{ir.OpAnd: "and", ir.OpOr: "or", ir.OpXor: "xor"}[name]
+	lo, hi := bitwiseBounds(kind, sa, sb)
+	at := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: kind}}, {Name: "shift", Value: ir.I64(0)}}
+	return l.value(dais.OpBitBinary, []*slot{sa, sb}, at, lo, hi, rt)
+}
+
+// bitwiseBounds bounds a bitwise operation of two intervals: with both
+// operands non-negative and below 2^n the result is too (and at most the
+// smaller operand for and, at least the larger for or); otherwise both lie
+// in [-2^n, 2^n) and so does the result.
+func bitwiseBounds(kind string, a, b *slot) (lo, hi *big.Int) {
+	if a.lo.Sign() >= 0 && b.lo.Sign() >= 0 {
+		n := max(a.hi.BitLen(), b.hi.BitLen())
+		switch kind {
+		case "and":
+			return bigZero, minBig(a.hi, b.hi)
+		case "or":
+			return maxBig(a.lo, b.lo), sub(pow2(n), bigOne)
+		}
+		return bigZero, sub(pow2(n), bigOne)
+	}
+	n := max(signedBits(a), signedBits(b))
+	lo, hi = neg(pow2(n)), sub(pow2(n), bigOne)
+	if kind == "and" {
+		if a.lo.Sign() >= 0 {
+			return bigZero, a.hi
+		}
+		if b.lo.Sign() >= 0 {
+			return bigZero, b.hi
+		}
+	}
+	return lo, hi
+}
+
+// signedBits is the least n with [lo, hi] within [-2^n, 2^n).
+func signedBits(s *slot) int {
+	n := s.hi.BitLen()
+	if s.lo.Sign() < 0 {
+		n = max(n, new(big.Int).Sub(neg(s.lo), bigOne).BitLen())
+	}
+	return n
+}
+
+func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
+	if err := l.needExact(a, b); err != nil {
+		return num{}, err
+	}
+	alo, ahi := a.bounds()
+	blo, bhi := b.bounds()
+	pickA := func() (num, error) { return l.convert(a, rt) }
+	pickB := func() (num, error) { return l.convert(b, rt) }
+	switch {
+	case ahi.Cmp(blo) <= 0: // a <= b
+		if isMax {
+			return pickB()
+		}
+		return pickA()
+	case bhi.Cmp(alo) <= 0: // b <= a
+		if isMax {
+			return pickA()
+		}
+		return pickB()
+	}
+	if a.c != nil {
+		a, b = b, a
+	}
+	if isMax && b.c != nil && b.c.Sign() == 0 {
+		s, err := l.data(a)
+		if err != nil {
+			return num{}, err
+		}
+		return l.value(dais.OpReLU, []*slot{s}, nil, maxBig(s.lo, bigZero), maxBig(s.hi, bigZero), rt)
+	}
+	lt, err := l.lessThan(a, b)
+	if err != nil {
+		return num{}, err
+	}
+	ca, err := l.convert(a, rt)
+	if err != nil {
+		return num{}, err
+	}
+	cb, err := l.convert(b, rt)
+	if err != nil {
+		return num{}, err
+	}
+	clo, chi := ca.bounds()
+	dlo, dhi := cb.bounds()
+	if isMax {
+		return l.muxWithin(lt, cb, ca, maxBig(clo, dlo), maxBig(chi, dhi), rt)
+	}
+	return l.muxWithin(lt, ca, cb, minBig(clo, dlo), minBig(chi, dhi), rt)
+}
+
+// unary lowers neg, abs and not.
+func (l *lowerer) unary(name string, a num, rt intT) (num, error) {
+	if a.c != nil {
+		var v *big.Int
+		switch name {
+		case ir.OpNeg:
+			v = neg(a.c)
+		case ir.OpAbs:
+			v = new(big.Int).Abs(a.c)
+		case ir.OpNot:
+			v = new(big.Int).Not(a.c)
+		}
+		return constNum(rt.wrap(v)), nil
+	}
+	s, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	switch name {
+	case ir.OpNeg:
+		return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
+	case ir.OpAbs:
+		if err := l.needExact(a); err != nil {
+			return num{}, err
+		}
+		switch {
+		case s.lo.Sign() >= 0:
+			return l.convert(slotNum(s), rt)
+		case s.hi.Sign() <= 0:
+			return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
+		}
+		n, err := l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
+		if err != nil {
+			return num{}, err
+		}
+		ns, err := l.data(n)
+		if err != nil {
+			return num{}, err
+		}
+		lo, hi := rt.lo, rt.hi
+		if rt.contains(neg(s.hi), neg(s.lo)) { // -s was exact: |s| >= 0
+			lo, hi = bigZero, maxBig(s.hi, neg(s.lo))
+		}
+		// s is signed (s.lo < 0), so its msb is its sign.
+		return l.value(dais.OpMux, []*slot{s, ns, s}, shiftAttr(0), lo, hi, rt)
+	case ir.OpNot:
+		if rt.signed {
+			// ALIR's not of a signed result is -a-1, exact.
+			at := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "not"}}}
+			return l.value(dais.OpBitUnary, []*slot{s}, at, sub(neg(s.hi), bigOne), sub(neg(s.lo), bigOne), rt)
+		}
+		// Unsigned: not a = (2^w - 1) - a, which stays in range.
+		top, err := l.constSlot(rt.hi)
+		if err != nil {
+			return num{}, err
+		}
+		return l.value(dais.OpSub, []*slot{top, s}, shiftAttr(0), sub(rt.hi, s.hi), sub(rt.hi, s.lo), rt)
+	}
+	return num{}, l.cannot("no integer lowering for this operation")
+}

@@ -1,0 +1,179 @@
+package tiles
+
+import (
+	"math/big"
+
+	"otir/lower/cmvm"
+	"otir/lower/dais"
+)
+
+// constMatmul lowers the products of a matmul whose A or B is a constant
+// matrix (and the other is not) with lower/cmvm: each row of A times the
+// constant B (or the constant A times each column of B) is one
+// constant-matrix-vector product, whose adder graph shares subexpressions
+// between the outputs; each output's value joins its terms. A vector cmvm
+// cannot take (values beyond int64) is multiplied element by element. It
+// reports false, touching nothing, when neither operand is constant.
+func (l *lowerer) constMatmul(a, b []num, M, K, N int, rt intT, terms [][]term) (bool, error) {
+	switch {
+	case allConst(b) && !allConst(a):
+		// Row m: y[n] = sum_k x[k] * B[k][n], x = A[m, :]: B is the
+		// transposed matrix (rows are inputs).
+		mat := constMatrix(b, K, N)
+		coef := func(k, n int) *big.Int { return b[k*N+n].c }
+		for m := 0; m < M; m++ {
+			out := func(n int) *[]term { return &terms[m*N+n] }
+			if err := l.constVector(a[m*K:(m+1)*K], mat, true, N, rt, out, coef); err != nil {
+				return true, err
+			}
+		}
+		return true, nil
+	case allConst(a) && !allConst(b):
+		// Column n: y[m] = sum_k A[m][k] * x[k], x = B[:, n].
+		mat := constMatrix(a, M, K)
+		coef := func(k, m int) *big.Int { return a[m*K+k].c }
+		for n := 0; n < N; n++ {
+			x := make([]num, K)
+			for k := range x {
+				x[k] = b[k*N+n]
+			}
+			out := func(m int) *[]term { return &terms[m*N+n] }
+			if err := l.constVector(x, mat, false, M, rt, out, coef); err != nil {
+				return true, err
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// constVector adds to out(j) the value of output j of the product of the
+// values x by a constant matrix (coef(k, j): the coefficient of x[k] in
+// output j): through cmvm when it takes the problem, else one product at a
+// time.
+func (l *lowerer) constVector(x []num, mat [][]int64, transposed bool, nOut int, rt intT, out func(j int) *[]term, coef func(k, j int) *big.Int) error {
+	outs, err := l.cmvmRow(x, mat, transposed, nOut, rt)
+	if err != nil {
+		return err
+	}
+	if outs != nil {
+		for j, vs := range outs {
+			*out(j) = append(*out(j), vs...)
+		}
+		return nil
+	}
+	for j := 0; j < nOut; j++ {
+		for k := range x {
+			p, err := l.mul(x[k], constNum(coef(k, j)), rt)
+			if err != nil {
+				return err
+			}
+			*out(j) = append(*out(j), term{n: p})
+		}
+	}
+	return nil
+}
+
+func allConst(ns []num) bool {
+	for _, n := range ns {
+		if n.c == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// constMatrix returns the rows x cols constant matrix of ns, or nil when an
+// entry does not fit int64.
+func constMatrix(ns []num, rows, cols int) [][]int64 {
+	mat := make([][]int64, rows)
+	for i := range mat {
+		mat[i] = make([]int64, cols)
+		for j := range mat[i] {
+			c := ns[i*cols+j].c
+			if !c.IsInt64() {
+				return nil
+			}
+			mat[i][j] = c.Int64()
+		}
+	}
+	return mat
+}
+
+// cmvmRow solves one constant-matrix-vector product over the values x and
+// emits its adder graph. It returns, for each of the nOut outputs, the terms
+// of its value (values of rt): the graph's output and the constant
+// contribution of the constant entries of x. It returns nil when cmvm cannot
+// take the problem.
+func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt intT) ([][]term, error) {
+	if mat == nil {
+		return nil, nil
+	}
+	coef := func(k, i int) int64 {
+		if transposed {
+			return mat[k][i]
+		}
+		return mat[i][k]
+	}
+	inputs := make([]cmvm.Interval, len(x))
+	for k, v := range x {
+		if v.c != nil {
+			continue // a [0, 0] input: ignored by cmvm, added as a constant
+		}
+		lo, hi := v.bounds()
+		if !lo.IsInt64() || !hi.IsInt64() {
+			return nil, nil
+		}
+		inputs[k] = cmvm.Interval{Lo: lo.Int64(), Hi: hi.Int64()}
+	}
+	g, err := cmvm.Solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs},
+		cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize})
+	if err != nil || len(g.Outputs) != nOut {
+		return nil, nil
+	}
+	nodes := make([]*slot, len(x)+len(g.Ops))
+	for k, v := range x {
+		if v.c == nil {
+			if nodes[k], err = l.data(v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for j, o := range g.Ops {
+		if o.A < 0 || o.B < 0 || o.A >= len(x)+j || o.B >= len(x)+j || nodes[o.A] == nil || nodes[o.B] == nil {
+			return nil, nil // a graph reading a constant input: not expected
+		}
+		sa, sb := nodes[o.A], nodes[o.B]
+		lo, hi := shl(sb.lo, o.Shift), shl(sb.hi, o.Shift)
+		name := dais.OpAdd
+		if o.Sub {
+			lo, hi, name = neg(hi), neg(lo), dais.OpSub
+		}
+		v, err := l.value(name, []*slot{sa, sb}, shiftAttr(o.Shift), add(sa.lo, lo), add(sa.hi, hi), rt)
+		if err != nil {
+			return nil, err
+		}
+		if nodes[len(x)+j], err = l.data(v); err != nil {
+			return nil, err
+		}
+	}
+	outs := make([][]term, nOut)
+	for i := range outs {
+		k := new(big.Int)
+		for j, v := range x {
+			if v.c != nil {
+				k.Add(k, mul(v.c, big.NewInt(coef(j, i))))
+			}
+		}
+		outs[i] = []term{{n: constNum(rt.wrap(k))}}
+		o := g.Outputs[i]
+		if o.Node < 0 {
+			continue
+		}
+		if o.Node >= len(nodes) || nodes[o.Node] == nil {
+			return nil, nil
+		}
+		outs[i] = append(outs[i], term{s: nodes[o.Node], shift: o.Shift, neg: o.Neg})
+	}
+	return outs, nil
+}

@@ -1,0 +1,246 @@
+package tiles
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// emitTyped appends a dais op with a result of type t whose values are
+// lo..hi, and returns its slot.
+//
+// Identical ops (same name, operands, attributes and type) are emitted once:
+// the lowering often computes the same difference or shift for several
+// elements or comparisons. Inputs are never merged (their index attribute
+// is set later).
+func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t *ir.FixedType, lo, hi *big.Int) (*slot, error) {
+	var key string
+	if name != dais.OpInput {
+		var sb strings.Builder
+		sb.WriteString(name)
+		for _, o := range operands {
+			fmt.Fprintf(&sb, " %p", o.v)
+		}
+		sb.WriteString(attrs.String())
+		sb.WriteString(t.String())
+		key = sb.String()
+		if s, ok := l.memo[key]; ok {
+			return s, nil
+		}
+	}
+	l.nOps++
+	if l.nOps > l.opts.MaxOps {
+		return nil, l.errf("cannot be lowered: the program exceeds max-ops=%d operations", l.opts.MaxOps).
+			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+	}
+	vals := make([]*ir.Value, len(operands))
+	for i, s := range operands {
+		vals[i] = s.v
+	}
+	l.b.Loc = l.cur.Loc
+	op := l.b.Create(name, vals, []ir.Type{t}, attrs)
+	s := &slot{v: op.Results[0], lo: lo, hi: hi}
+	if key != "" {
+		l.memo[key] = s
+	}
+	return s, nil
+}
+
+// emit appends a dais op whose result holds the integers lo..hi exactly.
+func (l *lowerer) emit(name string, operands []*slot, attrs ir.Attrs, lo, hi *big.Int) (*slot, error) {
+	t, err := dais.IntType(lo, hi)
+	if err != nil {
+		return nil, l.cannot("a value in [%v, %v] needs %d bits, more than ALIR's %d", lo, hi, dais.IntBits(lo, hi).Width(), 64)
+	}
+	return l.emitTyped(name, operands, attrs, t, lo, hi)
+}
+
+// value appends a dais op whose exact result lies in lo..hi and which must
+// produce a value of type rt. Inside rt's range the result is exact (and a
+// single possible value is a constant, with no op); otherwise the op's
+// interval is rt's whole range, so ALIR wraps the exact result to rt's width
+// and signedness: the executor's "exact result, then convert".
+//
+// A result of a type wider than 64 bits that needs more than 64 bits (or
+// computed from such a result) is kept modulo 2^64 (see slot.mod64).
+func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *big.Int, rt intT) (num, error) {
+	wide := false
+	for _, o := range operands {
+		wide = wide || o.mod64
+	}
+	wide = wide && rt.width > 64
+	switch {
+	case !rt.contains(lo, hi):
+		lo, hi = rt.lo, rt.hi
+	case lo.Cmp(hi) == 0 && !wide:
+		return constNum(lo), nil
+	}
+	if wide || dais.IntBits(lo, hi).Width() > 64 {
+		i64 := makeIntT(64, true)
+		s, err := l.emit(name, operands, attrs, i64.lo, i64.hi)
+		if err != nil {
+			return num{}, err
+		}
+		s.mod64 = true
+		return slotNum(s), nil
+	}
+	s, err := l.emit(name, operands, attrs, lo, hi)
+	if err != nil {
+		return num{}, err
+	}
+	return slotNum(s), nil
+}
+
+// needExact rejects values kept modulo 2^64 where the operation being
+// lowered needs their exact value.
+func (l *lowerer) needExact(ns ...num) error {
+	for _, n := range ns {
+		if n.s != nil && n.s.mod64 {
+			return l.cannot("it needs the exact value of a result that takes more than 64 bits")
+		}
+	}
+	return nil
+}
+
+func shiftAttr(k int) ir.Attrs { return ir.Attrs{{Name: "shift", Value: ir.I64(int64(k))}} }
+
+// constSlot returns a slot holding the constant v (one dais.const per
+// distinct value; beyond int64, a constant wrapped into place).
+func (l *lowerer) constSlot(v *big.Int) (*slot, error) {
+	key := v.String()
+	if s := l.consts[key]; s != nil {
+		return s, nil
+	}
+	var s *slot
+	var err error
+	if v.IsInt64() {
+		s, err = l.emit(dais.OpConst, nil, ir.Attrs{{Name: "value", Value: ir.I64(v.Int64())}}, v, v)
+	} else {
+		// Only u64 values reach here: the constant v - 2^64, wrapped to 64
+		// unsigned bits, is v.
+		low := sub(v, pow2(64))
+		if !low.IsInt64() {
+			return nil, l.errf("cannot be lowered: constant %v does not fit 64 bits", v)
+		}
+		var c *slot
+		if c, err = l.constSlot(low); err == nil {
+			s, err = l.emit(dais.OpQuantize, []*slot{c}, nil, v, v)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.consts[key] = s
+	return s, nil
+}
+
+// data returns a slot holding n's value: constants become dais.const, msb
+// conditions a 0/1 mux.
+func (l *lowerer) data(n num) (*slot, error) {
+	switch {
+	case n.s != nil:
+		return n.s, nil
+	case n.c != nil:
+		return l.constSlot(n.c)
+	}
+	k := boolKey{n.m, n.inv}
+	if s := l.bools[k]; s != nil {
+		return s, nil
+	}
+	one, err := l.constSlot(bigOne)
+	if err != nil {
+		return nil, err
+	}
+	zero, err := l.constSlot(bigZero)
+	if err != nil {
+		return nil, err
+	}
+	a, b := one, zero
+	if n.inv {
+		a, b = zero, one
+	}
+	s, err := l.emit(dais.OpMux, []*slot{n.m, a, b}, shiftAttr(0), bigZero, bigOne)
+	if err != nil {
+		return nil, err
+	}
+	l.bools[k] = s
+	return s, nil
+}
+
+// condition returns how to test n as a mux condition: known >= 0 for a
+// constant (0 or 1), else the slot whose msb is the truth, inverted if inv.
+// Boolean data slots hold 0 or 1 in one bit, so their msb is their value.
+func (l *lowerer) condition(n num) (c *slot, inv bool, known int) {
+	switch {
+	case n.c != nil:
+		if n.c.Sign() != 0 {
+			return nil, false, 1
+		}
+		return nil, false, 0
+	case n.m != nil:
+		return n.m, n.inv, -1
+	}
+	return n.s, false, -1
+}
+
+// mux returns cond ? a : b, as a value of type rt (a and b are values of rt).
+func (l *lowerer) mux(cond, a, b num, rt intT) (num, error) {
+	return l.muxWithin(cond, a, b, nil, nil, rt)
+}
+
+// muxWithin is mux where the caller knows the result lies in [lo, hi] (nil:
+// unknown), tighter than the union of a's and b's ranges (max and min).
+func (l *lowerer) muxWithin(cond, a, b num, lo, hi *big.Int, rt intT) (num, error) {
+	c, inv, known := l.condition(cond)
+	switch {
+	case known == 1:
+		return a, nil
+	case known == 0 || a.same(b):
+		return b, nil
+	}
+	if inv {
+		a, b = b, a
+	}
+	sa, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	sb, err := l.data(b)
+	if err != nil {
+		return num{}, err
+	}
+	ulo, uhi := minBig(sa.lo, sb.lo), maxBig(sa.hi, sb.hi)
+	if lo == nil {
+		lo, hi = ulo, uhi
+	}
+	return l.value(dais.OpMux, []*slot{c, sa, sb}, shiftAttr(0), maxBig(lo, ulo), minBig(hi, uhi), rt)
+}
+
+// convert returns n as a value of type rt: unchanged when it already is one,
+// else wrapped by a dais.quantize to rt's range.
+func (l *lowerer) convert(n num, rt intT) (num, error) {
+	if n.c != nil {
+		return constNum(rt.wrap(n.c)), nil
+	}
+	if n.s != nil && n.s.mod64 {
+		switch {
+		case rt.width > 64:
+			return n, nil
+		case rt.width == 64 && rt.signed:
+			// The slot holds exactly the value wrapped to i64.
+			return slotNum(&slot{v: n.s.v, lo: n.s.lo, hi: n.s.hi}), nil
+		}
+	}
+	lo, hi := n.bounds()
+	if rt.contains(lo, hi) {
+		return n, nil
+	}
+	s, err := l.data(n)
+	if err != nil {
+		return num{}, err
+	}
+	return l.value(dais.OpQuantize, []*slot{s}, nil, lo, hi, rt)
+}

@@ -1,0 +1,91 @@
+package tiles
+
+import (
+	"fmt"
+
+	"otir/diag"
+	"otir/ir"
+)
+
+// Options configure the lowering.
+type Options struct {
+	// MaxOps bounds the number of dais operations of a program, and the
+	// number of OTIR operations and loop iterations the lowering executes
+	// while unrolling; beyond it the lowering stops with a diagnostic.
+	MaxOps int
+	// CarrySize and AdderSize are the cost model's parameters (ERRATA: an
+	// n-bit adder takes ceil(n/carry_size) steps and costs
+	// ceil(n/adder_size); -1 makes both 1 per adder).
+	CarrySize, AdderSize int
+}
+
+// DefaultMaxOps is the default of Options.MaxOps.
+const DefaultMaxOps = 1000000
+
+// lowerer is the state of the lowering of one kernel.
+type lowerer struct {
+	opts   Options
+	kernel *ir.Operation
+	prog   *ir.Operation
+	b      *ir.Builder
+	nOps   int
+	steps  int
+	// cur is the op being lowered: diagnostics are located there.
+	cur *ir.Operation
+
+	consts map[string]*slot
+	// memo maps an op's name, operands, attributes and type to its slot.
+	memo  map[string]*slot
+	bools map[boolKey]*slot
+	args  []*argInfo
+	// frames are the memory overlays of the enclosing data-dependent
+	// branches (innermost last); writes go to the innermost.
+	frames  []*overlay
+	pending []*dmaCopy
+
+	grid []int64
+	pid  []int64
+	env  map[*ir.Value]any
+}
+
+type boolKey struct {
+	m   *slot
+	inv bool
+}
+
+// argInfo is one kernel argument.
+type argInfo struct {
+	val  *ir.Value
+	name string
+	// mem holds a #global tile argument; scalar arguments have none.
+	mem *memory
+	// scalar is a scalar argument's value once read (an input).
+	scalar *num
+	// inputs are the dais.input ops reading the argument, and the element
+	// each reads; they are numbered once all inputs are known.
+	inputs     []*ir.Operation
+	inputElems []int
+	nElems     int
+	written    bool
+}
+
+// errf returns a diagnostic at the op being lowered, in the verifier's
+// style: 'otir.add' op <message>.
+func (l *lowerer) errf(format string, args ...any) *diag.Diagnostic {
+	return diag.Errorf(l.cur.Loc, "'%s' op %s", l.cur.Name, fmt.Sprintf(format, args...))
+}
+
+// cannot reports an operation that has no combinational equivalent.
+func (l *lowerer) cannot(format string, args ...any) *diag.Diagnostic {
+	return l.errf("cannot be lowered to combinational logic: %s", fmt.Sprintf(format, args...))
+}
+
+// step counts one executed operation or loop iteration against MaxOps.
+func (l *lowerer) step() error {
+	l.steps++
+	if l.steps > l.opts.MaxOps {
+		return l.errf("cannot be lowered: unrolling the kernel executes more than max-ops=%d operations and loop iterations", l.opts.MaxOps).
+			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package tiles
+
+import (
+	"otir/ir"
+)
+
+// block runs the operations of b in order and returns the values its
+// terminator yields (nil for otir.return).
+func (l *lowerer) block(b *ir.Block) ([]any, error) {
+	for _, op := range b.Ops {
+		switch op.Name {
+		case ir.OpYield:
+			l.cur = op
+			return l.operands(op.Operands)
+		case ir.OpReturn:
+			return nil, nil
+		}
+		if err := l.op(op); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// operands returns the values of vs.
+func (l *lowerer) operands(vs []*ir.Value) ([]any, error) {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		x, err := l.get(v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// get returns the lowered value of v: a num (scalar), *tile (#private),
+// *view (#global, #workgroup) or *dmaCopy (token). A scalar kernel argument
+// becomes an input when first used.
+func (l *lowerer) get(v *ir.Value) (any, error) {
+	x, ok := l.env[v]
+	if !ok || x == nil {
+		return nil, l.errf("internal error: operand has no value")
+	}
+	if a, ok := x.(*argInfo); ok {
+		if a.scalar == nil {
+			t, _ := intTypeOf(a.val.Type)
+			n, err := l.input(a, 0, t)
+			if err != nil {
+				return nil, err
+			}
+			a.scalar = &n
+		}
+		l.env[v] = *a.scalar
+		return *a.scalar, nil
+	}
+	return x, nil
+}
+
+// scalar returns v as a scalar num.
+func (l *lowerer) scalar(v *ir.Value) (num, error) {
+	x, err := l.get(v)
+	if err != nil {
+		return num{}, err
+	}
+	switch n := x.(type) {
+	case num:
+		return n, nil
+	case *tile:
+		if len(n.elems) == 1 {
+			return n.elems[0], nil
+		}
+	}
+	return num{}, l.errf("internal error: expected a scalar operand")
+}
+
+// elems returns v's elements and shape as a value: a scalar, a #private
+// tile, or (read now) a memory tile.
+func (l *lowerer) elems(v *ir.Value) ([]num, []int64, error) {
+	x, err := l.get(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch t := x.(type) {
+	case num:
+		return []num{t}, nil, nil
+	case *tile:
+		return t.elems, t.shape, nil
+	case *view:
+		ns, err := l.readView(t)
+		return ns, t.shape, err
+	}
+	return nil, nil, l.errf("internal error: a token is not a value")
+}
+
+// setResult binds op's only result to elements of the result type: a
+// scalar num or a #private tile.
+func (l *lowerer) setResult(op *ir.Operation, ns []num) {
+	r := op.Results[0]
+	if tt, ok := r.Type.(*ir.TileType); ok {
+		l.env[r] = &tile{shape: tt.Shape, elems: ns}
+		return
+	}
+	l.env[r] = ns[0]
+}
+
+// checkTypes rejects floats, which have no combinational lowering. Integers
+// of any width lower as long as each value the program computes fits 64
+// bits, ALIR's limit (emit reports the others). Every value type must be
+// known (promote-types infers the omitted ones).
+func (l *lowerer) checkTypes(op *ir.Operation) error {
+	check := func(t ir.Type) error {
+		if t == nil {
+			return l.errf("has a value without a type (run promote-types first)")
+		}
+		if e, ok := ir.ElementType(t).(*ir.FloatType); ok {
+			return l.cannot("floating-point values (%s) are not supported", e)
+		}
+		return nil
+	}
+	for _, v := range op.Operands {
+		if v == nil {
+			return l.errf("internal error: null operand")
+		}
+		if err := check(v.Type); err != nil {
+			return err
+		}
+	}
+	for _, r := range op.Results {
+		if err := check(r.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// op lowers one operation.
+func (l *lowerer) op(op *ir.Operation) error {
+	l.cur = op
+	if err := l.step(); err != nil {
+		return err
+	}
+	if err := l.checkTypes(op); err != nil {
+		return err
+	}
+	switch op.Name {
+	case ir.OpConstant:
+		return l.constant(op)
+	case ir.OpProgramID, ir.OpNumProgs:
+		axis, _ := op.IntAttr("axis")
+		if axis < 0 || int(axis) >= len(l.grid) {
+			return l.errf("axis %d is not an axis of the grid", axis)
+		}
+		v := l.pid[axis]
+		if op.Name == ir.OpNumProgs {
+			v = l.grid[axis]
+		}
+		l.env[op.Results[0]] = intNum(v)
+		return nil
+	case ir.OpAlloc:
+		return l.alloc(op)
+	case ir.OpLoad:
+		ns, _, err := l.elems(op.Operands[0])
+		if err != nil {
+			return err
+		}
+		l.setResult(op, ns)
+		return nil
+	case ir.OpStore:
+		return l.store(op)
+	case ir.OpDMA:
+		return l.dma(op)
+	case ir.OpWait:
+		return l.wait(op)
+	case ir.OpBarrier:
+		return nil
+	case ir.OpAtomic:
+		return l.atomic(op)
+	case ir.OpReshape, ir.OpTranspose, ir.OpExtractSlice:
+		return l.shapeOp(op)
+	case ir.OpInsertSlice:
+		return l.insertSlice(op)
+	case ir.OpMatmul:
+		return l.matmul(op)
+	case ir.OpFor:
+		return l.forOp(op)
+	case ir.OpIf:
+		return l.ifOp(op)
+	case ir.OpSqrt, ir.OpExp, ir.OpLog:
+		return l.cannot("'%s' has no integer lowering", op.Name)
+	}
+	if ir.IsElementwise(op.Name) {
+		return l.elementwise(op)
+	}
+	return l.cannot("operation '%s' is not supported", op.Name)
+}

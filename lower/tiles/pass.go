@@ -1,0 +1,63 @@
+package tiles
+
+import (
+	"fmt"
+	"strconv"
+
+	"otir/diag"
+	"otir/ir"
+	"otir/passes"
+)
+
+func init() {
+	passes.Register(passes.Info{
+		Name:    "lower-tiles",
+		Summary: "lower every kernel to a dais.program: unroll the grid, loops and tiles into combinational logic",
+		Options: []passes.Option{
+			{Name: "max-ops", Help: "the most dais operations (and executed operations and loop iterations) a kernel may lower to", Default: strconv.Itoa(DefaultMaxOps), Kind: passes.IntOption},
+			{Name: "carry-size", Help: "cost model: carry chain length (latency = ceil(bits/carry-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
+			{Name: "adder-size", Help: "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
+		},
+		New: func(o map[string]string) (passes.Pass, error) {
+			var opts Options
+			var err error
+			if opts.MaxOps, err = strconv.Atoi(o["max-ops"]); err != nil || opts.MaxOps < 1 {
+				return nil, fmt.Errorf("max-ops must be a positive integer, got '%s'", o["max-ops"])
+			}
+			if opts.CarrySize, err = strconv.Atoi(o["carry-size"]); err != nil {
+				return nil, fmt.Errorf("carry-size must be an integer, got '%s'", o["carry-size"])
+			}
+			if opts.AdderSize, err = strconv.Atoi(o["adder-size"]); err != nil {
+				return nil, fmt.Errorf("adder-size must be an integer, got '%s'", o["adder-size"])
+			}
+			return passes.PassFunc(func(m *ir.Module) error { return Lower(m, opts) }), nil
+		},
+	})
+}
+
+// Lower replaces every otir.kernel of the module by its dais.program (see
+// LowerKernel), in place. It reports every kernel that cannot be lowered.
+func Lower(m *ir.Module, opts Options) error {
+	var errs diag.List
+	body := m.Body()
+	for i, op := range body.Ops {
+		if op.Name != ir.OpKernel {
+			continue
+		}
+		prog, err := LowerKernel(op, opts)
+		if err != nil {
+			if d, ok := err.(*diag.Diagnostic); ok {
+				errs = append(errs, d)
+				continue
+			}
+			return err
+		}
+		prog.Block = body
+		body.Ops[i] = prog
+		op.Block = nil
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}

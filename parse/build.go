@@ -1,0 +1,345 @@
+package parse
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"otir/ir"
+)
+
+// builder turns the AST into IR operations. Operands stay unresolved (nil)
+// until the resolver binds SSA names; everything else (types, attributes,
+// regions, block arguments) is built here, for large blocks in parallel.
+type builder struct {
+	filename string
+	style    string // the enclosing module's otir.typing_style
+	workers  int
+	minOps   int        // fewest operations per goroutine
+	al       *allocator // this goroutine's slabs
+}
+
+const styleAttr = "otir.typing_style"
+
+// loc is the IR location of a token position (tokens do not carry the file
+// name: it would be one more pointer per token for the garbage collector).
+func (b *builder) loc(p lexer.Position) ir.Location {
+	return ir.Location{File: b.filename, Line: p.Line, Col: p.Column}
+}
+
+// typeAt parses a type written in an operation, locating errors at the type's
+// token.
+func typeAt(toks []lexer.Token, s string) (ir.Type, error) {
+	t, err := ir.ParseType(s)
+	if err != nil {
+		return nil, errAt(tokPos(toks, s), "%s", err.Error())
+	}
+	return t, nil
+}
+
+// typesAt parses a list of types.
+func typesAt(toks []lexer.Token, ss []string) ([]ir.Type, error) {
+	ts := make([]ir.Type, len(ss))
+	for i, s := range ss {
+		t, err := typeAt(toks, s)
+		if err != nil {
+			return nil, err
+		}
+		ts[i] = t
+	}
+	return ts, nil
+}
+
+// tokPos is the position of the first token with the given text, or of the
+// first token.
+func tokPos(toks []lexer.Token, text string) lexer.Position {
+	for i := range toks {
+		if toks[i].Value == text {
+			return toks[i].Pos
+		}
+	}
+	if len(toks) == 0 {
+		return lexer.Position{}
+	}
+	return toks[0].Pos
+}
+
+// namePos is the position of the operation's name (after its results).
+func (o *Operation) namePos() lexer.Position {
+	if i := 2 * len(o.Results); i < len(o.Tokens) {
+		return o.Tokens[i].Pos
+	}
+	return o.Tokens[0].Pos
+}
+
+// ops converts a block's operations into blk, in parallel for long blocks.
+func (b *builder) ops(list []*Operation, blk *ir.Block) error {
+	blk.Ops = make([]*ir.Operation, len(list))
+	n := len(list)
+	if b.workers <= 1 || n < 2*b.minOps {
+		return b.convert(list, blk, 0, n)
+	}
+	k := b.workers
+	if n/k < b.minOps {
+		k = n / b.minOps
+	}
+	errs := make([]error, k)
+	var wg sync.WaitGroup
+	for i := 0; i < k; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			nb := *b
+			nb.al = &allocator{}
+			errs[i] = guard(func() error { return nb.convert(list, blk, i*n/k, (i+1)*n/k) })
+		}(i)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// convert builds list[lo:hi] into blk.Ops[lo:hi].
+func (b *builder) convert(list []*Operation, blk *ir.Block, lo, hi int) error {
+	for j := lo; j < hi; j++ {
+		if err := b.op(list[j]); err != nil {
+			return err
+		}
+		list[j].op.Block = blk
+		blk.Ops[j] = list[j].op
+	}
+	return nil
+}
+
+// regionSpec says how to build one region of an operation.
+type regionSpec struct {
+	ast      *Region
+	argTypes []ir.Type
+	argNames []string
+	argPos   []lexer.Position
+	// pretty regions never have a ^bb header and always have one block;
+	// pretty scf regions get an implicit operand-less scf.yield.
+	pretty, implicitYield bool
+}
+
+// region builds a region of op.
+func (b *builder) region(o *Operation, spec regionSpec) error {
+	r := spec.ast
+	reg := &ir.Region{Parent: o.op}
+	o.op.Regions = append(o.op.Regions, reg)
+	o.regions = append(o.regions, r)
+	if r.Header != nil {
+		if spec.pretty {
+			return errAt(r.Header.Pos, "invalid block name in region with named arguments")
+		}
+		for _, a := range r.Header.Args {
+			t, err := typeAt(a.Tokens, a.Type)
+			if err != nil {
+				return err
+			}
+			spec.argTypes = append(spec.argTypes, t)
+			spec.argNames = append(spec.argNames, a.Name)
+			spec.argPos = append(spec.argPos, a.Tokens[0].Pos)
+		}
+	}
+	var list []*Operation
+	if r.Body != nil {
+		list = r.Body.Ops
+	}
+	if !spec.pretty && r.Header == nil && len(list) == 0 && o.op.Name != ir.OpModule {
+		// An empty region has no block, except a module's: its body is
+		// always one block (the printer writes both as "{ }").
+		return nil
+	}
+	blk := &ir.Block{Parent: reg}
+	reg.Blocks = []*ir.Block{blk}
+	for i, t := range spec.argTypes {
+		blk.AddArg(t, b.loc(spec.argPos[i]))
+		blk.Args[i].Name = strings.TrimPrefix(spec.argNames[i], "%")
+	}
+	r.block, r.argNames, r.argPos = blk, spec.argNames, spec.argPos
+	if err := b.ops(list, blk); err != nil {
+		return err
+	}
+	if spec.implicitYield {
+		if t := blk.Terminator(); t == nil || t.Name != ir.OpYield {
+			y := ir.NewOp(ir.OpYield, b.loc(r.Pos), nil, nil, nil)
+			blk.Append(y)
+		}
+	}
+	return nil
+}
+
+// newOp creates o's IR operation (as ir.NewOp does, but from the builder's
+// slabs) with the operands named by uses, of the types useTys, unresolved.
+func (b *builder) newOp(o *Operation, name string, uses []string, useTys []ir.Type, results []ir.Type, attrs ir.Attrs) {
+	al := b.al
+	o.uses = al.uses.many(len(uses))
+	for i := range uses {
+		o.uses[i] = use{uses[i], useTys[i]}
+	}
+	op := al.irOps.one()
+	op.Name, op.Attrs, op.Loc = name, attrs, b.loc(o.Tokens[0].Pos)
+	op.Operands = al.valPtrs.many(len(uses))
+	if len(results) > 0 {
+		vals := al.values.many(len(results))
+		op.Results = al.valPtrs.many(len(results))
+		for i, t := range results {
+			vals[i] = ir.Value{Type: t, Def: op, Index: i, Loc: op.Loc}
+			op.Results[i] = &vals[i]
+		}
+	}
+	o.op = op
+}
+
+// same returns n copies of t (from the slab).
+func (b *builder) same(t ir.Type, n int) []ir.Type {
+	ts := b.al.types.many(n)
+	for i := range ts {
+		ts[i] = t
+	}
+	return ts
+}
+
+// op converts one operation (and its regions).
+func (b *builder) op(o *Operation) error {
+	var err error
+	switch body := o.Body.(type) {
+	case *BinaryOp:
+		err = b.elementwise(o, body.Name, []string{body.LHS, body.RHS}, body.Sig, nil)
+	case *UnaryOp:
+		err = b.elementwise(o, body.Name, []string{body.X}, body.Sig, nil)
+	case *CmpOp:
+		if !oneOf(body.Kind, ir.CmpPredicates) {
+			return errAt(tokPos(o.Tokens, body.Kind), "expected comparison kind to be one of: %s", strings.Join(ir.CmpPredicates, ", "))
+		}
+		err = b.elementwise(o, ir.OpCmp, []string{body.LHS, body.RHS}, body.Sig, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: body.Kind}}})
+	case *ConstantOp:
+		err = b.constant(o, body)
+	case *ConvertOp:
+		var from, to ir.Type
+		if from, err = typeAt(o.Tokens, body.From); err == nil {
+			if to, err = typeAt(o.Tokens, body.To); err == nil {
+				b.newOp(o, body.Name, []string{body.X}, []ir.Type{from}, []ir.Type{to}, nil)
+			}
+		}
+	case *GenericOp:
+		err = b.generic(o, body)
+	case *YieldOp:
+		var ts []ir.Type
+		if ts, err = typesAt(o.Tokens, body.Types); err == nil {
+			if len(ts) != len(body.Operands) {
+				return errAt(o.namePos(), "%d operands present, but expected %d", len(body.Operands), len(ts))
+			}
+			b.newOp(o, ir.OpYield, body.Operands, ts, nil, nil)
+		}
+	case *ForOp:
+		err = b.forOp(o, body)
+	case *IfOp:
+		err = b.ifOp(o, body)
+	case *SelectOp:
+		err = b.fixedSig(o, ir.OpSelect, body.Operands, body.Sig, nil)
+	case *MatmulOp:
+		err = b.fixedSig(o, ir.OpMatmul, body.Operands, body.Sig, nil)
+	case *ExtractSliceOp:
+		err = b.slice(o, ir.OpExtractSlice, []string{body.Src}, body.Bounds, body.From, body.To)
+	case *InsertSliceOp:
+		err = b.slice(o, ir.OpInsertSlice, []string{body.Src, body.Dst}, body.Bounds, body.From, body.To)
+	case *AxisOp:
+		axis, perr := strconv.ParseInt(body.Axis, 0, 64)
+		if perr != nil {
+			return errAt(tokPos(o.Tokens, body.Axis), "integer constant out of range for attribute")
+		}
+		b.newOp(o, body.Name, nil, nil, []ir.Type{ir.Index()}, ir.Attrs{{Name: "axis", Value: ir.I64(axis)}})
+	case *AllocOp:
+		var t ir.Type
+		if t, err = typeAt(o.Tokens, body.Type); err == nil {
+			b.newOp(o, ir.OpAlloc, nil, nil, []ir.Type{t}, nil)
+		}
+	case *DMAOp:
+		err = b.dma(o, body)
+	case *StoreOp:
+		var ts []ir.Type
+		if ts, err = typesAt(o.Tokens, []string{body.ValType, body.PtrType}); err == nil {
+			b.newOp(o, ir.OpStore, []string{body.Val, body.Ptr}, ts, nil, nil)
+		}
+	case *AtomicOp:
+		err = b.atomic(o, body)
+	case *TransposeOp:
+		err = b.transpose(o, body)
+	case *WaitOp:
+		ts := make([]ir.Type, len(body.Operands))
+		for i := range ts {
+			ts[i] = ir.Token()
+		}
+		b.newOp(o, ir.OpWait, body.Operands, ts, nil, nil)
+	case *NullaryOp:
+		b.newOp(o, body.Name, nil, nil, nil, nil)
+	case *KernelOp:
+		err = b.kernel(o, body)
+	default:
+		return errAt(o.Tokens[0].Pos, "expected operation name in quotes")
+	}
+	if err != nil {
+		return err
+	}
+	return b.bindResults(o)
+}
+
+// bindResults checks the result names against the operation's results and
+// gives each result its name hint and location.
+func (b *builder) bindResults(o *Operation) error {
+	if len(o.Results) == 0 {
+		return nil
+	}
+	n := 0
+	counts := make([]int, len(o.Results))
+	for i, r := range o.Results {
+		counts[i] = 1
+		if j := strings.IndexByte(r, ':'); j >= 0 {
+			c, err := strconv.Atoi(r[j+1:])
+			if err != nil || c < 1 {
+				return errAt(o.Tokens[2*i].Pos, "expected named operation to have at least 1 result")
+			}
+			counts[i] = c
+		} else if strings.IndexByte(r, '#') >= 0 {
+			return errAt(o.Tokens[2*i].Pos, "expected '=' after SSA name")
+		}
+		n += counts[i]
+		if n > len(o.op.Results) {
+			break
+		}
+	}
+	if n != len(o.op.Results) {
+		return errAt(o.Tokens[0].Pos, "operation defines %d results but was provided %d to bind", len(o.op.Results), n)
+	}
+	k := 0
+	for i, r := range o.Results {
+		name := r
+		if j := strings.IndexByte(r, ':'); j >= 0 {
+			name = r[:j]
+		}
+		for c := 0; c < counts[i]; c++ {
+			v := o.op.Results[k]
+			v.Name = name[1:]
+			v.Loc = b.loc(o.Tokens[2*i].Pos)
+			k++
+		}
+	}
+	return nil
+}
+
+func oneOf(s string, set []string) bool {
+	for _, x := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}

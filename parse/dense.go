@@ -1,0 +1,159 @@
+package parse
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"otir/ir"
+)
+
+// Dense tile constants: dense<...> literals checked against their tile type.
+
+// denseAttr converts dense<...> : !otir.tile<...>: a splat (one scalar) or a
+// nested list whose shape is the tile's.
+func denseAttr(lit *DenseLit, typ ir.Type, pos lexer.Position) (ir.Attr, error) {
+	tt, ok := typ.(*ir.TileType)
+	if !ok {
+		return nil, errAt(pos, "dense literal type must be a tile type, not '%s'", typ)
+	}
+	var leaves []*DenseLit
+	if lit.Open {
+		shape, err := literalShape(lit)
+		if err != nil {
+			return nil, err
+		}
+		if !equalShape(shape, tt.Shape) {
+			return nil, errAt(pos, "inferred shape of elements literal (%s) does not match type (%s)", shapeText(shape), shapeText(tt.Shape))
+		}
+		leaves = make([]*DenseLit, 0, tt.NumElements())
+		leaves = flatten(lit, leaves)
+	} else {
+		leaves = []*DenseLit{lit}
+	}
+	d := &ir.DenseAttr{Type: tt}
+	elem := tt.Elem
+	if ft, isFloat := elem.(*ir.FloatType); isFloat {
+		d.Floats = make([]float64, len(leaves))
+		for i, l := range leaves {
+			f, err := denseFloat(l, ft)
+			if err != nil {
+				return nil, err
+			}
+			d.Floats[i] = f
+		}
+		return d, nil
+	}
+	d.Ints = make([]*big.Int, len(leaves))
+	for i, l := range leaves {
+		v, err := denseInt(l, elem)
+		if err != nil {
+			return nil, err
+		}
+		d.Ints[i] = v
+	}
+	return d, nil
+}
+
+func denseInt(l *DenseLit, elem ir.Type) (*big.Int, error) {
+	switch {
+	case l.Scalar == "true" || l.Scalar == "false":
+		if elem != ir.Bool() {
+			return nil, errAt(l.Pos, "expected i1 type for 'true' or 'false' values")
+		}
+		if l.Scalar == "true" {
+			return big.NewInt(1), nil
+		}
+		return big.NewInt(0), nil
+	case strings.ContainsAny(l.Scalar, ".eE") && !strings.Contains(l.Scalar, "0x"):
+		return nil, errAt(l.Pos, "expected integer elements, but parsed floating-point")
+	}
+	v, ok := parseBig(l.Scalar)
+	if !ok {
+		return nil, errAt(l.Pos, "invalid integer literal '%s'", l.Scalar)
+	}
+	if !intFits(v, elem) {
+		return nil, errAt(l.Pos, "integer constant out of range for type")
+	}
+	return v, nil
+}
+
+func denseFloat(l *DenseLit, t *ir.FloatType) (float64, error) {
+	switch {
+	case l.Scalar == "true" || l.Scalar == "false":
+		return 0, errAt(l.Pos, "expected i1 type for 'true' or 'false' values")
+	case strings.HasPrefix(strings.TrimPrefix(l.Scalar, "-"), "0x") || !strings.ContainsAny(l.Scalar, ".eE"):
+		v, ok := parseBig(l.Scalar)
+		if !ok {
+			return 0, errAt(l.Pos, "invalid integer literal '%s'", l.Scalar)
+		}
+		return floatFromInt(l.Scalar, v, t, l.Pos)
+	}
+	f, err := strconv.ParseFloat(l.Scalar, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return 0, errAt(l.Pos, "invalid float literal '%s'", l.Scalar)
+	}
+	return f, nil
+}
+
+// literalShape infers the shape of a nested list literal, checking that every
+// sub-list agrees.
+func literalShape(l *DenseLit) ([]int64, error) {
+	if !l.Open {
+		return nil, nil
+	}
+	shape := []int64{int64(len(l.Elems))}
+	if len(l.Elems) == 0 {
+		return shape, nil
+	}
+	inner, err := literalShape(l.Elems[0])
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range l.Elems[1:] {
+		if e.Open != l.Elems[0].Open {
+			return nil, errAt(e.Pos, "tensor literal is invalid; ranks are not consistent between elements")
+		}
+		s, err := literalShape(e)
+		if err != nil {
+			return nil, err
+		}
+		if !equalShape(s, inner) {
+			return nil, errAt(e.Pos, "tensor literal is invalid; ranks are not consistent between elements")
+		}
+	}
+	return append(shape, inner...), nil
+}
+
+func flatten(l *DenseLit, out []*DenseLit) []*DenseLit {
+	if !l.Open {
+		return append(out, l)
+	}
+	for _, e := range l.Elems {
+		out = flatten(e, out)
+	}
+	return out
+}
+
+func equalShape(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func shapeText(s []int64) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

@@ -1,0 +1,285 @@
+package parse
+
+import (
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The fast path recognises the most frequent operation forms by hand and
+// builds exactly the AST that the participle grammar builds for them:
+// element-wise binary, unary and comparison ops, scalar constants, select,
+// cast/load/reshape, store, scf.yield and nullary ops. It never reports an
+// error: on anything unexpected it rewinds and lets the participle grammar
+// parse the operation (and word the error). The grammar stays the single
+// definition of the language; TestFastPathAgrees and the fuzz targets check
+// that both paths agree.
+
+// fastReader reads tokens for the fast path.
+type fastReader struct {
+	lex *lexer.PeekingLexer
+	al  *allocator
+	ok  bool
+}
+
+func (f *fastReader) peek() *lexer.Token { return f.lex.Peek() }
+
+// punct consumes the punctuation s, or fails.
+func (f *fastReader) punct(s string) {
+	if !f.ok {
+		return
+	}
+	t := f.lex.Peek()
+	if (t.Type != tokPunct && t.Type != tokArrow) || t.Value != s {
+		f.ok = false
+		return
+	}
+	f.lex.Next()
+}
+
+// isPunct reports whether the next token is the punctuation s.
+func (f *fastReader) isPunct(s string) bool {
+	t := f.lex.Peek()
+	return (t.Type == tokPunct || t.Type == tokArrow) && t.Value == s
+}
+
+// word consumes a token of type typ with text s (any text if s is empty).
+func (f *fastReader) word(typ lexer.TokenType, s string) string {
+	if !f.ok {
+		return ""
+	}
+	t := f.lex.Peek()
+	if t.Type != typ || s != "" && t.Value != s {
+		f.ok = false
+		return ""
+	}
+	f.lex.Next()
+	return t.Value
+}
+
+func (f *fastReader) value() string { return f.word(tokValue, "") }
+
+func isTypeTok(t *lexer.Token) bool { return t.Type == tokIdent || t.Type == tokBangType }
+
+// typ consumes a type token.
+func (f *fastReader) typ() string {
+	if !f.ok {
+		return ""
+	}
+	t := f.lex.Peek()
+	if !isTypeTok(t) {
+		f.ok = false
+		return ""
+	}
+	f.lex.Next()
+	return t.Value
+}
+
+// types consumes Type ("," Type)*. As the grammar commits to a repetition
+// once it has read its ',', a ',' not followed by a type fails.
+func (f *fastReader) types() []string {
+	first := f.typ()
+	if !f.ok {
+		return nil
+	}
+	ts := f.al.strs.many(1)
+	ts[0] = first
+	for f.ok && f.isPunct(",") {
+		f.lex.Next()
+		ts = append(ts, f.typ())
+	}
+	return ts
+}
+
+// funcType consumes a Sig token or "(" Types? ")" "->" (Type | "(" Types? ")").
+func (f *fastReader) funcType() *FuncType {
+	if !f.ok {
+		return nil
+	}
+	ft := f.al.funcs.one()
+	ft.Pos = f.peek().Pos
+	if t := f.peek(); t.Type == tokSig {
+		ft.Sig = f.lex.Next().Value
+		return ft
+	}
+	f.punct("(")
+	if f.ok && !f.isPunct(")") {
+		ft.Ins = f.types()
+	}
+	f.punct(")")
+	f.punct("->")
+	if !f.ok {
+		return nil
+	}
+	if f.isPunct("(") {
+		f.lex.Next()
+		ft.Paren = true
+		if !f.isPunct(")") {
+			ft.Outs = f.types()
+		}
+		f.punct(")")
+	} else {
+		ft.Out = f.typ()
+	}
+	return ft
+}
+
+// ewSig consumes an element-wise annotation.
+func (f *fastReader) ewSig() *EwSig {
+	if !f.ok {
+		return nil
+	}
+	sig := f.al.sigs.one()
+	if f.peek().Type == tokSig || f.isPunct("(") {
+		sig.Fn = f.funcType()
+	} else {
+		sig.Types = f.types()
+	}
+	return sig
+}
+
+// fastOp parses one operation of a common form, or returns nil with the
+// lexer where it was.
+func fastOp(lex *lexer.PeekingLexer, al *allocator) *Operation {
+	cp := lex.MakeCheckpoint()
+	start := lex.RawCursor()
+	f := fastReader{lex: lex, al: al, ok: true}
+	o := al.ops.one()
+	if t := lex.Peek(); t.Type == tokValue || t.Type == tokResultGroup {
+		o.Results = al.strs.many(1)[:0]
+		for {
+			t := lex.Peek()
+			if t.Type != tokValue && t.Type != tokResultGroup {
+				f.ok = false
+				break
+			}
+			o.Results = append(o.Results, lex.Next().Value)
+			if f.isPunct(",") {
+				lex.Next()
+				continue
+			}
+			f.punct("=")
+			break
+		}
+	}
+	if f.ok {
+		o.Body = f.body()
+	}
+	if !f.ok || o.Body == nil {
+		lex.LoadCheckpoint(cp)
+		return nil
+	}
+	o.Tokens = lex.Range(start, lex.RawCursor())
+	return o
+}
+
+// body parses the part after the results.
+func (f *fastReader) body() OpBody {
+	t := f.lex.Peek()
+	switch t.Type {
+	case tokOpBinary:
+		b := f.al.binary.one()
+		b.Name = f.lex.Next().Value
+		b.LHS = f.value()
+		f.punct(",")
+		b.RHS = f.value()
+		f.punct(":")
+		b.Sig = f.ewSig()
+		return b
+	case tokOpUnary:
+		u := &UnaryOp{Name: f.lex.Next().Value}
+		u.X = f.value()
+		f.punct(":")
+		u.Sig = f.ewSig()
+		return u
+	case tokOpConvert:
+		c := &ConvertOp{Name: f.lex.Next().Value}
+		c.X = f.value()
+		f.punct(":")
+		c.From = f.typ()
+		f.punct("->")
+		c.To = f.typ()
+		return c
+	case tokOpNullary:
+		return &NullaryOp{Name: f.lex.Next().Value}
+	case tokOpOther:
+	default:
+		return nil
+	}
+	switch t.Value {
+	case "otir.cmp":
+		f.lex.Next()
+		c := &CmpOp{}
+		f.word(tokIdent, "kind")
+		f.punct("(")
+		c.Kind = f.word(tokIdent, "")
+		f.punct(")")
+		c.LHS = f.value()
+		f.punct(",")
+		c.RHS = f.value()
+		f.punct(":")
+		c.Sig = f.ewSig()
+		return c
+	case "otir.constant":
+		f.lex.Next()
+		return f.constant()
+	case "otir.select":
+		f.lex.Next()
+		s := &SelectOp{Operands: make([]string, 3)}
+		s.Operands[0] = f.value()
+		f.punct(",")
+		s.Operands[1] = f.value()
+		f.punct(",")
+		s.Operands[2] = f.value()
+		f.punct(":")
+		s.Sig = f.funcType()
+		return s
+	case "otir.store":
+		f.lex.Next()
+		s := &StoreOp{}
+		s.Val = f.value()
+		f.punct(",")
+		s.Ptr = f.value()
+		f.punct(":")
+		s.ValType = f.typ()
+		f.punct(",")
+		s.PtrType = f.typ()
+		return s
+	case "scf.yield":
+		f.lex.Next()
+		y := &YieldOp{}
+		if f.lex.Peek().Type != tokValue {
+			return y
+		}
+		y.Operands = []string{f.value()}
+		for f.ok && f.isPunct(",") {
+			f.lex.Next()
+			y.Operands = append(y.Operands, f.value())
+		}
+		f.punct(":")
+		y.Types = f.types()
+		return y
+	}
+	return nil
+}
+
+// constant parses the value of a scalar otir.constant: an integer or float
+// with an optional type, or true/false.
+func (f *fastReader) constant() OpBody {
+	t := f.lex.Peek()
+	a := &Attribute{Pos: t.Pos}
+	switch {
+	case t.Type == tokInt:
+		a.Int = t.Value
+	case t.Type == tokFloat:
+		a.Float = t.Value
+	case t.Type == tokIdent && (t.Value == "true" || t.Value == "false"):
+		a.Bool = t.Value
+	default:
+		return nil
+	}
+	f.lex.Next()
+	if f.isPunct(":") {
+		f.lex.Next()
+		a.Typed = f.typ()
+	}
+	return &ConstantOp{Value: a}
+}

@@ -1,0 +1,548 @@
+package parse
+
+import (
+	"io"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"otir/ir"
+)
+
+// Token types of the OTIR lexer. Tokens are coarse on purpose: an SSA name
+// with its result number (%0#1), a whole dialect type (!otir.tile<16xi8,
+// #private>) and an operation name are one token each, so that participle
+// matches few tokens per operation.
+const (
+	tokValue       lexer.TokenType = iota + 1 // %name, %name#N
+	tokResultGroup                            // %name:N (a result group before '=')
+	tokSymbol                                 // @name, @"name"
+	tokCaret                                  // ^bb0
+	tokHash                                   // #name
+	tokIdent                                  // bare identifier: i8, index, to, module, foo.bar
+	tokBangType                               // !dialect.name or !dialect.name<...>
+	tokInt                                    // 42, -3, 0x7FF0000000000000
+	tokFloat                                  // 1.5, -2.0e-3
+	tokString                                 // "text" (raw, with quotes and escapes)
+	tokArrow                                  // ->
+	tokSig                                    // (T1, T2) -> T3 after ':' (one line)
+	tokPunct                                  // = , : ( ) { } [ ] < > ? * +
+	// Operation names registered in ir/opdefs.go, by the shape of their pretty
+	// form, so the grammar can dispatch on the token type.
+	tokOpBinary  // otir.add, otir.sub, ...
+	tokOpUnary   // otir.neg, otir.exp, ...
+	tokOpConvert // otir.cast, otir.load, otir.reshape
+	tokOpAxis    // otir.program_id, otir.num_programs
+	tokOpNullary // otir.return, otir.barrier
+	tokOpOther   // every other registered operation, matched by its name
+	numTokenTypes
+)
+
+// symbols names the token types for participle grammars (`@Value`, `@Int`).
+var symbols = map[string]lexer.TokenType{
+	"EOF":         lexer.EOF,
+	"Value":       tokValue,
+	"ResultGroup": tokResultGroup,
+	"Symbol":      tokSymbol,
+	"Caret":       tokCaret,
+	"Hash":        tokHash,
+	"Ident":       tokIdent,
+	"BangType":    tokBangType,
+	"Int":         tokInt,
+	"Float":       tokFloat,
+	"String":      tokString,
+	"Arrow":       tokArrow,
+	"Sig":         tokSig,
+	"Punct":       tokPunct,
+	"OpBinary":    tokOpBinary,
+	"OpUnary":     tokOpUnary,
+	"OpConvert":   tokOpConvert,
+	"OpAxis":      tokOpAxis,
+	"OpNullary":   tokOpNullary,
+	"OpOther":     tokOpOther,
+}
+
+// opTokenType classifies a bare identifier: a registered operation name gets
+// the token type of its syntax class, anything else is tokIdent.
+func opTokenType(name string) lexer.TokenType {
+	d := ir.LookupOp(name)
+	if d == nil {
+		return tokIdent
+	}
+	switch d.Syntax {
+	case ir.SyntaxBinary:
+		return tokOpBinary
+	case ir.SyntaxUnary:
+		return tokOpUnary
+	case ir.SyntaxConvert:
+		return tokOpConvert
+	case ir.SyntaxAxis:
+		return tokOpAxis
+	case ir.SyntaxNullary:
+		return tokOpNullary
+	}
+	return tokOpOther
+}
+
+// lexDef is the participle lexer.Definition of OTIR text.
+type lexDef struct{ lineOffset int }
+
+func (lexDef) Symbols() map[string]lexer.TokenType { return symbols }
+
+func (d lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return d.LexString(filename, string(b))
+}
+
+func (d lexDef) LexBytes(filename string, b []byte) (lexer.Lexer, error) {
+	return d.LexString(filename, string(b))
+}
+
+func (d lexDef) LexString(filename string, s string) (lexer.Lexer, error) {
+	return newScanner(s, d.lineOffset), nil
+}
+
+// scanner turns source text into tokens, one per Next call (it is the
+// lexer.Lexer that participle's PeekingLexer reads).
+type scanner struct {
+	src       string
+	pos       int
+	line      int           // current line (with the line offset applied)
+	lineStart int           // byte offset of the current line's first byte
+	toks      []lexer.Token // scanned tokens (emit appends here)
+	depth     int           // bracket depth (relative to the start)
+	peak      int           // greatest depth so far
+	piece     bool          // scanning a piece: record peaks, do not fail
+	peaks     []peak
+}
+
+// maxNesting bounds bracket nesting, so that no input can exhaust the stack
+// of the recursive grammar, the printer or the verifier. Depth counts '(',
+// '[' and '{' up and their closers down, unbalanced closers included.
+const maxNesting = 4096
+
+const nestingError = "brackets nested more than 4096 levels deep"
+
+// peak is a point where a piece's bracket depth reached a new maximum.
+type peak struct {
+	depth int // relative to the piece's start
+	idx   int // index of the opening token in the piece's tokens
+}
+
+// newScanner scans src; token positions carry no file name (the parser adds
+// it to locations and diagnostics).
+func newScanner(src string, lineOffset int) *scanner {
+	return &scanner{src: src, line: 1 + lineOffset}
+}
+
+// Next returns the next token, EOF at the end. A lexical error is a
+// *syntaxError at the offending character.
+func (s *scanner) Next() (lexer.Token, error) {
+	s.toks = s.toks[:0]
+	if err := s.scanOne(); err != nil {
+		return lexer.Token{}, err
+	}
+	return s.toks[0], nil
+}
+
+// scanOne appends the next token (EOF at the end) to s.toks.
+func (s *scanner) scanOne() error {
+	if err := s.skipSpace(); err != nil {
+		return err
+	}
+	if s.pos >= len(s.src) {
+		s.toks = append(s.toks, lexer.Token{Type: lexer.EOF, Pos: s.here()})
+		return nil
+	}
+	return s.next()
+}
+
+// scanPiece appends every token up to the end of s.src, without EOF.
+func (s *scanner) scanPiece() error {
+	for {
+		if err := s.skipSpace(); err != nil {
+			return err
+		}
+		if s.pos >= len(s.src) {
+			return nil
+		}
+		if err := s.next(); err != nil {
+			return err
+		}
+	}
+}
+
+// scanAll appends every token of the source, ending with EOF, to s.toks.
+func (s *scanner) scanAll() error {
+	for {
+		if err := s.scanOne(); err != nil {
+			return err
+		}
+		if s.toks[len(s.toks)-1].Type == lexer.EOF {
+			return nil
+		}
+	}
+}
+
+// tokenize scans the whole source; the result ends with an EOF token.
+func tokenize(src string, lineOffset int) ([]lexer.Token, error) {
+	s := newScanner(src, lineOffset)
+	if err := s.scanAll(); err != nil {
+		return nil, err
+	}
+	return s.toks, nil
+}
+
+func (s *scanner) here() lexer.Position {
+	return lexer.Position{Offset: s.pos, Line: s.line, Column: s.pos - s.lineStart + 1}
+}
+
+func (s *scanner) errAt(pos int, msg string) error {
+	p := s.here()
+	p.Offset = pos
+	p.Column = pos - s.lineStart + 1
+	return &syntaxError{pos: p, msg: msg}
+}
+
+// skipSpace skips blanks, newlines and // comments.
+func (s *scanner) skipSpace() error {
+	for s.pos < len(s.src) {
+		switch c := s.src[s.pos]; c {
+		case ' ', '\t', '\r':
+			s.pos++
+		case '\n':
+			s.pos++
+			s.line++
+			s.lineStart = s.pos
+		case '/':
+			if s.pos+1 < len(s.src) && s.src[s.pos+1] == '/' {
+				for s.pos < len(s.src) && s.src[s.pos] != '\n' {
+					s.pos++
+				}
+				continue
+			}
+			return s.errAt(s.pos, "unexpected character")
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isHex(c byte) bool    { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// isIDChar is a character of a bare identifier after the first.
+func isIDChar(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.' }
+
+// isSuffixChar is a character of an SSA or block name (MLIR's suffix-id).
+func isSuffixChar(c byte) bool {
+	return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.' || c == '-'
+}
+
+func (s *scanner) emit(typ lexer.TokenType, start int) {
+	s.toks = append(s.toks, lexer.Token{
+		Type:  typ,
+		Value: s.src[start:s.pos],
+		Pos:   lexer.Position{Offset: start, Line: s.line, Column: start - s.lineStart + 1},
+	})
+}
+
+// next scans one token at s.pos (not a blank).
+func (s *scanner) next() error {
+	start := s.pos
+	c := s.src[s.pos]
+	switch {
+	case c == '%':
+		s.pos++
+		if !s.suffixID() {
+			return s.errAt(start, "invalid SSA name")
+		}
+		typ := tokValue
+		if s.pos+1 < len(s.src) && (s.src[s.pos] == '#' || s.src[s.pos] == ':') && isDigit(s.src[s.pos+1]) {
+			if s.src[s.pos] == ':' {
+				typ = tokResultGroup
+			}
+			s.pos++
+			for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
+				s.pos++
+			}
+		}
+		s.emit(typ, start)
+	case c == '^':
+		s.pos++
+		if !s.suffixID() {
+			return s.errAt(start, "invalid block name")
+		}
+		s.emit(tokCaret, start)
+	case c == '@':
+		s.pos++
+		if s.pos < len(s.src) && s.src[s.pos] == '"' {
+			if err := s.stringLit(); err != nil {
+				return err
+			}
+		} else if !s.suffixID() {
+			// The printer writes any name of [a-zA-Z0-9_$.-] bare.
+			return s.errAt(start, "expected valid symbol name")
+		}
+		s.emit(tokSymbol, start)
+	case c == '#':
+		s.pos++
+		if !s.bareID() {
+			return s.errAt(start, "invalid attribute alias name")
+		}
+		s.emit(tokHash, start)
+	case c == '!':
+		return s.bangType(start)
+	case c == '"':
+		if err := s.stringLit(); err != nil {
+			return err
+		}
+		s.emit(tokString, start)
+	case isDigit(c) || (c == '-' && s.pos+1 < len(s.src) && isDigit(s.src[s.pos+1])):
+		s.number(start)
+	case c == '-' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '>':
+		s.pos += 2
+		s.emit(tokArrow, start)
+	case isLetter(c) || c == '_' || c == '$' || c == '.':
+		// MLIR's bare identifiers start with a letter or '_'; '$' and '.'
+		// are accepted too because the printer writes attribute names such
+		// as ".foo" bare.
+		s.pos++
+		for s.pos < len(s.src) && isIDChar(s.src[s.pos]) {
+			s.pos++
+		}
+		s.emit(opTokenType(s.src[start:s.pos]), start)
+	default:
+		switch c {
+		case '(', '{', '[':
+			if c == '(' && s.signature(start) {
+				return nil
+			}
+			s.depth++
+			if s.depth > s.peak {
+				// A new deepest point: keep it, or fail when scanning the
+				// whole source (a piece only learns its start depth later).
+				s.peak = s.depth
+				if s.piece {
+					s.peaks = append(s.peaks, peak{s.depth, len(s.toks)})
+				} else if s.depth > maxNesting {
+					return s.errAt(start, nestingError)
+				}
+			}
+			s.pos++
+			s.emit(tokPunct, start)
+		case ')', '}', ']':
+			s.depth--
+			s.pos++
+			s.emit(tokPunct, start)
+		case '=', ',', ':', '<', '>', '?', '*', '+':
+			s.pos++
+			s.emit(tokPunct, start)
+		default:
+			return s.errAt(start, "unexpected character")
+		}
+	}
+	return nil
+}
+
+// suffixID scans digits or an identifier made of suffix characters.
+func (s *scanner) suffixID() bool {
+	start := s.pos
+	if s.pos < len(s.src) && isDigit(s.src[s.pos]) {
+		for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
+			s.pos++
+		}
+		return true
+	}
+	for s.pos < len(s.src) && isSuffixChar(s.src[s.pos]) {
+		s.pos++
+	}
+	return s.pos > start
+}
+
+// bareID scans [a-zA-Z_][a-zA-Z0-9_$.]*.
+func (s *scanner) bareID() bool {
+	if s.pos >= len(s.src) || !(isLetter(s.src[s.pos]) || s.src[s.pos] == '_') {
+		return false
+	}
+	for s.pos < len(s.src) && isIDChar(s.src[s.pos]) {
+		s.pos++
+	}
+	return true
+}
+
+// number scans an integer (decimal or 0x hex) or a float literal.
+func (s *scanner) number(start int) {
+	if s.src[s.pos] == '-' {
+		s.pos++
+	}
+	if s.src[s.pos] == '0' && s.pos+2 < len(s.src) && s.src[s.pos+1] == 'x' && isHex(s.src[s.pos+2]) {
+		s.pos += 2
+		for s.pos < len(s.src) && isHex(s.src[s.pos]) {
+			s.pos++
+		}
+		s.emit(tokInt, start)
+		return
+	}
+	for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
+		s.pos++
+	}
+	if s.pos >= len(s.src) || s.src[s.pos] != '.' {
+		s.emit(tokInt, start)
+		return
+	}
+	s.pos++
+	for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
+		s.pos++
+	}
+	if s.pos < len(s.src) && (s.src[s.pos] == 'e' || s.src[s.pos] == 'E') {
+		p := s.pos + 1
+		if p < len(s.src) && (s.src[p] == '+' || s.src[p] == '-') {
+			p++
+		}
+		if p < len(s.src) && isDigit(s.src[p]) {
+			for p < len(s.src) && isDigit(s.src[p]) {
+				p++
+			}
+			s.pos = p
+		}
+	}
+	s.emit(tokFloat, start)
+}
+
+// stringLit scans a double-quoted string with backslash escapes (decoded later).
+func (s *scanner) stringLit() error {
+	s.pos++ // opening quote
+	for s.pos < len(s.src) {
+		switch s.src[s.pos] {
+		case '"':
+			s.pos++
+			return nil
+		case '\\':
+			s.pos += 2
+		case '\n':
+			return s.errAt(s.pos, "expected '\"' in string literal")
+		default:
+			s.pos++
+		}
+	}
+	s.pos = len(s.src)
+	return s.errAt(s.pos, "expected '\"' in string literal")
+}
+
+// bangType scans a dialect type: '!' bare-id, then an optional balanced <...>.
+func (s *scanner) bangType(start int) error {
+	s.pos++
+	if !s.bareID() {
+		return s.errAt(start, "expected dialect type name")
+	}
+	if s.pos < len(s.src) && s.src[s.pos] == '<' {
+		depth := 0
+		for s.pos < len(s.src) {
+			c := s.src[s.pos]
+			s.pos++
+			switch c {
+			case '<':
+				depth++
+			case '>':
+				depth--
+			case '\n':
+				return s.errAt(start, "unbalanced '<' in dialect type")
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if depth != 0 {
+			return s.errAt(start, "unbalanced '<' in dialect type")
+		}
+	}
+	s.emit(tokBangType, start)
+	return nil
+}
+
+// signature scans a whole function type that follows a ':' on the same line,
+// "(T1, T2) -> T3" or "(T1) -> (T2, T3)", as one token: signatures are a
+// third of an element-wise operation's tokens. It reports false, having read
+// nothing, when the text is not of that shape (the tokens are then scanned
+// one by one and the grammar reads them). The types inside are split and
+// checked by the parser (splitSig).
+func (s *scanner) signature(start int) bool {
+	if len(s.toks) == 0 {
+		return false
+	}
+	if prev := &s.toks[len(s.toks)-1]; prev.Type != tokPunct || prev.Value != ":" || prev.Pos.Line != s.line {
+		return false
+	}
+	end, ok := s.parenGroup(start)
+	if !ok {
+		return false
+	}
+	p := end
+	for p < len(s.src) && (s.src[p] == ' ' || s.src[p] == '\t') {
+		p++
+	}
+	if p+1 >= len(s.src) || s.src[p] != '-' || s.src[p+1] != '>' {
+		return false
+	}
+	p += 2
+	for p < len(s.src) && (s.src[p] == ' ' || s.src[p] == '\t') {
+		p++
+	}
+	switch {
+	case p < len(s.src) && s.src[p] == '(':
+		if end, ok = s.parenGroup(p); !ok {
+			return false
+		}
+	case p < len(s.src) && s.src[p] == '!':
+		end = p + 1
+		for end < len(s.src) && isIDChar(s.src[end]) {
+			end++
+		}
+		if end < len(s.src) && s.src[end] == '<' {
+			depth := 0
+			for ; end < len(s.src) && s.src[end] != '\n'; end++ {
+				if s.src[end] == '<' {
+					depth++
+				} else if s.src[end] == '>' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if depth != 0 || end >= len(s.src) {
+				return false
+			}
+			end++
+		}
+	case p < len(s.src) && (isLetter(s.src[p]) || s.src[p] == '_'):
+		end = p
+		for end < len(s.src) && isIDChar(s.src[end]) {
+			end++
+		}
+	default:
+		return false
+	}
+	s.pos = end
+	s.emit(tokSig, start)
+	return true
+}
+
+// parenGroup returns the offset just past the ')' matching the '(' at start,
+// which must be on the same line and contain no other parentheses or braces.
+func (s *scanner) parenGroup(start int) (int, bool) {
+	for p := start + 1; p < len(s.src); p++ {
+		switch s.src[p] {
+		case ')':
+			return p + 1, true
+		case '(', '{', '}', '\n', '"':
+			return 0, false
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,179 @@
+// Package parse reads OTIR text (pretty and generic forms) into the typed IR.
+//
+// The grammar is a participle grammar (grammar.go) over a hand-written lexer
+// (lexer.go) whose tokens are coarse: an SSA name, a whole dialect type, a
+// one-line function type or an operation name is one token. Parsing runs in
+// three phases:
+//
+//  1. syntax: the source is scanned (in parallel pieces when large) and
+//     participle builds an AST; the frequent simple operations go through a
+//     hand-written fast path that builds the same AST (fastpath.go), and the
+//     operations of a large block are cut at operation boundaries and parsed
+//     in parallel (oplist.go);
+//  2. build: AST operations become IR operations with types, attributes,
+//     regions and block arguments, again in parallel for large blocks
+//     (build.go, attrs.go); operands are left unbound;
+//  3. resolve: one sequential walk in text order binds SSA names, with
+//     mlir-opt's scoping and diagnostics (resolve.go).
+//
+// Every error is a *diag.Diagnostic located at the offending token; no input
+// makes the parser panic.
+package parse
+
+import (
+	"fmt"
+	"runtime"
+
+	"otir/diag"
+	"otir/ir"
+)
+
+// Options configures a parse.
+type Options struct {
+	// LineOffset is added to every line number (for chunks of a split file, so
+	// that locations point into the original file).
+	LineOffset int
+	// Workers is the number of goroutines that parse and build a large block;
+	// 0 means runtime.GOMAXPROCS(0), 1 parses sequentially.
+	Workers int
+	// MinChunkTokens is the fewest tokens a parallel chunk holds (0: 20000).
+	MinChunkTokens int
+
+	// noFastPath parses every operation with the participle grammar alone
+	// (tests check that the fast path agrees with it).
+	noFastPath bool
+}
+
+// catchPanics makes Parse turn a panic into an error.
+var catchPanics = true
+
+// guard runs fn in a goroutine of the parse, turning a panic into an error
+// (a goroutine's panic is beyond Parse's recover).
+func guard(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if !catchPanics {
+				panic(r)
+			}
+			err = fmt.Errorf("internal parser error: %v", r)
+		}
+	}()
+	return fn()
+}
+
+const (
+	defaultMinChunk = 20000
+	opsPerToken     = 10 // rough tokens per operation, for the build phase
+)
+
+// Parse reads a whole OTIR file. filename is used in locations. On failure the
+// error is a *diag.Diagnostic located at the offending token.
+func Parse(filename string, src []byte, opts Options) (m *ir.Module, err error) {
+	defer func() {
+		// A panic here is a parser bug; report it as a located error rather
+		// than crash the tool (the fuzz targets turn this off to find them).
+		if !catchPanics {
+			return
+		}
+		if r := recover(); r != nil {
+			m = nil
+			err = diag.Errorf(ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}, "internal parser error: %v", r)
+		}
+	}()
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	minChunk := opts.MinChunkTokens
+	if minChunk <= 0 {
+		minChunk = defaultMinChunk
+	}
+	peek, err := newPeekingLexer(string(src), opts.LineOffset, workers)
+	if err != nil {
+		return nil, toDiag(err, filename)
+	}
+	st := &parseState{workers: workers, minChunk: minChunk, slow: opts.noFastPath}
+	defer register(peek, st)()
+	file, err := fileParser().ParseFromLexer(peek)
+	if err != nil {
+		return nil, toDiag(err, filename)
+	}
+	minOps := minChunk / opsPerToken
+	if minOps < 1 {
+		minOps = 1
+	}
+	b := &builder{filename: filename, style: "hls", workers: workers, minOps: minOps, al: &allocator{}}
+	top := ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}
+	mod, root, err := b.file(file, top)
+	if err != nil {
+		return nil, toDiag(err, filename)
+	}
+	r := &resolver{}
+	if err := r.op(root); err != nil {
+		return nil, toDiag(err, filename)
+	}
+	if err := r.finish(); err != nil {
+		return nil, toDiag(err, filename)
+	}
+	return mod, nil
+}
+
+// file builds the module: the file's single top-level module, or an implicit
+// module holding every top-level operation. It returns the module and its
+// operation's AST node for the resolver.
+func (b *builder) file(f *File, top ir.Location) (*ir.Module, *Operation, error) {
+	if len(f.Items) == 1 {
+		it := f.Items[0]
+		if it.Module != nil {
+			o := &Operation{}
+			if err := b.prettyModule(o, it.Module); err != nil {
+				return nil, nil, err
+			}
+			return &ir.Module{Op: o.op}, o, nil
+		}
+		if g, ok := it.Op.Body.(*GenericOp); ok && g.Name.Name == ir.OpModule {
+			if err := b.op(it.Op); err != nil {
+				return nil, nil, err
+			}
+			// A module without a body cannot be the file's module (ir.Module
+			// needs its block); it is then an operation of an implicit one.
+			if op := it.Op.op; len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1 {
+				return &ir.Module{Op: op}, it.Op, nil
+			}
+		}
+	}
+	// An implicit module: a region whose operations are the file's.
+	m := ir.NewModule(top)
+	root := &Operation{op: m.Op}
+	reg := &Region{block: m.Body()}
+	root.regions = []*Region{reg}
+	ops := make([]*Operation, 0, len(f.Items))
+	for _, it := range f.Items {
+		if it.Module != nil {
+			o := &Operation{}
+			if err := b.prettyModule(o, it.Module); err != nil {
+				return nil, nil, err
+			}
+			ops = append(ops, o)
+			continue
+		}
+		ops = append(ops, it.Op)
+	}
+	reg.Body = &OpList{Ops: ops}
+	blk := m.Body()
+	for _, o := range ops {
+		if o.op == nil {
+			if err := b.op(o); err != nil {
+				return nil, nil, err
+			}
+		}
+		blk.Append(o.op)
+	}
+	return m, root, nil
+}
+
+// Grammar describes the parser's grammar in participle's EBNF, for debugging
+// and for docs/parser.md.
+func Grammar() string {
+	return fmt.Sprint(fileParser().String())
+}

@@ -1,0 +1,290 @@
+package parse
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"otir/diag"
+	"otir/ir"
+)
+
+// The resolver binds SSA names to values, walking the operations in text
+// order the way mlir-opt's parser does:
+//   - a use of a name not yet defined creates a forward reference, bound when
+//     the name is defined later (the verifier then checks dominance);
+//   - names defined in a region are forgotten when the region ends;
+//   - each otir.kernel and builtin.module region starts an isolated scope;
+//   - forward references never defined are reported, earliest first, as
+//     `use of undeclared SSA value name` once the whole file is resolved.
+
+// A value's key in the name table is its SSA name with its result number,
+// "%0#1", where number 0 is the bare name: %x and %x#0 are both "%x". Keys
+// are strings so that the table uses Go's fast string-keyed map paths, and
+// for the common %x they are the token's own text.
+
+// useKey normalises a use's name: "%x#0" -> "%x", "%x#01" -> "%x#1".
+func useKey(name string) string {
+	i := strings.IndexByte(name, '#')
+	if i < 0 {
+		return name
+	}
+	n, err := strconv.Atoi(name[i+1:])
+	if err != nil {
+		return name // out of range: never defined
+	}
+	return resultKey(name[:i], n)
+}
+
+// resultKey is the key of result number num of a result named name.
+func resultKey(name string, num int) string {
+	if num == 0 {
+		return name
+	}
+	return name + "#" + strconv.Itoa(num)
+}
+
+// baseName is the name without its result number, for diagnostics.
+func baseName(key string) string {
+	if i := strings.IndexByte(key, '#'); i >= 0 {
+		return key[:i]
+	}
+	return key
+}
+
+// entry is a defined value, or a forward reference (v == nil).
+type entry struct {
+	v   *ir.Value
+	fwd *forwardRef
+}
+
+// forwardRef is a name used before its definition.
+type forwardRef struct {
+	typ   ir.Type
+	pos   lexer.Position // first use
+	sites []site         // operand slots waiting for the value
+}
+
+type site struct {
+	op  *ir.Operation
+	idx int
+}
+
+// isoScope is the name table of an isolated region, with the names defined by
+// each open nested region.
+type isoScope struct {
+	values map[string]entry
+	defs   [][]string
+}
+
+type resolver struct {
+	scopes     []*isoScope
+	undeclared []lexer.Position
+}
+
+func (r *resolver) top() *isoScope { return r.scopes[len(r.scopes)-1] }
+
+func (r *resolver) pushIsolated(sizeHint int) {
+	r.scopes = append(r.scopes, &isoScope{values: make(map[string]entry, sizeHint), defs: [][]string{nil}})
+}
+
+func (r *resolver) popIsolated() {
+	sc := r.top()
+	for _, e := range sc.values {
+		if e.fwd != nil {
+			r.undeclared = append(r.undeclared, e.fwd.pos)
+		}
+	}
+	r.scopes = r.scopes[:len(r.scopes)-1]
+}
+
+func (r *resolver) pushNested() {
+	sc := r.top()
+	sc.defs = append(sc.defs, nil)
+}
+
+func (r *resolver) popNested() {
+	sc := r.top()
+	last := sc.defs[len(sc.defs)-1]
+	for _, k := range last {
+		if e, ok := sc.values[k]; ok && e.v != nil {
+			delete(sc.values, k)
+		}
+	}
+	sc.defs = sc.defs[:len(sc.defs)-1]
+}
+
+// finish reports the earliest undeclared name, if any.
+func (r *resolver) finish() error {
+	if len(r.undeclared) == 0 {
+		return nil
+	}
+	sort.Slice(r.undeclared, func(i, j int) bool {
+		a, b := r.undeclared[i], r.undeclared[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return errAt(r.undeclared[0], "use of undeclared SSA value name")
+}
+
+// define binds a name to a value.
+func (r *resolver) define(name string, num int, v *ir.Value, pos lexer.Position) error {
+	sc := r.top()
+	k := resultKey(name, num)
+	if e, ok := sc.values[k]; ok {
+		if e.v != nil {
+			return diag.Errorf(loc(pos), "redefinition of SSA value '%s'", name).
+				Note(e.v.Loc, "previously defined here")
+		}
+		if e.fwd.typ != v.Type {
+			return diag.Errorf(loc(pos), "definition of SSA value '%s#%d' has type '%s'", name, num, v.Type).
+				Note(loc(e.fwd.pos), "previously used here with type '%s'", e.fwd.typ)
+		}
+		for _, s := range e.fwd.sites {
+			s.op.Operands[s.idx] = v
+		}
+	}
+	sc.values[k] = entry{v: v}
+	sc.defs[len(sc.defs)-1] = append(sc.defs[len(sc.defs)-1], k)
+	return nil
+}
+
+// use binds operand i of o.
+func (r *resolver) use(o *Operation, i int) error {
+	sc := r.top()
+	u := &o.uses[i]
+	k := useKey(u.name)
+	e, ok := sc.values[k]
+	switch {
+	case !ok:
+		sc.values[k] = entry{fwd: &forwardRef{typ: u.typ, pos: usePos(o, i), sites: []site{{o.op, i}}}}
+		return nil
+	case e.v == nil:
+		if e.fwd.typ != u.typ {
+			return mismatch(o, i, baseName(k), u.typ, e.fwd.typ, loc(e.fwd.pos))
+		}
+		e.fwd.sites = append(e.fwd.sites, site{o.op, i})
+		return nil
+	case e.v.Type != u.typ:
+		return mismatch(o, i, baseName(k), u.typ, e.v.Type, e.v.Loc)
+	}
+	o.op.Operands[i] = e.v
+	return nil
+}
+
+func mismatch(o *Operation, i int, name string, typ, prior ir.Type, priorLoc ir.Location) error {
+	return diag.Errorf(loc(usePos(o, i)), "use of value '%s' expects different type than prior uses: '%s' vs '%s'", name, typ, prior).
+		Note(priorLoc, "prior use here")
+}
+
+// usePos finds the token of operand i: the k-th use of its name among the
+// operation's own tokens (before its first region), skipping definitions.
+func usePos(o *Operation, i int) lexer.Position {
+	name := o.uses[i].name
+	k := 0
+	for j := 0; j < i; j++ {
+		if o.uses[j].name == name {
+			k++
+		}
+	}
+	toks := o.Tokens
+	for j := 2 * len(o.Results); j < len(toks); j++ {
+		t := &toks[j]
+		if t.Type == tokPunct && t.Value == "{" {
+			break
+		}
+		if t.Type != tokValue || t.Value != name {
+			continue
+		}
+		if j+1 < len(toks) && toks[j+1].Type == tokPunct && toks[j+1].Value == "=" {
+			continue // a definition: scf.for %i = ..., iter_args(%x = ...)
+		}
+		if k == 0 {
+			return t.Pos
+		}
+		k--
+	}
+	return o.Tokens[0].Pos
+}
+
+// op resolves an operation: its operands, its regions, then its results.
+func (r *resolver) op(o *Operation) error {
+	if !o.late {
+		if err := r.uses(o); err != nil {
+			return err
+		}
+	}
+	isolated := o.op.Name == ir.OpKernel || o.op.Name == ir.OpModule
+	for _, reg := range o.regions {
+		if err := r.region(reg, isolated); err != nil {
+			return err
+		}
+	}
+	if o.late {
+		if err := r.uses(o); err != nil {
+			return err
+		}
+	}
+	if len(o.Results) == 0 {
+		return nil
+	}
+	k := 0
+	for i, name := range o.Results {
+		count := 1
+		if j := strings.IndexByte(name, ':'); j >= 0 {
+			count, _ = strconv.Atoi(name[j+1:])
+			name = name[:j]
+		}
+		for c := 0; c < count; c++ {
+			if err := r.define(name, c, o.op.Results[k], o.Tokens[2*i].Pos); err != nil {
+				return err
+			}
+			k++
+		}
+	}
+	return nil
+}
+
+func (r *resolver) uses(o *Operation) error {
+	for i := range o.uses {
+		if err := r.use(o, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// region resolves a region: its block arguments, then its operations.
+func (r *resolver) region(reg *Region, isolated bool) error {
+	var list []*Operation
+	if reg.Body != nil {
+		list = reg.Body.Ops
+	}
+	if isolated {
+		r.pushIsolated(len(list) + len(reg.argNames))
+		defer r.popIsolated()
+	} else {
+		r.pushNested()
+		defer r.popNested()
+	}
+	if reg.block != nil {
+		for i, a := range reg.block.Args {
+			if strings.IndexByte(reg.argNames[i], '#') >= 0 {
+				return errAt(reg.argPos[i], "invalid block argument name '%s'", reg.argNames[i])
+			}
+			if err := r.define(reg.argNames[i], 0, a, reg.argPos[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, o := range list {
+		if err := r.op(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
