@@ -5,6 +5,7 @@
 //	otir-run model.bin --format dais-v1 --input x.txt --output -
 //	otir-run info model.json.gz
 //	otir-run convert model.bin model.json.gz
+//	otir-run kernel.otir --arg a=a.npy --arg n=42 --out-dir DIR [--print]
 //
 // Program files are ALIR spec v2 JSON (plain or .json.gz), ALIR v2 int32
 // bytecode, DAIS v1 binaries and original DAIS binaries; the format is
@@ -25,11 +26,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"otir/backend/alir"
+	"otir/backend/exec"
 )
 
 func main() {
 	if err := newApp(os.Stdin, os.Stdout, os.Stderr).Run(reorderArgs(os.Args)); err != nil {
-		fmt.Fprintf(os.Stderr, "otir-run: %v\n", err)
+		if !errors.Is(err, exec.ErrReported) {
+			fmt.Fprintf(os.Stderr, "otir-run: %v\n", err)
+		}
 		os.Exit(1)
 	}
 }
@@ -47,11 +51,10 @@ type program interface {
 }
 
 // openProgram loads the program in path. This is the one place that
-// dispatches on the kind of program file: ALIR and DAIS files today; OTIR
-// kernels (.otir) are to be added here.
+// dispatches on the kind of program file: ALIR and DAIS files (OTIR kernels
+// are run by runKernel, on the reference executor).
 func openProgram(path, format string) (program, error) {
 	switch {
-	// case strings.HasSuffix(path, ".otir"): return openOTIR(path)
 	default:
 		return openALIR(path, format)
 	}
@@ -123,7 +126,8 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", ")
 
 // valueFlags are the flags that take a value; reorderArgs needs them.
-var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true}
+var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
+	"kernel": true, "arg": true, "out-dir": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
@@ -137,13 +141,15 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// Errors go back to main, which prints them and exits.
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
-		Flags: []cli.Flag{
+		// --arg 'a=[1, 2]' holds commas; they must not split the value.
+		DisableSliceFlagSeparator: true,
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "output samples: .npy, or text (- for stdout)"},
 			formatFlag,
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
-		},
+		}, kernelFlags...),
 		Action: runAction,
 		Commands: []*cli.Command{
 			{
@@ -184,6 +190,9 @@ func runAction(c *cli.Context) error {
 	path, err := oneArg(c, "program")
 	if err != nil {
 		return err
+	}
+	if isKernelFile(path) {
+		return runKernel(c, path)
 	}
 	if c.String("input") == "" {
 		return errors.New("--input is required")

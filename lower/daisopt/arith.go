@@ -124,23 +124,23 @@ func rawInt64(z *big.Int) int64 {
 	return int64(new(big.Int).And(z, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
 }
 
-// spanType returns the dais type of the raw values s at f fractional bits:
-// the smallest fixed-point type with f fractional bits holding them (the
+// spanInterval returns the interval of the raw values s at f fractional
+// bits: the smallest fixed-point type with f fractional bits holding them (the
 // zero-width type when s is {0}), with bounds lo*2^-f and hi*2^-f, rounded
 // outward when float64 cannot hold them. ok is false when no such type
 // exists (wider than 64 bits, or a step float64 cannot hold).
-func spanType(s span, f int) (t *ir.FixedType, k alir.KIF, ok bool) {
+func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 	ib := dais.IntBits(s.lo, s.hi)
 	if ib.Width() == 0 {
 		step := math.Ldexp(1, -f)
 		if step == 0 || math.IsInf(step, 0) {
-			return nil, k, false
+			return q, k, false
 		}
-		return ir.Fixed(0, 0, step), alir.KIF{}, true
+		return alir.QInterval{Min: 0, Max: 0, Step: step}, alir.KIF{}, true
 	}
 	k = alir.KIF{Signed: ib.Signed, Integers: ib.Integers - f, Fractionals: f}
 	if k.Check() != nil {
-		return nil, k, false
+		return q, k, false
 	}
 	full := k.QInterval()
 	lo := scaled(s.lo, f, big.Below)
@@ -152,8 +152,17 @@ func spanType(s span, f int) (t *ir.FixedType, k alir.KIF, ok bool) {
 	if hi == 0 {
 		hi = 0
 	}
-	q := alir.QInterval{Min: lo, Max: hi, Step: full.Step}
+	q = alir.QInterval{Min: lo, Max: hi, Step: full.Step}
 	if got, err := q.KIF(); err != nil || got != k {
+		return q, k, false
+	}
+	return q, k, true
+}
+
+// spanType is spanInterval as a dais type.
+func spanType(s span, f int) (*ir.FixedType, alir.KIF, bool) {
+	q, k, ok := spanInterval(s, f)
+	if !ok {
 		return nil, k, false
 	}
 	return dais.Fixed(q), k, true

@@ -13,7 +13,8 @@
 //	builtin.module(lower-tiles,dais-fold,dais-cse,dais-narrow,dais-balance,dais-dce)
 //
 // Every pass is linear in the number of ops (one or two walks over the
-// block, hash tables keyed by op). A pass first reads the program as an ALIR
+// block, tables indexed by slot, a hash table for CSE), except dais-balance,
+// which is n log n (a heap per chain). A pass first reads the program as an ALIR
 // program (dais.ToALIR), which checks it, and analyses that compact form; it
 // then rewrites the ops of the block in place.
 //

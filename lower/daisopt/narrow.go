@@ -1,6 +1,8 @@
 package daisopt
 
 import (
+	"math"
+
 	"otir/backend/alir"
 	"otir/ir"
 	"otir/lower/dais"
@@ -76,11 +78,13 @@ func (v *view) narrow() int {
 		if old.Width() == 0 {
 			continue // nothing is narrower
 		}
-		t, k, ok := spanType(r.span[i], old.Fractionals)
+		if exactAlready(r.span[i], op.QInt, old.Fractionals) {
+			continue
+		}
+		q, k, ok := spanInterval(r.span[i], old.Fractionals)
 		if !ok {
 			continue
 		}
-		q := dais.QInt(t)
 		inside := q.Min >= op.QInt.Min && q.Max <= op.QInt.Max
 		if q == op.QInt || !(inside || k.Width() < old.Width()) {
 			continue
@@ -91,8 +95,23 @@ func (v *view) narrow() int {
 		if pin[i]&pinOutput != 0 && k.Fractionals != old.Fractionals {
 			continue // zero width has step 1: the output's scale would change
 		}
-		v.ops[i].Results[0].Type = t
+		v.ops[i].Results[0].Type = dais.Fixed(q)
 		n++
 	}
 	return n
+}
+
+// exactAlready reports, cheaply, whether interval q is exactly the raw
+// values s at f fractional bits (so there is nothing to narrow); false means
+// "maybe not".
+func exactAlready(s span, q alir.QInterval, f int) bool {
+	const exact = 1 << 53 // integers float64 holds exactly
+	if !s.lo.IsInt64() || !s.hi.IsInt64() {
+		return false
+	}
+	lo, hi := s.lo.Int64(), s.hi.Int64()
+	if lo < -exact || hi > exact || (lo == 0 && hi == 0) {
+		return false
+	}
+	return math.Ldexp(float64(lo), -f) == q.Min && math.Ldexp(float64(hi), -f) == q.Max && math.Ldexp(1, -f) == q.Step
 }

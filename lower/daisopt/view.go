@@ -105,15 +105,11 @@ func (v *view) uses() []int32 {
 
 // setOps replaces the block's operations, detaching the ones left out.
 func (v *view) setOps(ops []*ir.Operation) {
-	kept := make(map[*ir.Operation]bool, len(ops))
-	for _, op := range ops {
-		kept[op] = true
-		op.Block = v.body
-	}
 	for _, op := range v.body.Ops {
-		if !kept[op] {
-			op.Block = nil
-		}
+		op.Block = nil
+	}
+	for _, op := range ops {
+		op.Block = v.body
 	}
 	v.body.Ops = ops
 }
@@ -130,8 +126,8 @@ func (v *view) remapOutput(cur []*ir.Value) {
 // isSlot reports whether a block op is a slot op (not a table or the output).
 func isSlot(op *ir.Operation) bool { return op.Name != dais.OpTable && op.Name != dais.OpOutput }
 
-// annotations are the attributes that estimate an op's cost and latency;
-// they never affect its value.
+// isAnnotation reports whether an attribute is one of the estimates of an
+// op's latency and cost, which never affect its value.
 func isAnnotation(name string) bool { return name == "latency" || name == "cost" }
 
 // newSlotOp builds the dais op computing a, one of the ops the passes create
