@@ -30,6 +30,13 @@ type Value struct {
 	Name string
 	// Loc is where the value is defined (for block arguments, where they are declared).
 	Loc Location
+
+	// The printer's name for the value, valid while printGen matches the
+	// printer's scope (see printer.nameScope): a number, an argument number
+	// or an index into the scope's hint names.
+	printGen  uint32
+	printNum  int32
+	printKind uint8
 }
 
 // Operation is one OTIR operation, in the style of MLIR: a name, operands,

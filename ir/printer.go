@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // PrintOptions controls the printer.
@@ -39,11 +40,29 @@ func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
 type printer struct {
 	w    *bufio.Writer
 	opts PrintOptions
-	// names maps values to their printed names (without '%'); set per kernel.
-	names map[*Value]string
-	used  map[string]int
-	next  int // next numeric result name
-	nArgs int // next %argN
+	// gen identifies the current naming scope: a value's name is valid when
+	// its printGen equals gen (0: no scope yet).
+	gen   uint32
+	hints []string       // readable names of the scope (%c16, %pid_0, ...)
+	used  map[string]int // hint name -> next suffix to try
+	next  int            // next numeric result name
+	nArgs int            // next %argN
+	num   []byte         // scratch for formatting numbers
+}
+
+// Kinds of printed names (Value.printKind).
+const (
+	nameNumber      = iota // %7
+	nameMultiResult        // %7#1 (the result's Index)
+	nameArg                // %arg3
+	nameHinted             // hints[printNum]
+)
+
+// printGens hands out naming-scope generations, unique across printers.
+var printGens atomic.Uint32
+
+func (p *printer) name(v *Value, kind uint8, num int) {
+	v.printGen, v.printKind, v.printNum = p.gen, kind, int32(num)
 }
 
 func (p *printer) str(s string) { p.w.WriteString(s) }
@@ -57,7 +76,11 @@ func (p *printer) indent(n int) {
 // nameScope assigns names to every value under op (an isolated operation:
 // the module's kernels), in the order they are printed, as MLIR does.
 func (p *printer) nameScope(op *Operation) {
-	p.names = make(map[*Value]string)
+	p.gen = printGens.Add(1)
+	if p.gen == 0 { // wrapped around: 0 means "unnamed"
+		p.gen = printGens.Add(1)
+	}
+	p.hints = p.hints[:0]
 	p.used = make(map[string]int)
 	p.next = 0
 	p.nArgs = 0
@@ -65,17 +88,19 @@ func (p *printer) nameScope(op *Operation) {
 	visit = func(o *Operation) {
 		if len(o.Results) > 0 {
 			if hint := nameHint(o); hint != "" && len(o.Results) == 1 {
-				p.names[o.Results[0]] = p.unique(hint)
+				p.hints = append(p.hints, p.unique(hint))
+				p.name(o.Results[0], nameHinted, len(p.hints)-1)
 			} else {
-				n := strconv.Itoa(p.next)
-				p.next++
-				if len(o.Results) == 1 {
-					p.names[o.Results[0]] = n
-				} else {
-					for i, r := range o.Results {
-						p.names[r] = n + "#" + strconv.Itoa(i)
+				kind := uint8(nameNumber)
+				if len(o.Results) > 1 {
+					kind = nameMultiResult
+				}
+				for _, r := range o.Results {
+					if r != nil {
+						p.name(r, kind, p.next)
 					}
 				}
+				p.next++
 			}
 		}
 		for _, r := range o.Regions {
@@ -87,7 +112,9 @@ func (p *printer) nameScope(op *Operation) {
 					continue
 				}
 				for _, a := range b.Args {
-					p.names[a] = "arg" + strconv.Itoa(p.nArgs)
+					if a != nil {
+						p.name(a, nameArg, p.nArgs)
+					}
 					p.nArgs++
 				}
 				for _, inner := range b.Ops {
@@ -152,11 +179,27 @@ func nameHint(op *Operation) string {
 
 func (p *printer) val(v *Value) {
 	p.w.WriteByte('%')
-	if n, ok := p.names[v]; ok {
-		p.str(n)
+	p.valName(v)
+}
+
+// valName writes v's name without the '%'.
+func (p *printer) valName(v *Value) {
+	if v == nil || v.printGen != p.gen || p.gen == 0 {
+		p.str("<<UNKNOWN SSA VALUE>>")
 		return
 	}
-	p.str("<<UNKNOWN SSA VALUE>>")
+	switch v.printKind {
+	case nameHinted:
+		p.str(p.hints[v.printNum])
+		return
+	case nameArg:
+		p.str("arg")
+	}
+	p.w.Write(strconv.AppendInt(p.num[:0], int64(v.printNum), 10))
+	if v.printKind == nameMultiResult {
+		p.w.WriteByte('#')
+		p.w.Write(strconv.AppendInt(p.num[:0], int64(v.Index), 10))
+	}
 }
 
 func (p *printer) vals(vs []*Value) {
@@ -175,18 +218,22 @@ func (p *printer) results(op *Operation) {
 	if len(op.Results) == 0 {
 		return
 	}
-	n := p.names[op.Results[0]]
-	if len(op.Results) > 1 {
-		n = n[:strings.IndexByte(n, '#')] + ":" + strconv.Itoa(len(op.Results))
+	r := op.Results[0]
+	p.w.WriteByte('%')
+	if len(op.Results) > 1 && r != nil && r.printGen == p.gen && r.printKind == nameMultiResult {
+		p.w.Write(strconv.AppendInt(p.num[:0], int64(r.printNum), 10))
+		p.w.WriteByte(':')
+		p.w.Write(strconv.AppendInt(p.num[:0], int64(len(op.Results)), 10))
+	} else {
+		p.valName(r)
 	}
-	p.str("%" + n + " = ")
+	p.str(" = ")
 }
 
 func (p *printer) op(op *Operation, depth int) {
 	switch {
 	case op.Name == OpModule:
-		p.names = map[*Value]string{}
-	case op.Name == OpKernel || p.names == nil || op.ParentOp() != nil && op.ParentOp().Name == OpModule:
+	case op.Name == OpKernel || p.gen == 0 || op.ParentOp() != nil && op.ParentOp().Name == OpModule:
 		// Kernels, and every other op of the module body (a dais.program),
 		// are isolated scopes: their values are numbered from zero.
 		p.nameScope(op)
