@@ -14,7 +14,9 @@ type PrintOptions struct {
 	Generic bool
 }
 
-// Print writes the module in textual form.
+// Print writes the module in textual form. It records each value's printed
+// name in the value itself, so the same IR must not be printed from two
+// goroutines at once.
 func Print(w io.Writer, m *Module, opts PrintOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	p := &printer{w: bw, opts: opts}
