@@ -50,7 +50,7 @@ func readSamples(path string, stdin io.Reader, nIn int) ([]float64, int, error) 
 // npyRows interprets an array as samples of nIn values: shape (n, nIn) or
 // (n, ...) with nIn values after the first dimension; a one-dimensional
 // array is one sample of nIn values, or n samples when nIn is 1.
-func npyRows(a *npy.Array, nIn int) (int, error) {
+func npyRows(a *npy.Float64Array, nIn int) (int, error) {
 	switch {
 	case len(a.Shape) == 0:
 		if nIn == 1 {

@@ -316,8 +316,8 @@ func (g *gen) unary() val {
 	return out
 }
 
-// shiftOrDivide shifts by, or divides by, a constant (a power of two for
-// division, which is what the lowering supports).
+// shiftOrDivide shifts by, or divides by, a nonzero constant (a power of
+// two half of the time).
 func (g *gen) shiftOrDivide() val {
 	x := g.pick()
 	if x.t.w == 1 {
@@ -333,6 +333,13 @@ func (g *gen) shiftOrDivide() val {
 		k = min(int64(1)<<g.rng.IntN(x.t.w), hi)
 		if k&(k-1) != 0 { // hi is not a power of two: use half of it
 			k = (hi + 1) / 2
+		}
+		if g.rng.IntN(2) == 0 {
+			// Any nonzero divisor: small, or anywhere in the type.
+			k = 1 + g.rng.Int64N(min(hi, 12))
+			if g.rng.IntN(3) == 0 {
+				k = 1 + g.rng.Int64N(hi)
+			}
 		}
 		if x.t.signed && g.rng.IntN(3) == 0 && strings.HasSuffix(op, "_s") {
 			k = -k

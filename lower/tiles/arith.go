@@ -230,7 +230,8 @@ func (l *lowerer) floorShift(x num, k int, rt intT) (num, error) {
 }
 
 // divide returns floor(x / y) or the remainder x - y*floor(x/y), for a
-// constant y: powers of two become shifts and wrapping quantizations.
+// constant y: powers of two become shifts and wrapping quantizations, other
+// constants a multiplication by a magic number (divideByConst).
 func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 	if err := l.needExact(x, y); err != nil {
 		return num{}, err
@@ -247,13 +248,13 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 		}
 		return constNum(rt.wrap(floorDiv(x.c, y.c))), nil
 	}
-	k, ok := log2Exact(y.c)
-	if !ok {
-		return num{}, l.cannot("division by %v, which is not a power of two", y.c)
-	}
 	s, err := l.data(x)
 	if err != nil {
 		return num{}, err
+	}
+	k, ok := log2Exact(y.c)
+	if !ok {
+		return l.divideByConst(s, y.c, rem, rt)
 	}
 	if !rem {
 		return l.shifted(s, -k, y.c.Sign() < 0, rt)

@@ -1,0 +1,214 @@
+package difftest
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"otir/backend/alir"
+	"otir/backend/exec"
+	"otir/ir"
+	"otir/lower/dais"
+	"otir/lower/tiles"
+)
+
+// divKernel divides (or takes the remainder of) a loaded tile by a constant
+// tile holding one divisor per element.
+func divKernel(op, ta, tc string, divisors []string) string {
+	n := len(divisors)
+	p := func(t string) string { return fmt.Sprintf("!otir.tile<%dx%s, #private>", n, t) }
+	g := func(t string) string { return fmt.Sprintf("!otir.tile<%dx%s, #global>", n, t) }
+	return fmt.Sprintf(`otir.kernel @k(%%a: %s, %%c: %s) {
+  %%va = otir.load %%a : %s -> %s
+  %%vb = otir.constant dense<[%s]> : %s
+  %%r = %s %%va, %%vb : (%s, %s) -> %s
+  otir.store %%r, %%c : %s, %s
+  otir.return
+}
+`, g(ta), g(tc), g(ta), p(ta), strings.Join(divisors, ", "), p(ta), op, p(ta), p(ta), p(tc), p(tc), g(tc))
+}
+
+// checkArgs lowers the only kernel of src and compares the ALIR
+// interpreter with the executor on the given values of the first argument
+// (one sample per row; the other arguments are zero).
+func checkArgs(t *testing.T, src string, rows [][]int64) int {
+	t.Helper()
+	m := prepare(t, src)
+	k := m.Kernels()[0]
+	prog, err := tiles.LowerKernel(k, tiles.Options{})
+	if err != nil {
+		t.Fatalf("lower-tiles: %v", err)
+	}
+	p, err := dais.ToALIR(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mach, err := alir.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := exec.Params(k)
+	in := make([]float64, 0, len(rows)*p.NumInputs())
+	args := make([][]*exec.Buffer, len(rows))
+	for s, row := range rows {
+		args[s] = make([]*exec.Buffer, len(params))
+		for i, pa := range params {
+			tt := pa.Type.(*ir.TileType)
+			args[s][i] = exec.NewBuffer(tt.Elem, tt.Shape...)
+		}
+		for j, v := range row {
+			if err := args[s][0].SetInt(j, big.NewInt(v)); err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, float64(v))
+		}
+	}
+	if len(in) != len(rows)*p.NumInputs() {
+		t.Fatalf("program has %d inputs", p.NumInputs())
+	}
+	got, err := mach.Run(in, len(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nOut := p.NumOutputs()
+	for s := range rows {
+		res, err := exec.Run(m, "k", args[s], exec.Options{SkipVerify: s > 0})
+		if err != nil {
+			t.Fatalf("executor: %v", err)
+		}
+		c := res.Args[len(params)-1]
+		for j := 0; j < c.Len(); j++ {
+			if want, have := c.FloatAt(j), got[s*nOut+j]; want != have {
+				t.Fatalf("element %d, a = %d: executor %v, ALIR %v", j, rows[s][j], want, have)
+			}
+		}
+	}
+	return len(p.Ops)
+}
+
+// Every 8-bit dividend by every nonzero 8-bit divisor, for the four
+// operations read signed and unsigned, into the operand type and into a
+// narrower and a wider result type.
+func TestConstantDivisorsExhaustive8(t *testing.T) {
+	for _, ta := range []string{"i8", "u8"} {
+		lo, hi := int64(-128), int64(127)
+		if ta == "u8" {
+			lo, hi = 0, 255
+		}
+		var divs []string
+		for d := lo; d <= hi; d++ {
+			if d != 0 {
+				divs = append(divs, fmt.Sprint(d))
+			}
+		}
+		var rows [][]int64
+		for v := lo; v <= hi; v++ {
+			row := make([]int64, len(divs))
+			for j := range row {
+				row[j] = v
+			}
+			rows = append(rows, row)
+		}
+		for _, op := range []string{"otir.div_s", "otir.rem_s", "otir.div_u", "otir.rem_u"} {
+			for _, tc := range []string{ta, "i4", "i16"} {
+				t.Run(op+"/"+ta+"->"+tc, func(t *testing.T) {
+					ops := checkArgs(t, divKernel(op, ta, tc, divs), rows)
+					t.Logf("%d ALIR ops for %d divisions", ops, len(divs))
+				})
+			}
+		}
+	}
+}
+
+// Random dividends of wider types by random divisors (and the divisors
+// around powers of two and the type's extremes).
+func TestConstantDivisorsWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, ta := range []string{"i16", "u16", "i32", "u32"} {
+		w := 16
+		if ta[1:] == "32" {
+			w = 32
+		}
+		signed := ta[0] == 'i'
+		for _, op := range []string{"otir.div_s", "otir.rem_s", "otir.div_u", "otir.rem_u"} {
+			var divs []string
+			add := func(d int64) {
+				if d == 0 {
+					return
+				}
+				if !signed && d < 0 || !signed && d >= 1<<w || signed && (d < -(1<<(w-1)) || d >= 1<<(w-1)) {
+					return
+				}
+				divs = append(divs, fmt.Sprint(d))
+			}
+			for _, d := range []int64{3, 5, 6, 7, 10, 100, 641, -3, -7, -10, 1<<(w-1) - 1, -(1 << (w - 1)), 1<<(w-1) + 1, 1<<w - 1, 1<<w - 3, -(1<<(w-1) - 1), 1 << (w - 2) * 3} {
+				add(d)
+			}
+			for len(divs) < 48 {
+				d := rng.Int64N(1<<w) - (1 << (w - 1))
+				if !signed {
+					d = rng.Int64N(1 << w)
+				}
+				if rng.IntN(2) == 0 {
+					d >>= rng.IntN(w)
+				}
+				add(d)
+			}
+			t.Run(op+"/"+ta, func(t *testing.T) {
+				r := check(t, divKernel(op, ta, ta, divs), 64)
+				t.Logf("%d ALIR ops for %d divisions", r.Ops, len(divs))
+			})
+		}
+	}
+}
+
+// 64-bit dividends: whatever range needs a product of more than 64 bits is
+// a diagnostic; narrower ranges (an i32 widened to i64) and divisors large
+// enough lower.
+func TestConstantDivisors64(t *testing.T) {
+	divs := []string{"3", "-7", "10", "1000000007", "-1000000007", "6442450941", "-6442450941", "9223372036854775807", "-9223372036854775807", "4611686018427387905"}
+	for _, op := range []string{"otir.div_s", "otir.rem_s", "otir.div_u", "otir.rem_u"} {
+		src := fmt.Sprintf(`otir.kernel @k(%%a: !otir.tile<10xi32, #global>, %%c: !otir.tile<10xi64, #global>) {
+  %%va = otir.load %%a : !otir.tile<10xi32, #global> -> !otir.tile<10xi32, #private>
+  %%w = otir.cast %%va : !otir.tile<10xi32, #private> -> !otir.tile<10xi64, #private>
+  %%vb = otir.constant dense<[%s]> : !otir.tile<10xi64, #private>
+  %%r = %s %%w, %%vb : (!otir.tile<10xi64, #private>, !otir.tile<10xi64, #private>) -> !otir.tile<10xi64, #private>
+  otir.store %%r, %%c : !otir.tile<10xi64, #private>, !otir.tile<10xi64, #global>
+  otir.return
+}
+`, strings.Join(divs, ", "), op)
+		if strings.HasSuffix(op, "_u") {
+			// The unsigned reading of a widened u32 stays in [0, 2^32).
+			src = strings.ReplaceAll(src, "10xi32", "10xu32")
+		}
+		t.Run(op+"/widened", func(t *testing.T) {
+			r := check(t, src, 64)
+			t.Logf("%d ALIR ops", r.Ops)
+		})
+	}
+	// Full-range i64 and u64 dividends.
+	for _, tc := range []struct{ op, ty, d, err string }{
+		{"otir.div_s", "i64", "3", "division by 3 of values in [-9223372036854775808, 9223372036854775807] needs a 125-bit product, more than ALIR's 64"},
+		{"otir.rem_u", "u64", "10", "division by 10 of values in [0, 18446744073709551615] needs a 125-bit product"},
+		{"otir.div_s", "i64", "9223372036854775807", ""},
+		{"otir.rem_s", "i64", "9223372036854775807", ""},
+		{"otir.rem_s", "i64", "-9223372036854775807", "needs a"},
+		{"otir.div_u", "u64", "12297829382473034411", "needs a 66-bit product"},
+	} {
+		t.Run(tc.op+"/"+tc.ty+"/"+tc.d, func(t *testing.T) {
+			src := divKernel(tc.op, tc.ty, tc.ty, []string{tc.d, tc.d})
+			if tc.err == "" {
+				r := check(t, src, 64)
+				t.Logf("%d ALIR ops", r.Ops)
+				return
+			}
+			m := prepare(t, src)
+			_, err := tiles.LowerKernel(m.Kernels()[0], tiles.Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.err)
+			}
+		})
+	}
+}
