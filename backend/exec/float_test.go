@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"otir/backend/npy"
 	"otir/ir"
 )
 
@@ -80,18 +81,18 @@ func TestRoundAgreement(t *testing.T) {
 
 func TestF16Bits(t *testing.T) {
 	for h := 0; h < 1<<16; h++ {
-		x := f16FromBits(uint16(h))
+		x := npy.Float16FromBits(uint16(h))
 		if math.IsNaN(x) {
 			continue
 		}
 		if roundFloat64(x, ir.F16) != x {
 			t.Fatalf("%#04x decodes to %g, not an f16 value", h, x)
 		}
-		if back := f16Bits(x); back != uint16(h) {
+		if back := npy.Float16Bits(x); back != uint16(h) {
 			t.Fatalf("%#04x -> %g -> %#04x", h, x, back)
 		}
 	}
-	if f16Bits(math.NaN())&0x7c00 != 0x7c00 {
+	if npy.Float16Bits(math.NaN())&0x7c00 != 0x7c00 {
 		t.Fatal("NaN does not encode as NaN")
 	}
 }

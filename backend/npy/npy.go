@@ -421,7 +421,7 @@ func ReadArray(r io.Reader) (*Array, error) {
 			u := load(raw[perm(i)*sz:], sz, order)
 			switch sz {
 			case 2:
-				a.Floats[i] = f16FromBits(uint16(u))
+				a.Floats[i] = Float16FromBits(uint16(u))
 			case 4:
 				a.Floats[i] = float64(math.Float32frombits(uint32(u)))
 			default:
@@ -544,7 +544,7 @@ func WriteArray(w io.Writer, a *Array) error {
 		for _, v := range a.Floats {
 			switch dt.Size {
 			case 2:
-				put(uint64(f16Bits(v)))
+				put(uint64(Float16Bits(v)))
 			case 4:
 				put(uint64(math.Float32bits(float32(v))))
 			default:
@@ -577,8 +577,8 @@ func Write(w io.Writer, shape []int, data []float64) error {
 	return WriteArray(w, &Array{DType: Float64, Shape: shape, Floats: data})
 }
 
-// f16FromBits decodes an IEEE binary16 value (exactly; NaNs become NaN).
-func f16FromBits(h uint16) float64 {
+// Float16FromBits decodes an IEEE binary16 value (the float16 dtype) (exactly; NaNs become NaN).
+func Float16FromBits(h uint16) float64 {
 	sign := 1.0
 	if h&0x8000 != 0 {
 		sign = -1
@@ -597,9 +597,9 @@ func f16FromBits(h uint16) float64 {
 	return sign * math.Ldexp(1+m/1024, e-15)
 }
 
-// f16Bits encodes x as IEEE binary16, rounding to nearest even; values
+// Float16Bits encodes x as IEEE binary16, rounding to nearest even; values
 // from 65520 up overflow to infinity, and NaNs become the quiet NaN 0x7e00.
-func f16Bits(x float64) uint16 {
+func Float16Bits(x float64) uint16 {
 	var sign uint16
 	if math.Signbit(x) {
 		sign = 0x8000

@@ -161,20 +161,20 @@ func TestFloat16(t *testing.T) {
 		{0.1, 0x2e66},
 	}
 	for _, c := range cases {
-		if got := f16Bits(c.x); got != c.bits {
-			t.Errorf("f16Bits(%g) = %#04x, want %#04x", c.x, got, c.bits)
+		if got := Float16Bits(c.x); got != c.bits {
+			t.Errorf("Float16Bits(%g) = %#04x, want %#04x", c.x, got, c.bits)
 		}
 	}
 	// Every non-NaN half decodes and re-encodes to itself.
 	for h := 0; h < 1<<16; h++ {
-		x := f16FromBits(uint16(h))
+		x := Float16FromBits(uint16(h))
 		if math.IsNaN(x) {
 			if h&0x7c00 != 0x7c00 || h&0x3ff == 0 {
 				t.Fatalf("%#04x decoded to NaN", h)
 			}
 			continue
 		}
-		if got := f16Bits(x); got != uint16(h) {
+		if got := Float16Bits(x); got != uint16(h) {
 			t.Fatalf("%#04x -> %g -> %#04x", h, x, got)
 		}
 	}
