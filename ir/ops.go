@@ -241,9 +241,9 @@ func (m *Module) TypingStyle() string {
 
 // Walk visits every operation under the module (not the module op itself).
 func (m *Module) Walk(fn func(*Operation) bool) {
-	for _, op := range m.Body().Ops {
-		op.Walk(fn)
-	}
+	m.Op.Walk(func(op *Operation) bool {
+		return op == m.Op || fn(op)
+	})
 }
 
 // KernelName is the symbol name of an otir.kernel.

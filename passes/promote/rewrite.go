@@ -33,40 +33,20 @@ func Run(m *ir.Module, style Style) error {
 	}
 	rw := &rewriter{style: style, uses: map[*ir.Value]int{}, info: map[*ir.Operation]*opInfo{}}
 	var errs diag.List
-	walk(m.Op, func(op *ir.Operation) {
+	m.Walk(func(op *ir.Operation) bool {
 		for _, v := range op.Operands {
 			rw.uses[v]++
 		}
 		if err := rw.check(op); err != nil {
 			errs = append(errs, diag.Errorf(op.Loc, "%s", err.Error()))
 		}
+		return true
 	})
 	if len(errs) > 0 {
 		return errs
 	}
 	rw.regions(m.Op)
 	return nil
-}
-
-// walk calls fn on every operation nested in op (not op itself), in order,
-// skipping the nil operations, regions and blocks of malformed IR.
-func walk(op *ir.Operation, fn func(*ir.Operation)) {
-	for _, r := range op.Regions {
-		if r == nil {
-			continue
-		}
-		for _, b := range r.Blocks {
-			if b == nil {
-				continue
-			}
-			for _, inner := range b.Ops {
-				if inner != nil {
-					fn(inner)
-					walk(inner, fn)
-				}
-			}
-		}
-	}
 }
 
 // regions rewrites every block nested in op.
