@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"otir/internal/textdist"
 )
 
 // checkKind is the kind of a directive.
@@ -616,29 +618,7 @@ func (p *pattern) computeMatchDistance(buf string) int {
 	if i := strings.IndexByte(prefix, '\n'); i >= 0 {
 		prefix = prefix[:i]
 	}
-	return editDistance(prefix, example)
-}
-
-// editDistance is the Levenshtein distance (llvm::StringRef::edit_distance
-// with replacements allowed).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return textdist.Levenshtein(prefix, example)
 }
 
 // asciiLower lowers ASCII letters only, keeping byte offsets intact.
