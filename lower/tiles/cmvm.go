@@ -127,7 +127,7 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 		inputs[k] = cmvm.Interval{Lo: lo.Int64(), Hi: hi.Int64()}
 	}
 	g, err := cmvm.Solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs},
-		cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize})
+		cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize, MaxDepth: l.opts.MaxAdderDepth})
 	if err != nil || len(g.Outputs) != nOut {
 		return nil, nil
 	}

@@ -17,6 +17,10 @@ type Options struct {
 	// n-bit adder takes ceil(n/carry_size) steps and costs
 	// ceil(n/adder_size); -1 makes both 1 per adder).
 	CarrySize, AdderSize int
+	// MaxAdderDepth bounds the adder depth of each constant-matrix product
+	// (lower/cmvm): 0 leaves it unconstrained, cmvm.DepthMinimal (-1) bounds it
+	// to the minimal adder tree, a positive value to that many adders.
+	MaxAdderDepth int
 }
 
 // DefaultMaxOps is the default of Options.MaxOps.

@@ -17,6 +17,7 @@ func init() {
 			{Name: "max-ops", Help: "the most dais operations (and executed operations and loop iterations) a kernel may lower to", Default: strconv.Itoa(DefaultMaxOps), Kind: passes.IntOption},
 			{Name: "carry-size", Help: "cost model: carry chain length (latency = ceil(bits/carry-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
 			{Name: "adder-size", Help: "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
+			{Name: "max-adder-depth", Help: "adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders", Default: "0", Kind: passes.IntOption},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			var opts Options
@@ -29,6 +30,9 @@ func init() {
 			}
 			if opts.AdderSize, err = strconv.Atoi(o["adder-size"]); err != nil {
 				return nil, fmt.Errorf("adder-size must be an integer, got '%s'", o["adder-size"])
+			}
+			if opts.MaxAdderDepth, err = strconv.Atoi(o["max-adder-depth"]); err != nil || opts.MaxAdderDepth < -1 {
+				return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
 			}
 			return passes.PassFunc(func(m *ir.Module) error { return Lower(m, opts) }), nil
 		},
