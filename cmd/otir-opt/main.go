@@ -9,7 +9,10 @@
 package main
 
 import (
+	"math"
 	"os"
+	"runtime"
+	"runtime/debug"
 
 	"otir/cmd/otir-opt/internal/optmain"
 	"otir/ir"
@@ -31,4 +34,33 @@ func env() optmain.Env {
 	}
 }
 
-func main() { os.Exit(optmain.Main(os.Args, env())) }
+func main() {
+	delayFirstGC(startingHeap)
+	os.Exit(optmain.Main(os.Args, env()))
+}
+
+// startingHeap is how large the heap may grow before the first collection.
+const startingHeap = 1 << 30
+
+// delayFirstGC lets the heap grow to limit bytes before the garbage collector
+// first runs, then restores the usual collector (GOGC=100), as Go's own
+// compiler does (cmd/compile's base.AdjustStartingHeap): otir-opt is a batch
+// tool whose data mostly lives to the end, so early collections are wasted
+// work. Parsing 100k operations allocates about 235 MB and then runs with no
+// collection at all. A GOGC or GOMEMLIMIT set by the user is left alone.
+func delayFirstGC(limit int64) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(limit)
+	// The sentinel is unreachable at once; its finalizer runs after the first
+	// collection, which the memory limit triggers. (It holds a pointer so that
+	// it is not a tiny allocation, whose finalizer might never run.)
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+	})
+}
+
+type gcSentinel struct{ _ *gcSentinel }
