@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,11 +24,6 @@ var kernelFlags = []cli.Flag{
 // runKernel runs an .otir kernel on the reference executor. Diagnostics are
 // rendered to stderr, and exec.ErrReported returned for main to exit with 1.
 func runKernel(c *cli.Context, path string) error {
-	if dir := c.String("out-dir"); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
 	return exec.RunFile(exec.FileRun{
 		Path:    path,
 		Kernel:  c.String("kernel"),
