@@ -54,12 +54,56 @@ func (s *slab[T]) many(n int) []T {
 	return r
 }
 
+// arena hands out objects that all die together: after reset it hands out
+// the same memory again. A streamed chunk's AST bodies live in arenas, so
+// that the next chunk reuses their memory (stream.go).
+type arena[T any] struct {
+	buf  []T
+	used int
+}
+
+func (a *arena[T]) grow(n int) {
+	size := 2 * len(a.buf)
+	if size < 64 {
+		size = 64
+	}
+	if size < n {
+		size = n
+	}
+	a.buf, a.used = make([]T, size), 0
+}
+
+// one returns a pointer to a zero T.
+func (a *arena[T]) one() *T {
+	if a.used == len(a.buf) {
+		a.grow(1)
+	}
+	a.used++
+	return &a.buf[a.used-1]
+}
+
+// many returns n zero Ts (nil for n == 0) whose capacity is n.
+func (a *arena[T]) many(n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if a.used+n > len(a.buf) {
+		a.grow(n)
+	}
+	a.used += n
+	return a.buf[a.used-n : a.used : a.used]
+}
+
+// reset zeroes what was handed out, to hand it out again.
+func (a *arena[T]) reset() {
+	clear(a.buf[:a.used])
+	a.used = 0
+}
+
 // allocator holds the slabs of one goroutine of the parse.
 type allocator struct {
+	bodies
 	ops     slab[Operation]
-	binary  slab[BinaryOp]
-	sigs    slab[EwSig]
-	funcs   slab[FuncType]
 	strs    slab[string]
 	uses    slab[use]
 	types   slab[ir.Type]
@@ -73,4 +117,28 @@ type allocator struct {
 type use struct {
 	name string
 	typ  ir.Type
+}
+
+// bodies holds the AST nodes of operation bodies, which only the builder
+// reads: a streamed chunk resets them once its operations are built.
+type bodies struct {
+	binary    arena[BinaryOp]
+	unary     arena[UnaryOp]
+	convert   arena[ConvertOp]
+	constants arena[ConstantOp]
+	attrs     arena[Attribute]
+	sigs      arena[EwSig]
+	funcs     arena[FuncType]
+	typeLists arena[string]
+}
+
+func (b *bodies) reset() {
+	b.binary.reset()
+	b.unary.reset()
+	b.convert.reset()
+	b.constants.reset()
+	b.attrs.reset()
+	b.sigs.reset()
+	b.funcs.reset()
+	b.typeLists.reset()
 }

@@ -19,6 +19,7 @@ type builder struct {
 	workers  int
 	minOps   int        // fewest operations per goroutine
 	al       *allocator // this goroutine's slabs
+	stream   *stream    // for opaque bodies (nil: none)
 }
 
 const styleAttr = "otir.typing_style"
@@ -152,7 +153,8 @@ func (b *builder) region(o *Operation, spec regionSpec) error {
 	if r.Body != nil {
 		list = r.Body.Ops
 	}
-	if !spec.pretty && r.Header == nil && len(list) == 0 && o.op.Name != ir.OpModule {
+	opaque := r.Body != nil && r.Body.opaque != ""
+	if !opaque && !spec.pretty && r.Header == nil && len(list) == 0 && o.op.Name != ir.OpModule {
 		// An empty region has no block, except a module's: its body is
 		// always one block (the printer writes both as "{ }").
 		return nil
@@ -164,7 +166,18 @@ func (b *builder) region(o *Operation, spec regionSpec) error {
 		blk.Args[i].Name = strings.TrimPrefix(spec.argNames[i], "%")
 	}
 	r.block, r.argNames, r.argPos = blk, spec.argNames, spec.argPos
-	if err := b.ops(list, blk); err != nil {
+	if opaque {
+		if b.stream == nil {
+			return errStreamFailed
+		}
+		if err := b.opaqueOps(r.Body, blk); err != nil {
+			return err
+		}
+		if len(blk.Ops) == 0 && !spec.pretty && r.Header == nil && o.op.Name != ir.OpModule {
+			reg.Blocks, r.block = nil, nil // only comments: an empty region
+			return nil
+		}
+	} else if err := b.ops(list, blk); err != nil {
 		return err
 	}
 	if spec.implicitYield {
@@ -209,6 +222,12 @@ func (b *builder) same(t ir.Type, n int) []ir.Type {
 
 // op converts one operation (and its regions).
 func (b *builder) op(o *Operation) error {
+	if n := len(o.Tokens); n > 0 {
+		// The resolver's diagnostics find tokens again from these: a
+		// streamed chunk's tokens are gone by then.
+		last := &o.Tokens[n-1]
+		o.start, o.end = o.Tokens[0].Pos, last.Pos.Offset+len(last.Value)
+	}
 	var err error
 	switch body := o.Body.(type) {
 	case *BinaryOp:

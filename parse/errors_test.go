@@ -89,7 +89,7 @@ var errorCases = []struct {
 func TestErrors(t *testing.T) {
 	for _, c := range errorCases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, opts := range []Options{{}, {noFastPath: true}, {Workers: 3, MinChunkTokens: 2}} {
+			for _, opts := range []Options{{}, {noFastPath: true}, {Workers: 3, MinChunkTokens: 2}, {Workers: 2, MinChunkBytes: 1}} {
 				_, err := Parse("e.otir", []byte(c.src), opts)
 				if err == nil {
 					t.Fatalf("no error for\n%s", c.src)

@@ -80,7 +80,7 @@ func (f *fastReader) types() []string {
 	if !f.ok {
 		return nil
 	}
-	ts := f.al.strs.many(1)
+	ts := f.al.typeLists.many(1)
 	ts[0] = first
 	for f.ok && f.isPunct(",") {
 		f.lex.Next()
@@ -185,13 +185,15 @@ func (f *fastReader) body() OpBody {
 		b.Sig = f.ewSig()
 		return b
 	case tokOpUnary:
-		u := &UnaryOp{Name: f.lex.Next().Value}
+		u := f.al.unary.one()
+		u.Name = f.lex.Next().Value
 		u.X = f.value()
 		f.punct(":")
 		u.Sig = f.ewSig()
 		return u
 	case tokOpConvert:
-		c := &ConvertOp{Name: f.lex.Next().Value}
+		c := f.al.convert.one()
+		c.Name = f.lex.Next().Value
 		c.X = f.value()
 		f.punct(":")
 		c.From = f.typ()
@@ -265,7 +267,8 @@ func (f *fastReader) body() OpBody {
 // with an optional type, or true/false.
 func (f *fastReader) constant() OpBody {
 	t := f.lex.Peek()
-	a := &Attribute{Pos: t.Pos}
+	a := f.al.attrs.one()
+	a.Pos = t.Pos
 	switch {
 	case t.Type == tokInt:
 		a.Int = t.Value
@@ -281,5 +284,7 @@ func (f *fastReader) constant() OpBody {
 		f.lex.Next()
 		a.Typed = f.typ()
 	}
-	return &ConstantOp{Value: a}
+	c := f.al.constants.one()
+	c.Value = a
+	return c
 }

@@ -62,12 +62,17 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		catchPanics = false
 		defer func() { catchPanics = true }()
-		want, _ := outcome(t, src, Options{Workers: 1})
-		if got, _ := outcome(t, src, Options{Workers: 1, noFastPath: true}); got != want {
+		want, _ := outcome(t, src, Options{Workers: 1, noStream: true})
+		if got, _ := outcome(t, src, Options{Workers: 1, noFastPath: true, noStream: true}); got != want {
 			t.Fatalf("grammar-only parse differs from the fast path:\n--- grammar\n%s\n--- fast\n%s", got, want)
 		}
-		if got, _ := outcome(t, src, Options{Workers: 3, MinChunkTokens: 3}); got != want {
+		if got, _ := outcome(t, src, Options{Workers: 3, MinChunkTokens: 3, noStream: true}); got != want {
 			t.Fatalf("parallel parse differs from the sequential one:\n--- parallel\n%s\n--- sequential\n%s", got, want)
+		}
+		for _, opts := range []Options{{Workers: 1, MinChunkBytes: 1}, {Workers: 2, MinChunkBytes: 16}} {
+			if got, _ := outcome(t, src, opts); got != want {
+				t.Fatalf("streamed parse %+v differs from the whole one:\n--- streamed\n%s\n--- whole\n%s", opts, got, want)
+			}
 		}
 	})
 }

@@ -50,6 +50,10 @@ type Operation struct {
 	// late: operands are resolved after the regions, as MLIR does for the
 	// generic form.
 	late bool
+	// start and end locate the operation's text (its first token, and the
+	// offset just past its last), for diagnostics after its tokens are gone.
+	start lexer.Position
+	end   int
 }
 
 // OpBody is the part of an operation after its results: the generic form or

@@ -34,6 +34,9 @@ const (
 	tokOpAxis    // otir.program_id, otir.num_programs
 	tokOpNullary // otir.return, otir.barrier
 	tokOpOther   // every other registered operation, matched by its name
+	// A large region body kept as text, scanned and parsed later in chunks
+	// (skeleton.go, stream.go).
+	tokOpaque
 	numTokenTypes
 )
 
@@ -116,6 +119,8 @@ type scanner struct {
 	peak      int           // greatest depth so far
 	piece     bool          // scanning a piece: record peaks, do not fail
 	peaks     []peak
+	spans     []bodySpan // large bodies to emit as opaque tokens, by start
+	nextSpan  int        // first span of spans not yet passed
 }
 
 // maxNesting bounds bracket nesting, so that no input can exhaust the stack
@@ -253,6 +258,9 @@ func (s *scanner) emit(typ lexer.TokenType, start int) {
 
 // next scans one token at s.pos (not a blank).
 func (s *scanner) next() error {
+	if s.nextSpan < len(s.spans) && s.spans[s.nextSpan].start <= s.pos && s.opaque() {
+		return nil
+	}
 	start := s.pos
 	c := s.src[s.pos]
 	switch {
@@ -347,6 +355,30 @@ func (s *scanner) next() error {
 		}
 	}
 	return nil
+}
+
+// opaque emits the large body that starts at s.pos, if any, as one
+// tokOpaque token and moves to its closing '}'. Bodies nested in one already
+// emitted, or that this scanner's source cuts short, are passed over.
+func (s *scanner) opaque() bool {
+	for s.nextSpan < len(s.spans) && s.spans[s.nextSpan].start < s.pos {
+		s.nextSpan++
+	}
+	if s.nextSpan == len(s.spans) {
+		return false
+	}
+	sp := &s.spans[s.nextSpan]
+	if sp.start != s.pos || sp.end > len(s.src) {
+		return false
+	}
+	s.nextSpan++
+	s.toks = append(s.toks, lexer.Token{
+		Type:  tokOpaque,
+		Value: s.src[sp.start:sp.end],
+		Pos:   lexer.Position{Offset: sp.start, Line: s.line, Column: sp.start - s.lineStart + 1},
+	})
+	s.pos, s.line, s.lineStart = sp.end, sp.endLine, sp.endLineStart
+	return true
 }
 
 // suffixID scans digits or an identifier made of suffix characters.

@@ -17,6 +17,11 @@ import (
 // the canonical error.
 type OpList struct {
 	Ops []*Operation
+
+	// A large body arrives as one tokOpaque token; the builder parses it
+	// (stream.go).
+	opaque    string
+	opaquePos lexer.Position
 }
 
 // parseState is what OpList.Parse needs to know about the parse it is part
@@ -49,6 +54,11 @@ var allowTrailing = []participle.ParseOption{participle.AllowTrailing(true)}
 
 // Parse implements participle.Parseable.
 func (l *OpList) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type == tokOpaque {
+		l.opaque, l.opaquePos = t.Value, t.Pos
+		lex.Next()
+		return nil
+	}
 	st := stateOf(lex)
 	if st.workers > 1 && layoutOK {
 		if ops, ok := parseChunks(lex, st); ok {
@@ -56,17 +66,16 @@ func (l *OpList) Parse(lex *lexer.PeekingLexer) error {
 			return nil
 		}
 	}
-	ops, err := parseOps(lex, st, -1)
+	ops, err := parseOps(lex, st, -1, &allocator{})
 	l.Ops = ops
 	return err
 }
 
 // parseOps parses operations up to a '}' or EOF, or, when stop >= 0, up to
-// the raw cursor stop.
-func parseOps(lex *lexer.PeekingLexer, st *parseState, stop lexer.RawCursor) ([]*Operation, error) {
+// the raw cursor stop, allocating from al.
+func parseOps(lex *lexer.PeekingLexer, st *parseState, stop lexer.RawCursor, al *allocator) ([]*Operation, error) {
 	var ops []*Operation
 	opP := opParser()
-	al := &allocator{}
 	for {
 		t := lex.Peek()
 		if t.EOF() || t.Type == tokPunct && t.Value == "}" || stop >= 0 && lex.RawCursor() >= stop {
@@ -184,7 +193,7 @@ func parseChunks(lex *lexer.PeekingLexer, st *parseState) ([]*Operation, bool) {
 			sub := *lex
 			seek(&sub, lo)
 			err := guard(func() (err error) {
-				results[c], err = parseOps(&sub, st, hi)
+				results[c], err = parseOps(&sub, st, hi, &allocator{})
 				return err
 			})
 			failed[c] = err != nil || sub.RawCursor() != hi

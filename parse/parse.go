@@ -38,10 +38,15 @@ type Options struct {
 	Workers int
 	// MinChunkTokens is the fewest tokens a parallel chunk holds (0: 20000).
 	MinChunkTokens int
+	// MinChunkBytes is the size from which a region body is streamed, and
+	// the least size of its chunks (0: 64 KiB; see stream.go).
+	MinChunkBytes int
 
 	// noFastPath parses every operation with the participle grammar alone
 	// (tests check that the fast path agrees with it).
 	noFastPath bool
+	// noStream never streams bodies (tests check that streaming agrees).
+	noStream bool
 }
 
 // catchPanics makes Parse turn a panic into an error.
@@ -62,13 +67,20 @@ func guard(fn func() error) (err error) {
 }
 
 const (
-	defaultMinChunk = 20000
-	opsPerToken     = 10 // rough tokens per operation, for the build phase
+	defaultMinChunk      = 20000
+	defaultMinChunkBytes = 64 << 10
+	opsPerToken          = 10 // rough tokens per operation, for the build phase
 )
 
 // Parse reads a whole OTIR file. filename is used in locations. On failure the
 // error is a *diag.Diagnostic located at the offending token.
-func Parse(filename string, src []byte, opts Options) (m *ir.Module, err error) {
+func Parse(filename string, src []byte, opts Options) (*ir.Module, error) {
+	return ParseString(filename, string(src), opts)
+}
+
+// ParseString is Parse of a string, which it does not copy: names and
+// attributes of the IR may keep pieces of it.
+func ParseString(filename, text string, opts Options) (m *ir.Module, err error) {
 	defer func() {
 		// A panic here is a parser bug; report it as a located error rather
 		// than crash the tool (the fuzz targets turn this off to find them).
@@ -80,6 +92,29 @@ func Parse(filename string, src []byte, opts Options) (m *ir.Module, err error) 
 			err = diag.Errorf(ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}, "internal parser error: %v", r)
 		}
 	}()
+	var sk *skeleton
+	if layoutOK && !opts.noStream {
+		minBytes := opts.MinChunkBytes
+		if minBytes <= 0 {
+			minBytes = defaultMinChunkBytes
+		}
+		sk = skeletonOf(text, 1+opts.LineOffset, minBytes)
+	}
+	if sk != nil {
+		var streamed *ir.Module
+		if err := guard(func() (err error) {
+			streamed, err = parseText(filename, text, opts, sk)
+			return err
+		}); err == nil {
+			return streamed, nil
+		}
+		// Errors are those of a parse without streaming (stream.go).
+	}
+	return parseText(filename, text, opts, nil)
+}
+
+// parseText parses src, streaming the large bodies of sk (if not nil).
+func parseText(filename, src string, opts Options, sk *skeleton) (*ir.Module, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -88,11 +123,11 @@ func Parse(filename string, src []byte, opts Options) (m *ir.Module, err error) 
 	if minChunk <= 0 {
 		minChunk = defaultMinChunk
 	}
-	peek, err := newPeekingLexer(string(src), opts.LineOffset, workers)
+	st := &parseState{workers: workers, minChunk: minChunk, slow: opts.noFastPath}
+	peek, err := newPeekingLexer(src, opts.LineOffset, workers, sk)
 	if err != nil {
 		return nil, toDiag(err, filename)
 	}
-	st := &parseState{workers: workers, minChunk: minChunk, slow: opts.noFastPath}
 	defer register(peek, st)()
 	file, err := fileParser().ParseFromLexer(peek)
 	if err != nil {
@@ -103,12 +138,15 @@ func Parse(filename string, src []byte, opts Options) (m *ir.Module, err error) 
 		minOps = 1
 	}
 	b := &builder{filename: filename, style: "hls", workers: workers, minOps: minOps, al: &allocator{}}
+	if sk != nil {
+		b.stream = &stream{src: src, sk: sk, st: st}
+	}
 	top := ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}
 	mod, root, err := b.file(file, top)
 	if err != nil {
 		return nil, toDiag(err, filename)
 	}
-	r := &resolver{}
+	r := &resolver{src: src}
 	if err := r.op(root); err != nil {
 		return nil, toDiag(err, filename)
 	}

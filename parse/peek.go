@@ -80,8 +80,17 @@ func seek(pl *lexer.PeekingLexer, at lexer.RawCursor) {
 }
 
 // newPeekingLexer scans src (with up to workers goroutines) and returns a
-// PeekingLexer over its tokens.
-func newPeekingLexer(src string, lineOffset, workers int) (*lexer.PeekingLexer, error) {
+// PeekingLexer over its tokens. The large bodies of sk (if not nil) become
+// opaque tokens, and the rest, small, is scanned in one goroutine.
+func newPeekingLexer(src string, lineOffset, workers int, sk *skeleton) (*lexer.PeekingLexer, error) {
+	if sk != nil {
+		s := newScanner(src, lineOffset)
+		s.spans = sk.spans
+		if err := s.scanAll(); err != nil {
+			return nil, err
+		}
+		return fromTokens(s.toks), nil
+	}
 	if !layoutOK {
 		s := newScanner(src, lineOffset)
 		if err := s.scanAll(); err != nil {

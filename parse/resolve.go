@@ -63,8 +63,9 @@ type entry struct {
 // forwardRef is a name used before its definition.
 type forwardRef struct {
 	typ   ir.Type
-	pos   lexer.Position // first use
-	sites []site         // operand slots waiting for the value
+	first *Operation // first use: operand idx of first
+	idx   int
+	sites []site // operand slots waiting for the value
 }
 
 type site struct {
@@ -80,6 +81,7 @@ type isoScope struct {
 }
 
 type resolver struct {
+	src        string // the parsed text, to locate operands in diagnostics
 	scopes     []*isoScope
 	undeclared []lexer.Position
 }
@@ -94,7 +96,7 @@ func (r *resolver) popIsolated() {
 	sc := r.top()
 	for _, e := range sc.values {
 		if e.fwd != nil {
-			r.undeclared = append(r.undeclared, e.fwd.pos)
+			r.undeclared = append(r.undeclared, r.usePos(e.fwd.first, e.fwd.idx))
 		}
 	}
 	r.scopes = r.scopes[:len(r.scopes)-1]
@@ -131,18 +133,18 @@ func (r *resolver) finish() error {
 	return errAt(r.undeclared[0], "use of undeclared SSA value name")
 }
 
-// define binds a name to a value.
-func (r *resolver) define(name string, num int, v *ir.Value, pos lexer.Position) error {
+// define binds a name, written at at, to a value.
+func (r *resolver) define(name string, num int, v *ir.Value, at ir.Location) error {
 	sc := r.top()
 	k := resultKey(name, num)
 	if e, ok := sc.values[k]; ok {
 		if e.v != nil {
-			return diag.Errorf(loc(pos), "redefinition of SSA value '%s'", name).
+			return diag.Errorf(at, "redefinition of SSA value '%s'", name).
 				Note(e.v.Loc, "previously defined here")
 		}
 		if e.fwd.typ != v.Type {
-			return diag.Errorf(loc(pos), "definition of SSA value '%s#%d' has type '%s'", name, num, v.Type).
-				Note(loc(e.fwd.pos), "previously used here with type '%s'", e.fwd.typ)
+			return diag.Errorf(at, "definition of SSA value '%s#%d' has type '%s'", name, num, v.Type).
+				Note(loc(r.usePos(e.fwd.first, e.fwd.idx)), "previously used here with type '%s'", e.fwd.typ)
 		}
 		for _, s := range e.fwd.sites {
 			s.op.Operands[s.idx] = v
@@ -161,29 +163,30 @@ func (r *resolver) use(o *Operation, i int) error {
 	e, ok := sc.values[k]
 	switch {
 	case !ok:
-		sc.values[k] = entry{fwd: &forwardRef{typ: u.typ, pos: usePos(o, i), sites: []site{{o.op, i}}}}
+		sc.values[k] = entry{fwd: &forwardRef{typ: u.typ, first: o, idx: i, sites: []site{{o.op, i}}}}
 		return nil
 	case e.v == nil:
 		if e.fwd.typ != u.typ {
-			return mismatch(o, i, baseName(k), u.typ, e.fwd.typ, loc(e.fwd.pos))
+			return r.mismatch(o, i, baseName(k), u.typ, e.fwd.typ, loc(r.usePos(e.fwd.first, e.fwd.idx)))
 		}
 		e.fwd.sites = append(e.fwd.sites, site{o.op, i})
 		return nil
 	case e.v.Type != u.typ:
-		return mismatch(o, i, baseName(k), u.typ, e.v.Type, e.v.Loc)
+		return r.mismatch(o, i, baseName(k), u.typ, e.v.Type, e.v.Loc)
 	}
 	o.op.Operands[i] = e.v
 	return nil
 }
 
-func mismatch(o *Operation, i int, name string, typ, prior ir.Type, priorLoc ir.Location) error {
-	return diag.Errorf(loc(usePos(o, i)), "use of value '%s' expects different type than prior uses: '%s' vs '%s'", name, typ, prior).
+func (r *resolver) mismatch(o *Operation, i int, name string, typ, prior ir.Type, priorLoc ir.Location) error {
+	return diag.Errorf(loc(r.usePos(o, i)), "use of value '%s' expects different type than prior uses: '%s' vs '%s'", name, typ, prior).
 		Note(priorLoc, "prior use here")
 }
 
 // usePos finds the token of operand i: the k-th use of its name among the
 // operation's own tokens (before its first region), skipping definitions.
-func usePos(o *Operation, i int) lexer.Position {
+// The tokens are scanned again from the source (a streamed chunk's are gone).
+func (r *resolver) usePos(o *Operation, i int) lexer.Position {
 	name := o.uses[i].name
 	k := 0
 	for j := 0; j < i; j++ {
@@ -191,7 +194,10 @@ func usePos(o *Operation, i int) lexer.Position {
 			k++
 		}
 	}
-	toks := o.Tokens
+	s := &scanner{src: r.src[:o.end], pos: o.start.Offset, line: o.start.Line,
+		lineStart: o.start.Offset - o.start.Column + 1, piece: true}
+	_ = s.scanPiece() // the text scanned once already
+	toks := s.toks
 	for j := 2 * len(o.Results); j < len(toks); j++ {
 		t := &toks[j]
 		if t.Type == tokPunct && t.Value == "{" {
@@ -208,7 +214,7 @@ func usePos(o *Operation, i int) lexer.Position {
 		}
 		k--
 	}
-	return o.Tokens[0].Pos
+	return o.start
 }
 
 // op resolves an operation: its operands, its regions, then its results.
@@ -233,14 +239,14 @@ func (r *resolver) op(o *Operation) error {
 		return nil
 	}
 	k := 0
-	for i, name := range o.Results {
+	for _, name := range o.Results {
 		count := 1
 		if j := strings.IndexByte(name, ':'); j >= 0 {
 			count, _ = strconv.Atoi(name[j+1:])
 			name = name[:j]
 		}
 		for c := 0; c < count; c++ {
-			if err := r.define(name, c, o.op.Results[k], o.Tokens[2*i].Pos); err != nil {
+			if err := r.define(name, c, o.op.Results[k], o.op.Results[k].Loc); err != nil {
 				return err
 			}
 			k++
@@ -276,7 +282,7 @@ func (r *resolver) region(reg *Region, isolated bool) error {
 			if strings.IndexByte(reg.argNames[i], '#') >= 0 {
 				return errAt(reg.argPos[i], "invalid block argument name '%s'", reg.argNames[i])
 			}
-			if err := r.define(reg.argNames[i], 0, a, reg.argPos[i]); err != nil {
+			if err := r.define(reg.argNames[i], 0, a, loc(reg.argPos[i])); err != nil {
 				return err
 			}
 		}

@@ -126,8 +126,8 @@ func TestParallelAgrees(t *testing.T) {
 	nested := strings.Replace(chain, "    %x = otir.load", "    %c0 = otir.constant 0 : index\n    scf.for %i = %c0 to %c0 step %c0 {\n    %x = otir.load", 1)
 	nested = strings.Replace(nested, "    otir.return", "    scf.for %j = %c0 to %c0 step %c0 {\n      otir.barrier\n    }\n    }\n    otir.return", 1)
 	for _, src := range []string{chain, nested} {
-		want := printed(t, mustParse(t, src, Options{Workers: 1}), true)
-		for _, opts := range []Options{{Workers: 2, MinChunkTokens: 100}, {Workers: 7, MinChunkTokens: 10}, {Workers: 3, noFastPath: true, MinChunkTokens: 200}} {
+		want := printed(t, mustParse(t, src, Options{Workers: 1, noStream: true}), true)
+		for _, opts := range []Options{{Workers: 2, MinChunkTokens: 100, noStream: true}, {Workers: 7, MinChunkTokens: 10, noStream: true}, {Workers: 3, noFastPath: true, MinChunkTokens: 200, noStream: true}, {Workers: 2, MinChunkBytes: 500}, {Workers: 3, MinChunkBytes: 1, MinChunkTokens: 10}} {
 			if got := printed(t, mustParse(t, src, opts), true); got != want {
 				t.Fatalf("parallel parse %+v differs", opts)
 			}
@@ -157,7 +157,7 @@ func TestModuleWithoutBody(t *testing.T) {
 // the parallel parse must say so too.
 func TestChunkAfterYield(t *testing.T) {
 	src := "otir.kernel @k() {\n" + strings.Repeat("  otir.barrier\n", 6) + "  scf.yield\n  %x = otir.constant 1 : i8\n  otir.return\n}\n"
-	for _, opts := range []Options{{Workers: 1}, {Workers: 2, MinChunkTokens: 1}} {
+	for _, opts := range []Options{{Workers: 1}, {Workers: 2, MinChunkTokens: 1}, {Workers: 2, MinChunkBytes: 1}} {
 		if _, err := Parse("y.otir", []byte(src), opts); err == nil || err.Error() != "y.otir:9:6: error: expected ':'" {
 			t.Fatalf("%+v: got %v", opts, err)
 		}

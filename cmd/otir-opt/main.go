@@ -27,8 +27,8 @@ func env() optmain.Env {
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
-		Parse: func(filename string, src []byte, lineOffset int) (*ir.Module, error) {
-			return parse.Parse(filename, src, parse.Options{LineOffset: lineOffset})
+		Parse: func(filename, src string, lineOffset int) (*ir.Module, error) {
+			return parse.ParseString(filename, src, parse.Options{LineOffset: lineOffset})
 		},
 		Verify: verify.Verify,
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"otir/diag"
 	"otir/ir"
@@ -20,7 +21,7 @@ const stdinName = "<stdin>"
 func run(cfg *config, env Env) error {
 	name, src, parse := cfg.importALIR, "", env.Parse
 	if cfg.importALIR != "" {
-		parse = func(string, []byte, int) (*ir.Module, error) { return importALIR(cfg.importALIR) }
+		parse = func(string, string, int) (*ir.Module, error) { return importALIR(cfg.importALIR) }
 	} else {
 		var err error
 		if name, src, err = readInput(cfg.input, env.Stdin); err != nil {
@@ -36,6 +37,9 @@ func run(cfg *config, env Env) error {
 		chunks = splitInput(src)
 	}
 	var out bytes.Buffer
+	if cfg.emit == "" {
+		out.Grow(len(src) + len(src)/4) // the printed IR is about the input's size
+	}
 	failed := false
 	for i, ch := range chunks {
 		if i > 0 {
@@ -61,19 +65,28 @@ func run(cfg *config, env Env) error {
 	return nil
 }
 
+// readInput reads the input file ("-": standard input) into a string
+// without copying it (a large input is large: every copy costs).
 func readInput(path string, stdin io.Reader) (name, src string, err error) {
+	var sb strings.Builder
 	if path == "-" {
-		b, err := io.ReadAll(stdin)
-		if err != nil {
+		if _, err := io.Copy(&sb, stdin); err != nil {
 			return "", "", failf("cannot read standard input: %v", err)
 		}
-		return stdinName, string(b), nil
+		return stdinName, sb.String(), nil
 	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err == nil {
+		defer f.Close()
+		if fi, statErr := f.Stat(); statErr == nil && fi.Mode().IsRegular() {
+			sb.Grow(int(fi.Size()) + 1) // +1: io.Copy reads once more to see EOF
+		}
+		_, err = io.Copy(&sb, f)
+	}
 	if err != nil {
 		return "", "", failf("cannot open input file '%s': %v", path, pathErr(err))
 	}
-	return path, string(b), nil
+	return path, sb.String(), nil
 }
 
 // pathErr drops the path from an *fs.PathError, which the message already names.
@@ -92,7 +105,7 @@ type driver struct {
 	file string
 	sm   *diag.SourceMgr
 	// parse reads a chunk: env.Parse, or the --import-alir reader.
-	parse func(filename string, src []byte, lineOffset int) (*ir.Module, error)
+	parse func(filename, src string, lineOffset int) (*ir.Module, error)
 }
 
 // chunk parses, verifies, transforms and prints one chunk, appending the
@@ -137,13 +150,10 @@ func (d *driver) chunk(ch chunk, out *bytes.Buffer) bool {
 		})
 	} else if ok {
 		timed("Output", func() {
-			text, err := printModule(m, d.cfg.print)
-			if err != nil {
+			if err := printModule(out, m, d.cfg.print); err != nil {
 				diags = append(diags, diag.Errorf(ir.Location{}, "cannot print the module: %v", err))
 				ok = false
-				return
 			}
-			out.WriteString(text)
 		})
 	}
 	if exps != nil {
@@ -164,7 +174,7 @@ func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Tim
 		}
 	}()
 	var err error
-	timed("Parser", func() { m, err = d.parse(d.file, []byte(ch.text), ch.lineOffset) })
+	timed("Parser", func() { m, err = d.parse(d.file, ch.text, ch.lineOffset) })
 	if err != nil || m == nil {
 		if err == nil {
 			err = fmt.Errorf("the parser returned no module")
@@ -200,18 +210,22 @@ func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Tim
 	return append(diags, pm.Run(m)...), m
 }
 
-// printModule prints m as mlir-opt does (the module, then an empty line),
-// turning a printer panic into an error.
-func printModule(m *ir.Module, opts ir.PrintOptions) (text string, err error) {
+// printModule appends m to out as mlir-opt prints it (the module, then an
+// empty line), turning a printer panic into an error that leaves out as it
+// was.
+func printModule(out *bytes.Buffer, m *ir.Module, opts ir.PrintOptions) (err error) {
+	n := out.Len()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
+		if err != nil {
+			out.Truncate(n)
+		}
 	}()
-	var buf bytes.Buffer
-	if err := ir.Print(&buf, m, opts); err != nil {
-		return "", err
+	if err := ir.Print(out, m, opts); err != nil {
+		return err
 	}
-	buf.WriteByte('\n')
-	return buf.String(), nil
+	out.WriteByte('\n')
+	return nil
 }

@@ -24,11 +24,11 @@ import (
 //	parse-error   a parse error at this word
 //
 // `//` starts a comment. Everything goes into one kernel @k.
-func fakeParse(file string, src []byte, lineOffset int) (*ir.Module, error) {
+func fakeParse(file, src string, lineOffset int) (*ir.Module, error) {
 	m := ir.NewModule(ir.Location{File: file, Line: lineOffset + 1, Col: 1})
 	var body *ir.Block
 	var vals []*ir.Value
-	for i, line := range strings.Split(string(src), "\n") {
+	for i, line := range strings.Split(src, "\n") {
 		if c := strings.Index(line, "//"); c >= 0 {
 			line = line[:c]
 		}

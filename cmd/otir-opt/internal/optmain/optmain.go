@@ -29,7 +29,7 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// Parse reads a file or a chunk whose first line is line lineOffset+1 of
 	// the file; the error is a *diag.Diagnostic or diag.List.
-	Parse func(filename string, src []byte, lineOffset int) (*ir.Module, error)
+	Parse func(filename, src string, lineOffset int) (*ir.Module, error)
 	// Verify checks a module.
 	Verify func(*ir.Module) diag.List
 }

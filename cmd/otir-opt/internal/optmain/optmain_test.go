@@ -317,8 +317,8 @@ func TestSplitInput(t *testing.T) {
 // TestNoPanicReachesUsers checks that crashes in the parser, the verifier,
 // the printer or a pass become diagnostics with exit status 1.
 func TestNoPanicReachesUsers(t *testing.T) {
-	crashParse := func(string, []byte, int) (*ir.Module, error) { panic("parser bug") }
-	broken := func(string, []byte, int) (*ir.Module, error) {
+	crashParse := func(string, string, int) (*ir.Module, error) { panic("parser bug") }
+	broken := func(string, string, int) (*ir.Module, error) {
 		m := ir.NewModule(ir.Location{})
 		// An operand without a type makes the printer fail.
 		m.Body().Append(ir.NewOp("otir.add", ir.Location{}, []*ir.Value{{}}, nil, nil))
@@ -326,7 +326,7 @@ func TestNoPanicReachesUsers(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		parse  func(string, []byte, int) (*ir.Module, error)
+		parse  func(string, string, int) (*ir.Module, error)
 		verify func(*ir.Module) diag.List
 		stderr string
 	}{
