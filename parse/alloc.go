@@ -100,8 +100,10 @@ func (a *arena[T]) reset() {
 	a.used = 0
 }
 
-// allocator holds the slabs of one goroutine of the parse.
+// allocator holds the slabs of one goroutine of the parse, and its cache of
+// function types.
 type allocator struct {
+	sigCache map[string]sigTypes
 	bodies
 	ops     slab[Operation]
 	strs    slab[string]
@@ -122,23 +124,57 @@ type use struct {
 // bodies holds the AST nodes of operation bodies, which only the builder
 // reads: a streamed chunk resets them once its operations are built.
 type bodies struct {
-	binary    arena[BinaryOp]
-	unary     arena[UnaryOp]
-	convert   arena[ConvertOp]
-	constants arena[ConstantOp]
-	attrs     arena[Attribute]
-	sigs      arena[EwSig]
-	funcs     arena[FuncType]
-	typeLists arena[string]
+	binary     arena[BinaryOp]
+	unary      arena[UnaryOp]
+	convert    arena[ConvertOp]
+	cmp        arena[CmpOp]
+	selects    arena[SelectOp]
+	generics   arena[GenericOp]
+	dicts      arena[AttrDict]
+	entries    arena[AttrEntry]
+	entryLists arena[*AttrEntry]
+	constants  arena[ConstantOp]
+	attrs      arena[Attribute]
+	sigs       arena[EwSig]
+	funcs      arena[FuncType]
+	typeLists  arena[string] // type and operand name lists
 }
 
 func (b *bodies) reset() {
 	b.binary.reset()
 	b.unary.reset()
 	b.convert.reset()
+	b.cmp.reset()
+	b.selects.reset()
+	b.generics.reset()
+	b.dicts.reset()
+	b.entries.reset()
+	b.entryLists.reset()
 	b.constants.reset()
 	b.attrs.reset()
 	b.sigs.reset()
 	b.funcs.reset()
 	b.typeLists.reset()
+}
+
+// sigTypes are the types of a one-token function type.
+type sigTypes struct{ ins, outs []ir.Type }
+
+// sigTypes returns the types of f, from the cache when f is one token: a
+// large kernel repeats a few signatures, which are split and looked up once.
+// The slices are shared: callers copy what they keep.
+func (al *allocator) sigTypes(f *FuncType) (ins, outs []ir.Type, err error) {
+	if f.Sig == "" {
+		return funcTypes(f)
+	}
+	if st, ok := al.sigCache[f.Sig]; ok {
+		return st.ins, st.outs, nil
+	}
+	if ins, outs, err = funcTypes(f); err == nil {
+		if al.sigCache == nil {
+			al.sigCache = map[string]sigTypes{}
+		}
+		al.sigCache[f.Sig] = sigTypes{ins, outs}
+	}
+	return ins, outs, err
 }

@@ -16,7 +16,7 @@ import (
 func (b *builder) elementwise(o *Operation, name string, uses []string, sig *EwSig, attrs ir.Attrs) error {
 	n := len(uses)
 	if sig.Fn != nil {
-		ins, outs, err := funcTypes(sig.Fn)
+		ins, outs, err := b.al.sigTypes(sig.Fn)
 		if err != nil {
 			return err
 		}
@@ -67,7 +67,7 @@ func (b *builder) elementwise(o *Operation, name string, uses []string, sig *EwS
 
 // fixedSig builds an op annotated `: (T1, ...) -> T` with a fixed operand count.
 func (b *builder) fixedSig(o *Operation, name string, uses []string, sig *FuncType, attrs ir.Attrs) error {
-	ins, outs, err := funcTypes(sig)
+	ins, outs, err := b.al.sigTypes(sig)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"otir/ir"
 )
 
 // The fast path recognises the most frequent operation forms by hand and
@@ -202,6 +204,8 @@ func (f *fastReader) body() OpBody {
 		return c
 	case tokOpNullary:
 		return &NullaryOp{Name: f.lex.Next().Value}
+	case tokString:
+		return f.generic()
 	case tokOpOther:
 	default:
 		return nil
@@ -209,7 +213,7 @@ func (f *fastReader) body() OpBody {
 	switch t.Value {
 	case "otir.cmp":
 		f.lex.Next()
-		c := &CmpOp{}
+		c := f.al.cmp.one()
 		f.word(tokIdent, "kind")
 		f.punct("(")
 		c.Kind = f.word(tokIdent, "")
@@ -225,7 +229,8 @@ func (f *fastReader) body() OpBody {
 		return f.constant()
 	case "otir.select":
 		f.lex.Next()
-		s := &SelectOp{Operands: make([]string, 3)}
+		s := f.al.selects.one()
+		s.Operands = f.al.typeLists.many(3)
 		s.Operands[0] = f.value()
 		f.punct(",")
 		s.Operands[1] = f.value()
@@ -287,4 +292,134 @@ func (f *fastReader) constant() OpBody {
 	c := f.al.constants.one()
 	c.Value = a
 	return c
+}
+
+// generic consumes the generic form of an operation without regions, whose
+// attributes, if any, are scalars, strings, types or units:
+// "name"(%a, %b) {k = 1 : i32} : (T, T) -> T.
+func (f *fastReader) generic() OpBody {
+	t := f.lex.Next()
+	name, err := decodeString(t.Value, t.Pos)
+	if err != nil || ir.LookupOp(name) == nil {
+		f.ok = false // the grammar words the error
+		return nil
+	}
+	g := f.al.generics.one()
+	g.Name.Name = name
+	f.punct("(")
+	if f.ok && !f.isPunct(")") {
+		g.Operands = f.valueList()
+	}
+	f.punct(")")
+	if !f.ok || f.isPunct("(") {
+		f.ok = false // regions
+		return nil
+	}
+	if f.isPunct("{") {
+		g.Attrs = f.attrDict()
+	}
+	f.punct(":")
+	g.Sig = f.funcType()
+	if !f.ok {
+		return nil
+	}
+	return g
+}
+
+// valueList consumes Value ("," Value)*.
+func (f *fastReader) valueList() []string {
+	var buf [8]string
+	vs := buf[:0]
+	for f.ok {
+		vs = append(vs, f.value())
+		if !f.isPunct(",") {
+			break
+		}
+		f.lex.Next()
+	}
+	out := f.al.typeLists.many(len(vs))
+	copy(out, vs)
+	return out
+}
+
+// maxFastAttrs is the most attributes the fast path reads; longer
+// dictionaries go to the grammar.
+const maxFastAttrs = 8
+
+// attrDict consumes "{" (Entry ("," Entry)*)? "}" of simple attributes.
+func (f *fastReader) attrDict() *AttrDict {
+	f.punct("{")
+	d := f.al.dicts.one()
+	if f.isPunct("}") {
+		f.lex.Next()
+		return d
+	}
+	var buf [maxFastAttrs]*AttrEntry
+	n := 0
+	for f.ok {
+		t := f.peek()
+		switch t.Type {
+		case tokIdent, tokString, tokOpBinary, tokOpUnary, tokOpConvert, tokOpAxis, tokOpNullary, tokOpOther:
+		default:
+			f.ok = false
+			return nil
+		}
+		if n == maxFastAttrs {
+			f.ok = false
+			return nil
+		}
+		e := f.al.entries.one()
+		e.Pos, e.Name = t.Pos, f.lex.Next().Value
+		if f.isPunct("=") {
+			f.lex.Next()
+			e.Value = f.attrValue()
+		}
+		buf[n] = e
+		n++
+		if !f.isPunct(",") {
+			break
+		}
+		f.lex.Next()
+	}
+	f.punct("}")
+	d.Entries = f.al.entryLists.many(n)
+	copy(d.Entries, buf[:n])
+	return d
+}
+
+// attrValue consumes a scalar, string, unit or type attribute with its
+// optional `: type`; anything else fails.
+func (f *fastReader) attrValue() *Attribute {
+	if !f.ok {
+		return nil
+	}
+	t := f.peek()
+	a := f.al.attrs.one()
+	a.Pos = t.Pos
+	switch {
+	case t.Type == tokInt:
+		a.Int = t.Value
+	case t.Type == tokFloat:
+		a.Float = t.Value
+	case t.Type == tokString:
+		a.Str = t.Value
+	case t.Type == tokIdent && (t.Value == "true" || t.Value == "false"):
+		a.Bool = t.Value
+	case t.Type == tokIdent && t.Value == "unit":
+		a.Unit = true
+	case t.Type == tokIdent && t.Value == "dense":
+		f.ok = false
+		return nil
+	case isTypeTok(t):
+		a.Type = t.Value
+	default:
+		f.ok = false
+		return nil
+	}
+	f.lex.Next()
+	if f.isPunct(":") {
+		f.lex.Next()
+		a.Typed = f.typ()
+	}
+	return a
 }

@@ -151,7 +151,11 @@ func (r *resolver) define(name string, num int, v *ir.Value, at ir.Location) err
 		}
 	}
 	sc.values[k] = entry{v: v}
-	sc.defs[len(sc.defs)-1] = append(sc.defs[len(sc.defs)-1], k)
+	if n := len(sc.defs) - 1; n > 0 {
+		// Names of a nested region, forgotten when it ends (the isolated
+		// region's own go with its table).
+		sc.defs[n] = append(sc.defs[n], k)
+	}
 	return nil
 }
 

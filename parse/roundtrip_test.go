@@ -195,6 +195,9 @@ func TestRoundTrip(t *testing.T) {
 			if got := printed(t, slow, true); got != gen {
 				t.Fatalf("grammar-only parse differs from the fast path:\n--- got\n%s--- want\n%s", got, gen)
 			}
+			if got := printed(t, mustParse(t, gen, Options{noFastPath: true}), true); got != gen {
+				t.Fatalf("grammar-only parse of the generic form differs from the fast path:\n--- got\n%s--- want\n%s", got, gen)
+			}
 		})
 	}
 }

@@ -119,3 +119,15 @@ func TestStreamFreesTokens(t *testing.T) {
 	}
 	t.Logf("streamed %.1f MB, whole %.1f MB", stream/1e6, whole/1e6)
 }
+
+// BenchmarkSkeleton100k measures the byte pass that finds the large bodies
+// of a 100,000-operation kernel.
+func BenchmarkSkeleton100k(b *testing.B) {
+	src := string(GenerateChain(100000))
+	b.SetBytes(int64(len(src)))
+	for i := 0; i < b.N; i++ {
+		if skeletonOf(src, 1, defaultMinChunkBytes) == nil {
+			b.Fatal("no body")
+		}
+	}
+}

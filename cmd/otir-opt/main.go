@@ -35,19 +35,33 @@ func env() optmain.Env {
 }
 
 func main() {
-	delayFirstGC(startingHeap)
+	delayFirstGC(startingHeap(physicalMemory()))
 	os.Exit(optmain.Main(os.Args, env()))
 }
 
-// startingHeap is how large the heap may grow before the first collection.
-const startingHeap = 1 << 30
+// startingHeap is how large the heap may grow before the first collection:
+// a quarter of the machine's memory, between 1 and 4 GiB (1 GiB when the
+// size is unknown). A 1M-operation kernel needs about 1 GB: on most machines
+// it is parsed, verified and printed without a collection.
+func startingHeap(physical uint64) int64 {
+	const lo, hi = 1 << 30, 4 << 30
+	switch q := physical / 4; {
+	case q < lo:
+		return lo
+	case q > hi:
+		return hi
+	default:
+		return int64(q)
+	}
+}
 
 // delayFirstGC lets the heap grow to limit bytes before the garbage collector
 // first runs, then restores the usual collector (GOGC=100), as Go's own
 // compiler does (cmd/compile's base.AdjustStartingHeap): otir-opt is a batch
 // tool whose data mostly lives to the end, so early collections are wasted
-// work. Parsing 100k operations allocates about 235 MB and then runs with no
-// collection at all. A GOGC or GOMEMLIMIT set by the user is left alone.
+// work. Parsing, verifying and printing 100k operations allocates about
+// 110 MB and runs with no collection at all. A GOGC or GOMEMLIMIT set by the
+// user is left alone.
 func delayFirstGC(limit int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return

@@ -46,3 +46,18 @@ func TestDelayFirstGCKeepsUserSetting(t *testing.T) {
 		t.Fatalf("GOGC changed to %d", percent)
 	}
 }
+
+// The starting heap is a quarter of the machine's memory, within 1-4 GiB.
+func TestStartingHeap(t *testing.T) {
+	for _, c := range []struct {
+		physical uint64
+		want     int64
+	}{{0, 1 << 30}, {2 << 30, 1 << 30}, {8 << 30, 2 << 30}, {6 << 30, 3 << 29}, {64 << 30, 4 << 30}} {
+		if got := startingHeap(c.physical); got != c.want {
+			t.Errorf("startingHeap(%d) = %d, want %d", c.physical, got, c.want)
+		}
+	}
+	if runtime.GOOS == "linux" && physicalMemory() == 0 {
+		t.Error("physicalMemory() is 0 on Linux")
+	}
+}
