@@ -121,6 +121,7 @@ type scanner struct {
 	peaks     []peak
 	spans     []bodySpan // large bodies to emit as opaque tokens, by start
 	nextSpan  int        // first span of spans not yet passed
+	base      int        // bracket nesting where the scan starts
 }
 
 // maxNesting bounds bracket nesting, so that no input can exhaust the stack
@@ -372,6 +373,7 @@ func (s *scanner) opaque() bool {
 		return false
 	}
 	s.nextSpan++
+	sp.brackets = s.base + s.depth
 	s.toks = append(s.toks, lexer.Token{
 		Type:  tokOpaque,
 		Value: s.src[sp.start:sp.end],

@@ -54,12 +54,6 @@ func baseName(key string) string {
 	return key
 }
 
-// entry is a defined value, or a forward reference (v == nil).
-type entry struct {
-	v   *ir.Value
-	fwd *forwardRef
-}
-
 // forwardRef is a name used before its definition.
 type forwardRef struct {
 	typ   ir.Type
@@ -73,11 +67,12 @@ type site struct {
 	idx int
 }
 
-// isoScope is the name table of an isolated region, with the names defined by
-// each open nested region.
+// isoScope is the name table of an isolated region, its names used before
+// their definition, and where each open nested region's names start.
 type isoScope struct {
-	values map[string]entry
-	defs   [][]string
+	names *nameTable
+	fwd   map[string]*forwardRef
+	marks []int
 }
 
 type resolver struct {
@@ -89,33 +84,26 @@ type resolver struct {
 func (r *resolver) top() *isoScope { return r.scopes[len(r.scopes)-1] }
 
 func (r *resolver) pushIsolated(sizeHint int) {
-	r.scopes = append(r.scopes, &isoScope{values: make(map[string]entry, sizeHint), defs: [][]string{nil}})
+	r.scopes = append(r.scopes, &isoScope{names: newNameTable(sizeHint)})
 }
 
 func (r *resolver) popIsolated() {
-	sc := r.top()
-	for _, e := range sc.values {
-		if e.fwd != nil {
-			r.undeclared = append(r.undeclared, r.usePos(e.fwd.first, e.fwd.idx))
-		}
+	for _, f := range r.top().fwd {
+		r.undeclared = append(r.undeclared, r.usePos(f.first, f.idx))
 	}
 	r.scopes = r.scopes[:len(r.scopes)-1]
 }
 
 func (r *resolver) pushNested() {
 	sc := r.top()
-	sc.defs = append(sc.defs, nil)
+	sc.marks = append(sc.marks, len(sc.names.keys))
 }
 
+// popNested forgets the names defined in the nested region that ends.
 func (r *resolver) popNested() {
 	sc := r.top()
-	last := sc.defs[len(sc.defs)-1]
-	for _, k := range last {
-		if e, ok := sc.values[k]; ok && e.v != nil {
-			delete(sc.values, k)
-		}
-	}
-	sc.defs = sc.defs[:len(sc.defs)-1]
+	sc.names.truncate(sc.marks[len(sc.marks)-1])
+	sc.marks = sc.marks[:len(sc.marks)-1]
 }
 
 // finish reports the earliest undeclared name, if any.
@@ -137,24 +125,19 @@ func (r *resolver) finish() error {
 func (r *resolver) define(name string, num int, v *ir.Value, at ir.Location) error {
 	sc := r.top()
 	k := resultKey(name, num)
-	if e, ok := sc.values[k]; ok {
-		if e.v != nil {
-			return diag.Errorf(at, "redefinition of SSA value '%s'", name).
-				Note(e.v.Loc, "previously defined here")
-		}
-		if e.fwd.typ != v.Type {
+	if f, ok := sc.fwd[k]; ok {
+		if f.typ != v.Type {
 			return diag.Errorf(at, "definition of SSA value '%s#%d' has type '%s'", name, num, v.Type).
-				Note(loc(r.usePos(e.fwd.first, e.fwd.idx)), "previously used here with type '%s'", e.fwd.typ)
+				Note(loc(r.usePos(f.first, f.idx)), "previously used here with type '%s'", f.typ)
 		}
-		for _, s := range e.fwd.sites {
+		for _, s := range f.sites {
 			s.op.Operands[s.idx] = v
 		}
+		delete(sc.fwd, k)
 	}
-	sc.values[k] = entry{v: v}
-	if n := len(sc.defs) - 1; n > 0 {
-		// Names of a nested region, forgotten when it ends (the isolated
-		// region's own go with its table).
-		sc.defs[n] = append(sc.defs[n], k)
+	if prev := sc.names.insert(k, v); prev != nil {
+		return diag.Errorf(at, "redefinition of SSA value '%s'", name).
+			Note(prev.Loc, "previously defined here")
 	}
 	return nil
 }
@@ -164,21 +147,24 @@ func (r *resolver) use(o *Operation, i int) error {
 	sc := r.top()
 	u := &o.uses[i]
 	k := useKey(u.name)
-	e, ok := sc.values[k]
-	switch {
-	case !ok:
-		sc.values[k] = entry{fwd: &forwardRef{typ: u.typ, first: o, idx: i, sites: []site{{o.op, i}}}}
-		return nil
-	case e.v == nil:
-		if e.fwd.typ != u.typ {
-			return r.mismatch(o, i, baseName(k), u.typ, e.fwd.typ, loc(r.usePos(e.fwd.first, e.fwd.idx)))
+	if v := sc.names.lookup(k); v != nil {
+		if v.Type != u.typ {
+			return r.mismatch(o, i, baseName(k), u.typ, v.Type, v.Loc)
 		}
-		e.fwd.sites = append(e.fwd.sites, site{o.op, i})
+		o.op.Operands[i] = v
 		return nil
-	case e.v.Type != u.typ:
-		return r.mismatch(o, i, baseName(k), u.typ, e.v.Type, e.v.Loc)
 	}
-	o.op.Operands[i] = e.v
+	if f, ok := sc.fwd[k]; ok {
+		if f.typ != u.typ {
+			return r.mismatch(o, i, baseName(k), u.typ, f.typ, loc(r.usePos(f.first, f.idx)))
+		}
+		f.sites = append(f.sites, site{o.op, i})
+		return nil
+	}
+	if sc.fwd == nil {
+		sc.fwd = map[string]*forwardRef{}
+	}
+	sc.fwd[k] = &forwardRef{typ: u.typ, first: o, idx: i, sites: []site{{o.op, i}}}
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package parse
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // The skeleton of a source is where its large region bodies are and where
 // their operations may be cut, found by one pass over the bytes that only
@@ -24,6 +27,10 @@ type bodySpan struct {
 	endLine      int // line of end
 	endLineStart int
 	firstCut     int // index in skeleton.cuts of the first cut at or after start
+	// brackets is the nesting of all brackets at start, known once a
+	// scanner emits the span; the body's chunks check the lexer's limit
+	// with it.
+	brackets int
 }
 
 // cutPoint is the first character of a line, where an operation may start.
@@ -43,105 +50,196 @@ type skeleton struct {
 }
 
 // skeletonOf scans src (whose first line is firstLine) for bodies of at
-// least minChunk bytes. It returns nil when there are none, or when brackets
+// least minChunk bytes. It returns nil when there are none, or when braces
 // nest deeper than the lexer allows (the lexer then reports it).
+//
+// Only braces, strings and comments matter, and they are rare: the scan
+// jumps between them with strings.IndexByte, which runs at memory speed, and
+// counts lines only where it needs them. Parentheses and square brackets are
+// not followed: the lexer checks their nesting in each chunk, and a cut that
+// falls inside one (a list broken over lines) only makes its chunk fail.
 func skeletonOf(src string, firstLine, minChunk int) *skeleton {
 	if len(src) < minChunk {
 		return nil
 	}
-	type open struct {
-		c               byte
-		off             int
-		line, lineStart int
-	}
-	var (
-		sk        skeleton
-		stack     []open
-		lastCut   = []int{0} // per depth: offset of the last cut or '{'
-		line      = firstLine
-		lineStart = 0
-	)
-	n := len(src)
-	for i := 0; i < n; i++ {
-		c := src[i]
-		if !skeletonByte[c] {
-			continue
-		}
-		switch c {
-		case '\n':
-			line++
-			lineStart = i + 1
-			j := i + 1
-			for j < n && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r') {
-				j++
-			}
-			if j == n || !startsOp(src, j) {
-				continue
-			}
-			d := len(stack)
-			if j-lastCut[d] >= minChunk {
-				sk.cuts = append(sk.cuts, cutPoint{off: j, line: line, lineStart: lineStart, depth: d})
-				lastCut[d] = j
-			}
-		case '"':
-			// A string, escapes included; newlines in it still count.
-			for i++; i < n && src[i] != '"'; i++ {
-				switch src[i] {
-				case '\\':
-					i++
-				case '\n':
-					line++
-					lineStart = i + 1
-				}
-			}
-		case '/':
-			if i+1 < n && src[i+1] == '/' {
-				for i+1 < n && src[i+1] != '\n' {
-					i++
-				}
-			}
-		case '(', '[', '{':
-			if len(stack) >= maxNesting {
-				return nil
-			}
-			stack = append(stack, open{c, i, line, lineStart})
-			if len(lastCut) <= len(stack) {
-				lastCut = append(lastCut, 0)
-			}
-			lastCut[len(stack)] = i
-		case ')', ']', '}':
-			if len(stack) == 0 {
-				continue
-			}
-			o := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if c == '}' && o.c == '{' && i-o.off >= minChunk {
-				if sp, ok := bodyStart(src[:i], o.off+1, o.line, o.lineStart); ok {
-					sp.end, sp.depth, sp.endLine, sp.endLineStart = i, len(stack)+1, line, lineStart
-					sk.spans = append(sk.spans, sp)
-				}
-			}
-		}
-	}
-	if len(sk.spans) == 0 {
+	s := &skeletonScan{src: src, minChunk: minChunk, line: firstLine, lastCut: []int{0}}
+	if !s.run() || len(s.sk.spans) == 0 {
 		return nil
 	}
+	sk := &s.sk
 	// Spans were found as they closed: inner ones first.
 	sort.Slice(sk.spans, func(a, b int) bool { return sk.spans[a].start < sk.spans[b].start })
 	for k := range sk.spans {
 		sp := &sk.spans[k]
 		sp.firstCut = sort.Search(len(sk.cuts), func(i int) bool { return sk.cuts[i].off >= sp.start })
 	}
-	return &sk
+	return sk
 }
 
-// skeletonByte marks the bytes the skeleton pass looks at.
-var skeletonByte = func() (t [256]bool) {
-	for _, c := range []byte("\n\"/()[]{}") {
-		t[c] = true
+// skeletonScan is the state of skeletonOf.
+type skeletonScan struct {
+	src      string
+	minChunk int
+	sk       skeleton
+	// next[k] is the offset of the next specials[k] not yet passed.
+	next [len(specials)]int
+	// The line of offset lineOff is line, starting at lineStart; lineAt
+	// moves them forward.
+	lineOff, line, lineStart int
+	stack                    []openBrace
+	lastCut                  []int // per depth: offset of the last cut or '{'
+}
+
+// specials are the bytes the scan stops at.
+const specials = "{}\"/"
+
+type openBrace struct{ off, line, lineStart int }
+
+// find sets next[k] to the first specials[k] at or after from.
+func (s *skeletonScan) find(k, from int) {
+	if j := strings.IndexByte(s.src[from:], specials[k]); j >= 0 {
+		s.next[k] = from + j
+	} else {
+		s.next[k] = len(s.src)
 	}
-	return t
-}()
+}
+
+// skipTo moves past text the lexer reads as one token (a string or a
+// comment): specials found inside it are looked for again after it.
+func (s *skeletonScan) skipTo(pos int) {
+	for k := range s.next {
+		if s.next[k] < pos {
+			s.find(k, pos)
+		}
+	}
+}
+
+// lineAt returns the line of offset off (at or after the last asked) and
+// the offset where it starts.
+func (s *skeletonScan) lineAt(off int) (line, lineStart int) {
+	seg := s.src[s.lineOff:off]
+	if n := strings.Count(seg, "\n"); n > 0 {
+		s.line += n
+		s.lineStart = s.lineOff + strings.LastIndexByte(seg, '\n') + 1
+	}
+	s.lineOff = off
+	return s.line, s.lineStart
+}
+
+// run scans the whole source; false if braces nest too deep.
+func (s *skeletonScan) run() bool {
+	src := s.src
+	for k := range s.next {
+		s.find(k, 0)
+	}
+	pos := 0
+	for {
+		k := 0
+		for j := 1; j < len(s.next); j++ {
+			if s.next[j] < s.next[k] {
+				k = j
+			}
+		}
+		at := s.next[k]
+		s.cuts(pos, at)
+		if at == len(src) {
+			return true
+		}
+		switch specials[k] {
+		case '{':
+			if len(s.stack) >= maxNesting {
+				return false
+			}
+			line, lineStart := s.lineAt(at)
+			s.stack = append(s.stack, openBrace{at, line, lineStart})
+			if len(s.lastCut) <= len(s.stack) {
+				s.lastCut = append(s.lastCut, 0)
+			}
+			s.lastCut[len(s.stack)] = at
+			pos = at + 1
+			s.find(k, pos)
+		case '}':
+			if n := len(s.stack); n > 0 {
+				o := s.stack[n-1]
+				s.stack = s.stack[:n-1]
+				if at-o.off >= s.minChunk {
+					if sp, ok := bodyStart(src[:at], o.off+1, o.line, o.lineStart); ok {
+						sp.end, sp.depth = at, n
+						sp.endLine, sp.endLineStart = s.lineAt(at)
+						s.sk.spans = append(s.sk.spans, sp)
+					}
+				}
+			}
+			pos = at + 1
+			s.find(k, pos)
+		case '"':
+			// As the lexer: a backslash escapes the next byte, and a
+			// newline ends the string (there, with an error).
+			pos = at + 1
+			for pos < len(src) && src[pos] != '"' && src[pos] != '\n' {
+				if src[pos] == '\\' {
+					pos++
+				}
+				pos++
+			}
+			if pos < len(src) && src[pos] == '"' {
+				pos++
+			}
+			if pos > len(src) {
+				pos = len(src)
+			}
+			s.skipTo(pos)
+		case '/':
+			pos = at + 1
+			if pos < len(src) && src[pos] == '/' {
+				if nl := strings.IndexByte(src[pos:], '\n'); nl >= 0 {
+					pos += nl
+				} else {
+					pos = len(src)
+				}
+			}
+			s.skipTo(pos)
+		}
+	}
+}
+
+// cuts records the cut points of [from, to), a stretch without specials
+// (the one at to may begin a line): the first operation-like line at least
+// minChunk bytes after the last cut at the current depth.
+func (s *skeletonScan) cuts(from, to int) {
+	d := len(s.stack)
+	for {
+		target := s.lastCut[d] + s.minChunk
+		if target < from {
+			target = from
+		}
+		if target >= to {
+			return
+		}
+		nl := strings.IndexByte(s.src[target:to], '\n')
+		if nl < 0 {
+			return
+		}
+		lineStart := target + nl + 1
+		j := lineStart
+		for j < len(s.src) && (s.src[j] == ' ' || s.src[j] == '\t' || s.src[j] == '\r') {
+			j++
+		}
+		if j > to || j == len(s.src) {
+			return
+		}
+		if !startsOp(s.src, j) {
+			from = lineStart // look at the next line
+			if from >= to {
+				return
+			}
+			continue
+		}
+		line, _ := s.lineAt(lineStart)
+		s.sk.cuts = append(s.sk.cuts, cutPoint{off: j, line: line, lineStart: lineStart, depth: d})
+		s.lastCut[d] = j
+	}
+}
 
 // startsOp reports whether the line whose first non-blank byte is at j may
 // begin an operation: not a closing bracket, a block label or a comment.

@@ -36,11 +36,13 @@ type stream struct {
 	st  *parseState
 }
 
-// chunk is a piece of a body: [from.off, to), scanned up to lookTo.
+// chunk is a piece of a body: [from.off, to), scanned up to lookTo, whose
+// body starts at bracket nesting brackets.
 type chunk struct {
-	from   cutPoint
-	to     int
-	lookTo int
+	from     cutPoint
+	to       int
+	lookTo   int
+	brackets int
 }
 
 // chunkResult is what a chunk parsed into.
@@ -102,7 +104,7 @@ func (b *builder) opaqueOps(body *OpList, blk *ir.Block) error {
 	}
 	if total < 0 {
 		// A cut inside an operation, or an error: the body in one piece.
-		whole := chunk{from: cutPoint{off: sp.start, line: sp.line, lineStart: sp.lineStart}, to: sp.end, lookTo: sp.end + 1}
+		whole := chunk{from: cutPoint{off: sp.start, line: sp.line, lineStart: sp.lineStart}, to: sp.end, lookTo: sp.end + 1, brackets: sp.brackets}
 		var buf []lexer.Token
 		nb := *b
 		nb.al = &allocator{}
@@ -137,10 +139,10 @@ func (s *stream) chunks(sp *bodySpan, cuts []cutPoint) []chunk {
 				break
 			}
 		}
-		out = append(out, chunk{from: from, to: c.off, lookTo: look})
+		out = append(out, chunk{from: from, to: c.off, lookTo: look, brackets: sp.brackets})
 		from = c
 	}
-	return append(out, chunk{from: from, to: sp.end, lookTo: sp.end + 1})
+	return append(out, chunk{from: from, to: sp.end, lookTo: sp.end + 1, brackets: sp.brackets})
 }
 
 // chunk scans, parses and builds the operations of one chunk, with buf as
@@ -151,7 +153,7 @@ func (b *builder) chunk(c chunk, buf *[]lexer.Token) ([]*Operation, error) {
 	// The body's own span starts where its first chunk does.
 	first := sort.Search(len(spans), func(i int) bool { return spans[i].start > c.from.off })
 	s := &scanner{src: src[:c.to], pos: c.from.off, line: c.from.line, lineStart: c.from.lineStart,
-		piece: true, toks: (*buf)[:0], spans: spans[first:]}
+		piece: true, toks: (*buf)[:0], spans: spans[first:], base: c.brackets}
 	if err := s.scanPiece(); err != nil {
 		return nil, err
 	}
@@ -162,6 +164,9 @@ func (b *builder) chunk(c chunk, buf *[]lexer.Token) ([]*Operation, error) {
 	}
 	s.toks = append(s.toks, lexer.Token{Type: lexer.EOF, Pos: s.here()})
 	*buf = s.toks
+	if s.base+s.peak > maxNesting {
+		return nil, errStreamFailed // the whole-file parse reports it
+	}
 	lex := fromTokens(s.toks)
 	defer register(lex, b.stream.st)()
 	ops, err := parseOps(lex, b.stream.st, stop, b.al)

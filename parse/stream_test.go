@@ -1,11 +1,15 @@
 package parse
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+
+	"otir/ir"
 )
 
 // streamed parses src streaming every body of at least minBytes, without
@@ -99,6 +103,29 @@ func TestStreamErrorsAreWholeFile(t *testing.T) {
 	}
 }
 
+// TestStreamNesting checks that brackets nested too deep inside a streamed
+// body are an error, as in a parse of the whole file: the chunks' lexers
+// start at the body's nesting.
+func TestStreamNesting(t *testing.T) {
+	deep := func(n int) string {
+		return "\"builtin.module\"() ({\n  %x = \"otir.constant\"() {value = " + strings.Repeat("[", n) + strings.Repeat("]", n) +
+			"} : () -> i8\n  otir.barrier\n}) : () -> ()\n"
+	}
+	for _, n := range []int{maxNesting - 2, maxNesting - 1, maxNesting} {
+		src := deep(n)
+		_, want := Parse("d.otir", []byte(src), Options{noStream: true})
+		for _, opts := range []Options{{Workers: 1, MinChunkBytes: 1}, {Workers: 2, MinChunkBytes: 30}} {
+			_, got := Parse("d.otir", []byte(src), opts)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("nesting %d, %+v: got %v, want %v", n, opts, got, want)
+			}
+		}
+		if n == maxNesting && (want == nil || !strings.Contains(want.Error(), nestingError)) {
+			t.Fatalf("nesting %d: got %v", n, want)
+		}
+	}
+}
+
 // TestStreamFreesTokens checks that streaming a large body does not keep its
 // tokens: a 20,000-operation chain allocates at most 3/4 of what a parse
 // without streaming does (about 55% when this was written).
@@ -128,6 +155,37 @@ func BenchmarkSkeleton100k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if skeletonOf(src, 1, defaultMinChunkBytes) == nil {
 			b.Fatal("no body")
+		}
+	}
+}
+
+// TestNameTableTruncate checks that names leave the table latest first and
+// that the names left are still found, through growth and collisions.
+func TestNameTableTruncate(t *testing.T) {
+	tab := newNameTable(1)
+	vals := make([]ir.Value, 3000)
+	name := func(i int) string { return "%v" + strconv.Itoa(i) }
+	marks := []int{}
+	for i := range vals {
+		if i%100 == 0 {
+			marks = append(marks, len(tab.keys))
+		}
+		if prev := tab.insert(name(i), &vals[i]); prev != nil {
+			t.Fatalf("%s already bound", name(i))
+		}
+	}
+	if prev := tab.insert(name(7), &vals[8]); prev != &vals[7] {
+		t.Fatalf("redefinition not found: %v", prev)
+	}
+	for len(marks) > 0 {
+		n := marks[len(marks)-1]
+		marks = marks[:len(marks)-1]
+		tab.truncate(n)
+		for i := range vals {
+			got := tab.lookup(name(i))
+			if want := i < n; (got != nil) != want || want && got != &vals[i] {
+				t.Fatalf("after truncate(%d): lookup(%s) = %v", n, name(i), got)
+			}
 		}
 	}
 }
