@@ -226,7 +226,9 @@ func (b *builder) op(o *Operation) error {
 		// The resolver's diagnostics find tokens again from these: a
 		// streamed chunk's tokens are gone by then.
 		last := &o.Tokens[n-1]
-		o.start, o.end = o.Tokens[0].Pos, last.Pos.Offset+len(last.Value)
+		first := o.Tokens[0].Pos
+		o.text.start, o.text.end = int32(first.Offset), int32(last.Pos.Offset+len(last.Value))
+		o.text.line, o.text.col = int32(first.Line), int32(first.Column)
 	}
 	var err error
 	switch body := o.Body.(type) {

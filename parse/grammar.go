@@ -50,10 +50,12 @@ type Operation struct {
 	// late: operands are resolved after the regions, as MLIR does for the
 	// generic form.
 	late bool
-	// start and end locate the operation's text (its first token, and the
-	// offset just past its last), for diagnostics after its tokens are gone.
-	start lexer.Position
-	end   int
+	// text locates the operation's text, for diagnostics after its tokens
+	// are gone (int32s: there is one per operation).
+	text struct {
+		start, end int32 // offsets of the first token and just past the last
+		line, col  int32 // of the first token
+	}
 }
 
 // OpBody is the part of an operation after its results: the generic form or

@@ -22,6 +22,7 @@ package parse
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 
 	"otir/diag"
@@ -66,6 +67,9 @@ func guard(fn func() error) (err error) {
 	return fn()
 }
 
+// maxInput is the largest input: offsets in the AST are int32s.
+const maxInput = math.MaxInt32
+
 const (
 	defaultMinChunk      = 20000
 	defaultMinChunkBytes = 64 << 10
@@ -92,6 +96,9 @@ func ParseString(filename, text string, opts Options) (m *ir.Module, err error) 
 			err = diag.Errorf(ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}, "internal parser error: %v", r)
 		}
 	}()
+	if len(text) > maxInput {
+		return nil, diag.Errorf(ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}, "input of %d bytes is larger than the parser's limit of 2 GiB", len(text))
+	}
 	var sk *skeleton
 	if layoutOK && !opts.noStream {
 		minBytes := opts.MinChunkBytes

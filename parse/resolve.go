@@ -184,8 +184,9 @@ func (r *resolver) usePos(o *Operation, i int) lexer.Position {
 			k++
 		}
 	}
-	s := &scanner{src: r.src[:o.end], pos: o.start.Offset, line: o.start.Line,
-		lineStart: o.start.Offset - o.start.Column + 1, piece: true}
+	start := int(o.text.start)
+	s := &scanner{src: r.src[:o.text.end], pos: start, line: int(o.text.line),
+		lineStart: start - int(o.text.col) + 1, piece: true}
 	_ = s.scanPiece() // the text scanned once already
 	toks := s.toks
 	for j := 2 * len(o.Results); j < len(toks); j++ {
@@ -204,7 +205,7 @@ func (r *resolver) usePos(o *Operation, i int) lexer.Position {
 		}
 		k--
 	}
-	return o.start
+	return lexer.Position{Offset: start, Line: int(o.text.line), Column: int(o.text.col)}
 }
 
 // op resolves an operation: its operands, its regions, then its results.
