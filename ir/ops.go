@@ -50,6 +50,11 @@ type Operation struct {
 	Loc      Location
 	// Block is the block that holds the operation (nil for a detached op).
 	Block *Block
+
+	// The op's index in Block as of the numbering stamped orderStamp (see
+	// NumberBlock); 8 bytes that keep the struct in the same size class.
+	order      uint32
+	orderStamp uint32
 }
 
 // Block is a list of operations with arguments. OTIR regions have one block.

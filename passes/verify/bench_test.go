@@ -48,3 +48,16 @@ func BenchmarkVerifyChain100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerifyChain1M verifies a kernel of about 1.25M operations, which
+// no longer fit in cache.
+func BenchmarkVerifyChain1M(b *testing.B) {
+	m := chainModule(1_000_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if l := Verify(m); len(l) != 0 {
+			b.Fatal(l)
+		}
+	}
+}

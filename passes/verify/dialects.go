@@ -12,7 +12,8 @@ import (
 // once the verifier's structural checks passed: the op is registered, its
 // operands, results and regions are non-nil and linked, its result types are
 // well formed, and its operands dominate it. It returns the first rule the op
-// breaks, or nil.
+// breaks, or nil. It may be called concurrently on the ops of a large block,
+// so it must only read the IR.
 type DialectCheck func(op *ir.Operation) *diag.Diagnostic
 
 var (

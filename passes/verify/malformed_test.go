@@ -225,6 +225,11 @@ func TestDegenerateInputs(t *testing.T) {
 	c.Results[0].Type = ir.Int(8, true)
 	checkDiags(t, VerifyOp(c), []string{"2: 'otir.constant' op value type 'index' does not match the result type 'i8'"})
 
+	// A detached op using a detached op's result (this once panicked).
+	use := ir.NewOp(ir.OpAdd, at(3), ops(c.Results[0], c.Results[0]), []ir.Type{ir.Index()}, nil)
+	c.Results[0].Type = ir.Index()
+	checkDiags(t, VerifyOp(use), []string{"3: 'otir.add' op operand #0 does not dominate this use", "2: note: operand defined here (op is neither in a parent nor in a child region)"})
+
 	// A module whose op is not a module, and one without a body.
 	checkDiags(t, Verify(&ir.Module{Op: ir.NewOp(ir.OpBarrier, at(2), nil, nil, nil)}), []string{"2: 'otir.barrier' op cannot be the top-level operation (expected 'builtin.module')"})
 	checkDiags(t, Verify(&ir.Module{Op: ir.NewOp(ir.OpModule, at(2), nil, nil, nil)}), []string{"2: 'builtin.module' op expects 1 region, but got 0"})

@@ -6,13 +6,13 @@ import (
 	"otir/ir"
 )
 
-// opSet is an insert-only set of operations: the dominance check's set of
-// ops already walked. ir.Operation has no scratch field to mark, so a side
-// table is needed; this one is an open-addressing table with linear probing,
-// sized up front, whose hash keeps memory locality: ops are mostly allocated
-// in program order, so neighbouring ops land in neighbouring slots and the
-// walk touches the table almost sequentially. On the 100k-op benchmark this
-// cut the set's cost to about a third of the same table with a mixing hash.
+// opSet is an insert-only set of operations: the sets of ops defined and
+// entered of the walk of irregular IR (see verifier.number), where an op may be
+// reached twice, so its order in a block cannot tell whether it was walked.
+// It is an open-addressing table with linear probing, sized up front, whose
+// hash keeps memory locality: ops are mostly allocated in program order, so
+// neighbouring ops land in neighbouring slots and the walk touches the table
+// almost sequentially.
 //
 // The hash is the op's address, as Go's own maps hash pointer keys; Go's
 // garbage collector does not move heap objects, so the address is stable.
