@@ -2,9 +2,12 @@ package ir
 
 import (
 	"bufio"
+	"bytes"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -16,7 +19,7 @@ type PrintOptions struct {
 
 // Print writes the module in textual form. It records each value's printed
 // name in the value itself, so the same IR must not be printed from two
-// goroutines at once.
+// goroutines at once. Large blocks are printed in parallel (see printOps).
 func Print(w io.Writer, m *Module, opts PrintOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	p := &printer{w: bw, opts: opts}
@@ -49,8 +52,21 @@ type printer struct {
 	used  map[string]int // hint name -> next suffix to try
 	next  int            // next numeric result name
 	nArgs int            // next %argN
-	num   []byte         // scratch for formatting numbers
+	// split: no operation strictly inside the current scope opens a scope
+	// of its own, so printing the scope's blocks renames nothing and their
+	// operations may print in parallel (see printOps).
+	split bool
 }
+
+// Large blocks print in parallel: a block of at least 2*parallelMinOps
+// operations is cut into up to parallelWorkers contiguous ranges of at least
+// parallelMinOps each (fewer is not worth a goroutine and a buffer).
+// Variables so that tests can force either path.
+var (
+	parallelMinOps  = 3000
+	parallelWorkers = 0                 // 0: runtime.GOMAXPROCS(0)
+	parallelHook    func(ops, ways int) // tests: told of each parallel block
+)
 
 // Kinds of printed names (Value.printKind).
 const (
@@ -69,6 +85,10 @@ func (p *printer) name(v *Value, kind uint8, num int) {
 
 func (p *printer) str(s string) { p.w.WriteString(s) }
 
+// int writes n in decimal, formatted in the writer's free buffer space (no
+// allocation).
+func (p *printer) int(n int64) { p.w.Write(strconv.AppendInt(p.w.AvailableBuffer(), n, 10)) }
+
 func (p *printer) indent(n int) {
 	for i := 0; i < n; i++ {
 		p.w.WriteString("  ")
@@ -86,8 +106,12 @@ func (p *printer) nameScope(op *Operation) {
 	p.used = make(map[string]int)
 	p.next = 0
 	p.nArgs = 0
+	p.split = true
 	var visit func(o *Operation)
 	visit = func(o *Operation) {
+		if o != op && opensScope(o) {
+			p.split = false
+		}
 		if len(o.Results) > 0 {
 			if hint := nameHint(o); hint != "" && len(o.Results) == 1 {
 				p.hints = append(p.hints, p.unique(hint))
@@ -197,10 +221,10 @@ func (p *printer) valName(v *Value) {
 	case nameArg:
 		p.str("arg")
 	}
-	p.w.Write(strconv.AppendInt(p.num[:0], int64(v.printNum), 10))
+	p.int(int64(v.printNum))
 	if v.printKind == nameMultiResult {
 		p.w.WriteByte('#')
-		p.w.Write(strconv.AppendInt(p.num[:0], int64(v.Index), 10))
+		p.int(int64(v.Index))
 	}
 }
 
@@ -223,21 +247,29 @@ func (p *printer) results(op *Operation) {
 	r := op.Results[0]
 	p.w.WriteByte('%')
 	if len(op.Results) > 1 && r != nil && r.printGen == p.gen && r.printKind == nameMultiResult {
-		p.w.Write(strconv.AppendInt(p.num[:0], int64(r.printNum), 10))
+		p.int(int64(r.printNum))
 		p.w.WriteByte(':')
-		p.w.Write(strconv.AppendInt(p.num[:0], int64(len(op.Results)), 10))
+		p.int(int64(len(op.Results)))
 	} else {
 		p.valName(r)
 	}
 	p.str(" = ")
 }
 
+// opensScope reports whether op is an isolated scope, whose values are
+// numbered from zero: a kernel, or any other op of a module body (a
+// dais.program).
+func opensScope(op *Operation) bool {
+	if op.Name == OpModule {
+		return false
+	}
+	parent := op.ParentOp()
+	return op.Name == OpKernel || parent != nil && parent.Name == OpModule
+}
+
 func (p *printer) op(op *Operation, depth int) {
-	switch {
-	case op.Name == OpModule:
-	case op.Name == OpKernel || p.gen == 0 || op.ParentOp() != nil && op.ParentOp().Name == OpModule:
-		// Kernels, and every other op of the module body (a dais.program),
-		// are isolated scopes: their values are numbered from zero.
+	scope := opensScope(op) || p.gen == 0 && op.Name != OpModule
+	if scope {
 		p.nameScope(op)
 	}
 	p.indent(depth)
@@ -246,6 +278,82 @@ func (p *printer) op(op *Operation, depth int) {
 		p.generic(op, depth)
 	}
 	p.w.WriteByte('\n')
+	if scope {
+		p.split = false // the blocks that follow are outside the scope
+	}
+}
+
+// printOps prints a block's operations, one a line, at depth. A large block
+// of a scope whose naming is final (p.split) prints in parallel: each
+// goroutine prints a contiguous range, nested regions included (sequentially),
+// with its own printer and buffer, sharing only the read-only names, and the
+// pieces are written in order, so the output is the sequential one.
+func (p *printer) printOps(ops []*Operation, depth int) {
+	n := 1
+	if p.split && len(ops) >= 2*parallelMinOps {
+		n = parallelWorkers
+		if n <= 0 {
+			n = runtime.GOMAXPROCS(0)
+		}
+		n = min(n, len(ops)/max(parallelMinOps, 1))
+	}
+	if n < 2 {
+		for _, o := range ops {
+			p.opLine(o, depth)
+		}
+		return
+	}
+	if parallelHook != nil {
+		parallelHook(len(ops), n)
+	}
+	// Range 0 prints straight to p.w; ranges 1..n-1 into buffers. A panic
+	// in a range is raised again here, as the sequential print would have.
+	bufs := make([]chunks, n)
+	panics := make([]any, n)
+	var wg sync.WaitGroup
+	for i := 1; i < n; i++ {
+		wg.Go(func() {
+			defer func() { panics[i] = recover() }()
+			q := &printer{w: bufio.NewWriterSize(&bufs[i], 1<<16), opts: p.opts, gen: p.gen, hints: p.hints}
+			for _, o := range ops[i*len(ops)/n : (i+1)*len(ops)/n] {
+				q.opLine(o, depth)
+			}
+			q.w.Flush()
+		})
+	}
+	func() {
+		defer wg.Wait() // even if range 0 panics
+		for _, o := range ops[:len(ops)/n] {
+			p.opLine(o, depth)
+		}
+	}()
+	for i := 1; i < n; i++ {
+		if panics[i] != nil {
+			panic(panics[i])
+		}
+		for _, c := range bufs[i] {
+			p.w.Write(c)
+		}
+	}
+}
+
+// chunks keeps what a bufio.Writer flushes into it, piece by piece (cheaper
+// than growing one buffer).
+type chunks [][]byte
+
+func (c *chunks) Write(b []byte) (int, error) {
+	*c = append(*c, bytes.Clone(b))
+	return len(b), nil
+}
+
+// opLine prints op, or a placeholder line for a nil operation.
+func (p *printer) opLine(o *Operation, depth int) {
+	if o == nil {
+		p.indent(depth)
+		p.str("<<NULL OPERATION>>\n")
+		return
+	}
+	p.op(o, depth)
 }
 
 // hasOnlyAttrs reports whether op's attributes are all spelled by its pretty form.
@@ -323,17 +431,13 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 			}
 			p.str(":\n")
 		}
-		for i, o := range b.Ops {
-			if o == nil {
-				p.indent(depth + 1)
-				p.str("<<NULL OPERATION>>\n")
-				continue
+		ops := b.Ops
+		if n := len(ops); !keepYield && n > 0 {
+			if o := ops[n-1]; o != nil && o.Name == OpYield && len(o.Operands) == 0 && len(o.Attrs) == 0 {
+				ops = ops[:n-1]
 			}
-			if !keepYield && i == len(b.Ops)-1 && o.Name == OpYield && len(o.Operands) == 0 && len(o.Attrs) == 0 {
-				continue
-			}
-			p.op(o, depth+1)
 		}
+		p.printOps(ops, depth+1)
 	}
 	p.indent(depth)
 	p.w.WriteByte('}')
