@@ -179,14 +179,14 @@ func (p *printer) pretty(op *Operation, d *OpDef, depth int) bool {
 		p.w.WriteByte(' ')
 		p.vals(ops)
 		p.str(" : ")
-		p.types(op.OperandTypes())
+		p.valueTypes(op.Operands, false)
 	case SyntaxAtomic:
 		k, _ := op.StringAttr("kind")
 		mo, _ := op.StringAttr("memory_order")
 		p.w.WriteByte(' ')
 		p.vals(ops)
 		p.str(", kind(" + k + "), memory_order(" + mo + ") : ")
-		p.types(op.OperandTypes())
+		p.valueTypes(op.Operands, false)
 		p.str(" -> " + op.Results[0].Type.String())
 	case SyntaxTranspose:
 		perm := op.Attr("permutation").(*DenseI64Attr)
@@ -216,7 +216,7 @@ func (p *printer) pretty(op *Operation, d *OpDef, depth int) bool {
 			p.w.WriteByte(' ')
 			p.vals(ops)
 			p.str(" : ")
-			p.types(op.OperandTypes())
+			p.valueTypes(op.Operands, false)
 		}
 	case SyntaxFor:
 		b := op.Regions[0].Blocks[0]
@@ -239,7 +239,7 @@ func (p *printer) pretty(op *Operation, d *OpDef, depth int) bool {
 				p.val(init)
 			}
 			p.str(") -> ")
-			p.str(TypeList(op.ResultTypes(), true))
+			p.valueTypes(op.Results, true)
 		}
 		p.w.WriteByte(' ')
 		p.region(op.Regions[0], depth, false, false)
@@ -248,7 +248,7 @@ func (p *printer) pretty(op *Operation, d *OpDef, depth int) bool {
 		p.val(ops[0])
 		if len(op.Results) > 0 {
 			p.str(" -> ")
-			p.str(TypeList(op.ResultTypes(), true))
+			p.valueTypes(op.Results, true)
 		}
 		p.w.WriteByte(' ')
 		p.region(op.Regions[0], depth, false, false)
@@ -273,8 +273,9 @@ func (p *printer) ints(vs []int64) {
 // ": (T1, T2) -> T3".
 func (p *printer) elementwiseTypes(op *Operation) {
 	r := op.Results[0].Type
-	if sameTypes(r, op.OperandTypes()...) {
-		p.str(" : " + r.String())
+	if sameOperandTypes(r, op) {
+		p.str(" : ")
+		p.str(r.String())
 		return
 	}
 	p.funcTypes(op)
@@ -283,7 +284,7 @@ func (p *printer) elementwiseTypes(op *Operation) {
 // funcTypes prints ": (T1, T2) -> T3".
 func (p *printer) funcTypes(op *Operation) {
 	p.str(" : ")
-	p.str(TypeList(op.OperandTypes(), true))
+	p.valueTypes(op.Operands, true)
 	p.str(" -> ")
 	p.str(op.Results[0].Type.String())
 }

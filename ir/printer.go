@@ -59,8 +59,8 @@ type printer struct {
 }
 
 // Large blocks print in parallel: a block of at least 2*parallelMinOps
-// operations is cut into up to parallelWorkers contiguous ranges of at least
-// parallelMinOps each (fewer is not worth a goroutine and a buffer).
+// operations is cut into pieces of parallelMinOps (fewer is not worth the
+// hand-over) printed by up to parallelWorkers goroutines.
 // Variables so that tests can force either path.
 var (
 	parallelMinOps  = 3000
@@ -237,7 +237,36 @@ func (p *printer) vals(vs []*Value) {
 	}
 }
 
-func (p *printer) types(ts []Type) { p.str(TypeList(ts, false)) }
+func (p *printer) types(ts []Type) {
+	for i, t := range ts {
+		if i > 0 {
+			p.str(", ")
+		}
+		p.str(TypeString(t))
+	}
+}
+
+// valueTypes prints the types of vs, "T1, T2" or, with parens, "(T1, T2)",
+// straight to the writer (a type list per operation is the printer's most
+// frequent output).
+func (p *printer) valueTypes(vs []*Value, parens bool) {
+	if parens {
+		p.w.WriteByte('(')
+	}
+	for i, v := range vs {
+		if i > 0 {
+			p.str(", ")
+		}
+		if v == nil {
+			p.str(TypeString(nil))
+		} else {
+			p.str(TypeString(v.Type))
+		}
+	}
+	if parens {
+		p.w.WriteByte(')')
+	}
+}
 
 // results prints "%0 = ", "%0:2 = " or nothing.
 func (p *printer) results(op *Operation) {
@@ -283,11 +312,12 @@ func (p *printer) op(op *Operation, depth int) {
 	}
 }
 
-// printOps prints a block's operations, one a line, at depth. A large block
-// of a scope whose naming is final (p.split) prints in parallel: each
-// goroutine prints a contiguous range, nested regions included (sequentially),
-// with its own printer and buffer, sharing only the read-only names, and the
-// pieces are written in order, so the output is the sequential one.
+// printOps prints a block's operations. A large block (when naming is done:
+// p.split) is cut into pieces of parallelMinOps operations that goroutines
+// print in turn into buffers; this goroutine writes the buffers out in
+// order and hands them back, so memory stays at a few pieces per goroutine
+// whatever the block's size. A panic in a piece is raised again here, as
+// the sequential print would have.
 func (p *printer) printOps(ops []*Operation, depth int) {
 	n := 1
 	if p.split && len(ops) >= 2*parallelMinOps {
@@ -306,44 +336,71 @@ func (p *printer) printOps(ops []*Operation, depth int) {
 	if parallelHook != nil {
 		parallelHook(len(ops), n)
 	}
-	// Range 0 prints straight to p.w; ranges 1..n-1 into buffers. A panic
-	// in a range is raised again here, as the sequential print would have.
-	bufs := make([]chunks, n)
-	panics := make([]any, n)
+	size := max(parallelMinOps, 1)
+	pieces := make([]printPiece, (len(ops)+size-1)/size)
+	for i := range pieces {
+		pieces[i].ready = make(chan struct{})
+	}
+	free := make(chan *bytes.Buffer, 2*n) // buffers not in use
+	for i := 0; i < 2*n; i++ {
+		free <- new(bytes.Buffer)
+	}
+	quit := make(chan struct{}) // closed when the writer stops early
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := 1; i < n; i++ {
+	for w := 0; w < n; w++ {
 		wg.Go(func() {
-			defer func() { panics[i] = recover() }()
-			q := &printer{w: bufio.NewWriterSize(&bufs[i], 1<<16), opts: p.opts, gen: p.gen, hints: p.hints}
-			for _, o := range ops[i*len(ops)/n : (i+1)*len(ops)/n] {
-				q.opLine(o, depth)
+			q := &printer{opts: p.opts, gen: p.gen, hints: p.hints}
+			for {
+				var buf *bytes.Buffer
+				select {
+				case buf = <-free:
+				case <-quit:
+					return
+				}
+				k := int(next.Add(1) - 1)
+				if k >= len(pieces) {
+					return
+				}
+				pc := &pieces[k]
+				func() {
+					defer func() { pc.panic = recover() }()
+					buf.Reset()
+					if q.w == nil {
+						q.w = bufio.NewWriterSize(buf, 1<<16)
+					} else {
+						q.w.Reset(buf)
+					}
+					for _, o := range ops[k*size : min((k+1)*size, len(ops))] {
+						q.opLine(o, depth)
+					}
+					q.w.Flush()
+				}()
+				pc.buf = buf
+				close(pc.ready)
 			}
-			q.w.Flush()
 		})
 	}
-	func() {
-		defer wg.Wait() // even if range 0 panics
-		for _, o := range ops[:len(ops)/n] {
-			p.opLine(o, depth)
+	defer wg.Wait()
+	for k := range pieces {
+		pc := &pieces[k]
+		<-pc.ready
+		if pc.panic != nil {
+			close(quit)
+			wg.Wait()
+			panic(pc.panic)
 		}
-	}()
-	for i := 1; i < n; i++ {
-		if panics[i] != nil {
-			panic(panics[i])
-		}
-		for _, c := range bufs[i] {
-			p.w.Write(c)
-		}
+		p.w.Write(pc.buf.Bytes())
+		free <- pc.buf
 	}
 }
 
-// chunks keeps what a bufio.Writer flushes into it, piece by piece (cheaper
-// than growing one buffer).
-type chunks [][]byte
-
-func (c *chunks) Write(b []byte) (int, error) {
-	*c = append(*c, bytes.Clone(b))
-	return len(b), nil
+// printPiece is a piece of a block printed by printOps: its text, or the
+// panic that stopped it, once ready is closed.
+type printPiece struct {
+	ready chan struct{}
+	buf   *bytes.Buffer
+	panic any
 }
 
 // opLine prints op, or a placeholder line for a nil operation.
@@ -394,12 +451,12 @@ func (p *printer) generic(op *Operation, depth int) {
 		p.str(op.Attrs.String())
 	}
 	p.str(" : ")
-	p.str(TypeList(op.OperandTypes(), true))
+	p.valueTypes(op.Operands, true)
 	p.str(" -> ")
 	if len(op.Results) == 1 {
 		p.str(TypeString(op.Results[0].Type))
 	} else {
-		p.str(TypeList(op.ResultTypes(), true))
+		p.valueTypes(op.Results, true)
 	}
 }
 
@@ -444,9 +501,10 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 }
 
 // sameTypes reports whether every type in ts is t.
-func sameTypes(t Type, ts ...Type) bool {
-	for _, u := range ts {
-		if u != t {
+// sameOperandTypes reports whether every operand of op has type t.
+func sameOperandTypes(t Type, op *Operation) bool {
+	for _, v := range op.Operands {
+		if v == nil || v.Type != t {
 			return false
 		}
 	}

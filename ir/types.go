@@ -100,11 +100,26 @@ func (t *IntType) String() string {
 	if t.Width == 1 {
 		return "i1"
 	}
+	if t.Width < len(intNames[0]) {
+		if t.Signed {
+			return intNames[1][t.Width]
+		}
+		return intNames[0][t.Width]
+	}
 	if t.Signed {
 		return "i" + strconv.Itoa(t.Width)
 	}
 	return "u" + strconv.Itoa(t.Width)
 }
+
+// intNames are the names of the integer types up to 128 bits, unsigned
+// then signed, so that printing one allocates nothing.
+var intNames = func() (names [2][129]string) {
+	for w := range names[0] {
+		names[0][w], names[1][w] = "u"+strconv.Itoa(w), "i"+strconv.Itoa(w)
+	}
+	return names
+}()
 
 func (t *FloatType) String() string {
 	switch t.Kind {
