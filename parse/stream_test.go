@@ -189,3 +189,83 @@ func TestNameTableTruncate(t *testing.T) {
 		}
 	}
 }
+
+// TestSkeleton checks which bodies the skeleton streams and where it cuts
+// them (a body's first operation starts its first chunk).
+func TestSkeleton(t *testing.T) {
+	cases := []struct {
+		name, src string
+		spans     []string   // the text of each span, trimmed
+		cuts      [][]string // per span, the text of each cut's line, trimmed
+	}{
+		{"kernel body, cut per line",
+			"otir.kernel @k() {\n  %a = x\n  %b = y\n}\n",
+			[]string{"%a = x\n  %b = y"}, [][]string{{"%b = y"}}},
+		{"braces in strings and comments do not count",
+			"m {\n  %a = \"}\" // }\n  %b = \"{\\\"}\"\n}\n",
+			[]string{"%a = \"}\" // }\n  %b = \"{\\\"}\""}, [][]string{{"%b = \"{\\\"}\""}}},
+		{"an attribute dictionary is not a body",
+			"op {a = 1, b = 2} {\n  %x = y\n}\n",
+			[]string{"%x = y"}, [][]string{nil}},
+		{"a block header is skipped",
+			"\"k\"() ({\n^bb0(%arg0: i8):\n  %x = y\n  %z = w\n}) : () -> ()\n",
+			[]string{"%x = y\n  %z = w"}, [][]string{{"%z = w"}}},
+		{"nested bodies, cuts at each depth",
+			"m {\n  k {\n    %a = x\n    %b = y\n  }\n  %c = z\n}\n",
+			[]string{"k {\n    %a = x\n    %b = y\n  }\n  %c = z", "%a = x\n    %b = y"}, [][]string{{"%c = z"}, {"%b = y"}}},
+		{"closing braces, labels and comments do not start operations",
+			"m {\n  %a = x\n  // c\n  ^bb1:\n  k {\n  }\n  %b = y\n}\n",
+			[]string{"%a = x\n  // c\n  ^bb1:\n  k {\n  }\n  %b = y"}, [][]string{{"k {", "%b = y"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sk := skeletonOf(c.src, 1, 1)
+			if sk == nil {
+				t.Fatal("no skeleton")
+			}
+			var spans []string
+			var cuts [][]string
+			for k := range sk.spans {
+				sp := &sk.spans[k]
+				spans = append(spans, strings.TrimSpace(c.src[sp.start:sp.end]))
+				if line := strings.Count(c.src[:sp.start], "\n") + 1; sp.line != line || strings.TrimSpace(c.src[sp.lineStart:sp.start]) != "" {
+					t.Errorf("span at line %d (line start %d), want line %d", sp.line, sp.lineStart, line)
+				}
+				var spanCuts []string
+				for _, cp := range sk.cutsOf(sp) {
+					end := strings.IndexByte(c.src[cp.off:], '\n')
+					spanCuts = append(spanCuts, strings.TrimSpace(c.src[cp.off:cp.off+end]))
+					if line := strings.Count(c.src[:cp.off], "\n") + 1; cp.line != line {
+						t.Errorf("cut %q at line %d, want %d", spanCuts[len(spanCuts)-1], cp.line, line)
+					}
+				}
+				cuts = append(cuts, spanCuts)
+			}
+			if fmt.Sprintf("%q", spans) != fmt.Sprintf("%q", c.spans) || fmt.Sprintf("%q", cuts) != fmt.Sprintf("%q", c.cuts) {
+				t.Errorf("spans %q cuts %q, want %q and %q", spans, cuts, c.spans, c.cuts)
+			}
+		})
+	}
+}
+
+// TestStreamCutInsideOperation checks a cut that falls inside an operation
+// broken over lines: its chunk fails, the body is parsed in one piece, and
+// the result is still the whole-file parse's.
+func TestStreamCutInsideOperation(t *testing.T) {
+	src := "\"builtin.module\"() ({\n  %a = \"otir.constant\"() {value = 1 : i8} : () -> i8\n" +
+		"  %b = \"otir.add\"(%a,\n    %a) : (i8, i8) -> i8\n  %c = \"otir.add\"(%b, %b)\n    : (i8, i8) -> i8\n  otir.barrier\n}) : () -> ()\n"
+	want := printed(t, mustParse(t, src, Options{noStream: true}), true)
+	sk := skeletonOf(src, 1, 1)
+	cutInside := false
+	for _, c := range sk.cuts {
+		if strings.HasPrefix(src[c.off:], "%a)") || strings.HasPrefix(src[c.off:], ": (i8") {
+			cutInside = true
+		}
+	}
+	if !cutInside {
+		t.Fatalf("no cut inside an operation: %+v", sk.cuts)
+	}
+	if got := streamed(t, src, 2, 1); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
