@@ -1,6 +1,7 @@
 package optmain
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -32,11 +33,19 @@ func run(cfg *config, env Env) error {
 	if cfg.importALIR == "" { // a binary file has no source lines to show
 		d.sm.Add(name, src)
 	}
+	if !cfg.split && !cfg.verifyDiags && cfg.emit == "" {
+		// One module, printed only if it is correct: straight to the output.
+		out := &directOutput{path: cfg.output, stdout: env.Stdout, stderr: env.Stderr}
+		if !d.chunk(chunk{text: src}, out) {
+			return &exitError{code: ExitError}
+		}
+		return nil
+	}
 	chunks := []chunk{{text: src}}
 	if cfg.split {
 		chunks = splitInput(src)
 	}
-	var out bytes.Buffer
+	out := &bufferOutput{}
 	if cfg.emit == "" {
 		out.Grow(len(src) + len(src)/4) // the printed IR is about the input's size
 	}
@@ -45,7 +54,7 @@ func run(cfg *config, env Env) error {
 		if i > 0 {
 			out.WriteString(splitMarker + "\n")
 		}
-		if !d.chunk(ch, &out) {
+		if !d.chunk(ch, out) {
 			failed = true
 		}
 	}
@@ -108,10 +117,10 @@ type driver struct {
 	parse func(filename, src string, lineOffset int) (*ir.Module, error)
 }
 
-// chunk parses, verifies, transforms and prints one chunk, appending the
+// chunk parses, verifies, transforms and prints one chunk, giving the
 // printed module to out on success. It reports whether the chunk succeeded:
 // no error diagnostic or, with --verify-diagnostics, exactly the expected ones.
-func (d *driver) chunk(ch chunk, out *bytes.Buffer) bool {
+func (d *driver) chunk(ch chunk, out output) bool {
 	var timer *passes.Timer
 	if d.cfg.timing {
 		timer = passes.NewTimer()
@@ -150,8 +159,13 @@ func (d *driver) chunk(ch chunk, out *bytes.Buffer) bool {
 		})
 	} else if ok {
 		timed("Output", func() {
-			if err := printModule(out, m, d.cfg.print); err != nil {
-				diags = append(diags, diag.Errorf(ir.Location{}, "cannot print the module: %v", err))
+			if err := out.print(m, d.cfg.print); err != nil {
+				var we *writeError
+				if errors.As(err, &we) {
+					fmt.Fprintf(d.env.Stderr, "otir-opt: %v\n", err)
+				} else {
+					diags = append(diags, diag.Errorf(ir.Location{}, "cannot print the module: %v", err))
+				}
 				ok = false
 			}
 		})
@@ -210,22 +224,101 @@ func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Tim
 	return append(diags, pm.Run(m)...), m
 }
 
-// printModule appends m to out as mlir-opt prints it (the module, then an
-// empty line), turning a printer panic into an error that leaves out as it
-// was.
-func printModule(out *bytes.Buffer, m *ir.Module, opts ir.PrintOptions) (err error) {
-	n := out.Len()
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
+// output receives the printed module of each chunk that succeeds.
+type output interface {
+	print(m *ir.Module, opts ir.PrintOptions) error
+}
+
+// bufferOutput keeps the printed modules in memory: with split input or
+// expected diagnostics, the output file is written at the end, and only if
+// every chunk succeeded.
+type bufferOutput struct{ bytes.Buffer }
+
+func (b *bufferOutput) print(m *ir.Module, opts ir.PrintOptions) error {
+	return printModule(&b.Buffer, m, opts)
+}
+
+// directOutput prints a single module straight to its destination, opened
+// only then (the module is correct by that time): a large module is not
+// held in memory a second time as text. A file left incomplete by an error
+// is removed.
+type directOutput struct {
+	path           string // "-": stdout
+	stdout, stderr io.Writer
+}
+
+// writeError is a failure to write the output, reported as such rather than
+// as a diagnostic of the module.
+type writeError struct {
+	path string
+	err  error
+}
+
+func (e *writeError) Error() string {
+	return fmt.Sprintf("cannot write output file '%s': %v", e.path, pathErr(e.err))
+}
+
+func (o *directOutput) print(m *ir.Module, opts ir.PrintOptions) error {
+	var printErr *printerPanic
+	if o.path == "-" {
+		w := bufio.NewWriterSize(o.stdout, 1<<16)
+		err := printModule(w, m, opts)
+		if err == nil {
+			err = w.Flush()
 		}
-		if err != nil {
-			out.Truncate(n)
+		if err != nil && !errors.As(err, &printErr) {
+			err = &writeError{"-", err}
 		}
-	}()
-	if err := ir.Print(out, m, opts); err != nil {
 		return err
 	}
-	out.WriteByte('\n')
-	return nil
+	f, err := os.Create(o.path)
+	if err != nil {
+		return &writeError{o.path, err}
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = printModule(w, m, opts)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && !errors.As(err, &printErr) {
+		err = &writeError{o.path, err}
+	}
+	if err != nil {
+		if fi, serr := os.Stat(o.path); serr == nil && fi.Mode().IsRegular() {
+			os.Remove(o.path)
+		}
+	}
+	return err
+}
+
+// printerPanic is a printer bug, reported as a diagnostic of the module.
+type printerPanic struct{ v any }
+
+func (p *printerPanic) Error() string { return fmt.Sprint(p.v) }
+
+// printModule writes m to w as mlir-opt prints it (the module, then an empty
+// line), turning a printer panic into a *printerPanic; other errors are the
+// writer's. On error, a *bytes.Buffer is left as it was.
+func printModule(w io.Writer, m *ir.Module, opts ir.PrintOptions) (err error) {
+	buf, _ := w.(*bytes.Buffer)
+	n := 0
+	if buf != nil {
+		n = buf.Len()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &printerPanic{r}
+		}
+		if err != nil && buf != nil {
+			buf.Truncate(n)
+		}
+	}()
+	if err := ir.Print(w, m, opts); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
+	return err
 }

@@ -211,6 +211,17 @@ func TestOutputFile(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "cannot write output file") {
 		t.Errorf("code %d stderr %s", r.code, r.stderr)
 	}
+	// A single module is printed straight to the file: a write that fails
+	// half-way is an error, and only a regular file is removed after it.
+	if fi, err := os.Stat("/dev/full"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		r = runOpt(t, dir, "", "dup.otir", "-o", "/dev/full")
+		if r.code != 1 || !strings.Contains(r.stderr, "cannot write output file '/dev/full'") {
+			t.Errorf("code %d stderr %s", r.code, r.stderr)
+		}
+		if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			t.Errorf("/dev/full is gone or changed: %v", err)
+		}
+	}
 }
 
 func TestTiming(t *testing.T) {
