@@ -35,6 +35,7 @@ func env() optmain.Env {
 }
 
 func main() {
+	go parse.Prepare() // while the flags are parsed and the input read
 	delayFirstGC(startingHeap(physicalMemory()))
 	os.Exit(optmain.Main(os.Args, env()))
 }
