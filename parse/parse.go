@@ -153,7 +153,7 @@ func parseText(filename, src string, opts Options, sk *skeleton) (*ir.Module, er
 	if err != nil {
 		return nil, toDiag(err, filename)
 	}
-	r := &resolver{src: src, workers: workers}
+	r := &resolver{src: src}
 	if err := r.op(root); err != nil {
 		return nil, toDiag(err, filename)
 	}

@@ -70,14 +70,13 @@ type site struct {
 // isoScope is the name table of an isolated region, its names used before
 // their definition, and where each open nested region's names start.
 type isoScope struct {
-	names *nameTable[*ir.Value]
+	names *nameTable
 	fwd   map[string]*forwardRef
 	marks []int
 }
 
 type resolver struct {
 	src        string // the parsed text, to locate operands in diagnostics
-	workers    int    // goroutines for a large flat region (resolve_parallel.go)
 	scopes     []*isoScope
 	undeclared []lexer.Position
 }
@@ -85,7 +84,7 @@ type resolver struct {
 func (r *resolver) top() *isoScope { return r.scopes[len(r.scopes)-1] }
 
 func (r *resolver) pushIsolated(sizeHint int) {
-	r.scopes = append(r.scopes, &isoScope{names: newNameTable[*ir.Value](sizeHint)})
+	r.scopes = append(r.scopes, &isoScope{names: newNameTable(sizeHint)})
 }
 
 func (r *resolver) popIsolated() {
@@ -136,7 +135,7 @@ func (r *resolver) define(name string, num int, v *ir.Value, at ir.Location) err
 		}
 		delete(sc.fwd, k)
 	}
-	if prev, dup := sc.names.insert(k, v); dup {
+	if prev := sc.names.insert(k, v); prev != nil {
 		return diag.Errorf(at, "redefinition of SSA value '%s'", name).
 			Note(prev.Loc, "previously defined here")
 	}
@@ -148,7 +147,7 @@ func (r *resolver) use(o *Operation, i int) error {
 	sc := r.top()
 	u := &o.uses[i]
 	k := useKey(u.name)
-	if v, ok := sc.names.lookup(k); ok {
+	if v := sc.names.lookup(k); v != nil {
 		if v.Type != u.typ {
 			return r.mismatch(o, i, baseName(k), u.typ, v.Type, v.Loc)
 		}
@@ -261,9 +260,6 @@ func (r *resolver) region(reg *Region, isolated bool) error {
 	var list []*Operation
 	if reg.Body != nil {
 		list = reg.Body.Ops
-	}
-	if isolated && r.resolveParallel(reg, list) {
-		return nil
 	}
 	if isolated {
 		r.pushIsolated(len(list) + len(reg.argNames))

@@ -162,7 +162,7 @@ func BenchmarkSkeleton100k(b *testing.B) {
 // TestNameTableTruncate checks that names leave the table latest first and
 // that the names left are still found, through growth and collisions.
 func TestNameTableTruncate(t *testing.T) {
-	tab := newNameTable[*ir.Value](1)
+	tab := newNameTable(1)
 	vals := make([]ir.Value, 3000)
 	name := func(i int) string { return "%v" + strconv.Itoa(i) }
 	marks := []int{}
@@ -170,11 +170,11 @@ func TestNameTableTruncate(t *testing.T) {
 		if i%100 == 0 {
 			marks = append(marks, len(tab.keys))
 		}
-		if _, dup := tab.insert(name(i), &vals[i]); dup {
+		if prev := tab.insert(name(i), &vals[i]); prev != nil {
 			t.Fatalf("%s already bound", name(i))
 		}
 	}
-	if prev, dup := tab.insert(name(7), &vals[8]); !dup || prev != &vals[7] {
+	if prev := tab.insert(name(7), &vals[8]); prev != &vals[7] {
 		t.Fatalf("redefinition not found: %v", prev)
 	}
 	for len(marks) > 0 {
@@ -182,7 +182,7 @@ func TestNameTableTruncate(t *testing.T) {
 		marks = marks[:len(marks)-1]
 		tab.truncate(n)
 		for i := range vals {
-			got, _ := tab.lookup(name(i))
+			got := tab.lookup(name(i))
 			if want := i < n; (got != nil) != want || want && got != &vals[i] {
 				t.Fatalf("after truncate(%d): lookup(%s) = %v", n, name(i), got)
 			}
@@ -267,45 +267,5 @@ func TestStreamCutInsideOperation(t *testing.T) {
 	}
 	if got := streamed(t, src, 2, 1); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-// TestParallelResolveAgrees resolves every body of the stream corpus and of
-// the error cases with the parallel resolver forced on (down to one
-// operation), and checks the IR or the error against the sequential walk's;
-// and that a large chain is resolved in parallel.
-func TestParallelResolveAgrees(t *testing.T) {
-	outcome := func(src string, opts Options) string {
-		m, err := Parse("e.otir", []byte(src), opts)
-		if err != nil {
-			return "error: " + err.Error()
-		}
-		return printed(t, m, true)
-	}
-	srcs := streamCorpus(t)
-	for _, c := range errorCases {
-		srcs = append(srcs, c.src)
-	}
-	old := parallelResolveOps
-	defer func() { parallelResolveOps = old }()
-	before := parallelResolved.Load()
-	for _, src := range srcs {
-		parallelResolveOps = 1 << 30
-		want := outcome(src, Options{Workers: 1})
-		parallelResolveOps = 1
-		for _, w := range []int{2, 3} {
-			if got := outcome(src, Options{Workers: w}); got != want {
-				t.Fatalf("workers %d: parallel resolution differs:\n--- got\n%s\n--- want\n%s\n--- source\n%s", w, got, want, src)
-			}
-		}
-	}
-	if n := parallelResolved.Load() - before; n < int64(len(srcs))/4 {
-		t.Fatalf("only %d of %d sources resolved in parallel", n, 2*len(srcs))
-	}
-	parallelResolveOps = old
-	before = parallelResolved.Load()
-	mustParse(t, string(GenerateChain(2*old)), Options{Workers: 2})
-	if parallelResolved.Load() == before {
-		t.Fatal("a chain of twice the threshold was not resolved in parallel")
 	}
 }
