@@ -75,6 +75,13 @@ func (o *Operation) namePos() lexer.Position {
 	return o.Tokens[0].Pos
 }
 
+// fork is a copy of b for another goroutine, with slabs of its own.
+func (b *builder) fork() *builder {
+	nb := *b
+	nb.al = &allocator{}
+	return &nb
+}
+
 // ops converts a block's operations into blk, in parallel for long blocks.
 func (b *builder) ops(list []*Operation, blk *ir.Block) error {
 	blk.Ops = make([]*ir.Operation, len(list))
@@ -92,8 +99,7 @@ func (b *builder) ops(list []*Operation, blk *ir.Block) error {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			nb := *b
-			nb.al = &allocator{}
+			nb := b.fork()
 			errs[i] = guard(func() error { return nb.convert(list, blk, i*n/k, (i+1)*n/k) })
 		}(i)
 	}
@@ -153,7 +159,7 @@ func (b *builder) region(o *Operation, spec regionSpec) error {
 	if r.Body != nil {
 		list = r.Body.Ops
 	}
-	opaque := r.Body != nil && r.Body.opaque != ""
+	opaque := r.Body != nil && r.Body.opaque
 	if !opaque && !spec.pretty && r.Header == nil && len(list) == 0 && o.op.Name != ir.OpModule {
 		// An empty region has no block, except a module's: its body is
 		// always one block (the printer writes both as "{ }").

@@ -75,20 +75,28 @@ func (f *fastReader) typ() string {
 	return t.Value
 }
 
-// types consumes Type ("," Type)*. As the grammar commits to a repetition
-// once it has read its ',', a ',' not followed by a type fails.
-func (f *fastReader) types() []string {
-	first := f.typ()
+// types consumes Type ("," Type)*.
+func (f *fastReader) types() []string { return f.list(f.typ) }
+
+// list consumes item ("," item)* into a list from the arena. As the grammar
+// commits to a repetition once it has read its ',', a ',' not followed by
+// an item fails.
+func (f *fastReader) list(item func() string) []string {
+	var buf [8]string
+	vs := buf[:0]
+	for {
+		vs = append(vs, item())
+		if !f.ok || !f.isPunct(",") {
+			break
+		}
+		f.lex.Next()
+	}
 	if !f.ok {
 		return nil
 	}
-	ts := f.al.typeLists.many(1)
-	ts[0] = first
-	for f.ok && f.isPunct(",") {
-		f.lex.Next()
-		ts = append(ts, f.typ())
-	}
-	return ts
+	out := f.al.typeLists.many(len(vs))
+	copy(out, vs)
+	return out
 }
 
 // funcType consumes a Sig token or "(" Types? ")" "->" (Type | "(" Types? ")").
@@ -308,7 +316,7 @@ func (f *fastReader) generic() OpBody {
 	g.Name.Name = name
 	f.punct("(")
 	if f.ok && !f.isPunct(")") {
-		g.Operands = f.valueList()
+		g.Operands = f.list(f.value)
 	}
 	f.punct(")")
 	if !f.ok || f.isPunct("(") {
@@ -324,22 +332,6 @@ func (f *fastReader) generic() OpBody {
 		return nil
 	}
 	return g
-}
-
-// valueList consumes Value ("," Value)*.
-func (f *fastReader) valueList() []string {
-	var buf [8]string
-	vs := buf[:0]
-	for f.ok {
-		vs = append(vs, f.value())
-		if !f.isPunct(",") {
-			break
-		}
-		f.lex.Next()
-	}
-	out := f.al.typeLists.many(len(vs))
-	copy(out, vs)
-	return out
 }
 
 // maxFastAttrs is the most attributes the fast path reads; longer

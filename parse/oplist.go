@@ -18,9 +18,9 @@ import (
 type OpList struct {
 	Ops []*Operation
 
-	// A large body arrives as one tokOpaque token; the builder parses it
-	// (stream.go).
-	opaque    string
+	// A large body arrives as one tokOpaque token, at opaquePos; the
+	// builder parses it (stream.go).
+	opaque    bool
 	opaquePos lexer.Position
 }
 
@@ -55,7 +55,7 @@ var allowTrailing = []participle.ParseOption{participle.AllowTrailing(true)}
 // Parse implements participle.Parseable.
 func (l *OpList) Parse(lex *lexer.PeekingLexer) error {
 	if t := lex.Peek(); t.Type == tokOpaque {
-		l.opaque, l.opaquePos = t.Value, t.Pos
+		l.opaque, l.opaquePos = true, t.Pos
 		lex.Next()
 		return nil
 	}

@@ -245,9 +245,7 @@ func (s *skeletonScan) cuts(from, to int) {
 // begin an operation: not a closing bracket, a block label or a comment.
 func startsOp(src string, j int) bool {
 	switch src[j] {
-	case '}', ')', ']', '^', '\n':
-		return false
-	case '/':
+	case '}', ')', ']', '^', '\n', '/':
 		return false
 	}
 	return true

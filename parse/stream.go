@@ -3,6 +3,7 @@ package parse
 import (
 	"errors"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -88,9 +89,7 @@ func (b *builder) opaqueOps(body *OpList, blk *ir.Block) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			nb := *b
-			nb.al = &allocator{}
-			work(&nb)
+			work(b.fork())
 		}()
 	}
 	wg.Wait()
@@ -106,9 +105,7 @@ func (b *builder) opaqueOps(body *OpList, blk *ir.Block) error {
 		// A cut inside an operation, or an error: the body in one piece.
 		whole := chunk{from: cutPoint{off: sp.start, line: sp.line, lineStart: sp.lineStart}, to: sp.end, lookTo: sp.end + 1, brackets: sp.brackets}
 		var buf []lexer.Token
-		nb := *b
-		nb.al = &allocator{}
-		ast, err := nb.chunk(whole, &buf)
+		ast, err := b.fork().chunk(whole, &buf)
 		if err != nil {
 			return errStreamFailed
 		}
@@ -133,11 +130,8 @@ func (s *stream) chunks(sp *bodySpan, cuts []cutPoint) []chunk {
 	from := cutPoint{off: sp.start, line: sp.line, lineStart: sp.lineStart}
 	for _, c := range cuts {
 		look := sp.end
-		for i := c.off; i < sp.end; i++ {
-			if s.src[i] == '\n' {
-				look = i
-				break
-			}
+		if nl := strings.IndexByte(s.src[c.off:sp.end], '\n'); nl >= 0 {
+			look = c.off + nl
 		}
 		out = append(out, chunk{from: from, to: c.off, lookTo: look, brackets: sp.brackets})
 		from = c
