@@ -237,15 +237,6 @@ func (p *printer) vals(vs []*Value) {
 	}
 }
 
-func (p *printer) types(ts []Type) {
-	for i, t := range ts {
-		if i > 0 {
-			p.str(", ")
-		}
-		p.str(TypeString(t))
-	}
-}
-
 // valueTypes prints the types of vs, "T1, T2" or, with parens, "(T1, T2)",
 // straight to the writer (a type list per operation is the printer's most
 // frequent output).
