@@ -96,7 +96,7 @@ func emit(m *ir.Module, format, path string) error {
 		return fmt.Errorf("cannot encode the program as %s: %v", format, err)
 	}
 	if err := os.WriteFile(path, data, 0o666); err != nil {
-		return fmt.Errorf("cannot write output file '%s': %v", path, pathErr(err))
+		return &writeError{path, err}
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func run(cfg *config, env Env) error {
 	}
 	if !cfg.split && !cfg.verifyDiags && cfg.emit == "" {
 		// One module, printed only if it is correct: straight to the output.
-		out := &directOutput{path: cfg.output, stdout: env.Stdout, stderr: env.Stderr}
+		out := &directOutput{path: cfg.output, stdout: env.Stdout}
 		if !d.chunk(chunk{text: src}, out) {
 			return &exitError{code: ExitError}
 		}
@@ -235,7 +235,12 @@ type output interface {
 type bufferOutput struct{ bytes.Buffer }
 
 func (b *bufferOutput) print(m *ir.Module, opts ir.PrintOptions) error {
-	return printModule(&b.Buffer, m, opts)
+	n := b.Len()
+	err := printModule(&b.Buffer, m, opts)
+	if err != nil {
+		b.Truncate(n) // no half-printed module
+	}
+	return err
 }
 
 // directOutput prints a single module straight to its destination, opened
@@ -243,8 +248,8 @@ func (b *bufferOutput) print(m *ir.Module, opts ir.PrintOptions) error {
 // held in memory a second time as text. A file left incomplete by an error
 // is removed.
 type directOutput struct {
-	path           string // "-": stdout
-	stdout, stderr io.Writer
+	path   string // "-": stdout
+	stdout io.Writer
 }
 
 // writeError is a failure to write the output, reported as such rather than
@@ -259,39 +264,38 @@ func (e *writeError) Error() string {
 }
 
 func (o *directOutput) print(m *ir.Module, opts ir.PrintOptions) error {
-	var printErr *printerPanic
-	if o.path == "-" {
-		w := bufio.NewWriterSize(o.stdout, 1<<16)
-		err := printModule(w, m, opts)
-		if err == nil {
-			err = w.Flush()
+	dst := o.stdout
+	var f *os.File
+	if o.path != "-" {
+		var err error
+		if f, err = os.Create(o.path); err != nil {
+			return &writeError{o.path, err}
 		}
-		if err != nil && !errors.As(err, &printErr) {
-			err = &writeError{"-", err}
-		}
-		return err
+		dst = f
 	}
-	f, err := os.Create(o.path)
-	if err != nil {
-		return &writeError{o.path, err}
-	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	err = printModule(w, m, opts)
+	w := bufio.NewWriterSize(dst, 1<<16)
+	err := printModule(w, m, opts)
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
-	if err != nil && !errors.As(err, &printErr) {
-		err = &writeError{o.path, err}
+	if err == nil {
+		return nil
 	}
-	if err != nil {
+	if f != nil {
 		if fi, serr := os.Stat(o.path); serr == nil && fi.Mode().IsRegular() {
 			os.Remove(o.path)
 		}
 	}
-	return err
+	var pp *printerPanic
+	if errors.As(err, &pp) {
+		return err
+	}
+	return &writeError{o.path, err}
 }
 
 // printerPanic is a printer bug, reported as a diagnostic of the module.
@@ -301,19 +305,11 @@ func (p *printerPanic) Error() string { return fmt.Sprint(p.v) }
 
 // printModule writes m to w as mlir-opt prints it (the module, then an empty
 // line), turning a printer panic into a *printerPanic; other errors are the
-// writer's. On error, a *bytes.Buffer is left as it was.
+// writer's.
 func printModule(w io.Writer, m *ir.Module, opts ir.PrintOptions) (err error) {
-	buf, _ := w.(*bytes.Buffer)
-	n := 0
-	if buf != nil {
-		n = buf.Len()
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = &printerPanic{r}
-		}
-		if err != nil && buf != nil {
-			buf.Truncate(n)
 		}
 	}()
 	if err := ir.Print(w, m, opts); err != nil {
