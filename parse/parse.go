@@ -67,8 +67,9 @@ func guard(fn func() error) (err error) {
 	return fn()
 }
 
-// maxInput is the largest input: offsets in the AST are int32s.
-const maxInput = math.MaxInt32
+// maxInput is the largest input: offsets in the AST are int32s (a variable
+// so that a test can lower it).
+var maxInput = math.MaxInt32
 
 const (
 	defaultMinChunk      = 20000
@@ -97,7 +98,7 @@ func ParseString(filename, text string, opts Options) (m *ir.Module, err error) 
 		}
 	}()
 	if len(text) > maxInput {
-		return nil, diag.Errorf(ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}, "input of %d bytes is larger than the parser's limit of 2 GiB", len(text))
+		return nil, diag.Errorf(ir.Location{File: filename, Line: 1 + opts.LineOffset, Col: 1}, "input of %d bytes is larger than the parser's limit of %d bytes", len(text), maxInput)
 	}
 	var sk *skeleton
 	if layoutOK && !opts.noStream {

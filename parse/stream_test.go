@@ -269,3 +269,15 @@ func TestStreamCutInsideOperation(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestInputLimit checks the diagnostic for an input larger than the AST's
+// int32 offsets allow.
+func TestInputLimit(t *testing.T) {
+	old := maxInput
+	maxInput = 10
+	defer func() { maxInput = old }()
+	_, err := Parse("big.otir", []byte("module {\n}\n"), Options{})
+	if err == nil || err.Error() != "big.otir:1:1: error: input of 11 bytes is larger than the parser's limit of 10 bytes" {
+		t.Fatalf("got %v", err)
+	}
+}
