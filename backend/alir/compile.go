@@ -6,6 +6,16 @@ import (
 	"sync"
 )
 
+// MaxExactBits bounds the exact values the interpreter evaluates: an
+// operation whose result can need more bits, or a program whose operations
+// beyond 64 bits add up to more than 64 times as many, is rejected by
+// Compile. Only a program that relies on exact arithmetic far past its
+// declared widths comes near it (an ALIR interpreter computes in 64 bits).
+const MaxExactBits = 1 << 13
+
+// keepRanges keeps Machine.vr after Compile (for tests).
+var keepRanges = false
+
 // blockSize is the number of samples every instruction processes at once.
 // Each slot is a [blockSize]int64 array in a worker's buffer.
 const blockSize = 256
@@ -31,6 +41,7 @@ const (
 	kReLU                  // d = (max(a, 0) << s0) >> rs
 	kReLUNeg               // d = (max(-a, 0) << s0) >> rs
 	kMux                   // wrap(bit k of c ? (a << s0) >> rs : ((b^m)-m << s1) >> rs2)
+	kMuxGT                 // kMux with the condition c > k (DAIS, unsigned c)
 	kMul                   // d = ((a * b) << s0) >> rs
 	kLookup                // d = table[a - k], with a bounds check
 	kNot                   // d = ^((a^m)-m) & k
@@ -75,6 +86,7 @@ type outSpec struct {
 	scale    float64
 	neg      bool
 	unsigned bool // unsigned 64-bit slot: convert as uint64
+	wide     int  // the operation, if its values may not fit 64 bits; else -1
 }
 
 // Machine is a compiled program, safe for concurrent use.
@@ -91,6 +103,13 @@ type Machine struct {
 	// narrow is set when every slot value fits an int32: slots are then
 	// stored as int32, halving the memory traffic.
 	narrow bool
+	// u64 marks the slots that hold values in [2^63, 2^64): their 64 bits
+	// are read as unsigned. Every other slot holds an int64.
+	u64 []bool
+	// wide marks the operations whose values may need more than 64 bits;
+	// they are evaluated exactly (see worker.wide).
+	wide  []bool
+	nWide int
 	// Workers is the number of goroutines Run uses; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -107,12 +126,27 @@ func Compile(p *Program) (*Machine, error) {
 	m.allocSlots()
 	m.code = make([]instr, len(p.Ops))
 	m.vr = make([]rng, len(p.Ops))
+	m.u64 = make([]bool, len(p.Ops))
+	m.wide = make([]bool, len(p.Ops))
+	wideBits := 0
 	for i := range p.Ops {
 		m.vr[i] = typeRange(inf.kif[i]) // refined by compileOp
 		ins := m.compileOp(i)
 		ins.m0, ins.m1 = int64(1)<<(ins.s0&63), int64(1)<<(ins.s1&63)
 		fuseWrap(&ins)
 		m.code[i] = ins
+		r := m.vr[i]
+		m.u64[i] = !r.fitsInt64() && r.lo.Sign() >= 0 && r.hi.Cmp(maxUint64) <= 0
+		if !r.fitsInt64() && !m.u64[i] {
+			if m.code[i].kind != kExact {
+				panic(fmt.Sprintf("alir: compile: op %d holds %d-bit values on the fast path", i, r.bits()))
+			}
+			m.wide[i], m.nWide = true, m.nWide+1
+			wideBits += r.bits()
+			if b := r.bits(); b > MaxExactBits || wideBits > MaxExactBits*64 {
+				return nil, p.opErr(i, "its exact result can take %d bits: more than this interpreter evaluates (%d bits an operation, %d in all); only %s wrap to their type", b, MaxExactBits, MaxExactBits*64, wrappingOps(p.Dialect))
+			}
+		}
 	}
 	m.narrow = true
 	for _, r := range m.vr {
@@ -120,19 +154,26 @@ func Compile(p *Program) (*Machine, error) {
 			m.narrow = false
 		}
 	}
-	m.vr = nil
+	if !keepRanges {
+		m.vr = nil
+	}
 	m.outs = make([]outSpec, len(p.Outputs))
 	for j, o := range p.Outputs {
 		if o.Index < 0 {
-			m.outs[j] = outSpec{slot: -1}
+			m.outs[j] = outSpec{slot: -1, wide: -1}
 			continue
 		}
 		t := inf.kif[o.Index]
+		wide := -1
+		if m.wide[o.Index] {
+			wide = int(o.Index)
+		}
 		m.outs[j] = outSpec{
+			wide:     wide,
 			slot:     m.slotOf[o.Index],
 			scale:    outputScale(o.Shift, t.Fractionals),
 			neg:      o.Neg,
-			unsigned: !t.Signed && t.Width() == 64,
+			unsigned: m.u64[o.Index],
 		}
 	}
 	return m, nil
@@ -209,13 +250,13 @@ type term struct {
 // operation computes if that needs no wrap, else its type's range.
 func (m *Machine) rangeOf(id int32) rng { return m.vr[id] }
 
-// setWrap sets the wrap mode of ins, the instruction of op i, unless the
-// range r of the result before wrapping already lies in the result's type,
-// and records the value range of slot i.
+// setWrap sets the wrap mode of ins, the instruction of op i, unless op i
+// does not wrap (semantics.go) or the range r of its result before wrapping
+// already lies in the result's type, and records the value range of slot i.
 func (m *Machine) setWrap(i int, ins *instr, r rng) {
 	t := m.inf.kif[i]
 	tr := typeRange(t)
-	if r.within(tr) {
+	if r.within(tr) || !m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode) {
 		m.vr[i] = r
 		return
 	}
@@ -241,10 +282,12 @@ func lo64(z *big.Int) int64 {
 	return int64(m.Uint64())
 }
 
-func (m *Machine) exactInstr(i int, ins instr) instr {
+// exactInstr makes ins, the instruction of op i whose result before any
+// wrap lies in r, evaluate exactly.
+func (m *Machine) exactInstr(i int, ins instr, r rng) instr {
+	m.setWrap(i, &ins, r)
 	ins.kind = kExact
 	ins.wrap = wrapNone
-	m.vr[i] = typeRange(m.inf.kif[i])
 	m.nExact++
 	return ins
 }
@@ -270,7 +313,8 @@ func (m *Machine) compileOp(i int) instr {
 		if dais {
 			return m.compileReLU(i, ins, true)
 		}
-		return m.compileLinear(i, ins, []term{{op.ID0, true, fr(op.ID0)}}, nil, 0)
+		// The raw value negated, whatever the two steps.
+		return m.compileLinear(i, ins, []term{{op.ID0, true, f}}, nil, 0)
 	case OpNegQuantize:
 		return m.compileLinear(i, ins, []term{{op.ID0, true, fr(op.ID0)}}, nil, 0)
 	case OpAdd, OpSub:
@@ -289,23 +333,18 @@ func (m *Machine) compileOp(i int) instr {
 		}
 		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0)}}, k, ek)
 	case OpConst:
-		z := wrapBig(big.NewInt(op.Data), t)
-		ins.kind, ins.k = kConst, lo64(z)
-		m.vr[i] = pointRange(z)
+		ins.kind, ins.k = kConst, op.Data
+		m.vr[i] = pointRange(big.NewInt(op.Data))
 		return ins
 	case OpMux, OpNegMux:
 		return m.compileMux(i, ins)
-	case OpMul:
-		fa, fb := fr(op.ID0), fr(op.ID1)
-		g := max(f, fa+fb)
-		s0, rs := g-fa-fb, g-f
-		r := m.rangeOf(op.ID0).mul(m.rangeOf(op.ID1)).shl(uint(s0))
-		if s0 >= 64 || (rs > 0 && !r.fitsInt64()) {
-			return m.exactInstr(i, ins)
+	case OpMul: // the raw product, whatever the steps
+		r := m.rangeOf(op.ID0).mul(m.rangeOf(op.ID1))
+		if !r.fitsInt64() {
+			return m.exactInstr(i, ins, r)
 		}
 		ins.kind, ins.a, ins.b = kMul, slot(op.ID0), slot(op.ID1)
-		ins.s0, ins.rs = uint8(s0), uint8(min(rs, 63))
-		m.setWrap(i, &ins, r.sar(uint(rs)))
+		m.setWrap(i, &ins, r)
 		return ins
 	case OpLookup:
 		ta := m.inf.kif[op.ID0]
@@ -313,32 +352,33 @@ func (m *Machine) compileOp(i int) instr {
 		if ta.Signed {
 			off.Sub(off, new(big.Int).Lsh(big.NewInt(1), uint(ta.Width()-1)))
 		}
+		vals := p.Tables[op.Data].Values
+		tr := pointRange(new(big.Int))
+		for k, v := range vals {
+			if k == 0 {
+				tr = pointRange(big.NewInt(int64(v)))
+			}
+			tr = tr.union(pointRange(big.NewInt(int64(v))))
+		}
 		ra := m.rangeOf(op.ID0)
 		idx := ra.add(pointRange(new(big.Int).Neg(off)))
 		if !ra.fitsInt64() || !off.IsInt64() || !idx.fitsInt64() {
-			return m.exactInstr(i, ins)
+			return m.exactInstr(i, ins, tr)
 		}
-		vals := p.Tables[op.Data].Values
 		ins.tab = make([]int64, len(vals))
-		var tr rng
 		for k, v := range vals {
-			z := wrapBig(big.NewInt(int64(v)), t)
-			ins.tab[k] = lo64(z)
-			if k == 0 {
-				tr = pointRange(z)
-			}
-			tr = tr.union(pointRange(z))
+			ins.tab[k] = int64(v)
 		}
-		if len(vals) > 0 {
-			m.vr[i] = tr
-		}
+		m.vr[i] = tr
 		ins.kind, ins.a, ins.k = kLookup, slot(op.ID0), off.Int64()
 		return ins
 	case OpBitUnary, OpNegBitUnary:
 		ta := m.inf.kif[op.ID0]
+		ra := m.rangeOf(op.ID0)
 		ins.a = slot(op.ID0)
 		if op.Opcode == OpNegBitUnary {
 			ins.m = -1
+			ra = ra.neg()
 		}
 		ins.k = -1 // mask of the operand's width
 		if w := ta.Width(); w < 64 {
@@ -347,28 +387,44 @@ func (m *Machine) compileOp(i int) instr {
 		var r rng
 		switch op.Data {
 		case BitNot:
-			ins.kind = kNot
+			ins.kind, r = kNot, ra.not()
 			if t.Signed {
 				ins.k = -1 // no mask
+			} else if ins.k != -1 {
+				r = rng{new(big.Int), big.NewInt(ins.k)}
 			}
-			r = rng{minInt64, maxInt64}
 		case BitReduceAny:
 			ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
 		default:
 			ins.kind, r = kReduceAll, rng{big.NewInt(0), big.NewInt(1)}
 		}
+		if !ra.fitsInt64() || !r.fitsInt64() {
+			return m.exactInstr(i, ins, r)
+		}
 		m.setWrap(i, &ins, r)
 		return ins
 	case OpBitBinary:
 		sh := int(op.DataLow()) + fr(op.ID0) - fr(op.ID1)
+		ra, rb := m.rangeOf(op.ID0), m.rangeOf(op.ID1)
+		if dais && op.DataHigh()&1 != 0 {
+			ra = ra.neg()
+		}
+		if dais && op.DataHigh()&2 != 0 {
+			rb = rb.neg()
+		}
 		ins.a, ins.b = slot(op.ID0), slot(op.ID1)
 		if sh > 0 {
-			ins.s1 = uint8(min(sh, 64))
+			ins.s1, rb = uint8(min(sh, 64)), rb.shl(uint(sh))
 		} else {
-			ins.s0 = uint8(min(-sh, 64))
+			ins.s0, ra = uint8(min(-sh, 64)), ra.shl(uint(-sh))
+		}
+		r := ra.bitwise(rb)
+		negates := dais && op.DataHigh()&3 != 0
+		if negates || !ra.fitsInt64() || !rb.fitsInt64() {
+			return m.exactInstr(i, ins, r)
 		}
 		ins.kind = [...]kind{kAnd, kOr, kXor}[uint64(op.Data)>>56]
-		m.setWrap(i, &ins, rng{minInt64, maxInt64})
+		m.setWrap(i, &ins, r)
 		return ins
 	}
 	panic(fmt.Sprintf("alir: compile: unhandled opcode %d after validation", op.Opcode))
@@ -400,10 +456,12 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 		}
 		sum = sum.add(r)
 	}
-	if rs > 0 && !sum.fitsInt64() {
-		return m.exactInstr(i, ins)
-	}
 	res := sum.sar(uint(rs))
+	// A wrapping op may compute its sum mod 2^64 (when no bits are shifted
+	// out); any other op needs it exactly.
+	if (rs > 0 || !m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode)) && !sum.fitsInt64() {
+		return m.exactInstr(i, ins, res)
+	}
 	// Computed mod 2^64 the sum is exact here; terms shifted by 64 or more
 	// are multiples of 2^64 and drop out.
 	var live []term
@@ -420,8 +478,11 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 	}
 	switch {
 	case len(live) == 0:
-		// The sum is k mod 2^64 (exactly k if rs > 0).
-		v := wrapBig(big.NewInt(ins.k>>ins.rs), t)
+		// The sum is k mod 2^64 (exactly k unless the op wraps and rs = 0).
+		v := big.NewInt(ins.k >> ins.rs)
+		if m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode) {
+			wrapBig(v, t)
+		}
 		ins.kind, ins.k, ins.wrap = kConst, lo64(v), wrapNone
 		m.vr[i] = pointRange(v)
 	case len(live) == 1:
@@ -436,7 +497,7 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 			ins.kind = kLin1
 		}
 	case live[0].neg: // both negated: not produced by any opcode
-		return m.exactInstr(i, ins)
+		return m.exactInstr(i, ins, res)
 	default:
 		a, b := live[0], live[1]
 		ins.a, ins.b = m.slotOf[a.id], m.slotOf[b.id]
@@ -467,7 +528,7 @@ func pick(c bool, a, b kind) kind {
 func (m *Machine) compileReLU(i int, ins instr, neg bool) instr {
 	op := m.prog.Ops[i]
 	ta := m.inf.kif[op.ID0]
-	if !ta.Signed { // a >= 0: relu(a) = a and relu(-a) = 0
+	if m.rangeOf(op.ID0).lo.Sign() >= 0 { // a >= 0: relu(a) = a and relu(-a) = 0
 		if neg {
 			ins.kind, ins.k = kConst, 0
 			m.vr[i] = pointRange(new(big.Int))
@@ -483,11 +544,11 @@ func (m *Machine) compileReLU(i int, ins instr, neg bool) instr {
 		r = r.neg()
 	}
 	if !r.fitsInt64() { // -(-2^63)
-		return m.exactInstr(i, ins)
+		return m.exactInstr(i, ins, typeRange(m.inf.kif[i]))
 	}
 	r = r.relu().shl(uint(s0))
 	if s0 >= 64 || (rs > 0 && !r.fitsInt64()) {
-		return m.exactInstr(i, ins)
+		return m.exactInstr(i, ins, typeRange(m.inf.kif[i]))
 	}
 	ins.kind = pick(neg, kReLUNeg, kReLU)
 	ins.a, ins.s0, ins.rs = m.slotOf[op.ID0], uint8(s0), uint8(min(rs, 63))
@@ -520,13 +581,31 @@ func (m *Machine) compileMux(i int, ins instr) instr {
 	sa, ra, rA, okA := branch(op.ID0, false, m.inf.kif[op.ID0].Fractionals)
 	neg := op.Opcode == OpNegMux
 	sb, rb, rB, okB := branch(op.ID1, neg, m.inf.kif[op.ID1].Fractionals-int(op.DataHigh()))
-	if !okA || !okB || wc > 64 {
-		return m.exactInstr(i, ins)
+	tc := m.inf.kif[cond]
+	// da4ml's DAIS reads a condition by its sign, or for an unsigned one by
+	// a threshold (muxTrue): the same as its msb only for a signed value
+	// that lies in its type.
+	daisGT := m.prog.Dialect == DAIS && !tc.Signed
+	daisExact := m.prog.Dialect == DAIS && (m.u64[cond] || m.wide[cond])
+	if !okA || !okB || wc > 64 || daisExact {
+		return m.exactInstr(i, ins, typeRange(m.inf.kif[i]))
 	}
 	ins.kind = kMux
 	ins.a, ins.b, ins.c = m.slotOf[op.ID0], m.slotOf[op.ID1], m.slotOf[cond]
 	ins.s0, ins.rs, ins.s1, ins.rs2 = uint8(sa), uint8(min(ra, 63)), uint8(sb), uint8(min(rb, 63))
 	ins.k = int64(wc - 1)
+	if m.prog.Dialect == DAIS && tc.Signed {
+		ins.k = 63 // c < 0
+	}
+	if daisGT {
+		ins.kind, ins.k = kMuxGT, 1<<62 // width 0: see muxTrue
+		switch w := tc.Width(); {
+		case w >= 2:
+			ins.k = 1 << (w - 2)
+		case w == 1:
+			ins.k = 0
+		}
+	}
 	if neg {
 		ins.m = -1
 	}
@@ -548,7 +627,7 @@ func fuseWrap(ins *instr) {
 		lin2 = true
 	case kSub, kSubShB, kSubShA, kLin2Sub:
 		lin2, neg1 = true, true
-	case kInput, kMux:
+	case kInput, kMux, kMuxGT:
 	default:
 		return
 	}

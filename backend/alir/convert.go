@@ -5,15 +5,29 @@ import (
 	"math/big"
 )
 
-// Convert returns p in dialect to. Operations map one to one, so conversion
-// works only where each has an equivalent:
+// Convert returns p in dialect to, computing what p computes in its own
+// dialect (as alkaid's and da4ml's interpreters define them). An operation
+// becomes one operation of the other dialect where that means the same, and
+// a few where it does not:
 //
-//   - ALIR -2 (-a) is DAIS -3 (quantize(-a)) and back;
-//   - ALIR 4 adds DataLow*2^-DataHigh, DAIS 4 adds Data*step of the result:
-//     the constant must be representable in the other form;
-//   - DAIS -2 (relu(-a)), -6 and -9 have no ALIR equivalent.
+//   - ALIR -2 (-a, exact) is DAIS -3 (quantize(-a)); DAIS -3 is ALIR -2 when
+//     -a lies in the result's type at the operand's step, else an ALIR -2
+//     into a type that holds -a, then a quantize (3);
+//   - ALIR 4 adds DataLow*2^-DataHigh and floors to the result's step; DAIS
+//     4 adds Data in units of the result's step and cannot floor: where the
+//     result is coarser than the operand or the constant, the DAIS form adds
+//     at the finer step and a quantize (3) follows;
+//   - an ALIR mux reads the most significant bit of its condition, da4ml's
+//     DAIS reads the sign of a signed condition but compares an unsigned one
+//     with 2^(W-2): an unsigned condition is first quantized to the signed
+//     type of the same width (the bits stay; the sign is the msb);
+//   - DAIS -2 (relu(-a)), -6, -9, a bitwise op with negation flags and a mux
+//     with an unsigned condition have no ALIR equivalent: an error.
 //
-// If p already is in dialect to, Convert returns p itself.
+// Conversion needs a portable program (see Portability): the dialects'
+// -2/-3, 4 and mux conditions differ only on values that leave their type.
+// Inserted operations make the indices of the later ones shift; outputs
+// follow. If p already is in dialect to, Convert returns p itself.
 func Convert(p *Program, to Dialect) (*Program, error) {
 	if p.Dialect == to {
 		return p, nil
@@ -25,37 +39,91 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	bad, err := p.Portability()
+	if err != nil {
+		return nil, err
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("cannot convert %v to %v: the program is not portable (%d operations), and the two compute such operations differently: %v", p.Dialect, to, len(bad), bad[0])
+	}
 	q := p.Clone()
 	q.Dialect = to
-	for i := range q.Ops {
-		op := &q.Ops[i]
+	q.Ops = make([]Op, 0, len(p.Ops))
+	at := make([]int32, len(p.Ops)) // new index of every old op
+	emit := func(op Op) int32 {
+		q.Ops = append(q.Ops, op)
+		return int32(len(q.Ops) - 1)
+	}
+	for i, src := range p.Ops {
+		op := src
 		fail := func(why string) error {
 			return fmt.Errorf("cannot convert %v to %v: %w", p.Dialect, to, p.opErr(i, "%s", why))
 		}
-		f := inf.kif[i].Fractionals
+		// Operands to their new indices.
+		ids, k := src.operands(p.Dialect)
+		if src.Opcode != OpInput && k > 0 {
+			op.ID0 = at[ids[0]]
+			if k > 1 {
+				op.ID1 = at[ids[1]]
+			}
+			if k > 2 {
+				op.Data = PackData(at[ids[2]], src.DataHigh())
+			}
+		}
+		t := inf.kif[i]
+		f := t.Fractionals
 		switch {
 		case to == DAIS && op.Opcode == OpNeg:
 			op.Opcode = OpNegQuantize
 		case to == ALIR && op.Opcode == OpNegQuantize:
-			op.Opcode = OpNeg
+			ta := inf.kif[src.ID0]
+			lo, hi := ta.rawRange()
+			nr := rng{lo, hi}.neg()
+			if ta.Fractionals == f && nr.within(typeRange(t)) {
+				op.Opcode = OpNeg
+				break
+			}
+			nt := intervalOf(nr, ta.Fractionals)
+			if _, err := nt.KIF(); err != nil {
+				return nil, fail(fmt.Sprintf("-a needs the type of %v: %v", nt, err))
+			}
+			op.ID0 = emit(Op{ID0: op.ID0, ID1: -1, Opcode: OpNeg, QInt: nt})
+			op.Opcode = OpQuantize
 		case to == ALIR && (op.Opcode == OpNegReLU || op.Opcode == OpNegMux || op.Opcode == OpNegBitUnary):
 			return nil, fail("no ALIR equivalent")
-		case to == DAIS && op.Opcode == OpConstAdd:
-			// c*2^-e = d*2^-f  =>  d = c*2^(f-e)
-			d := big.NewInt(int64(op.DataLow()))
-			if s := f - int(op.DataHigh()); s >= 0 {
-				d.Lsh(d, uint(s))
-			} else {
-				r := new(big.Int)
-				d.QuoRem(d, new(big.Int).Lsh(big.NewInt(1), uint(-s)), r)
-				if r.Sign() != 0 {
-					return nil, fail("constant is finer than the result's step")
-				}
+		case to == ALIR && op.Opcode == OpBitBinary && op.DataHigh()&3 != 0:
+			return nil, fail("its operand negation flags have no ALIR equivalent")
+		case to == ALIR && op.Opcode == OpMux:
+			if tc := inf.kif[src.DataLow()]; !tc.Signed && tc.Width() > 0 {
+				return nil, fail("DAIS compares an unsigned mux condition with 2^(W-2): no ALIR equivalent")
 			}
+		case to == DAIS && op.Opcode == OpMux:
+			if tc := inf.kif[src.DataLow()]; !tc.Signed && tc.Width() > 0 {
+				st := KIF{Signed: true, Integers: tc.Integers - 1, Fractionals: tc.Fractionals}
+				c := emit(Op{ID0: at[src.DataLow()], ID1: -1, Opcode: OpQuantize, QInt: st.QInterval()})
+				op.Data = PackData(c, src.DataHigh())
+			}
+		case to == DAIS && op.Opcode == OpConstAdd:
+			// a*2^-fa + c*2^-e, exact at step 2^-g with g = max(f, fa, e):
+			// d = c*2^(g-e) in units of 2^-g.
+			fa := inf.kif[src.ID0].Fractionals
+			g := max(f, fa, int(op.DataHigh()))
+			d := new(big.Int).Lsh(big.NewInt(int64(op.DataLow())), uint(g-int(op.DataHigh())))
 			if !d.IsInt64() {
 				return nil, fail("constant does not fit 64 bits")
 			}
 			op.Data = d.Int64()
+			if g > f { // add at the finer step, then floor to the result's
+				lo, hi := inf.kif[src.ID0].rawRange()
+				sum := rng{lo, hi}.shl(uint(g - fa)).add(pointRange(d))
+				it := intervalOf(sum, g)
+				if _, err := it.KIF(); err != nil {
+					return nil, fail(fmt.Sprintf("the exact sum needs %v: %v", it, err))
+				}
+				op.QInt = it
+				op.ID0 = emit(op)
+				op = Op{ID0: op.ID0, ID1: -1, Opcode: OpQuantize, QInt: src.QInt, Latency: src.Latency, Cost: src.Cost}
+			}
 		case to == ALIR && op.Opcode == OpConstAdd:
 			if op.Data != int64(int32(op.Data)) {
 				return nil, fail("constant does not fit 32 bits")
@@ -65,9 +133,24 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 			}
 			op.Data = PackData(int32(op.Data), int32(f))
 		}
+		at[i] = emit(op)
+	}
+	for j, o := range q.Outputs {
+		if o.Index >= 0 {
+			q.Outputs[j].Index = at[o.Index]
+		}
 	}
 	if err := q.Validate(); err != nil {
 		return nil, fmt.Errorf("cannot convert %v to %v: %w", p.Dialect, to, err)
 	}
 	return q, nil
+}
+
+// intervalOf returns the interval of the raw values r at f fractional bits.
+func intervalOf(r rng, f int) QInterval {
+	v := func(x *big.Int) float64 {
+		y, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(x), -f).Float64()
+		return y
+	}
+	return QInterval{v(r.lo), v(r.hi), v(big.NewInt(1))}
 }

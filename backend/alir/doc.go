@@ -12,8 +12,10 @@
 // Two dialects share the opcode numbers: ALIR (spec v2 JSON and bytecode) and
 // DAIS (DAIS v1 binary and the original headerless DAIS binary). They differ
 // in opcode -2 (ALIR: negation, DAIS: relu of the negated operand), in the
-// DAIS-only negated forms -3, -6 and -9, and in opcode 4 (ALIR: the constant
-// data_low*2^-data_high; DAIS: data in units of the result's step).
+// DAIS-only negated forms -3, -6 and -9, in opcode 4 (ALIR: the constant
+// data_low*2^-data_high; DAIS: data in units of the result's step), in how
+// a mux reads an unsigned condition and in opcode 10's negation flags.
+// Convert translates a portable program between them.
 //
 // # Files
 //
@@ -28,5 +30,6 @@
 // float64 input rows block by block (each operation over a block of samples)
 // on all cores. Arithmetic is exact: an operation whose intermediate result
 // could overflow 64 bits falls back to exact big-integer evaluation, so the
-// fast path and the reference evaluator (RunExact) agree bit for bit.
+// fast path and the reference evaluator (RunExact) agree bit for bit, and
+// both agree with alkaid's and da4ml's interpreters (reference_test.go).
 package alir

@@ -11,10 +11,10 @@ import (
 // operations whose intermediate results might not fit 64 bits, and the tests
 // check the fast kernels against it.
 //
-// Arithmetic operations compute their real result exactly and quantize it to
-// the result's type: floor to the result's step, then wrap to its width.
-// Lookups and bit operations work on raw values, as the original
-// interpreters do.
+// Arithmetic operations compute their real result exactly and bring it to
+// the result's step (floor); only the operations that Dialect.Wraps names
+// then wrap it to the result's width (semantics.go). Lookups and bit
+// operations work on raw values, as the original interpreters do.
 
 // exactCtx evaluates single operations of one program.
 type exactCtx struct {
@@ -46,15 +46,20 @@ func wrapBig(z *big.Int, t KIF) *big.Int {
 	return z
 }
 
+// scaleBig sets z to n*2^-e brought to the step of t: the raw value of t
+// nearest below it (floor), not wrapped.
+func scaleBig(z, n *big.Int, e int, t KIF) *big.Int {
+	if d := t.Fractionals - e; d < 0 {
+		return z.Rsh(n, uint(-d)) // floor for negative n
+	} else {
+		return z.Lsh(n, uint(d))
+	}
+}
+
 // quantizeBig sets z to the raw value of type t nearest below n*2^-e
 // (floor), wrapped to t.
 func quantizeBig(z, n *big.Int, e int, t KIF) *big.Int {
-	if d := t.Fractionals - e; d >= 0 {
-		z.Lsh(n, uint(d))
-	} else {
-		z.Rsh(n, uint(-d)) // floor for negative n
-	}
-	return wrapBig(z, t)
+	return wrapBig(scaleBig(z, n, e, t), t)
 }
 
 // inputRaw converts x (already scaled) to an integer by floor and wraps it
@@ -75,11 +80,36 @@ func inputScale(shift int32, f int) float64 { return math.Ldexp(1, int(shift)+f)
 // outputScale returns 2^(shift-f), the factor a raw output is multiplied by.
 func outputScale(shift int32, f int) float64 { return math.Ldexp(1, int(shift)-f) }
 
+// muxTrue reports whether a mux whose condition has type tc and raw value v
+// takes its first operand. ALIR reads bit W-1 of v; da4ml's DAIS
+// interpreter tests v < 0 for a signed condition and, for an unsigned one,
+// v > max(2^(W-2), 0) (with a width of 1, v > 0; x86's shift-count masking
+// makes 1<<-1 the most negative int64 there).
+func muxTrue(d Dialect, tc KIF, v *big.Int) bool {
+	w := tc.Width()
+	switch {
+	case d == ALIR:
+		return w > 0 && v.Bit(w-1) == 1 // Bit reads two's complement
+	case tc.Signed:
+		return v.Sign() < 0
+	case w >= 2:
+		return v.Cmp(new(big.Int).Lsh(big.NewInt(1), uint(w-2))) > 0
+	case w == 1:
+		return v.Sign() > 0
+	}
+	return v.Cmp(big.NewInt(1<<62)) > 0 // width 0: 1<<-2 is 1<<62 on x86
+}
+
 // op sets z to the raw result of operation i. val returns the raw value of an
 // earlier slot; in is the input row (used by OpInput only).
 func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int) error {
-	p, op := c.p, c.p.Ops[i]
-	t := c.inf.kif[i]
+	return c.eval(i, c.p.Ops[i], c.inf.kif[i], c.inf.pad[i], val, in, z)
+}
+
+// eval sets z to the raw result of op, of type t (and lookup pad pad), in
+// the place of operation i.
+func (c *exactCtx) eval(i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	p := c.p
 	kif := func(j int32) int { return c.inf.kif[j].Fractionals }
 	dais := p.Dialect == DAIS
 	a, b := &c.a, &c.b
@@ -87,9 +117,13 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 	case OpInput:
 		x := in[op.ID0] * inputScale(p.InShifts[op.ID0], t.Fractionals)
 		inputRaw(z, x, t)
-	case -2: // ALIR: -a; DAIS: relu(-a)
+	case -2: // ALIR: -a, raw; DAIS: relu(-a)
+		if !dais {
+			z.Neg(val(op.ID0))
+			break
+		}
 		a.Neg(val(op.ID0))
-		if dais && a.Sign() < 0 {
+		if a.Sign() < 0 {
 			a.SetInt64(0)
 		}
 		quantizeBig(z, a, kif(op.ID0), t)
@@ -106,7 +140,7 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 		} else {
 			a.Add(a, b)
 		}
-		quantizeBig(z, a, e, t)
+		scaleBig(z, a, e, t)
 	case OpReLU:
 		a.Set(val(op.ID0))
 		if a.Sign() < 0 {
@@ -125,13 +159,12 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 		e := max(fa, ek)
 		a.Lsh(val(op.ID0), uint(e-fa))
 		b.Lsh(b.SetInt64(k), uint(e-ek))
-		quantizeBig(z, a.Add(a, b), e, t)
+		scaleBig(z, a.Add(a, b), e, t)
 	case OpConst:
-		wrapBig(z.SetInt64(op.Data), t)
+		z.SetInt64(op.Data)
 	case OpMux, OpNegMux:
 		cond := op.DataLow()
-		wc := c.inf.kif[cond].Width()
-		if wc > 0 && a.Rsh(val(cond), uint(wc-1)).Bit(0) == 1 {
+		if muxTrue(p.Dialect, c.inf.kif[cond], val(cond)) {
 			quantizeBig(z, val(op.ID0), kif(op.ID0), t)
 			break
 		}
@@ -141,20 +174,19 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 		}
 		quantizeBig(z, b, kif(op.ID1)-int(op.DataHigh()), t)
 	case OpMul:
-		a.Mul(val(op.ID0), val(op.ID1))
-		quantizeBig(z, a, kif(op.ID0)+kif(op.ID1), t)
+		z.Mul(val(op.ID0), val(op.ID1))
 	case OpLookup:
 		ta := c.inf.kif[op.ID0]
 		a.Set(val(op.ID0))
 		if ta.Signed {
 			a.Add(a, b.Lsh(&c.one, uint(ta.Width()-1)))
 		}
-		a.Sub(a, b.SetInt64(c.inf.pad[i]))
+		a.Sub(a, b.SetInt64(pad))
 		tab := p.Tables[op.Data].Values
 		if !a.IsInt64() || a.Int64() < 0 || a.Int64() >= int64(len(tab)) {
 			return p.opErr(i, "lookup index %v out of range [0, %d)", a, len(tab))
 		}
-		wrapBig(z.SetInt64(int64(tab[a.Int64()])), t)
+		z.SetInt64(int64(tab[a.Int64()]))
 	case OpBitUnary, OpNegBitUnary:
 		a.Set(val(op.ID0))
 		if op.Opcode == OpNegBitUnary {
@@ -176,11 +208,18 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 				z.SetInt64(1)
 			}
 		}
-		wrapBig(z, t)
 	case OpBitBinary:
 		sh := int(op.DataLow()) + kif(op.ID0) - kif(op.ID1)
 		a.Set(val(op.ID0))
 		b.Set(val(op.ID1))
+		if dais { // DAIS v1: bits 0 and 1 of data_high negate a and b
+			if op.DataHigh()&1 != 0 {
+				a.Neg(a)
+			}
+			if op.DataHigh()&2 != 0 {
+				b.Neg(b)
+			}
+		}
 		if sh > 0 {
 			b.Lsh(b, uint(sh))
 		} else {
@@ -194,7 +233,6 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 		case BitXor:
 			z.Xor(a, b)
 		}
-		wrapBig(z, t)
 	default:
 		return p.opErr(i, "unsupported opcode")
 	}
@@ -211,10 +249,11 @@ func bigToFloat(z *big.Int) float64 {
 // unbounded integer arithmetic, one sample at a time. It is slow and meant as
 // a reference for tests.
 func RunExact(p *Program, in []float64, n int) ([]float64, error) {
-	inf, err := p.analyze()
+	m, err := Compile(p) // validates p and bounds its values
 	if err != nil {
 		return nil, err
 	}
+	inf := m.inf
 	nIn, nOut := p.NumInputs(), p.NumOutputs()
 	if n < 0 || len(in) != n*nIn {
 		return nil, fmt.Errorf("got %d input values for %d samples of %d inputs", len(in), n, nIn)
@@ -242,4 +281,46 @@ func RunExact(p *Program, in []float64, n int) ([]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// Evaluator evaluates single operations of a program by the reference
+// semantics, for passes that fold constants (lower/daisopt): one copy of the
+// semantics serves the interpreter, RunExact and the optimiser.
+type Evaluator struct{ c *exactCtx }
+
+// NewEvaluator validates p and returns an evaluator of its operations.
+func NewEvaluator(p *Program) (*Evaluator, error) {
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluator{newExactCtx(p, inf)}, nil
+}
+
+// Eval returns the raw result of op in the place of operation i (reading
+// earlier slots of the program, with their types), given the raw values of
+// the slots it reads (val). op must not be an input. The error is an
+// invalid type or a lookup index outside its table, which fails at run
+// time.
+func (e *Evaluator) Eval(i int, op Op, val func(int32) *big.Int) (*big.Int, error) {
+	p := e.c.p
+	if op.Opcode == OpInput {
+		return nil, p.opErr(i, "an input has no constant value")
+	}
+	t, err := op.QInt.KIF()
+	if err != nil {
+		return nil, p.opErr(i, "%v", err)
+	}
+	var pad int64
+	if op.Opcode == OpLookup {
+		ta := e.c.inf.kif[op.ID0]
+		if pad, err = p.lookupPadOf(i, p.Ops[op.ID0].QInt, ta); err != nil {
+			return nil, err
+		}
+	}
+	z := new(big.Int)
+	if err := e.c.eval(i, op, t, pad, val, nil, z); err != nil {
+		return nil, err
+	}
+	return z, nil
 }

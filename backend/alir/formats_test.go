@@ -403,12 +403,26 @@ func TestConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameBehaviour(t, p, a)
-	// An ALIR constant finer than the result's step has no DAIS form.
+	// An ALIR constant finer than the result's step: DAIS adds it at its
+	// step (2^-5), then a quantize floors the sum to 2^-2.
 	b2 := NewBuilder(ALIR, 1)
-	b2.Output(b2.ConstAdd(in8(b2, 0), 1, 5, kif(1, 7, 2)), 0, false)
+	b2.Output(b2.ConstAdd(in8(b2, 0), -1, 5, kif(1, 7, 2)), 0, false)
 	p2, _ := b2.Build()
-	if _, err := Convert(p2, DAIS); err == nil {
-		t.Error("converted an unrepresentable constant")
+	d2, err := Convert(p2, DAIS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d2.Ops) != 3 || d2.Ops[1].Opcode != OpConstAdd || d2.Ops[1].Data != -1 || d2.Ops[2].Opcode != OpQuantize || d2.Outputs[0].Index != 2 {
+		t.Errorf("converted ops: %+v", d2.Ops)
+	}
+	sameBehaviour(t, p2, d2)
+	// A program that relies on an adder wrapping means something else in
+	// DAIS: no conversion.
+	b4 := NewBuilder(ALIR, 2)
+	b4.Output(b4.Add(in8(b4, 0), in8(b4, 1), 0, kif(1, 5, 2)), 0, false)
+	p4, _ := b4.Build()
+	if _, err := Convert(p4, DAIS); err == nil || !strings.Contains(err.Error(), "not portable") {
+		t.Errorf("converted a program that is not portable: %v", err)
 	}
 	// relu(-a) has no ALIR form.
 	b3 := NewBuilder(DAIS, 1)

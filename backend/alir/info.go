@@ -35,6 +35,9 @@ type Info struct {
 	LatencyMax float64 `json:"latency_max"`
 	// Estimate is the da4ml cost model applied to the program.
 	Estimate Estimate `json:"estimate"`
+	// NonPortable lists the operations that rely on a wrap-around only
+	// quantizing operations do (see Program.Portability).
+	NonPortable []NonPortable `json:"non_portable"`
 }
 
 // Estimate is the result of the da4ml cost model: every adder (opcodes 0, 1
@@ -93,6 +96,9 @@ func (p *Program) Info() (*Info, error) {
 		in.TableEntries += len(t.Values)
 	}
 	in.Estimate = p.estimate(inf)
+	if in.NonPortable, err = p.Portability(); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 
@@ -145,6 +151,19 @@ func (in *Info) WriteText(w io.Writer) error {
 	e := in.Estimate
 	fmt.Fprintf(&b, "cost model:  carry_size %d, adder_size %d: %d adders, cost %s, latency %s\n",
 		e.CarrySize, e.AdderSize, e.Adders, fmtNum(e.Cost), fmtNum(e.Latency))
+	if n := len(in.NonPortable); n == 0 {
+		fmt.Fprintf(&b, "portable:    yes (every value lies in its operation's type)\n")
+	} else {
+		fmt.Fprintf(&b, "portable:    no: %d operations rely on a wrap-around that only input, relu, quantize and mux do;\n", n)
+		fmt.Fprintf(&b, "             alkaid and this interpreter compute them exactly, RTL sized by the types does not\n")
+		const most = 10
+		for _, np := range in.NonPortable[:min(n, most)] {
+			fmt.Fprintf(&b, "  %s\n", np)
+		}
+		if n > most {
+			fmt.Fprintf(&b, "  ... and %d more\n", n-most)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

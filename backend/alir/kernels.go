@@ -12,13 +12,26 @@ type worker[T elem] struct {
 	exact *exactCtx
 	ops   [3]big.Int // operand values for exact evaluation
 	res   big.Int
+	// wide holds, for every operation whose values may not fit 64 bits
+	// (Machine.wide), the exact values of the current block; its slot in
+	// buf holds their low 64 bits.
+	wide [][]big.Int
 }
 
 func newWorker[T elem](m *Machine) *worker[T] {
-	return &worker[T]{
+	w := &worker[T]{
 		buf:   make([]T, m.nSlots*blockSize),
 		exact: newExactCtx(m.prog, m.inf),
 	}
+	if m.nWide > 0 {
+		w.wide = make([][]big.Int, len(m.prog.Ops))
+		for i, wd := range m.wide {
+			if wd {
+				w.wide[i] = make([]big.Int, blockSize)
+			}
+		}
+	}
+	return w
 }
 
 func slotAt[T elem](buf []T, off int) *blk[T] { return (*blk[T])(buf[off : off+blockSize]) }
@@ -87,6 +100,20 @@ func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, 
 			w, mask := ins.fsh&63, ins.fmask
 			for i := range d {
 				sel := -(int64(c[i]) >> cb & 1) // all ones if the bit is set
+				va := int64(a[i]) << s0 >> r0
+				vb := ((int64(b[i]) ^ ng) - ng) << s1 >> r1
+				d[i] = T((va&sel | vb&^sel) << w >> w & mask)
+			}
+		case kMuxGT:
+			a, b, c := slotAt(buf, ins.a), slotAt(buf, ins.b), slotAt(buf, ins.c)
+			s0, r0, s1, r1 := ins.s0&63, ins.rs&63, ins.s1&63, ins.rs2&63
+			thr, ng := ins.k, ins.m
+			w, mask := ins.fsh&63, ins.fmask
+			for i := range d {
+				var sel int64
+				if int64(c[i]) > thr {
+					sel = -1
+				}
 				va := int64(a[i]) << s0 >> r0
 				vb := ((int64(b[i]) ^ ng) - ng) << s1 >> r1
 				d[i] = T((va&sel | vb&^sel) << w >> w & mask)
@@ -165,7 +192,7 @@ func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, 
 			clear(d[:])
 		}
 	}
-	writeOutputs(m, buf, out, n)
+	writeOutputs(m, w, out, n)
 	return nil
 }
 
@@ -227,10 +254,14 @@ func exactKernel[T elem](m *Machine, w *worker[T], i int, d *blk[T], in []float6
 	}
 	for s := range n {
 		for q := range k {
-			v := int64(slotAt(w.buf, m.slotOf[ids[q]])[s])
-			if t := m.inf.kif[ids[q]]; !t.Signed && t.Width() == 64 {
+			id := ids[q]
+			v := int64(slotAt(w.buf, m.slotOf[id])[s])
+			switch {
+			case m.wide[id]:
+				w.ops[q].Set(&w.wide[id][s])
+			case m.u64[id]:
 				w.ops[q].SetUint64(uint64(v))
-			} else {
+			default:
 				w.ops[q].SetInt64(v)
 			}
 		}
@@ -242,13 +273,16 @@ func exactKernel[T elem](m *Machine, w *worker[T], i int, d *blk[T], in []float6
 			return fmtSample(err, base+s)
 		}
 		d[s] = T(lo64(&w.res))
+		if m.wide[i] {
+			w.wide[i][s].Set(&w.res)
+		}
 	}
 	clear(d[n:])
 	return nil
 }
 
 // writeOutputs converts the output slots of n samples to float64 rows.
-func writeOutputs[T elem](m *Machine, buf []T, out []float64, n int) {
+func writeOutputs[T elem](m *Machine, w *worker[T], out []float64, n int) {
 	nOut := len(m.outs)
 	for j, o := range m.outs {
 		if o.slot < 0 {
@@ -257,9 +291,18 @@ func writeOutputs[T elem](m *Machine, buf []T, out []float64, n int) {
 			}
 			continue
 		}
-		v := slotAt(buf, o.slot)
+		v := slotAt(w.buf, o.slot)
 		sc := o.scale
 		switch {
+		case o.wide >= 0:
+			var x big.Int
+			for s := range n {
+				x.Set(&w.wide[o.wide][s])
+				if o.neg {
+					x.Neg(&x)
+				}
+				out[s*nOut+j] = bigToFloat(&x) * sc
+			}
 		case o.unsigned:
 			for s := range n {
 				f := float64(uint64(v[s]))

@@ -81,25 +81,27 @@ func TestOpArithmetic(t *testing.T) {
 		{"sub", ALIR, []float64{1.25, 3}, func(b *Builder) int32 {
 			return b.Sub(in8(b, 0), in8(b, 1), 1, kif(1, 7, 2))
 		}, -4.75},
-		{"add/wrap", ALIR, []float64{3, 3}, func(b *Builder) int32 {
+		// Adders never wrap: an interval narrower than the sum (not
+		// portable) still holds the exact sum, as in alkaid.
+		{"add/no-wrap", ALIR, []float64{3, 3}, func(b *Builder) int32 {
 			return b.Add(in8(b, 0), in8(b, 1), 0, kif(1, 2, 0))
-		}, -2},
+		}, 6},
 		{"add/scale-up", ALIR, []float64{1.5, 2}, func(b *Builder) int32 {
 			return b.Add(in8(b, 0), in8(b, 1), 0, kif(1, 7, 5)) // result finer than both
 		}, 3.5},
-		{"add/64-bit-wrap", ALIR, nil, func(b *Builder) int32 {
+		{"add/64-bit-exact", ALIR, nil, func(b *Builder) int32 {
 			a := b.Const(math.MaxInt64, kif(1, 63, 0))
 			one := b.Const(1, kif(1, 63, 0))
-			return b.Add(a, one, 0, kif(1, 63, 0))
-		}, -0x1p63},
+			return b.Add(a, one, 0, kif(1, 63, 0)) // 2^63, beyond int64
+		}, 0x1p63},
 		{"add/unsigned-64", ALIR, nil, func(b *Builder) int32 {
-			a := b.Const(-1, kif(0, 64, 0)) // 2^64-1
-			return b.Add(a, a, 0, kif(0, 64, 0))
-		}, 0x1p64}, // 2^64-2 rounds to 2^64 as a float
+			a := b.Const(1<<62, kif(0, 64, 0))
+			return b.Add(a, a, 1, kif(0, 64, 0)) // 2^62 + 2^63, exact
+		}, 0x1p62 + 0x1p63},
 		{"add/unsigned-64-halved", ALIR, nil, func(b *Builder) int32 {
-			a := b.Const(-1, kif(0, 63, 1)) // (2^64-1)/2
+			a := b.Const(-1, kif(0, 63, 1)) // a constant is its raw value: -1/2
 			return b.Add(a, a, 0, kif(0, 64, 0))
-		}, 0x1p64}, // floor((2^65-2)/2) = 2^64-1: the sum needs 65 bits
+		}, -1}, // floor((-1 - 1)/2)
 		{"sub/64-bit-signed-extremes", ALIR, nil, func(b *Builder) int32 {
 			a := b.Const(math.MinInt64, kif(1, 62, 1))
 			c := b.Const(math.MaxInt64, kif(1, 62, 1))
@@ -113,7 +115,7 @@ func TestOpArithmetic(t *testing.T) {
 		{"quantize/negative-fractionals", ALIR, []float64{-13}, func(b *Builder) int32 { return b.Quantize(in8(b, 0), kif(1, 6, -2)) }, -16},
 		// -2 in ALIR: negation.
 		{"neg", ALIR, []float64{2.5}, func(b *Builder) int32 { return b.Neg(in8(b, 0), kif(1, 5, 2)) }, -2.5},
-		{"neg/overflow-wraps", ALIR, []float64{-32}, func(b *Builder) int32 { return b.Neg(in8(b, 0), kif(1, 5, 2)) }, -32},
+		{"neg/no-wrap", ALIR, []float64{-32}, func(b *Builder) int32 { return b.Neg(in8(b, 0), kif(1, 5, 2)) }, 32},
 		{"neg/wider", ALIR, []float64{-32}, func(b *Builder) int32 { return b.Neg(in8(b, 0), kif(1, 6, 2)) }, 32},
 		// 4 in ALIR: a + data_low * 2^-data_high.
 		{"const-add", ALIR, []float64{1.25}, func(b *Builder) int32 { return b.ConstAdd(in8(b, 0), 3, 2, kif(1, 6, 2)) }, 2},
@@ -125,7 +127,7 @@ func TestOpArithmetic(t *testing.T) {
 		}, 1},
 		// 5.
 		{"const", ALIR, nil, func(b *Builder) int32 { return b.Const(5, QInterval{0, 4, 0.5}) }, 2.5},
-		{"const/wraps", ALIR, nil, func(b *Builder) int32 { return b.Const(9, kif(1, 2, 0)) }, 1},
+		{"const/raw", ALIR, nil, func(b *Builder) int32 { return b.Const(9, kif(1, 2, 0)) }, 9},
 		// 6: msb of the condition slot's width.
 		{"mux/true", ALIR, []float64{-1, 1.5, 2}, func(b *Builder) int32 {
 			return b.Mux(in8(b, 0), in8(b, 1), in8(b, 2), 1, kif(1, 7, 2))
@@ -142,15 +144,17 @@ func TestOpArithmetic(t *testing.T) {
 		}, -0.75},
 		// 7: exact product.
 		{"mul", ALIR, []float64{1.25, -3}, func(b *Builder) int32 { return b.Mul(in8(b, 0), in8(b, 1), kif(1, 12, 4)) }, -3.75},
-		{"mul/quantized", ALIR, []float64{1.25, -3}, func(b *Builder) int32 { return b.Mul(in8(b, 0), in8(b, 1), kif(1, 12, 0)) }, -4},
+		// 7: the raw product, read at the result's step (alkaid does not
+		// rescale it: raw 5 * -12 = -60 read in steps of 1).
+		{"mul/raw", ALIR, []float64{1.25, -3}, func(b *Builder) int32 { return b.Mul(in8(b, 0), in8(b, 1), kif(1, 12, 0)) }, -60},
 		{"mul/64-bit", ALIR, nil, func(b *Builder) int32 {
 			a := b.Const(1<<40, kif(1, 63, 0))
-			return b.Mul(a, a, kif(1, 43, -20)) // 2^80 / 2^20 wraps to 0 in 64 bits
-		}, 0},
+			return b.Mul(a, a, kif(1, 63, 0)) // 2^80, exact beyond 64 bits
+		}, 0x1p80},
 		{"mul/64-bit-high-bits", ALIR, nil, func(b *Builder) int32 {
 			a := b.Const(3<<40, kif(1, 63, 0))
-			return b.Mul(a, a, kif(1, 84, -30)) // 9*2^80: raw 9*2^50 in steps of 2^30
-		}, 9 * 0x1p80},
+			return b.Mul(a, a, kif(1, 84, -30)) // raw 9*2^80 in steps of 2^30
+		}, 9 * 0x1p110},
 		// 9: raw bit operations.
 		{"not/signed", ALIR, []float64{5}, func(b *Builder) int32 { return b.BitUnary(b.Input(0, kif(1, 3, 0)), BitNot, kif(1, 3, 0)) }, -6},
 		{"not/unsigned", ALIR, []float64{5}, func(b *Builder) int32 { return b.BitUnary(b.Input(0, kif(0, 4, 0)), BitNot, kif(0, 4, 0)) }, 10},

@@ -8,10 +8,11 @@ import "math/big"
 type rng struct{ lo, hi *big.Int }
 
 var (
-	minInt64 = big.NewInt(-1 << 63)
-	maxInt64 = big.NewInt(1<<63 - 1)
-	minInt32 = big.NewInt(-1 << 31)
-	maxInt32 = big.NewInt(1<<31 - 1)
+	minInt64  = big.NewInt(-1 << 63)
+	maxInt64  = big.NewInt(1<<63 - 1)
+	maxUint64 = new(big.Int).SetUint64(1<<64 - 1)
+	minInt32  = big.NewInt(-1 << 31)
+	maxInt32  = big.NewInt(1<<31 - 1)
 )
 
 func typeRange(t KIF) rng { lo, hi := t.rawRange(); return rng{lo, hi} }
@@ -77,3 +78,36 @@ func (r rng) relu() rng {
 func (r rng) fitsInt64() bool { return r.lo.Cmp(minInt64) >= 0 && r.hi.Cmp(maxInt64) <= 0 }
 
 func (r rng) within(o rng) bool { return r.lo.Cmp(o.lo) >= 0 && r.hi.Cmp(o.hi) <= 0 }
+
+// bits returns the width of the narrowest two's complement or unsigned type
+// that holds r.
+func (r rng) bits() int {
+	if r.lo.Sign() >= 0 {
+		return r.mag()
+	}
+	return r.mag() + 1
+}
+
+// mag returns the least n such that r lies in [-2^n, 2^n-1].
+func (r rng) mag() int {
+	n := r.hi.BitLen()
+	if r.lo.Sign() < 0 {
+		n = max(n, new(big.Int).Not(r.lo).BitLen()) // -lo-1
+	}
+	return n
+}
+
+// bitwise returns a range that holds x op y for the bitwise operations and,
+// or and xor of any x in r and y in o: both non-negative give [0, 2^n-1],
+// else [-2^n, 2^n-1], with n the widest magnitude in two's complement.
+func (r rng) bitwise(o rng) rng {
+	n := max(r.mag(), o.mag())
+	top := new(big.Int).Lsh(big.NewInt(1), uint(n))
+	if r.lo.Sign() >= 0 && o.lo.Sign() >= 0 {
+		return rng{new(big.Int), top.Sub(top, big.NewInt(1))}
+	}
+	return rng{new(big.Int).Neg(top), new(big.Int).Sub(top, big.NewInt(1))}
+}
+
+// not returns the range of ^x.
+func (r rng) not() rng { return rng{new(big.Int).Not(r.hi), new(big.Int).Not(r.lo)} }

@@ -172,7 +172,12 @@ func (p *Program) checkData(i int) error {
 // round((min + 2^i)/step) for a signed operand, round(min/step) otherwise,
 // with min and step from the operand's interval.
 func (p *Program) lookupPad(i int, t KIF) (int64, error) {
-	q := p.Ops[p.Ops[i].ID0].QInt
+	return p.lookupPadOf(i, p.Ops[p.Ops[i].ID0].QInt, t)
+}
+
+// lookupPadOf returns the pad offset of lookup op i whose operand has
+// interval q and type t.
+func (p *Program) lookupPadOf(i int, q QInterval, t KIF) (int64, error) {
 	x := q.Min
 	if t.Signed {
 		x += math.Ldexp(1, t.Integers)

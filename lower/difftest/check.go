@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 
@@ -44,6 +45,9 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 	p, err := dais.ToALIR(prog)
 	if err != nil {
 		return nil, fmt.Errorf("ToALIR: %w", err)
+	}
+	if bad, err := p.Portability(); err != nil || len(bad) > 0 {
+		return nil, fmt.Errorf("the lowered program is not portable: %v (%d ops)%v", bad[0], len(bad), err)
 	}
 	mach, err := alir.Compile(p)
 	if err != nil {
@@ -101,6 +105,16 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 	got, err := mach.Run(rows, samples)
 	if err != nil {
 		return nil, fmt.Errorf("ALIR interpreter: %w", err)
+	}
+	// The same rows as alkaid's interpreter computes them.
+	ref, err := runAlkaid(p, rows, samples)
+	if err != nil {
+		return nil, fmt.Errorf("alkaid's semantics: %w", err)
+	}
+	for k := range got {
+		if math.Float64bits(got[k]) != math.Float64bits(ref[k]) {
+			return nil, fmt.Errorf("sample %d output %d: ALIR interpreter %v, alkaid's semantics %v", k/p.NumOutputs(), k%p.NumOutputs(), got[k], ref[k])
+		}
 	}
 	isOut := map[int]bool{}
 	for _, i := range outs {

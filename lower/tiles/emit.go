@@ -60,9 +60,12 @@ func (l *lowerer) emit(name string, operands []*slot, attrs ir.Attrs, lo, hi *bi
 
 // value appends a dais op whose exact result lies in lo..hi and which must
 // produce a value of type rt. Inside rt's range the result is exact (and a
-// single possible value is a constant, with no op); otherwise the op's
-// interval is rt's whole range, so ALIR wraps the exact result to rt's width
-// and signedness: the executor's "exact result, then convert".
+// single possible value is a constant, with no op). Otherwise the result is
+// the exact one converted to rt (the executor's "exact result, then
+// convert"): an op that wraps in ALIR (quantize, relu, mux) gets rt's whole
+// range as its interval and wraps by itself; any other op (adders,
+// negations, products, bit operations: they never wrap) gets its exact
+// interval and a dais.quantize to rt's range follows it.
 //
 // A result of a type wider than 64 bits that needs more than 64 bits (or
 // computed from such a result) is kept modulo 2^64 (see slot.mod64).
@@ -73,6 +76,15 @@ func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *b
 	}
 	wide = wide && rt.width > 64
 	switch {
+	case !rt.contains(lo, hi) && !wide && !wraps(name):
+		if dais.IntBits(lo, hi).Width() > 64 {
+			return num{}, l.cannot("a %s result in [%v, %v] needs %d bits before it is converted to %s: ALIR arithmetic never wraps and holds at most 64 bits", name, lo, hi, dais.IntBits(lo, hi).Width(), rt)
+		}
+		s, err := l.emit(name, operands, attrs, lo, hi)
+		if err != nil {
+			return num{}, err
+		}
+		return l.value(dais.OpQuantize, []*slot{s}, nil, lo, hi, rt)
 	case !rt.contains(lo, hi):
 		lo, hi = rt.lo, rt.hi
 	case lo.Cmp(hi) == 0 && !wide:
@@ -92,6 +104,16 @@ func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *b
 		return num{}, err
 	}
 	return slotNum(s), nil
+}
+
+// wraps reports whether dais op name wraps its result to its type, as ALIR
+// defines it (alir.Dialect.Wraps).
+func wraps(name string) bool {
+	switch name {
+	case dais.OpQuantize, dais.OpReLU, dais.OpMux, dais.OpInput:
+		return true
+	}
+	return false
 }
 
 // needExact rejects values kept modulo 2^64 where the operation being

@@ -1,6 +1,7 @@
 package tiles
 
 import (
+	"fmt"
 	"math/big"
 
 	"otir/ir"
@@ -12,6 +13,14 @@ type intT struct {
 	width  int
 	signed bool
 	lo, hi *big.Int
+}
+
+// String returns the OTIR spelling of t (i8, u32).
+func (t intT) String() string {
+	if t.signed {
+		return fmt.Sprintf("i%d", t.width)
+	}
+	return fmt.Sprintf("u%d", t.width)
 }
 
 var (
