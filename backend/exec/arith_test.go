@@ -10,8 +10,8 @@ import (
 )
 
 // The reference formulas below use math/big directly and independently of
-// the executor's fast paths: wrap modulo 2^w, floor division through
-// Euclidean division, reinterpretation for the _s/_u operations.
+// the executor's fast paths: wrap modulo 2^w, floor and truncating division
+// through Euclidean division, reinterpretation for the _s/_u operations.
 
 func refWrap(x *big.Int, w int, signed bool) *big.Int {
 	m := new(big.Int).Lsh(big.NewInt(1), uint(w))
@@ -31,8 +31,20 @@ func refFloorDiv(a, b *big.Int) *big.Int {
 	return q
 }
 
-func refFloorMod(a, b *big.Int) *big.Int {
-	return new(big.Int).Sub(a, new(big.Int).Mul(b, refFloorDiv(a, b)))
+// refTruncDiv is C's (and LLVM sdiv's) a/b: the quotient of the magnitudes
+// (Euclidean division of |a| by |b|), negated when the signs differ, so it
+// rounds toward zero.
+func refTruncDiv(a, b *big.Int) *big.Int {
+	q, _ := new(big.Int).DivMod(new(big.Int).Abs(a), new(big.Int).Abs(b), new(big.Int))
+	if a.Sign()*b.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q
+}
+
+// refTruncRem is C's a%b = a - b*(a/b): zero or the dividend's sign.
+func refTruncRem(a, b *big.Int) *big.Int {
+	return new(big.Int).Sub(a, new(big.Int).Mul(b, refTruncDiv(a, b)))
 }
 
 // typeValues lists interesting values of an integer type: its extremes,
@@ -92,9 +104,9 @@ func binCases() []binCase {
 				return nil
 			}
 			if rem {
-				return refFloorMod(x, y)
+				return refTruncRem(x, y)
 			}
-			return refFloorDiv(x, y)
+			return refTruncDiv(x, y)
 		}
 	}
 	return []binCase{
@@ -325,21 +337,64 @@ func TestNumFastPathMatchesBig(t *testing.T) {
 				{"neg", negInt(intNum(a)), new(big.Int).Neg(A)},
 			}
 			if b != 0 {
-				q, r := floorDivMod(intNum(a), intNum(b))
+				q, r := truncDivMod(intNum(a), intNum(b))
+				fq, _ := floorDivMod(intNum(a), intNum(b))
 				checks = append(checks, struct {
 					name string
 					got  num
 					want *big.Int
-				}{"div", q, refFloorDiv(A, B)}, struct {
+				}{"div", q, refTruncDiv(A, B)}, struct {
 					name string
 					got  num
 					want *big.Int
-				}{"rem", r, refFloorMod(A, B)})
+				}{"rem", r, refTruncRem(A, B)}, struct {
+					name string
+					got  num
+					want *big.Int
+				}{"floordiv", fq, refFloorDiv(A, B)})
 			}
 			for _, c := range checks {
 				if c.got.big().Cmp(c.want) != 0 {
 					t.Errorf("%s(%d, %d) = %s, want %s", c.name, a, b, c.got, c.want)
 				}
+			}
+		}
+	}
+}
+
+// TestSignedDivisionTruncates pins div_s/rem_s on the sign cases, by hand
+// from the C/LLVM definition (design section 4): the quotient rounds toward
+// zero and a%b = a - b*(a/b) takes the dividend's sign. INT_MIN / -1 is the
+// exact 128, which wraps to -128 in i8 and is kept in i9. div_u/rem_u read
+// the same bits as unsigned (249 = -7 as u8, 254 = -2).
+func TestSignedDivisionTruncates(t *testing.T) {
+	i8, i9 := ir.Int(8, true), ir.Int(9, true)
+	as := []int64{7, 7, -7, -7, -128, -128, 127, -127, 6, -6}
+	bs := []int64{2, -2, 2, -2, -1, 3, -3, 2, -3, 4}
+	cases := []struct {
+		op   string
+		R    *ir.IntType
+		want []int64
+	}{
+		{ir.OpDivS, i8, []int64{3, -3, -3, 3, -128, -42, -42, -63, -2, -1}},
+		{ir.OpRemS, i8, []int64{1, 1, -1, -1, 0, -2, 1, -1, 0, -2}},
+		{ir.OpDivS, i9, []int64{3, -3, -3, 3, 128, -42, -42, -63, -2, -1}},
+		{ir.OpRemS, i9, []int64{1, 1, -1, -1, 0, -2, 1, -1, 0, -2}},
+		// Unsigned readings: 7/254 = 0, 249/2 = 124 r 1, 249/254 = 0 r 249
+		// (-7 as i8), 128/255 = 0 r 128 (-128), 128/3 = 42 r 2, 127/253 = 0,
+		// 129/2 = 64 r 1, 6/253 = 0, 250/4 = 62 r 2.
+		{ir.OpDivU, i8, []int64{3, 0, 124, 0, 0, 42, 0, 64, 0, 62}},
+		{ir.OpRemU, i8, []int64{1, 7, 1, -7, -128, 2, 127, 1, 6, 2}},
+	}
+	for _, c := range cases {
+		var A, B []*big.Int
+		for i := range as {
+			A, B = append(A, big.NewInt(as[i])), append(B, big.NewInt(bs[i]))
+		}
+		got := runBinary(t, c.op, nil, i8, c.R, A, B)
+		for i := range as {
+			if g := got.BigAt(i); g.Cmp(big.NewInt(c.want[i])) != 0 {
+				t.Errorf("%d %s %d : i8 -> %s = %s, want %d", as[i], c.op, bs[i], c.R, g, c.want[i])
 			}
 		}
 	}

@@ -16,5 +16,6 @@
 // Arithmetic (design section 4): an operation computes the exact result of its
 // operand values, then converts it to the result type: integers wrap on
 // overflow and drop fraction bits toward -inf; floats round to nearest even.
-// The implementation-defined choices are listed in docs/executor.md.
+// Integer division (div_s, rem_s) is C's: the quotient rounds toward zero and
+// the remainder takes the dividend's sign. The implementation-defined choices are listed in docs/executor.md.
 package exec

@@ -204,7 +204,7 @@ func intFunc(name string, in []ir.Type, rt ir.Type) (scalarFn, error) {
 			if y.sign() == 0 {
 				return num{}, fmt.Errorf("division by zero")
 			}
-			q, r := floorDivMod(x, y)
+			q, r := truncDivMod(x, y)
 			if rem {
 				return r, nil
 			}

@@ -336,9 +336,10 @@ func bitwise(op string, a, b num) num {
 	return bigNum(z)
 }
 
-// floorDivMod divides exactly and rounds the quotient toward -inf (design
-// section 4: the exact quotient converted to an integer drops its fraction
-// toward -inf); the remainder a - b*q has the divisor's sign. b must not be 0.
+// floorDivMod divides exactly and rounds the quotient toward -inf: the
+// conversion rule (design section 4) of an exact rational to an integer, as
+// matmul's sum; the remainder a - b*q has the divisor's sign. Division
+// itself (div_s/rem_s) truncates: see truncDivMod. b must not be 0.
 func floorDivMod(a, b num) (q, r num) {
 	if a.k == kInt && b.k == kInt && !(a.i == math.MinInt64 && b.i == -1) {
 		qi, ri := a.i/b.i, a.i%b.i
@@ -353,6 +354,19 @@ func floorDivMod(a, b num) (q, r num) {
 		bq.Sub(bq, one)
 		br.Add(br, b.big())
 	}
+	return bigNum(bq), bigNum(br)
+}
+
+// truncDivMod is integer division as div_s/rem_s define it (design section
+// 4, as C, LLVM sdiv/srem and WebAssembly i32.div_s/rem_s): the quotient
+// rounds toward zero and the remainder a - b*q takes the dividend's sign
+// (-7/2 = -3 rem -1). The quotient is exact (MinInt64 / -1 = 2^63, wrapped
+// only on conversion to the result type). b must not be 0.
+func truncDivMod(a, b num) (q, r num) {
+	if a.k == kInt && b.k == kInt && !(a.i == math.MinInt64 && b.i == -1) {
+		return intNum(a.i / b.i), intNum(a.i % b.i) // Go's / and % truncate
+	}
+	bq, br := new(big.Int).QuoRem(a.big(), b.big(), new(big.Int)) // truncated
 	return bigNum(bq), bigNum(br)
 }
 

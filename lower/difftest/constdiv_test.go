@@ -194,7 +194,10 @@ func TestConstantDivisors64(t *testing.T) {
 		{"otir.rem_u", "u64", "10", "division by 10 of values in [0, 18446744073709551615] needs a 125-bit product"},
 		{"otir.div_s", "i64", "9223372036854775807", ""},
 		{"otir.rem_s", "i64", "9223372036854775807", ""},
-		{"otir.rem_s", "i64", "-9223372036854775807", "needs a"},
+		// The remainder takes the dividend's sign, not the divisor's:
+		// by -d it is the remainder by d, and lowers alike.
+		{"otir.rem_s", "i64", "-9223372036854775807", ""},
+		{"otir.div_s", "i64", "-9223372036854775807", ""},
 		{"otir.div_u", "u64", "12297829382473034411", "needs a 66-bit product"},
 	} {
 		t.Run(tc.op+"/"+tc.ty+"/"+tc.d, func(t *testing.T) {
@@ -210,5 +213,66 @@ func TestConstantDivisors64(t *testing.T) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// Dividends of one sign (x <= 0, x < 0, x >= 0, x > 0, and far from 0) and
+// of both, by random
+// constants of both signs, powers of two and the extremes among them: the
+// lowering picks a different reduction to floor division for each sign
+// case. Every 8-bit dividend is checked.
+func TestConstantDivisorsBySign(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	divs := []string{"1", "-1", "2", "-2", "4", "-4", "64", "-64", "-128", "127", "-127", "3", "-3", "6", "-6", "7", "-7"}
+	for len(divs) < 48 {
+		if d := rng.Int64N(256) - 128; d != 0 {
+			divs = append(divs, fmt.Sprint(d))
+		}
+	}
+	var rows [][]int64
+	for v := int64(-128); v <= 127; v++ {
+		row := make([]int64, len(divs))
+		for j := range row {
+			row[j] = v
+		}
+		rows = append(rows, row)
+	}
+	// Each narrows the loaded %va to a range of one sign, or keeps it.
+	narrow := []struct{ name, expr string }{
+		{"both", "otir.or %va, %z"},
+		{"nonpositive", "otir.min %va, %z"},
+		{"negative", "otir.min %va, %m1"},
+		{"nonnegative", "otir.max %va, %z"},
+		{"positive", "otir.max %va, %p1"},
+		{"far negative", "otir.min %va, %m100"}, // [-128, -100]: L != 0
+		{"far positive", "otir.max %va, %p100"}, // [100, 127]
+	}
+	for _, nw := range narrow {
+		name, expr := nw.name, nw.expr
+		for _, op := range []string{"otir.div_s", "otir.rem_s"} {
+			for _, tc := range []string{"i8", "i16"} {
+				n := len(divs)
+				p := func(t string) string { return fmt.Sprintf("!otir.tile<%dx%s, #private>", n, t) }
+				g := func(t string) string { return fmt.Sprintf("!otir.tile<%dx%s, #global>", n, t) }
+				src := fmt.Sprintf(`otir.kernel @k(%%a: %[1]s, %%c: %[2]s) {
+  %%va = otir.load %%a : %[1]s -> %[3]s
+  %%z = otir.constant dense<0> : %[3]s
+  %%m1 = otir.constant dense<-1> : %[3]s
+  %%p1 = otir.constant dense<1> : %[3]s
+  %%m100 = otir.constant dense<-100> : %[3]s
+  %%p100 = otir.constant dense<100> : %[3]s
+  %%x = %[5]s : %[3]s
+  %%vb = otir.constant dense<[%[6]s]> : %[3]s
+  %%r = %[7]s %%x, %%vb : (%[3]s, %[3]s) -> %[4]s
+  otir.store %%r, %%c : %[4]s, %[2]s
+  otir.return
+}
+`, g("i8"), g(tc), p("i8"), p(tc), expr, strings.Join(divs, ", "), op)
+				t.Run(name+"/"+op+"->"+tc, func(t *testing.T) {
+					ops := checkArgs(t, src, rows)
+					t.Logf("%d ALIR ops for %d divisions", ops, n)
+				})
+			}
+		}
 	}
 }

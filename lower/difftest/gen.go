@@ -316,8 +316,8 @@ func (g *gen) unary() val {
 	return out
 }
 
-// shiftOrDivide shifts by, or divides by, a nonzero constant (a power of
-// two half of the time).
+// shiftOrDivide shifts by, or divides by, a nonzero constant: one for the
+// whole tile (a power of two half of the time), or one per element.
 func (g *gen) shiftOrDivide() val {
 	x := g.pick()
 	if x.t.w == 1 {
@@ -326,27 +326,16 @@ func (g *gen) shiftOrDivide() val {
 	ops := []string{"shl", "shr_s", "shr_u", "div_s", "div_u", "rem_s", "rem_u"}
 	op := ops[g.rng.IntN(len(ops))]
 	_, hi := rangeOf(x.t)
-	var k int64
+	lit := ""
 	if strings.HasPrefix(op, "sh") {
-		k = min(int64(g.rng.IntN(x.t.w+2)), hi)
+		lit = fmt.Sprint(min(int64(g.rng.IntN(x.t.w+2)), hi))
+	} else if g.rng.IntN(3) == 0 {
+		lit = nested(x.shape, func() string { return fmt.Sprint(g.divisor(x.t, op)) })
 	} else {
-		k = min(int64(1)<<g.rng.IntN(x.t.w), hi)
-		if k&(k-1) != 0 { // hi is not a power of two: use half of it
-			k = (hi + 1) / 2
-		}
-		if g.rng.IntN(2) == 0 {
-			// Any nonzero divisor: small, or anywhere in the type.
-			k = 1 + g.rng.Int64N(min(hi, 12))
-			if g.rng.IntN(3) == 0 {
-				k = 1 + g.rng.Int64N(hi)
-			}
-		}
-		if x.t.signed && g.rng.IntN(3) == 0 && strings.HasSuffix(op, "_s") {
-			k = -k
-		}
+		lit = fmt.Sprint(g.divisor(x.t, op))
 	}
 	c := g.fresh()
-	g.line("%s = otir.constant dense<%d> : %s", c, k, x.typ())
+	g.line("%s = otir.constant dense<%s> : %s", c, lit, x.typ())
 	name := g.fresh()
 	rt := x.t
 	if g.rng.IntN(2) == 0 {
@@ -355,6 +344,33 @@ func (g *gen) shiftOrDivide() val {
 	out := val{name, rt, x.shape}
 	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", name, op, x.name, c, x.typ(), x.typ(), out.typ())
 	return out
+}
+
+// divisor returns a random nonzero constant of type t to divide by: a power
+// of two half of the time, else small or anywhere in the type. For the _s
+// operations on a signed type it is negative half of the time (sometimes
+// the most negative value); on an unsigned type, a value with its top bit
+// set reads as negative.
+func (g *gen) divisor(t ity, op string) int64 {
+	lo, hi := rangeOf(t)
+	k := min(int64(1)<<g.rng.IntN(t.w), hi)
+	if k&(k-1) != 0 { // hi is not a power of two: use half of it
+		k = (hi + 1) / 2
+	}
+	if g.rng.IntN(2) == 0 {
+		// Any nonzero divisor: small, or anywhere in the type.
+		k = 1 + g.rng.Int64N(min(hi, 12))
+		if g.rng.IntN(3) == 0 {
+			k = 1 + g.rng.Int64N(hi)
+		}
+	}
+	if t.signed && strings.HasSuffix(op, "_s") && g.rng.IntN(2) == 0 {
+		k = -k
+		if g.rng.IntN(8) == 0 {
+			k = lo
+		}
+	}
+	return k
 }
 
 var preds = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}

@@ -3,6 +3,7 @@ package difftest
 import (
 	"errors"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,6 +68,53 @@ func TestGeneratorCoverage(t *testing.T) {
 	for _, f := range features {
 		if seen[f] == 0 {
 			t.Errorf("no generated kernel contains %q", f)
+		}
+	}
+}
+
+// The generator divides by constants of both signs, powers of two or not,
+// one per tile or one per element (div_s/rem_s round toward zero, so the
+// signs of the dividend and the divisor both matter).
+func TestGeneratorDivisors(t *testing.T) {
+	constRe := regexp.MustCompile(`(%v\d+) = otir.constant dense<(.*)> : !otir.tile<`)
+	divRe := regexp.MustCompile(`= otir.(div_s|rem_s) %v\d+, (%v\d+) :`)
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 1000; seed++ {
+		lits := map[string]string{}
+		for _, line := range strings.Split(Generate(seed), "\n") {
+			if m := constRe.FindStringSubmatch(line); m != nil {
+				lits[m[1]] = m[2]
+			}
+			m := divRe.FindStringSubmatch(line)
+			if m == nil || lits[m[2]] == "" {
+				continue
+			}
+			lit := lits[m[2]]
+			if strings.HasPrefix(lit, "[") {
+				seen[m[1]+" per element"]++
+			}
+			for _, f := range strings.FieldsFunc(lit, func(r rune) bool { return r == '[' || r == ']' || r == ',' || r == ' ' }) {
+				k, err := strconv.ParseInt(f, 10, 64)
+				if err != nil {
+					t.Fatalf("seed %d: divisor %q: %v", seed, f, err)
+				}
+				sign := "positive"
+				if k < 0 {
+					sign = "negative"
+				}
+				kind := "power of two"
+				if a := max(k, -k); a&(a-1) != 0 {
+					kind = "other"
+				}
+				seen[m[1]+" "+sign+" "+kind]++
+			}
+		}
+	}
+	for _, op := range []string{"div_s", "rem_s"} {
+		for _, f := range []string{"per element", "positive power of two", "negative power of two", "positive other", "negative other"} {
+			if seen[op+" "+f] == 0 {
+				t.Errorf("no generated %s by a %s divisor (seen: %v)", op, f, seen)
+			}
 		}
 	}
 }

@@ -28,13 +28,22 @@ func (l *lowerer) binary(name string, a, b num, ta, tb, rt intT) (num, error) {
 		if err != nil {
 			return num{}, err
 		}
-		x := a
-		// A remainder by +-2^k (k within the width) depends only on the
-		// low k bits, which the reading does not change.
-		if k, ok := pow2Const(y); !rem || !ok || k > ta.width || x.c != nil {
-			if x, err = l.reading(a, ta, signed); err != nil {
+		// rem_u by 2^k (k within the width) depends only on the low k
+		// bits, which the reading does not change. (rem_s depends on the
+		// dividend's sign too.)
+		if k, ok := pow2Const(y); rem && !signed && ok && k <= ta.width && a.c == nil {
+			if err := l.needExact(a); err != nil {
 				return num{}, err
 			}
+			s, err := l.data(a)
+			if err != nil {
+				return num{}, err
+			}
+			return l.floorRemPow2(s, k, 1, rt)
+		}
+		x, err := l.reading(a, ta, signed)
+		if err != nil {
+			return num{}, err
 		}
 		return l.divide(x, y, rem, rt)
 	case ir.OpShl, ir.OpShrS, ir.OpShrU:
@@ -173,7 +182,7 @@ func (l *lowerer) mul(a, b num, rt intT) (num, error) {
 	return l.value(dais.OpMul, []*slot{sa, sb}, nil, lo, hi, rt)
 }
 
-// shifted returns ±s*2^k (k may be negative: floor division), as a value of
+// shifted returns ±s*2^k (k may be negative: the result floors), as a value of
 // rt: one dais.add or dais.sub from the constant zero.
 func (l *lowerer) shifted(s *slot, k int, negate bool, rt intT) (num, error) {
 	if k == 0 && !negate {
@@ -229,9 +238,12 @@ func (l *lowerer) floorShift(x num, k int, rt intT) (num, error) {
 	return l.shifted(s, -k, false, rt)
 }
 
-// divide returns floor(x / y) or the remainder x - y*floor(x/y), for a
-// constant y: powers of two become shifts and wrapping quantizations, other
-// constants a multiplication by a magic number (divideByConst).
+// divide returns x / y rounded toward zero, or the remainder x - y*(x/y)
+// (zero or x's sign), for a constant y: the executor's div_s/rem_s (design
+// section 4, as C and LLVM sdiv/srem), and div_u/rem_u on the unsigned
+// readings, where rounding toward zero is floor. Powers of two become
+// shifts and wrapping quantizations, other constants a multiplication by a
+// magic number (divideByConst).
 func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 	if err := l.needExact(x, y); err != nil {
 		return num{}, err
@@ -242,28 +254,133 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 	if y.c.Sign() == 0 {
 		return num{}, l.errf("division by zero")
 	}
+	d := y.c
 	if x.c != nil {
 		if rem {
-			return constNum(rt.wrap(floorMod(x.c, y.c))), nil
+			return constNum(rt.wrap(truncRem(x.c, d))), nil
 		}
-		return constNum(rt.wrap(floorDiv(x.c, y.c))), nil
+		return constNum(rt.wrap(truncDiv(x.c, d))), nil
 	}
 	s, err := l.data(x)
 	if err != nil {
 		return num{}, err
 	}
-	k, ok := log2Exact(y.c)
+	// A single possible quotient (x/d is monotone in x): a constant, and x
+	// minus a constant.
+	if q0 := truncDiv(s.lo, d); q0.Cmp(truncDiv(s.hi, d)) == 0 {
+		if rem {
+			return l.addConst(s, neg(mul(d, q0)), rt)
+		}
+		return constNum(rt.wrap(q0)), nil
+	}
+	k, ok := log2Exact(d)
 	if !ok {
-		return l.divideByConst(s, y.c, rem, rt)
+		return l.divideByConst(s, d, rem, rt)
 	}
+	if k == 0 { // x / ±1 = ±x, exactly (-INT_MIN wraps only in rt)
+		if rem {
+			return intNum(0), nil
+		}
+		return l.shifted(s, 0, d.Sign() < 0, rt)
+	}
+	v, e, tau, err := l.towardZero(s, pow2(k), d.Sign())
+	if err != nil {
+		return num{}, err
+	}
+	// floor(v/e) = floor(±v / 2^k): one flooring dais.add or dais.sub.
 	if !rem {
-		return l.shifted(s, -k, y.c.Sign() < 0, rt)
+		if tau > 0 {
+			return l.shifted(v, -k, e.Sign() < 0, rt)
+		}
+		q, err := l.shifted(v, -k, e.Sign() < 0, wideInt)
+		if err != nil {
+			return num{}, err
+		}
+		return l.unary(ir.OpNeg, q, rt)
 	}
+	if v == s {
+		// x of one sign: its remainder is floor's by e = ±2^k.
+		return l.floorRemPow2(s, k, e.Sign(), rt)
+	}
+	// x of both signs: x - 2^k·floor(v/2^k), exact in one dais.sub.
+	q, err := l.shifted(v, -k, false, wideInt)
+	if err != nil {
+		return num{}, err
+	}
+	qs, err := l.data(q)
+	if err != nil {
+		return num{}, err
+	}
+	rlo, rhi := truncRemBounds(s, pow2(k))
+	return l.value(dais.OpSub, []*slot{s, qs}, shiftAttr(k), rlo, rhi, rt)
+}
+
+// wideInt is the type of intermediate results: it holds every value of at
+// most 64 bits, so they are exact.
+var wideInt = makeIntT(65, true)
+
+// towardZero reduces the rounding toward zero of x/d (d = sigma·dd, dd > 1)
+// to floor division: x/d = tau·floor(v/e), where
+//   - x >= 0: v = x, e = dd, tau = sigma (the quotient rounds down);
+//   - x <= 0: v = x, e = -dd, tau = -sigma (x/dd = -floor(-x/dd));
+//   - x of both signs: v = x < 0 ? x + dd - 1 : x, e = dd, tau = sigma
+//     (for x < 0, x/dd = ceil(x/dd) = floor((x + dd - 1)/dd)): a
+//     dais.const_add and a dais.mux on x's sign.
+func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.Int, tau int, err error) {
+	switch {
+	case x.lo.Sign() >= 0:
+		return x, dd, sigma, nil
+	case x.hi.Sign() <= 0:
+		return x, neg(dd), -sigma, nil
+	}
+	up := sub(dd, bigOne)
+	alo, ahi := add(x.lo, up), add(x.hi, up)
+	at := wideInt
+	if dais.IntBits(alo, ahi).Width() > 64 {
+		// Only x < 0 uses the sum, which lies in [lo + dd - 1, dd - 2]:
+		// the rest may wrap.
+		at = makeIntT(dais.IntBits(minBig(alo, bigNegOne), sub(up, bigOne)).Width(), true)
+	}
+	b, err := l.addConst(x, up, at)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	bs, err := l.data(b)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	// x is signed (x.lo < 0), so its msb is its sign.
+	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), minBig(alo, bigZero), maxBig(sub(up, bigOne), x.hi), wideInt)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if v, err = l.data(m); err != nil {
+		return nil, nil, 0, err
+	}
+	return v, dd, sigma, nil
+}
+
+// truncRemBounds bounds x - dd·(x/dd) (x/dd rounded toward zero, dd > 0):
+// zero or x's sign, and smaller than dd and x in magnitude.
+func truncRemBounds(x *slot, dd *big.Int) (lo, hi *big.Int) {
+	lo, hi = bigZero, bigZero
+	if x.lo.Sign() < 0 {
+		lo = maxBig(x.lo, sub(bigOne, dd))
+	}
+	if x.hi.Sign() > 0 {
+		hi = minBig(x.hi, sub(dd, bigOne))
+	}
+	return lo, hi
+}
+
+// floorRemPow2 returns x - e·floor(x/e) for e = sign·2^k: x modulo 2^k,
+// in [0, 2^k) for e > 0 and in (-2^k, 0] for e < 0.
+func (l *lowerer) floorRemPow2(s *slot, k, sign int, rt intT) (num, error) {
 	if k == 0 {
 		return intNum(0), nil
 	}
 	top := sub(pow2(k), bigOne)
-	if y.c.Sign() > 0 {
+	if sign > 0 {
 		// x mod 2^k: wrap to k unsigned bits.
 		if s.lo.Sign() >= 0 && s.hi.Cmp(top) <= 0 {
 			return l.convert(slotNum(s), rt)
@@ -273,6 +390,9 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 			return num{}, err
 		}
 		return l.convert(slotNum(u), rt)
+	}
+	if s.hi.Sign() <= 0 && s.lo.Cmp(neg(top)) >= 0 {
+		return l.convert(slotNum(s), rt)
 	}
 	// The remainder by -2^k lies in (-2^k, 0] and is x modulo 2^k:
 	// ((x - 1) mod 2^k) - (2^k - 1), the first step wrapping in one op.

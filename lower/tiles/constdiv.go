@@ -9,8 +9,13 @@ import (
 
 // Division and remainder by a constant that is not ±2^k.
 //
-// The executor's floor(x / d) for d = σ·2^t·D' (σ = ±1, D' odd and > 1) and
-// x in [lo, hi] is computed as follows.
+// div_s rounds toward zero (design section 4, as C and LLVM sdiv); towardZero
+// (arith.go) reduces it to floor division: x/d = ±floor(v/e), with v = x and
+// e = ±|d| when x has one sign, and v = x < 0 ? x + |d| - 1 : x (a
+// dais.const_add and a dais.mux on x's sign) when it has both.
+//
+// floor(x / d) for d = σ·2^t·D' (σ = ±1, D' odd and > 1) and x in [lo, hi]
+// is computed as follows.
 //
 //   - Bias: y = σx - L with L = D·floor(min(σx) / D) (D = |d|), a multiple of
 //     D below every σx, so y lies in [0, Y] and floor(x/d) = floor(σx/D) =
@@ -27,11 +32,13 @@ import (
 // step-1 result floors (or a dais.const_add, or nothing); w·m is shift and
 // add over m's canonical signed digits (constMul), exact in its unsigned
 // width; the quotient floor(w·m / 2^s) is one more flooring dais.add; and
-// L/D is added while converting to the result type. The remainder is
-// x - d·q = (x - σL) - d·q', which lies in [0, D-1] (d > 0) or [1-D, 0]
-// (d < 0), so it is computed modulo 2^W for the width W of that interval:
-// d·q' by shift and add wrapping to W bits, then one dais.sub that wraps to
-// the remainder's interval.
+// ±L/D is added while converting to the result type (subtracting q' from it
+// when the rounding toward zero negates the floor). The remainder
+// x - D·(x/D) is x - e·floor(x/e) = (x - σL) - e·q' for x of one sign (e =
+// ±D with x's sign, σ = e's sign) and (x - L) - D·q' for x of both; it lies
+// in [1-D, D-1] and has x's sign, so it is computed modulo 2^W for the width
+// W of that interval: e·q' by shift and add wrapping to W bits, then one
+// dais.sub that wraps to the remainder's interval.
 
 // magic is a choice of multiplier: floor(z/D') = floor((z+a)·m / 2^s) on
 // [0, Z].
@@ -94,98 +101,42 @@ func chooseMagic(dp, zmax *big.Int) magic {
 	return best
 }
 
-// divideByConst returns floor(x / d) or x - d·floor(x/d) for a data x and
-// a constant d that is not ±2^k, as a value of rt.
+// divideByConst returns x / d rounded toward zero, or x - d·(x/d), for a
+// data x and a constant d that is not ±2^k and has more than one possible
+// quotient on x, as a value of rt: towardZero reduces it to floor(v/e).
 func (l *lowerer) divideByConst(x *slot, d *big.Int, rem bool, rt intT) (num, error) {
-	// A single possible quotient: a constant, and x minus a constant.
-	q0, q1 := floorDiv(x.lo, d), floorDiv(x.hi, d)
-	if q0.Cmp(q1) == 0 {
-		if rem {
-			return l.addConst(x, neg(mul(d, q0)), rt)
-		}
-		return constNum(rt.wrap(q0)), nil
-	}
-	sigma := d.Sign()
 	dd := new(big.Int).Abs(d)
-	// floor(x/d) = q' + L/D.
-	var qp num
-	bias := bigZero
-	if pl := planDivision(x.lo, x.hi, d); pl.bits <= 64 {
-		var err error
-		if qp, err = l.biasedQuotient(x, pl); err != nil {
-			return num{}, err
-		}
-		bias = pl.bias
-	} else {
-		// Split on the sign of v = σx: floor(v/D) = v < 0 ? -floor(u/D) - 1
-		// : floor(u/D) with u = v < 0 ? -v-1 : v (v xor its sign), which
-		// halves the dividends' range.
-		vlo, vhi := x.lo, x.hi
-		if sigma < 0 {
-			vlo, vhi = neg(x.hi), neg(x.lo)
-		}
-		ulo, uhi := bigZero, maxBig(vhi, sub(neg(vlo), bigOne))
-		spl := planDivision(ulo, uhi, dd)
-		split := vlo.Sign() < 0 && vhi.Sign() >= 0 && dais.IntBits(vlo, vhi).Width() <= 64
-		if !split || spl.bits > 64 {
-			bits := pl.bits
-			if split {
-				bits = min(bits, spl.bits)
-			}
-			return num{}, l.cannot("division by %v of values in [%v, %v] needs a %d-bit product, more than ALIR's 64", d, x.lo, x.hi, bits)
-		}
-		v := x
-		if sigma < 0 {
-			n, err := l.value(dais.OpNeg, []*slot{x}, nil, vlo, vhi, makeIntT(65, true))
-			if err != nil {
-				return num{}, err
-			}
-			if v, err = l.data(n); err != nil {
-				return num{}, err
-			}
-		}
-		// v is signed (vlo < 0), so its msb is its sign.
-		nv, err := l.notSigned(v)
-		if err != nil {
-			return num{}, err
-		}
-		u, err := l.value(dais.OpMux, []*slot{v, nv, v}, shiftAttr(0), ulo, uhi, makeIntT(65, true))
-		if err != nil {
-			return num{}, err
-		}
-		us, err := l.data(u)
-		if err != nil {
-			return num{}, err
-		}
-		qq, err := l.biasedQuotient(us, spl)
-		if err != nil {
-			return num{}, err
-		}
-		qs, err := l.data(qq)
-		if err != nil {
-			return num{}, err
-		}
-		nq, err := l.notSigned(qs)
-		if err != nil {
-			return num{}, err
-		}
-		if qp, err = l.value(dais.OpMux, []*slot{v, nq, qs}, shiftAttr(0), nq.lo, qs.hi, makeIntT(65, true)); err != nil {
-			return num{}, err
-		}
+	v, e, tau, err := l.towardZero(x, dd, d.Sign())
+	if err != nil {
+		return num{}, err
+	}
+	// floor(v/e) = q' + L/D.
+	qp, bias, bits, err := l.floorQuotient(v, e)
+	if err != nil {
+		return num{}, err
+	}
+	if bits > 64 {
+		return num{}, l.cannot("division by %v of values in [%v, %v] needs a %d-bit product, more than ALIR's 64", d, x.lo, x.hi, bits)
 	}
 	if !rem {
-		return l.add(qp, constNum(new(big.Int).Quo(bias, dd)), rt)
+		c := new(big.Int).Quo(bias, dd)
+		switch {
+		case tau > 0:
+			return l.add(qp, constNum(c), rt)
+		case c.Sign() == 0:
+			return l.unary(ir.OpNeg, qp, rt)
+		}
+		return l.sub(constNum(neg(c)), qp, rt)
 	}
-	// r = (x - σL) - d·q', in [0, D-1] or [1-D, 0], computed modulo 2^W.
-	rlo, rhi := bigZero, sub(dd, bigOne)
-	if sigma < 0 {
-		rlo, rhi = neg(rhi), bigZero
-	}
-	rt2 := makeIntT(dais.IntBits(rlo, rhi).Width(), sigma < 0)
+	// r = x - D·(x/D): for x of one sign (v = x), x - e·floor(x/e) =
+	// (x - σL) - e·q' (σ = e's sign); for x of both signs, x - D·floor(v/D)
+	// = (x - L) - D·q'. It is zero or x's sign and |r| < D, so it is
+	// computed modulo 2^W for the width W of that interval.
+	rlo, rhi := truncRemBounds(x, dd)
+	rt2 := makeIntT(dais.IntBits(rlo, rhi).Width(), rlo.Sign() < 0)
 	b := slotNum(x)
 	if bias.Sign() != 0 {
-		var err error
-		if b, err = l.addConst(x, neg(mul(big.NewInt(int64(sigma)), bias)), rt2); err != nil {
+		if b, err = l.addConst(x, neg(mul(big.NewInt(int64(e.Sign())), bias)), rt2); err != nil {
 			return num{}, err
 		}
 	}
@@ -193,7 +144,7 @@ func (l *lowerer) divideByConst(x *slot, d *big.Int, rem bool, rt intT) (num, er
 	if err != nil {
 		return num{}, err
 	}
-	dq, err := l.constMul(qs, d, rt2)
+	dq, err := l.constMul(qs, e, rt2)
 	if err != nil {
 		return num{}, err
 	}
@@ -210,6 +161,72 @@ func (l *lowerer) divideByConst(x *slot, d *big.Int, rem bool, rt intT) (num, er
 		return num{}, err
 	}
 	return l.convert(r, rt)
+}
+
+// floorQuotient returns q' and L with floor(x/d) = q' + L/|d| (|d| > 1 not
+// a power of two), or the width (more than 64) of the product it would need.
+func (l *lowerer) floorQuotient(x *slot, d *big.Int) (qp num, bias *big.Int, bits int, err error) {
+	sigma := d.Sign()
+	dd := new(big.Int).Abs(d)
+	pl := planDivision(x.lo, x.hi, d)
+	if pl.bits <= 64 {
+		qp, err = l.biasedQuotient(x, pl)
+		return qp, pl.bias, pl.bits, err
+	}
+	// Split on the sign of v = σx: floor(v/D) = v < 0 ? -floor(u/D) - 1
+	// : floor(u/D) with u = v < 0 ? -v-1 : v (v xor its sign), which
+	// halves the dividends' range.
+	vlo, vhi := x.lo, x.hi
+	if sigma < 0 {
+		vlo, vhi = neg(x.hi), neg(x.lo)
+	}
+	ulo, uhi := bigZero, maxBig(vhi, sub(neg(vlo), bigOne))
+	spl := planDivision(ulo, uhi, dd)
+	split := vlo.Sign() < 0 && vhi.Sign() >= 0 && dais.IntBits(vlo, vhi).Width() <= 64
+	if !split || spl.bits > 64 {
+		bits := pl.bits
+		if split {
+			bits = min(bits, spl.bits)
+		}
+		return num{}, nil, bits, nil
+	}
+	v := x
+	if sigma < 0 {
+		n, err := l.value(dais.OpNeg, []*slot{x}, nil, vlo, vhi, wideInt)
+		if err != nil {
+			return num{}, nil, 0, err
+		}
+		if v, err = l.data(n); err != nil {
+			return num{}, nil, 0, err
+		}
+	}
+	// v is signed (vlo < 0), so its msb is its sign.
+	nv, err := l.notSigned(v)
+	if err != nil {
+		return num{}, nil, 0, err
+	}
+	u, err := l.value(dais.OpMux, []*slot{v, nv, v}, shiftAttr(0), ulo, uhi, wideInt)
+	if err != nil {
+		return num{}, nil, 0, err
+	}
+	us, err := l.data(u)
+	if err != nil {
+		return num{}, nil, 0, err
+	}
+	qq, err := l.biasedQuotient(us, spl)
+	if err != nil {
+		return num{}, nil, 0, err
+	}
+	qs, err := l.data(qq)
+	if err != nil {
+		return num{}, nil, 0, err
+	}
+	nq, err := l.notSigned(qs)
+	if err != nil {
+		return num{}, nil, 0, err
+	}
+	qp, err = l.value(dais.OpMux, []*slot{v, nq, qs}, shiftAttr(0), nq.lo, qs.hi, wideInt)
+	return qp, bigZero, spl.bits, err
 }
 
 // notSigned returns -s-1 (dais.bit_unary not of a signed result).

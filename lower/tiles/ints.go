@@ -74,7 +74,16 @@ func (t intT) wrap(v *big.Int) *big.Int {
 func (t intT) signedReading() intT   { return makeIntT(t.width, true) }
 func (t intT) unsignedReading() intT { return makeIntT(t.width, false) }
 
-// floorDiv returns floor(a / b) for b != 0.
+// truncDiv returns a / b rounded toward zero for b != 0: the executor's
+// div_s (design section 4, as C and LLVM sdiv).
+func truncDiv(a, b *big.Int) *big.Int { return new(big.Int).Quo(a, b) }
+
+// truncRem returns a - b*truncDiv(a, b): zero or the dividend's sign (the
+// executor's rem_s).
+func truncRem(a, b *big.Int) *big.Int { return new(big.Int).Rem(a, b) }
+
+// floorDiv returns floor(a / b) for b != 0 (the building block of division
+// by a constant, see constdiv.go).
 func floorDiv(a, b *big.Int) *big.Int {
 	q, r := new(big.Int).QuoRem(a, b, new(big.Int)) // truncated
 	if r.Sign() != 0 && (r.Sign() < 0) != (b.Sign() < 0) {

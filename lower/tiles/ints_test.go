@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Floor division and its remainder (the executor's div_s/rem_s): found by
-// the differential test (-3 / -16 gave 2).
+// Floor division and its remainder (the building block of division by a
+// constant): found by the differential test (-3 / -16 gave 2).
 func TestFloorDivMod(t *testing.T) {
 	cases := []struct{ a, b, q, r int64 }{
 		{7, 2, 3, 1}, {-7, 2, -4, 1}, {7, -2, -4, -1}, {-7, -2, 3, -1},
@@ -19,6 +19,25 @@ func TestFloorDivMod(t *testing.T) {
 		}
 		if r := floorMod(a, b); r.Int64() != c.r {
 			t.Errorf("floorMod(%d, %d) = %v, want %d", c.a, c.b, r, c.r)
+		}
+	}
+}
+
+// Truncating division and its remainder (the executor's div_s/rem_s, as C:
+// a = b*(a/b) + a%b with a/b rounded toward zero), by hand.
+func TestTruncDivRem(t *testing.T) {
+	cases := []struct{ a, b, q, r int64 }{
+		{7, 2, 3, 1}, {-7, 2, -3, -1}, {7, -2, -3, 1}, {-7, -2, 3, -1},
+		{-3, -16, 0, -3}, {3, -16, 0, 3}, {-3, 16, 0, -3}, {0, -5, 0, 0}, {-16, -16, 1, 0},
+		{-128, -1, 128, 0}, {-128, 3, -42, -2}, {127, -3, -42, 1},
+	}
+	for _, c := range cases {
+		a, b := big.NewInt(c.a), big.NewInt(c.b)
+		if q := truncDiv(a, b); q.Int64() != c.q {
+			t.Errorf("truncDiv(%d, %d) = %v, want %d", c.a, c.b, q, c.q)
+		}
+		if r := truncRem(a, b); r.Int64() != c.r {
+			t.Errorf("truncRem(%d, %d) = %v, want %d", c.a, c.b, r, c.r)
 		}
 	}
 }

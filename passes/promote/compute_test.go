@@ -90,11 +90,13 @@ func TestSound(t *testing.T) {
 		{"otir.div_s", "i8 i8", "i8", "i16", false},   // -128 / -1 = 128
 		{"otir.div_s", "i8 i8", "i9", "i16", true},
 		{"otir.div_s", "i8 i8", "i8", "i8", true},
-		{"otir.div_s", "i8 i8", "i16", "f32", false}, // a quotient is not integral in design section 4
-		{"otir.rem_s", "i8 i8", "i8", "i16", true},   // |a mod b| <= 127
-		{"otir.rem_s", "i8 i8", "i9", "f32", true},   // integral, fits
-		{"otir.rem_u", "u8 i8", "i9", "f32", false},  // i8 read unsigned changes in 9 bits
-		{"otir.abs", "i8", "i8", "i16", false},       // abs(-128) = 128
+		{"otir.div_s", "i8 i8", "i16", "f32", true}, // the quotient rounds toward zero: integral, fits i16
+		{"otir.div_s", "i8 i8", "i8", "f32", false}, // -128 / -1 = 128 does not fit i8
+		{"otir.div_u", "u8 u8", "u8", "f32", true},  // at most 255
+		{"otir.rem_s", "i8 i8", "i8", "i16", true},  // |a mod b| <= 127
+		{"otir.rem_s", "i8 i8", "i9", "f32", true},  // integral, fits
+		{"otir.rem_u", "u8 i8", "i9", "f32", false}, // i8 read unsigned changes in 9 bits
+		{"otir.abs", "i8", "i8", "i16", false},      // abs(-128) = 128
 		{"otir.abs", "i8", "i9", "i16", true},
 		{"otir.abs", "u8", "u8", "i16", true},
 		{"otir.neg", "i8", "i8", "i16", false},

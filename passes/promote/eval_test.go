@@ -12,8 +12,9 @@ import (
 // tests from design section 4 and the choices docs/executor.md makes (so that
 // it agrees with backend/exec, which tests/promote runs too): each operation
 // computes the exact result of what it reads of its operands and converts it
-// to its result type (floor, then wrap). Division is floor division and the
-// remainder takes the divisor's sign; x / 0 and a negative shift amount are
+// to its result type (floor, then wrap). Division rounds the quotient toward
+// zero and the remainder takes the dividend's sign, as in C (a = b*(a/b) +
+// a%b); x / 0 and a negative shift amount are
 // errors; div_s/rem_s/shr_s and s* predicates read their operands' bits as
 // signed numbers in their own widths, the _u forms and u* as unsigned ones.
 
@@ -59,14 +60,10 @@ func reading(k readKind, v *big.Int, t ir.Type) *big.Int {
 	return v
 }
 
-// floorDivMod is floor division and the matching remainder.
-func floorDivMod(a, b *big.Int) (q, r *big.Int) {
-	q, r = new(big.Int).QuoRem(a, b, new(big.Int))
-	if r.Sign() != 0 && (r.Sign() < 0) != (b.Sign() < 0) {
-		q.Sub(q, one)
-		r.Add(r, b)
-	}
-	return q, r
+// truncDivMod is C's a / b and a % b: math/big's QuoRem is exactly this
+// "T-division" (the quotient rounds toward zero, the remainder has a's sign).
+func truncDivMod(a, b *big.Int) (q, r *big.Int) {
+	return new(big.Int).QuoRem(a, b, new(big.Int))
 }
 
 // exactOp is the exact result of an integer operation.
@@ -100,7 +97,7 @@ func exactOp(op *ir.Operation, xs []*big.Int) (*big.Int, error) {
 		if b.Sign() == 0 {
 			return nil, fmt.Errorf("division by zero: %w", errRunTime)
 		}
-		q, r := floorDivMod(a, b)
+		q, r := truncDivMod(a, b)
 		if op.Name == ir.OpRemS || op.Name == ir.OpRemU {
 			return r, nil
 		}

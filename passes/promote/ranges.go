@@ -43,12 +43,18 @@ func resultRange(key string, rs [][2]*big.Int) (lo, hi *big.Int, ok bool) {
 	case "max", "min":
 		return minInt(a[0], b[0]), maxInt(a[1], b[1]), true
 	case "div", "floordiv":
-		// |a / b| <= |a| for |b| >= 1, whichever way the quotient rounds.
+		// |a / b| <= |a| for |b| >= 1, whichever way the quotient rounds;
+		// rounded toward zero (design section 4), it is not negative when
+		// neither operand is.
 		m := maxAbs(a)
+		if a[0].Sign() >= 0 && b[0].Sign() >= 0 {
+			return big.NewInt(0), m, true
+		}
 		return neg(m), m, true
 	case "mod":
-		// |a mod b| < |b|, with the divisor's sign (floor) or the
-		// dividend's (truncation).
+		// |a mod b| < |b|, with the dividend's sign (div_s/rem_s
+		// truncate, design section 4) or, for Allo's floor mod, the
+		// divisor's: both are covered.
 		k := sub(maxAbs(b), one)
 		if k.Sign() < 0 {
 			k = big.NewInt(0)

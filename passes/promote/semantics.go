@@ -87,13 +87,14 @@ func modularKey(key string) bool {
 	return false
 }
 
-// integralKey reports whether an operator's exact result on integers is an
-// integer under every reading of design section 4 (division is left out: its
-// exact quotient is a fraction there, floored only on conversion).
+// integralKey reports whether an operator's result on integers (before the
+// conversion to the result type) is an integer under every reading of design
+// section 4. Division is: div_s/div_u round the quotient toward zero, as
+// C and LLVM do, rather than keeping a fraction for the conversion to floor.
 func integralKey(key string) bool {
 	switch key {
 	case "add", "sub", "mul", "neg", "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
-		"lshift", "rshift", "max", "min", "abs", "mod":
+		"lshift", "rshift", "max", "min", "abs", "div", "mod":
 		return true
 	}
 	return isComparison(key)
