@@ -418,7 +418,7 @@ func (m *Machine) compileOp(i int) instr {
 		} else {
 			ins.s0, ra = uint8(min(-sh, 64)), ra.shl(uint(-sh))
 		}
-		r := ra.bitwise(rb)
+		r := ra.bitwise(rb, uint64(op.Data)>>56)
 		negates := dais && op.DataHigh()&3 != 0
 		if negates || !ra.fitsInt64() || !rb.fitsInt64() {
 			return m.exactInstr(i, ins, r)

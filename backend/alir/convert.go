@@ -44,7 +44,7 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 		return nil, err
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("cannot convert %v to %v: the program is not portable (%d operations), and the two compute such operations differently: %v", p.Dialect, to, len(bad), bad[0])
+		return nil, fmt.Errorf("cannot convert %v to %v: the program is not portable (%s), and the two compute such operations differently: %v", p.Dialect, to, plural(len(bad), "operation", "operations"), bad[0])
 	}
 	q := p.Clone()
 	q.Dialect = to

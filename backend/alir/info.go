@@ -99,6 +99,9 @@ func (p *Program) Info() (*Info, error) {
 	if in.NonPortable, err = p.Portability(); err != nil {
 		return nil, err
 	}
+	if in.NonPortable == nil {
+		in.NonPortable = []NonPortable{} // [] in JSON
+	}
 	return in, nil
 }
 
@@ -154,7 +157,7 @@ func (in *Info) WriteText(w io.Writer) error {
 	if n := len(in.NonPortable); n == 0 {
 		fmt.Fprintf(&b, "portable:    yes (every value lies in its operation's type)\n")
 	} else {
-		fmt.Fprintf(&b, "portable:    no: %d operations rely on a wrap-around that only input, relu, quantize and mux do;\n", n)
+		fmt.Fprintf(&b, "portable:    no: %s on a wrap-around that only input, relu, quantize and mux do;\n", plural(n, "operation relies", "operations rely"))
 		fmt.Fprintf(&b, "             alkaid and this interpreter compute them exactly, RTL sized by the types does not\n")
 		const most = 10
 		for _, np := range in.NonPortable[:min(n, most)] {
@@ -174,4 +177,12 @@ func fmtNum(v float64) string {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimSuffix(s, ".0")
+}
+
+// plural returns "1 one" or "n many".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

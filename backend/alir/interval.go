@@ -19,7 +19,9 @@ const (
 // QInterval is a quantization interval: the values Min..Max in steps of Step
 // (a power of two).
 type QInterval struct {
-	Min, Max, Step float64
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	Step float64 `json:"step"`
 }
 
 func (q QInterval) String() string { return fmt.Sprintf("[%v, %v, %v]", q.Min, q.Max, q.Step) }

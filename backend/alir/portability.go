@@ -43,10 +43,24 @@ func (p *Program) Portability() ([]NonPortable, error) {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &portCtx{p: p, inf: inf, known: make([]rng, len(p.Ops)), form: make([]affine, len(p.Ops))}
+	pc := &portCtx{p: p, inf: inf, known: make([]rng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
+	// A form is dropped after its op's last use: a chain keeps one live.
+	last := make([]int32, len(p.Ops))
+	for i, op := range p.Ops {
+		ids, k := op.operands(p.Dialect)
+		for _, id := range ids[:k] {
+			last[id] = int32(i)
+		}
+	}
 	for i, op := range p.Ops {
 		if reason, need := pc.check(i); reason != "" {
 			out = append(out, NonPortable{i, op.Opcode, p.Dialect.OpName(op.Opcode), reason, need})
+		}
+		ids, k := op.operands(p.Dialect)
+		for _, id := range ids[:k] {
+			if last[id] == int32(i) {
+				pc.form[id] = nil
+			}
 		}
 	}
 	return out, nil
@@ -58,7 +72,15 @@ type portCtx struct {
 	p     *Program
 	inf   *info
 	known []rng
-	form  []affine // the linear form of every op (a source: itself)
+	form  []*affine // the linear form of every op; nil: a source (itself)
+}
+
+// formOf returns the linear form of op id.
+func (pc *portCtx) formOf(id int32) affine {
+	if f := pc.form[id]; f != nil {
+		return *f
+	}
+	return sourceForm(id, pc.known[id])
 }
 
 // check returns why op i is not portable, or "", and records known[i]:
@@ -68,14 +90,13 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	t := pc.inf.kif[i]
 	tr := typeRange(t)
 	pc.known[i] = tr
-	pc.form[i] = sourceForm(int32(i))
 	r, e, reason := pc.p.exact(pc.inf, i, pc.operand)
 	if reason != "" || r.lo == nil {
 		return reason, need
 	}
 	f, linear := pc.linear(i, e)
 	if linear {
-		r = f.rangeOver(func(s int32) rng { return pc.known[s] })
+		r = f.r
 	}
 	if e < t.Fractionals {
 		return fmt.Sprintf("has step 2^%d, finer than its exact result's 2^%d (the original interpreter shifts by a negative amount)", -t.Fractionals, -e), need
@@ -92,38 +113,57 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	}
 	pc.known[i] = r
 	if linear {
-		if g, ok := f.sar(uint(e - t.Fractionals)); ok && len(g.terms) <= maxAffineTerms {
-			pc.form[i] = g
+		if g, ok := f.sar(uint(e - t.Fractionals)); ok {
+			g.r = r
+			pc.form[i] = &g
 		}
 	}
 	return "", need
 }
 
 // linear returns the linear form of op i's exact result at fractional bits
-// e, if op i is linear (const, add, sub, const_add, ALIR neg).
+// e, if op i is linear (const, add, sub, const_add, ALIR neg) and the form
+// can be built (see affine).
 func (pc *portCtx) linear(i, e int) (affine, bool) {
 	p, op := pc.p, pc.p.Ops[i]
 	fr := func(id int32) int { return pc.inf.kif[id].Fractionals }
-	at := func(id int32, f int) affine { return pc.form[id].shl(uint(e - f)) }
+	src := func(s int32) rng { return pc.known[s] }
+	at := func(id int32, f int) (affine, bool) { return pc.formOf(id).shl(uint(e - f)) }
 	switch op.Opcode {
 	case OpConst:
-		return constForm(big.NewInt(op.Data)), true
+		return constForm(op.Data), true
 	case -2:
 		if p.Dialect == ALIR {
-			return constForm(new(big.Int)).add(pc.form[op.ID0], -1), true
+			return constForm(0).add(pc.formOf(op.ID0), -1, src)
 		}
 	case OpAdd, OpSub:
-		s := 1
+		s := int64(1)
 		if op.Opcode == OpSub {
 			s = -1
 		}
-		return at(op.ID0, fr(op.ID0)).add(at(op.ID1, fr(op.ID1)-int(op.Data)), s), true
-	case OpConstAdd:
-		k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
-		if p.Dialect == DAIS {
-			k, ek = big.NewInt(op.Data), pc.inf.kif[i].Fractionals
+		a, ok := at(op.ID0, fr(op.ID0))
+		if !ok {
+			return affine{}, false
 		}
-		return at(op.ID0, fr(op.ID0)).add(constForm(k.Lsh(k, uint(e-ek))), 1), true
+		b, ok := at(op.ID1, fr(op.ID1)-int(op.Data))
+		if !ok {
+			return affine{}, false
+		}
+		return a.add(b, s, src)
+	case OpConstAdd:
+		k, ek := int64(op.DataLow()), int(op.DataHigh())
+		if p.Dialect == DAIS {
+			k, ek = op.Data, pc.inf.kif[i].Fractionals
+		}
+		a, ok := at(op.ID0, fr(op.ID0))
+		if !ok {
+			return affine{}, false
+		}
+		c, ok := shl64(k, uint(e-ek))
+		if !ok {
+			return affine{}, false
+		}
+		return a.add(constForm(c), 1, src)
 	}
 	return affine{}, false
 }
@@ -140,31 +180,37 @@ func (pc *portCtx) operand(i int, id int32) rng {
 	return pc.known[id]
 }
 
-// muxBranch narrows the range of a mux branch x when the condition is x
-// itself or x plus a constant (x + k < 0 selects the first operand): the
-// clamps max(x, c) and min(x, c) that tracers write.
+// muxBranch narrows the range of a mux branch when the condition is a
+// value x itself or x plus a constant (x + k < 0 selects the first operand)
+// and the branch is x or a one-operand function of x (x plus a constant,
+// -x, NOT x, a quantize or relu of x): the clamps max(x, c), min(x, c),
+// the absolute value and the rounding fix-ups that writers emit.
 func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 	p, op := pc.p, pc.p.Ops[i]
-	x := op.ID1
+	br := op.ID1
 	if first {
-		x = op.ID0
+		br = op.ID0
 	}
 	cond := op.DataLow()
 	c := p.Ops[cond]
 	if !pc.inf.kif[cond].Signed || (!first && op.DataHigh() != 0) || (!first && op.Opcode == OpNegMux) {
 		return rng{}, false
 	}
-	fx := pc.inf.kif[x].Fractionals
-	// The branch is taken when x*2^-fx + k*2^-ek < 0 (first) or >= 0.
-	k, ek := new(big.Int), fx
+	if c.Opcode == OpSub && c.ID0 != c.ID1 && c.DataLow() == 0 && (br == c.ID0 || br == c.ID1) {
+		return pc.muxCompare(c.ID0, c.ID1, br, first)
+	}
+	// The condition is x*2^-fx + k*2^-ek < 0.
+	x := int32(cond)
+	k, ek := new(big.Int), 0
 	switch {
-	case int32(cond) == x:
-	case c.Opcode == OpConstAdd && c.ID0 == x && p.Dialect == ALIR:
-		k, ek = big.NewInt(int64(c.DataLow())), int(c.DataHigh())
-	case c.Opcode == OpConstAdd && c.ID0 == x:
-		k, ek = big.NewInt(c.Data), pc.inf.kif[cond].Fractionals
-	default:
-		return rng{}, false
+	case c.Opcode == OpConstAdd && p.Dialect == ALIR:
+		x, k, ek = c.ID0, big.NewInt(int64(c.DataLow())), int(c.DataHigh())
+	case c.Opcode == OpConstAdd:
+		x, k, ek = c.ID0, big.NewInt(c.Data), pc.inf.kif[cond].Fractionals
+	}
+	fx := pc.inf.kif[x].Fractionals
+	if x == int32(cond) {
+		ek = fx
 	}
 	// Raw bound b = ceil(-k*2^(fx-ek)): x >= b in the false branch.
 	b := new(big.Int).Neg(k)
@@ -173,40 +219,82 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 	} else {
 		b.Neg(b.Rsh(b.Neg(b), uint(-d))) // ceil(y/2^n) = -floor(-y/2^n)
 	}
-	r := pc.known[x]
+	rx := pc.known[x]
 	if first {
-		hi := minBigInt(r.hi, new(big.Int).Sub(b, big.NewInt(1)))
-		if hi.Cmp(r.lo) < 0 {
+		hi := minBig(rx.hi, new(big.Int).Sub(b, big.NewInt(1)))
+		if hi.Cmp(rx.lo) < 0 {
 			return rng{}, false
 		}
-		return rng{r.lo, hi}, true
+		rx = rng{rx.lo, hi}
+	} else {
+		lo := maxBig(rx.lo, b)
+		if lo.Cmp(rx.hi) > 0 {
+			return rng{}, false
+		}
+		rx = rng{lo, rx.hi}
 	}
-	lo := maxBigInt(r.lo, b)
-	if lo.Cmp(r.hi) > 0 {
+	if br == x {
+		return rx, true
+	}
+	bop := p.Ops[br]
+	switch bop.Opcode {
+	case OpConstAdd, -2, OpBitUnary, OpQuantize, OpReLU:
+	default:
 		return rng{}, false
 	}
-	return rng{lo, r.hi}, true
+	if bop.ID0 != x || (bop.Opcode == -2 && p.Dialect == DAIS) {
+		return rng{}, false
+	}
+	r, e, reason := p.exact(pc.inf, int(br), func(_ int, id int32) rng {
+		if id == x {
+			return rx
+		}
+		return pc.known[id]
+	})
+	fb := pc.inf.kif[br].Fractionals
+	if reason != "" || r.lo == nil || e < fb {
+		return rng{}, false
+	}
+	r = r.sar(uint(e - fb))
+	if !r.within(typeRange(pc.inf.kif[br])) {
+		return rng{}, false // it wraps, or is not portable: no better bound
+	}
+	return r, true
 }
 
-func maxBigInt(a, b *big.Int) *big.Int {
-	if a.Cmp(b) >= 0 {
-		return a
+// muxCompare narrows branch br, one of p and q, of a mux whose condition is
+// p - q: the first branch is taken when p < q, the second when p >= q (the
+// max and min that writers emit as mux(p - q, ., .)).
+func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
+	f := pc.inf.kif[p].Fractionals
+	if pc.inf.kif[q].Fractionals != f || pc.inf.kif[br].Fractionals != f {
+		return rng{}, false
 	}
-	return b
-}
-
-func minBigInt(a, b *big.Int) *big.Int {
-	if a.Cmp(b) <= 0 {
-		return a
+	rp, rq := pc.known[p], pc.known[q]
+	one := big.NewInt(1)
+	var r rng
+	switch {
+	case first && br == p: // p < q
+		r = rng{rp.lo, minBig(rp.hi, new(big.Int).Sub(rq.hi, one))}
+	case first: // q > p
+		r = rng{maxBig(rq.lo, new(big.Int).Add(rp.lo, one)), rq.hi}
+	case br == p: // p >= q
+		r = rng{maxBig(rp.lo, rq.lo), rp.hi}
+	default: // q <= p
+		r = rng{rq.lo, minBig(rq.hi, rp.hi)}
 	}
-	return b
+	if r.lo.Cmp(r.hi) > 0 {
+		return rng{}, false
+	}
+	return r, true
 }
 
 // exact returns the range r of op i's exact result, raw at fractional bits
 // e, for operands in the ranges that operand(i, id) gives; or why op i is
-// not portable whatever its operands. r.lo is nil for an op that has no
-// exact result to check (input, quantize and relu: they wrap whatever
-// comes). Mux gives the union of its branches.
+// not portable whatever its operands. r.lo is nil for an op whose result
+// is not known (an input: any value of its type; a lookup of an empty
+// table). Mux gives the union of its branches; for the ops that wrap, the
+// result before the wrap.
 func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
 	op := p.Ops[i]
 	t := inf.kif[i]
@@ -218,10 +306,20 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 		return
 	}
 	switch op.Opcode {
-	case -2: // ALIR neg: the raw value negated
-		if dais {
-			return
+	case OpReLU, OpQuantize, OpNegQuantize:
+		e, r = fr(op.ID0), dec(op.ID0)
+		if op.Opcode == OpNegQuantize {
+			r = r.neg()
 		}
+		if op.Opcode == OpReLU {
+			r = r.relu()
+		}
+	case -2:
+		if dais { // relu(-a)
+			e, r = fr(op.ID0), dec(op.ID0).neg().relu()
+			break
+		}
+		// ALIR neg: the raw value negated
 		if fr(op.ID0) != t.Fractionals {
 			reason = fmt.Sprintf("negates a value of step 2^%d into step 2^%d (the raw value is copied, not rescaled)", -fr(op.ID0), -t.Fractionals)
 			return
@@ -299,9 +397,12 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 			r = rng{big.NewInt(0), big.NewInt(1)}
 		case t.Signed:
 			r = a.not()
-		default:
+		default: // ^a masked to a's width: ^a itself when that is in range
 			w := inf.kif[op.ID0].Width()
-			r = rng{new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
+			mask := rng{new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
+			if r = a.not(); !r.within(mask) {
+				r = mask
+			}
 		}
 	case OpBitBinary:
 		sh := int(op.DataLow()) + fr(op.ID0) - fr(op.ID1)
@@ -317,7 +418,7 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 		} else {
 			a = a.shl(uint(-sh))
 		}
-		r = a.bitwise(b)
+		r = a.bitwise(b, uint64(op.Data)>>56)
 	}
 	return
 }

@@ -77,6 +77,20 @@ func TestPortabilityReports(t *testing.T) {
 			m := b.Mux(c, lo, x, 0, kif(1, 8, 0))       // max(x, -128)
 			return b.ConstAdd(m, -127, 0, kif(1, 8, 0)) // [-255, 128]
 		}, ""},
+		{"max", func(b *Builder) int32 {
+			p := b.Input(0, kif(0, 4, 0))            // [0, 15]
+			q := b.Input(1, kif(1, 7, 0))            // [-128, 127]
+			d := b.Sub(p, q, 0, kif(1, 8, 0))        // p - q < 0: p < q
+			m := b.Mux(d, q, p, 0, kif(1, 7, 0))     // max(p, q), in [0, 127]
+			return b.ConstAdd(m, 1, 0, kif(0, 8, 0)) // [1, 128]
+		}, ""},
+		{"max-unproven", func(b *Builder) int32 {
+			p := b.Input(0, kif(0, 4, 0))
+			q := b.Input(1, kif(1, 7, 0))
+			d := b.Sub(p, q, 0, kif(1, 8, 0))
+			m := b.Mux(d, p, q, 0, kif(1, 7, 0)) // min(p, q), in [-128, 15]
+			return b.ConstAdd(m, 1, 0, kif(0, 8, 0))
+		}, "op 4 (const_add): its exact result lies in [-127, 16]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := NewBuilder(ALIR, 2)

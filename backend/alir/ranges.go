@@ -97,16 +97,56 @@ func (r rng) mag() int {
 	return n
 }
 
-// bitwise returns a range that holds x op y for the bitwise operations and,
-// or and xor of any x in r and y in o: both non-negative give [0, 2^n-1],
-// else [-2^n, 2^n-1], with n the widest magnitude in two's complement.
-func (r rng) bitwise(o rng) rng {
-	n := max(r.mag(), o.mag())
-	top := new(big.Int).Lsh(big.NewInt(1), uint(n))
+// bitwise returns a range that holds x op y for x in r and y in o, op the
+// bitwise operation sub (BitAnd, BitOr, BitXor): with both non-negative and
+// below 2^n the result is too (at most the smaller operand for and, at
+// least the larger for or); otherwise both lie in [-2^n, 2^n) and so does
+// the result (and with a non-negative operand is at most that operand).
+func (r rng) bitwise(o rng, sub uint64) rng {
 	if r.lo.Sign() >= 0 && o.lo.Sign() >= 0 {
-		return rng{new(big.Int), top.Sub(top, big.NewInt(1))}
+		top := new(big.Int).Lsh(big.NewInt(1), uint(max(r.hi.BitLen(), o.hi.BitLen())))
+		top.Sub(top, big.NewInt(1))
+		switch sub {
+		case BitAnd:
+			return rng{new(big.Int), minBig(r.hi, o.hi)}
+		case BitOr:
+			return rng{maxBig(r.lo, o.lo), top}
+		}
+		return rng{new(big.Int), top}
 	}
+	if sub == BitAnd {
+		if r.lo.Sign() >= 0 {
+			return rng{new(big.Int), r.hi}
+		}
+		if o.lo.Sign() >= 0 {
+			return rng{new(big.Int), o.hi}
+		}
+	}
+	top := new(big.Int).Lsh(big.NewInt(1), uint(max(r.mag(), o.mag())))
 	return rng{new(big.Int).Neg(top), new(big.Int).Sub(top, big.NewInt(1))}
+}
+
+// BitwiseBounds returns a range of raw results of the bitwise operation sub
+// (BitAnd, BitOr, BitXor) on raw values in [alo, ahi] and [blo, bhi], the
+// one that Portability proves: writers use it to give bit operations an
+// interval that holds their result.
+func BitwiseBounds(sub uint8, alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
+	r := rng{alo, ahi}.bitwise(rng{blo, bhi}, uint64(sub))
+	return r.lo, r.hi
+}
+
+func minBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
 }
 
 // not returns the range of ^x.

@@ -10,7 +10,8 @@ import (
 )
 
 // Raw-value arithmetic of ALIR (ERRATA, "Quantization"): a slot of type
-// (k, i, f) holds a raw integer r standing for r*2^-f.
+// (k, i, f) holds a raw integer r standing for r*2^-f. (The operations
+// themselves are alir's: alir.Evaluator.)
 
 // span is a closed range of raw values.
 type span struct{ lo, hi *big.Int }
@@ -78,6 +79,28 @@ func (s span) relu() span {
 	return r
 }
 
+// bitwise returns a range that holds x AND y, x OR y and x XOR y for x in
+// s and y in o: with both non-negative and below 2^n, so is the result;
+// otherwise both lie in [-2^n, 2^n), and so does the result. (alir's
+// Portability bounds AND and OR more tightly, never more loosely.)
+func (s span) bitwise(o span) span {
+	if s.lo.Sign() >= 0 && o.lo.Sign() >= 0 {
+		top := new(big.Int).Lsh(big.NewInt(1), uint(max(s.hi.BitLen(), o.hi.BitLen())))
+		return span{new(big.Int), top.Sub(top, big.NewInt(1))}
+	}
+	top := new(big.Int).Lsh(big.NewInt(1), uint(max(s.mag(), o.mag())))
+	return span{new(big.Int).Neg(top), new(big.Int).Sub(top, big.NewInt(1))}
+}
+
+// mag returns the least n such that s lies in [-2^n, 2^n).
+func (s span) mag() int {
+	n := s.hi.BitLen()
+	if s.lo.Sign() < 0 {
+		n = max(n, new(big.Int).Not(s.lo).BitLen()) // -lo-1
+	}
+	return n
+}
+
 // rescale brings raw values at e fractional bits to f fractional bits:
 // exactly when f >= e, else by floor (which is monotone, so bounds map to
 // bounds); floored reports the latter.
@@ -87,41 +110,6 @@ func (s span) rescale(e, f int) (r span, floored bool) {
 	}
 	n := uint(e - f)
 	return span{new(big.Int).Rsh(s.lo, n), new(big.Int).Rsh(s.hi, n)}, true
-}
-
-// wrap reduces z in place to type t: the low W bits, sign-extended when t is
-// signed.
-func wrap(z *big.Int, t alir.KIF) *big.Int {
-	w := uint(t.Width())
-	if w == 0 {
-		return z.SetInt64(0)
-	}
-	m := new(big.Int).Lsh(big.NewInt(1), w)
-	z.Mod(z, m) // Euclidean: 0 <= z < 2^w
-	if t.Signed && z.Bit(int(w-1)) == 1 {
-		z.Sub(z, m)
-	}
-	return z
-}
-
-// quantize returns the raw value of type t for n*2^-e: floor, then wrap.
-func quantize(n *big.Int, e int, t alir.KIF) *big.Int {
-	z := new(big.Int)
-	if d := t.Fractionals - e; d >= 0 {
-		z.Lsh(n, uint(d))
-	} else {
-		z.Rsh(n, uint(-d))
-	}
-	return wrap(z, t)
-}
-
-// rawInt64 encodes a raw value of a type at most 64 bits wide as the int64
-// a dais.const stores (the low 64 bits; the const wraps it back).
-func rawInt64(z *big.Int) int64 {
-	if z.IsInt64() {
-		return z.Int64()
-	}
-	return int64(new(big.Int).And(z, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
 }
 
 // spanInterval returns the interval of the raw values s at f fractional

@@ -52,15 +52,3 @@ func TestSpanInterval(t *testing.T) {
 		})
 	}
 }
-
-// Constants of 64-bit unsigned types survive as the int64 a dais.const
-// stores, and wrap back to their raw value.
-func TestRawInt64(t *testing.T) {
-	u64 := alir.KIF{Integers: 64}
-	for _, s := range []string{"0", "5", "9223372036854775807", "9223372036854775808", "18446744073709551615"} {
-		z, _ := new(big.Int).SetString(s, 10)
-		if got := wrap(big.NewInt(rawInt64(z)), u64); got.Cmp(z) != 0 {
-			t.Errorf("%s comes back as %v", s, got)
-		}
-	}
-}

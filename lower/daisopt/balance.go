@@ -11,12 +11,15 @@ import (
 
 // Balance runs dais-balance on one program. A chain is a tree of dais.add
 // and dais.sub ops whose inner nodes each have a single use (by their parent
-// in the tree) and hold their exact result (no fraction bit dropped, no
-// wrap: see analyze). It computes root = quantize(sum of ±leaf*2^shift), so
-// it may be re-associated freely: the chain is rebuilt as a tree over the
-// same leaves with the same signs and shifts, whose new inner nodes have the
-// exact type of their values' range, while the root keeps its op and type and
-// so quantizes the same exact sum as before. The old inner nodes go.
+// in the tree) and hold their exact result (no fraction bit dropped: see
+// analyze). It computes root = floor(sum of ±leaf*2^shift) at the root's
+// step, so it may be re-associated freely: the chain is rebuilt as a tree
+// over the same leaves with the same signs and shifts, whose new inner nodes
+// have the exact type of their values' range, while the root keeps its op
+// and type and so floors the same exact sum as before. The old inner nodes
+// go. A new node's type holds the range of its values (analyze), which
+// holds the range alir.Program.Portability proves for it, so the program
+// stays portable.
 //
 // The tree pairs the two terms available earliest, by the da4ml cost model
 // (an adder n bits wide takes ceil(n/carry_size) steps, 1 when carry_size
@@ -208,8 +211,8 @@ func (b *balancer) rebuild(root int) bool {
 		return false
 	}
 	op, ok := combine(l, r, rop.QInt)
-	if !ok {
-		return false
+	if !ok || max(l.f, r.f-int(op.Data)) < b.v.kif[root].Fractionals {
+		return false // the root's step would be finer than its exact result's
 	}
 	irop := b.v.ops[root]
 	irop.Name = dais.OpAdd
@@ -246,8 +249,8 @@ func (b *balancer) node(x, y term) (term, *ir.Operation, bool) {
 	}
 	s := l.s.shl(uint(e - l.f)).add(rs)
 	t, k, ok := spanType(s, e)
-	if !ok {
-		return l, nil, false
+	if !ok || k.Fractionals != e {
+		return l, nil, false // (a sum that is always 0 would get step 1)
 	}
 	op, _ := combine(l, r, dais.QInt(t))
 	node := newSlotOp(op, []*ir.Value{l.val, r.val}, t, b.loc)

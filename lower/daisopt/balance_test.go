@@ -73,15 +73,22 @@ func TestBalanceRewrites(t *testing.T) {
 	// leaves and is a leaf (twice) of the other.
 	shared := chain(6, plain)
 	shared = append(shared, bin(alir.OpAdd, 8, 10, 0, q16))
-	// A chain whose second node wraps.
-	wrapping := chain(6, plain)
-	wrapping[7].QInt = q8
+	// x0+x1+x2 quantized to q8 (which wraps), then plus x3, x4 and x5: an
+	// add never wraps, so the wrap is a quantize between two chains.
+	q9 := alir.AddQInt(q8, q8, 0, false)
+	q10 := alir.AddQInt(q9, q8, 0, false)
+	wrapping := append(chain(3, plain), // slots 0-4
+		un(alir.OpQuantize, 4, q8), in(3, q8), in(4, q8), in(5, q8), // 5-8
+		bin(alir.OpAdd, 5, 6, 0, q9), bin(alir.OpAdd, 9, 7, 0, q10), bin(alir.OpAdd, 10, 8, 0, alir.AddQInt(q10, q8, 0, false)))
 	// A chain whose second node drops a fraction bit.
 	floors := chain(6, plain)
 	floors[7].QInt = alir.QInterval{Min: -384, Max: 380, Step: 4}
-	// A chain whose root wraps.
-	rootWraps := chain(8, plain)
-	rootWraps[len(rootWraps)-1].QInt = q8
+	// A chain whose root drops two fraction bits: its exact sum lies in
+	// [-1024, 1016], at step 4 in [-1024, 1016] too.
+	rootFloors := chain(8, plain)
+	rootFloors[len(rootFloors)-1].QInt = alir.QInterval{Min: -1024, Max: 1016, Step: 4}
+	// A chain whose root is quantized to q8, which wraps.
+	rootWraps := append(chain(8, plain), un(alir.OpQuantize, 14, q8))
 	balance := func(p *ir.Operation) (int, error) { return Balance(p, true) }
 	runCases(t, []rewriteCase{
 		{name: "8 leaves", ops: chain(8, plain),
@@ -96,14 +103,18 @@ func TestBalanceRewrites(t *testing.T) {
 			want: "input input input input add add add", check: wantDepth(2)},
 		{name: "shared node splits the chain", ops: shared,
 			want: "input input input input input input add add add add add add", check: wantDepth(4)},
-		// The chain below the wrapping node (3 leaves) stays; the chain above
-		// it takes that node last, as it is available last: depth 3, not 4.
-		{name: "wrapping node splits the chain", ops: wrapping,
-			want: "input input input input input input add add add add add", check: wantDepth(3)},
+		// The chain below the wrapping quantize (3 leaves) stays; the chain
+		// above it takes the quantize last, as it is available last (after
+		// 2 adders): depth 3, not 4 (nor 5, as it was).
+		{name: "wrapping quantize splits the chain", ops: wrapping,
+			want: "input input input add add quantize input input input add add add", check: wantDepth(3)},
 		{name: "floored node splits the chain", ops: floors,
 			want: "input input input input input input add add add add add", check: wantDepth(3)},
-		{name: "wrapping root", ops: rootWraps,
+		// The root keeps its op and type: it floors the same exact sum.
+		{name: "floored root", ops: rootFloors,
 			want: "input input input input input input input input add add add add add add add", check: wantDepth(3)},
+		{name: "wrapping quantize of the root", ops: rootWraps, outs: []int32{15},
+			want: "input input input input input input input input add add add add add add add quantize", check: wantDepth(3)},
 		// x0+x1+x2+d, with d = x3+x4 also an output (so a chain of its
 		// own): d comes last and (x0+x1)+x2 is ready with it: the chain stays.
 		{name: "late leaf already last", ops: []alir.Op{in(0, q8), in(1, q8), in(2, q8), in(3, q8), in(4, q8),

@@ -27,7 +27,7 @@ func TestDCERewrites(t *testing.T) {
 		}
 	}
 	runCases(t, []rewriteCase{
-		{name: "dead chain", ops: []alir.Op{in(0, q8), in(1, q8), bin(add, 0, 1, 0, q9), un(alir.OpNeg, 2, q9), un(alir.OpQuantize, 0, q16)},
+		{name: "dead chain", ops: []alir.Op{in(0, q8), in(1, q8), bin(add, 0, 1, 0, q9), un(alir.OpNeg, 2, alir.NegQInt(q9)), un(alir.OpQuantize, 0, q16)},
 			want: "input quantize"},
 		{name: "all live", ops: []alir.Op{in(0, q8), in(1, q8), bin(add, 0, 1, 0, q9)},
 			want: "input input add"},

@@ -14,23 +14,39 @@
 //
 // Every pass is linear in the number of ops (one or two walks over the
 // block, tables indexed by slot, a hash table for CSE), except dais-balance,
-// which is n log n (a heap per chain). A pass first reads the program as an ALIR
+// which is n log n (a heap per chain), and dais-fold, which checks its plan
+// with alir's Portability (also linear) and, in the rare case that rejects
+// some rewrites, plans again without them. A pass first reads the program as an ALIR
 // program (dais.ToALIR), which checks it, and analyses that compact form; it
 // then rewrites the ops of the block in place.
 //
 // # What keeps outputs identical
 //
-// ALIR arithmetic is exact: an add, sub, neg, relu, quantize, const_add, mux
-// or mul computes its real result exactly and then quantizes it to its
-// result type (floor to the step, wrap to the width). So such an op depends
-// only on its operands' real values, never on their types, and a rewrite may
-// change an operand's type as long as the value stays the same. Three kinds
-// of use do see the type: a lookup's index depends on its operand's min and
-// width, a mux condition is the most significant bit of the operand's width,
-// and the bit operations work on raw bits of the operand's width. The passes
-// never change a value's type under such a use (dais-narrow pins it), and
-// every replacement of one value by another (fold, CSE) requires identical
-// types.
+// The passes work on portable programs, which the dais verifier guarantees
+// (alir.Program.Portability): every value lies in its op's type. ALIR
+// arithmetic is exact (ERRATA, "Quantization"): add, sub and const_add
+// compute their real result exactly and floor it to their step; neg and
+// mul give the raw result (-a, a*b) and const and lookup their raw value,
+// unscaled; only the quantizing ops, relu, quantize and mux (and input),
+// floor to their step and wrap to their width. In a portable program no op
+// but those wraps, so an op's value is always its exact result brought to
+// its step, and it lies in its type. Such an op depends only on its
+// operands' real values and steps, never on their intervals, and a rewrite
+// may change an operand's interval (at the same step) as long as the value
+// stays the same. Three kinds of use do see the type: a lookup's index
+// depends on its operand's min and width, a mux condition is the most
+// significant bit of the operand's width, and the bit operations work on
+// raw bits of the operand's width. The passes never change a value's type
+// under such a use (dais-narrow pins it), and every replacement of one
+// value by another (fold, CSE) requires identical types.
+//
+// The passes also keep programs portable: a new or narrowed type holds the
+// range of its op's values as Portability proves it (dais-narrow and
+// dais-balance derive types from a value-range analysis that is never
+// tighter than Portability's), steps obey the original interpreters' shift
+// rules (a quantize or relu never makes the step finer, neg and mul keep
+// their exact steps, a mux reaches its step by left shifts), and dais-fold
+// checks its rewrites with Portability itself (see Fold).
 //
 // Types are the slot types of lower/dais: ir.FixedType, `!dais.q<min, max,
 // step>`, whose fixed-point type (signed, integers, fractionals) follows

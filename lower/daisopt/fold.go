@@ -9,26 +9,44 @@ import (
 
 // Fold runs dais-fold on one program: in one forward walk, every op whose
 // operands are all constants becomes a dais.const of the same type (computed
-// by ALIR's exact arithmetic, quantization and wrap included), and these
-// identities are applied, x being any value:
+// by alir's reference semantics, alir.Evaluator; a value beyond int64, which
+// a dais.const cannot hold, is left alone), and these identities are
+// applied, x being any value and T the op's type:
 //
-//	add(x, 0, s), sub(x, 0, s), add(0, x, 0)   -> quantize(x)
-//	sub(0, x, 0)                                -> neg(x)
+//	add(x, 0, s), sub(x, 0, s), add(0, x, 0)   -> quantize(x)   T's step no finer than x's
+//	sub(0, x, 0)                                -> neg(x)        T at x's step
 //	sub(x, x, 0)                                -> const 0
-//	const_add(x, 0)                             -> quantize(x)
-//	mul(x, 1), mul(1, x)                        -> quantize(x)
-//	mul(x, -1), mul(-1, x)                      -> neg(x)
+//	const_add(x, 0)                             -> quantize(x)   T's step no finer than x's
+//	mul(x, 1), mul(1, x)                        -> quantize(x)   1 and T at steps 1 and x's
+//	mul(x, -1), mul(-1, x)                      -> neg(x)        -1 at step 1
 //	mul(x, 0), mul(0, x)                        -> const 0
-//	mux(c, a, b, s) with constant c             -> quantize(a), or quantize(b) when s = 0
-//	mux(c, x, x, 0)                             -> quantize(x)
+//	mux(c, a, b, s) with constant c             -> quantize(a), or quantize(b) when s = 0,
+//	                                               T at that operand's step
+//	mux(c, x, x, 0)                             -> quantize(x)   T at x's step
 //	relu(x) with x unsigned                     -> quantize(x)
-//	neg(neg(x)) when the inner neg is exact     -> quantize(x)
+//	neg(neg(x))                                 -> quantize(x)   T at x's step
 //	quantize(x) to x's own type                 -> x
 //
-// Each rewritten op keeps its result type, so it quantizes its new exact
-// result exactly as before; the last rule replaces the op by x, whose type is
-// identical. The constants and ops left unused are not removed (dais-dce
-// does that). Fold returns the number of ops rewritten or replaced.
+// Each rewritten op keeps its result type and computes the same value: the
+// conditions on steps follow from the semantics (ERRATA, "Quantization":
+// neg and mul give their raw result, unscaled; a quantize floors to its step
+// and wraps, and a portable one never makes the step finer), and a quantize
+// that replaces an op that does not wrap does not wrap either, as that op's
+// result lay in T (the program is portable). The last rule replaces the op
+// by x, whose type is identical.
+//
+// A rewrite can make alir.Program.Portability prove less of the ops that
+// depend on it, as it relies on the program's shape: a quantize is a new
+// source for its linear forms where add(x, 0) was x itself (x - (x + 0) is
+// 0), and replacing -(-x) by x undoes the clamp mux(-x < 0, c, -(-x)) that
+// it recognises. So the rewrites are planned first and the planned program
+// checked by Portability; the rewrites behind an op that is not portable
+// (those of its operands, theirs, and so on) are dropped, and the plan is
+// made again, until it is portable (a program whose rewrites all go is the
+// one given).
+//
+// The constants and ops left unused are not removed (dais-dce does that).
+// Fold returns the number of ops rewritten or replaced.
 func Fold(prog *ir.Operation) (int, error) {
 	v, err := load(prog)
 	if err != nil {
@@ -37,19 +55,120 @@ func Fold(prog *ir.Operation) (int, error) {
 	return v.fold(), nil
 }
 
-// folder holds the state of the walk, by slot: the slot that now stands for
-// it (itself unless replaced) and the op that now defines it.
+// folder holds a plan of the rewrites, by slot: the slot that now stands
+// for it (itself unless replaced) and the op that now defines it. blocked
+// marks the slots that keep their op.
 type folder struct {
-	v     *view
-	rep   []int32
-	def   []alir.Op
-	konst []*big.Int // raw value of slots defined by a constant
+	v       *view
+	rep     []int32
+	def     []alir.Op
+	konst   []*big.Int // raw value of slots defined by a constant
+	blocked []bool
+	changed bool // some op is rewritten or replaced
 }
 
 func (v *view) fold() int {
+	blocked := make([]bool, len(v.p.Ops))
+	for {
+		fo := v.plan(blocked)
+		if !fo.block() {
+			return fo.apply()
+		}
+	}
+}
+
+// plan plans the rewrites in one forward walk.
+func (v *view) plan(blocked []bool) *folder {
 	n := len(v.p.Ops)
-	fo := &folder{v: v, rep: make([]int32, n), def: make([]alir.Op, n), konst: make([]*big.Int, n)}
-	cur := make([]*ir.Value, n)
+	fo := &folder{v: v, rep: make([]int32, n), def: make([]alir.Op, n), konst: make([]*big.Int, n), blocked: blocked}
+	for i, op := range v.p.Ops {
+		orig := withArgs(op, fo.reps(op))
+		op, alias := orig, int32(-1)
+		if !blocked[i] {
+			op, alias = fo.simplify(i, orig)
+		}
+		if alias >= 0 {
+			fo.rep[i], fo.changed = alias, true
+			continue
+		}
+		fo.rep[i], fo.def[i] = int32(i), op
+		fo.changed = fo.changed || op != orig
+		if op.Opcode == alir.OpConst {
+			fo.konst[i] = big.NewInt(op.Data) // a constant is its raw value
+		}
+	}
+	return fo
+}
+
+// reps returns the slots op reads (in args order), each replaced by the
+// slot that stands for it.
+func (fo *folder) reps(op alir.Op) [3]int32 {
+	ids, k := args(op)
+	for j := range ids[:k] {
+		ids[j] = fo.rep[ids[j]]
+	}
+	return ids
+}
+
+// planned returns the program as planned: slot i computes def[i], or, when
+// it is replaced by another, the constant 0 (which no op reads).
+func (fo *folder) planned() *alir.Program {
+	p := *fo.v.p
+	p.Ops = make([]alir.Op, len(fo.def))
+	for i, op := range fo.def {
+		if fo.rep[i] != int32(i) {
+			op = alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpConst, QInt: fo.v.p.Ops[i].QInt}
+		}
+		p.Ops[i] = op
+	}
+	p.Outputs = append([]alir.Output(nil), p.Outputs...)
+	for k := range p.Outputs {
+		if s := p.Outputs[k].Index; s >= 0 {
+			p.Outputs[k].Index = fo.rep[s]
+		}
+	}
+	return &p
+}
+
+// block blocks the rewrites behind the ops of the planned program that are
+// not portable, and reports whether it blocked any: every slot the op
+// depends on in the program as given, and the op itself, keeps its op. (A
+// slot whose every dependency is blocked is computed as in the program
+// given, which is portable.)
+func (fo *folder) block() bool {
+	if !fo.changed {
+		return false
+	}
+	bad, err := fo.planned().Portability()
+	if err != nil || len(bad) == 0 {
+		return false
+	}
+	seen := make([]bool, len(fo.def))
+	var stack []int32
+	added := false
+	for _, np := range bad {
+		stack = append(stack[:0], int32(np.Index))
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			if !fo.blocked[s] && (fo.rep[s] != s || fo.def[s] != withArgs(fo.v.p.Ops[s], fo.reps(fo.v.p.Ops[s]))) {
+				fo.blocked[s], added = true, true
+			}
+			ids, k := args(fo.v.p.Ops[s])
+			stack = append(stack, ids[:k]...)
+		}
+	}
+	return added
+}
+
+// apply rewrites the block as planned.
+func (fo *folder) apply() int {
+	v := fo.v
+	cur := make([]*ir.Value, len(v.p.Ops))
 	ops := make([]*ir.Operation, 0, len(v.body.Ops))
 	changed := 0
 	slot := 0
@@ -60,20 +179,13 @@ func (v *view) fold() int {
 		}
 		i := slot
 		slot++
-		ids, k := args(v.p.Ops[i])
-		for j := range ids[:k] {
-			ids[j] = fo.rep[ids[j]]
-		}
-		orig := withArgs(v.p.Ops[i], ids)
-		op, alias := fo.simplify(i, orig)
-		fo.rep[i] = int32(i)
-		switch {
-		case alias >= 0:
-			fo.rep[i] = alias
-			cur[i] = cur[alias]
+		if r := fo.rep[i]; r != int32(i) {
+			cur[i] = cur[r]
 			changed++
 			continue
-		case op != orig:
+		}
+		ids := fo.reps(v.p.Ops[i])
+		if op := fo.def[i]; op != withArgs(v.p.Ops[i], ids) {
 			nids, nk := args(op)
 			vals := make([]*ir.Value, nk)
 			for j, s := range nids[:nk] {
@@ -81,14 +193,11 @@ func (v *view) fold() int {
 			}
 			irop = newSlotOp(op, vals, irop.Results[0].Type, irop.Loc)
 			changed++
-		default:
+		} else {
+			_, k := args(op)
 			for j, s := range ids[:k] {
 				irop.Operands[j] = cur[s]
 			}
-		}
-		fo.def[i] = op
-		if op.Opcode == alir.OpConst {
-			fo.konst[i] = wrap(big.NewInt(op.Data), v.kif[i])
 		}
 		cur[i] = irop.Results[0]
 		ops = append(ops, irop)
@@ -106,8 +215,8 @@ func (fo *folder) simplify(i int, op alir.Op) (res alir.Op, alias int32) {
 		if op.Opcode == alir.OpInput || op.Opcode == alir.OpConst {
 			return op, -1
 		}
-		if z, ok := fo.v.evalConst(i, op, func(s int32) *big.Int { return fo.konst[s] }); ok {
-			return alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpConst, Data: rawInt64(z), QInt: op.QInt}, -1
+		if z, ok := fo.v.evalConst(i, op, func(s int32) *big.Int { return fo.konst[s] }); ok && z.IsInt64() {
+			return alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpConst, Data: z.Int64(), QInt: op.QInt}, -1
 		}
 		next, alias := fo.identity(i, op)
 		if alias >= 0 {
@@ -158,6 +267,30 @@ func zero(op alir.Op) alir.Op {
 	return alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpConst, QInt: op.QInt}
 }
 
+// frac returns the fractional bits of slot s's type.
+func (fo *folder) frac(s int32) int { return fo.v.kif[s].Fractionals }
+
+// quantizeOf returns op (slot i) turned into quantize(x), which computes the
+// same value when op's exact result is x's value brought to op's step (by
+// floor): unless op's step is finer than x's, which a quantize may not make
+// (the original interpreter shifts one way only).
+func (fo *folder) quantizeOf(i int, op alir.Op, x int32) alir.Op {
+	if fo.frac(int32(i)) > fo.frac(x) {
+		return op
+	}
+	return unary(op, alir.OpQuantize, x)
+}
+
+// negOf returns op (slot i) turned into neg(x), which computes the same
+// raw value when op's exact result is -x at op's step: neg gives the raw
+// -x, so op must be at x's step.
+func (fo *folder) negOf(i int, op alir.Op, x int32) alir.Op {
+	if fo.frac(int32(i)) != fo.frac(x) {
+		return op
+	}
+	return unary(op, alir.OpNeg, x)
+}
+
 // identity applies one algebraic identity to op (slot i), returning the
 // rewritten op (op itself when none applies) or the slot op reduces to.
 func (fo *folder) identity(i int, op alir.Op) (alir.Op, int32) {
@@ -167,50 +300,58 @@ func (fo *folder) identity(i int, op alir.Op) (alir.Op, int32) {
 		shift := op.DataLow()
 		switch {
 		case fo.is(b, isZero):
-			return unary(op, alir.OpQuantize, a), -1
+			return fo.quantizeOf(i, op, a), -1
 		case fo.is(a, isZero) && shift == 0 && op.Opcode == alir.OpAdd:
-			return unary(op, alir.OpQuantize, b), -1
+			return fo.quantizeOf(i, op, b), -1
 		case fo.is(a, isZero) && shift == 0:
-			return unary(op, alir.OpNeg, b), -1
+			return fo.negOf(i, op, b), -1
 		case a == b && shift == 0 && op.Opcode == alir.OpSub:
 			return zero(op), -1
 		}
 	case alir.OpConstAdd:
 		if op.DataLow() == 0 {
-			return unary(op, alir.OpQuantize, a), -1
+			return fo.quantizeOf(i, op, a), -1
 		}
 	case alir.OpMul:
+		// mul gives the raw product x*c at op's step: x's raw value (c = 1)
+		// or its negation (c = -1) when c's step is 1 and op is at x's step.
 		for _, pair := range [2][2]int32{{a, b}, {b, a}} {
 			x, c := pair[0], pair[1]
 			switch {
 			case fo.is(c, isZero):
 				return zero(op), -1
+			case fo.frac(c) != 0 || fo.frac(int32(i)) != fo.frac(x):
 			case fo.is(c, isOne):
-				return unary(op, alir.OpQuantize, x), -1
+				return fo.quantizeOf(i, op, x), -1
 			case fo.is(c, isMinusOne):
-				return unary(op, alir.OpNeg, x), -1
+				return fo.negOf(i, op, x), -1
 			}
 		}
 	case alir.OpMux:
+		// A mux brings the operand it takes to its step and wraps, as a
+		// quantize does; it shifts left only, so its step is the operand's
+		// step or finer, and quantizeOf takes only the former.
 		cond, shift := op.DataLow(), op.DataHigh()
 		if c := fo.konst[cond]; c != nil {
 			if msb(c, fo.v.kif[cond]) {
-				return unary(op, alir.OpQuantize, a), -1
+				return fo.quantizeOf(i, op, a), -1
 			}
 			if shift == 0 {
-				return unary(op, alir.OpQuantize, b), -1
+				return fo.quantizeOf(i, op, b), -1
 			}
 		}
 		if a == b && shift == 0 {
-			return unary(op, alir.OpQuantize, a), -1
+			return fo.quantizeOf(i, op, a), -1
 		}
 	case alir.OpReLU:
 		if !fo.v.kif[a].Signed {
-			return unary(op, alir.OpQuantize, a), -1
+			return fo.quantizeOf(i, op, a), -1
 		}
 	case alir.OpNeg:
-		if in := fo.def[a]; in.Opcode == alir.OpNeg && fo.exactNeg(a, in.ID0) {
-			return unary(op, alir.OpQuantize, in.ID0), -1
+		// The raw values are -(-x) = x, at op's step: x's value when that
+		// is x's step (it lies in op's type: the program is portable).
+		if in := fo.def[a]; in.Opcode == alir.OpNeg && fo.frac(int32(i)) == fo.frac(in.ID0) {
+			return fo.quantizeOf(i, op, in.ID0), -1
 		}
 	case alir.OpQuantize:
 		if fo.v.p.Ops[a].QInt == op.QInt {
@@ -218,15 +359,4 @@ func (fo *folder) identity(i int, op alir.Op) (alir.Op, int32) {
 		}
 	}
 	return op, -1
-}
-
-// exactNeg reports whether slot n = neg(x) holds -x exactly for every value
-// of x's type: no fraction bit dropped and no wrap.
-func (fo *folder) exactNeg(n, x int32) bool {
-	tn, tx := fo.v.kif[n], fo.v.kif[x]
-	if tn.Fractionals < tx.Fractionals {
-		return false
-	}
-	s := fullSpan(tx).neg().shl(uint(tn.Fractionals - tx.Fractionals))
-	return s.within(fullSpan(tn))
 }

@@ -2,6 +2,7 @@ package daisopt
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -19,12 +20,21 @@ type genConfig struct {
 	seed                 uint64
 }
 
-// gen builds random valid ALIR programs that exercise every opcode and
-// every rewrite: constants (0, 1, -1 among them), duplicated and commuted
-// ops, quantizes to the operand's own type, double negations, muxes with
-// constant conditions, long single-use add/sub chains, dead ops and unused
-// tables, and result types that are exact, wider than needed (to narrow),
-// narrower (so the op wraps) or coarser (so it floors).
+// gen builds random valid, portable ALIR programs that exercise every
+// opcode and every rewrite: constants (0, 1, -1 among them), duplicated and
+// commuted ops, quantizes to the operand's own type, double negations,
+// muxes with constant conditions, long single-use add/sub chains, dead ops
+// and unused tables, and result types that are exact, wider than needed (to
+// narrow), narrower (so the op wraps) or coarser (so it floors).
+//
+// Only input, relu, quantize and mux wrap (alir.Dialect.Wraps), and only
+// add, sub, const_add, relu and quantize may drop fraction bits portably
+// (neg and mul give their raw result, a mux brings its branches to its step
+// by left shifts only): a narrower or coarser type that an op cannot take is
+// made explicit, the op keeping its exact type and a quantize to the varied
+// type following it. Quantizes and relus never make the step finer than
+// their operand's. The built program is then made portable (see
+// makePortable).
 type gen struct {
 	rng *rand.Rand
 	b   *alir.Builder
@@ -68,11 +78,80 @@ func randomProgram(c genConfig) *alir.Program {
 	if err != nil {
 		panic(err)
 	}
+	g.makePortable(p)
 	return p
 }
 
-// emit appends op and returns its slot.
+// makePortable widens every op that p.Portability reports to the interval
+// its exact result needs (NonPortable.Need, at the op's own step, so its
+// value does not change) until none is left. The types are built from
+// declared intervals, which Portability does not trust (an input may hold
+// any value of its type), so a few ops need this. An op whose need is over
+// 64 bits, or that is not portable for another reason (a shift), is
+// replaced by a quantize of its first operand (or, for a constant, by a
+// constant of a wide type); a quantize or relu, which can only have a step
+// finer than its (replaced) operand's, gets that step at its own width
+// instead.
+func (g *gen) makePortable(p *alir.Program) {
+	for range 100 {
+		bad, err := p.Portability()
+		if err != nil {
+			panic(err)
+		}
+		if len(bad) == 0 {
+			return
+		}
+		for _, np := range bad {
+			op := &p.Ops[np.Index]
+			if k, err := np.Need.KIF(); np.Need.Step > 0 && err == nil && k.Width() <= alir.MaxWidth {
+				op.QInt = np.Need
+				continue
+			}
+			switch op.Opcode {
+			case alir.OpQuantize, alir.OpReLU:
+				// Finer than its operand, which was replaced: the same width
+				// (a lookup may read it) at the operand's step.
+				op.QInt = notFiner(op.QInt, p.Ops[op.ID0].QInt)
+			case alir.OpConst:
+				op.QInt = q16
+				op.Data = int64(int16(op.Data))
+			default:
+				// 8 bits at the op's step, if a quantize of its operand may
+				// have it, so that the ops reading it keep their steps.
+				k, _ := op.QInt.KIF()
+				k.Integers = 8 - k.Fractionals
+				*op = quant(op.ID0, notFiner(k.QInterval(), p.Ops[op.ID0].QInt))
+			}
+		}
+		if err := p.Validate(); err != nil {
+			panic(err)
+		}
+	}
+	panic("randomProgram: could not make the program portable")
+}
+
+// wrap reduces z in place to type t: the low W bits, sign-extended when t is
+// signed.
+func wrap(z *big.Int, t alir.KIF) *big.Int {
+	w := uint(t.Width())
+	if w == 0 {
+		return z.SetInt64(0)
+	}
+	m := new(big.Int).Lsh(big.NewInt(1), w)
+	z.Mod(z, m) // Euclidean: 0 <= z < 2^w
+	if t.Signed && z.Bit(int(w-1)) == 1 {
+		z.Sub(z, m)
+	}
+	return z
+}
+
+// emit appends op and returns its slot. An interval of the value 0 alone
+// at a step other than 1 becomes [0, step]: the zero-width type has step
+// 1, and the intervals of the ops built on this one follow its step.
 func (g *gen) emit(op alir.Op) int32 {
+	if q := op.QInt; q.Min == 0 && q.Max == 0 && q.Step != 1 {
+		op.QInt = alir.QInterval{Min: 0, Max: q.Step, Step: q.Step}
+	}
 	g.ops = append(g.ops, op)
 	return g.b.Op(op)
 }
@@ -97,20 +176,29 @@ func fits(q alir.QInterval) bool {
 	return err == nil && k.Width() <= 40 && k.Fractionals <= 16 && k.Fractionals >= -8
 }
 
-// vary returns the exact interval q, or one wider, narrower or coarser.
-func (g *gen) vary(q alir.QInterval) alir.QInterval {
+// Ways an op may vary from its exact interval.
+const (
+	exact    = iota
+	wider    // dais-narrow shrinks it
+	narrower // the op wraps
+	coarser  // the op floors
+)
+
+// vary returns the exact interval q, or one wider, narrower or coarser, and
+// which.
+func (g *gen) vary(q alir.QInterval) (alir.QInterval, int) {
 	switch g.rng.IntN(8) {
-	case 0: // wider: dais-narrow shrinks it
-		return alir.QInterval{Min: math.Min(q.Min*4, -q.Step*8), Max: q.Max*4 + q.Step*8, Step: q.Step}
-	case 1: // narrower: the op wraps
+	case 0:
+		return alir.QInterval{Min: math.Min(q.Min*4, -q.Step*8), Max: q.Max*4 + q.Step*8, Step: q.Step}, wider
+	case 1:
 		lo := math.Floor(q.Min/4/q.Step) * q.Step
 		hi := math.Floor(q.Max/4/q.Step) * q.Step
-		return alir.QInterval{Min: lo, Max: math.Max(lo, hi), Step: q.Step}
-	case 2: // coarser: the op floors
+		return alir.QInterval{Min: lo, Max: math.Max(lo, hi), Step: q.Step}, narrower
+	case 2:
 		s := q.Step * 4
-		return alir.QInterval{Min: math.Floor(q.Min/s) * s, Max: math.Floor(q.Max/s) * s, Step: s}
+		return alir.QInterval{Min: math.Floor(q.Min/s) * s, Max: math.Floor(q.Max/s) * s, Step: s}, coarser
 	}
-	return q
+	return q, exact
 }
 
 // small returns a random interval of a few bits.
@@ -125,13 +213,55 @@ func (g *gen) small() alir.QInterval {
 	return alir.KIF{Signed: signed, Integers: i, Fractionals: f}.QInterval()
 }
 
-// op appends the op mk(q) of interval q, or, when q is too wide, a quantize
-// of a to a small interval.
+// smallFor returns a random interval of a few bits for a quantize of a
+// value of interval qa: its step is not finer than qa's.
+func (g *gen) smallFor(qa alir.QInterval) alir.QInterval { return notFiner(g.small(), qa) }
+
+// notFiner returns q, or, when its step is finer than that of operand
+// interval qa, the type of the same width at qa's step: a quantize or relu
+// may only drop fraction bits (alkaid's interpreter shifts right only).
+func notFiner(q, qa alir.QInterval) alir.QInterval {
+	k, _ := q.KIF()
+	ka, _ := qa.KIF()
+	if k.Fractionals <= ka.Fractionals {
+		return q
+	}
+	w := max(k.Width(), 1)
+	k.Fractionals = ka.Fractionals
+	k.Integers = w - k.Fractionals
+	if k.Signed {
+		k.Integers--
+	}
+	return k.QInterval()
+}
+
+// How an op treats a type narrower or coarser than its exact result.
+const (
+	canWrap  = 1 << iota // the op wraps to its type (relu, mux)
+	canFloor             // the op may drop fraction bits (add, sub, const_add, relu)
+)
+
+// op appends the op mk(q) of the exact interval q, or, when q is too wide,
+// a quantize of a to a small interval.
 func (g *gen) op(q alir.QInterval, a int32, mk func(q alir.QInterval) alir.Op) int32 {
 	if !fits(q) {
-		return g.emit(quant(a, g.small()))
+		return g.emit(quant(a, g.smallFor(g.ops[a].QInt)))
 	}
 	return g.emit(mk(q))
+}
+
+// varied is op with the interval q varied (see vary) when the op can take
+// the varied interval (how: canWrap, canFloor); otherwise it appends mk(q) and
+// a quantize of it to the varied interval: the wrap or floor made explicit.
+func (g *gen) varied(q alir.QInterval, a int32, how int, mk func(q alir.QInterval) alir.Op) int32 {
+	if !fits(q) {
+		return g.op(q, a, mk)
+	}
+	v, kind := g.vary(q)
+	if kind == narrower && how&canWrap == 0 || kind == coarser && how&canFloor == 0 {
+		return g.emit(quant(g.emit(mk(q)), v))
+	}
+	return g.emit(mk(v))
 }
 
 func quant(a int32, q alir.QInterval) alir.Op { return mk(alir.OpQuantize, a, -1, 0, q) }
@@ -150,17 +280,20 @@ func (g *gen) step() {
 	case 0, 1: // constants, often 0 or +-1
 		q := g.small()
 		raw := int64(g.rng.IntN(9) - 4)
-		if k, _ := q.KIF(); k.Fractionals >= 0 && g.rng.IntN(2) == 0 {
+		k, _ := q.KIF()
+		if k.Fractionals >= 0 && g.rng.IntN(2) == 0 {
 			raw = int64(1) << k.Fractionals // the constant 1
 			if k.Signed && g.rng.IntN(2) == 0 {
 				raw = -raw
 			}
 		}
-		g.emit(mk(alir.OpConst, -1, -1, raw, q))
+		// A constant is its raw value, which must lie in its type: one that
+		// does not is wrapped into it here.
+		g.emit(mk(alir.OpConst, -1, -1, wrap(big.NewInt(raw), k).Int64(), q))
 	case 2, 3, 4: // add / sub
 		shift := int32(g.rng.IntN(7) - 3)
 		sub := g.rng.IntN(2) == 0
-		g.op(g.vary(alir.AddQInt(qa, qc, int(shift), sub)), a, func(q alir.QInterval) alir.Op {
+		g.varied(alir.AddQInt(qa, qc, int(shift), sub), a, canFloor, func(q alir.QInterval) alir.Op {
 			return addSub(sub, a, c, shift, q)
 		})
 	case 5: // a chain of single-use adds and subs
@@ -176,14 +309,14 @@ func (g *gen) step() {
 			acc = g.emit(addSub(sub, acc, l, shift, q))
 		}
 	case 6: // neg, sometimes twice
-		x := g.op(g.vary(alir.NegQInt(qa)), a, func(q alir.QInterval) alir.Op { return mk(alir.OpNeg, a, -1, 0, q) })
+		x := g.varied(alir.NegQInt(qa), a, 0, func(q alir.QInterval) alir.Op { return mk(alir.OpNeg, a, -1, 0, q) })
 		if g.rng.IntN(2) == 0 {
 			g.op(alir.NegQInt(g.ops[x].QInt), x, func(q alir.QInterval) alir.Op { return mk(alir.OpNeg, x, -1, 0, q) })
 		}
 	case 7:
-		g.op(g.vary(alir.ReLUQInt(qa)), a, func(q alir.QInterval) alir.Op { return mk(alir.OpReLU, a, -1, 0, q) })
+		g.varied(alir.ReLUQInt(qa), a, canWrap|canFloor, func(q alir.QInterval) alir.Op { return mk(alir.OpReLU, a, -1, 0, q) })
 	case 8: // quantize, often to the operand's own interval
-		q := g.small()
+		q := g.smallFor(qa)
 		if g.rng.IntN(2) == 0 {
 			q = qa
 		}
@@ -193,7 +326,7 @@ func (g *gen) step() {
 		e := int32(g.rng.IntN(4))
 		v := math.Ldexp(float64(k), -int(e))
 		kq := alir.QInterval{Min: v, Max: v, Step: math.Ldexp(1, -int(e))}
-		g.op(g.vary(alir.AddQInt(qa, kq, 0, false)), a, func(q alir.QInterval) alir.Op {
+		g.varied(alir.AddQInt(qa, kq, 0, false), a, canFloor, func(q alir.QInterval) alir.Op {
 			return mk(alir.OpConstAdd, a, -1, alir.PackData(k, e), q)
 		})
 	case 10, 11: // mux, its condition sometimes a constant, its branches sometimes equal
@@ -202,16 +335,20 @@ func (g *gen) step() {
 		if g.rng.IntN(3) == 0 {
 			c, qc, shift = a, qa, 0
 		}
+		// The step of the finer branch: both branches reach it by a left
+		// shift, one of them by none (alkaid's rule).
 		s := math.Ldexp(1, int(shift))
 		q := alir.QInterval{Min: math.Min(qa.Min, qc.Min*s), Max: math.Max(qa.Max, qc.Max*s), Step: math.Min(qa.Step, qc.Step*s)}
-		g.op(g.vary(q), a, func(q alir.QInterval) alir.Op {
+		g.varied(q, a, canWrap, func(q alir.QInterval) alir.Op {
 			return mk(alir.OpMux, a, c, alir.PackData(cond, shift), q)
 		})
 	case 12:
-		g.op(g.vary(alir.MulQInt(qa, qc)), a, func(q alir.QInterval) alir.Op { return mk(alir.OpMul, a, c, 0, q) })
+		g.varied(alir.MulQInt(qa, qc), a, 0, func(q alir.QInterval) alir.Op { return mk(alir.OpMul, a, c, 0, q) })
 	case 13: // lookup of a small full-range value
 		k := alir.KIF{Signed: g.rng.IntN(2) == 0, Integers: g.rng.IntN(4), Fractionals: g.rng.IntN(3)}
-		x := g.emit(quant(a, k.QInterval()))
+		kq := notFiner(k.QInterval(), qa)
+		x := g.emit(quant(a, kq))
+		k, _ = kq.KIF()
 		vals := make([]int32, 1<<k.Width())
 		for j := range vals {
 			vals[j] = int32(g.rng.IntN(16) - 8)
@@ -358,7 +495,8 @@ type rewriteCase struct {
 	failsAtRunTime bool
 }
 
-// program builds a valid program of c's ops (with at least two inputs).
+// program builds a valid, portable program of c's ops (with at least two
+// inputs): only its quantizes, relus and muxes may wrap.
 func (c rewriteCase) program(t *testing.T) *alir.Program {
 	t.Helper()
 	nIn := int32(2)
@@ -380,6 +518,9 @@ func (c rewriteCase) program(t *testing.T) *alir.Program {
 	}
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
+	}
+	if bad, err := p.Portability(); err != nil || len(bad) > 0 {
+		t.Fatalf("the test program is not portable: %v %v", bad, err)
 	}
 	return p
 }

@@ -16,10 +16,14 @@ func TestNarrowRewrites(t *testing.T) {
 			want: "input input add", check: wantType(2, "!dais.q<-256, 254, 1>")},
 		{name: "wide sub with shift", ops: []alir.Op{in(0, q8), in(1, u4), bin(sub, 0, 1, 2, q16)},
 			want: "input input sub", check: wantType(2, "!dais.q<-188, 127, 1>")},
-		{name: "wrapping add keeps its type", ops: []alir.Op{in(0, q8), in(1, q8), bin(add, 0, 1, 0, q8)},
-			want: "input input add", check: wantType(2, "!dais.q<-128, 127, 1>")},
-		{name: "signed into unsigned wraps", ops: []alir.Op{in(0, u4), in(1, u4), bin(sub, 0, 1, 0, u8)},
-			want: "input input sub", check: wantType(2, "!dais.q<0, 255, 1>")},
+		// An add never wraps: the quantize after it does, and keeps its type
+		// (x + y lies in [-256, 254], beyond q8).
+		{name: "wrapping quantize keeps its type", ops: []alir.Op{in(0, q8), in(1, q8), bin(add, 0, 1, 0, alir.AddQInt(q8, q8, 0, false)), un(alir.OpQuantize, 2, q8)},
+			want: "input input add quantize", check: wantType(3, "!dais.q<-128, 127, 1>")},
+		// x - y lies in [-15, 15]: the quantize into u8 wraps the negative
+		// values.
+		{name: "signed into unsigned wraps", ops: []alir.Op{in(0, u4), in(1, u4), bin(sub, 0, 1, 0, alir.AddQInt(u4, u4, 0, true)), un(alir.OpQuantize, 2, u8)},
+			want: "input input sub quantize", check: both(wantType(2, "!dais.q<-15, 15, 1>"), wantType(3, "!dais.q<0, 255, 1>"))},
 		{name: "floored quantize", ops: []alir.Op{in(0, half), un(alir.OpQuantize, 0, q16)},
 			want: "input quantize", check: wantType(1, "!dais.q<-8, 7, 1>")},
 		{name: "narrowing follows narrowed operands", ops: []alir.Op{in(0, u4), un(alir.OpQuantize, 0, q16), bin(add, 1, 1, 0, q16)},
@@ -31,8 +35,15 @@ func TestNarrowRewrites(t *testing.T) {
 			}},
 		{name: "constant", ops: []alir.Op{cst(5, q8), in(0, q8), bin(add, 0, 1, 0, q16)},
 			want: "const input add", check: wantType(0, "!dais.q<5, 5, 1>")},
-		{name: "wrapping constant keeps its type", ops: []alir.Op{cst(300, q8), in(0, q8), bin(add, 0, 1, 0, q16)},
-			want: "const input add", check: wantType(0, "!dais.q<-128, 127, 1>")},
+		// A constant is its raw value: 300 gets [300, 300]. Its quantize to
+		// q8 wraps (to 44) and keeps its type, so the add reads a value of
+		// [-128, 127] and gets [-256, 254].
+		{name: "wrapping quantize of a constant keeps its type", ops: []alir.Op{cst(300, q16), un(alir.OpQuantize, 0, q8), in(0, q8), bin(add, 1, 2, 0, q16)},
+			want: "const quantize input add", check: func(t *testing.T, prog *ir.Operation) {
+				wantType(0, "!dais.q<300, 300, 1>")(t, prog)
+				wantType(1, "!dais.q<-128, 127, 1>")(t, prog)
+				wantType(3, "!dais.q<-256, 254, 1>")(t, prog)
+			}},
 		{name: "zero constant", ops: []alir.Op{cst(0, half), in(0, q8), bin(add, 1, 0, 0, q16)},
 			want: "const input add", check: wantType(0, "!dais.q<0, 0, 0.5>")},
 		{name: "zero output keeps its step", ops: []alir.Op{in(0, q8), cst(0, half)},

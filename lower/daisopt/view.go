@@ -13,6 +13,7 @@ type view struct {
 	prog *ir.Operation
 	body *ir.Block
 	p    *alir.Program
+	eval *alir.Evaluator // p's operations, by the reference semantics
 	ops  []*ir.Operation // slot ops, in block order
 	kif  []alir.KIF      // fixed-point type of every slot
 	out  *ir.Operation   // the dais.output terminator
@@ -29,7 +30,11 @@ func load(prog *ir.Operation) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{prog: prog, body: prog.Body(0), p: p, kif: make([]alir.KIF, len(p.Ops))}
+	eval, err := alir.NewEvaluator(p)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{prog: prog, body: prog.Body(0), p: p, eval: eval, kif: make([]alir.KIF, len(p.Ops))}
 	v.ops = make([]*ir.Operation, 0, len(p.Ops))
 	for _, op := range v.body.Ops {
 		switch op.Name {

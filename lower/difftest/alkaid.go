@@ -1,12 +1,18 @@
 package difftest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 
 	"otir/backend/alir"
 )
+
+// errUnsigned64 is runAlkaid's answer for a program with an unsigned 64-bit
+// type: alkaid's interpreter keeps such values as int64 bit patterns and
+// prints those from 2^63 up as negative numbers, so it cannot be compared.
+var errUnsigned64 = errors.New("an unsigned 64-bit type, whose values from 2^63 up alkaid's int64 interpreter reads as negative")
 
 // runAlkaid evaluates an ALIR spec 2 program the way alkaid's C++
 // interpreter does (alir_kernels.hh and ALIRInterpreter_transpile.cc at
@@ -20,6 +26,11 @@ import (
 func runAlkaid(p *alir.Program, in []float64, n int) ([]float64, error) {
 	if p.Dialect != alir.ALIR {
 		return nil, fmt.Errorf("not an ALIR program")
+	}
+	for _, op := range p.Ops {
+		if t, err := op.QInt.KIF(); err == nil && !t.Signed && t.Width() == 64 {
+			return nil, errUnsigned64
+		}
 	}
 	type dtype struct {
 		signed bool

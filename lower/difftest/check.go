@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -10,6 +11,7 @@ import (
 	"otir/backend/exec"
 	"otir/ir"
 	"otir/lower/dais"
+	"otir/lower/daisopt"
 	"otir/lower/tiles"
 )
 
@@ -20,10 +22,12 @@ const maxExact = 1 << 53
 // Report describes a successful check.
 type Report struct {
 	Samples, Inputs, Outputs, Ops int
+	OptimizedOps                  int // after dais-optimize
 }
 
 // Mismatch is a disagreement between the executor and the interpreter.
 type Mismatch struct {
+	Stage   string // "lower-tiles" or "dais-optimize"
 	Arg     string
 	Element int
 	Exec    float64
@@ -32,11 +36,14 @@ type Mismatch struct {
 }
 
 func (m *Mismatch) Error() string {
-	return fmt.Sprintf("argument %%%s element %d: executor %v, ALIR %v (inputs %v)", m.Arg, m.Element, m.Exec, m.ALIR, m.Inputs)
+	return fmt.Sprintf("%s: argument %%%s element %d: executor %v, ALIR %v (inputs %v)", m.Stage, m.Arg, m.Element, m.Exec, m.ALIR, m.Inputs)
 }
 
-// Check lowers kernel k (of a verified, promoted module m) and compares the
-// executor with the ALIR interpreter on samples random argument sets.
+// Check lowers kernel k (of a verified, promoted module m) and compares, on
+// samples random argument sets, the reference executor with the lowered
+// program as otir's ALIR interpreter runs it and as alkaid's interpreter
+// computes it (runAlkaid); then the same for the program after
+// dais-optimize. Both programs must be portable (alir.Program.Portability).
 func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed uint64) (*Report, error) {
 	prog, err := tiles.LowerKernel(k, opts)
 	if err != nil {
@@ -45,13 +52,6 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 	p, err := dais.ToALIR(prog)
 	if err != nil {
 		return nil, fmt.Errorf("ToALIR: %w", err)
-	}
-	if bad, err := p.Portability(); err != nil || len(bad) > 0 {
-		return nil, fmt.Errorf("the lowered program is not portable: %v (%d ops)%v", bad[0], len(bad), err)
-	}
-	mach, err := alir.Compile(p)
-	if err != nil {
-		return nil, fmt.Errorf("alir.Compile: %w", err)
 	}
 	params := exec.Params(k)
 	byName := map[string]int{}
@@ -102,46 +102,22 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 	if len(rows) != samples*p.NumInputs() {
 		return nil, fmt.Errorf("the program has %d inputs, the input arguments %d elements", p.NumInputs(), len(rows)/max(samples, 1))
 	}
-	got, err := mach.Run(rows, samples)
-	if err != nil {
-		return nil, fmt.Errorf("ALIR interpreter: %w", err)
-	}
-	// The same rows as alkaid's interpreter computes them.
-	ref, err := runAlkaid(p, rows, samples)
-	if err != nil {
-		return nil, fmt.Errorf("alkaid's semantics: %w", err)
-	}
-	for k := range got {
-		if math.Float64bits(got[k]) != math.Float64bits(ref[k]) {
-			return nil, fmt.Errorf("sample %d output %d: ALIR interpreter %v, alkaid's semantics %v", k/p.NumOutputs(), k%p.NumOutputs(), got[k], ref[k])
-		}
-	}
 	isOut := map[int]bool{}
 	for _, i := range outs {
 		isOut[i] = true
 	}
-	nOut := p.NumOutputs()
+	// The executor's results: the final contents of the output arguments.
+	want := make([]float64, 0, samples*p.NumOutputs())
 	for s := range args {
 		res, err := exec.Run(m, ir.KernelName(k), args[s], exec.Options{SkipVerify: s > 0})
 		if err != nil {
 			return nil, fmt.Errorf("executor: %w", err)
 		}
-		o := got[s*nOut : (s+1)*nOut]
-		pos := 0
 		for _, i := range outs {
 			fin := res.Args[i]
 			for j := 0; j < fin.Len(); j++ {
-				if pos >= len(o) {
-					return nil, fmt.Errorf("the program has %d outputs, fewer than the written arguments' elements", nOut)
-				}
-				if want := fin.FloatAt(j); want != o[pos] {
-					return nil, &Mismatch{Arg: params[i].Name, Element: j, Exec: want, ALIR: o[pos], Inputs: describe(params, args[s])}
-				}
-				pos++
+				want = append(want, fin.FloatAt(j))
 			}
-		}
-		if pos != nOut {
-			return nil, fmt.Errorf("the program has %d outputs, the written arguments %d elements", nOut, pos)
 		}
 		// An argument the program does not write must end as it began.
 		for i, pa := range params {
@@ -150,7 +126,74 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 			}
 		}
 	}
-	return &Report{Samples: samples, Inputs: p.NumInputs(), Outputs: nOut, Ops: len(p.Ops)}, nil
+	if len(want) != samples*p.NumOutputs() {
+		return nil, fmt.Errorf("the program has %d outputs, the written arguments %d elements", p.NumOutputs(), len(want)/max(samples, 1))
+	}
+	mismatch := func(stage string, k int, got float64) error {
+		nOut := p.NumOutputs()
+		s, o := k/nOut, k%nOut
+		pos := 0
+		for _, i := range outs {
+			n := args[s][i].Len()
+			if o < pos+n {
+				return &Mismatch{Stage: stage, Arg: params[i].Name, Element: o - pos, Exec: want[k], ALIR: got, Inputs: describe(params, args[s])}
+			}
+			pos += n
+		}
+		return fmt.Errorf("%s: output %d out of range", stage, o)
+	}
+	if err := checkProgram("lower-tiles", p, rows, samples, want, mismatch); err != nil {
+		return nil, err
+	}
+	if _, err := daisopt.Optimize(prog, true); err != nil {
+		return nil, fmt.Errorf("dais-optimize: %w", err)
+	}
+	q, err := dais.ToALIR(prog)
+	if err != nil {
+		return nil, fmt.Errorf("ToALIR after dais-optimize: %w", err)
+	}
+	if err := checkProgram("dais-optimize", q, rows, samples, want, mismatch); err != nil {
+		return nil, err
+	}
+	return &Report{Samples: samples, Inputs: p.NumInputs(), Outputs: p.NumOutputs(), Ops: len(p.Ops), OptimizedOps: len(q.Ops)}, nil
+}
+
+// checkProgram checks that p is portable and that otir's interpreter and
+// alkaid's semantics both compute want on the input rows.
+func checkProgram(stage string, p *alir.Program, rows []float64, samples int, want []float64, mismatch func(string, int, float64) error) error {
+	if bad, err := p.Portability(); err != nil || len(bad) > 0 {
+		if err != nil {
+			return fmt.Errorf("%s: %w", stage, err)
+		}
+		return fmt.Errorf("%s: the program is not portable: %v (%d ops)", stage, bad[0], len(bad))
+	}
+	mach, err := alir.Compile(p)
+	if err != nil {
+		return fmt.Errorf("%s: alir.Compile: %w", stage, err)
+	}
+	got, err := mach.Run(rows, samples)
+	if err != nil {
+		return fmt.Errorf("%s: ALIR interpreter: %w", stage, err)
+	}
+	for k := range want {
+		if want[k] != got[k] {
+			return mismatch(stage, k, got[k])
+		}
+	}
+	// The same rows as alkaid's interpreter computes them.
+	ref, err := runAlkaid(p, rows, samples)
+	switch {
+	case errors.Is(err, errUnsigned64):
+		return nil // not comparable (see errUnsigned64)
+	case err != nil:
+		return fmt.Errorf("%s: alkaid's semantics: %w", stage, err)
+	}
+	for k := range got {
+		if math.Float64bits(got[k]) != math.Float64bits(ref[k]) {
+			return fmt.Errorf("%s: sample %d output %d: ALIR interpreter %v, alkaid's semantics %v", stage, k/p.NumOutputs(), k%p.NumOutputs(), got[k], ref[k])
+		}
+	}
+	return nil
 }
 
 // randomBuffer fills a buffer of the argument type with random values: a

@@ -164,9 +164,11 @@ func TestConstantDivisorsWide(t *testing.T) {
 	}
 }
 
-// 64-bit dividends: whatever range needs a product of more than 64 bits is
-// a diagnostic; narrower ranges (an i32 widened to i64) and divisors large
-// enough lower.
+// 64-bit dividends: every value of the lowered program must fit int64 (as
+// alkaid's interpreter computes), which narrower ranges (an i32 widened to
+// i64) and large divisors do; full-range i64 dividends whose magic-number
+// product cannot be split into int64 halves, or whose remainder needs a
+// 64-bit difference, and u64 dividends from 2^63 up are diagnostics.
 func TestConstantDivisors64(t *testing.T) {
 	divs := []string{"3", "-7", "10", "1000000007", "-1000000007", "6442450941", "-6442450941", "9223372036854775807", "-9223372036854775807", "4611686018427387905"}
 	for _, op := range []string{"otir.div_s", "otir.rem_s", "otir.div_u", "otir.rem_u"} {
@@ -191,14 +193,20 @@ func TestConstantDivisors64(t *testing.T) {
 	// Full-range i64 and u64 dividends.
 	for _, tc := range []struct{ op, ty, d, err string }{
 		{"otir.div_s", "i64", "3", "division by 3 of values in [-9223372036854775808, 9223372036854775807] needs a 125-bit product, more than ALIR's 64"},
-		{"otir.rem_u", "u64", "10", "division by 10 of values in [0, 18446744073709551615] needs a 125-bit product"},
-		{"otir.div_s", "i64", "9223372036854775807", ""},
-		{"otir.rem_s", "i64", "9223372036854775807", ""},
-		// The remainder takes the dividend's sign, not the divisor's:
-		// by -d it is the remainder by d, and lowers alike.
-		{"otir.rem_s", "i64", "-9223372036854775807", ""},
-		{"otir.div_s", "i64", "-9223372036854775807", ""},
-		{"otir.div_u", "u64", "12297829382473034411", "needs a 66-bit product"},
+		{"otir.rem_u", "u64", "10", "division by 10 of values in [0, 18446744073709551615], which do not fit int64, in which alkaid's ALIR interpreter computes"},
+		// By ±(2^63-1) the quotient is -1, 0 or 1, but the biased dividend
+		// (or, split on its sign, |x| + 1) and the remainder's difference
+		// leave int64.
+		{"otir.div_s", "i64", "9223372036854775807", "division by 9223372036854775807 of values in [-9223372036854775808, 9223372036854775807] needs a value outside int64, in which alkaid's ALIR interpreter computes"},
+		{"otir.rem_s", "i64", "9223372036854775807", "division by 9223372036854775807 of values in [-9223372036854775808, 9223372036854775807] needs a value outside int64, in which alkaid's ALIR interpreter computes"},
+		{"otir.rem_s", "i64", "-9223372036854775807", "division by -9223372036854775807 of values in [-9223372036854775808, 9223372036854775807] needs a value outside int64, in which alkaid's ALIR interpreter computes"},
+		{"otir.div_s", "i64", "-9223372036854775807", "division by -9223372036854775807 of values in [-9223372036854775808, 9223372036854775807] needs a value outside int64, in which alkaid's ALIR interpreter computes"},
+		{"otir.div_u", "u64", "12297829382473034411", "division by 12297829382473034411 of values in [0, 18446744073709551615], which do not fit int64, in which alkaid's ALIR interpreter computes"},
+		// By powers of two full-range dividends lower: x < 0 is clamped to
+		// min(x, -1) before it is raised by |d| - 1, which stays in int64.
+		{"otir.div_s", "i64", "4611686018427387904", ""},
+		{"otir.rem_s", "i64", "-4", ""},
+		{"otir.div_s", "i64", "-1024", ""},
 	} {
 		t.Run(tc.op+"/"+tc.ty+"/"+tc.d, func(t *testing.T) {
 			src := divKernel(tc.op, tc.ty, tc.ty, []string{tc.d, tc.d})
@@ -274,5 +282,45 @@ func TestConstantDivisorsBySign(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// 64-bit dividends of one sign reaching -2^63 or 2^63-1: -x does not fit
+// int64, so x <= 0 is raised by |d| - 1 instead of negated; by powers of
+// two they lower, by 3 the product needs 125 bits.
+func TestConstantDivisors64OneSign(t *testing.T) {
+	for _, tc := range []struct{ narrow, op, d, err string }{
+		{"min", "otir.div_s", "-4", ""},
+		{"min", "otir.rem_s", "-4", ""},
+		{"min", "otir.div_s", "4", ""},
+		{"min", "otir.rem_s", "4", ""},
+		{"max", "otir.rem_s", "-4", ""},
+		{"min", "otir.div_s", "-9223372036854775808", ""},
+		{"min", "otir.rem_s", "-9223372036854775808", "the remainder by -9223372036854775808 of values in [-9223372036854775808, 0] needs a value outside int64, in which alkaid's ALIR interpreter computes"},
+		{"min", "otir.div_s", "3", "division by 3 of values in [-9223372036854775808, 0] needs a 125-bit product, more than ALIR's 64"},
+		{"max", "otir.rem_s", "-3", "division by -3 of values in [0, 9223372036854775807] needs a 125-bit product, more than ALIR's 64"},
+	} {
+		src := fmt.Sprintf(`otir.kernel @k(%%a: !otir.tile<2xi64, #global>, %%c: !otir.tile<2xi64, #global>) {
+  %%va = otir.load %%a : !otir.tile<2xi64, #global> -> !otir.tile<2xi64, #private>
+  %%z = otir.constant dense<0> : !otir.tile<2xi64, #private>
+  %%x = otir.%s %%va, %%z : !otir.tile<2xi64, #private>
+  %%vb = otir.constant dense<%s> : !otir.tile<2xi64, #private>
+  %%r = %s %%x, %%vb : !otir.tile<2xi64, #private>
+  otir.store %%r, %%c : !otir.tile<2xi64, #private>, !otir.tile<2xi64, #global>
+  otir.return
+}
+`, tc.narrow, tc.d, tc.op)
+		t.Run(tc.narrow+"/"+tc.op+"/"+tc.d, func(t *testing.T) {
+			if tc.err == "" {
+				r := check(t, src, 256)
+				t.Logf("%d ALIR ops", r.Ops)
+				return
+			}
+			m := prepare(t, src)
+			_, err := tiles.LowerKernel(m.Kernels()[0], tiles.Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.err)
+			}
+		})
 	}
 }

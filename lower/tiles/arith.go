@@ -2,6 +2,7 @@ package tiles
 
 import (
 	"math/big"
+	"otir/backend/alir"
 
 	"otir/ir"
 	"otir/lower/dais"
@@ -235,7 +236,13 @@ func (l *lowerer) floorShift(x num, k int, rt intT) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	return l.shifted(s, -k, false, rt)
+	// For s in [-2^n, 2^n), floor(s / 2^k) = floor(s / 2^n) for k >= n:
+	// shift by at most n (alkaid's interpreter shifts by less than 64).
+	n := s.hi.BitLen()
+	if s.lo.Sign() < 0 {
+		n = max(n, sub(neg(s.lo), bigOne).BitLen())
+	}
+	return l.shifted(s, -min(k, n), false, rt)
 }
 
 // divide returns x / y rounded toward zero, or the remainder x - y*(x/y)
@@ -243,7 +250,8 @@ func (l *lowerer) floorShift(x num, k int, rt intT) (num, error) {
 // section 4, as C and LLVM sdiv/srem), and div_u/rem_u on the unsigned
 // readings, where rounding toward zero is floor. Powers of two become
 // shifts and wrapping quantizations, other constants a multiplication by a
-// magic number (divideByConst).
+// magic number (divideByConst). Every value fits int64, as alkaid's
+// interpreter computes: a dividend that does not is a diagnostic.
 func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 	if err := l.needExact(x, y); err != nil {
 		return num{}, err
@@ -264,6 +272,9 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 	s, err := l.data(x)
 	if err != nil {
 		return num{}, err
+	}
+	if !fitsInt64(s.lo, s.hi) {
+		return num{}, l.cannot("division by %v of values in [%v, %v], which do not fit int64, in which alkaid's ALIR interpreter computes", d, s.lo, s.hi)
 	}
 	// A single possible quotient (x/d is monotone in x): a constant, and x
 	// minus a constant.
@@ -302,7 +313,10 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 		// x of one sign: its remainder is floor's by e = ±2^k.
 		return l.floorRemPow2(s, k, e.Sign(), rt)
 	}
-	// x of both signs: x - 2^k·floor(v/2^k), exact in one dais.sub.
+	// Otherwise e = 2^k: x - 2^k·floor(v/2^k), in one dais.sub on its exact
+	// range, wrapped to the remainders' width W (see remainder); where that
+	// leaves int64, x and the quotient are first reduced modulo 2^W and
+	// 2^(W-k).
 	q, err := l.shifted(v, -k, false, wideInt)
 	if err != nil {
 		return num{}, err
@@ -312,7 +326,33 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 		return num{}, err
 	}
 	rlo, rhi := truncRemBounds(s, pow2(k))
-	return l.value(dais.OpSub, []*slot{s, qs}, shiftAttr(k), rlo, rhi, rt)
+	mt := remType(rlo, rhi, rt)
+	bounds := func(xs, qs *slot) (lo, hi *big.Int, ok bool) {
+		lo, hi = sub(xs.lo, shl(qs.hi, k)), sub(xs.hi, shl(qs.lo, k))
+		return lo, hi, fitsInt64(lo, hi) && fitsInt64(shl(neg(qs.hi), k), shl(neg(qs.lo), k))
+	}
+	xs := s
+	lo, hi, ok := bounds(xs, qs)
+	if !ok {
+		if mt.width > 63 {
+			return num{}, l.cannot("the remainder by %v of values in [%v, %v] needs a value outside int64, in which alkaid's ALIR interpreter computes", d, s.lo, s.hi)
+		}
+		if xs, err = l.reduce(s, mt); err != nil {
+			return num{}, err
+		}
+		if mt.width <= k { // 2^k·q is a multiple of 2^W
+			return l.convert(slotNum(xs), rt)
+		}
+		if qs, err = l.reduce(qs, makeIntT(mt.width-k, true)); err != nil {
+			return num{}, err
+		}
+		lo, hi, _ = bounds(xs, qs)
+	}
+	r, err := l.value(dais.OpSub, []*slot{xs, qs}, shiftAttr(k), lo, hi, mt)
+	if err != nil {
+		return num{}, err
+	}
+	return l.convert(r, rt)
 }
 
 // wideInt is the type of intermediate results: it holds every value of at
@@ -322,26 +362,52 @@ var wideInt = makeIntT(65, true)
 // towardZero reduces the rounding toward zero of x/d (d = sigma·dd, dd > 1)
 // to floor division: x/d = tau·floor(v/e), where
 //   - x >= 0: v = x, e = dd, tau = sigma (the quotient rounds down);
-//   - x <= 0: v = x, e = -dd, tau = -sigma (x/dd = -floor(-x/dd));
+//   - x <= 0: v = x, e = -dd, tau = -sigma (x/dd = -floor(-x/dd)); but if
+//     -x does not fit int64 (x = -2^63 is possible), v = x + dd - 1, e = dd,
+//     tau = sigma (x/dd = ceil(x/dd) = floor((x + dd - 1)/dd)), one
+//     dais.const_add;
 //   - x of both signs: v = x < 0 ? x + dd - 1 : x, e = dd, tau = sigma
 //     (for x < 0, x/dd = ceil(x/dd) = floor((x + dd - 1)/dd)): a
-//     dais.const_add and a dais.mux on x's sign.
+//     dais.const_add and a dais.mux on x's sign, which the portability
+//     check bounds to [lo + dd - 1, max(hi, dd - 2)]. When x + dd - 1 would
+//     leave int64, or dd - 1 does not fit const_add's 32 bits (then the
+//     check cannot see through the sum), x < 0 is first clamped to
+//     min(x, -1) by one more dais.mux.
+//
+// Every value fits int64 when x does.
 func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.Int, tau int, err error) {
+	up := sub(dd, bigOne)
 	switch {
 	case x.lo.Sign() >= 0:
 		return x, dd, sigma, nil
-	case x.hi.Sign() <= 0:
+	case x.hi.Sign() <= 0 && fitsInt64(neg(x.hi), neg(x.lo)):
 		return x, neg(dd), -sigma, nil
+	case x.hi.Sign() <= 0:
+		b, err := l.addConst(x, up, wideInt)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if v, err = l.data(b); err != nil {
+			return nil, nil, 0, err
+		}
+		return v, dd, sigma, nil
 	}
-	up := sub(dd, bigOne)
-	alo, ahi := add(x.lo, up), add(x.hi, up)
-	at := wideInt
-	if dais.IntBits(alo, ahi).Width() > 64 {
-		// Only x < 0 uses the sum, which lies in [lo + dd - 1, dd - 2]:
-		// the rest may wrap.
-		at = makeIntT(dais.IntBits(minBig(alo, bigNegOne), sub(up, bigOne)).Width(), true)
+	src := x
+	if !fitsInt64(add(x.lo, up), add(x.hi, up)) || !up.IsInt64() || up.Int64() != int64(int32(up.Int64())) {
+		m1, err := l.constSlot(bigNegOne)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		// x is signed (x.lo < 0), so its msb is its sign.
+		n, err := l.value(dais.OpMux, []*slot{x, x, m1}, shiftAttr(0), x.lo, bigNegOne, wideInt)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if src, err = l.data(n); err != nil {
+			return nil, nil, 0, err
+		}
 	}
-	b, err := l.addConst(x, up, at)
+	b, err := l.addConst(src, up, wideInt)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -349,8 +415,7 @@ func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.I
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	// x is signed (x.lo < 0), so its msb is its sign.
-	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), minBig(alo, bigZero), maxBig(sub(up, bigOne), x.hi), wideInt)
+	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), add(x.lo, up), maxBig(sub(up, bigOne), x.hi), wideInt)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -374,7 +439,8 @@ func truncRemBounds(x *slot, dd *big.Int) (lo, hi *big.Int) {
 }
 
 // floorRemPow2 returns x - e·floor(x/e) for e = sign·2^k: x modulo 2^k,
-// in [0, 2^k) for e > 0 and in (-2^k, 0] for e < 0.
+// in [0, 2^k) for e > 0 and in (-2^k, 0] for e < 0 (then x - 1 must fit
+// int64).
 func (l *lowerer) floorRemPow2(s *slot, k, sign int, rt intT) (num, error) {
 	if k == 0 {
 		return intNum(0), nil
@@ -395,13 +461,16 @@ func (l *lowerer) floorRemPow2(s *slot, k, sign int, rt intT) (num, error) {
 		return l.convert(slotNum(s), rt)
 	}
 	// The remainder by -2^k lies in (-2^k, 0] and is x modulo 2^k:
-	// ((x - 1) mod 2^k) - (2^k - 1), the first step wrapping in one op.
-	at := ir.Attrs{{Name: "exp", Value: ir.I64(0)}, {Name: "value", Value: ir.I64(-1)}}
-	u, err := l.emit(dais.OpConstAdd, []*slot{s}, at, bigZero, top)
+	// ((x - 1) mod 2^k) - (2^k - 1): x - 1 exact, wrapped to k unsigned bits.
+	u, err := l.addConst(s, bigNegOne, makeIntT(k, false))
 	if err != nil {
 		return num{}, err
 	}
-	return l.addConst(u, neg(top), rt)
+	us, err := l.data(u)
+	if err != nil {
+		return num{}, err
+	}
+	return l.addConst(us, neg(top), rt)
 }
 
 // bitwise lowers and/or/xor: values as infinite two's complement, as ALIR's
@@ -440,41 +509,11 @@ func (l *lowerer) bitwise(name string, a, b num, rt intT) (num, error) {
 	return l.value(dais.OpBitBinary, []*slot{sa, sb}, at, lo, hi, rt)
 }
 
-// bitwiseBounds bounds a bitwise operation of two intervals: with both
-// operands non-negative and below 2^n the result is too (and at most the
-// smaller operand for and, at least the larger for or); otherwise both lie
-// in [-2^n, 2^n) and so does the result.
+// bitwiseBounds bounds a bitwise operation of two intervals, as the
+// portability check proves it (alir.BitwiseBounds).
 func bitwiseBounds(kind string, a, b *slot) (lo, hi *big.Int) {
-	if a.lo.Sign() >= 0 && b.lo.Sign() >= 0 {
-		n := max(a.hi.BitLen(), b.hi.BitLen())
-		switch kind {
-		case "and":
-			return bigZero, minBig(a.hi, b.hi)
-		case "or":
-			return maxBig(a.lo, b.lo), sub(pow2(n), bigOne)
-		}
-		return bigZero, sub(pow2(n), bigOne)
-	}
-	n := max(signedBits(a), signedBits(b))
-	lo, hi = neg(pow2(n)), sub(pow2(n), bigOne)
-	if kind == "and" {
-		if a.lo.Sign() >= 0 {
-			return bigZero, a.hi
-		}
-		if b.lo.Sign() >= 0 {
-			return bigZero, b.hi
-		}
-	}
-	return lo, hi
-}
-
-// signedBits is the least n with [lo, hi] within [-2^n, 2^n).
-func signedBits(s *slot) int {
-	n := s.hi.BitLen()
-	if s.lo.Sign() < 0 {
-		n = max(n, new(big.Int).Sub(neg(s.lo), bigOne).BitLen())
-	}
-	return n
+	sub := map[string]uint8{"and": alir.BitAnd, "or": alir.BitOr, "xor": alir.BitXor}[kind]
+	return alir.BitwiseBounds(sub, a.lo, a.hi, b.lo, b.hi)
 }
 
 func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
@@ -535,6 +574,9 @@ func (l *lowerer) unary(name string, a num, rt intT) (num, error) {
 		case ir.OpNeg:
 			v = neg(a.c)
 		case ir.OpAbs:
+			if err := l.needExact(a); err != nil {
+				return num{}, err
+			}
 			v = new(big.Int).Abs(a.c)
 		case ir.OpNot:
 			v = new(big.Int).Not(a.c)
@@ -549,9 +591,6 @@ func (l *lowerer) unary(name string, a num, rt intT) (num, error) {
 	case ir.OpNeg:
 		return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
 	case ir.OpAbs:
-		if err := l.needExact(a); err != nil {
-			return num{}, err
-		}
 		switch {
 		case s.lo.Sign() >= 0:
 			return l.convert(slotNum(s), rt)

@@ -12,33 +12,52 @@ import (
 // div_s rounds toward zero (design section 4, as C and LLVM sdiv); towardZero
 // (arith.go) reduces it to floor division: x/d = ±floor(v/e), with v = x and
 // e = ±|d| when x has one sign, and v = x < 0 ? x + |d| - 1 : x (a
-// dais.const_add and a dais.mux on x's sign) when it has both.
+// dais.const_add and a dais.mux on x's sign) when it has both (see
+// towardZero for dividends reaching -2^63).
 //
-// floor(x / d) for d = σ·2^t·D' (σ = ±1, D' odd and > 1) and x in [lo, hi]
+// floor(v / e) for e = σ·2^t·D' (σ = ±1, D' odd and > 1) and v in [lo, hi]
 // is computed as follows.
 //
-//   - Bias: y = σx - L with L = D·floor(min(σx) / D) (D = |d|), a multiple of
-//     D below every σx, so y lies in [0, Y] and floor(x/d) = floor(σx/D) =
-//     floor(y/D) + L/D.
+//   - Bias: y = σv - L with L = D·floor(min(σv) / D) (D = |e|), a multiple of
+//     D below every σv, so y lies in [0, Y] and floor(v/e) = floor(σv/D) =
+//     floor(y/D) + K, K = L/D.
 //   - Power-of-two part: z = floor(y / 2^t) in [0, Z], and floor(y/D) =
 //     floor(z/D').
 //   - Magic number: floor(z/D') = floor((z + a)·m / 2^s) for every z in
 //     [0, Z], with either a = 0, m = ceil(2^s/D') (round up, e = m·D' - 2^s,
 //     valid when e·Z < 2^s) or a = 1, m = floor(2^s/D') (round down, f = 2^s -
 //     m·D', valid when f·(Z + 1) <= 2^s); see magicValid for the proofs. The
-//     smallest valid s of each kind is tried and the narrower product wins.
+//     smallest valid s of each kind is a candidate (with m made odd), and the
+//     one that costs fewer adders wins.
 //
-// The ops: w = z + a is one dais.add/sub of a constant and ±x·2^-t whose
+// The ops: w = z + a is one dais.add/sub of a constant and ±v·2^-t whose
 // step-1 result floors (or a dais.const_add, or nothing); w·m is shift and
-// add over m's canonical signed digits (constMul), exact in its unsigned
-// width; the quotient floor(w·m / 2^s) is one more flooring dais.add; and
-// ±L/D is added while converting to the result type (subtracting q' from it
-// when the rounding toward zero negates the floor). The remainder
-// x - D·(x/D) is x - e·floor(x/e) = (x - σL) - e·q' for x of one sign (e =
-// ±D with x's sign, σ = e's sign) and (x - L) - D·q' for x of both; it lies
-// in [1-D, D-1] and has x's sign, so it is computed modulo 2^W for the width
-// W of that interval: e·q' by shift and add wrapping to W bits, then one
-// dais.sub that wraps to the remainder's interval.
+// add over m's signed digits (mulAdd), exact; the quotient floor(v/e) =
+// K + floor(w·m / 2^s) is one more flooring dais.add, of the constant K and
+// the product.
+//
+// Alkaid's interpreter computes in int64 and ALIR adders never wrap, so
+// every one of these values, and every value an adder forms before it
+// shifts its result (the flooring add forms K·2^s + w·m), must fit int64.
+// When w·m does not, m is split, m = mh·2^h + ml (0 <= ml < 2^h):
+// floor(w·m / 2^s) = floor((w·mh + floor(w·ml / 2^h)) / 2^(s-h)), that is
+// pl = w·ml by shift and add, pl' = floor(pl / 2^h) (a flooring add),
+// t = pl' + w·mh by shift and add onto pl', and the final flooring add by
+// 2^(s-h). Both products are multiples of the one value w, so their ranges
+// are exact linear forms and the quotient's range is provable (w·ml and w·mh
+// are monotone in w: the extremes of t are floor(w·m / 2^h) at the extremes
+// of w); the split costs about three adders more. The h that costs fewest
+// adders wins. For v of both signs, the dividend may instead be split on its
+// sign (floorQuotient), which halves its range and costs no adder. When no
+// plan keeps every value within int64, the division is a diagnostic: so for
+// dividends of 63 bits, whose magic products need some 126 whatever the
+// divisor (a full-range i32 or u32 dividend lowers by every divisor).
+//
+// The remainder is x - d·trunc(x/d) = x - e·floor(v/e) (for each way
+// towardZero chooses v and e). It is zero or x's sign and smaller than D in
+// magnitude, so it is computed modulo 2^W for the width W of that interval:
+// e·floor(v/e) by shift and add modulo 2^W (mulAdd), then one dais.sub
+// declared on its exact range and a dais.quantize that wraps it to W bits.
 
 // magic is a choice of multiplier: floor(z/D') = floor((z+a)·m / 2^s) on
 // [0, Z].
@@ -71,12 +90,10 @@ func magicValid(dp, zmax *big.Int, mg magic) bool {
 	return mg.m.Sign() > 0 && f.Sign() > 0 && f.Cmp(dp) < 0 && mul(f, add(zmax, bigOne)).Cmp(p) <= 0
 }
 
-// chooseMagic returns the multiplier for dividing [0, zmax] by dp (odd,
-// > 1) whose product (zmax + a)·m has the fewest bits, then the fewest
-// signed digits.
-func chooseMagic(dp, zmax *big.Int) magic {
-	var best magic
-	bestBits, bestDigits := -1, 0
+// magicCandidates returns, for each kind (a = 0, then a = 1), the valid
+// multiplier for dividing [0, zmax] by dp (odd, > 1) with the smallest s.
+func magicCandidates(dp, zmax *big.Int) []magic {
+	var out []magic
 	// s = bitlen(zmax) + bitlen(dp) always works for round up:
 	// e < dp <= 2^bitlen(dp) and zmax < 2^bitlen(zmax).
 	limit := zmax.BitLen() + dp.BitLen()
@@ -86,19 +103,36 @@ func chooseMagic(dp, zmax *big.Int) magic {
 			if a == 0 && r.Sign() != 0 {
 				q.Add(q, bigOne)
 			}
-			mg := magic{a: a, s: s, m: q}
-			if !magicValid(dp, zmax, mg) {
-				continue
+			if mg := (magic{a: a, s: s, m: q}); magicValid(dp, zmax, mg) {
+				out = append(out, mg)
+				break
 			}
-			bits := mul(add(zmax, big.NewInt(int64(a))), mg.m).BitLen()
-			digits := len(csd(mg.m)) + a
-			if bestBits < 0 || bits < bestBits || bits == bestBits && digits < bestDigits {
-				best, bestBits, bestDigits = mg, bits, digits
-			}
-			break
+		}
+	}
+	return out
+}
+
+// chooseMagic returns the multiplier for dividing [0, zmax] by dp (odd,
+// > 1) whose product (zmax + a)·m has the fewest bits, then the fewest
+// signed digits.
+func chooseMagic(dp, zmax *big.Int) magic {
+	var best magic
+	bestBits, bestDigits := -1, 0
+	for _, mg := range magicCandidates(dp, zmax) {
+		bits := mul(add(zmax, big.NewInt(int64(mg.a))), mg.m).BitLen()
+		digits := len(csd(mg.m)) + mg.a
+		if bestBits < 0 || bits < bestBits || bits == bestBits && digits < bestDigits {
+			best, bestBits, bestDigits = mg, bits, digits
 		}
 	}
 	return best
+}
+
+// oddMagic removes the factors 2 of m: floor(w·m / 2^s) = floor(w·m' /
+// 2^(s-k)) for m = m'·2^k.
+func oddMagic(mg magic) magic {
+	k := int(mg.m.TrailingZeroBits())
+	return magic{a: mg.a, s: mg.s - k, m: new(big.Int).Rsh(mg.m, uint(k))}
 }
 
 // divideByConst returns x / d rounded toward zero, or x - d·(x/d), for a
@@ -110,123 +144,137 @@ func (l *lowerer) divideByConst(x *slot, d *big.Int, rem bool, rt intT) (num, er
 	if err != nil {
 		return num{}, err
 	}
-	// floor(v/e) = q' + L/D.
-	qp, bias, bits, err := l.floorQuotient(v, e)
+	q, bits, err := l.floorQuotient(v, e)
 	if err != nil {
 		return num{}, err
 	}
-	if bits > 64 {
+	switch {
+	case bits > 64:
 		return num{}, l.cannot("division by %v of values in [%v, %v] needs a %d-bit product, more than ALIR's 64", d, x.lo, x.hi, bits)
+	case bits > 0:
+		return num{}, l.cannot("division by %v of values in [%v, %v] needs a value outside int64, in which alkaid's ALIR interpreter computes", d, x.lo, x.hi)
+	case rem:
+		return l.remainder(x, q, d, e, rt)
+	case tau > 0:
+		return l.convert(q, rt)
 	}
-	if !rem {
-		c := new(big.Int).Quo(bias, dd)
-		switch {
-		case tau > 0:
-			return l.add(qp, constNum(c), rt)
-		case c.Sign() == 0:
-			return l.unary(ir.OpNeg, qp, rt)
+	return l.unary(ir.OpNeg, q, rt)
+}
+
+// remainder returns x - e·q as a value of rt, where q = floor(v/e) and this
+// is x's remainder by d (|d| = |e|) rounded toward zero (zero or x's sign, smaller
+// than |e| in magnitude): it is computed modulo 2^W for the width W of the
+// remainders' interval (or rt's width when narrower), e·q by shift and add
+// modulo 2^W, then one dais.sub on its exact range and a wrap to W bits.
+// Where that sub would leave int64, x is first reduced modulo 2^W.
+func (l *lowerer) remainder(x *slot, q num, d, e *big.Int, rt intT) (num, error) {
+	rlo, rhi := truncRemBounds(x, new(big.Int).Abs(e))
+	mt := remType(rlo, rhi, rt)
+	qs, err := l.data(q)
+	if err != nil {
+		return num{}, err
+	}
+	eq, err := l.constMul(qs, e, mt)
+	if err != nil {
+		return num{}, err
+	}
+	eqs, err := l.data(eq)
+	if err != nil {
+		return num{}, err
+	}
+	xs, lo, hi := x, sub(x.lo, eqs.hi), sub(x.hi, eqs.lo)
+	if !fitsInt64(lo, hi) {
+		if mt.width > 63 {
+			return num{}, l.cannot("the remainder by %v of values in [%v, %v] needs a value outside int64, in which alkaid's ALIR interpreter computes", d, x.lo, x.hi)
 		}
-		return l.sub(constNum(neg(c)), qp, rt)
-	}
-	// r = x - D·(x/D): for x of one sign (v = x), x - e·floor(x/e) =
-	// (x - σL) - e·q' (σ = e's sign); for x of both signs, x - D·floor(v/D)
-	// = (x - L) - D·q'. It is zero or x's sign and |r| < D, so it is
-	// computed modulo 2^W for the width W of that interval.
-	rlo, rhi := truncRemBounds(x, dd)
-	rt2 := makeIntT(dais.IntBits(rlo, rhi).Width(), rlo.Sign() < 0)
-	b := slotNum(x)
-	if bias.Sign() != 0 {
-		if b, err = l.addConst(x, neg(mul(big.NewInt(int64(e.Sign())), bias)), rt2); err != nil {
+		if xs, err = l.reduce(x, mt); err != nil {
 			return num{}, err
 		}
+		lo, hi = sub(xs.lo, eqs.hi), sub(xs.hi, eqs.lo)
 	}
-	qs, err := l.data(qp)
-	if err != nil {
-		return num{}, err
-	}
-	dq, err := l.constMul(qs, e, rt2)
-	if err != nil {
-		return num{}, err
-	}
-	bs, err := l.data(b)
-	if err != nil {
-		return num{}, err
-	}
-	dqs, err := l.data(dq)
-	if err != nil {
-		return num{}, err
-	}
-	r, err := l.value(dais.OpSub, []*slot{bs, dqs}, shiftAttr(0), rlo, rhi, rt2)
+	r, err := l.value(dais.OpSub, []*slot{xs, eqs}, shiftAttr(0), lo, hi, mt)
 	if err != nil {
 		return num{}, err
 	}
 	return l.convert(r, rt)
 }
 
-// floorQuotient returns q' and L with floor(x/d) = q' + L/|d| (|d| > 1 not
-// a power of two), or the width (more than 64) of the product it would need.
-func (l *lowerer) floorQuotient(x *slot, d *big.Int) (qp num, bias *big.Int, bits int, err error) {
-	sigma := d.Sign()
-	dd := new(big.Int).Abs(d)
-	pl := planDivision(x.lo, x.hi, d)
-	if pl.bits <= 64 {
-		qp, err = l.biasedQuotient(x, pl)
-		return qp, pl.bias, pl.bits, err
+// remType is the type in which a remainder in [rlo, rhi] that is wanted as
+// a value of rt is computed modulo 2^W: the interval's own type, or rt when
+// that is narrower (only rt's width matters then).
+func remType(rlo, rhi *big.Int, rt intT) intT {
+	mt := makeIntT(max(dais.IntBits(rlo, rhi).Width(), 1), rlo.Sign() < 0)
+	if rt.width <= mt.width {
+		return rt
 	}
-	// Split on the sign of v = σx: floor(v/D) = v < 0 ? -floor(u/D) - 1
-	// : floor(u/D) with u = v < 0 ? -v-1 : v (v xor its sign), which
-	// halves the dividends' range.
-	vlo, vhi := x.lo, x.hi
-	if sigma < 0 {
-		vlo, vhi = neg(x.hi), neg(x.lo)
+	return mt
+}
+
+// reduce returns s modulo 2^W as a value of t (W = t's width), as a slot.
+func (l *lowerer) reduce(s *slot, t intT) (*slot, error) {
+	r, err := l.convert(slotNum(s), t)
+	if err != nil {
+		return nil, err
 	}
-	ulo, uhi := bigZero, maxBig(vhi, sub(neg(vlo), bigOne))
-	spl := planDivision(ulo, uhi, dd)
-	split := vlo.Sign() < 0 && vhi.Sign() >= 0 && dais.IntBits(vlo, vhi).Width() <= 64
-	if !split || spl.bits > 64 {
-		bits := pl.bits
-		if split {
-			bits = min(bits, spl.bits)
+	return l.data(r)
+}
+
+// floorQuotient returns floor(v/e) (|e| > 1 not a power of two); or, when
+// no plan keeps every value within int64, bits > 0: the width of the
+// narrowest product a plan needs.
+func (l *lowerer) floorQuotient(v *slot, e *big.Int) (q num, bits int, err error) {
+	pl := planDivision(v.lo, v.hi, e)
+	// For v of both signs (then e > 0): floor(v/D) = v < 0 ? -floor(u/D) - 1
+	// : floor(u/D) with u = v < 0 ? -v-1 : v (v xor its sign), which halves
+	// the dividends' range; u is declared on its type's whole range, which
+	// the portability check can prove.
+	var spl division
+	split := e.Sign() > 0 && v.lo.Sign() < 0 && v.hi.Sign() >= 0
+	var utop *big.Int
+	if split {
+		uhi := maxBig(v.hi, sub(neg(v.lo), bigOne))
+		utop = sub(pow2(uhi.BitLen()), bigOne)
+		spl = planDivision(bigZero, utop, e)
+		split = spl.ok && (!pl.ok || spl.adders < pl.adders)
+	}
+	if !split {
+		if !pl.ok {
+			bits = pl.bits
+			if spl.dd != nil {
+				bits = min(bits, spl.bits)
+			}
+			return num{}, bits, nil
 		}
-		return num{}, nil, bits, nil
+		q, err = l.biasedQuotient(v, pl)
+		return q, 0, err
 	}
-	v := x
-	if sigma < 0 {
-		n, err := l.value(dais.OpNeg, []*slot{x}, nil, vlo, vhi, wideInt)
-		if err != nil {
-			return num{}, nil, 0, err
-		}
-		if v, err = l.data(n); err != nil {
-			return num{}, nil, 0, err
-		}
-	}
-	// v is signed (vlo < 0), so its msb is its sign.
+	// v is signed (v.lo < 0), so its msb is its sign.
 	nv, err := l.notSigned(v)
 	if err != nil {
-		return num{}, nil, 0, err
+		return num{}, 0, err
 	}
-	u, err := l.value(dais.OpMux, []*slot{v, nv, v}, shiftAttr(0), ulo, uhi, wideInt)
+	u, err := l.value(dais.OpMux, []*slot{v, nv, v}, shiftAttr(0), bigZero, utop, wideInt)
 	if err != nil {
-		return num{}, nil, 0, err
+		return num{}, 0, err
 	}
 	us, err := l.data(u)
 	if err != nil {
-		return num{}, nil, 0, err
+		return num{}, 0, err
 	}
 	qq, err := l.biasedQuotient(us, spl)
 	if err != nil {
-		return num{}, nil, 0, err
+		return num{}, 0, err
 	}
 	qs, err := l.data(qq)
 	if err != nil {
-		return num{}, nil, 0, err
+		return num{}, 0, err
 	}
 	nq, err := l.notSigned(qs)
 	if err != nil {
-		return num{}, nil, 0, err
+		return num{}, 0, err
 	}
-	qp, err = l.value(dais.OpMux, []*slot{v, nq, qs}, shiftAttr(0), nq.lo, qs.hi, wideInt)
-	return qp, bigZero, spl.bits, err
+	q, err = l.value(dais.OpMux, []*slot{v, nq, qs}, shiftAttr(0), nq.lo, qs.hi, wideInt)
+	return q, 0, err
 }
 
 // notSigned returns -s-1 (dais.bit_unary not of a signed result).
@@ -240,46 +288,174 @@ func (l *lowerer) notSigned(s *slot) (*slot, error) {
 	return l.emit(dais.OpBitUnary, []*slot{s}, at, lo, hi)
 }
 
-// division is the plan for floor(x/d), x in [lo, hi]: the bias L, the
-// power-of-two part t, the odd part D' and its magic multiplier, and the
-// bit width of the product (more than 64: not representable).
+// division is the plan for floor(v/e), v in [lo, hi] (see the top of the
+// file): the bias L and K = L/D, the power-of-two part t, the odd part D',
+// the magic multiplier (m odd) and where its product is split.
 type division struct {
 	sigma     int
 	t         int
 	dd, dp    *big.Int
-	bias      *big.Int // L
+	bias, k   *big.Int // L, L/D
 	zlo, zmax *big.Int
-	mg        magic
-	bits      int
+	vlo, vhi  *big.Int
+	// bits is the width of the product (zmax + a)·m for chooseMagic's
+	// multiplier (for diagnostics).
+	bits int
+	// ok: every value fits int64; then mg, h (0: one product, else
+	// m = mh·2^h + ml) and the estimated number of adders.
+	ok     bool
+	mg     magic
+	h      int
+	adders int
 }
 
-func planDivision(lo, hi, d *big.Int) division {
-	pl := division{sigma: d.Sign(), dd: new(big.Int).Abs(d)}
+func planDivision(lo, hi, e *big.Int) division {
+	pl := division{sigma: e.Sign(), dd: new(big.Int).Abs(e), vlo: lo, vhi: hi}
 	pl.t = int(pl.dd.TrailingZeroBits())
 	pl.dp = new(big.Int).Rsh(pl.dd, uint(pl.t))
 	ylo, yhi := lo, hi
 	if pl.sigma < 0 {
 		ylo, yhi = neg(hi), neg(lo)
 	}
-	pl.bias = mul(pl.dd, floorDiv(ylo, pl.dd))
+	pl.k = floorDiv(ylo, pl.dd)
+	pl.bias = mul(pl.dd, pl.k)
 	pl.zlo, pl.zmax = sar(sub(ylo, pl.bias), pl.t), sar(sub(yhi, pl.bias), pl.t)
-	pl.mg = chooseMagic(pl.dp, pl.zmax)
-	pl.bits = mul(add(pl.zmax, big.NewInt(int64(pl.mg.a))), pl.mg.m).BitLen()
+	mg := chooseMagic(pl.dp, pl.zmax)
+	pl.bits = mul(add(pl.zmax, big.NewInt(int64(mg.a))), mg.m).BitLen()
+	for _, mg := range magicCandidates(pl.dp, pl.zmax) {
+		mg = oddMagic(mg)
+		wcost, ok := pl.wCost(mg.a)
+		if !ok {
+			continue
+		}
+		ab := big.NewInt(int64(mg.a))
+		wlo, whi := add(pl.zlo, ab), add(pl.zmax, ab)
+		try := func(h, cost int) {
+			if !pl.ok || wcost+cost < pl.adders {
+				pl.ok, pl.mg, pl.h, pl.adders = true, mg, h, wcost+cost
+			}
+		}
+		// One product, then K + floor(p / 2^s).
+		if ds, ok := mulDigits(bigZero, bigZero, wlo, whi, mg.m); ok {
+			plo, phi := mul(wlo, mg.m), mul(whi, mg.m)
+			if fc, ok := floorCost(plo, phi, mg.s, pl.k); ok {
+				try(0, chainOps(ds, false)+fc)
+				// A split costs more: mh's and ml's signed digits are
+				// signed digits of m, no fewer than its canonical ones.
+				if len(ds) <= len(csd(mg.m)) {
+					continue
+				}
+			}
+		}
+		// Split products (see the top of the file).
+		for h := 1; h <= mg.s && h < mg.m.BitLen(); h++ {
+			mh, ml := new(big.Int).Rsh(mg.m, uint(h)), new(big.Int).Mod(mg.m, pow2(h))
+			dl, ok := mulDigits(bigZero, bigZero, wlo, whi, ml)
+			if !ok {
+				continue
+			}
+			kh := bigZero // K joins pl' when nothing divides t
+			if h == mg.s {
+				kh = pl.k
+			}
+			lcost, ok := floorCost(mul(wlo, ml), mul(whi, ml), h, kh)
+			if !ok {
+				continue
+			}
+			plo, phi := add(kh, sar(mul(wlo, ml), h)), add(kh, sar(mul(whi, ml), h))
+			dh, ok := mulDigits(plo, phi, wlo, whi, mh)
+			if !ok {
+				continue
+			}
+			cost := chainOps(dl, false) + lcost + chainOps(dh, true)
+			if h < mg.s {
+				tlo, thi := add(plo, mul(wlo, mh)), add(phi, mul(whi, mh))
+				fc, ok := floorCost(tlo, thi, mg.s-h, pl.k)
+				if !ok {
+					continue
+				}
+				cost += fc
+			}
+			try(h, cost)
+		}
+	}
 	return pl
 }
 
-// biasedQuotient returns q' = floor((σx - L) / D) (see the top of the file).
-func (l *lowerer) biasedQuotient(x *slot, pl division) (num, error) {
+// wCost returns the adders that w = floor((σv - L) / 2^t) + a costs, and
+// whether every value it forms fits int64: c + floor(σv / 2^t) with
+// c = a - L/2^t, one adder forming c·2^t ± v (alkaid's adder negates the
+// second operand of a sub first), or v + c for t = 0 and σ > 0.
+func (pl division) wCost(a int) (int, bool) {
+	c := sub(big.NewInt(int64(a)), sar(pl.bias, pl.t))
+	if !fitsInt64(c, c) {
+		return 0, false
+	}
+	if pl.t == 0 && pl.sigma > 0 {
+		if c.Sign() == 0 {
+			return 0, true
+		}
+		return 1, fitsInt64(add(pl.vlo, c), add(pl.vhi, c))
+	}
+	ct := shl(c, pl.t)
+	lo, hi := pl.vlo, pl.vhi
+	if pl.sigma < 0 {
+		lo, hi = neg(hi), neg(lo)
+	}
+	return 1, fitsInt64(lo, hi) && fitsInt64(ct, ct) && fitsInt64(add(ct, lo), add(ct, hi))
+}
+
+// floorCost returns the adders that k + floor(p / 2^r) costs for p in
+// [lo, hi] (r > 0), and whether every value fits int64: one flooring
+// dais.add of the constant k and p·2^-r, which forms k·2^r + p; if that
+// leaves int64, a flooring add from 0 and a const_add.
+func floorCost(lo, hi *big.Int, r int, k *big.Int) (int, bool) {
+	if r >= 63 { // p < 2^63: a single quotient, which no plan needs
+		return 0, false
+	}
+	kr := shl(k, r)
+	if fitsInt64(kr, kr) && fitsInt64(add(kr, lo), add(kr, hi)) {
+		return 1, true
+	}
+	return 2, true
+}
+
+// floorAdd returns k + floor(p / 2^r) (see floorCost).
+func (l *lowerer) floorAdd(p *slot, r int, k *big.Int) (*slot, error) {
+	kr := shl(k, r)
+	if !fitsInt64(kr, kr) || !fitsInt64(add(kr, p.lo), add(kr, p.hi)) {
+		q, err := l.floorAdd(p, r, bigZero)
+		if err != nil {
+			return nil, err
+		}
+		n, err := l.addConst(q, k, wideInt)
+		if err != nil {
+			return nil, err
+		}
+		return l.data(n)
+	}
+	ks, err := l.constSlot(k)
+	if err != nil {
+		return nil, err
+	}
+	n, err := l.value(dais.OpAdd, []*slot{ks, p}, shiftAttr(-r), add(k, sar(p.lo, r)), add(k, sar(p.hi, r)), wideInt)
+	if err != nil {
+		return nil, err
+	}
+	return l.data(n)
+}
+
+// biasedQuotient returns floor(v/e) = K + floor(w·m / 2^s) by the plan pl
+// (see the top of the file).
+func (l *lowerer) biasedQuotient(v *slot, pl division) (num, error) {
 	mg, t := pl.mg, pl.t
+	// w = floor((σv - L) / 2^t) + a = c + floor(σv / 2^t), c = a - L/2^t.
 	ab := big.NewInt(int64(mg.a))
-	wlo, whi := add(pl.zlo, ab), add(pl.zmax, ab)
-	pt := makeIntT(max(pl.bits, 1), false)
-	// w = floor((σx - L) / 2^t) + a = c + floor(σx / 2^t), c = a - L/2^t.
 	c := sub(ab, sar(pl.bias, t))
 	var w num
 	var err error
 	if t == 0 && pl.sigma > 0 {
-		w, err = l.addConst(x, c, pt)
+		w, err = l.addConst(v, c, wideInt)
 	} else {
 		var cs *slot
 		if cs, err = l.constSlot(c); err != nil {
@@ -289,7 +465,7 @@ func (l *lowerer) biasedQuotient(x *slot, pl division) (num, error) {
 		if pl.sigma < 0 {
 			name = dais.OpSub
 		}
-		w, err = l.value(name, []*slot{cs, x}, shiftAttr(-t), wlo, whi, pt)
+		w, err = l.value(name, []*slot{cs, v}, shiftAttr(-t), add(pl.zlo, ab), add(pl.zmax, ab), wideInt)
 	}
 	if err != nil {
 		return num{}, err
@@ -298,7 +474,23 @@ func (l *lowerer) biasedQuotient(x *slot, pl division) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	p, err := l.constMul(ws, mg.m, pt)
+	if pl.h == 0 {
+		p, err := l.mulAdd(nil, ws, mg.m, wideInt)
+		if err != nil {
+			return num{}, err
+		}
+		ps, err := l.data(p)
+		if err != nil {
+			return num{}, err
+		}
+		q, err := l.floorAdd(ps, mg.s, pl.k)
+		return slotNum(q), err
+	}
+	// m = mh·2^h + ml: pl' = floor(w·ml / 2^h), t = pl' + w·mh, and
+	// K + floor(t / 2^(s-h)) (K joins pl' when s = h).
+	h := pl.h
+	mh, ml := new(big.Int).Rsh(mg.m, uint(h)), new(big.Int).Mod(mg.m, pow2(h))
+	p, err := l.mulAdd(nil, ws, ml, wideInt)
 	if err != nil {
 		return num{}, err
 	}
@@ -306,10 +498,22 @@ func (l *lowerer) biasedQuotient(x *slot, pl division) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	// q' = floor(p / 2^s) = floor(z / D'), in [floor(zlo/D'), floor(zmax/D')].
-	zero, err := l.constSlot(bigZero)
+	kh := bigZero
+	if h == mg.s {
+		kh = pl.k
+	}
+	lq, err := l.floorAdd(ps, h, kh)
 	if err != nil {
 		return num{}, err
 	}
-	return l.value(dais.OpAdd, []*slot{zero, ps}, shiftAttr(-mg.s), floorDiv(pl.zlo, pl.dp), floorDiv(pl.zmax, pl.dp), pt)
+	tn, err := l.mulAdd(lq, ws, mh, wideInt)
+	if err != nil || h == mg.s {
+		return tn, err
+	}
+	ts, err := l.data(tn)
+	if err != nil {
+		return num{}, err
+	}
+	q, err := l.floorAdd(ts, mg.s-h, pl.k)
+	return slotNum(q), err
 }

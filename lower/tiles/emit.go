@@ -65,21 +65,22 @@ func (l *lowerer) emit(name string, operands []*slot, attrs ir.Attrs, lo, hi *bi
 // convert"): an op that wraps in ALIR (quantize, relu, mux) gets rt's whole
 // range as its interval and wraps by itself; any other op (adders,
 // negations, products, bit operations: they never wrap) gets its exact
-// interval and a dais.quantize to rt's range follows it.
-//
-// A result of a type wider than 64 bits that needs more than 64 bits (or
-// computed from such a result) is kept modulo 2^64 (see slot.mod64).
+// interval and a dais.quantize to rt's range follows it. A result that
+// does not fit 64 bits is computed modulo 2^64 (mod64.go).
 func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *big.Int, rt intT) (num, error) {
-	wide := false
-	for _, o := range operands {
-		wide = wide || o.mod64
-	}
-	wide = wide && rt.width > 64
 	switch {
-	case !rt.contains(lo, hi) && !wide && !wraps(name):
-		if dais.IntBits(lo, hi).Width() > 64 {
-			return num{}, l.cannot("a %s result in [%v, %v] needs %d bits before it is converted to %s: ALIR arithmetic never wraps and holds at most 64 bits", name, lo, hi, dais.IntBits(lo, hi).Width(), rt)
+	case dais.IntBits(lo, hi).Width() > 64 && modular(name):
+		// Only the result modulo 2^rt.width is needed, or for a type wider
+		// than 64 bits, modulo 2^64 (mod64.go).
+		s, err := l.mod64(name, operands, attrs)
+		if err != nil {
+			return num{}, err
 		}
+		if rt.width > 64 {
+			return slotNum(&slot{v: s.v, lo: s.lo, hi: s.hi, mod64: true}), nil
+		}
+		return l.convert(slotNum(s), rt)
+	case !rt.contains(lo, hi) && !wraps(name):
 		s, err := l.emit(name, operands, attrs, lo, hi)
 		if err != nil {
 			return num{}, err
@@ -87,17 +88,8 @@ func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *b
 		return l.value(dais.OpQuantize, []*slot{s}, nil, lo, hi, rt)
 	case !rt.contains(lo, hi):
 		lo, hi = rt.lo, rt.hi
-	case lo.Cmp(hi) == 0 && !wide:
+	case lo.Cmp(hi) == 0:
 		return constNum(lo), nil
-	}
-	if wide || dais.IntBits(lo, hi).Width() > 64 {
-		i64 := makeIntT(64, true)
-		s, err := l.emit(name, operands, attrs, i64.lo, i64.hi)
-		if err != nil {
-			return num{}, err
-		}
-		s.mod64 = true
-		return slotNum(s), nil
 	}
 	s, err := l.emit(name, operands, attrs, lo, hi)
 	if err != nil {
@@ -106,11 +98,11 @@ func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *b
 	return slotNum(s), nil
 }
 
-// wraps reports whether dais op name wraps its result to its type, as ALIR
-// defines it (alir.Dialect.Wraps).
-func wraps(name string) bool {
+// modular reports whether dais op name can be computed modulo 2^64 by
+// mod64.go when its exact result does not fit 64 bits.
+func modular(name string) bool {
 	switch name {
-	case dais.OpQuantize, dais.OpReLU, dais.OpMux, dais.OpInput:
+	case dais.OpAdd, dais.OpSub, dais.OpConstAdd, dais.OpNeg, dais.OpMul:
 		return true
 	}
 	return false
@@ -125,6 +117,16 @@ func (l *lowerer) needExact(ns ...num) error {
 		}
 	}
 	return nil
+}
+
+// wraps reports whether dais op name wraps its result to its type, as ALIR
+// defines it (alir.Dialect.Wraps).
+func wraps(name string) bool {
+	switch name {
+	case dais.OpQuantize, dais.OpReLU, dais.OpMux, dais.OpInput:
+		return true
+	}
+	return false
 }
 
 func shiftAttr(k int) ir.Attrs { return ir.Attrs{{Name: "shift", Value: ir.I64(int64(k))}} }
@@ -247,17 +249,14 @@ func (l *lowerer) convert(n num, rt intT) (num, error) {
 	if n.c != nil {
 		return constNum(rt.wrap(n.c)), nil
 	}
-	if n.s != nil && n.s.mod64 {
-		switch {
-		case rt.width > 64:
-			return n, nil
-		case rt.width == 64 && rt.signed:
-			// The slot holds exactly the value wrapped to i64.
-			return slotNum(&slot{v: n.s.v, lo: n.s.lo, hi: n.s.hi}), nil
-		}
+	if n.s != nil && n.s.mod64 && rt.width > 64 {
+		return n, nil // still known modulo 2^64 only
 	}
 	lo, hi := n.bounds()
 	if rt.contains(lo, hi) {
+		if n.s != nil && n.s.mod64 { // i64: the slot is the value wrapped to it
+			return slotNum(&slot{v: n.s.v, lo: n.s.lo, hi: n.s.hi}), nil
+		}
 		return n, nil
 	}
 	s, err := l.data(n)

@@ -14,10 +14,11 @@ type slot struct {
 	lo, hi *big.Int
 	// mod64 marks a value of a type wider than 64 bits whose exact value
 	// needs more than 64 bits: the slot holds it modulo 2^64 (as a signed
-	// 64-bit number). That is all that additions, subtractions,
-	// multiplications, left shifts, bitwise operations and conversions to
-	// 64 bits or fewer need; operations that need the exact value
-	// (comparisons, division, right shifts, max, min, abs) reject it.
+	// 64-bit number, see mod64.go). That is all that additions,
+	// subtractions, multiplications, left shifts, bitwise operations and
+	// conversions to 64 bits or fewer need; operations that need the exact
+	// value (comparisons, division, right shifts, max, min, abs, a store
+	// into a type wider than 64 bits) reject it.
 	mod64 bool
 }
 
