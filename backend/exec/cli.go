@@ -64,6 +64,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	src = []byte(diag.NormalizeNewlines(string(src)))
 	sm := diag.NewSourceMgr()
 	sm.Add(fr.Path, string(src))
 	report := func(err error) error {
