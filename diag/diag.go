@@ -148,6 +148,10 @@ func (sm *SourceMgr) Render(w io.Writer, d *Diagnostic) {
 func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
 	msg := ShortenWords(d.Msg)
 	if d.Loc.Line == 0 {
+		if d.Loc.File != "" { // about a whole file: "file: error: ..."
+			fmt.Fprintf(w, "%s: %s: %s\n", d.Loc.File, d.Severity, msg)
+			return
+		}
 		fmt.Fprintf(w, "%s: %s\n", d.Severity, msg)
 		return
 	}
