@@ -9,11 +9,15 @@ import (
 )
 
 // Limits checked as the work is planned, before memory is allocated: every
-// tile of the kernel holds at most max-ops elements, and each executed
-// operation counts, besides one step, one per element of its #private or
-// newly allocated tile results against max-ops (a splat constant of a
-// million elements costs a million), so that max-ops bounds the memory and
-// time of the lowering and not only the size of its output.
+// tile of the kernel holds at most max-ops elements, and the elements of the
+// #private or newly allocated tiles that executed operations create (a
+// splat constant of a million elements creates a million) are at most
+// elemsPerOp * max-ops in all, so that max-ops bounds the memory and time of
+// the lowering and not only the size of its output.
+
+// elemsPerOp is how many tile elements the lowering may create per
+// operation of max-ops.
+const elemsPerOp = 8
 
 const maxOpsHint = "(raise it with lower-tiles{max-ops=N})"
 
@@ -45,14 +49,14 @@ func elemCountText(t ir.Type) string {
 	return n.String()
 }
 
-// checkSizes rejects a kernel with a tile of more than max-ops elements, or
-// arguments of more than max-ops elements together, before any is
+// checkSizes rejects a kernel with a tile of more than elemsPerOp * max-ops
+// elements, or arguments of more than that together, before any is
 // allocated.
 func (l *lowerer) checkSizes(k *ir.Operation) error {
-	max := int64(l.opts.MaxOps)
+	max := elemsPerOp * int64(l.opts.MaxOps)
 	big := func(loc ir.Location, what string, t ir.Type) error {
 		if tileElems(t) > max {
-			return diag.Errorf(loc, "%s %s holds %s elements: it cannot be lowered within max-ops=%d %s", what, t, elemCountText(t), max, maxOpsHint)
+			return diag.Errorf(loc, "%s %s holds %s elements, more than %d (%d per operation of max-ops=%d) %s", what, t, elemCountText(t), max, elemsPerOp, l.opts.MaxOps, maxOpsHint)
 		}
 		return nil
 	}
@@ -64,7 +68,7 @@ func (l *lowerer) checkSizes(k *ir.Operation) error {
 			}
 			total += tileElems(a.Type) // each at most max: no overflow
 			if total > max {
-				return diag.Errorf(a.Loc, "the arguments hold more than max-ops=%d elements together: they cannot be lowered %s", max, maxOpsHint)
+				return diag.Errorf(a.Loc, "the arguments hold more than %d elements together (%d per operation of max-ops=%d) %s", max, elemsPerOp, l.opts.MaxOps, maxOpsHint)
 			}
 		}
 	}
@@ -98,10 +102,10 @@ func (l *lowerer) stepOp(op *ir.Operation) error {
 	if n == 0 {
 		return nil
 	}
-	if int64(l.steps)+n > int64(l.opts.MaxOps) {
-		return l.errf("cannot be lowered: unrolling the kernel exceeds max-ops=%d (operations and loop iterations executed, tile elements created) %s", l.opts.MaxOps, maxOpsHint).
+	if l.nElems+n > elemsPerOp*int64(l.opts.MaxOps) {
+		return l.errf("cannot be lowered: unrolling the kernel creates tiles of more than %d elements in all, %d per operation of max-ops=%d %s", elemsPerOp*int64(l.opts.MaxOps), elemsPerOp, l.opts.MaxOps, maxOpsHint).
 			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
 	}
-	l.steps += int(n)
+	l.nElems += n
 	return nil
 }
