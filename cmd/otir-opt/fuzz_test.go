@@ -18,6 +18,9 @@ import (
 // 0, 1 or 2, and a usage error (2) is one line on stderr.
 func FuzzCommandLine(f *testing.F) {
 	dir := f.TempDir()
+	// Outputs named by the fuzzer (-o FILE) land here, not in the source
+	// tree.
+	f.Chdir(dir)
 	kernel := "otir.kernel @k(%a: !otir.tile<4xi8, #global>) attributes {grid = [2]} {\n" +
 		"  %v = otir.load %a : !otir.tile<4xi8, #global> -> !otir.tile<4xi8, #private>\n" +
 		"  %w = otir.add %v, %v : !otir.tile<4xi8, #private>, !otir.tile<4xi8, #private>\n" +

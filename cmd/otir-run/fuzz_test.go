@@ -56,6 +56,9 @@ func FuzzCommandLine(f *testing.F) {
 		for _, b := range data {
 			args = append(args, words[int(b)%len(words)])
 		}
+		// Files the command writes (convert's OUT, --output, --out-dir) land
+		// in dir, not in the source tree.
+		t.Chdir(dir)
 		var out, errb bytes.Buffer
 		code := mainCode(args, strings.NewReader("1 2 3\n"), &out, &errb)
 		switch code {
