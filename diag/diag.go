@@ -146,11 +146,16 @@ func (sm *SourceMgr) Render(w io.Writer, d *Diagnostic) {
 }
 
 func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
+	msg := ShortenWords(d.Msg)
 	if d.Loc.Line == 0 {
-		fmt.Fprintf(w, "%s: %s\n", d.Severity, d.Msg)
+		if d.Loc.File != "" { // about a whole file: "file: error: ..."
+			fmt.Fprintf(w, "%s: %s: %s\n", d.Loc.File, d.Severity, msg)
+			return
+		}
+		fmt.Fprintf(w, "%s: %s\n", d.Severity, msg)
 		return
 	}
-	fmt.Fprintf(w, "%s: %s: %s\n", d.Loc, d.Severity, d.Msg)
+	fmt.Fprintf(w, "%s: %s: %s\n", d.Loc, d.Severity, msg)
 	if sm == nil {
 		return
 	}
@@ -158,7 +163,6 @@ func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
 	if !ok {
 		return
 	}
-	fmt.Fprintln(w, line)
 	col := d.Loc.Col - 1
 	if col > len(line) {
 		col = len(line)
@@ -166,6 +170,20 @@ func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
 	if col < 0 {
 		col = 0
 	}
+	// A very long line is shown around the column only.
+	if len(line) > maxShownLine {
+		from, to := max(0, col-maxShownLine/2), min(len(line), col+maxShownLine/2)
+		prefix := ""
+		if from > 0 {
+			prefix = "..."
+		}
+		suffix := ""
+		if to < len(line) {
+			suffix = "..."
+		}
+		line, col = prefix+line[from:to]+suffix, col-from+len(prefix)
+	}
+	fmt.Fprintln(w, line)
 	// Keep tabs so the caret lines up under the column.
 	pad := []byte(line[:col])
 	for i, c := range pad {
@@ -174,6 +192,47 @@ func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
 		}
 	}
 	fmt.Fprintf(w, "%s^\n", pad)
+}
+
+// maxShownLine is the most bytes of a source line a diagnostic shows.
+const maxShownLine = 400
+
+// maxWord is the longest run of non-blank bytes a rendered message keeps.
+const maxWord = 200
+
+// ShortenWords shortens every run of non-blank bytes longer than maxWord
+// (a 50 MB identifier quoted by a message) to its start and end around a
+// count of the bytes left out.
+func ShortenWords(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	var sb strings.Builder
+	start := -1
+	flush := func(end int) {
+		word := msg[start:end]
+		if len(word) > maxWord {
+			keep := maxWord / 2
+			fmt.Fprintf(&sb, "%s...(%d bytes)...%s", word[:keep], len(word)-keep-16, word[len(word)-16:])
+		} else {
+			sb.WriteString(word)
+		}
+		start = -1
+	}
+	for i := 0; i < len(msg); i++ {
+		if c := msg[i]; c == ' ' || c == '\n' || c == '\t' {
+			if start >= 0 {
+				flush(i)
+			}
+			sb.WriteByte(c)
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		flush(len(msg))
+	}
+	return sb.String()
 }
 
 // RenderAll writes every diagnostic of a list.

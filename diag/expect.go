@@ -123,7 +123,11 @@ func ParseExpectations(file, src string, lineOffset int) (*Expectations, List) {
 		case d == "unknown":
 			e.Line = 0
 		default:
-			n, _ := strconv.Atoi(d[1:])
+			n, err := strconv.Atoi(d[1:])
+			if err != nil || n > 1<<30 {
+				errs = append(errs, Errorf(e.Loc, "'@%s' is too far from its line", d))
+				continue
+			}
 			if d[0] == '-' {
 				n = -n
 			}

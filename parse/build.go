@@ -331,6 +331,9 @@ func (b *builder) bindResults(o *Operation) error {
 		counts[i] = 1
 		if j := strings.IndexByte(r, ':'); j >= 0 {
 			c, err := strconv.Atoi(r[j+1:])
+			if err != nil && c > 0 {
+				return errAt(o.Tokens[2*i].Pos, "operation defines %d results but was provided %s to bind", len(o.op.Results), r[j+1:])
+			}
 			if err != nil || c < 1 {
 				return errAt(o.Tokens[2*i].Pos, "expected named operation to have at least 1 result")
 			}

@@ -35,7 +35,9 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	o.late = true
 	rb := b
 	if name == ir.OpModule {
-		rb = b.forModule(attrs)
+		if rb, err = b.forModule(attrs, g.Attrs); err != nil {
+			return err
+		}
 	}
 	for _, r := range g.Regions {
 		if err := rb.region(o, regionSpec{ast: r}); err != nil {
@@ -45,14 +47,28 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	return nil
 }
 
-// forModule is the builder for a module's body, with the module's typing style.
-func (b *builder) forModule(attrs ir.Attrs) *builder {
+// forModule is the builder for a module's body, with the module's typing
+// style. A style that is not "hls" or "cpp" is an error at the attribute
+// (the verifier's words), before any operation needs it.
+func (b *builder) forModule(attrs ir.Attrs, dict *AttrDict) (*builder, error) {
 	nb := *b
 	nb.style = "hls"
-	if s, ok := attrs.Get(styleAttr).(*ir.StringAttr); ok {
+	if a := attrs.Get(styleAttr); a != nil {
+		s, ok := a.(*ir.StringAttr)
+		if !ok || s.Value != "hls" && s.Value != "cpp" {
+			pos := lexer.Position{}
+			if dict != nil {
+				for _, e := range dict.Entries {
+					if e.Name == styleAttr || e.Name == `"`+styleAttr+`"` {
+						pos = e.Pos
+					}
+				}
+			}
+			return nil, errAt(pos, "attribute '%s' must be \"hls\" or \"cpp\", but got %s", styleAttr, a)
+		}
 		nb.style = s.Value
 	}
-	return &nb
+	return &nb, nil
 }
 
 // prettyModule builds `module attributes {...} { ... }`.
@@ -62,7 +78,11 @@ func (b *builder) prettyModule(o *Operation, m *PrettyModule) error {
 		return err
 	}
 	o.op = ir.NewOp(ir.OpModule, b.loc(m.Pos), nil, nil, attrs)
-	return b.forModule(attrs).region(o, regionSpec{ast: m.Body, pretty: true})
+	mb, err := b.forModule(attrs, m.Attrs)
+	if err != nil {
+		return err
+	}
+	return mb.region(o, regionSpec{ast: m.Body, pretty: true})
 }
 
 func (b *builder) forOp(o *Operation, f *ForOp) error {

@@ -20,6 +20,9 @@ func denseAttr(lit *DenseLit, typ ir.Type, pos lexer.Position) (ir.Attr, error) 
 	if !ok {
 		return nil, errAt(pos, "dense literal type must be a tile type, not '%s'", typ)
 	}
+	if lit.List != "" {
+		return denseList(lit.List, lit.Pos, tt, pos)
+	}
 	var leaves []*DenseLit
 	if lit.Open {
 		shape, err := literalShape(lit)
@@ -59,42 +62,56 @@ func denseAttr(lit *DenseLit, typ ir.Type, pos lexer.Position) (ir.Attr, error) 
 }
 
 func denseInt(l *DenseLit, elem ir.Type) (*big.Int, error) {
+	return denseIntAt(l.Scalar, elem, func() lexer.Position { return l.Pos })
+}
+
+// denseIntAt converts one integer element; pos is only called on error.
+func denseIntAt(s string, elem ir.Type, pos func() lexer.Position) (*big.Int, error) {
 	switch {
-	case l.Scalar == "true" || l.Scalar == "false":
+	case s == "true" || s == "false":
 		if elem != ir.Bool() {
-			return nil, errAt(l.Pos, "expected i1 type for 'true' or 'false' values")
+			return nil, errAt(pos(), "expected i1 type for 'true' or 'false' values")
 		}
-		if l.Scalar == "true" {
+		if s == "true" {
 			return big.NewInt(1), nil
 		}
 		return big.NewInt(0), nil
-	case strings.ContainsAny(l.Scalar, ".eE") && !strings.Contains(l.Scalar, "0x"):
-		return nil, errAt(l.Pos, "expected integer elements, but parsed floating-point")
+	case strings.ContainsAny(s, ".eE") && !strings.Contains(s, "0x"):
+		return nil, errAt(pos(), "expected integer elements, but parsed floating-point")
 	}
-	v, ok := parseBig(l.Scalar)
+	v, ok := parseBig(s)
 	if !ok {
-		return nil, errAt(l.Pos, "invalid integer literal '%s'", l.Scalar)
+		return nil, errAt(pos(), "invalid integer literal '%s'", s)
 	}
 	if !intFits(v, elem) {
-		return nil, errAt(l.Pos, "integer constant out of range for type")
+		return nil, errAt(pos(), "integer constant out of range for type")
 	}
 	return v, nil
 }
 
 func denseFloat(l *DenseLit, t *ir.FloatType) (float64, error) {
+	return denseFloatAt(l.Scalar, t, func() lexer.Position { return l.Pos })
+}
+
+// denseFloatAt converts one float element; pos is only called on error.
+func denseFloatAt(s string, t *ir.FloatType, pos func() lexer.Position) (float64, error) {
 	switch {
-	case l.Scalar == "true" || l.Scalar == "false":
-		return 0, errAt(l.Pos, "expected i1 type for 'true' or 'false' values")
-	case strings.HasPrefix(strings.TrimPrefix(l.Scalar, "-"), "0x") || !strings.ContainsAny(l.Scalar, ".eE"):
-		v, ok := parseBig(l.Scalar)
+	case s == "true" || s == "false":
+		return 0, errAt(pos(), "expected i1 type for 'true' or 'false' values")
+	case strings.HasPrefix(strings.TrimPrefix(s, "-"), "0x") || !strings.ContainsAny(s, ".eE"):
+		v, ok := parseBig(s)
 		if !ok {
-			return 0, errAt(l.Pos, "invalid integer literal '%s'", l.Scalar)
+			return 0, errAt(pos(), "invalid integer literal '%s'", s)
 		}
-		return floatFromInt(l.Scalar, v, t, l.Pos)
+		f, err := floatFromInt(s, v, t, lexer.Position{})
+		if err != nil { // again, located (pos may cost a scan)
+			return floatFromInt(s, v, t, pos())
+		}
+		return f, nil
 	}
-	f, err := strconv.ParseFloat(l.Scalar, 64)
+	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !math.IsInf(f, 0) {
-		return 0, errAt(l.Pos, "invalid float literal '%s'", l.Scalar)
+		return 0, errAt(pos(), "invalid float literal '%s'", s)
 	}
 	return f, nil
 }

@@ -140,6 +140,8 @@ func describe(term string) string {
 		return "valid '@'-identifier for symbol name"
 	case "opbinary", "opunary", "opconvert", "opaxis", "opnullary", "opother":
 		return "operation name"
+	case "denselist":
+		return "dense element literal"
 	}
 	switch term {
 	case "OpBody", "Operation":

@@ -338,10 +338,14 @@ type DenseArray struct {
 	Values []string `parser:"( ':' @Int ( ',' @Int )* )? '>'"`
 }
 
-// DenseLit = "[" (DenseLit ("," DenseLit)*)? "]" | Int | Float | "true" | "false" .
+// DenseLit = DenseList | "[" (DenseLit ("," DenseLit)*)? "]" | Int | Float | "true" | "false" .
+// DenseList is a whole list as one token (see scanner.denseList), the usual
+// case; the bracketed alternative reads the lists the lexer leaves in
+// tokens.
 type DenseLit struct {
 	Pos    lexer.Position
-	Open   bool        `parser:"(  @'['"`
+	List   string      `parser:"(  @DenseList"`
+	Open   bool        `parser:" | @'['"`
 	Elems  []*DenseLit `parser:"   ( @@ ( ',' @@ )* )? ']'"`
 	Scalar string      `parser:" | @(Int | Float | 'true' | 'false') )"`
 }

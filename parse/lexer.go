@@ -37,6 +37,9 @@ const (
 	// A large region body kept as text, scanned and parsed later in chunks
 	// (skeleton.go, stream.go).
 	tokOpaque
+	// The bracketed list of a dense<[...]> literal as one token, when it
+	// holds only brackets, commas, blanks and scalars (dense.go parses it).
+	tokDenseList
 	numTokenTypes
 )
 
@@ -62,6 +65,7 @@ var symbols = map[string]lexer.TokenType{
 	"OpAxis":      tokOpAxis,
 	"OpNullary":   tokOpNullary,
 	"OpOther":     tokOpOther,
+	"DenseList":   tokDenseList,
 }
 
 // opTokenType classifies a bare identifier: a registered operation name gets
@@ -122,6 +126,9 @@ type scanner struct {
 	spans     []bodySpan // large bodies to emit as opaque tokens, by start
 	nextSpan  int        // first span of spans not yet passed
 	base      int        // bracket nesting where the scan starts
+	// dense is 1 after the identifier "dense", 2 after "dense <": a '['
+	// then starts a dense list token.
+	dense int
 }
 
 // maxNesting bounds bracket nesting, so that no input can exhaust the stack
@@ -255,6 +262,144 @@ func (s *scanner) emit(typ lexer.TokenType, start int) {
 		Value: s.src[start:s.pos],
 		Pos:   lexer.Position{Offset: start, Line: s.line, Column: start - s.lineStart + 1},
 	})
+	switch {
+	case typ == tokIdent && s.pos-start == 5 && s.src[start:s.pos] == "dense":
+		s.dense = 1
+	case s.dense == 1 && typ == tokPunct && s.src[start] == '<':
+		s.dense = 2
+	default:
+		s.dense = 0
+	}
+}
+
+// maxDenseRank bounds the bracket nesting of a dense list token; deeper
+// lists are scanned token by token.
+const maxDenseRank = 64
+
+// denseList emits the list of a dense<[...]> literal starting at s.pos as
+// one tokDenseList token, so that a literal of millions of elements costs
+// one token (dense.go parses it in linear time). It only does so when the
+// list is balanced and holds nothing but brackets, commas, blanks, numbers
+// and true/false, each scalar followed by a delimiter; otherwise it emits
+// nothing and the list is scanned token by token (whose errors then apply).
+func (s *scanner) denseList() bool {
+	src, start := s.src, s.pos
+	p, depth, top := start, 0, 0
+	line, lineStart := s.line, s.lineStart
+	delim := func(q int) bool {
+		if q >= len(src) {
+			return false
+		}
+		switch src[q] {
+		case ' ', '\t', '\r', '\n', ',', '[', ']':
+			return true
+		}
+		return false
+	}
+scan:
+	for p < len(src) {
+		switch c := src[p]; {
+		case c == '[':
+			depth++
+			if depth > maxDenseRank {
+				return false
+			}
+			top = max(top, depth)
+			p++
+		case c == ']':
+			depth--
+			p++
+			if depth == 0 {
+				break scan
+			}
+		case c == ',' || c == ' ' || c == '\t' || c == '\r':
+			p++
+		case c == '\n':
+			p++
+			line++
+			lineStart = p
+		case isDigit(c) || c == '-':
+			q := numberEnd(src, p)
+			if q == p || !delim(q) {
+				return false
+			}
+			p = q
+		case isLetter(c):
+			q := p
+			for q < len(src) && isIDChar(src[q]) {
+				q++
+			}
+			if w := src[p:q]; w != "true" && w != "false" || !delim(q) {
+				return false
+			}
+			p = q
+		default:
+			return false
+		}
+	}
+	if depth != 0 {
+		return false
+	}
+	if d := s.depth + top; d > s.peak {
+		if s.piece {
+			s.peak = d
+			s.peaks = append(s.peaks, peak{d, len(s.toks)})
+		} else if d > maxNesting {
+			return false // scanned token by token, which reports it
+		} else {
+			s.peak = d
+		}
+	}
+	s.toks = append(s.toks, lexer.Token{
+		Type:  tokDenseList,
+		Value: src[start:p],
+		Pos:   lexer.Position{Offset: start, Line: s.line, Column: start - s.lineStart + 1},
+	})
+	s.dense = 0
+	s.pos, s.line, s.lineStart = p, line, lineStart
+	return true
+}
+
+// numberEnd is where the number token that number() would scan at p ends
+// (p itself if there is none).
+func numberEnd(src string, p int) int {
+	q := p
+	if q < len(src) && src[q] == '-' {
+		q++
+	}
+	if q >= len(src) || !isDigit(src[q]) {
+		return p
+	}
+	if src[q] == '0' && q+2 < len(src) && src[q+1] == 'x' && isHex(src[q+2]) {
+		q += 2
+		for q < len(src) && isHex(src[q]) {
+			q++
+		}
+		return q
+	}
+	for q < len(src) && isDigit(src[q]) {
+		q++
+	}
+	if q >= len(src) || src[q] != '.' {
+		return q
+	}
+	q++
+	for q < len(src) && isDigit(src[q]) {
+		q++
+	}
+	if q < len(src) && (src[q] == 'e' || src[q] == 'E') {
+		e := q + 1
+		if e < len(src) && (src[e] == '+' || src[e] == '-') {
+			e++
+		}
+		if e < len(src) && isDigit(src[e]) {
+			for e < len(src) && isDigit(src[e]) {
+				e++
+			}
+			q = e
+		}
+	}
+	return q
 }
 
 // next scans one token at s.pos (not a blank).
@@ -329,6 +474,9 @@ func (s *scanner) next() error {
 		switch c {
 		case '(', '{', '[':
 			if c == '(' && s.signature(start) {
+				return nil
+			}
+			if c == '[' && s.dense == 2 && s.denseList() {
 				return nil
 			}
 			s.depth++

@@ -86,6 +86,7 @@ func Parse(filename string, src []byte, opts Options) (*ir.Module, error) {
 // ParseString is Parse of a string, which it does not copy: names and
 // attributes of the IR may keep pieces of it.
 func ParseString(filename, text string, opts Options) (m *ir.Module, err error) {
+	text = diag.NormalizeNewlines(text)
 	defer func() {
 		// A panic here is a parser bug; report it as a located error rather
 		// than crash the tool (the fuzz targets turn this off to find them).

@@ -18,8 +18,14 @@ import (
 // SpecVersion is the ALIR spec version this package reads and writes.
 const SpecVersion = 2
 
-// maxInflated bounds the size of a decompressed .json.gz file.
-const maxInflated = 1 << 30
+// MaxInflated bounds the size of a decompressed .json.gz file, so that a
+// small file that expands to gigabytes is rejected early (otir-run's
+// --max-input-bytes sets it).
+var MaxInflated int64 = 256 << 20
+
+// ErrInflateLimit is returned (wrapped) when a gzip stream expands beyond
+// MaxInflated.
+var ErrInflateLimit = errors.New("decompressed data exceeds the limit")
 
 func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
 
@@ -33,12 +39,12 @@ func gunzip(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxInflated+1))
+	out, err := io.ReadAll(io.LimitReader(zr, MaxInflated+1))
 	if err != nil {
 		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	if len(out) > maxInflated {
-		return nil, fmt.Errorf("gzip: decompressed data exceeds %d bytes", maxInflated)
+	if int64(len(out)) > MaxInflated {
+		return nil, fmt.Errorf("gzip: %w of %d bytes", ErrInflateLimit, MaxInflated)
 	}
 	return out, nil
 }
@@ -54,7 +60,7 @@ func DecodeJSON(data []byte) (*Program, error) {
 	dec.UseNumber()
 	var doc struct {
 		Meta        *string           `json:"meta"`
-		SpecVersion *json.Number      `json:"spec_version"`
+		SpecVersion json.RawMessage   `json:"spec_version"`
 		Model       []json.RawMessage `json:"model"`
 	}
 	if err := dec.Decode(&doc); err != nil {
@@ -68,10 +74,10 @@ func DecodeJSON(data []byte) (*Program, error) {
 		return nil, errors.New(`json: missing "meta"`)
 	case *doc.Meta != "ALIRModel":
 		return nil, fmt.Errorf(`json: meta is %q, want "ALIRModel"`, *doc.Meta)
-	case doc.SpecVersion == nil:
+	case doc.SpecVersion == nil || string(doc.SpecVersion) == "null":
 		return nil, errors.New(`json: missing "spec_version"`)
-	case doc.SpecVersion.String() != strconv.Itoa(SpecVersion):
-		return nil, fmt.Errorf("json: spec_version %s is not supported (want %d)", doc.SpecVersion, SpecVersion)
+	case string(doc.SpecVersion) != strconv.Itoa(SpecVersion):
+		return nil, fmt.Errorf("json: spec_version %s is not supported (want the number %d)", doc.SpecVersion, SpecVersion)
 	case doc.Model == nil:
 		return nil, errors.New(`json: missing "model"`)
 	case len(doc.Model) != 8 && len(doc.Model) != 9:

@@ -79,9 +79,17 @@ func (p *Program) analyze() (*info, error) {
 			inf.pad[i] = pad
 		}
 	}
+	for j, s := range p.InShifts {
+		if s < -MaxShift || s > MaxShift {
+			return nil, fmt.Errorf("input %d: shift %d out of range [%d, %d]", j, s, -MaxShift, MaxShift)
+		}
+	}
 	for j, o := range p.Outputs {
 		if o.Index < -1 || int(o.Index) >= n {
 			return nil, fmt.Errorf("output %d: index %d does not refer to an operation (have %d)", j, o.Index, n)
+		}
+		if o.Shift < -MaxShift || o.Shift > MaxShift {
+			return nil, fmt.Errorf("output %d: shift %d out of range [%d, %d]", j, o.Shift, -MaxShift, MaxShift)
 		}
 	}
 	return inf, nil

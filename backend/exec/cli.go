@@ -39,6 +39,18 @@ type FileRun struct {
 	Options Options
 }
 
+// ArgError is a bad --arg on the command line (not NAME=VALUE, an unknown
+// or repeated name, a literal that is not a value of the argument): a usage
+// error, not an error in an input file.
+type ArgError struct{ Err error }
+
+func (e *ArgError) Error() string { return e.Err.Error() }
+func (e *ArgError) Unwrap() error { return e.Err }
+
+func argErrorf(format string, args ...any) error {
+	return &ArgError{fmt.Errorf(format, args...)}
+}
+
 // ErrReported is returned by RunFile after it has written diagnostics to
 // stderr: the caller only needs to exit with a failure status.
 var ErrReported = errors.New("errors reported")
@@ -52,6 +64,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	src = []byte(diag.NormalizeNewlines(string(src)))
 	sm := diag.NewSourceMgr()
 	sm.Add(fr.Path, string(src))
 	report := func(err error) error {
@@ -71,6 +84,13 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	}
 	k, err := FindKernel(m, fr.Kernel)
 	if err != nil {
+		return report(err)
+	}
+	if fr.Options.MaxSteps == 0 {
+		fr.Options.MaxSteps = DefaultMaxSteps
+	}
+	// Before the arguments are allocated.
+	if err := CheckSizes(k, fr.Options); err != nil {
 		return report(err)
 	}
 	params := Params(k)
@@ -132,7 +152,7 @@ func bindArgs(params []Param, specs []string) ([]*Buffer, error) {
 	for _, spec := range specs {
 		name, value, ok := strings.Cut(spec, "=")
 		if !ok {
-			return nil, fmt.Errorf("argument %q is not NAME=VALUE", spec)
+			return nil, argErrorf("argument %q is not NAME=VALUE", spec)
 		}
 		i, ok := byName[name]
 		if !ok {
@@ -140,13 +160,17 @@ func bindArgs(params []Param, specs []string) ([]*Buffer, error) {
 			for _, p := range params {
 				names = append(names, p.Name)
 			}
-			return nil, fmt.Errorf("the kernel has no argument %q (it has %s)", name, strings.Join(names, ", "))
+			return nil, argErrorf("the kernel has no argument %q (it has %s)", name, strings.Join(names, ", "))
 		}
 		if args[i] != nil {
-			return nil, fmt.Errorf("argument %s is given twice", name)
+			return nil, argErrorf("argument %s is given twice", name)
 		}
 		b, err := argValue(params[i], value)
 		if err != nil {
+			var ae *ArgError
+			if errors.As(err, &ae) {
+				return nil, argErrorf("argument %s: %v", name, ae.Err)
+			}
 			return nil, fmt.Errorf("argument %s: %v", name, err)
 		}
 		args[i] = b
@@ -157,7 +181,7 @@ func bindArgs(params []Param, specs []string) ([]*Buffer, error) {
 		}
 		tt, ok := p.Type.(*ir.TileType)
 		if !ok || !p.Global {
-			return nil, fmt.Errorf("argument %s (%s) is not given (--arg %s=VALUE)", p.Name, p.Type, p.Name)
+			return nil, argErrorf("argument %s (%s) is not given (--arg %s=VALUE)", p.Name, p.Type, p.Name)
 		}
 		args[i] = NewBuffer(tt.Elem, tt.Shape...)
 	}
@@ -186,7 +210,11 @@ func argValue(p Param, value string) (*Buffer, error) {
 		}
 		return b, nil
 	}
-	return parseLiteral(value, elem, shape)
+	b, err := parseLiteral(value, elem, shape)
+	if err != nil {
+		return nil, &ArgError{err}
+	}
+	return b, nil
 }
 
 func npyShapeText(s []int64) string {
@@ -198,17 +226,27 @@ func npyShapeText(s []int64) string {
 }
 
 // parseLiteral reads "42", "[1, 2, 3]" or "[[1, 2], [3, 4]]" into a buffer:
-// one value fills the shape, else there is one value per element.
+// one value without brackets fills the shape; a bracketed list has one value
+// per element. true and false are only values of a boolean (i1, u1).
 func parseLiteral(text string, elem ir.Type, shape []int64) (*Buffer, error) {
 	fields := strings.FieldsFunc(text, func(r rune) bool { return r == '[' || r == ']' || r == ',' || r == ' ' })
 	b := NewBuffer(elem, shape...)
-	if len(fields) != 1 && len(fields) != b.Len() {
-		return nil, fmt.Errorf("%d values for %d elements", len(fields), b.Len())
+	bracketed := strings.ContainsAny(text, "[]")
+	switch {
+	case len(fields) == 0:
+		return nil, fmt.Errorf("no value in %q", text)
+	case bracketed && len(fields) != b.Len():
+		return nil, fmt.Errorf("the list has %s for %s (a single value without brackets fills the tile)", plural(len(fields), "value"), plural(b.Len(), "element"))
+	case len(fields) != 1 && len(fields) != b.Len():
+		return nil, fmt.Errorf("%s for %s", plural(len(fields), "value"), plural(b.Len(), "element"))
 	}
 	for i := 0; i < b.Len(); i++ {
 		f := fields[0]
 		if len(fields) > 1 {
 			f = fields[i]
+		}
+		if (f == "true" || f == "false") && elem != ir.Bool() {
+			return nil, fmt.Errorf("%q is a boolean, but the elements are %s", f, elem)
 		}
 		if ft, ok := elem.(*ir.FloatType); ok {
 			v, err := strconv.ParseFloat(f, 64)
@@ -233,4 +271,11 @@ func parseLiteral(text string, elem ir.Type, shape []int64) (*Buffer, error) {
 		}
 	}
 	return b, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -152,7 +152,7 @@ func TestRunFile(t *testing.T) {
 	}{
 		{[]string{"x=1"}, `the kernel has no argument "x" (it has a, b, c)`},
 		{[]string{"a=1", "a=2"}, "argument a is given twice"},
-		{[]string{"a=[1, 2]"}, "argument a: 2 values for 64 elements"},
+		{[]string{"a=[1, 2]"}, "argument a: the list has 2 values for 64 elements"},
 		{[]string{"a=300"}, "argument a: 300 is not a value of i8"},
 		{[]string{"a=" + filepath.Join(dir, "out", "c.npy")}, "holds int16 (dtype '<i2') but i8 elements are read from int8"},
 		{[]string{"a"}, `argument "a" is not NAME=VALUE`},

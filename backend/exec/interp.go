@@ -155,7 +155,7 @@ func (w *workgroup) runBlock(b *ir.Block, args []rvalue) ([]rvalue, error) {
 // step executes one operation and binds its results after checking each
 // against its declared type.
 func (w *workgroup) step(op *ir.Operation) error {
-	if err := w.tick(op); err != nil {
+	if err := w.tickN(op, stepCost(op)); err != nil {
 		return err
 	}
 	h := handlers[op.Name]
@@ -178,12 +178,14 @@ func (w *workgroup) step(op *ir.Operation) error {
 	return nil
 }
 
-// tick counts one step (an operation or a loop iteration) against
-// Options.MaxSteps.
-func (w *workgroup) tick(op *ir.Operation) error {
-	w.m.steps++
+// tick counts one step (a loop iteration) against Options.MaxSteps.
+func (w *workgroup) tick(op *ir.Operation) error { return w.tickN(op, 1) }
+
+// tickN counts n steps against Options.MaxSteps, before the work is done.
+func (w *workgroup) tickN(op *ir.Operation, n int64) error {
+	w.m.steps = satAdd(w.m.steps, n)
 	if max := w.m.opts.MaxSteps; max > 0 && w.m.steps > max {
-		return opErr(op, "the run exceeds its limit of %d steps (Options.MaxSteps)", max)
+		return opErr(op, "the run exceeds its limit of %d steps (raise it with --max-steps)", max)
 	}
 	return nil
 }

@@ -18,9 +18,17 @@ type Options struct {
 	CheckRaces bool
 	// Seed seeds the shuffled order of CheckRaces (0 means 1).
 	Seed uint64
-	// MaxSteps bounds the operations and loop iterations a run executes, so
-	// that a run with a huge trip count stops with an error (0: no bound).
+	// MaxSteps bounds the work of a run, so that a run with a huge trip
+	// count stops with an error (0: no bound; otir-run's default is
+	// DefaultMaxSteps). Each operation executed counts one step plus one per
+	// element of its tile results (a matmul also one per multiply-add), each
+	// loop iteration one.
 	MaxSteps int64
+	// MaxElements bounds the elements of every tile the kernel declares,
+	// and of all of them together, checked before anything is allocated
+	// (0: DefaultMaxElements; negative: no bound). An element of an integer
+	// wider than 64 bits counts once per 64 bits.
+	MaxElements int64
 	// SkipVerify skips verify.Verify, for callers that have just run it.
 	SkipVerify bool
 }
@@ -93,6 +101,9 @@ func Run(m *ir.Module, kernel string, args []*Buffer, opts Options) (res *Result
 	}
 	k, err := FindKernel(m, kernel)
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckSizes(k, opts); err != nil {
 		return nil, err
 	}
 	mach, err := newMachine(k, args, opts)

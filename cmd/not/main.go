@@ -12,14 +12,26 @@ import (
 	"syscall"
 )
 
+const usage = `usage: not [--crash] command [args...]
+
+Runs command and inverts its exit status: exits 0 when the command fails
+(a non-zero exit status), 1 when it succeeds or dies from a signal. With
+--crash, exits 0 only when the command dies from a signal. Exits 2 for bad
+usage; a command that cannot be started is reported and exits 1.
+`
+
 func main() {
 	args := os.Args[1:]
 	crash := false
 	if len(args) > 0 && args[0] == "--crash" {
 		crash, args = true, args[1:]
 	}
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-help" || args[0] == "-h") {
+		fmt.Print(usage)
+		os.Exit(0)
+	}
 	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: not [--crash] command [args...]")
+		fmt.Fprintln(os.Stderr, "usage: not [--crash] command [args...] (see --help)")
 		os.Exit(2)
 	}
 	cmd := exec.Command(args[0], args[1:]...)

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -27,15 +28,28 @@ func main() {
 			Action: func(c *cli.Context) error {
 				n := c.Int("n")
 				if n < 1 || n > 100_000_000 {
-					return fmt.Errorf("-n must be between 1 and 100000000, got %d", n)
+					return usageError{fmt.Errorf("-n must be between 1 and 100000000, got %d", n)}
 				}
 				_, err := os.Stdout.Write(parse.GenerateChain(n))
 				return err
 			},
 		}},
 	}
+	onUsage := func(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+	app.OnUsageError = onUsage
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsage
+	}
 	if err := app.Run(os.Args); err != nil {
 		fmt.Fprintf(os.Stderr, "otir-gen: %v\n", err)
+		// 2 for bad usage, 1 when the output cannot be written.
+		var ue usageError
+		if errors.As(err, &ue) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
+
+// usageError is a bad command line (exit 2).
+type usageError struct{ error }

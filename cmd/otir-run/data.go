@@ -47,9 +47,10 @@ func readSamples(path string, stdin io.Reader, nIn int) ([]float64, int, error) 
 	return vals, rows, nil
 }
 
-// npyRows interprets an array as samples of nIn values: shape (n, nIn) or
-// (n, ...) with nIn values after the first dimension; a one-dimensional
-// array is one sample of nIn values, or n samples when nIn is 1.
+// npyRows interprets an array as samples of nIn values: shape (n, nIn), or
+// (nIn,) for one sample (also (n,) when nIn is 1) or a scalar when nIn is 1.
+// Arrays of three or more dimensions are rejected: their rows would be a
+// guess.
 func npyRows(a *npy.Float64Array, nIn int) (int, error) {
 	switch {
 	case len(a.Shape) == 0:
@@ -63,16 +64,14 @@ func npyRows(a *npy.Float64Array, nIn int) (int, error) {
 		if a.Shape[0] == nIn {
 			return 1, nil
 		}
-	default:
-		per := 1
-		for _, d := range a.Shape[1:] {
-			per *= d
-		}
-		if per == nIn {
+	case len(a.Shape) == 2:
+		if a.Shape[1] == nIn {
 			return a.Shape[0], nil
 		}
+	default:
+		return 0, fmt.Errorf("array of shape %v has %d dimensions; samples are (n, %d) or (%d,)", a.Shape, len(a.Shape), nIn, nIn)
 	}
-	return 0, fmt.Errorf("array of shape %v does not hold samples of %d inputs", a.Shape, nIn)
+	return 0, fmt.Errorf("array of shape %v does not hold samples of %d inputs (want (n, %d) or (%d,))", a.Shape, nIn, nIn, nIn)
 }
 
 // writeSamples writes n samples of nOut values to path (.npy of shape

@@ -29,13 +29,71 @@ import (
 	"otir/backend/exec"
 )
 
+// Exit codes: 0 success, 1 an error in the input (a program, kernel,
+// sample or argument file that cannot be read, is invalid or fails to run,
+// or a limit exceeded), 2 bad usage (unknown, conflicting or inapplicable
+// flags, missing or extra arguments, a bad flag or --arg value).
+const (
+	exitError = 1
+	exitUsage = 2
+)
+
 func main() {
-	if err := newApp(os.Stdin, os.Stdout, os.Stderr).Run(reorderArgs(os.Args)); err != nil {
-		if !errors.Is(err, exec.ErrReported) {
-			fmt.Fprintf(os.Stderr, "otir-run: %v\n", err)
-		}
-		os.Exit(1)
+	os.Exit(mainCode(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// mainCode runs otir-run and returns its exit code.
+func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := newApp(stdin, stdout, stderr).Run(reorderArgs(args))
+	if err == nil {
+		return 0
 	}
+	if !errors.Is(err, exec.ErrReported) {
+		fmt.Fprintf(stderr, "otir-run: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+// usageError is a problem with the command line (exit 2).
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// inputError is a problem with the input (exit 1).
+type inputError struct{ error }
+
+func (e inputError) Unwrap() error { return e.error }
+
+// exitCode maps an error of the app to the exit code. Errors the actions
+// return are inputError or usageError (or exec.ErrReported); any other
+// error comes from the flag parser: bad usage.
+func exitCode(err error) int {
+	var ue usageError
+	var ie inputError
+	var ae *exec.ArgError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &ae):
+		return exitUsage
+	case errors.As(err, &ie), errors.Is(err, exec.ErrReported):
+		return exitError
+	}
+	return exitUsage
+}
+
+// inputErr marks err as an input error (nil stays nil); an error that is
+// already classified keeps its class.
+func inputErr(err error) error {
+	var ue usageError
+	var ae *exec.ArgError
+	if err == nil || errors.Is(err, exec.ErrReported) || errors.As(err, &ue) || errors.As(err, &ae) {
+		return err
+	}
+	if errors.Is(err, alir.ErrInflateLimit) {
+		err = fmt.Errorf("%w (--max-input-bytes raises it)", err)
+	}
+	return inputError{err}
 }
 
 // program is a loaded program of any kind that otir-run can run and
@@ -127,19 +185,25 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 
 // valueFlags are the flags that take a value; reorderArgs needs them.
 var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "out-dir": true}
+	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
+	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: alir.MaxInflated, Usage: "ALIR: the most bytes a .json.gz program may expand to"}
 	return &cli.App{
-		Name:      "otir-run",
-		Usage:     "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT",
+		Name:  "otir-run",
+		Usage: "run a compiled program on samples, or describe it",
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT\n\n" +
+			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor.\n" +
+			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
+			"a limit exceeded), 2 bad usage (flags, arguments).",
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
 		// Errors go back to main, which prints them and exits.
-		ExitErrHandler:  func(*cli.Context, error) {},
+		ExitErrHandler: func(*cli.Context, error) {},
+		// A bad flag is one line (main prints it), not the whole help.
+		OnUsageError:    onUsageError,
 		HideHelpCommand: true,
 		// --arg 'a=[1, 2]' holds commas; they must not split the value.
 		DisableSliceFlagSeparator: true,
@@ -149,25 +213,30 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			formatFlag,
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
+			maxInputFlag,
 		}, kernelFlags...),
 		Action: runAction,
 		Commands: []*cli.Command{
 			{
-				Name:      "info",
-				Usage:     "describe a program: inputs, outputs, operations by opcode, cost and latency",
-				ArgsUsage: "PROGRAM",
+				Name:         "info",
+				OnUsageError: onUsageError,
+				Usage:        "describe a program: inputs, outputs, operations by opcode, cost and latency",
+				ArgsUsage:    "PROGRAM",
 				Flags: []cli.Flag{
 					formatFlag,
+					maxInputFlag,
 					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 				},
 				Action: infoAction,
 			},
 			{
-				Name:      "convert",
-				Usage:     "write a program in another format (by OUT's name, or --to)",
-				ArgsUsage: "PROGRAM OUT",
+				Name:         "convert",
+				OnUsageError: onUsageError,
+				Usage:        "write a program in another format (by OUT's name, or --to)",
+				ArgsUsage:    "PROGRAM OUT",
 				Flags: []cli.Flag{
 					formatFlag,
+					maxInputFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + " (default: from OUT's name)"},
 				},
 				Action: convertAction,
@@ -176,11 +245,28 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return usagef("%v (see --help)", err)
+}
+
 func oneArg(c *cli.Context, what string) (string, error) {
 	if c.NArg() != 1 {
-		return "", fmt.Errorf("want one %s argument, got %d (see --help)", what, c.NArg())
+		return "", usagef("want one %s argument, got %d (see --help)", what, c.NArg())
 	}
 	return c.Args().First(), nil
+}
+
+// setMaxInput applies --max-input-bytes.
+func setMaxInput(c *cli.Context) error {
+	if !c.IsSet("max-input-bytes") {
+		return nil
+	}
+	n := c.Int64("max-input-bytes")
+	if n < 1 {
+		return usagef("--max-input-bytes must be positive, got %d", n)
+	}
+	alir.MaxInflated = n
+	return nil
 }
 
 func runAction(c *cli.Context) error {
@@ -191,11 +277,46 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if isKernelFile(path) {
-		return runKernel(c, path)
+	kernel := c.String("format") == "" && isKernelFile(path)
+	if err := checkApplicable(c, path, kernel); err != nil {
+		return err
 	}
-	if c.String("input") == "" {
-		return errors.New("--input is required")
+	if kernel {
+		return inputErr(runKernel(c, path))
+	}
+	return inputErr(runALIR(c, path))
+}
+
+// checkApplicable rejects flags that do not apply to the kind of program.
+func checkApplicable(c *cli.Context, path string, kernel bool) error {
+	kind, other := "an ALIR/DAIS program", kernelFlagNames
+	if kernel {
+		kind, other = "an OTIR kernel (the file is OTIR text)", alirFlagNames
+	}
+	for _, name := range other {
+		if c.IsSet(name) {
+			return usagef("--%s does not apply to %s: %s", name, kind, path)
+		}
+	}
+	if !kernel && c.String("input") == "" {
+		return usagef("--input is required to run %s (%s)", kind, path)
+	}
+	return nil
+}
+
+// alirFlagNames and kernelFlagNames are the flags that apply to one kind of
+// program only.
+var (
+	alirFlagNames   = []string{"input", "output", "format", "workers", "exact", "max-input-bytes"}
+	kernelFlagNames = []string{"kernel", "arg", "out-dir", "print", "check-races", "max-steps", "max-elements"}
+)
+
+func runALIR(c *cli.Context, path string) error {
+	if err := setMaxInput(c); err != nil {
+		return err
+	}
+	if _, err := formatOf(c); err != nil {
+		return err
 	}
 	p, err := openProgram(path, c.String("format"))
 	if err != nil {
@@ -220,29 +341,55 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := openProgram(path, c.String("format"))
-	if err != nil {
+	if err := setMaxInput(c); err != nil {
 		return err
 	}
-	return p.Info(c.App.Writer, c.Bool("json"))
+	if _, err := formatOf(c); err != nil {
+		return err
+	}
+	p, err := openProgram(path, c.String("format"))
+	if err != nil {
+		return inputErr(err)
+	}
+	return inputErr(p.Info(c.App.Writer, c.Bool("json")))
+}
+
+// formatOf reads --format (FormatAuto when absent); a bad name is a usage
+// error.
+func formatOf(c *cli.Context) (alir.Format, error) {
+	if c.String("format") == "" {
+		return alir.FormatAuto, nil
+	}
+	f, err := alir.ParseFormat(c.String("format"))
+	if err != nil {
+		return f, usageError{err}
+	}
+	return f, nil
 }
 
 func convertAction(c *cli.Context) error {
 	if c.NArg() != 2 {
-		return fmt.Errorf("want PROGRAM and OUT arguments, got %d", c.NArg())
+		return usagef("want PROGRAM and OUT arguments, got %d", c.NArg())
 	}
-	src, dst := c.Args().Get(0), c.Args().Get(1)
-	p, err := openALIR(src, c.String("format"))
-	if err != nil {
+	if err := setMaxInput(c); err != nil {
 		return err
 	}
+	if _, err := formatOf(c); err != nil {
+		return err
+	}
+	src, dst := c.Args().Get(0), c.Args().Get(1)
 	to := alir.FormatAuto
 	if s := c.String("to"); s != "" {
+		var err error
 		if to, err = alir.ParseFormat(s); err != nil {
-			return err
+			return usageError{err}
 		}
 	}
-	return alir.WriteFile(dst, p.prog, to)
+	p, err := openALIR(src, c.String("format"))
+	if err != nil {
+		return inputErr(err)
+	}
+	return inputErr(alir.WriteFile(dst, p.prog, to))
 }
 
 // reorderArgs moves options after positional arguments in front of them,

@@ -46,6 +46,10 @@ type lowerer struct {
 	// branches (innermost last); writes go to the innermost.
 	frames  []*overlay
 	pending []*dmaCopy
+	// nElems counts the tile elements created (limits.go).
+	nElems int64
+	// pendingCells indexes the cells of pending copies (pending.go).
+	pendingCells map[*dmaCopy]*pendingCells
 
 	grid []int64
 	pid  []int64

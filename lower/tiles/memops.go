@@ -107,6 +107,11 @@ func (l *lowerer) dest(op *ir.Operation, i int) (*view, error) {
 	if !ok {
 		return nil, l.errf("operand #%d is not a memory tile", i)
 	}
+	if op.Name != ir.OpDMA { // a copy checks the elements its mask selects
+		if err := l.checkPending(v, true, nil); err != nil {
+			return nil, err
+		}
+	}
 	return v, nil
 }
 
@@ -158,7 +163,7 @@ func (l *lowerer) dma(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	c := &dmaCopy{op: op, dst: dst, depth: len(l.frames)}
+	c := &dmaCopy{op: op, dst: dst, depth: len(l.frames), srcView: src}
 	if len(op.Operands) == 3 {
 		ms, shape, err := l.elems(op.Operands[2])
 		if err != nil {
@@ -167,6 +172,19 @@ func (l *lowerer) dma(op *ir.Operation) error {
 		if c.mask, err = l.broadcastTo(ms, shape, dst.shape); err != nil {
 			return err
 		}
+	}
+	selected := func(j int) bool {
+		if c.mask == nil {
+			return true
+		}
+		_, _, sel := l.condition(c.mask[j])
+		return sel == 1
+	}
+	if err := l.checkPending(src, false, selected); err != nil {
+		return err
+	}
+	if err := l.checkPending(dst, true, selected); err != nil {
+		return err
 	}
 	// Only the selected elements are read (an unselected one may be
 	// uninitialised); unknown mask elements read as 0 when uninitialised.

@@ -104,6 +104,9 @@ func (l *lowerer) input(a *argInfo, i int, t intT) (num, error) {
 
 // readView reads every element of a view.
 func (l *lowerer) readView(v *view) ([]num, error) {
+	if err := l.checkPending(v, false, nil); err != nil {
+		return nil, err
+	}
 	out := make([]num, len(v.idx))
 	for i, k := range v.idx {
 		n, err := l.read(v.mem, k, false)

@@ -138,7 +138,7 @@ func (l *lowerer) checkTypes(op *ir.Operation) error {
 // op lowers one operation.
 func (l *lowerer) op(op *ir.Operation) error {
 	l.cur = op
-	if err := l.step(); err != nil {
+	if err := l.stepOp(op); err != nil {
 		return err
 	}
 	if err := l.checkTypes(op); err != nil {

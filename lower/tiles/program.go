@@ -38,6 +38,9 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 	prog = ir.NewOp(dais.OpProgram, k.Loc, nil, nil, attrs)
 	l.prog = prog
 	l.b = ir.NewBuilder(prog.NewRegion())
+	if err := l.checkSizes(k); err != nil {
+		return nil, err
+	}
 	if err := l.bindArgs(body); err != nil {
 		return nil, err
 	}

@@ -123,6 +123,8 @@ type dmaCopy struct {
 	mask  []num // nil: every element
 	done  bool
 	depth int // data-dependent branch depth at which it started
+	// srcView is the source (pending.go checks writes to it).
+	srcView *view
 }
 
 func numElems(shape []int64) int {

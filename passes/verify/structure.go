@@ -1,6 +1,9 @@
 package verify
 
 import (
+	"fmt"
+	"strings"
+
 	"otir/diag"
 	"otir/ir"
 )
@@ -137,7 +140,12 @@ func (v *verifier) declare(k *ir.Operation) *ir.Operation {
 	return k
 }
 
-// checkGrid: the optional grid attribute is 1 to 3 positive integers.
+// MaxWorkgroups bounds the number of workgroups of a grid (an
+// implementation limit: the executor and lower-tiles run every workgroup).
+const MaxWorkgroups = 1 << 24
+
+// checkGrid: the optional grid attribute is 1 to 3 positive integers, of
+// at most MaxWorkgroups workgroups together.
 func checkGrid(op *ir.Operation) *diag.Diagnostic {
 	a := op.Attr("grid")
 	if a == nil {
@@ -150,6 +158,7 @@ func checkGrid(op *ir.Operation) *diag.Diagnostic {
 	if len(g.Elems) < 1 || len(g.Elems) > 3 {
 		return opError(op, "grid must have 1 to 3 dimensions, but has %d", len(g.Elems))
 	}
+	total := int64(1)
 	for i, e := range g.Elems {
 		ia, _ := e.(*ir.IntAttr)
 		n, ok := int64Value(ia)
@@ -160,6 +169,24 @@ func checkGrid(op *ir.Operation) *diag.Diagnostic {
 			}
 			return opError(op, "grid dimension #%d must be a positive integer, but got %s", i, got)
 		}
+		if total = mulSat(total, n); total > MaxWorkgroups {
+			return opError(op, "grid %s has more than 2^24 (%d) workgroups, the implementation limit", gridText(g), MaxWorkgroups)
+		}
 	}
 	return nil
+}
+
+func mulSat(a, b int64) int64 {
+	if b != 0 && a > (1<<62)/b {
+		return 1 << 62
+	}
+	return a * b
+}
+
+func gridText(g *ir.ArrayAttr) string {
+	parts := make([]string, len(g.Elems))
+	for i, e := range g.Elems {
+		parts[i] = fmt.Sprint(intValue(e.(*ir.IntAttr)))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -1,8 +1,18 @@
 package filecheck
 
-// backtrackBudget bounds the work of one backtracking search. A search that
-// exceeds it reports no match rather than running for an unbounded time.
-const backtrackBudget = 2_000_000
+// backtrackBudget bounds the work of one backtracking search, plus
+// backtrackPerByte steps per byte of the text searched (a search linear in
+// a long line stays within it). A search that exceeds it reports no match
+// rather than running for an unbounded time.
+const (
+	backtrackBudget  = 2_000_000
+	backtrackPerByte = 16
+)
+
+// backtrackDepth bounds the nesting of the matcher's calls (each element a
+// path matches nests one level), so that no line can exhaust the stack; a
+// search that needs more stops as one over budget.
+const backtrackDepth = 100_000
 
 // btState is one leftmost-longest backtracking search.
 type btState struct {
@@ -11,6 +21,8 @@ type btState struct {
 	best     []int
 	bestEnd  int
 	steps    int
+	budget   int
+	depth    int
 	overflow bool
 }
 
@@ -18,7 +30,7 @@ type btState struct {
 // back-references and word-boundary assertions. Among the paths reaching
 // the longest end, the first one in greedy order provides the submatches.
 func backtrackMatch(tree *reNode, nsub int, text string) []int {
-	st := &btState{text: text, caps: make([]int, 2*(nsub+1))}
+	st := &btState{text: text, caps: make([]int, 2*(nsub+1)), budget: backtrackBudget + backtrackPerByte*len(text)}
 	for start := 0; start <= len(text); start++ {
 		for i := range st.caps {
 			st.caps[i] = -1
@@ -49,7 +61,9 @@ func isWordByte(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' }
 // stops and returns true as soon as k does.
 func (st *btState) m(n *reNode, pos int, k func(int) bool) bool {
 	st.steps++
-	if st.steps > backtrackBudget {
+	st.depth++
+	defer func() { st.depth-- }()
+	if st.steps > st.budget || st.depth > backtrackDepth {
 		st.overflow = true
 		return true
 	}
@@ -131,6 +145,9 @@ func (st *btState) seq(subs []*reNode, pos int, k func(int) bool) bool {
 // rep matches further iterations of a repetition, greedily; an iteration
 // that consumes nothing ends the loop to guarantee termination.
 func (st *btState) rep(n *reNode, count, pos int, k func(int) bool) bool {
+	if sub := n.subs[0]; count == 0 && (sub.op == opLit || sub.op == opSet) {
+		return st.repByte(n, sub, pos, k)
+	}
 	if n.max < 0 || count < n.max {
 		if st.m(n.subs[0], pos, func(p int) bool {
 			if p == pos && count >= n.min {
@@ -143,6 +160,27 @@ func (st *btState) rep(n *reNode, count, pos int, k func(int) bool) bool {
 	}
 	if count >= n.min {
 		return k(pos)
+	}
+	return false
+}
+
+// repByte matches a repetition of one byte class without recursion: the
+// longest run first, then shorter ones.
+func (st *btState) repByte(n, sub *reNode, pos int, k func(int) bool) bool {
+	t := st.text
+	end := pos
+	for end < len(t) && (n.max < 0 || end-pos < n.max) && sub.set[t[end]] {
+		end++
+	}
+	for e := end; e-pos >= n.min; e-- {
+		st.steps++
+		if st.steps > st.budget {
+			st.overflow = true
+			return true
+		}
+		if k(e) {
+			return true
+		}
 	}
 	return false
 }

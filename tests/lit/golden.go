@@ -57,11 +57,32 @@ func LineDiff(want, got string) string {
 	return out.String()
 }
 
+// goldenDiffUsage is golden-diff --help.
+const goldenDiffUsage = `usage: golden-diff EXPECTED [ACTUAL|-]
+
+Compares the golden file EXPECTED with ACTUAL (default: standard input) and
+prints a line diff when they differ. With UPDATE_GOLDEN=1 in the environment
+it rewrites EXPECTED with ACTUAL instead.
+
+Exit status: 0 equal (or updated), 1 different, 2 bad usage or a file that
+cannot be read or written.
+`
+
 // GoldenDiffMain implements the golden-diff command: it compares the file
 // args[0] with args[1] (or stdin) and prints LineDiff when they differ.
 func GoldenDiffMain(args []string, stdin io.Reader, stdout, stderr io.Writer, update bool) int {
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-help" || args[0] == "-h") {
+		fmt.Fprint(stdout, goldenDiffUsage)
+		return 0
+	}
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' {
+			fmt.Fprintf(stderr, "golden-diff: unknown option %s (see --help)\n", a)
+			return 2
+		}
+	}
 	if len(args) < 1 || len(args) > 2 {
-		fmt.Fprintln(stderr, "usage: golden-diff EXPECTED [ACTUAL|-]")
+		fmt.Fprintln(stderr, "usage: golden-diff EXPECTED [ACTUAL|-] (see --help)")
 		return 2
 	}
 	var got []byte

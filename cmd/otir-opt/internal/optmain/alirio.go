@@ -3,6 +3,7 @@ package optmain
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,9 +46,14 @@ func checkEmit(cfg *config) error {
 // bytecode, DAIS binary: detected by content) as a module holding one
 // dais.program named after the file.
 func importALIR(path string) (*ir.Module, error) {
+	// A program file has no source lines: errors are "file: error: ...".
+	fileLoc := ir.Location{File: path}
 	p, _, err := alir.ReadFile(path, alir.FormatAuto)
 	if err != nil {
-		return nil, diag.Errorf(ir.Location{File: path, Line: 1, Col: 1}, "cannot import the program: %v", pathErr(err))
+		if u := errors.Unwrap(err); u != nil && strings.HasPrefix(err.Error(), path+": ") {
+			err = u // ReadFile's "path: " prefix
+		}
+		return nil, diag.Errorf(fileLoc, "cannot import the program: %v", pathErr(err))
 	}
 	name := filepath.Base(path)
 	if i := strings.IndexByte(name, '.'); i > 0 {
@@ -55,7 +61,7 @@ func importALIR(path string) (*ir.Module, error) {
 	}
 	prog, err := dais.FromALIR(p, name)
 	if err != nil {
-		return nil, diag.Errorf(ir.Location{File: path, Line: 1, Col: 1}, "cannot import the program: %v", err)
+		return nil, diag.Errorf(fileLoc, "cannot import the program: %v", err)
 	}
 	m := ir.NewModule(ir.Location{File: path, Line: 1, Col: 1})
 	m.Body().Append(prog)

@@ -102,8 +102,8 @@ func TestImportAndEmitErrors(t *testing.T) {
 		{"unknown format", []string{"--import-alir", "prog.json", "--emit=verilog", "-o", "x"}, ExitUsage, "otir-opt: unknown --emit format 'verilog' (want one of alir-json, alir-json-gz, alir-bytecode, dais-binary)\n"},
 		{"import and input", []string{"dup.otir", "--import-alir", "prog.json"}, ExitUsage, "otir-opt: --import-alir reads its own file; do not also give an input file (dup.otir)\n"},
 		{"split", []string{"--import-alir", "prog.json", "--split-input-file"}, ExitUsage, "otir-opt: --split-input-file cannot be combined with --emit or --import-alir\n"},
-		{"missing file", []string{"--import-alir", "nope.json"}, ExitError, "nope.json:1:1: error: cannot import the program: no such file or directory\n"},
-		{"bad file", []string{"--import-alir", "junk.json"}, ExitError, "junk.json:1:1: error: cannot import the program: junk.json:"},
+		{"missing file", []string{"--import-alir", "nope.json"}, ExitError, "nope.json: error: cannot import the program: no such file or directory\n"},
+		{"bad file", []string{"--import-alir", "junk.json"}, ExitError, "junk.json: error: cannot import the program: json:"},
 		{"no program", []string{"dup.otir", "--emit=alir-json", "-o", "x.json"}, ExitError, "otir-opt: --emit=alir-json needs exactly one dais.program after the pipeline, found 0 (run --lower-tiles on a module with one kernel)\n"},
 	}
 	for _, c := range cases {

@@ -28,6 +28,7 @@ func run(cfg *config, env Env) error {
 		if name, src, err = readInput(cfg.input, env.Stdin); err != nil {
 			return err
 		}
+		src = diag.NormalizeNewlines(src)
 	}
 	d := &driver{cfg: cfg, env: env, file: name, sm: diag.NewSourceMgr(), parse: parse}
 	if cfg.importALIR == "" { // a binary file has no source lines to show

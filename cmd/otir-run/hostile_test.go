@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"otir/backend/npy"
+)
+
+// hostileFiles writes the inputs of TestHostile into a temporary directory.
+func hostileFiles(t testing.TB) string {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small, err := os.ReadFile("testdata/small.otir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := os.ReadFile("testdata/small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("small.otir", string(small))
+	write("k.mlir", string(small))     // a kernel whatever its name
+	write("kernel.txt", string(small)) // likewise
+	write("p.json", string(prog))
+	write("x.txt", "1 2 3\n")
+	write("big.otir", "otir.kernel @k(%a: !otir.tile<1048576x1048576xi8, #global>) attributes {grid = [1]} {\n  otir.return\n}\n")
+	write("splat.otir", "otir.kernel @k(%a: !otir.tile<4096x4096xi8, #global>) attributes {grid = [1]} {\n  otir.return\n}\n")
+	write("loop.otir", `otir.kernel @k(%a: !otir.tile<4xi8, #global>) attributes {grid = [1]} {
+  %c0 = otir.constant 0 : index
+  %c1 = otir.constant 1 : index
+  %n = otir.constant 1000000000000 : index
+  scf.for %i = %c0 to %n step %c1 {
+  }
+  otir.return
+}
+`)
+	write("cr.otir", "// a comment\rotir.kernel @k(%a: !otir.tile<2xi8, #global>) attributes {grid = [1]} {\r  %c = otir.constant dense<[7, 8]> : !otir.tile<2xi8, #private>\r  otir.store %c, %a : !otir.tile<2xi8, #private>, !otir.tile<2xi8, #global>\r  otir.return\r}\r")
+	write("version.json", strings.Replace(string(prog), `"spec_version":2`, `"spec_version":"2"`, 1))
+	write("shift.json", strings.Replace(string(prog), `[0,0,0],[5,6],[0,0]`, `[0,0,0],[5,6],[2147483647,0]`, 1))
+	// A gzip stream of 64 MB of spaces in a small file.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("{"))
+	zw.Write(bytes.Repeat([]byte(" "), 64<<20))
+	zw.Close()
+	write("bomb.json.gz", gz.String())
+	f, err := os.Create(filepath.Join(dir, "x3.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := npy.Write(f, []int{1, 3, 1}, []float64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return dir
+}
+
+// TestHostile runs the cases of the issue on hostile and odd inputs: each is
+// a one-line-first error with the documented exit code (1: the input, 2:
+// the command line), or works.
+func TestHostile(t *testing.T) {
+	dir := hostileFiles(t)
+	p := func(name string) string { return filepath.Join(dir, name) }
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr (or stdout when code is 0)
+	}{
+		{"tile beyond --max-elements", []string{p("big.otir")}, 1, "big.otir:1:16: error: argument of type !otir.tile<1048576x1048576xi8, #global> holds 1099511627776 elements, more than the limit of 67108864 (raise it with --max-elements)"},
+		{"--max-elements lowered", []string{p("splat.otir"), "--max-elements", "1000"}, 1, "(raise it with --max-elements)"},
+		{"loop beyond --max-steps", []string{p("loop.otir"), "--max-steps", "1000"}, 1, "loop.otir:5:3: error: 'scf.for' op the run exceeds its limit of 1000 steps (raise it with --max-steps)"},
+		{"bad --max-steps", []string{p("loop.otir"), "--max-steps", "0"}, 2, "--max-steps must be positive"},
+		{"kernel named .mlir", []string{p("k.mlir"), "--arg", "s=1", "--print"}, 0, "%a = dense<[1, 1]>"},
+		{"kernel named .txt", []string{p("kernel.txt"), "--arg", "s=1", "--arg", "a=[1, 2]", "--print"}, 0, "%a = dense<[2, 3]>"},
+		{"CR line endings", []string{p("cr.otir"), "--print"}, 0, "%a = dense<[7, 8]>"},
+		{"--input for a kernel", []string{p("small.otir"), "--input", p("x.txt")}, 2, "--input does not apply to an OTIR kernel"},
+		{"--kernel for ALIR", []string{p("p.json"), "--input", p("x.txt"), "--kernel", "k"}, 2, "--kernel does not apply to an ALIR/DAIS program"},
+		{"--arg for ALIR", []string{p("p.json"), "--input", p("x.txt"), "--arg", "a=1"}, 2, "--arg does not apply"},
+		{"bracketed list is not a splat", []string{p("small.otir"), "--arg", "s=1", "--arg", "a=[1]"}, 2, "argument a: the list has 1 value for 2 elements"},
+		{"true is not a number", []string{p("small.otir"), "--arg", "s=true"}, 2, `argument s: "true" is a boolean, but the elements are i8`},
+		{"unknown --arg", []string{p("small.otir"), "--arg", "zz=1"}, 2, `the kernel has no argument "zz"`},
+		{"3-D npy samples", []string{p("p.json"), "--input", p("x3.npy")}, 1, "has 3 dimensions"},
+		{"ALIR runs", []string{p("p.json"), "--input", p("x.txt")}, 0, "4 5"},
+		{"--input missing", []string{p("p.json")}, 2, "--input is required"},
+		{"gzip bomb", []string{"info", "--max-input-bytes", "1000000", p("bomb.json.gz")}, 1, "decompressed data exceeds the limit of 1000000 bytes (--max-input-bytes raises it)"},
+		{"spec_version string", []string{"info", p("version.json")}, 1, `spec_version "2" is not supported (want the number 2)`},
+		{"huge output shift", []string{"info", p("shift.json")}, 1, "output 0: shift 2147483647 out of range"},
+		{"unknown flag", []string{p("small.otir"), "--bogus"}, 2, "otir-run: flag provided but not defined: -bogus (see --help)\n"},
+		{"unknown flag of info", []string{"info", "--bogus", p("p.json")}, 2, "otir-run: flag provided but not defined: -bogus (see --help)\n"},
+		{"bad --format", []string{p("p.json"), "--format", "yaml", "--input", p("x.txt")}, 2, "unknown format"},
+		{"missing program", []string{p("nope.json"), "--input", p("x.txt")}, 1, "no such file"},
+		{"too many arguments", []string{"info", p("p.json"), p("p.json")}, 2, "want one program argument"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := mainCode(append([]string{"otir-run"}, c.args...), strings.NewReader(""), &out, &errb)
+			got := errb.String()
+			if c.code == 0 {
+				got = out.String()
+			}
+			if code != c.code || !strings.Contains(got, c.want) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out.String(), errb.String(), c.code, c.want)
+			}
+			if c.code == 2 && strings.Count(errb.String(), "\n") != 1 {
+				t.Errorf("a usage error is one line, got %q", errb.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package tiles
+
+import (
+	"math"
+	"math/big"
+
+	"otir/diag"
+	"otir/ir"
+)
+
+// Limits checked as the work is planned, before memory is allocated: every
+// tile of the kernel holds at most max-ops elements, and the elements of the
+// #private or newly allocated tiles that executed operations create (a
+// splat constant of a million elements creates a million) are at most
+// elemsPerOp * max-ops in all, so that max-ops bounds the memory and time of
+// the lowering and not only the size of its output.
+
+// elemsPerOp is how many tile elements the lowering may create per
+// operation of max-ops.
+const elemsPerOp = 8
+
+const maxOpsHint = "(raise it with lower-tiles{max-ops=N})"
+
+// tileElems is the element count of a tile type, saturating at MaxInt64
+// (0 for other types).
+func tileElems(t ir.Type) int64 {
+	tt, ok := t.(*ir.TileType)
+	if !ok {
+		return 0
+	}
+	n := int64(1)
+	for _, d := range tt.Shape {
+		if d <= 0 {
+			return 0
+		}
+		if n > math.MaxInt64/d {
+			return math.MaxInt64
+		}
+		n *= d
+	}
+	return n
+}
+
+func elemCountText(t ir.Type) string {
+	n := big.NewInt(1)
+	for _, d := range t.(*ir.TileType).Shape {
+		n.Mul(n, big.NewInt(d))
+	}
+	return n.String()
+}
+
+// checkSizes rejects a kernel with a tile of more than elemsPerOp * max-ops
+// elements, or arguments of more than that together, before any is
+// allocated.
+func (l *lowerer) checkSizes(k *ir.Operation) error {
+	max := elemsPerOp * int64(l.opts.MaxOps)
+	big := func(loc ir.Location, what string, t ir.Type) error {
+		if tileElems(t) > max {
+			return diag.Errorf(loc, "%s %s holds %s elements, more than %d (%d per operation of max-ops=%d) %s", what, t, elemCountText(t), max, elemsPerOp, l.opts.MaxOps, maxOpsHint)
+		}
+		return nil
+	}
+	total := int64(0)
+	if body := k.Body(0); body != nil {
+		for _, a := range body.Args {
+			if err := big(a.Loc, "argument of type", a.Type); err != nil {
+				return err
+			}
+			total += tileElems(a.Type) // each at most max: no overflow
+			if total > max {
+				return diag.Errorf(a.Loc, "the arguments hold more than %d elements together (%d per operation of max-ops=%d) %s", max, elemsPerOp, l.opts.MaxOps, maxOpsHint)
+			}
+		}
+	}
+	var err error
+	k.Walk(func(op *ir.Operation) bool {
+		for _, r := range op.Results {
+			if op != k {
+				if err = big(op.Loc, "'"+op.Name+"' op result of type", r.Type); err != nil {
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return err
+}
+
+// stepOp counts op against max-ops: one step, plus the elements of the
+// values it creates (#private tiles, allocations; views of memory cost
+// nothing).
+func (l *lowerer) stepOp(op *ir.Operation) error {
+	if err := l.step(); err != nil {
+		return err
+	}
+	n := int64(0)
+	for _, r := range op.Results {
+		if tt, ok := r.Type.(*ir.TileType); ok && (tt.Space == ir.Private || op.Name == ir.OpAlloc) {
+			n += tileElems(tt)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if l.nElems+n > elemsPerOp*int64(l.opts.MaxOps) {
+		return l.errf("cannot be lowered: unrolling the kernel creates tiles of more than %d elements in all, %d per operation of max-ops=%d %s", elemsPerOp*int64(l.opts.MaxOps), elemsPerOp, l.opts.MaxOps, maxOpsHint).
+			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+	}
+	l.nElems += n
+	return nil
+}
