@@ -21,6 +21,8 @@ import (
 //     DAIS reads the sign of a signed condition but compares an unsigned one
 //     with 2^(W-2): an unsigned condition is first quantized to the signed
 //     type of the same width (the bits stay; the sign is the msb);
+//   - a constant-zero output (-1) reads, in DAIS, a constant zero op (da4ml's
+//     interpreter reads every output op's type);
 //   - DAIS -2 (relu(-a)), -6, -9, a bitwise op with negation flags and a mux
 //     with an unsigned condition have no ALIR equivalent: an error.
 //
@@ -135,9 +137,18 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 		}
 		at[i] = emit(op)
 	}
+	zero := int32(-1)
 	for j, o := range q.Outputs {
-		if o.Index >= 0 {
+		switch {
+		case o.Index >= 0:
 			q.Outputs[j].Index = at[o.Index]
+		case to == DAIS:
+			// da4ml's interpreter reads the type of every output's op, so a
+			// constant-zero output (-1) crashes it: point it at a zero.
+			if zero < 0 {
+				zero = emit(Op{ID0: -1, ID1: -1, Opcode: OpConst, QInt: QInterval{0, 0, 1}})
+			}
+			q.Outputs[j].Index = zero
 		}
 	}
 	if err := q.Validate(); err != nil {

@@ -445,3 +445,54 @@ func TestPyFloat(t *testing.T) {
 		}
 	}
 }
+
+// alkaid's JSON loader computes widths through float32 (alir_kif.hh): the
+// reader follows it and the writer writes intervals both rules agree on.
+func TestAlkaidJSONWidths(t *testing.T) {
+	for _, c := range []struct {
+		q    QInterval
+		want KIF // alkaid's reading
+	}{
+		{QInterval{-3, 3, 1}, KIF{true, 2, 0}},
+		{QInterval{-2147483775, 2147483775, 1}, KIF{true, 31, 0}}, // exact: 32 integer bits
+		{QInterval{0, 1<<24 + 1, 1}, KIF{false, 25, 0}},          // 2^24 + 2 is exact in float32
+		{QInterval{0, 1<<25 + 1, 1}, KIF{false, 25, 0}},          // 2^25 + 2 rounds to 2^25
+		{QInterval{-1 << 40, 1<<40 - 1, 1}, KIF{true, 40, 0}},
+		{QInterval{0, 7.5, 0.5}, KIF{false, 3, 1}},
+	} {
+		if got := alkaidKIF(c.q); got != c.want {
+			t.Errorf("alkaidKIF(%v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+	b := NewBuilder(ALIR, 1)
+	x := b.Input(0, QInterval{-2147483775, 2147483775, 1})
+	b.Output(x, 0, false)
+	p, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := EncodeJSON(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "[-4294967296.0,4294967295.0,1.0]") {
+		t.Errorf("the 33-bit interval is not written as its type's range: %s", data)
+	}
+	q, err := DecodeJSON(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := q.Ops[0].QInt.KIF(); got != (KIF{true, 32, 0}) {
+		t.Errorf("read back as %v", got)
+	}
+	// Read as alkaid reads it, the original interval is 32 bits wide.
+	p.Ops[0].QInt = QInterval{-2147483775, 2147483775, 1}
+	raw := strings.Replace(string(data), "[-4294967296.0,4294967295.0,1.0]", "[-2147483775.0,2147483775.0,1.0]", 1)
+	q, err = DecodeJSON([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := q.Ops[0].QInt.KIF(); got != (KIF{true, 31, 0}) {
+		t.Errorf("alkaid's 32-bit reading: got %v", got)
+	}
+}

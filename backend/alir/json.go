@@ -87,6 +87,9 @@ func DecodeJSON(data []byte) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("json: %w", err)
 	}
+	if err := p.readAlkaidIntervals(); err != nil {
+		return nil, fmt.Errorf("json: %w", err)
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -361,6 +364,12 @@ func EncodeJSON(p *Program) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	lookupOperand := map[int32]bool{}
+	for _, op := range p.Ops {
+		if op.Opcode == OpLookup {
+			lookupOperand[op.ID0] = true
+		}
+	}
 	var b []byte
 	ints := func(v []int32) {
 		b = append(b, '[')
@@ -415,11 +424,15 @@ func EncodeJSON(p *Program) ([]byte, error) {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, op.Data, 10)
 		b = append(b, ",["...)
-		float(op.QInt.Min)
+		q, err := p.writeInterval(i, inf.kif[i], lookupOperand[int32(i)])
+		if err != nil {
+			return nil, err
+		}
+		float(q.Min)
 		b = append(b, ',')
-		float(op.QInt.Max)
+		float(q.Max)
 		b = append(b, ',')
-		float(op.QInt.Step)
+		float(q.Step)
 		b = append(b, "],"...)
 		float(op.Latency)
 		b = append(b, ',')
