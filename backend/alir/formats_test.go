@@ -455,8 +455,8 @@ func TestAlkaidJSONWidths(t *testing.T) {
 	}{
 		{QInterval{-3, 3, 1}, KIF{true, 2, 0}},
 		{QInterval{-2147483775, 2147483775, 1}, KIF{true, 31, 0}}, // exact: 32 integer bits
-		{QInterval{0, 1<<24 + 1, 1}, KIF{false, 25, 0}},          // 2^24 + 2 is exact in float32
-		{QInterval{0, 1<<25 + 1, 1}, KIF{false, 25, 0}},          // 2^25 + 2 rounds to 2^25
+		{QInterval{0, 1<<24 + 1, 1}, KIF{false, 25, 0}},           // 2^24 + 2 is exact in float32
+		{QInterval{0, 1<<25 + 1, 1}, KIF{false, 25, 0}},           // 2^25 + 2 rounds to 2^25
 		{QInterval{-1 << 40, 1<<40 - 1, 1}, KIF{true, 40, 0}},
 		{QInterval{0, 7.5, 0.5}, KIF{false, 3, 1}},
 	} {
