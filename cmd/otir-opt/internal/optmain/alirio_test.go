@@ -72,6 +72,13 @@ func TestImportAndEmit(t *testing.T) {
 			if got, err = alir.Convert(got, alir.ALIR); err != nil {
 				t.Fatal(err)
 			}
+			// da4ml's interpreter reads every output op's type, so the
+			// constant-zero output reads a constant zero op there.
+			n := len(got.Ops) - 1
+			if n < 0 || got.Ops[n].Opcode != alir.OpConst || got.Ops[n].Data != 0 || got.Outputs[1].Index != int32(n) {
+				t.Fatalf("--emit=dais-binary: want a zero op for output 1, got %+v %+v", got.Ops, got.Outputs)
+			}
+			got.Ops, got.Outputs[1].Index = got.Ops[:n], -1
 		}
 		a, _ := alir.EncodeBytecode(want)
 		b, _ := alir.EncodeBytecode(got)
