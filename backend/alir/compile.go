@@ -388,10 +388,13 @@ func (m *Machine) compileOp(i int) instr {
 		switch op.Data {
 		case BitNot:
 			ins.kind, r = kNot, ra.not()
-			if t.Signed {
+			switch {
+			case t.Signed:
 				ins.k = -1 // no mask
-			} else if ins.k != -1 {
+			case ins.k != -1:
 				r = rng{new(big.Int), big.NewInt(ins.k)}
+			default: // masked to 64 bits: an unsigned 64-bit value
+				r = rng{new(big.Int), maxUint64}
 			}
 		case BitReduceAny:
 			ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
