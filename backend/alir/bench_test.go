@@ -91,3 +91,33 @@ func BenchmarkConformanceALIR(b *testing.B) {
 	b.ReportMetric(evals/b.Elapsed().Seconds(), "ops/s")
 	b.ReportMetric(evals/cpu.Seconds(), "ops/cpu-s")
 }
+
+// BenchmarkPortability checks alkaid's 64x64 constant-matrix program (4,994
+// ops, adders over 64 shared inputs: the linear forms' worst case) and a
+// 100,000-op random shift-and-add program for portability.
+func BenchmarkPortability(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(conformanceDir, "alkaid-cmvm64", "model-v2.json.gz"))
+	if err != nil {
+		b.Skipf("backend/alir: %v", err)
+	}
+	cmvm, _, err := Decode(data, FormatAuto)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		p    *Program
+	}{
+		{"cmvm64", cmvm},
+		{"shiftadd100k", RandomShiftAdd(ShiftAddConfig{Seed: 1, Ops: 100000})},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				if bad, err := c.p.Portability(); err != nil || len(bad) > 0 {
+					b.Fatalf("%v %v", bad, err)
+				}
+			}
+			b.ReportMetric(float64(len(c.p.Ops))*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package alir
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"sync"
@@ -12,6 +13,10 @@ import (
 // Compile. Only a program that relies on exact arithmetic far past its
 // declared widths comes near it (an ALIR interpreter computes in 64 bits).
 const MaxExactBits = 1 << 13
+
+// ErrTooWide is the error of Compile (and RunExact) for a program whose
+// exact values can exceed MaxExactBits.
+var ErrTooWide = errors.New("values too wide to evaluate")
 
 // keepRanges keeps Machine.vr after Compile (for tests).
 var keepRanges = false
@@ -144,7 +149,7 @@ func Compile(p *Program) (*Machine, error) {
 			m.wide[i], m.nWide = true, m.nWide+1
 			wideBits += r.bits()
 			if b := r.bits(); b > MaxExactBits || wideBits > MaxExactBits*64 {
-				return nil, p.opErr(i, "its exact result can take %d bits: more than this interpreter evaluates (%d bits an operation, %d in all); only %s wrap to their type", b, MaxExactBits, MaxExactBits*64, wrappingOps(p.Dialect))
+				return nil, p.opErr(i, "%w: its exact result can take %d bits, more than this interpreter evaluates (%d bits an operation, %d in all); only %s wrap to their type", ErrTooWide, b, MaxExactBits, MaxExactBits*64, wrappingOps(p.Dialect))
 			}
 		}
 	}
