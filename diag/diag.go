@@ -49,7 +49,11 @@ type Diagnostic struct {
 
 // Error makes Diagnostic usable as a Go error.
 func (d *Diagnostic) Error() string {
-	return d.Loc.String() + ": " + d.Severity.String() + ": " + d.Msg
+	loc := d.Loc.String()
+	if d.Loc.Line == 0 && d.Loc.File != "" {
+		loc = d.Loc.File // about a whole file, as rendered
+	}
+	return loc + ": " + d.Severity.String() + ": " + d.Msg
 }
 
 // Errorf makes an error diagnostic.

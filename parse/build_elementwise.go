@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"math/big"
 
 	"otir/ir"
@@ -55,6 +56,11 @@ func (b *builder) elementwise(o *Operation, name string, uses []string, sig *EwS
 	} else {
 		res, err = promote.InferResult(b.style, name, ins)
 		if err != nil {
+			var noRule *promote.NoRuleError
+			if errors.As(err, &noRule) {
+				// The verifier's text for the same types written out.
+				return errAt(o.Tokens[0].Pos, "'%s' op %s", name, err.Error())
+			}
 			return errAt(o.Tokens[0].Pos, "%s", err.Error())
 		}
 		if res == nil {

@@ -12,16 +12,70 @@ import (
 )
 
 // Dense lists read in linear time. The lexer hands a dense<[...]> list over
-// as one token (scanner.denseList) holding only brackets, commas, blanks
-// and scalars; here one pass checks its structure and infers its shape, a
-// second converts the scalars straight into the attribute. The errors are
-// those of the grammar and of denseAttr on the same literal.
+// as one token (scanner.denseList) holding only brackets, commas, blanks,
+// comments and scalars; here one pass checks its structure and infers its
+// shape, a second converts the scalars straight into the attribute. The
+// errors are those of the grammar and of denseAttr on the same literal.
+//
+// Shapes are interned (shapes): a list's shape is a number, its element
+// count and its elements' shape, so that comparing an element's shape with
+// the first element's, and making a list's shape, take constant time
+// whatever the nesting depth. Each byte is then looked at a bounded number
+// of times: the parse is linear in the text, however deep.
 
 // denseText walks the text of a list token.
 type denseText struct {
 	s   string
 	pos lexer.Position // of s[0]
 	i   int
+	// shapes interns list shapes: shape id k > 0 is shapes[k-1], a list of
+	// count elements of shape inner (0: scalars). ids maps an entry to its id.
+	shapes []shapeEntry
+	ids    map[shapeEntry]int32
+	// last caches, per nesting depth, the last shape made there: siblings
+	// usually share it, which saves the map.
+	last   []shapeEntry
+	lastID []int32
+}
+
+// shapeEntry is an interned list shape: count elements of shape inner.
+type shapeEntry struct {
+	count int64
+	inner int32
+}
+
+// intern gives the id of the shape of a list of count elements of shape
+// inner, at nesting depth depth.
+func (d *denseText) intern(depth int, count int64, inner int32) int32 {
+	e := shapeEntry{count, inner}
+	for len(d.last) <= depth {
+		d.last, d.lastID = append(d.last, shapeEntry{-1, 0}), append(d.lastID, 0)
+	}
+	if d.last[depth] == e {
+		return d.lastID[depth]
+	}
+	id, ok := d.ids[e]
+	if !ok {
+		if d.ids == nil {
+			d.ids = map[shapeEntry]int32{}
+		}
+		d.shapes = append(d.shapes, e)
+		id = int32(len(d.shapes))
+		d.ids[e] = id
+	}
+	d.last[depth], d.lastID[depth] = e, id
+	return id
+}
+
+// shape spells out an interned shape.
+func (d *denseText) shape(id int32) []int64 {
+	var out []int64
+	for id > 0 {
+		e := d.shapes[id-1]
+		out = append(out, e.count)
+		id = e.inner
+	}
+	return out
 }
 
 // at is the source position of byte offset off of the token.
@@ -37,11 +91,34 @@ func (d *denseText) at(off int) lexer.Position {
 	return p
 }
 
+// skip passes blanks and comments (the token holds '/' only as the start of
+// a "//" comment, which ends at the end of its line).
 func (d *denseText) skip() {
 	for d.i < len(d.s) {
 		switch d.s[d.i] {
 		case ' ', '\t', '\r', '\n':
 			d.i++
+		case '/':
+			for d.i < len(d.s) && d.s[d.i] != '\n' {
+				d.i++
+			}
+		default:
+			return
+		}
+	}
+}
+
+// skipDelims passes blanks, comments, commas and brackets: to the next
+// scalar.
+func (d *denseText) skipDelims() {
+	for d.i < len(d.s) {
+		switch d.s[d.i] {
+		case ' ', '\t', '\r', '\n', ',', '[', ']':
+			d.i++
+		case '/':
+			for d.i < len(d.s) && d.s[d.i] != '\n' {
+				d.i++
+			}
 		default:
 			return
 		}
@@ -49,7 +126,7 @@ func (d *denseText) skip() {
 }
 
 func isDenseDelim(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == '[' || c == ']'
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == '[' || c == ']' || c == '/'
 }
 
 // scalarEnd is the end of the scalar at d.i.
@@ -61,30 +138,30 @@ func (d *denseText) scalarEnd() int {
 	return j
 }
 
-// list reads the list at d.i ('[') and returns its shape; every element
-// must have the shape of the first (nil for a scalar).
-func (d *denseText) list() ([]int64, error) {
+// list reads the list at d.i ('['), at nesting depth depth, and returns its
+// shape id; every element must have the shape of the first (a scalar's is 0).
+func (d *denseText) list(depth int) (int32, error) {
 	d.i++ // '['
 	d.skip()
 	if d.i < len(d.s) && d.s[d.i] == ']' {
 		d.i++
-		return []int64{0}, nil
+		return d.intern(depth, 0, 0), nil
 	}
-	var inner []int64
+	var inner int32
 	first, firstOpen := true, false
 	n := int64(0)
 	for {
 		d.skip()
 		start := d.i
 		if d.i >= len(d.s) || d.s[d.i] == ']' || d.s[d.i] == ',' {
-			return nil, errAt(d.at(d.i), "expected dense element literal")
+			return 0, errAt(d.at(d.i), "expected dense element literal")
 		}
 		open := d.s[d.i] == '['
-		var shape []int64
+		var shape int32
 		if open {
 			var err error
-			if shape, err = d.list(); err != nil {
-				return nil, err
+			if shape, err = d.list(depth + 1); err != nil {
+				return 0, err
 			}
 		} else {
 			d.i = d.scalarEnd()
@@ -92,8 +169,8 @@ func (d *denseText) list() ([]int64, error) {
 		switch {
 		case first:
 			inner, firstOpen, first = shape, open, false
-		case open != firstOpen || !equalShape(shape, inner):
-			return nil, errAt(d.at(start), "tensor literal is invalid; ranks are not consistent between elements")
+		case open != firstOpen || shape != inner:
+			return 0, errAt(d.at(start), "tensor literal is invalid; ranks are not consistent between elements")
 		}
 		n++
 		d.skip()
@@ -103,9 +180,9 @@ func (d *denseText) list() ([]int64, error) {
 		}
 		if d.i < len(d.s) && d.s[d.i] == ']' {
 			d.i++
-			return append([]int64{n}, inner...), nil
+			return d.intern(depth, n, inner), nil
 		}
-		return nil, errAt(d.at(d.i), "expected ']'")
+		return 0, errAt(d.at(d.i), "expected ']'")
 	}
 }
 
@@ -113,10 +190,11 @@ func (d *denseText) list() ([]int64, error) {
 // of type tt; pos is the literal's position (for a shape mismatch).
 func denseList(text string, tokPos lexer.Position, tt *ir.TileType, pos lexer.Position) (ir.Attr, error) {
 	d := &denseText{s: text, pos: tokPos}
-	shape, err := d.list()
+	id, err := d.list(0)
 	if err != nil {
 		return nil, err
 	}
+	shape := d.shape(id)
 	if !equalShape(shape, tt.Shape) {
 		return nil, errAt(pos, "inferred shape of elements literal (%s) does not match type (%s)", shapeText(shape), shapeText(tt.Shape))
 	}
@@ -136,9 +214,7 @@ func denseList(text string, tokPos lexer.Position, tt *ir.TileType, pos lexer.Po
 	}
 	d.i = 0
 	for k := 0; k < n; k++ {
-		for d.i < len(d.s) && isDenseDelim(d.s[d.i]) {
-			d.i++
-		}
+		d.skipDelims()
 		start := d.i
 		d.i = d.scalarEnd()
 		s := d.s[start:d.i]

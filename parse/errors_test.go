@@ -66,7 +66,7 @@ var errorCases = []struct {
 	{"tile vs scalar use", "otir.kernel @k(%a: i8) {\n  %0 = otir.constant dense<[1, 2]> : !otir.tile<2xi8, #private>\n  %1 = otir.add %0, %a : i8\n  otir.return\n}", "e.otir:3:17: error: use of value '%0' expects different type than prior uses: 'i8' vs '!otir.tile<2xi8, #private>'", []string{"e.otir:2:3: note: prior use here"}},
 	{"invalid ssa name", "otir.kernel @k() {\n  % = otir.barrier\n}", "e.otir:2:3: error: invalid SSA name", nil},
 	{"unknown escape", "otir.kernel @k() attributes {s = \"\\q\"} {\n  otir.return\n}", "e.otir:1:34: error: unknown escape in string literal", nil},
-	{"binary inference fails", "otir.kernel @k(%a: index, %b: f32) {\n  %0 = otir.add %a, %b : index, f32\n  otir.return\n}", "e.otir:2:3: error: No hls type promotion rule for operator 'add' with operand types index, float32", nil},
+	{"binary inference fails", "otir.kernel @k(%a: index, %b: f32) {\n  %0 = otir.add %a, %b : index, f32\n  otir.return\n}", "e.otir:2:3: error: 'otir.add' op No hls type promotion rule for operator 'add' with operand types index, float32", nil},
 	{"unary two types", "otir.kernel @k(%a: i8) {\n  %0 = otir.neg %a : i8, i8\n  otir.return\n}", "e.otir:2:22: error: 1 operands present, but expected 2", nil},
 	{"yield type count", "otir.kernel @k(%a: i8) {\n  scf.yield %a, %a : i8\n}", "e.otir:2:3: error: 2 operands present, but expected 1", nil},
 	{"dma mask without type", "otir.kernel @k(%a: i8) {\n  %t = otir.dma_copy_async %a, %a, %a : (i8, i8) -> !otir.token\n  otir.return\n}", "e.otir:2:8: error: 3 operands present, but expected 2", nil},

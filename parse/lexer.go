@@ -129,6 +129,10 @@ type scanner struct {
 	// dense is 1 after the identifier "dense", 2 after "dense <": a '['
 	// then starts a dense list token.
 	dense int
+	// cutList is set when a dense list runs past the end of src: in a piece
+	// of a larger source (scanTokens), the list crosses the cut, and the
+	// source must be scanned whole so that it is one token.
+	cutList bool
 }
 
 // maxNesting bounds bracket nesting, so that no input can exhaust the stack
@@ -272,15 +276,16 @@ func (s *scanner) emit(typ lexer.TokenType, start int) {
 	}
 }
 
-// maxDenseRank bounds the bracket nesting of a dense list token; deeper
-// lists are scanned token by token.
-const maxDenseRank = 64
+// denseListToken turns the list token on (tests turn it off to compare with
+// the token-by-token grammar).
+var denseListToken = true
 
 // denseList emits the list of a dense<[...]> literal starting at s.pos as
 // one tokDenseList token, so that a literal of millions of elements costs
-// one token (dense.go parses it in linear time). It only does so when the
-// list is balanced and holds nothing but brackets, commas, blanks, numbers
-// and true/false, each scalar followed by a delimiter; otherwise it emits
+// one token (denselist.go parses it in linear time, at any depth). It only
+// does so when the list is balanced, nested at most maxNesting deep, and
+// holds nothing but brackets, commas, blanks, "//" comments, numbers and
+// true/false, each scalar followed by a delimiter; otherwise it emits
 // nothing and the list is scanned token by token (whose errors then apply).
 func (s *scanner) denseList() bool {
 	src, start := s.src, s.pos
@@ -293,6 +298,8 @@ func (s *scanner) denseList() bool {
 		switch src[q] {
 		case ' ', '\t', '\r', '\n', ',', '[', ']':
 			return true
+		case '/':
+			return q+1 < len(src) && src[q+1] == '/'
 		}
 		return false
 	}
@@ -301,9 +308,6 @@ scan:
 		switch c := src[p]; {
 		case c == '[':
 			depth++
-			if depth > maxDenseRank {
-				return false
-			}
 			top = max(top, depth)
 			p++
 		case c == ']':
@@ -318,6 +322,13 @@ scan:
 			p++
 			line++
 			lineStart = p
+		case c == '/':
+			if p+1 >= len(src) || src[p+1] != '/' {
+				return false
+			}
+			for p < len(src) && src[p] != '\n' {
+				p++
+			}
 		case isDigit(c) || c == '-':
 			q := numberEnd(src, p)
 			if q == p || !delim(q) {
@@ -338,6 +349,7 @@ scan:
 		}
 	}
 	if depth != 0 {
+		s.cutList = s.cutList || p >= len(src)
 		return false
 	}
 	if d := s.depth + top; d > s.peak {
@@ -476,7 +488,7 @@ func (s *scanner) next() error {
 			if c == '(' && s.signature(start) {
 				return nil
 			}
-			if c == '[' && s.dense == 2 && s.denseList() {
+			if c == '[' && s.dense == 2 && denseListToken && s.denseList() {
 				return nil
 			}
 			s.depth++

@@ -202,6 +202,16 @@ func scanTokens(src string, lineOffset, workers int) ([]lexer.Token, error) {
 		}(i)
 	}
 	wg.Wait()
+	for i := 0; i < n-1; i++ {
+		if scanners[i].cutList {
+			// A dense list crosses a cut: its pieces would scan it token
+			// by token. Scan the source whole, so that it is one token (a
+			// second linear scan, only for such sources).
+			s := newScanner(src, lineOffset)
+			s.toks = all[:0]
+			return s.toks, s.scanAll()
+		}
+	}
 	last := n - 1
 	for i, err := range errs {
 		if err != nil {

@@ -242,13 +242,23 @@ func (s *skeletonScan) cuts(from, to int) {
 }
 
 // startsOp reports whether the line whose first non-blank byte is at j may
-// begin an operation: not a closing bracket, a block label or a comment.
+// begin an operation: results ('%'), a generic operation ('"') or a name
+// (otir.store). Not a closing bracket, a block label or a comment, nor what
+// begins the lines of a multi-line list such as a dense literal, which must
+// stay one token: '[', a number, true or false.
 func startsOp(src string, j int) bool {
-	switch src[j] {
-	case '}', ')', ']', '^', '\n', '/':
-		return false
+	switch c := src[j]; {
+	case c == '%' || c == '"':
+		return true
+	case isLetter(c) || c == '_':
+		k := j
+		for k < len(src) && isIDChar(src[k]) {
+			k++
+		}
+		w := src[j:k]
+		return w != "true" && w != "false"
 	}
-	return true
+	return false
 }
 
 // bodyStart finds the first operation of the body that starts at off (just

@@ -216,6 +216,9 @@ func TestSkeleton(t *testing.T) {
 		{"closing braces, labels and comments do not start operations",
 			"m {\n  %a = x\n  // c\n  ^bb1:\n  k {\n  }\n  %b = y\n}\n",
 			[]string{"%a = x\n  // c\n  ^bb1:\n  k {\n  }\n  %b = y"}, [][]string{{"k {", "%b = y"}}},
+		{"the lines of a multi-line list do not start operations",
+			"m {\n  %a = c dense<[\n    [1, 2],\n    3, -4,\n    true, false // t\n  ]>\n  %b = y\n}\n",
+			[]string{"%a = c dense<[\n    [1, 2],\n    3, -4,\n    true, false // t\n  ]>\n  %b = y"}, [][]string{{"%b = y"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -50,12 +50,25 @@ func gunzip(data []byte) ([]byte, error) {
 }
 
 // DecodeJSON reads an ALIR spec v2 JSON document, plain or gzip-compressed
-// (detected by its magic bytes), and validates the program.
+// (detected by its magic bytes), and validates the program. An error about a
+// place in the text is a *JSONError, which gives its line and column.
 func DecodeJSON(data []byte) (*Program, error) {
+	gz := isGzip(data)
 	data, err := gunzip(data)
 	if err != nil {
 		return nil, err
 	}
+	p, err := decodeJSONText(data)
+	if err != nil {
+		return nil, locateJSON(data, gz, err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func decodeJSONText(data []byte) (*Program, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var doc struct {
@@ -64,24 +77,28 @@ func DecodeJSON(data []byte) (*Program, error) {
 		Model       []json.RawMessage `json:"model"`
 	}
 	if err := dec.Decode(&doc); err != nil {
+		if strings.HasPrefix(err.Error(), "json: ") { // encoding/json's type errors
+			return nil, err
+		}
 		return nil, fmt.Errorf("json: %w", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("json: trailing data after the document")
+		return nil, &fieldError{offset: nextValue(data, dec.InputOffset()), err: errors.New("json: trailing data after the document")}
 	}
+	field := func(key string, err error) error { return &fieldError{key: key, offset: -1, err: err} }
 	switch {
 	case doc.Meta == nil:
 		return nil, errors.New(`json: missing "meta"`)
 	case *doc.Meta != "ALIRModel":
-		return nil, fmt.Errorf(`json: meta is %q, want "ALIRModel"`, *doc.Meta)
+		return nil, field("meta", fmt.Errorf(`json: meta is %q, want "ALIRModel"`, *doc.Meta))
 	case doc.SpecVersion == nil || string(doc.SpecVersion) == "null":
 		return nil, errors.New(`json: missing "spec_version"`)
 	case string(doc.SpecVersion) != strconv.Itoa(SpecVersion):
-		return nil, fmt.Errorf("json: spec_version %s is not supported (want the number %d)", doc.SpecVersion, SpecVersion)
+		return nil, field("spec_version", fmt.Errorf("json: spec_version %s is not supported (want the number %d)", doc.SpecVersion, SpecVersion))
 	case doc.Model == nil:
 		return nil, errors.New(`json: missing "model"`)
 	case len(doc.Model) != 8 && len(doc.Model) != 9:
-		return nil, fmt.Errorf("json: model has %d fields, want 8 or 9", len(doc.Model))
+		return nil, field("model", fmt.Errorf("json: model has %d fields, want 8 or 9", len(doc.Model)))
 	}
 	p, err := decodeModel(doc.Model)
 	if err != nil {
@@ -89,9 +106,6 @@ func DecodeJSON(data []byte) (*Program, error) {
 	}
 	if err := p.readAlkaidIntervals(); err != nil {
 		return nil, fmt.Errorf("json: %w", err)
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
 	}
 	return p, nil
 }
@@ -102,7 +116,7 @@ type jsonPath string
 func (j jsonPath) at(i int) jsonPath { return jsonPath(fmt.Sprintf("%s[%d]", j, i)) }
 
 func (j jsonPath) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s: %s", j, fmt.Sprintf(format, args...))
+	return &pathError{path: j, msg: fmt.Sprintf(format, args...)}
 }
 
 func unmarshalNumbers(raw json.RawMessage, v any) error {

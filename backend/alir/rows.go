@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ReadRows reads samples in the text form of the conformance files: one
@@ -23,13 +24,13 @@ func ReadRows(r io.Reader) (vals []float64, rows, cols int, err error) {
 			continue
 		}
 		if cols >= 0 && len(fields) != cols {
-			return nil, 0, 0, fmt.Errorf("line %d: %d values, earlier lines have %d", line, len(fields), cols)
+			return nil, 0, 0, &RowError{Line: line, Col: fieldCol(sc.Text(), min(len(fields), cols)), Err: fmt.Errorf("%d values, earlier lines have %d", len(fields), cols)}
 		}
 		cols = len(fields)
-		for _, f := range fields {
+		for i, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
-				return nil, 0, 0, fmt.Errorf("line %d: bad number %q", line, f)
+				return nil, 0, 0, &RowError{Line: line, Col: fieldCol(sc.Text(), i), Err: fmt.Errorf("bad number %q", f)}
 			}
 			vals = append(vals, v)
 		}
@@ -39,6 +40,35 @@ func ReadRows(r io.Reader) (vals []float64, rows, cols int, err error) {
 		return nil, 0, 0, err
 	}
 	return vals, rows, max(cols, 0), nil
+}
+
+// RowError is an error at a place of a sample file: Line and Col (1-based,
+// Col in bytes) of the value at fault, or of the end of a short line.
+type RowError struct {
+	Line, Col int
+	Err       error
+}
+
+func (e *RowError) Error() string             { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *RowError) Unwrap() error             { return e.Err }
+func (e *RowError) Position() (line, col int) { return e.Line, e.Col }
+
+// fieldCol is the 1-based column of field i of a line (fields separated by
+// white space as strings.Fields splits them); past the last field, the
+// column after the line.
+func fieldCol(line string, i int) int {
+	in, n := false, -1
+	for j, r := range line {
+		sp := unicode.IsSpace(r)
+		if !sp && !in {
+			n++
+			if n == i {
+				return j + 1
+			}
+		}
+		in = !sp
+	}
+	return len(line) + 1
 }
 
 // AppendRow formats one row as the conformance files do: each value with 17

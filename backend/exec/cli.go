@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -60,24 +61,29 @@ var ErrReported = errors.New("errors reported")
 // source lines (and ErrReported returned); other errors (files, arguments)
 // are returned for the caller to print.
 func RunFile(fr FileRun, stdout, stderr io.Writer) error {
-	src, err := os.ReadFile(fr.Path)
-	if err != nil {
-		return err
-	}
-	src = []byte(diag.NormalizeNewlines(string(src)))
 	sm := diag.NewSourceMgr()
-	sm.Add(fr.Path, string(src))
 	report := func(err error) error {
-		switch d := err.(type) {
+		var d *diag.Diagnostic
+		switch e := err.(type) {
 		case *diag.Diagnostic:
-			sm.Render(stderr, d)
+			sm.Render(stderr, e)
 		case diag.List:
-			sm.RenderAll(stderr, d)
+			sm.RenderAll(stderr, e)
 		default:
-			return err
+			var ae *ArgError
+			if errors.As(err, &ae) || !errors.As(err, &d) {
+				return err
+			}
+			sm.Render(stderr, d) // about a file: "file: error: ..."
 		}
 		return ErrReported
 	}
+	src, err := os.ReadFile(fr.Path)
+	if err != nil {
+		return report(diag.AboutFile(fr.Path, err))
+	}
+	src = []byte(diag.NormalizeNewlines(string(src)))
+	sm.Add(fr.Path, string(src))
 	m, err := parse.Parse(fr.Path, src, parse.Options{})
 	if err != nil {
 		return report(err)
@@ -96,7 +102,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	params := Params(k)
 	args, err := bindArgs(params, fr.Args)
 	if err != nil {
-		return err
+		return report(err)
 	}
 	if fr.OutDir != "" {
 		for _, p := range params {
@@ -119,8 +125,13 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%%%s = dense<%s> : %s\n", p.Name, res.Args[i], p.Type)
 		}
 		if fr.OutDir != "" {
-			if err := writeNpyFile(filepath.Join(fr.OutDir, p.Name+".npy"), res.Args[i]); err != nil {
-				return err
+			path := filepath.Join(fr.OutDir, p.Name+".npy")
+			if err := writeNpyFile(path, res.Args[i]); err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					path = pe.Path // the directory, if it could not be made
+				}
+				return report(diag.AboutFile(path, err))
 			}
 		}
 	}
@@ -171,6 +182,11 @@ func bindArgs(params []Param, specs []string) ([]*Buffer, error) {
 			if errors.As(err, &ae) {
 				return nil, argErrorf("argument %s: %v", name, ae.Err)
 			}
+			var d *diag.Diagnostic
+			if errors.As(err, &d) { // an .npy file: "file: error: argument a: ..."
+				d.Msg = fmt.Sprintf("argument %s: %s", name, d.Msg)
+				return nil, d
+			}
 			return nil, fmt.Errorf("argument %s: %v", name, err)
 		}
 		args[i] = b
@@ -198,15 +214,15 @@ func argValue(p Param, value string) (*Buffer, error) {
 	if strings.HasSuffix(value, ".npy") {
 		f, err := os.Open(value)
 		if err != nil {
-			return nil, err
+			return nil, diag.AboutFile(value, err)
 		}
 		defer f.Close()
 		b, err := ReadNpy(f, elem)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", value, err)
+			return nil, diag.AboutFile(value, err)
 		}
 		if !sameShape(b.Shape, shape) {
-			return nil, fmt.Errorf("%s holds a %s array, but the argument is %s", value, npyShapeText(b.Shape), p.Type)
+			return nil, diag.Errorf(ir.Location{File: value}, "holds a %s array, but the argument is %s", npyShapeText(b.Shape), p.Type)
 		}
 		return b, nil
 	}

@@ -154,13 +154,20 @@ func TestRunFile(t *testing.T) {
 		{[]string{"a=1", "a=2"}, "argument a is given twice"},
 		{[]string{"a=[1, 2]"}, "argument a: the list has 2 values for 64 elements"},
 		{[]string{"a=300"}, "argument a: 300 is not a value of i8"},
-		{[]string{"a=" + filepath.Join(dir, "out", "c.npy")}, "holds int16 (dtype '<i2') but i8 elements are read from int8"},
+		{[]string{"a=" + filepath.Join(dir, "out", "c.npy")}, "c.npy: error: argument a: holds int16 (dtype '<i2') but i8 elements are read from int8"},
+		{[]string{"a=" + filepath.Join(dir, "nope.npy")}, "nope.npy: error: argument a: cannot open the file: no such file or directory"},
 		{[]string{"a"}, `argument "a" is not NAME=VALUE`},
 	}
 	for _, b := range bad {
+		errOut.Reset()
 		err := RunFile(FileRun{Path: path, Args: b.args}, &out, &errOut)
-		if err == nil || !strings.Contains(err.Error(), b.msg) {
-			t.Errorf("%v: got %v, want %q", b.args, err, b.msg)
+		// Errors about files are rendered ("file: error: ..."), others returned.
+		got := errOut.String()
+		if err != nil && err != ErrReported {
+			got = err.Error()
+		}
+		if err == nil || !strings.Contains(got, b.msg) {
+			t.Errorf("%v: got %v %q, want %q", b.args, err, got, b.msg)
 		}
 	}
 }

@@ -17,6 +17,11 @@ func isNpy(path string) bool { return strings.HasSuffix(strings.ToLower(path), "
 // stdin as text). It returns the values row-major and the number of
 // samples.
 func readSamples(path string, stdin io.Reader, nIn int) ([]float64, int, error) {
+	vals, n, err := readSamplesFrom(path, stdin, nIn)
+	return vals, n, fileErr(path, "<stdin>", err)
+}
+
+func readSamplesFrom(path string, stdin io.Reader, nIn int) ([]float64, int, error) {
 	var r io.Reader = stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -29,20 +34,20 @@ func readSamples(path string, stdin io.Reader, nIn int) ([]float64, int, error) 
 	if isNpy(path) {
 		a, err := npy.Read(r)
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %w", path, err)
+			return nil, 0, err
 		}
 		n, err := npyRows(a, nIn)
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %w", path, err)
+			return nil, 0, err
 		}
 		return a.Data, n, nil
 	}
 	vals, rows, cols, err := alir.ReadRows(r)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, err
 	}
 	if rows > 0 && cols != nIn {
-		return nil, 0, fmt.Errorf("%s: %d values per line, the program has %d inputs", path, cols, nIn)
+		return nil, 0, fmt.Errorf("%d values per line, the program has %d inputs", cols, nIn)
 	}
 	return vals, rows, nil
 }
@@ -82,7 +87,7 @@ func writeSamples(path string, stdout io.Writer, out []float64, n, nOut int) err
 	if path != "-" {
 		var err error
 		if f, err = os.Create(path); err != nil {
-			return err
+			return fileErr(path, "", err)
 		}
 		w = f
 	}
@@ -101,8 +106,5 @@ func writeSamples(path string, stdout io.Writer, out []float64, n, nOut int) err
 			err = cerr
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return fileErr(path, "<stdout>", err)
 }

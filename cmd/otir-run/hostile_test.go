@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +33,9 @@ func hostileFiles(t testing.TB) string {
 	write("kernel.txt", string(small)) // likewise
 	write("p.json", string(prog))
 	write("x.txt", "1 2 3\n")
+	write("bad.txt", "1 2 3\n1 2 three\n")
+	// The first value of the shape, at column 12, is a string.
+	write("value.json", strings.Replace(string(prog), `{"model":[[3,`, `{"model":[["one",`, 1))
 	write("big.otir", "otir.kernel @k(%a: !otir.tile<1048576x1048576xi8, #global>) attributes {grid = [1]} {\n  otir.return\n}\n")
 	write("splat.otir", "otir.kernel @k(%a: !otir.tile<4096x4096xi8, #global>) attributes {grid = [1]} {\n  otir.return\n}\n")
 	write("loop.otir", `otir.kernel @k(%a: !otir.tile<4xi8, #global>) attributes {grid = [1]} {
@@ -70,6 +74,8 @@ func hostileFiles(t testing.TB) string {
 func TestHostile(t *testing.T) {
 	dir := hostileFiles(t)
 	p := func(name string) string { return filepath.Join(dir, name) }
+	version, _ := os.ReadFile(p("version.json")) // one line
+	versionCol := strconv.Itoa(bytes.Index(version, []byte(`"2"`)) + 1)
 	cases := []struct {
 		name string
 		args []string
@@ -89,16 +95,20 @@ func TestHostile(t *testing.T) {
 		{"bracketed list is not a splat", []string{p("small.otir"), "--arg", "s=1", "--arg", "a=[1]"}, 2, "argument a: the list has 1 value for 2 elements"},
 		{"true is not a number", []string{p("small.otir"), "--arg", "s=true"}, 2, `argument s: "true" is a boolean, but the elements are i8`},
 		{"unknown --arg", []string{p("small.otir"), "--arg", "zz=1"}, 2, `the kernel has no argument "zz"`},
-		{"3-D npy samples", []string{p("p.json"), "--input", p("x3.npy")}, 1, "has 3 dimensions"},
+		{"3-D npy samples", []string{p("p.json"), "--input", p("x3.npy")}, 1, p("x3.npy") + ": error: array of shape [1 3 1] has 3 dimensions"},
 		{"ALIR runs", []string{p("p.json"), "--input", p("x.txt")}, 0, "4 5"},
 		{"--input missing", []string{p("p.json")}, 2, "--input is required"},
-		{"gzip bomb", []string{"info", "--max-input-bytes", "1000000", p("bomb.json.gz")}, 1, "decompressed data exceeds the limit of 1000000 bytes (--max-input-bytes raises it)"},
-		{"spec_version string", []string{"info", p("version.json")}, 1, `spec_version "2" is not supported (want the number 2)`},
-		{"huge output shift", []string{"info", p("shift.json")}, 1, "output 0: shift 2147483647 out of range"},
+		{"gzip bomb", []string{"info", "--max-input-bytes", "1000000", p("bomb.json.gz")}, 1, p("bomb.json.gz") + ": error: gzip: decompressed data exceeds the limit of 1000000 bytes (--max-input-bytes raises it)\n"},
+		{"spec_version string", []string{"info", p("version.json")}, 1, p("version.json") + ":1:" + versionCol + `: error: json: spec_version "2" is not supported (want the number 2)` + "\n"},
+		{"huge output shift", []string{"info", p("shift.json")}, 1, p("shift.json") + ": error: output 0: shift 2147483647 out of range"},
 		{"unknown flag", []string{p("small.otir"), "--bogus"}, 2, "otir-run: flag provided but not defined: -bogus (see --help)\n"},
 		{"unknown flag of info", []string{"info", "--bogus", p("p.json")}, 2, "otir-run: flag provided but not defined: -bogus (see --help)\n"},
 		{"bad --format", []string{p("p.json"), "--format", "yaml", "--input", p("x.txt")}, 2, "unknown format"},
-		{"missing program", []string{p("nope.json"), "--input", p("x.txt")}, 1, "no such file"},
+		{"missing program", []string{p("nope.json"), "--input", p("x.txt")}, 1, p("nope.json") + ": error: cannot open the file: no such file or directory\n"},
+		{"missing kernel", []string{p("nope.otir")}, 1, p("nope.otir") + ": error: cannot open the file: no such file or directory\n"},
+		{"missing samples", []string{p("p.json"), "--input", p("nope.txt")}, 1, p("nope.txt") + ": error: cannot open the file: no such file or directory\n"},
+		{"bad sample", []string{p("p.json"), "--input", p("bad.txt")}, 1, p("bad.txt") + `:2:5: error: bad number "three"` + "\n"},
+		{"bad JSON value", []string{"info", p("value.json")}, 1, p("value.json") + `:1:12: error: json: model[0][0]: want an integer, got "one"` + "\n"},
 		{"too many arguments", []string{"info", p("p.json"), p("p.json")}, 2, "want one program argument"},
 	}
 	for _, c := range cases {

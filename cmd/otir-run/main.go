@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -27,6 +28,7 @@ import (
 
 	"otir/backend/alir"
 	"otir/backend/exec"
+	"otir/diag"
 )
 
 // Exit codes: 0 success, 1 an error in the input (a program, kernel,
@@ -48,10 +50,35 @@ func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	if !errors.Is(err, exec.ErrReported) {
+	var d *diag.Diagnostic
+	switch {
+	case errors.Is(err, exec.ErrReported):
+	case errors.As(err, &d):
+		// An error in or about a file: "file: error: ..." or
+		// "file:line:col: error: ...", as otir-opt and mlir-opt print them.
+		var sm *diag.SourceMgr // no source lines: program files are not text to quote
+		sm.Render(stderr, d)
+	default:
 		fmt.Fprintf(stderr, "otir-run: %v\n", err)
 	}
 	return exitCode(err)
+}
+
+// fileErr makes err, an error in or about the file path ("-": standard input
+// or output, named by stdName), an input error printed as a diagnostic about
+// the file (diag.AboutFile). nil stays nil.
+func fileErr(path, stdName string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, alir.ErrInflateLimit) {
+		err = fmt.Errorf("%w (--max-input-bytes raises it)", err)
+	}
+	name := path
+	if path == "-" {
+		name = stdName
+	}
+	return inputError{diag.AboutFile(name, err)}
 }
 
 // usageError is a problem with the command line (exit 2).
@@ -137,11 +164,11 @@ func openALIR(path, format string) (*alirProgram, error) {
 	}
 	p, f, err := alir.ReadFile(path, f)
 	if err != nil {
-		return nil, err
+		return nil, fileErr(path, "", err)
 	}
 	m, err := alir.Compile(p)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fileErr(path, "", err)
 	}
 	return &alirProgram{path: path, format: f, prog: p, m: m}, nil
 }
@@ -351,7 +378,14 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return inputErr(err)
 	}
-	return inputErr(p.Info(c.App.Writer, c.Bool("json")))
+	if err := p.Info(c.App.Writer, c.Bool("json")); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // writing stdout
+			return inputErr(err)
+		}
+		return fileErr(path, "", err)
+	}
+	return nil
 }
 
 // formatOf reads --format (FormatAuto when absent); a bad name is a usage
@@ -389,7 +423,14 @@ func convertAction(c *cli.Context) error {
 	if err != nil {
 		return inputErr(err)
 	}
-	return inputErr(alir.WriteFile(dst, p.prog, to))
+	if err := alir.WriteFile(dst, p.prog, to); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return fileErr(dst, "", err)
+		}
+		return fileErr(src, "", err) // the program cannot be written so
+	}
+	return nil
 }
 
 // reorderArgs moves options after positional arguments in front of them,

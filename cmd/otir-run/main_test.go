@@ -193,12 +193,12 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(conformance, "alir-v2-mixed")); err == nil {
 		model := filepath.Join(conformance, "alir-v2-mixed", "model.json.gz")
-		if _, _, err := run(t, "", model, "--input", txt); err == nil || !strings.Contains(err.Error(), "line 2") {
+		if _, _, err := run(t, "", model, "--input", txt); err == nil || !strings.Contains(err.Error(), "x.txt:2:2: error: 1 values, earlier lines have 2") {
 			t.Errorf("ragged input: %v", err)
 		}
 		one := filepath.Join(dir, "one.txt")
 		os.WriteFile(one, []byte("1 2 3\n"), 0o644)
-		if _, _, err := run(t, "", model, "--input", one); err == nil || !strings.Contains(err.Error(), "64 inputs") {
+		if _, _, err := run(t, "", model, "--input", one); err == nil || !strings.Contains(err.Error(), "one.txt: error: 3 values per line, the program has 64 inputs") {
 			t.Errorf("wrong column count: %v", err)
 		}
 	}

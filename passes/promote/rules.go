@@ -88,14 +88,14 @@ func hlsMul() rule {
 
 // shift is "Shift operators keep the left-hand type" (spec "HLS Shift
 // Operators", and "Same as HLS" for cpp): an integer shifted by an integer or
-// index; "index shifted by index" gives index. Index by integer, and a float
-// or index on the left with anything else, have no rule (ERRATA: "the left
-// operand must be an integer").
+// index. The left operand must be an integer: index or a float on the left
+// has no rule (ERRATA, checked against Allo's table: "the left operand must be
+// an integer (index or float on the left has no rule)"), which overrides the
+// spec table's row "index shifted by index".
 func shift() rule {
 	return rule{binary: map[pair]binaryFn{
 		{sI, sI}: pickLeft, {sI, uI}: pickLeft, {sI, iX}: pickLeft,
 		{uI, uI}: pickLeft, {uI, sI}: pickLeft, {uI, iX}: pickLeft,
-		{iX, iX}: pickLeft,
 	}}
 }
 

@@ -213,14 +213,14 @@ cpp lt i1024 i8 => i1024
 cpp ge f64 f32 => f64
 cpp ne bool bool => bool
 
-# shifts: the left-hand type; the left must be an integer, or index with index
+# shifts: the left-hand type; the left must be an integer (ERRATA: index on the left has no rule)
 hls lshift i8 i32 => i8
 hls lshift i8 u32 => i8
 hls lshift i8 index => i8
 hls lshift u8 i8 => u8
 hls lshift u8 u16 => u8
 hls lshift u8 index => u8
-hls lshift index index => index
+hls lshift index index => !
 hls lshift index i8 => !
 hls lshift index u8 => !
 hls lshift f32 i8 => !
@@ -229,12 +229,12 @@ hls lshift f32 f32 => !
 hls rshift i1024 bool => i1024
 hls rshift bool i8 => bool
 hls rshift u16 u4 => u16
-hls rshift index index => index
+hls rshift index index => !
 hls rshift index bool => !
 hls rshift f16 index => !
 cpp lshift i8 u8 => i8
 cpp lshift u32 i8 => u32
-cpp lshift index index => index
+cpp lshift index index => !
 cpp lshift index i32 => !
 cpp rshift i16 index => i16
 cpp rshift u8 u64 => u8

@@ -5,13 +5,16 @@ import (
 
 	"otir/diag"
 	"otir/ir"
+	"otir/passes/promote"
 )
 
 // checkElementwise covers the binary, unary, cmp, select and cast ops:
 // operands are scalars or #private tiles whose shapes broadcast NumPy-style,
 // the result has the broadcast shape in #private (or is a scalar when every
-// operand is), the op's element kinds hold, and no tile of index is produced.
-func checkElementwise(_ *verifier, op *ir.Operation) *diag.Diagnostic {
+// operand is), the op's element kinds hold, no tile of index is produced, and
+// the operand element types have a typing rule in the module's style (Allo's
+// rules, passes/promote), whether the result type was written or inferred.
+func checkElementwise(v *verifier, op *ir.Operation) *diag.Diagnostic {
 	for i, x := range op.Operands {
 		if t := asTile(x.Type); t != nil {
 			if t.Space != ir.Private {
@@ -29,6 +32,9 @@ func checkElementwise(_ *verifier, op *ir.Operation) *diag.Diagnostic {
 	}
 	if rt := asTile(op.Results[0].Type); rt != nil && isIndex(rt.Elem) {
 		return opError(op, "cannot produce a tile of index elements ('%s'): index is a scalar type", typeStr(rt))
+	}
+	if err := promote.CheckOp(v.style, op); err != nil {
+		return opError(op, "%s", err.Error())
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 
 	"otir/diag"
 	"otir/ir"
+	"otir/passes/promote"
 )
 
 // maxDepth bounds region nesting; deeper (or cyclic) IR is diagnosed instead of
@@ -104,6 +105,9 @@ func VerifyOp(op *ir.Operation) diag.List {
 		if p.Name == ir.OpKernel && v.kernel == nil {
 			v.enterKernel(p)
 		}
+		if p.Name == ir.OpModule {
+			v.enterModule(p)
+		}
 		b = p.Block
 	}
 	// Enter them, outermost first: in each, the ops before op's ancestor (all
@@ -167,6 +171,10 @@ type verifier struct {
 	// rank of its launch grid.
 	kernel   *ir.Operation
 	gridRank int
+	// style is the enclosing module's typing style (hls when unset, unknown
+	// or outside a module): element-wise operations must have a typing rule
+	// in it.
+	style promote.Style
 	// symbols maps kernel names to their first definition.
 	symbols map[string]*ir.Operation
 	// owner is the op whose region holds the op being checked (nil at the
@@ -175,7 +183,7 @@ type verifier struct {
 }
 
 func newVerifier() *verifier {
-	return &verifier{stamp: ir.NewOrderStamp()}
+	return &verifier{stamp: ir.NewOrderStamp(), style: promote.HLS}
 }
 
 // number numbers the blocks under op (at nesting depth depth) for the
@@ -239,9 +247,12 @@ func (v *verifier) visit(op *ir.Operation, parent *ir.Block, owner *ir.Operation
 			v.diags = append(v.diags, opError(op, "regions are nested more than %d deep", maxDepth))
 			return
 		}
-		outerKernel, outerRank := v.kernel, v.gridRank
+		outerKernel, outerRank, outerStyle := v.kernel, v.gridRank, v.style
 		if op.Name == ir.OpKernel {
 			v.enterKernel(op)
+		}
+		if op.Name == ir.OpModule {
+			v.enterModule(op)
 		}
 		for _, r := range op.Regions {
 			if r == nil {
@@ -262,7 +273,7 @@ func (v *verifier) visit(op *ir.Operation, parent *ir.Block, owner *ir.Operation
 				v.anc = v.anc[:len(v.anc)-1]
 			}
 		}
-		v.kernel, v.gridRank = outerKernel, outerRank
+		v.kernel, v.gridRank, v.style = outerKernel, outerRank, outerStyle
 	}
 	if v.defined != nil && len(op.Results) > 0 && !v.defined.add(op) && d == nil && len(op.Regions) == 0 {
 		v.diags = append(v.diags, opError(op, "appears more than once in the IR"))
@@ -327,6 +338,15 @@ func (v *verifier) enterKernel(k *ir.Operation) {
 	v.gridRank = 1
 	if g, ok := k.Attr("grid").(*ir.ArrayAttr); ok && g != nil {
 		v.gridRank = len(g.Elems)
+	}
+}
+
+// enterModule takes the typing style of module m (hls unless it names cpp; an
+// unknown style is the module's own error).
+func (v *verifier) enterModule(m *ir.Operation) {
+	v.style = promote.HLS
+	if s, ok := m.Attr("otir.typing_style").(*ir.StringAttr); ok && s != nil && s.Value == string(promote.CPP) {
+		v.style = promote.CPP
 	}
 }
 
