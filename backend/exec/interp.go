@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"otir/internal/satint"
 	"strings"
 
 	"otir/diag"
@@ -183,7 +184,7 @@ func (w *workgroup) tick(op *ir.Operation) error { return w.tickN(op, 1) }
 
 // tickN counts n steps against Options.MaxSteps, before the work is done.
 func (w *workgroup) tickN(op *ir.Operation, n int64) error {
-	w.m.steps = satAdd(w.m.steps, n)
+	w.m.steps = satint.Add(w.m.steps, n)
 	if max := w.m.opts.MaxSteps; max > 0 && w.m.steps > max {
 		return opErr(op, "the run exceeds its limit of %d steps (raise it with --max-steps)", max)
 	}

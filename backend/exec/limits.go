@@ -1,8 +1,8 @@
 package exec
 
 import (
-	"math"
 	"math/big"
+	"otir/internal/satint"
 
 	"otir/diag"
 	"otir/ir"
@@ -28,24 +28,6 @@ func elemWeight(t ir.Type) int64 {
 	return 1
 }
 
-// satMul multiplies non-negative numbers, saturating at math.MaxInt64.
-func satMul(a, b int64) int64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	if a > math.MaxInt64/b {
-		return math.MaxInt64
-	}
-	return a * b
-}
-
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
 // tileCost is the weighted element count of a tile type (0 for other types).
 func tileCost(t ir.Type) int64 {
 	tt, ok := t.(*ir.TileType)
@@ -57,7 +39,7 @@ func tileCost(t ir.Type) int64 {
 		if d < 0 {
 			d = 0
 		}
-		n = satMul(n, d)
+		n = satint.Mul(n, d)
 	}
 	return n
 }
@@ -86,7 +68,7 @@ func checkSizes(k *ir.Operation, max int64) error {
 		if c > max {
 			return diag.Errorf(loc, "%s %s holds %s elements, more than the limit of %d %s", what, t, countText(t), max, hint)
 		}
-		total = satAdd(total, c)
+		total = satint.Add(total, c)
 		return nil
 	}
 	if body := k.Body(0); body != nil {
@@ -134,11 +116,11 @@ func countText(t ir.Type) string {
 func stepCost(op *ir.Operation) int64 {
 	c := int64(1)
 	for _, r := range op.Results {
-		c = satAdd(c, tileCost(r.Type))
+		c = satint.Add(c, tileCost(r.Type))
 	}
 	if op.Name == ir.OpMatmul && len(op.Operands) > 0 {
 		if tt, ok := op.Operands[0].Type.(*ir.TileType); ok && len(tt.Shape) > 0 && len(op.Results) > 0 {
-			c = satAdd(c, satMul(tileCost(op.Results[0].Type), tt.Shape[len(tt.Shape)-1]))
+			c = satint.Add(c, satint.Mul(tileCost(op.Results[0].Type), tt.Shape[len(tt.Shape)-1]))
 		}
 	}
 	return c

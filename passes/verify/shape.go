@@ -1,7 +1,7 @@
 package verify
 
 import (
-	"math"
+	"otir/internal/satint"
 
 	"otir/diag"
 	"otir/ir"
@@ -173,7 +173,7 @@ func checkSliceBounds(op *ir.Operation, t *ir.TileType, dyn []*ir.Value, what st
 		if stride < 1 {
 			return opError(op, "stride %d along dim %d must be positive", stride, i)
 		}
-		extent := satAdd(satMul(size-1, stride), 1) // elements spanned from the offset
+		extent := satint.Add(satint.Mul(size-1, stride), 1) // elements spanned from the offset
 		if off == ir.DynamicOffset {
 			if extent > dim {
 				return opError(op, "slice of extent %d along dim %d exceeds the %s dimension %d", extent, i, what, dim)
@@ -183,25 +183,9 @@ func checkSliceBounds(op *ir.Operation, t *ir.TileType, dyn []*ir.Value, what st
 		if off < 0 {
 			return opError(op, "offset %d along dim %d must be non-negative", off, i)
 		}
-		if end := satAdd(off, extent); end > dim {
+		if end := satint.Add(off, extent); end > dim {
 			return opError(op, "slice [%d, %d) along dim %d exceeds the %s dimension %d", off, end, i, what, dim)
 		}
 	}
 	return nil
-}
-
-// satMul and satAdd are non-negative int64 arithmetic saturating at MaxInt64,
-// so huge sizes or strides cannot wrap into a passing bound check.
-func satMul(a, b int64) int64 {
-	if a != 0 && b > math.MaxInt64/a {
-		return math.MaxInt64
-	}
-	return a * b
-}
-
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }
