@@ -90,13 +90,21 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	t := pc.inf.kif[i]
 	tr := typeRange(t)
 	pc.known[i] = tr
-	r, e, reason := pc.p.exact(pc.inf, i, pc.operand)
-	if reason != "" || r.lo == nil {
+	// A linear op's range is its form's: no interval arithmetic needed.
+	var r rng
+	e, reason, linear := pc.p.linearStep(pc.inf, i)
+	if reason != "" {
 		return reason, need
 	}
-	f, linear := pc.linear(i, e)
+	var f affine
 	if linear {
+		f, linear = pc.linear(i, e)
 		r = f.r
+	}
+	if !linear {
+		if r, e, reason = pc.p.exact(pc.inf, i, pc.operand); reason != "" || r.lo == nil {
+			return reason, need
+		}
 	}
 	if e < t.Fractionals {
 		return fmt.Sprintf("has step 2^%d, finer than its exact result's 2^%d (the original interpreter shifts by a negative amount)", -t.Fractionals, -e), need
@@ -289,6 +297,39 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	return r, true
 }
 
+// linearStep reports whether op i is linear (const, add, sub, const_add,
+// ALIR neg), and if so the fractional bits e of its exact result, or why
+// it is not portable whatever its operands.
+func (p *Program) linearStep(inf *info, i int) (e int, reason string, linear bool) {
+	op := p.Ops[i]
+	t := inf.kif[i]
+	fr := func(id int32) int { return inf.kif[id].Fractionals }
+	switch op.Opcode {
+	case OpConst:
+		return t.Fractionals, "", true
+	case -2:
+		if p.Dialect == DAIS {
+			return 0, "", false
+		}
+		if fr(op.ID0) != t.Fractionals {
+			return 0, fmt.Sprintf("negates a value of step 2^%d into step 2^%d (the raw value is copied, not rescaled)", -fr(op.ID0), -t.Fractionals), true
+		}
+		return t.Fractionals, "", true
+	case OpAdd, OpSub:
+		return max(fr(op.ID0), fr(op.ID1)-int(op.Data)), "", true
+	case OpConstAdd:
+		fa := fr(op.ID0)
+		if p.Dialect == DAIS {
+			if fa > t.Fractionals {
+				return 0, fmt.Sprintf("has step 2^%d, coarser than its operand's 2^%d (da4ml's interpreter shifts by a negative amount)", -t.Fractionals, -fa), true
+			}
+			return t.Fractionals, "", true
+		}
+		return max(fa, int(op.DataHigh())), "", true
+	}
+	return 0, "", false
+}
+
 // exact returns the range r of op i's exact result, raw at fractional bits
 // e, for operands in the ranges that operand(i, id) gives; or why op i is
 // not portable whatever its operands. r.lo is nil for an op whose result
@@ -320,14 +361,13 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 			break
 		}
 		// ALIR neg: the raw value negated
-		if fr(op.ID0) != t.Fractionals {
-			reason = fmt.Sprintf("negates a value of step 2^%d into step 2^%d (the raw value is copied, not rescaled)", -fr(op.ID0), -t.Fractionals)
+		if e, reason, _ = p.linearStep(inf, i); reason != "" {
 			return
 		}
 		r = dec(op.ID0).neg()
 	case OpAdd, OpSub:
 		fa, fb := fr(op.ID0), fr(op.ID1)-int(op.Data)
-		e = max(fa, fb)
+		e, _, _ = p.linearStep(inf, i)
 		if op.ID0 == op.ID1 { // a ± a*2^s: one value, scaled
 			ca := new(big.Int).Lsh(big.NewInt(1), uint(e-fa))
 			cb := new(big.Int).Lsh(big.NewInt(1), uint(e-fb))
@@ -347,12 +387,10 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 		fa := fr(op.ID0)
 		if dais {
 			k, ek = big.NewInt(op.Data), t.Fractionals
-			if fa > t.Fractionals {
-				reason = fmt.Sprintf("has step 2^%d, coarser than its operand's 2^%d (da4ml's interpreter shifts by a negative amount)", -t.Fractionals, -fa)
-				return
-			}
 		}
-		e = max(fa, ek)
+		if e, reason, _ = p.linearStep(inf, i); reason != "" {
+			return
+		}
 		r = dec(op.ID0).shl(uint(e - fa)).add(pointRange(k.Lsh(k, uint(e-ek))))
 	case OpConst:
 		r = pointRange(big.NewInt(op.Data))
