@@ -16,6 +16,9 @@ var conformanceCases = []struct {
 }{
 	{"alir-v2-mixed", "model.json.gz", FormatJSON},
 	{"dais-v1-example", "model.bin", FormatDAIS},
+	{"alkaid-cmvm64", "model-v2.json.gz", FormatJSON},
+	{"alkaid-cmvm64", "model-v4.json.gz", FormatJSONV4},
+	{"alkaid-mlp", "model-v4.json.gz", FormatJSONV4},
 }
 
 func readConformance(t *testing.T, dir, name string) []byte {
@@ -34,7 +37,7 @@ func readConformance(t *testing.T, dir, name string) []byte {
 // with the fast interpreter and with the exact reference evaluator.
 func TestConformance(t *testing.T) {
 	for _, c := range conformanceCases {
-		t.Run(c.dir, func(t *testing.T) {
+		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
 			model := readConformance(t, c.dir, c.model)
 			inputs := readConformance(t, c.dir, "inputs.txt")
 			want := readConformance(t, c.dir, "expected.txt")

@@ -167,11 +167,15 @@ func TestWriteFuzzCorpus(t *testing.T) {
 func FuzzInterpreter(f *testing.F) {
 	f.Add(uint64(1), uint8(20), uint8(0))
 	f.Add(uint64(2), uint8(60), uint8(1))
+	f.Add(uint64(3), uint8(40), uint8(2))
 	f.Fuzz(func(t *testing.T, seed uint64, nOps uint8, dialect uint8) {
 		r := rand.New(rand.NewPCG(seed, uint64(nOps)))
-		d := Dialect(dialect % 2)
+		d := Dialect(dialect % 3 % 2)
 		nIn := r.IntN(4)
 		p := randomProgram(r, d, nIn, 1+int(nOps))
+		if dialect%3 == 2 {
+			p = randomProgramV4(r, nIn, 1+int(nOps))
+		}
 		m, err := Compile(p)
 		if err != nil {
 			t.Fatal(err)

@@ -161,8 +161,7 @@ func referenceProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
 	}
 	used := make([]bool, len(p.Ops))
 	for _, op := range p.Ops {
-		ids, k := op.operands(d)
-		for _, id := range ids[:k] {
+		for _, id := range op.operands(d) {
 			used[id] = true
 		}
 	}
@@ -217,8 +216,7 @@ func referenceDefined(p *Program) bool {
 		if m.u64[i] || p.portableShift(m.inf, i) != "" {
 			return false
 		}
-		ids, k := op.operands(p.Dialect)
-		for _, id := range ids[:k] {
+		for _, id := range op.operands(p.Dialect) {
 			if m.inf.kif[id].Fractionals-m.inf.kif[i].Fractionals > 40 {
 				return false
 			}
