@@ -125,8 +125,8 @@ func (d Dialect) OpName(c Opcode) string {
 // sub-operation in bits 63:56; for OpQuantize in ALIR the relative shift r
 // of spec 4 (quantize(a*2^r); 0 in spec 2 and 3, and always 0 in DAIS).
 //
-// OpSum (ALIR spec 3/4 only) reads its operands from Terms (ID0 and ID1
-// are -1, Data is 0); no other opcode has Terms.
+// OpSum (ALIR spec 3/4 only) reads its operands from Terms, at least two
+// (ID0 and ID1 are -1, Data is 0); no other opcode has Terms.
 type Op struct {
 	ID0, ID1 int32
 	Opcode   Opcode

@@ -131,7 +131,7 @@ func randomProgramOf(r *rand.Rand, d Dialect, nIn, nOps int, v4 bool) *Program {
 			op.ID0, op.ID1 = earlier(), earlier()
 			op.Data = BitBinaryData(randShift(r), uint8(r.IntN(3)))
 		case OpSum:
-			op.Terms = make([]Term, 1+r.IntN(5))
+			op.Terms = make([]Term, 2+r.IntN(4))
 			for k := range op.Terms {
 				op.Terms[k] = Term{ID: earlier(), Shift: randShift(r), Neg: r.IntN(2) == 0}
 			}

@@ -51,7 +51,7 @@ func v4Arity(code Opcode, spec int, bytecode bool) (nAddr, nData int, ok bool) {
 	case OpBitBinary:
 		return 2, 2, true
 	case OpSum:
-		return 1, 0, true // checked against n_addr below
+		return 2, 0, true // and two data entries per addr
 	}
 	return 0, 0, false
 }
@@ -174,8 +174,8 @@ func opFromV4(i int, code int64, addr []int64, data []int64, spec int, bytecode 
 		}
 		op.ID0, op.ID1, op.Data = id(0), id(1), BitBinaryData(s, uint8(u))
 	case OpSum:
-		if len(addr) == 0 {
-			return op, 0, false, errf("a sum needs at least one term")
+		if len(addr) < 2 {
+			return op, 0, false, errf("a sum needs at least two terms, has %d (alkaid asserts it)", len(addr))
 		}
 		op.Terms = make([]Term, len(addr))
 		for k := range addr {

@@ -136,8 +136,8 @@ func (p *Program) checkOperands(i int) error {
 		}
 		return earlier("condition", op.DataLow())
 	case OpSum:
-		if len(op.Terms) == 0 {
-			return p.opErr(i, "a sum needs at least one term")
+		if len(op.Terms) < 2 {
+			return p.opErr(i, "a sum needs at least two terms, has %d (alkaid asserts it)", len(op.Terms))
 		}
 		for k, t := range op.Terms {
 			if err := earlier(fmt.Sprintf("term %d", k), t.ID); err != nil {
