@@ -103,7 +103,7 @@ func decodeBytecodeV4(data []byte) (*Program, error) {
 		return nil, r.err
 	}
 	p := &Program{Dialect: ALIR, CarrySize: -1, AdderSize: -1, Spec: int(version)}
-	if !r.room(nIn, 4, "input shifts") || !r.room(nOut, 13, "outputs") {
+	if !r.room(nIn, 4, "input shifts") || !r.room(nOut, 9, "outputs") {
 		return nil, r.err
 	}
 	p.InShifts = make([]int32, nIn)
