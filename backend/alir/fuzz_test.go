@@ -59,8 +59,23 @@ func seedPrograms(d Dialect) []*Program {
 	return ps
 }
 
+// seedProgramsV4 returns small ALIR programs with sums and relative
+// quantize shifts.
+func seedProgramsV4() []*Program {
+	r := rand.New(rand.NewPCG(12, 4))
+	var ps []*Program
+	for range 4 {
+		ps = append(ps, randomProgramV4(r, 2, 12))
+	}
+	return ps
+}
+
 func addSeeds(f *testing.F, d Dialect, enc func(*Program) ([]byte, error), files ...string) {
-	for _, p := range seedPrograms(d) {
+	addSeedsOf(f, seedPrograms(d), enc, files...)
+}
+
+func addSeedsOf(f *testing.F, ps []*Program, enc func(*Program) ([]byte, error), files ...string) {
+	for _, p := range ps {
 		if data, err := enc(p); err == nil {
 			f.Add(data)
 		}
@@ -77,6 +92,27 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if p, err := DecodeJSON(data); err == nil {
 			checkLoaded(t, p, EncodeJSON, DecodeJSON)
+		}
+	})
+}
+
+func FuzzDecodeJSONV4(f *testing.F) {
+	addSeedsOf(f, seedProgramsV4(), EncodeJSONV4, "alkaid-mlp/model-v4.json.gz")
+	f.Add([]byte(`{"model":[[1,1],[0],[1],[0],[false],[[[],-1,[0],[-8.0,7.0,1.0],0,0],[[0,0],11,[1,2,0,-1],[-64.0,63.0,1.0],0,0]],-1,-1,null],"meta":"ALIRModel","spec_version":4}`))
+	f.Add([]byte(`{"model":[[1,1],[0],[1],[0],[false],[[[],-1,[0],[-8.0,7.0,1.0],0,0],[[0],3,[],[-8.0,7.0,1.0],0,0]],-1,-1],"meta":"ALIRModel","spec_version":3}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if p, err := DecodeJSON(data); err == nil {
+			checkLoaded(t, p, EncodeJSONV4, DecodeJSON)
+		}
+	})
+}
+
+func FuzzDecodeBytecodeV4(f *testing.F) {
+	addSeedsOf(f, seedProgramsV4(), EncodeBytecodeV4)
+	addSeeds(f, ALIR, EncodeBytecodeV4)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if p, err := DecodeBytecodeV4(data); err == nil {
+			checkLoaded(t, p, EncodeBytecodeV4, DecodeBytecodeV4)
 		}
 	})
 }
@@ -116,6 +152,7 @@ func FuzzDecodeDAISOriginal(f *testing.F) {
 func FuzzDecodeAuto(f *testing.F) {
 	addSeeds(f, ALIR, EncodeBytecode)
 	addSeeds(f, DAIS, EncodeDAIS)
+	addSeedsOf(f, seedProgramsV4(), EncodeBytecodeV4)
 	f.Add([]byte(`{"meta":"ALIRModel","spec_version":2,"model":[[0,0],[],[],[],[],[],-1,-1]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, format, err := Decode(data, FormatAuto)
@@ -156,6 +193,17 @@ func TestWriteFuzzCorpus(t *testing.T) {
 		return out
 	}
 	write("FuzzDecodeJSON", encodeAll(ALIR, EncodeJSON, true))
+	encodeV4 := func(enc func(*Program) ([]byte, error)) [][]byte {
+		var out [][]byte
+		for _, p := range seedProgramsV4() {
+			if data, err := enc(p); err == nil {
+				out = append(out, data)
+			}
+		}
+		return out
+	}
+	write("FuzzDecodeJSONV4", encodeV4(EncodeJSONV4))
+	write("FuzzDecodeBytecodeV4", encodeV4(EncodeBytecodeV4))
 	write("FuzzDecodeBytecode", encodeAll(ALIR, EncodeBytecode, true))
 	write("FuzzDecodeDAIS", encodeAll(DAIS, EncodeDAIS, true))
 	write("FuzzDecodeDAISOriginal", encodeAll(DAIS, EncodeDAISOriginal, false))
