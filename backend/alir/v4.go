@@ -51,7 +51,7 @@ func v4Arity(code Opcode, spec int, bytecode bool) (nAddr, nData int, ok bool) {
 	case OpBitBinary:
 		return 2, 2, true
 	case OpSum:
-		return 2, 0, true // and two data entries per addr
+		return 0, 0, true // two or more addrs, two data entries each: checked below
 	}
 	return 0, 0, false
 }
