@@ -18,9 +18,9 @@ import (
 
 // TestReferenceTools is issue 12's experiment, kept: generated kernels
 // (difftest.Generate(7000+N)) lowered with lower-tiles and dais-optimize,
-// written as ALIR v2 JSON, ALIR v2 bytecode and DAIS v1, and run by the
-// original interpreters (alkaid's spec 2 interpreter, da4ml's DAIS v1
-// interpreter) on random input rows; every output must equal otir's
+// written as ALIR v2 JSON, ALIR v2 bytecode, DAIS v1, ALIR v4 JSON and ALIR
+// v4 bytecode, and run by the original interpreters (alkaid's spec 2 and
+// spec 4 interpreters, da4ml's DAIS v1 interpreter) on random input rows; every output must equal otir's
 // interpreter's bit for bit. It needs the binaries that
 // ../shared/reference-tools/build.sh builds:
 //
@@ -82,8 +82,10 @@ func TestReferenceTools(t *testing.T) {
 			{"json", "alir_v2_run", alir.FormatJSON},
 			{"bytecode", "alir_v2_run", alir.FormatBytecode},
 			{"dais-v1", "dais_v1_run", alir.FormatDAIS},
+			{"v4-json", "alir_v4_run", alir.FormatJSONV4},
+			{"v4-bytecode", "alir_v4_run", alir.FormatBytecodeV4},
 		} {
-			if unsigned64 && c.bin == "alir_v2_run" {
+			if unsigned64 && (c.bin == "alir_v2_run" || c.bin == "alir_v4_run") {
 				continue
 			}
 			data, err := alir.Encode(p, c.f)
