@@ -57,6 +57,9 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 	}
 	q := p.Clone()
 	q.Dialect = to
+	if to == DAIS {
+		q.Spec = 0
+	}
 	q.Ops = make([]Op, 0, len(p.Ops))
 	at := make([]int32, len(p.Ops)) // new index of every old op
 	emit := func(op Op) int32 {

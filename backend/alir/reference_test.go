@@ -352,7 +352,7 @@ func TestReferenceInterpreters(t *testing.T) {
 			if c.v4 {
 				r = rand.New(rand.NewPCG(11, 4))
 			}
-			ran, nonPortable, converted, sums, rel := 0, 0, 0, 0, 0
+			ran, nonPortable, converted, sums, rel, toDAIS := 0, 0, 0, 0, 0, 0
 			for it := 0; ran < referencePrograms && it < 20*referencePrograms; it++ {
 				nIn := 1 + r.IntN(4)
 				p := referenceProgramOf(r, c.d, nIn, nIn+1+r.IntN(30), c.v4)
@@ -409,6 +409,19 @@ func TestReferenceInterpreters(t *testing.T) {
 					nOut := p.NumOutputs()
 					t.Fatalf("program %d converted (%s): sample %d output %d: %s %v, otir on the original %v", it, name, k/nOut, k%nOut, c.orun.bin, got[k], want[k])
 				}
+				if !c.v4 {
+					continue
+				}
+				// And as DAIS (rewritten as spec 2, then converted).
+				if q, err = Convert(p, DAIS); err != nil {
+					continue // not portable
+				}
+				toDAIS++
+				got, name = runReference(t, binDir, dir, it, refRun{FormatDAIS, "dais_v1_run"}, q, rows.Bytes())
+				if k := sameFloats(got, want); k >= 0 {
+					nOut := p.NumOutputs()
+					t.Fatalf("program %d converted to DAIS (%s): sample %d output %d: dais_v1_run %v, otir on the original %v", it, name, k/nOut, k%nOut, got[k], want[k])
+				}
 			}
 			if ran < referencePrograms {
 				t.Fatalf("only %d programs were defined in the reference", ran)
@@ -421,7 +434,7 @@ func TestReferenceInterpreters(t *testing.T) {
 			}
 			what := "converted agree with the other dialect's interpreter"
 			if c.v4 {
-				what = fmt.Sprintf("rewritten as spec 2 agree with alir_v2_run; %d sums, %d relative quantize shifts", sums, rel)
+				what = fmt.Sprintf("rewritten as spec 2 agree with alir_v2_run, %d converted to DAIS with dais_v1_run; %d sums, %d relative quantize shifts", toDAIS, sums, rel)
 			}
 			t.Logf("%d random programs (%d not portable) agree with %s; %d %s", ran, nonPortable, c.runs[0].bin, converted, what)
 		})
