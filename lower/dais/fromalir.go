@@ -82,6 +82,8 @@ func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
 			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
 			at.Set("kind", &ir.StringAttr{Value: bitBinaryKinds[uint64(op.Data)>>56]})
 			at.Set("shift", i64(int64(op.DataLow())))
+		case alir.OpSum: // not reached: ToSpec2 rewrote sums
+			return nil, fmt.Errorf("op %d: a sum is not imported", i)
 		}
 		if op.Latency != 0 {
 			at.Set("latency", f64(op.Latency))
