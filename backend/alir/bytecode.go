@@ -63,6 +63,9 @@ func decodeBinary(l binLayout, data []byte) (*Program, error) {
 	}
 	// Binaries do not store the cost model; -1 counts each adder as 1.
 	p := &Program{Dialect: l.dialect, CarrySize: -1, AdderSize: -1}
+	if l.dialect == ALIR {
+		p.Spec = SpecVersion
+	}
 	var nIn, nOut, nOps, nTab int64
 	if l.version != 0 {
 		if w[0] != l.version {
@@ -205,6 +208,9 @@ func applyLookupPads(p *Program, pads map[int]int64) error {
 func encodeBinary(l binLayout, p *Program) ([]byte, error) {
 	p, err := Convert(p, l.dialect)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.name, err)
+	}
+	if p, err = ToSpec2(p); err != nil {
 		return nil, fmt.Errorf("%s: %w", l.name, err)
 	}
 	inf, err := p.analyze()

@@ -58,6 +58,7 @@ const (
 	kExact                 // exact big-integer evaluation, sample by sample
 	kLin1W                 // d = wrap((a*m0 + k) >> rs)             (fused wrap)
 	kLin2W                 // d = wrap((a*m0 + b*m1 + k) >> rs)      (fused wrap)
+	kSumN                  // d = (Σ t.m * t + k) >> rs over sum terms (any number, any signs)
 )
 
 // Wrap modes applied after a kernel.
@@ -83,6 +84,14 @@ type instr struct {
 	scale       float64
 	op          int32 // index of the operation in the program
 	tab         []int64
+	sum         []sumTerm // kSumN
+}
+
+// sumTerm is one addend of a kSumN instruction: the slot at offset off
+// times m (±2^s, mod 2^64).
+type sumTerm struct {
+	off int
+	m   int64
 }
 
 // outSpec tells how output j is read from the buffer.
@@ -204,8 +213,7 @@ func (m *Machine) allocSlots() {
 		last[i] = -1
 	}
 	for i, op := range p.Ops {
-		ids, k := op.operands(p.Dialect)
-		for _, j := range ids[:k] {
+		for _, j := range op.operands(p.Dialect) {
 			if last[j] != pinned {
 				last[j] = i
 			}
@@ -329,8 +337,14 @@ func (m *Machine) compileOp(i int) instr {
 		}, nil, 0)
 	case OpReLU:
 		return m.compileReLU(i, ins, false)
-	case OpQuantize:
-		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0)}}, nil, 0)
+	case OpQuantize: // quantize(a*2^r)
+		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0) - int(op.Data)}}, nil, 0)
+	case OpSum:
+		terms := make([]term, len(op.Terms))
+		for k, tm := range op.Terms {
+			terms[k] = term{tm.ID, tm.Neg, fr(tm.ID) - int(tm.Shift)}
+		}
+		return m.compileLinear(i, ins, terms, nil, 0)
 	case OpConstAdd:
 		k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
 		if dais {
@@ -398,8 +412,8 @@ func (m *Machine) compileOp(i int) instr {
 				ins.k = -1 // no mask
 			case ins.k != -1:
 				r = rng{new(big.Int), big.NewInt(ins.k)}
-			default: // masked to 64 bits: an unsigned 64-bit value
-				r = rng{new(big.Int), maxUint64}
+			default: // masked to 64 bits: the bits of ^a, read as unsigned
+				r = rng{new(big.Int), new(big.Int).Set(maxUint64)}
 			}
 		case BitReduceAny:
 			ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
@@ -438,8 +452,8 @@ func (m *Machine) compileOp(i int) instr {
 	panic(fmt.Sprintf("alir: compile: unhandled opcode %d after validation", op.Opcode))
 }
 
-// compileLinear compiles r = quantize(Σ terms + k*2^-ek) for at most two
-// terms.
+// compileLinear compiles r = quantize(Σ terms + k*2^-ek): one or two terms
+// with their own kernels, more (or two negated ones) with kSumN.
 func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek int) instr {
 	t := m.inf.kif[i]
 	g := t.Fractionals
@@ -504,8 +518,15 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 		default:
 			ins.kind = kLin1
 		}
-	case live[0].neg: // both negated: not produced by any opcode
-		return m.exactInstr(i, ins, res)
+	case len(live) > 2 || live[0].neg: // a sum of several terms, or of negated ones
+		ins.kind = kSumN
+		for _, tm := range live {
+			st := sumTerm{m.slotOf[tm.id], int64(1) << uint(g-tm.e)}
+			if tm.neg {
+				st.m = -st.m
+			}
+			ins.sum = append(ins.sum, st)
+		}
 	default:
 		a, b := live[0], live[1]
 		ins.a, ins.b = m.slotOf[a.id], m.slotOf[b.id]

@@ -16,6 +16,9 @@ var conformanceCases = []struct {
 }{
 	{"alir-v2-mixed", "model.json.gz", FormatJSON},
 	{"dais-v1-example", "model.bin", FormatDAIS},
+	{"alkaid-cmvm64", "model-v2.json.gz", FormatJSON},
+	{"alkaid-cmvm64", "model-v4.json.gz", FormatJSONV4},
+	{"alkaid-mlp", "model-v4.json.gz", FormatJSONV4},
 }
 
 func readConformance(t *testing.T, dir, name string) []byte {
@@ -34,7 +37,7 @@ func readConformance(t *testing.T, dir, name string) []byte {
 // with the fast interpreter and with the exact reference evaluator.
 func TestConformance(t *testing.T) {
 	for _, c := range conformanceCases {
-		t.Run(c.dir, func(t *testing.T) {
+		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
 			model := readConformance(t, c.dir, c.model)
 			inputs := readConformance(t, c.dir, "inputs.txt")
 			want := readConformance(t, c.dir, "expected.txt")
@@ -112,4 +115,57 @@ func compareText(t *testing.T, what string, out []float64, cols int, want []byte
 		}
 	}
 	t.Fatalf("%s: %d lines, want %d", what, len(got), len(exp))
+}
+
+// TestConformanceV4RoundTrips runs every conformance program through the
+// spec 4 writers and back: v2 -> v4 -> v2 and v4 -> bytecode -> v4 keep
+// expected.txt byte for byte (a spec-2 reader's view of a v4 program has
+// its relative shifts rewritten, see ToSpec2).
+func TestConformanceV4RoundTrips(t *testing.T) {
+	type step struct {
+		name string
+		enc  func(*Program) ([]byte, error)
+		dec  func([]byte) (*Program, error)
+	}
+	v2 := step{"v2 json", EncodeJSON, DecodeJSON}
+	v4 := step{"v4 json", EncodeJSONV4, DecodeJSON}
+	bc4 := step{"v4 bytecode", EncodeBytecodeV4, DecodeBytecodeV4}
+	bc2 := step{"v2 bytecode", EncodeBytecode, DecodeBytecode}
+	for _, c := range conformanceCases {
+		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
+			model := readConformance(t, c.dir, c.model)
+			inputs := readConformance(t, c.dir, "inputs.txt")
+			want := readConformance(t, c.dir, "expected.txt")
+			in, n, _, err := ReadRows(bytes.NewReader(inputs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p0, _, err := Decode(model, FormatAuto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range [][]step{{v4, v2}, {v2, v4, v2}, {v4, bc4, v4}, {bc4, v4}, {bc2, bc4, v2}} {
+				p, what := p0, c.model
+				for _, s := range path {
+					data, err := s.enc(p)
+					if err != nil {
+						t.Fatalf("%s -> %s: %v", what, s.name, err)
+					}
+					if p, err = s.dec(data); err != nil {
+						t.Fatalf("%s -> %s: read back: %v", what, s.name, err)
+					}
+					what += " -> " + s.name
+				}
+				m, err := Compile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := m.Run(in, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareText(t, what, out, p.NumOutputs(), want)
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package alir
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 )
 
@@ -37,6 +38,12 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 	if to != ALIR && to != DAIS {
 		return nil, fmt.Errorf("unknown dialect %d", to)
 	}
+	if to == DAIS { // DAIS has neither sums nor relative shifts
+		var err error
+		if p, err = ToSpec2(p); err != nil {
+			return nil, err
+		}
+	}
 	inf, err := p.analyze()
 	if err != nil {
 		return nil, err
@@ -50,6 +57,9 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 	}
 	q := p.Clone()
 	q.Dialect = to
+	if to == DAIS {
+		q.Spec = 0
+	}
 	q.Ops = make([]Op, 0, len(p.Ops))
 	at := make([]int32, len(p.Ops)) // new index of every old op
 	emit := func(op Op) int32 {
@@ -62,16 +72,7 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 			return fmt.Errorf("cannot convert %v to %v: %w", p.Dialect, to, p.opErr(i, "%s", why))
 		}
 		// Operands to their new indices.
-		ids, k := src.operands(p.Dialect)
-		if src.Opcode != OpInput && k > 0 {
-			op.ID0 = at[ids[0]]
-			if k > 1 {
-				op.ID1 = at[ids[1]]
-			}
-			if k > 2 {
-				op.Data = PackData(at[ids[2]], src.DataHigh())
-			}
-		}
+		op = op.mapOperands(p.Dialect, func(id int32) int32 { return at[id] })
 		t := inf.kif[i]
 		f := t.Fractionals
 		switch {
@@ -164,4 +165,126 @@ func intervalOf(r rng, f int) QInterval {
 		return y
 	}
 	return QInterval{v(r.lo), v(r.hi), v(big.NewInt(1))}
+}
+
+// ToSpec2 returns p with what only ALIR spec 3/4 expresses rewritten into
+// spec-2 operations that compute the same, exactly (p itself if there is
+// nothing to rewrite):
+//
+//   - a quantize with a relative shift r, quantize(x*2^r), becomes
+//     add(z, x, r) into the type of x*2^r (z a constant zero at that step),
+//     then a plain quantize;
+//   - a sum Σ ±x_k*2^s_k becomes a chain of adds and subs that starts from
+//     its first positive unshifted term (or a constant zero) and adds one
+//     term at a time; every partial sum gets the type that holds its exact
+//     value at the sum's finest step, and the last one the sum's type, so
+//     it floors once, as the sum does.
+//
+// Inserted operations shift the indices of the later ones; outputs follow.
+// A partial sum wider than 64 bits is an error.
+func ToSpec2(p *Program) (*Program, error) {
+	if p.Dialect != ALIR || !p.NeedsV4() {
+		return p, nil
+	}
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	q := p.Clone()
+	q.Ops = make([]Op, 0, len(p.Ops)+len(p.Ops)/4)
+	q.Spec = SpecVersion
+	at := make([]int32, len(p.Ops))
+	emit := func(op Op) int32 {
+		q.Ops = append(q.Ops, op)
+		return int32(len(q.Ops) - 1)
+	}
+	kifOf := func(id int32) KIF { t, _ := q.Ops[id].QInt.KIF(); return t }
+	zeros := map[int]int32{}
+	zeroAt := func(f int) int32 { // a 1-bit unsigned zero of step 2^-f
+		if z, ok := zeros[f]; ok {
+			return z
+		}
+		s := math.Ldexp(1, -f)
+		z := emit(Op{ID0: -1, ID1: -1, Opcode: OpConst, QInt: QInterval{0, s, s}})
+		zeros[f] = z
+		return z
+	}
+	for i, src := range p.Ops {
+		op := src.mapOperands(ALIR, func(id int32) int32 { return at[id] })
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("cannot write ALIR spec 2: %w", p.opErr(i, format, args...))
+		}
+		switch {
+		case op.Opcode == OpQuantize && op.Data != 0:
+			x, r := op.ID0, int(op.Data)
+			qx := q.Ops[x].QInt
+			sc := math.Ldexp(1, r)
+			qy := QInterval{qx.Min * sc, qx.Max * sc, qx.Step * sc}
+			ty, err := qy.KIF()
+			if err != nil {
+				return nil, fail("x*2^%d has no type: %v", r, err)
+			}
+			y := emit(Op{ID0: zeroAt(ty.Fractionals), ID1: x, Opcode: OpAdd, Data: int64(r), QInt: qy, Latency: src.Latency})
+			op.ID0, op.Data = y, 0
+		case op.Opcode == OpSum:
+			t := inf.kif[i]
+			c := math.MinInt
+			for _, tm := range op.Terms {
+				c = max(c, kifOf(tm.ID).Fractionals-int(tm.Shift))
+			}
+			fz := max(c, t.Fractionals)
+			terms := op.Terms
+			acc := int32(-1)
+			var r rng
+			if len(terms) > 1 {
+				for k, tm := range terms {
+					if !tm.Neg && tm.Shift == 0 && kifOf(tm.ID).Fractionals == fz {
+						acc = tm.ID
+						lo, hi := kifOf(tm.ID).rawRange()
+						r = rng{lo, hi}
+						terms = append(append([]Term(nil), terms[:k]...), terms[k+1:]...)
+						break
+					}
+				}
+			}
+			if acc < 0 {
+				acc = zeroAt(fz)
+				r = pointRange(new(big.Int))
+			}
+			for k, tm := range terms {
+				code := OpAdd
+				if tm.Neg {
+					code = OpSub
+				}
+				tx := kifOf(tm.ID)
+				lo, hi := tx.rawRange()
+				xr := rng{lo, hi}.shl(uint(fz - (tx.Fractionals - int(tm.Shift))))
+				if tm.Neg {
+					xr = xr.neg()
+				}
+				r = r.add(xr)
+				next := Op{ID0: acc, ID1: tm.ID, Opcode: code, Data: int64(tm.Shift), Latency: src.Latency}
+				if k == len(terms)-1 {
+					op = next
+					op.QInt, op.Cost = src.QInt, src.Cost
+					break
+				}
+				next.QInt = intervalOf(r, fz)
+				if _, err := next.QInt.KIF(); err != nil {
+					return nil, fail("a partial sum needs the type of %v: %v", next.QInt, err)
+				}
+				acc = emit(next)
+			}
+		}
+		at[i] = emit(op)
+	}
+	for j, o := range q.Outputs {
+		if o.Index >= 0 {
+			q.Outputs[j].Index = at[o.Index]
+		}
+	}
+	if err := q.Validate(); err != nil {
+		return nil, fmt.Errorf("cannot write ALIR spec 2: %w", err)
+	}
+	return q, nil
 }

@@ -147,8 +147,24 @@ func (c *exactCtx) eval(i int, op Op, t KIF, pad int64, val func(int32) *big.Int
 			a.SetInt64(0)
 		}
 		quantizeBig(z, a, kif(op.ID0), t)
-	case OpQuantize:
-		quantizeBig(z, val(op.ID0), kif(op.ID0), t)
+	case OpQuantize: // quantize(a*2^r)
+		quantizeBig(z, val(op.ID0), kif(op.ID0)-int(op.Data), t)
+	case OpSum:
+		// Σ ±x_k*2^s_k at exponent c = max(f_k - s_k), floored to t.
+		c := math.MinInt
+		for _, tm := range op.Terms {
+			c = max(c, kif(tm.ID)-int(tm.Shift))
+		}
+		a.SetInt64(0)
+		for _, tm := range op.Terms {
+			b.Lsh(val(tm.ID), uint(c-(kif(tm.ID)-int(tm.Shift))))
+			if tm.Neg {
+				a.Sub(a, b)
+			} else {
+				a.Add(a, b)
+			}
+		}
+		scaleBig(z, a, c, t)
 	case OpConstAdd:
 		// a*2^-fa + k*2^-ek.
 		k, ek := int64(op.DataLow()), int(op.DataHigh())

@@ -14,13 +14,23 @@ type Format uint8
 
 const (
 	FormatAuto         Format = iota // detect from content (and name)
-	FormatJSON                       // ALIR spec v2 JSON, plain or gzip
+	FormatJSON                       // ALIR JSON, plain or gzip: reads spec 2, 3 and 4, writes spec 2
 	FormatBytecode                   // ALIR v2 int32 bytecode
 	FormatDAIS                       // DAIS v1 binary
 	FormatDAISOriginal               // original headerless DAIS binary
+	FormatJSONV4                     // ALIR JSON, plain or gzip: reads spec 2, 3 and 4, writes spec 4
+	FormatBytecodeV4                 // ALIR spec 3/4 byte-level bytecode ("ALIR" magic); writes spec 4
 )
 
-var formatNames = [...]string{"auto", "json", "alir-bytecode", "dais-v1", "dais-original"}
+var formatNames = [...]string{"auto", "json", "alir-bytecode", "dais-v1", "dais-original", "alir-v4-json", "alir-v4-bytecode"}
+
+// wantsV4 reports whether a writer that picks the spec version by itself
+// writes p as spec 4: p was read from spec 3 or 4, or uses a sum or a
+// relative quantize shift.
+func wantsV4(p *Program) bool { return p.Dialect == ALIR && (p.Spec >= 3 || p.NeedsV4()) }
+
+// IsJSON reports whether f is one of the JSON formats.
+func (f Format) IsJSON() bool { return f == FormatJSON || f == FormatJSONV4 }
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
@@ -49,8 +59,11 @@ func ParseFormat(name string) (Format, error) {
 // explicit format when the data also matches another layout).
 func Decode(data []byte, f Format) (*Program, Format, error) {
 	switch f {
-	case FormatJSON:
+	case FormatJSON, FormatJSONV4:
 		p, err := DecodeJSON(data)
+		return p, jsonFormat(p, f), err
+	case FormatBytecodeV4:
+		p, err := DecodeBytecodeV4(data)
 		return p, f, err
 	case FormatBytecode:
 		p, err := DecodeBytecode(data)
@@ -67,7 +80,11 @@ func Decode(data []byte, f Format) (*Program, Format, error) {
 	}
 	if isGzip(data) || bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		p, err := DecodeJSON(data)
-		return p, FormatJSON, err
+		return p, jsonFormat(p, FormatJSON), err
+	}
+	if IsBytecodeV4(data) {
+		p, err := DecodeBytecodeV4(data)
+		return p, FormatBytecodeV4, err
 	}
 	if len(data) == 0 {
 		return nil, f, errors.New("empty program file")
@@ -110,15 +127,35 @@ func Decode(data []byte, f Format) (*Program, Format, error) {
 	return nil, f, fmt.Errorf("ambiguous binary program: it reads as %s; give the format explicitly", strings.Join(names, " and "))
 }
 
-// Encode writes p in format f (FormatAuto: JSON for ALIR programs, DAIS v1
-// for DAIS programs). JSON is not compressed; see WriteFile.
+// jsonFormat names the JSON format of the version p was read in (f if p is
+// nil).
+func jsonFormat(p *Program, f Format) Format {
+	switch {
+	case p == nil:
+		return f
+	case p.Spec >= 3:
+		return FormatJSONV4
+	}
+	return FormatJSON
+}
+
+// Encode writes p in format f (FormatAuto: JSON for ALIR programs, spec 4
+// if wantsV4, DAIS v1 for DAIS programs). JSON is not compressed; see
+// WriteFile.
 func Encode(p *Program, f Format) ([]byte, error) {
 	switch f {
 	case FormatAuto:
 		if p.Dialect == DAIS {
 			return EncodeDAIS(p)
 		}
+		if wantsV4(p) {
+			return EncodeJSONV4(p)
+		}
 		return EncodeJSON(p)
+	case FormatJSONV4:
+		return EncodeJSONV4(p)
+	case FormatBytecodeV4:
+		return EncodeBytecodeV4(p)
 	case FormatJSON:
 		return EncodeJSON(p)
 	case FormatBytecode:
@@ -147,17 +184,23 @@ func ReadFile(path string, f Format) (*Program, Format, error) {
 
 // WriteFile writes p to path in format f. With FormatAuto a name ending in
 // .json or .json.gz selects JSON, anything else the binary format of p's
-// dialect (ALIR bytecode or DAIS v1). JSON is gzip-compressed when the name
-// ends in .gz.
+// dialect (ALIR bytecode or DAIS v1); an ALIR program is written as spec 4
+// if it was read from spec 3 or 4 or needs it (sums, relative quantize
+// shifts), else as spec 2. JSON is gzip-compressed when the name ends in
+// .gz.
 func WriteFile(path string, p *Program, f Format) error {
 	lower := strings.ToLower(path)
 	gz := strings.HasSuffix(lower, ".gz")
 	if f == FormatAuto {
 		switch {
+		case (strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".json.gz")) && wantsV4(p):
+			f = FormatJSONV4
 		case strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".json.gz"):
 			f = FormatJSON
 		case p.Dialect == DAIS:
 			f = FormatDAIS
+		case wantsV4(p):
+			f = FormatBytecodeV4
 		default:
 			f = FormatBytecode
 		}
@@ -166,7 +209,7 @@ func WriteFile(path string, p *Program, f Format) error {
 	if err != nil {
 		return err
 	}
-	if f == FormatJSON && gz {
+	if f.IsJSON() && gz {
 		var b bytes.Buffer
 		zw := gzip.NewWriter(&b)
 		if _, err := zw.Write(data); err != nil {

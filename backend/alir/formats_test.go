@@ -38,6 +38,7 @@ var binaryFormats = []struct {
 	tables bool
 }{
 	{"bytecode", FormatBytecode, EncodeBytecode, DecodeBytecode, ALIR, true},
+	{"bytecode-v4", FormatBytecodeV4, EncodeBytecodeV4, DecodeBytecodeV4, ALIR, true},
 	{"dais-v1", FormatDAIS, EncodeDAIS, DecodeDAIS, DAIS, true},
 	{"dais-original", FormatDAISOriginal, EncodeDAISOriginal, DecodeDAISOriginal, DAIS, false},
 }
@@ -67,6 +68,9 @@ func TestBinaryRoundTrip(t *testing.T) {
 		t.Run(bf.name, func(t *testing.T) {
 			for it := range 150 {
 				p := forFormat(randomProgram(r, bf.d, r.IntN(4), 1+r.IntN(40)), bf.tables)
+				if bf.f == FormatBytecodeV4 && it%2 == 0 {
+					p = randomProgramV4(r, r.IntN(4), 1+r.IntN(40))
+				}
 				data, err := bf.enc(p)
 				if err != nil {
 					t.Fatalf("iteration %d: encode: %v", it, err)
@@ -95,9 +99,16 @@ func TestBinaryRoundTrip(t *testing.T) {
 // back unchanged.
 func TestJSONRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for it := range 200 {
+	for it := range 400 {
+		enc, spec := EncodeJSON, SpecVersion
 		p := randomProgram(r, ALIR, r.IntN(4), 1+r.IntN(40))
-		data, err := EncodeJSON(p)
+		if it%2 == 1 {
+			enc, spec = EncodeJSONV4, SpecVersionV4
+			if it%4 == 1 {
+				p = randomProgramV4(r, r.IntN(4), 1+r.IntN(40))
+			}
+		}
+		data, err := enc(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,6 +116,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("iteration %d: %v\n%s", it, err, data)
 		}
+		p.Spec = spec
 		// Table specs are filled in on writing; compare without them.
 		want := p.Clone()
 		for i := range want.Tables {
@@ -117,7 +129,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("iteration %d: program changed:\n%+v\n%+v", it, want, got)
 		}
-		again, _ := EncodeJSON(q)
+		again, _ := enc(q)
 		if !bytes.Equal(again, data) {
 			t.Fatalf("iteration %d: re-encoding changed the bytes", it)
 		}
@@ -359,7 +371,8 @@ func TestJSONErrors(t *testing.T) {
 		{"trailing", good + `{}`, "trailing data"},
 		{"meta", doc(`"Other"`, "2", model(op)), `meta is "Other"`},
 		{"no meta", `{"model":[],"spec_version":2}`, `missing "meta"`},
-		{"version", doc(`"ALIRModel"`, "3", model(op)), "spec_version 3"},
+		{"version", doc(`"ALIRModel"`, "5", model(op)), "spec_version 5"},
+		{"v2 layout as spec 3", doc(`"ALIRModel"`, "3", model(op)), "7-field spec-2 op record"},
 		{"model length", doc(`"ALIRModel"`, "2", `[[1,1],[0]]`), "model has 2 fields"},
 		{"shape", doc(`"ALIRModel"`, "2", `[[1],[0],[0],[0],[false],[],-1,-1]`), "model[0]: has 1 elements"},
 		{"shifts length", doc(`"ALIRModel"`, "2", `[[2,1],[0],[0],[0],[false],[],-1,-1]`), "model[1]: has 1 elements, want 2"},

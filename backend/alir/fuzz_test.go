@@ -69,8 +69,23 @@ func seedPrograms(d Dialect) []*Program {
 	return ps
 }
 
+// seedProgramsV4 returns small ALIR programs with sums and relative
+// quantize shifts.
+func seedProgramsV4() []*Program {
+	r := rand.New(rand.NewPCG(12, 4))
+	var ps []*Program
+	for range 4 {
+		ps = append(ps, randomProgramV4(r, 2, 12))
+	}
+	return ps
+}
+
 func addSeeds(f *testing.F, d Dialect, enc func(*Program) ([]byte, error), files ...string) {
-	for _, p := range seedPrograms(d) {
+	addSeedsOf(f, seedPrograms(d), enc, files...)
+}
+
+func addSeedsOf(f *testing.F, ps []*Program, enc func(*Program) ([]byte, error), files ...string) {
+	for _, p := range ps {
 		if data, err := enc(p); err == nil {
 			f.Add(data)
 		}
@@ -87,6 +102,27 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if p, err := DecodeJSON(data); err == nil {
 			checkLoaded(t, p, EncodeJSON, DecodeJSON)
+		}
+	})
+}
+
+func FuzzDecodeJSONV4(f *testing.F) {
+	addSeedsOf(f, seedProgramsV4(), EncodeJSONV4, "alkaid-mlp/model-v4.json.gz")
+	f.Add([]byte(`{"model":[[1,1],[0],[1],[0],[false],[[[],-1,[0],[-8.0,7.0,1.0],0,0],[[0,0],11,[1,2,0,-1],[-64.0,63.0,1.0],0,0]],-1,-1,null],"meta":"ALIRModel","spec_version":4}`))
+	f.Add([]byte(`{"model":[[1,1],[0],[1],[0],[false],[[[],-1,[0],[-8.0,7.0,1.0],0,0],[[0],3,[],[-8.0,7.0,1.0],0,0]],-1,-1],"meta":"ALIRModel","spec_version":3}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if p, err := DecodeJSON(data); err == nil {
+			checkLoaded(t, p, EncodeJSONV4, DecodeJSON)
+		}
+	})
+}
+
+func FuzzDecodeBytecodeV4(f *testing.F) {
+	addSeedsOf(f, seedProgramsV4(), EncodeBytecodeV4)
+	addSeeds(f, ALIR, EncodeBytecodeV4)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if p, err := DecodeBytecodeV4(data); err == nil {
+			checkLoaded(t, p, EncodeBytecodeV4, DecodeBytecodeV4)
 		}
 	})
 }
@@ -126,6 +162,7 @@ func FuzzDecodeDAISOriginal(f *testing.F) {
 func FuzzDecodeAuto(f *testing.F) {
 	addSeeds(f, ALIR, EncodeBytecode)
 	addSeeds(f, DAIS, EncodeDAIS)
+	addSeedsOf(f, seedProgramsV4(), EncodeBytecodeV4)
 	f.Add([]byte(`{"meta":"ALIRModel","spec_version":2,"model":[[0,0],[],[],[],[],[],-1,-1]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, format, err := Decode(data, FormatAuto)
@@ -166,6 +203,17 @@ func TestWriteFuzzCorpus(t *testing.T) {
 		return out
 	}
 	write("FuzzDecodeJSON", encodeAll(ALIR, EncodeJSON, true))
+	encodeV4 := func(enc func(*Program) ([]byte, error)) [][]byte {
+		var out [][]byte
+		for _, p := range seedProgramsV4() {
+			if data, err := enc(p); err == nil {
+				out = append(out, data)
+			}
+		}
+		return out
+	}
+	write("FuzzDecodeJSONV4", encodeV4(EncodeJSONV4))
+	write("FuzzDecodeBytecodeV4", encodeV4(EncodeBytecodeV4))
 	write("FuzzDecodeBytecode", encodeAll(ALIR, EncodeBytecode, true))
 	write("FuzzDecodeDAIS", encodeAll(DAIS, EncodeDAIS, true))
 	write("FuzzDecodeDAISOriginal", encodeAll(DAIS, EncodeDAISOriginal, false))
@@ -177,11 +225,15 @@ func TestWriteFuzzCorpus(t *testing.T) {
 func FuzzInterpreter(f *testing.F) {
 	f.Add(uint64(1), uint8(20), uint8(0))
 	f.Add(uint64(2), uint8(60), uint8(1))
+	f.Add(uint64(3), uint8(40), uint8(2))
 	f.Fuzz(func(t *testing.T, seed uint64, nOps uint8, dialect uint8) {
 		r := rand.New(rand.NewPCG(seed, uint64(nOps)))
-		d := Dialect(dialect % 2)
+		d := Dialect(dialect % 3 % 2)
 		nIn := r.IntN(4)
 		p := randomProgram(r, d, nIn, 1+int(nOps))
+		if dialect%3 == 2 {
+			p = randomProgramV4(r, nIn, 1+int(nOps))
+		}
 		m, err := Compile(p)
 		if errors.Is(err, ErrTooWide) {
 			return // see checkLoaded

@@ -17,7 +17,10 @@ type OpCount struct {
 
 // Info summarizes a program.
 type Info struct {
-	Dialect      string    `json:"dialect"`
+	Dialect string `json:"dialect"`
+	// Spec is the ALIR spec version the program was read from (0: DAIS,
+	// or not read from a file).
+	Spec         int       `json:"spec,omitempty"`
 	Inputs       int       `json:"inputs"`
 	InputBits    int       `json:"input_bits"`
 	Outputs      int       `json:"outputs"`
@@ -43,7 +46,9 @@ type Info struct {
 // Estimate is the result of the da4ml cost model: every adder (opcodes 0, 1
 // and 4) whose result is n = k+i+f bits wide takes ceil(n/carry_size) steps
 // and costs ceil(n/adder_size); a size of -1 (or any size below 1) makes
-// each adder take 1 step or cost 1. Other operations are free and take no
+// each adder take 1 step or cost 1. A sum (opcode 11) of N terms counts as
+// N-1 adders of its width that take the time of one (alkaid emits 3-term
+// sums for ternary adders). Other operations are free and take no
 // time. Latency is the longest path from an input to an output.
 type Estimate struct {
 	CarrySize int32   `json:"carry_size"`
@@ -61,6 +66,7 @@ func (p *Program) Info() (*Info, error) {
 	}
 	in := &Info{
 		Dialect: p.Dialect.String(),
+		Spec:    p.Spec,
 		Inputs:  p.NumInputs(),
 		Outputs: p.NumOutputs(),
 		Ops:     len(p.Ops),
@@ -115,15 +121,15 @@ func (p *Program) estimate(inf *info) Estimate {
 	}
 	at := make([]float64, len(p.Ops))
 	for i, op := range p.Ops {
-		ids, k := op.operands(p.Dialect)
 		var t float64
-		for _, j := range ids[:k] {
+		for _, j := range op.operands(p.Dialect) {
 			t = math.Max(t, at[j])
 		}
-		if op.Opcode == OpAdd || op.Opcode == OpSub || op.Opcode == OpConstAdd {
+		if op.Opcode == OpAdd || op.Opcode == OpSub || op.Opcode == OpConstAdd || op.Opcode == OpSum {
 			n := inf.kif[i].Width()
-			e.Adders++
-			e.Cost += per(n, p.AdderSize)
+			k := max(1, len(op.Terms)-1)
+			e.Adders += k
+			e.Cost += float64(k) * per(n, p.AdderSize)
 			t += per(n, p.CarrySize)
 		}
 		at[i] = t
@@ -139,7 +145,11 @@ func (p *Program) estimate(inf *info) Estimate {
 // WriteText prints the summary for people.
 func (in *Info) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "dialect:     %s\n", in.Dialect)
+	if in.Spec > 0 {
+		fmt.Fprintf(&b, "dialect:     %s (spec %d)\n", in.Dialect, in.Spec)
+	} else {
+		fmt.Fprintf(&b, "dialect:     %s\n", in.Dialect)
+	}
 	fmt.Fprintf(&b, "inputs:      %d (%d bits)\n", in.Inputs, in.InputBits)
 	fmt.Fprintf(&b, "outputs:     %d (%d bits)\n", in.Outputs, in.OutputBits)
 	fmt.Fprintf(&b, "operations:  %d (widest %d bits)\n", in.Ops, in.MaxWidth)

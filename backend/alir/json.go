@@ -49,9 +49,10 @@ func gunzip(data []byte) ([]byte, error) {
 	return out, nil
 }
 
-// DecodeJSON reads an ALIR spec v2 JSON document, plain or gzip-compressed
-// (detected by its magic bytes), and validates the program. An error about a
-// place in the text is a *JSONError, which gives its line and column.
+// DecodeJSON reads an ALIR JSON document of spec version 2, 3 or 4, plain
+// or gzip-compressed (detected by its magic bytes), and validates the
+// program. Program.Spec tells which version it was. An error about a place
+// in the text is a *JSONError, which gives its line and column.
 func DecodeJSON(data []byte) (*Program, error) {
 	gz := isGzip(data)
 	data, err := gunzip(data)
@@ -93,14 +94,20 @@ func decodeJSONText(data []byte) (*Program, error) {
 		return nil, field("meta", fmt.Errorf(`json: meta is %q, want "ALIRModel"`, *doc.Meta))
 	case doc.SpecVersion == nil || string(doc.SpecVersion) == "null":
 		return nil, errors.New(`json: missing "spec_version"`)
-	case string(doc.SpecVersion) != strconv.Itoa(SpecVersion):
-		return nil, field("spec_version", fmt.Errorf("json: spec_version %s is not supported (want the number %d)", doc.SpecVersion, SpecVersion))
+	case string(doc.SpecVersion) != "2" && string(doc.SpecVersion) != "3" && string(doc.SpecVersion) != "4":
+		return nil, field("spec_version", fmt.Errorf("json: spec_version %s is not supported (want the number 2, 3 or 4)", doc.SpecVersion))
 	case doc.Model == nil:
 		return nil, errors.New(`json: missing "model"`)
 	case len(doc.Model) != 8 && len(doc.Model) != 9:
 		return nil, field("model", fmt.Errorf("json: model has %d fields, want 8 or 9", len(doc.Model)))
 	}
-	p, err := decodeModel(doc.Model)
+	var p *Program
+	var err error
+	if spec := int(doc.SpecVersion[0] - '0'); spec >= 3 {
+		p, err = decodeModelV4(doc.Model, spec)
+	} else {
+		p, err = decodeModel(doc.Model)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("json: %w", err)
 	}
@@ -213,6 +220,27 @@ func abbrev(raw json.RawMessage) string {
 }
 
 func decodeModel(m []json.RawMessage) (*Program, error) {
+	p, err := decodeHeader(m)
+	if err != nil {
+		return nil, err
+	}
+	p.Spec = SpecVersion
+	root := jsonPath("model")
+	ops, err := root.at(5).array(m[5], -1)
+	if err != nil {
+		return nil, err
+	}
+	p.Ops = make([]Op, len(ops))
+	for i, raw := range ops {
+		if p.Ops[i], err = decodeOp(root.at(5).at(i), raw); err != nil {
+			return nil, err
+		}
+	}
+	return p, decodeTail(p, m)
+}
+
+// decodeHeader reads the shape, input shifts and outputs (model[0..4]).
+func decodeHeader(m []json.RawMessage) (*Program, error) {
 	root := jsonPath("model")
 	shape, err := root.at(0).int32s(m[0], 2)
 	if err != nil {
@@ -249,28 +277,25 @@ func decodeModel(m []json.RawMessage) (*Program, error) {
 			return nil, root.at(4).at(j).errorf("want a boolean, got %s", abbrev(negs[j]))
 		}
 	}
-	ops, err := root.at(5).array(m[5], -1)
-	if err != nil {
-		return nil, err
-	}
-	p.Ops = make([]Op, len(ops))
-	for i, raw := range ops {
-		if p.Ops[i], err = decodeOp(root.at(5).at(i), raw); err != nil {
-			return nil, err
-		}
-	}
+	return p, nil
+}
+
+// decodeTail reads the cost model sizes and the lookup tables.
+func decodeTail(p *Program, m []json.RawMessage) error {
+	root := jsonPath("model")
+	var err error
 	if p.CarrySize, err = root.at(6).int32(m[6]); err != nil {
-		return nil, err
+		return err
 	}
 	if p.AdderSize, err = root.at(7).int32(m[7]); err != nil {
-		return nil, err
+		return err
 	}
 	if len(m) == 9 && strings.TrimSpace(string(m[8])) != "null" {
 		if p.Tables, err = decodeTables(root.at(8), m[8]); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return p, nil
+	return nil
 }
 
 func decodeOp(j jsonPath, raw json.RawMessage) (Op, error) {
@@ -368,16 +393,25 @@ func decodeTables(j jsonPath, raw json.RawMessage) ([]Table, error) {
 
 // EncodeJSON writes p as an ALIR spec v2 JSON document in the compact style
 // of CombLogic.save() (floats as Python's repr). A DAIS program is converted
-// first (see Convert).
+// first (see Convert), and sums and relative quantize shifts are rewritten
+// into spec-2 operations (see ToSpec2).
 func EncodeJSON(p *Program) ([]byte, error) {
 	p, err := Convert(p, ALIR)
 	if err != nil {
+		return nil, err
+	}
+	if p, err = ToSpec2(p); err != nil {
 		return nil, err
 	}
 	inf, err := p.analyze()
 	if err != nil {
 		return nil, err
 	}
+	return encodeJSON(p, inf, SpecVersion)
+}
+
+// encodeJSON writes the ALIR program p in the JSON layout of spec 2 or 4.
+func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 	lookupOperand := map[int32]bool{}
 	for _, op := range p.Ops {
 		if op.Opcode == OpLookup {
@@ -430,13 +464,34 @@ func EncodeJSON(p *Program) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(op.ID0), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(op.ID1), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(op.Opcode), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, op.Data, 10)
+		if spec >= 3 {
+			addr, data := v4Record(op, 0, false)
+			b = append(b, '[')
+			for k, a := range addr {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendUint(b, uint64(a), 10)
+			}
+			b = append(b, "],"...)
+			b = strconv.AppendInt(b, int64(op.Opcode), 10)
+			b = append(b, ",["...)
+			for k, d := range data {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, d, 10)
+			}
+			b = append(b, ']')
+		} else {
+			b = strconv.AppendInt(b, int64(op.ID0), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(op.ID1), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(op.Opcode), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, op.Data, 10)
+		}
 		b = append(b, ",["...)
 		q, err := p.writeInterval(i, inf.kif[i], lookupOperand[int32(i)])
 		if err != nil {
@@ -480,9 +535,11 @@ func EncodeJSON(p *Program) ([]byte, error) {
 			b = append(b, '}')
 		}
 		b = append(b, ']')
+	} else if spec >= 3 {
+		b = append(b, ",null"...) // save() always writes the tables
 	}
 	b = append(b, `],"meta":"ALIRModel","spec_version":`...)
-	b = strconv.AppendInt(b, SpecVersion, 10)
+	b = strconv.AppendInt(b, int64(spec), 10)
 	b = append(b, '}')
 	if ferr != nil {
 		return nil, ferr

@@ -23,7 +23,7 @@ func TestJSONErrorPlaces(t *testing.T) {
 		{"model field", `{"meta": "ALIRModel", "spec_version": 2, "model": [[1], [0],` + "\n [0], [0], [false],\n" + ops, 1, 52, "model[0]: has 1 elements, want 2"},
 		{"boolean", head + " [0], [0], [2],\n" + ops, 2, 13, "model[4][0]: want a boolean, got 2"},
 		{"spec_version", "{\"meta\": \"ALIRModel\",\n  \"spec_version\": \"2\", \"model\": []}", 2, 19, `spec_version "2" is not supported`},
-		{"repeated key: the last counts", "{\"meta\": \"ALIRModel\", \"spec_version\": 2,\n\"spec_version\": 3, \"model\": []}", 2, 17, "spec_version 3 is not supported"},
+		{"repeated key: the last counts", "{\"meta\": \"ALIRModel\", \"spec_version\": 2,\n\"spec_version\": 7, \"model\": []}", 2, 17, "spec_version 7 is not supported"},
 		{"meta type", `{"meta": 5}`, 1, 10, "cannot unmarshal number"},
 		{"model length", "{\"meta\": \"ALIRModel\", \"spec_version\": 2,\n\t\"model\": [1]}", 2, 11, "model has 1 fields, want 8 or 9"},
 		{"trailing", head + " [0], [0], [false],\n" + ops + "\n\n  x", 5, 3, "trailing data"},

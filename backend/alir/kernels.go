@@ -10,8 +10,9 @@ import (
 type worker[T elem] struct {
 	buf   []T
 	exact *exactCtx
-	ops   [3]big.Int // operand values for exact evaluation
+	ops   []big.Int // operand values for exact evaluation
 	res   big.Int
+	acc   [blockSize]int64 // kSumN accumulator
 	// wide holds, for every operation whose values may not fit 64 bits
 	// (Machine.wide), the exact values of the current block; its slot in
 	// buf holds their low 64 bits.
@@ -19,9 +20,14 @@ type worker[T elem] struct {
 }
 
 func newWorker[T elem](m *Machine) *worker[T] {
+	arity := 3
+	for _, op := range m.prog.Ops {
+		arity = max(arity, len(op.Terms))
+	}
 	w := &worker[T]{
 		buf:   make([]T, m.nSlots*blockSize),
 		exact: newExactCtx(m.prog, m.inf),
+		ops:   make([]big.Int, arity),
 	}
 	if m.nWide > 0 {
 		w.wide = make([][]big.Int, len(m.prog.Ops))
@@ -178,6 +184,21 @@ func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, 
 			for i := range d {
 				d[i] = T(int64(a[i])<<s0 ^ int64(b[i])<<s1)
 			}
+		case kSumN:
+			acc := &w.acc
+			for i := range acc {
+				acc[i] = ins.k
+			}
+			for _, st := range ins.sum {
+				a, mul := slotAt(buf, st.off), st.m
+				for i := range acc {
+					acc[i] += int64(a[i]) * mul
+				}
+			}
+			r := ins.rs & 63
+			for i := range d {
+				d[i] = T(acc[i] >> r)
+			}
 		case kExact:
 			if err := exactKernel(m, w, int(ins.op), d, in, n, base); err != nil {
 				return err
@@ -239,10 +260,8 @@ func hugeToBits(x float64) int64 {
 func exactKernel[T elem](m *Machine, w *worker[T], i int, d *blk[T], in []float64, n, base int) error {
 	p := m.prog
 	op := p.Ops[i]
-	ids, k := op.operands(p.Dialect)
-	if op.Opcode == OpInput {
-		k = 0
-	}
+	ids := op.operands(p.Dialect)
+	k := len(ids)
 	nIn := p.NumInputs()
 	val := func(j int32) *big.Int {
 		for q := range k {

@@ -7,7 +7,7 @@ import "fmt"
 type Dialect uint8
 
 const (
-	// ALIR is alkaid's ALIR, spec version 2.
+	// ALIR is alkaid's ALIR, spec versions 2 to 4 (Program.Spec).
 	ALIR Dialect = iota
 	// DAIS is da4ml's DAIS: the v1 binary and the original headerless binary.
 	DAIS
@@ -41,6 +41,7 @@ const (
 	OpLookup    Opcode = 8  // table[index(a)]
 	OpBitUnary  Opcode = 9  // NOT / reduce-any / reduce-all
 	OpBitBinary Opcode = 10 // AND / OR / XOR
+	OpSum       Opcode = 11 // ALIR spec 3/4: Σ ±x_k*2^s_k (Op.Terms)
 
 	OpNegReLU     Opcode = -2 // DAIS: quantize(max(-a, 0))
 	OpNegQuantize Opcode = -3 // DAIS: quantize(-a)
@@ -104,6 +105,10 @@ func (d Dialect) OpName(c Opcode) string {
 		return "bit_unary"
 	case OpBitBinary:
 		return "bit_binary"
+	case OpSum:
+		if d == ALIR {
+			return "sum"
+		}
 	}
 	return ""
 }
@@ -117,7 +122,11 @@ func (d Dialect) OpName(c Opcode) string {
 // index for OpLookup (the bytecode's pad offset is derived from the operand's
 // interval, see Program.LookupPad); the sub-operation for OpBitUnary; for
 // OpBitBinary the shift aligning b to a in the low 32 bits and the
-// sub-operation in bits 63:56.
+// sub-operation in bits 63:56; for OpQuantize in ALIR the relative shift r
+// of spec 4 (quantize(a*2^r); 0 in spec 2 and 3, and always 0 in DAIS).
+//
+// OpSum (ALIR spec 3/4 only) reads its operands from Terms, at least two
+// (ID0 and ID1 are -1, Data is 0); no other opcode has Terms.
 type Op struct {
 	ID0, ID1 int32
 	Opcode   Opcode
@@ -125,6 +134,39 @@ type Op struct {
 	QInt     QInterval // interval of the result; fixes its fixed-point type
 	Latency  float64   // estimated time at which the result is available
 	Cost     float64   // estimated cost of the operation
+	Terms    []Term    // OpSum: the addends, at least one
+}
+
+// Term is one addend ±x*2^Shift of an OpSum: the value of slot ID scaled by
+// 2^Shift, subtracted if Neg.
+type Term struct {
+	ID    int32
+	Shift int32
+	Neg   bool
+}
+
+// Equal reports whether o and q are the same operation (Terms compared
+// element by element).
+func (o Op) Equal(q Op) bool {
+	if len(o.Terms) != len(q.Terms) || (o.Terms == nil) != (q.Terms == nil) {
+		return false
+	}
+	for k := range o.Terms {
+		if o.Terms[k] != q.Terms[k] {
+			return false
+		}
+	}
+	return o.ID0 == q.ID0 && o.ID1 == q.ID1 && o.Opcode == q.Opcode && o.Data == q.Data &&
+		o.QInt == q.QInt && o.Latency == q.Latency && o.Cost == q.Cost
+}
+
+// RelShift returns the relative shift r of an ALIR quantize (spec 4:
+// quantize(a*2^r)), 0 for every other op.
+func (o Op) RelShift() int {
+	if o.Opcode == OpQuantize {
+		return int(o.Data)
+	}
+	return 0
 }
 
 // DataLow returns the low 32 bits of Data as a signed integer.
@@ -176,6 +218,10 @@ type Program struct {
 	Tables    []Table
 	// Firmware is the firmware_version word of the binary headers.
 	Firmware int32
+	// Spec is the ALIR spec version the program was read from (2, 3 or
+	// 4), or 0 (DAIS, or built in memory). Writers that pick a version by
+	// themselves keep it (see WriteFile); it does not change the meaning.
+	Spec int
 }
 
 // NumInputs returns the number of inputs.
@@ -190,6 +236,11 @@ func (p *Program) Clone() *Program {
 	q.InShifts = append([]int32(nil), p.InShifts...)
 	q.Outputs = append([]Output(nil), p.Outputs...)
 	q.Ops = append([]Op(nil), p.Ops...)
+	for i := range q.Ops {
+		if q.Ops[i].Terms != nil {
+			q.Ops[i].Terms = append([]Term(nil), q.Ops[i].Terms...)
+		}
+	}
 	q.Tables = make([]Table, len(p.Tables))
 	for i, t := range p.Tables {
 		t.Values = append([]int32(nil), t.Values...)
@@ -202,29 +253,64 @@ func (p *Program) Clone() *Program {
 }
 
 // canonicalData returns op with Data reduced to the words the original
-// interpreters read: the low 32 bits for add/sub shifts, lookup table indices
-// and unary bit operations.
+// interpreters of spec 2 and DAIS read: the low 32 bits for add/sub shifts,
+// lookup table indices and unary bit operations, and no relative shift for
+// quantize (spec 2 ignores the data of opcode 3).
 func canonicalData(op Op) Op {
 	switch op.Opcode {
 	case OpAdd, OpSub, OpLookup, OpBitUnary, OpNegBitUnary:
 		op.Data = int64(op.DataLow())
+	case OpQuantize:
+		op.Data = 0
 	}
 	return op
 }
 
-// operands returns the slots op i reads (operands, then the mux condition).
-func (o Op) operands(d Dialect) (ids [3]int32, n int) {
+// mapOperands returns o with every slot it reads replaced by f(slot).
+func (o Op) mapOperands(d Dialect, f func(int32) int32) Op {
 	switch o.Opcode {
 	case OpInput, OpConst:
-		return ids, 0
+		return o
+	case OpSum:
+		ts := make([]Term, len(o.Terms))
+		for k, t := range o.Terms {
+			t.ID = f(t.ID)
+			ts[k] = t
+		}
+		o.Terms = ts
+		return o
+	}
+	n := len(o.operands(d))
+	o.ID0 = f(o.ID0)
+	if n > 1 {
+		o.ID1 = f(o.ID1)
+	}
+	if n > 2 {
+		o.Data = PackData(f(o.DataLow()), o.DataHigh())
+	}
+	return o
+}
+
+// operands returns the slots op i reads (operands, then the mux condition;
+// the terms of a sum, in order).
+func (o Op) operands(d Dialect) []int32 {
+	switch o.Opcode {
+	case OpInput, OpConst:
+		return nil
 	case OpAdd, OpSub, OpMul, OpBitBinary:
-		return [3]int32{o.ID0, o.ID1}, 2
+		return []int32{o.ID0, o.ID1}
 	case OpMux:
-		return [3]int32{o.ID0, o.ID1, o.DataLow()}, 3
+		return []int32{o.ID0, o.ID1, o.DataLow()}
 	case OpNegMux:
 		if d == DAIS {
-			return [3]int32{o.ID0, o.ID1, o.DataLow()}, 3
+			return []int32{o.ID0, o.ID1, o.DataLow()}
 		}
+	case OpSum:
+		ids := make([]int32, len(o.Terms))
+		for k, t := range o.Terms {
+			ids[k] = t.ID
+		}
+		return ids
 	}
-	return [3]int32{o.ID0}, 1
+	return []int32{o.ID0}
 }

@@ -47,8 +47,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 	// A form is dropped after its op's last use: a chain keeps one live.
 	last := make([]int32, len(p.Ops))
 	for i, op := range p.Ops {
-		ids, k := op.operands(p.Dialect)
-		for _, id := range ids[:k] {
+		for _, id := range op.operands(p.Dialect) {
 			last[id] = int32(i)
 		}
 	}
@@ -56,8 +55,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 		if reason, need := pc.check(i); reason != "" {
 			out = append(out, NonPortable{i, op.Opcode, p.Dialect.OpName(op.Opcode), reason, need})
 		}
-		ids, k := op.operands(p.Dialect)
-		for _, id := range ids[:k] {
+		for _, id := range op.operands(p.Dialect) {
 			if last[id] == int32(i) {
 				pc.form[id] = nil
 			}
@@ -104,6 +102,17 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	if !linear {
 		if r, e, reason = pc.p.exact(pc.inf, i, pc.operand); reason != "" || r.lo == nil {
 			return reason, need
+		}
+	}
+	if e < t.Fractionals && pc.p.Ops[i].Opcode == OpSum {
+		// alkaid's sum shifts its exact result left to a finer step.
+		r = r.shl(uint(t.Fractionals - e))
+		if linear {
+			f, linear = f.shl(uint(t.Fractionals - e))
+		}
+		e = t.Fractionals
+		if linear {
+			r = f.r
 		}
 	}
 	if e < t.Fractionals {
@@ -172,6 +181,22 @@ func (pc *portCtx) linear(i, e int) (affine, bool) {
 			return affine{}, false
 		}
 		return a.add(constForm(c), 1, src)
+	case OpSum:
+		acc := constForm(0)
+		for _, tm := range op.Terms {
+			x, ok := at(tm.ID, fr(tm.ID)-int(tm.Shift))
+			if !ok {
+				return affine{}, false
+			}
+			s := int64(1)
+			if tm.Neg {
+				s = -1
+			}
+			if acc, ok = acc.add(x, s, src); !ok {
+				return affine{}, false
+			}
+		}
+		return acc, true
 	}
 	return affine{}, false
 }
@@ -297,8 +322,8 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	return r, true
 }
 
-// linearStep reports whether op i is linear (const, add, sub, const_add,
-// ALIR neg), and if so the fractional bits e of its exact result, or why
+// linearStep reports whether op i is linear (const, add, sub, sum,
+// const_add, ALIR neg), and if so the fractional bits e of its exact result, or why
 // it is not portable whatever its operands.
 func (p *Program) linearStep(inf *info, i int) (e int, reason string, linear bool) {
 	op := p.Ops[i]
@@ -317,6 +342,12 @@ func (p *Program) linearStep(inf *info, i int) (e int, reason string, linear boo
 		return t.Fractionals, "", true
 	case OpAdd, OpSub:
 		return max(fr(op.ID0), fr(op.ID1)-int(op.Data)), "", true
+	case OpSum:
+		e = math.MinInt
+		for _, tm := range op.Terms {
+			e = max(e, fr(tm.ID)-int(tm.Shift))
+		}
+		return e, "", true
 	case OpConstAdd:
 		fa := fr(op.ID0)
 		if p.Dialect == DAIS {
@@ -348,7 +379,7 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 	}
 	switch op.Opcode {
 	case OpReLU, OpQuantize, OpNegQuantize:
-		e, r = fr(op.ID0), dec(op.ID0)
+		e, r = fr(op.ID0)-op.RelShift(), dec(op.ID0)
 		if op.Opcode == OpNegQuantize {
 			r = r.neg()
 		}
@@ -394,6 +425,19 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 		r = dec(op.ID0).shl(uint(e - fa)).add(pointRange(k.Lsh(k, uint(e-ek))))
 	case OpConst:
 		r = pointRange(big.NewInt(op.Data))
+	case OpSum:
+		e = math.MinInt
+		for _, tm := range op.Terms {
+			e = max(e, fr(tm.ID)-int(tm.Shift))
+		}
+		r = pointRange(new(big.Int)) // shared operands: the linear form is exact
+		for _, tm := range op.Terms {
+			x := dec(tm.ID).shl(uint(e - (fr(tm.ID) - int(tm.Shift))))
+			if tm.Neg {
+				x = x.neg()
+			}
+			r = r.add(x)
+		}
 	case OpMul:
 		if fa, fb := fr(op.ID0), fr(op.ID1); fa+fb != t.Fractionals {
 			reason = fmt.Sprintf("multiplies steps 2^%d and 2^%d into step 2^%d (the raw product is copied, not rescaled)", -fa, -fb, -t.Fractionals)
@@ -469,8 +513,8 @@ func (p *Program) portableShift(inf *info, i int) string {
 	fr := func(id int32) int { return inf.kif[id].Fractionals }
 	switch op.Opcode {
 	case OpReLU, OpQuantize, OpNegQuantize:
-		if fr(op.ID0) < f {
-			return fmt.Sprintf("has step 2^%d, finer than its operand's 2^%d (the original interpreter shifts by a negative amount)", -f, -fr(op.ID0))
+		if e := fr(op.ID0) - op.RelShift(); e < f {
+			return fmt.Sprintf("has step 2^%d, finer than its operand's 2^%d (the original interpreter shifts by a negative amount)", -f, -e)
 		}
 	case OpMux, OpNegMux:
 		s0, s1 := f-fr(op.ID0), f-fr(op.ID1)+int(op.DataHigh())

@@ -17,7 +17,9 @@ func TestPortabilityIsSound(t *testing.T) {
 		d := Dialect(it % 2)
 		nIn := 1 + r.IntN(4)
 		var p *Program
-		if it%3 == 0 {
+		if it%6 == 3 {
+			p = randomProgramV4(r, nIn, 1+r.IntN(12))
+		} else if it%3 == 0 {
 			p = randomProgram(r, d, nIn, 1+r.IntN(12))
 		} else {
 			p = referenceProgram(r, d, nIn, nIn+1+r.IntN(8))

@@ -56,8 +56,19 @@ func randShift(r *rand.Rand) int32 {
 	return int32(r.IntN(13) - 6)
 }
 
-// randomProgram builds a valid random program using every opcode of d.
+// randomProgram builds a valid random program using every opcode of d
+// (ALIR spec 2: no sums, no relative quantize shifts).
 func randomProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
+	return randomProgramOf(r, d, nIn, nOps, false)
+}
+
+// randomProgramV4 builds a valid random ALIR program using every opcode of
+// spec 4: sums and quantizes with relative shifts too.
+func randomProgramV4(r *rand.Rand, nIn, nOps int) *Program {
+	return randomProgramOf(r, ALIR, nIn, nOps, true)
+}
+
+func randomProgramOf(r *rand.Rand, d Dialect, nIn, nOps int, v4 bool) *Program {
 	p := &Program{Dialect: d, InShifts: make([]int32, nIn), CarrySize: int32(r.IntN(4) - 1), AdderSize: int32(r.IntN(4) - 1)}
 	for j := range p.InShifts {
 		p.InShifts[j] = int32(r.IntN(7) - 3)
@@ -67,6 +78,9 @@ func randomProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
 		q := randomQInt(r)
 		earlier := func() int32 { return int32(r.IntN(i)) }
 		c := codes[r.IntN(len(codes))]
+		if v4 && r.IntN(len(codes)+1) == 0 {
+			c = OpSum
+		}
 		if i == 0 || (i < nIn && r.IntN(2) == 0) {
 			c = OpInput
 		}
@@ -116,6 +130,16 @@ func randomProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
 		case OpBitBinary:
 			op.ID0, op.ID1 = earlier(), earlier()
 			op.Data = BitBinaryData(randShift(r), uint8(r.IntN(3)))
+		case OpSum:
+			op.Terms = make([]Term, 2+r.IntN(4))
+			for k := range op.Terms {
+				op.Terms[k] = Term{ID: earlier(), Shift: randShift(r), Neg: r.IntN(2) == 0}
+			}
+		case OpQuantize:
+			op.ID0 = earlier()
+			if v4 && r.IntN(2) == 0 {
+				op.Data = int64(randShift(r))
+			}
 		default: // unary: neg, relu, quantize and the DAIS negated forms
 			op.ID0 = earlier()
 		}
@@ -178,6 +202,9 @@ func TestFastMatchesExact(t *testing.T) {
 		d := Dialect(it % 2)
 		nIn := r.IntN(5)
 		p := randomProgram(r, d, nIn, 1+r.IntN(60))
+		if it%4 == 2 { // ALIR spec 4: sums, relative quantize shifts
+			p = randomProgramV4(r, nIn, 1+r.IntN(60))
+		}
 		if err := p.Validate(); err != nil {
 			t.Fatalf("iteration %d: random program invalid: %v", it, err)
 		}

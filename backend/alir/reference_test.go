@@ -3,6 +3,8 @@ package alir
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -39,6 +41,16 @@ func referenceBin(t *testing.T, name string) string {
 // referenceProgram builds a random program that the original interpreter
 // of dialect d defines.
 func referenceProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
+	return referenceProgramOf(r, d, nIn, nOps, false)
+}
+
+// referenceProgramOf is referenceProgram, with ALIR spec 4's sums and
+// relative quantize shifts if v4.
+func referenceProgramOf(r *rand.Rand, d Dialect, nIn, nOps int, v4 bool) *Program {
+	codes := opcodes[d]
+	if v4 {
+		codes = append(append([]Opcode(nil), codes...), OpSum, OpSum, OpSum)
+	}
 	b := NewBuilder(d, nIn)
 	for j := range nIn {
 		b.SetInputShift(j, int32(r.IntN(5)-2))
@@ -66,7 +78,15 @@ func referenceProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
 		a, c := x(), x()
 		fa, fc := frac(a), frac(c)
 		s := int32(r.IntN(7) - 3)
-		switch code := opcodes[d][r.IntN(len(opcodes[d]))]; code {
+		switch code := codes[r.IntN(len(codes))]; code {
+		case OpSum:
+			terms := make([]Term, 2+r.IntN(3))
+			c := math.MinInt
+			for k := range terms {
+				terms[k] = Term{ID: x(), Shift: int32(r.IntN(7) - 3), Neg: r.IntN(2) == 0}
+				c = max(c, frac(terms[k].ID)-int(terms[k].Shift))
+			}
+			b.Op(Op{ID0: -1, ID1: -1, Opcode: OpSum, Terms: terms, QInt: typ(c - r.IntN(4) + 1)})
 		case OpInput:
 			wraps = append(wraps, b.Input(r.IntN(nIn), typ(r.IntN(7)-2)))
 		case OpAdd, OpSub:
@@ -86,6 +106,11 @@ func referenceProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
 		case OpReLU:
 			wraps = append(wraps, b.ReLU(a, typ(fa-r.IntN(3))))
 		case OpQuantize:
+			if v4 && r.IntN(2) == 0 { // quantize(a*2^rel)
+				rel := r.IntN(9) - 4
+				wraps = append(wraps, b.Op(Op{ID0: a, ID1: -1, Opcode: OpQuantize, Data: int64(rel), QInt: typ(fa - rel - r.IntN(3))}))
+				break
+			}
 			wraps = append(wraps, b.Quantize(a, typ(fa-r.IntN(3))))
 		case OpNegQuantize:
 			wraps = append(wraps, b.NegQuantize(a, typ(fa-r.IntN(3))))
@@ -161,8 +186,7 @@ func referenceProgram(r *rand.Rand, d Dialect, nIn, nOps int) *Program {
 	}
 	used := make([]bool, len(p.Ops))
 	for _, op := range p.Ops {
-		ids, k := op.operands(d)
-		for _, id := range ids[:k] {
+		for _, id := range op.operands(d) {
 			used[id] = true
 		}
 	}
@@ -217,8 +241,7 @@ func referenceDefined(p *Program) bool {
 		if m.u64[i] || p.portableShift(m.inf, i) != "" {
 			return false
 		}
-		ids, k := op.operands(p.Dialect)
-		for _, id := range ids[:k] {
+		for _, id := range op.operands(p.Dialect) {
 			if m.inf.kif[id].Fractionals-m.inf.kif[i].Fractionals > 40 {
 				return false
 			}
@@ -242,6 +265,22 @@ func referenceDefined(p *Program) bool {
 			if sh > 40 || sh < -40 {
 				return false
 			}
+		case OpSum:
+			c := math.MinInt
+			for _, tm := range op.Terms {
+				c = max(c, m.inf.kif[tm.ID].Fractionals-int(tm.Shift))
+			}
+			sum := pointRange(new(big.Int))
+			for _, tm := range op.Terms {
+				x := m.rangeOf(tm.ID).shl(uint(c - (m.inf.kif[tm.ID].Fractionals - int(tm.Shift))))
+				if !x.fitsInt64() {
+					return false
+				}
+				sum = sum.add(x)
+			}
+			if f := m.inf.kif[i].Fractionals; !sum.fitsInt64() || (f > c && !sum.shl(uint(f-c)).fitsInt64()) || c-f > 40 {
+				return false
+			}
 		}
 	}
 	return true
@@ -249,24 +288,86 @@ func referenceDefined(p *Program) bool {
 
 const referencePrograms = 500
 
+// refRun is one way of running a program in an original interpreter: the
+// format it is written in and the interpreter's binary.
+type refRun struct {
+	format Format
+	bin    string
+}
+
+// runReference writes p (already in the right dialect) in r's format,
+// runs it in r's interpreter on rows and returns the outputs.
+func runReference(t *testing.T, binDir, dir string, it int, r refRun, p *Program, rows []byte) ([]float64, string) {
+	t.Helper()
+	data, err := Encode(p, r.format)
+	if err != nil {
+		t.Fatalf("program %d: %v: %v", it, r.format, err)
+	}
+	name := filepath.Join(dir, fmt.Sprintf("p%d.%s", it, r.format))
+	if r.format.IsJSON() {
+		name += ".json"
+	}
+	os.WriteFile(name, data, 0o644)
+	if d := os.Getenv("OTIR_REFERENCE_KEEP"); d != "" {
+		os.WriteFile(filepath.Join(d, filepath.Base(name)), data, 0o644)
+	}
+	cmd := exec.Command(filepath.Join(binDir, r.bin), name, "-")
+	cmd.Stdin = bytes.NewReader(rows)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("program %d (%s): %s: %v: %s", it, name, r.bin, err, stderr.String())
+	}
+	got, _, _, err := ReadRows(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, name
+}
+
+// TestReferenceInterpreters runs random programs in alkaid's spec 2 and
+// spec 4 interpreters and da4ml's DAIS v1 interpreter (spec 4: in JSON and
+// in bytecode, with sums and relative quantize shifts), and each portable
+// one converted to the other dialect (spec 4: rewritten as spec 2) in that
+// one's interpreter, and compares every output with RunExact bit for bit.
 func TestReferenceInterpreters(t *testing.T) {
 	for _, c := range []struct {
-		d      Dialect
-		bin    string
-		format Format
-	}{{ALIR, "alir_v2_run", FormatJSON}, {DAIS, "dais_v1_run", FormatDAIS}} {
-		t.Run(c.d.String(), func(t *testing.T) {
-			bin := referenceBin(t, c.bin)
+		name  string
+		d     Dialect
+		v4    bool
+		runs  []refRun
+		other Dialect // the converted program's dialect
+		orun  refRun
+	}{
+		{"ALIR", ALIR, false, []refRun{{FormatJSON, "alir_v2_run"}}, DAIS, refRun{FormatDAIS, "dais_v1_run"}},
+		{"DAIS", DAIS, false, []refRun{{FormatDAIS, "dais_v1_run"}}, ALIR, refRun{FormatJSON, "alir_v2_run"}},
+		{"ALIRv4", ALIR, true, []refRun{{FormatJSONV4, "alir_v4_run"}, {FormatBytecodeV4, "alir_v4_run"}}, ALIR, refRun{FormatJSON, "alir_v2_run"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bin := referenceBin(t, c.runs[0].bin)
+			binDir := filepath.Dir(bin)
 			dir := t.TempDir()
 			r := rand.New(rand.NewPCG(7, uint64(c.d)))
-			ran, nonPortable, converted := 0, 0, 0
+			if c.v4 {
+				r = rand.New(rand.NewPCG(11, 4))
+			}
+			ran, nonPortable, converted, sums, rel, toDAIS := 0, 0, 0, 0, 0, 0
 			for it := 0; ran < referencePrograms && it < 20*referencePrograms; it++ {
 				nIn := 1 + r.IntN(4)
-				p := referenceProgram(r, c.d, nIn, nIn+1+r.IntN(30))
+				p := referenceProgramOf(r, c.d, nIn, nIn+1+r.IntN(30), c.v4)
 				if !referenceDefined(p) {
 					continue
 				}
 				ran++
+				for _, op := range p.Ops {
+					if op.Opcode == OpSum {
+						sums++
+					}
+					if op.Opcode == OpQuantize && op.Data != 0 {
+						rel++
+					}
+				}
 				if np, _ := p.Portability(); len(np) > 0 {
 					nonPortable++
 				}
@@ -279,68 +380,47 @@ func TestReferenceInterpreters(t *testing.T) {
 				if err != nil {
 					continue // a lookup out of its table: both throw
 				}
-				data, err := Encode(p, c.format)
-				if err != nil {
-					t.Fatal(err)
-				}
-				prog := filepath.Join(dir, fmt.Sprintf("p%d.bin", it))
-				if c.format == FormatJSON {
-					prog = filepath.Join(dir, fmt.Sprintf("p%d.json", it))
-				}
 				var rows bytes.Buffer
 				if err := WriteRows(&rows, in, nIn); err != nil {
 					t.Fatal(err)
 				}
-				rowText := rows.Bytes()
-				os.WriteFile(prog, data, 0o644)
-				if d := os.Getenv("OTIR_REFERENCE_KEEP"); d != "" {
-					os.WriteFile(filepath.Join(d, filepath.Base(prog)), data, 0o644)
+				for _, run := range c.runs {
+					got, name := runReference(t, binDir, dir, it, run, p, rows.Bytes())
+					if k := sameFloats(got, want); k >= 0 {
+						nOut := p.NumOutputs()
+						t.Fatalf("program %d (%s): sample %d output %d: %s %v, otir %v", it, name, k/nOut, k%nOut, run.bin, got[k], want[k])
+					}
 				}
-				cmd := exec.Command(bin, prog, "-")
-				cmd.Stdin = bytes.NewReader(rowText)
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				out, err := cmd.Output()
-				if err != nil {
-					t.Fatalf("program %d: %s: %v: %s", it, c.bin, err, stderr.String())
+				// The program converted to the other dialect (or written
+				// as spec 2) computes the same in that one's interpreter.
+				q, err := Convert(p, c.other)
+				if err == nil && c.v4 {
+					q, err = ToSpec2(p)
 				}
-				got, _, _, err := ReadRows(bytes.NewReader(out))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if k := sameFloats(got, want); k >= 0 {
-					nOut := p.NumOutputs()
-					t.Fatalf("program %d (%s): sample %d output %d: reference %v, otir %v", it, prog, k/nOut, k%nOut, got[k], want[k])
-				}
-				// The program converted to the other dialect computes the
-				// same in that dialect's original interpreter.
-				other, ofmt, obin := DAIS, FormatDAIS, "dais_v1_run"
-				if c.d == DAIS {
-					other, ofmt, obin = ALIR, FormatJSON, "alir_v2_run"
-				}
-				q, err := Convert(p, other)
 				if err != nil {
 					continue // not portable, or no equivalent: a clear error
 				}
+				if c.v4 && !p.NeedsV4() {
+					continue
+				}
 				converted++
-				data, err = Encode(q, ofmt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				prog += ".converted"
-				os.WriteFile(prog, data, 0o644)
-				cmd = exec.Command(filepath.Join(filepath.Dir(bin), obin), prog, "-")
-				cmd.Stdin = bytes.NewReader(rowText)
-				cmd.Stderr = &stderr
-				if out, err = cmd.Output(); err != nil {
-					t.Fatalf("program %d converted: %s: %v: %s", it, obin, err, stderr.String())
-				}
-				if got, _, _, err = ReadRows(bytes.NewReader(out)); err != nil {
-					t.Fatal(err)
-				}
+				got, name := runReference(t, binDir, dir, it, c.orun, q, rows.Bytes())
 				if k := sameFloats(got, want); k >= 0 {
 					nOut := p.NumOutputs()
-					t.Fatalf("program %d converted to %v (%s): sample %d output %d: %s %v, otir on the original %v", it, other, prog, k/nOut, k%nOut, obin, got[k], want[k])
+					t.Fatalf("program %d converted (%s): sample %d output %d: %s %v, otir on the original %v", it, name, k/nOut, k%nOut, c.orun.bin, got[k], want[k])
+				}
+				if !c.v4 {
+					continue
+				}
+				// And as DAIS (rewritten as spec 2, then converted).
+				if q, err = Convert(p, DAIS); err != nil {
+					continue // not portable
+				}
+				toDAIS++
+				got, name = runReference(t, binDir, dir, it, refRun{FormatDAIS, "dais_v1_run"}, q, rows.Bytes())
+				if k := sameFloats(got, want); k >= 0 {
+					nOut := p.NumOutputs()
+					t.Fatalf("program %d converted to DAIS (%s): sample %d output %d: dais_v1_run %v, otir on the original %v", it, name, k/nOut, k%nOut, got[k], want[k])
 				}
 			}
 			if ran < referencePrograms {
@@ -352,7 +432,11 @@ func TestReferenceInterpreters(t *testing.T) {
 			if converted < 20 {
 				t.Errorf("only %d programs were converted to the other dialect", converted)
 			}
-			t.Logf("%d random programs (%d not portable) agree with %s; %d converted agree with the other dialect's interpreter", ran, nonPortable, c.bin, converted)
+			what := "converted agree with the other dialect's interpreter"
+			if c.v4 {
+				what = fmt.Sprintf("rewritten as spec 2 agree with alir_v2_run, %d converted to DAIS with dais_v1_run; %d sums, %d relative quantize shifts", toDAIS, sums, rel)
+			}
+			t.Logf("%d random programs (%d not portable) agree with %s; %d %s", ran, nonPortable, c.runs[0].bin, converted, what)
 		})
 	}
 }

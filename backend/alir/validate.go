@@ -135,6 +135,22 @@ func (p *Program) checkOperands(i int) error {
 			return err
 		}
 		return earlier("condition", op.DataLow())
+	case OpSum:
+		if len(op.Terms) < 2 {
+			return p.opErr(i, "a sum needs at least two terms, has %d (alkaid asserts it)", len(op.Terms))
+		}
+		for k, t := range op.Terms {
+			if err := earlier(fmt.Sprintf("term %d", k), t.ID); err != nil {
+				return err
+			}
+		}
+		if err := unused("id0", op.ID0); err != nil {
+			return err
+		}
+		return unused("id1", op.ID1)
+	}
+	if op.Terms != nil {
+		return p.opErr(i, "only a sum has terms")
 	}
 	if err := earlier("id0", op.ID0); err != nil {
 		return err
@@ -156,6 +172,20 @@ func (p *Program) checkData(i int) error {
 	case OpConstAdd:
 		if p.Dialect == ALIR {
 			return shift("constant exponent", int64(op.DataHigh()))
+		}
+	case OpQuantize:
+		if p.Dialect == DAIS && op.Data != 0 {
+			return p.opErr(i, "a DAIS quantize has no relative shift (data %d)", op.Data)
+		}
+		return shift("relative shift", op.Data)
+	case OpSum:
+		if op.Data != 0 {
+			return p.opErr(i, "a sum keeps its data in its terms (data %d)", op.Data)
+		}
+		for k, t := range op.Terms {
+			if err := shift(fmt.Sprintf("term %d shift", k), int64(t.Shift)); err != nil {
+				return err
+			}
 		}
 	case OpMux, OpNegMux:
 		return shift("shift", int64(op.DataHigh()))

@@ -9,7 +9,8 @@ import (
 // Annotate sets every slot op's `latency` and `cost` attributes by da4ml's
 // cost model (ERRATA, "Cost model"): an adder (dais.add, dais.sub,
 // dais.const_add) whose result is n bits wide costs ceil(n/adder_size) and
-// takes ceil(n/carry_size) steps (1 and 1 when a size is below 1); other
+// takes ceil(n/carry_size) steps (1 and 1 when a size is below 1), a
+// dais.sum of N terms costs as N-1 adders and takes the steps of one; other
 // operations are free and take no time. An op's latency is the latest of
 // its operands' plus its own steps. The sizes are the program's carry_size
 // and adder_size attributes; this is the model alir.Program.Info estimates.
@@ -43,13 +44,14 @@ func Annotate(prog *ir.Operation) error {
 		}
 		cost := 0.0
 		switch op.Name {
-		case OpAdd, OpSub, OpConstAdd:
+		case OpAdd, OpSub, OpConstAdd, OpSum:
 			ft, _ := op.Results[0].Type.(*ir.FixedType)
 			n := 0
 			if ft != nil {
 				n = Width(ft)
 			}
-			cost = per(n, adder)
+			k := max(1, len(op.Operands)-1) // a sum of N terms: N-1 adders, one step
+			cost = float64(k) * per(n, adder)
 			t += per(n, carry)
 		}
 		at[op.Results[0]] = t

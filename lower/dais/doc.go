@@ -22,6 +22,8 @@
 //	dais.lookup      8  (a) {table}        table[(a - min_a)/step_a]
 //	dais.bit_unary   9  (a) {kind}         kind "not", "any" or "all"
 //	dais.bit_binary 10  (a, b) {kind, shift} kind "and", "or" or "xor"
+//	dais.sum        11  (x_0, x_1, ...) {shifts, negs}  Σ ±x_k*2^shifts[k] (ALIR spec 4;
+//	                    made by dais-fuse-sums only, which the other passes leave alone)
 //
 // Every op may carry `latency` and `cost` (f64) attributes: ALIR's per-op
 // estimates (see Annotate for the da4ml cost model). `dais.program` carries

@@ -10,7 +10,9 @@ import (
 // FromALIR returns a dais.program op (detached, named sym_name) holding p.
 // A DAIS program is first converted to ALIR (alir.Convert), which fails for
 // the DAIS-only opcodes -2 (relu of -a), -6 and -9: they have no dais op.
-// The program must be valid (alir.Program.Validate).
+// ALIR spec 3/4 sums and relative quantize shifts are rewritten into spec-2
+// operations first (alir.ToSpec2). The program must be valid
+// (alir.Program.Validate).
 func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
 	if p.Dialect != alir.ALIR {
 		q, err := alir.Convert(p, alir.ALIR)
@@ -18,6 +20,10 @@ func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
 			return nil, err
 		}
 		p = q
+	}
+	p, err := alir.ToSpec2(p)
+	if err != nil {
+		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -76,6 +82,8 @@ func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
 			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
 			at.Set("kind", &ir.StringAttr{Value: bitBinaryKinds[uint64(op.Data)>>56]})
 			at.Set("shift", i64(int64(op.DataLow())))
+		case alir.OpSum: // not reached: ToSpec2 rewrote sums
+			return nil, fmt.Errorf("op %d: a sum is not imported", i)
 		}
 		if op.Latency != 0 {
 			at.Set("latency", f64(op.Latency))

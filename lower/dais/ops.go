@@ -23,13 +23,14 @@ const (
 	OpLookup    = "dais.lookup"
 	OpBitUnary  = "dais.bit_unary"
 	OpBitBinary = "dais.bit_binary"
+	OpSum       = "dais.sum"
 )
 
 // slotOp describes an op that computes one ALIR slot.
 type slotOp struct {
 	name     string
 	code     alir.Opcode
-	operands int      // SSA operands (dais.mux: condition, a, b)
+	operands int      // SSA operands (dais.mux: condition, a, b); -1: two or more
 	attrs    []string // integer or string attributes it requires
 	summary  string
 }
@@ -49,6 +50,7 @@ var slotOps = []slotOp{
 	{OpLookup, alir.OpLookup, 1, []string{"table"}, "reads lookup table `table` at a's index (ALIR 8)"},
 	{OpBitUnary, alir.OpBitUnary, 1, []string{"kind"}, "bitwise not, reduce-any or reduce-all (ALIR 9)"},
 	{OpBitBinary, alir.OpBitBinary, 2, []string{"kind", "shift"}, "bitwise and, or or xor, b aligned by shift (ALIR 10)"},
+	{OpSum, alir.OpSum, -1, []string{"shifts", "negs"}, "Σ ±x_k*2^shifts[k] (negs[k] = 1: minus), exact, floored to the result (ALIR spec 4 opcode 11)"},
 }
 
 var (

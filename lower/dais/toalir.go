@@ -108,7 +108,10 @@ func opOf(op *ir.Operation, slot map[*ir.Value]int32) (alir.Op, error) {
 	if !ok {
 		return alir.Op{}, fmt.Errorf("result must have a !dais.q type, not %s", ir.TypeString(op.Results[0].Type))
 	}
-	if len(op.Operands) != d.operands {
+	if d.operands < 0 && len(op.Operands) < 2 {
+		return alir.Op{}, fmt.Errorf("expects at least 2 operands, got %d", len(op.Operands))
+	}
+	if d.operands >= 0 && len(op.Operands) != d.operands {
 		return alir.Op{}, fmt.Errorf("expects %d operands, got %d", d.operands, len(op.Operands))
 	}
 	ids := make([]int32, len(op.Operands))
@@ -178,6 +181,28 @@ func opOf(op *ir.Operation, slot map[*ir.Value]int32) (alir.Op, error) {
 		s, err := int32Attr(op, "shift")
 		a.Data = alir.BitBinaryData(s, uint8(k))
 		return a, err
+	case alir.OpSum:
+		shifts, err := i64Array(op, "shifts")
+		if err != nil {
+			return a, err
+		}
+		negs, err := i64Array(op, "negs")
+		if err != nil {
+			return a, err
+		}
+		if len(shifts) != len(ids) || len(negs) != len(ids) {
+			return a, fmt.Errorf("has %d operands, %d shifts and %d negs", len(ids), len(shifts), len(negs))
+		}
+		a.Terms = make([]alir.Term, len(ids))
+		for k, id := range ids {
+			if shifts[k] != int64(int32(shifts[k])) {
+				return a, fmt.Errorf("shift %d does not fit 32 bits", shifts[k])
+			}
+			if negs[k] != 0 && negs[k] != 1 {
+				return a, fmt.Errorf("negs[%d] is %d, want 0 or 1", k, negs[k])
+			}
+			a.Terms[k] = alir.Term{ID: id, Shift: int32(shifts[k]), Neg: negs[k] == 1}
+		}
 	}
 	return a, nil
 }

@@ -92,7 +92,7 @@ func (v *view) plan(blocked []bool) *folder {
 			continue
 		}
 		fo.rep[i], fo.def[i] = int32(i), op
-		fo.changed = fo.changed || op != orig
+		fo.changed = fo.changed || !op.Equal(orig)
 		if op.Opcode == alir.OpConst {
 			fo.konst[i] = big.NewInt(op.Data) // a constant is its raw value
 		}
@@ -155,7 +155,7 @@ func (fo *folder) block() bool {
 				continue
 			}
 			seen[s] = true
-			if !fo.blocked[s] && (fo.rep[s] != s || fo.def[s] != withArgs(fo.v.p.Ops[s], fo.reps(fo.v.p.Ops[s]))) {
+			if !fo.blocked[s] && (fo.rep[s] != s || !fo.def[s].Equal(withArgs(fo.v.p.Ops[s], fo.reps(fo.v.p.Ops[s])))) {
 				fo.blocked[s], added = true, true
 			}
 			ids, k := args(fo.v.p.Ops[s])
@@ -185,7 +185,7 @@ func (fo *folder) apply() int {
 			continue
 		}
 		ids := fo.reps(v.p.Ops[i])
-		if op := fo.def[i]; op != withArgs(v.p.Ops[i], ids) {
+		if op := fo.def[i]; !op.Equal(withArgs(v.p.Ops[i], ids)) {
 			nids, nk := args(op)
 			vals := make([]*ir.Value, nk)
 			for j, s := range nids[:nk] {
@@ -222,7 +222,7 @@ func (fo *folder) simplify(i int, op alir.Op) (res alir.Op, alias int32) {
 		if alias >= 0 {
 			return op, alias
 		}
-		if next == op {
+		if next.Equal(op) {
 			return op, -1
 		}
 		op = next

@@ -1,6 +1,8 @@
 package daisopt
 
 import (
+	"strconv"
+
 	"otir/ir"
 	"otir/lower/dais"
 	"otir/passes"
@@ -45,6 +47,13 @@ func init() {
 		func(opts map[string]string) func(*ir.Operation) error {
 			annotate := opts["annotate"] != "false"
 			return func(p *ir.Operation) error { _, err := Balance(p, annotate); return err }
+		})
+	register("dais-fuse-sums", "DAISFuseSums", "Fuse exact chains of dais adds and subs into sums of up to max-terms terms (ALIR spec 4 opcode 11; run last, before --emit=alir-v4-*)",
+		[]passes.Option{annotateOption, {Name: "max-terms", Help: "the most terms a sum may have (3: alkaid's ternary adders)", Default: "3", Kind: passes.IntOption}},
+		func(opts map[string]string) func(*ir.Operation) error {
+			annotate := opts["annotate"] != "false"
+			n, _ := strconv.Atoi(opts["max-terms"])
+			return func(p *ir.Operation) error { _, err := FuseSums(p, n, annotate); return err }
 		})
 	register("dais-optimize", "DAISOptimize", "Run dais-fold, dais-cse, dais-narrow, dais-balance and dais-dce on dais programs",
 		[]passes.Option{annotateOption},

@@ -2,6 +2,7 @@ package daisopt
 
 import (
 	"otir/backend/alir"
+	"otir/diag"
 	"otir/ir"
 	"otir/lower/dais"
 )
@@ -29,6 +30,11 @@ func load(prog *ir.Operation) (*view, error) {
 	p, err := dais.ToALIR(prog)
 	if err != nil {
 		return nil, err
+	}
+	for _, op := range prog.Body(0).Ops {
+		if op.Name == dais.OpSum {
+			return nil, diag.Errorf(op.Loc, "'%s' op is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it", op.Name)
+		}
 	}
 	eval, err := alir.NewEvaluator(p)
 	if err != nil {

@@ -130,8 +130,36 @@ func runAlkaid(p *alir.Program, in []float64, n int) ([]float64, error) {
 				if op.Opcode == alir.OpReLU && v < 0 {
 					v = 0
 				}
-				if v, err = sar(i, v, dt[op.ID0].f-d.f); err == nil {
+				if v, err = sar(i, v, dt[op.ID0].f-op.RelShift()-d.f); err == nil {
 					v = reduce(v, d)
+				}
+			case alir.OpSum: // spec 4 opcode 11 (ALIRInterpreter_transpile.cc, op_sum)
+				c := math.MinInt
+				for _, t := range op.Terms {
+					c = max(c, dt[t.ID].f-int(t.Shift))
+				}
+				for _, t := range op.Terms {
+					x, serr := shl(i, buf[t.ID], c-(dt[t.ID].f-int(t.Shift)))
+					if serr == nil && t.Neg {
+						if x == math.MinInt64 {
+							serr = fail(i, "negation overflows")
+						}
+						x = -x
+					}
+					if serr == nil {
+						v, serr = addv(i, v, x)
+					}
+					if serr != nil {
+						err = serr
+						break
+					}
+				}
+				if err == nil {
+					if g := c - d.f; g >= 0 {
+						v, err = sar(i, v, g)
+					} else {
+						v, err = shl(i, v, -g)
+					}
 				}
 			case alir.OpConstAdd:
 				d0 := dt[op.ID0]

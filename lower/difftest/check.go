@@ -27,7 +27,7 @@ type Report struct {
 
 // Mismatch is a disagreement between the executor and the interpreter.
 type Mismatch struct {
-	Stage   string // "lower-tiles" or "dais-optimize"
+	Stage   string // "lower-tiles", "dais-optimize" or "dais-fuse-sums"
 	Arg     string
 	Element int
 	Exec    float64
@@ -43,7 +43,8 @@ func (m *Mismatch) Error() string {
 // samples random argument sets, the reference executor with the lowered
 // program as otir's ALIR interpreter runs it and as alkaid's interpreter
 // computes it (runAlkaid); then the same for the program after
-// dais-optimize. Both programs must be portable (alir.Program.Portability).
+// dais-optimize, and after dais-fuse-sums. Every program must be portable
+// (alir.Program.Portability).
 func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed uint64) (*Report, error) {
 	prog, err := tiles.LowerKernel(k, opts)
 	if err != nil {
@@ -153,6 +154,17 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 		return nil, fmt.Errorf("ToALIR after dais-optimize: %w", err)
 	}
 	if err := checkProgram("dais-optimize", q, rows, samples, want, mismatch); err != nil {
+		return nil, err
+	}
+	// Fused into ALIR spec 4 sums (the last pass before --emit=alir-v4-*).
+	if _, err := daisopt.FuseSums(prog, 3, true); err != nil {
+		return nil, fmt.Errorf("dais-fuse-sums: %w", err)
+	}
+	fq, err := dais.ToALIR(prog)
+	if err != nil {
+		return nil, fmt.Errorf("ToALIR after dais-fuse-sums: %w", err)
+	}
+	if err := checkProgram("dais-fuse-sums", fq, rows, samples, want, mismatch); err != nil {
 		return nil, err
 	}
 	return &Report{Samples: samples, Inputs: p.NumInputs(), Outputs: p.NumOutputs(), Ops: len(p.Ops), OptimizedOps: len(q.Ops)}, nil

@@ -18,9 +18,10 @@ import (
 
 // TestReferenceTools is issue 12's experiment, kept: generated kernels
 // (difftest.Generate(7000+N)) lowered with lower-tiles and dais-optimize,
-// written as ALIR v2 JSON, ALIR v2 bytecode and DAIS v1, and run by the
-// original interpreters (alkaid's spec 2 interpreter, da4ml's DAIS v1
-// interpreter) on random input rows; every output must equal otir's
+// written as ALIR v2 JSON, ALIR v2 bytecode, DAIS v1, ALIR v4 JSON and ALIR
+// v4 bytecode, and after dais-fuse-sums as ALIR v4 JSON and bytecode (with
+// sums) and v2 JSON (sums expanded again), and run by the original interpreters (alkaid's spec 2 and
+// spec 4 interpreters, da4ml's DAIS v1 interpreter) on random input rows; every output must equal otir's
 // interpreter's bit for bit. It needs the binaries that
 // ../shared/reference-tools/build.sh builds:
 //
@@ -75,15 +76,37 @@ func TestReferenceTools(t *testing.T) {
 				unsigned64 = true // alkaid's int64 reads these as negative
 			}
 		}
+		// The program after dais-fuse-sums (spec 4 sums), in spec 4 and
+		// in spec 2 (the sums expanded again).
+		if _, err := daisopt.FuseSums(prog, 3, true); err != nil {
+			t.Fatalf("k%03d: %v", k, err)
+		}
+		fused, err := dais.ToALIR(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fused.NeedsV4() {
+			ran["with-sums"]++
+		}
 		for _, c := range []struct {
 			name, bin string
 			f         alir.Format
+			fused     bool
 		}{
-			{"json", "alir_v2_run", alir.FormatJSON},
-			{"bytecode", "alir_v2_run", alir.FormatBytecode},
-			{"dais-v1", "dais_v1_run", alir.FormatDAIS},
+			{"json", "alir_v2_run", alir.FormatJSON, false},
+			{"bytecode", "alir_v2_run", alir.FormatBytecode, false},
+			{"dais-v1", "dais_v1_run", alir.FormatDAIS, false},
+			{"v4-json", "alir_v4_run", alir.FormatJSONV4, false},
+			{"v4-bytecode", "alir_v4_run", alir.FormatBytecodeV4, false},
+			{"fused-v4-json", "alir_v4_run", alir.FormatJSONV4, true},
+			{"fused-v4-bytecode", "alir_v4_run", alir.FormatBytecodeV4, true},
+			{"fused-json", "alir_v2_run", alir.FormatJSON, true},
 		} {
-			if unsigned64 && c.bin == "alir_v2_run" {
+			p := p
+			if c.fused {
+				p = fused
+			}
+			if unsigned64 && (c.bin == "alir_v2_run" || c.bin == "alir_v4_run") {
 				continue
 			}
 			data, err := alir.Encode(p, c.f)

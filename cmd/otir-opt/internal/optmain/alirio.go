@@ -16,8 +16,8 @@ import (
 )
 
 // emitFormats are the values of --emit: the file formats a dais.program is
-// written in.
-var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "dais-binary"}
+// written in (alir-* are ALIR spec 2, alir-v4-* spec 4).
+var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "alir-v4-json", "alir-v4-json-gz", "alir-v4-bytecode", "dais-binary"}
 
 // checkEmit validates --emit and --import-alir against the other flags.
 func checkEmit(cfg *config) error {
@@ -80,9 +80,13 @@ func emit(m *ir.Module, format, path string) error {
 	}
 	var data []byte
 	switch format {
-	case "alir-json", "alir-json-gz":
-		data, err = alir.EncodeJSON(p)
-		if err == nil && format == "alir-json-gz" {
+	case "alir-json", "alir-json-gz", "alir-v4-json", "alir-v4-json-gz":
+		if strings.HasPrefix(format, "alir-v4-") {
+			data, err = alir.EncodeJSONV4(p)
+		} else {
+			data, err = alir.EncodeJSON(p)
+		}
+		if err == nil && strings.HasSuffix(format, "-gz") {
 			var b bytes.Buffer
 			zw := gzip.NewWriter(&b)
 			if _, err = zw.Write(data); err == nil {
@@ -92,6 +96,8 @@ func emit(m *ir.Module, format, path string) error {
 		}
 	case "alir-bytecode":
 		data, err = alir.EncodeBytecode(p)
+	case "alir-v4-bytecode":
+		data, err = alir.EncodeBytecodeV4(p)
 	case "dais-binary":
 		var q *alir.Program
 		if q, err = alir.Convert(p, alir.DAIS); err == nil {

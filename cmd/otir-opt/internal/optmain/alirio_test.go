@@ -56,6 +56,7 @@ func TestImportAndEmit(t *testing.T) {
 	}
 	for _, c := range []struct{ format, file string }{
 		{"alir-json", "out.json"}, {"alir-json-gz", "out.json.gz"}, {"alir-bytecode", "out.bc"}, {"dais-binary", "out.bin"},
+		{"alir-v4-json", "out4.json"}, {"alir-v4-json-gz", "out4.json.gz"}, {"alir-v4-bytecode", "out4.bc"},
 	} {
 		r := runOpt(t, dir, "", "--import-alir", "prog.json", "--emit="+c.format, "-o", c.file)
 		if r.code != 0 || r.stdout != "" {
@@ -64,6 +65,9 @@ func TestImportAndEmit(t *testing.T) {
 		got, f, err := alir.ReadFile(filepath.Join(dir, c.file), alir.FormatAuto)
 		if err != nil {
 			t.Fatalf("--emit=%s: %v", c.format, err)
+		}
+		if wantV4 := strings.HasPrefix(c.format, "alir-v4-"); wantV4 != (got.Spec == 4) {
+			t.Errorf("--emit=%s wrote spec %d (%v)", c.format, got.Spec, f)
 		}
 		if c.format == "dais-binary" {
 			if f != alir.FormatDAIS {
@@ -85,7 +89,7 @@ func TestImportAndEmit(t *testing.T) {
 		if !bytes.Equal(a, b) {
 			t.Errorf("--emit=%s: the program changed", c.format)
 		}
-		if c.format == "alir-json-gz" {
+		if strings.HasSuffix(c.format, "-gz") {
 			raw, _ := os.ReadFile(filepath.Join(dir, c.file))
 			if len(raw) < 2 || raw[0] != 0x1f || raw[1] != 0x8b {
 				t.Errorf("--emit=alir-json-gz did not compress")
@@ -106,7 +110,7 @@ func TestImportAndEmitErrors(t *testing.T) {
 		stderr string
 	}{
 		{"emit needs a file", []string{"--import-alir", "prog.json", "--emit=alir-json"}, ExitUsage, "otir-opt: --emit=alir-json needs an output file: -o FILE\n"},
-		{"unknown format", []string{"--import-alir", "prog.json", "--emit=verilog", "-o", "x"}, ExitUsage, "otir-opt: unknown --emit format 'verilog' (want one of alir-json, alir-json-gz, alir-bytecode, dais-binary)\n"},
+		{"unknown format", []string{"--import-alir", "prog.json", "--emit=verilog", "-o", "x"}, ExitUsage, "otir-opt: unknown --emit format 'verilog' (want one of alir-json, alir-json-gz, alir-bytecode, alir-v4-json, alir-v4-json-gz, alir-v4-bytecode, dais-binary)\n"},
 		{"import and input", []string{"dup.otir", "--import-alir", "prog.json"}, ExitUsage, "otir-opt: --import-alir reads its own file; do not also give an input file (dup.otir)\n"},
 		{"split", []string{"--import-alir", "prog.json", "--split-input-file"}, ExitUsage, "otir-opt: --split-input-file cannot be combined with --emit or --import-alir\n"},
 		{"missing file", []string{"--import-alir", "nope.json"}, ExitError, "nope.json: error: cannot import the program: no such file or directory\n"},

@@ -1,0 +1,105 @@
+package alir
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// strictInt64 reads a JSON integer within int64 (alkaid's v4 loader rejects
+// non-integers and values above 2^63-1).
+func (j jsonPath) strictInt64(raw json.RawMessage) (int64, error) {
+	var n json.Number
+	if err := unmarshalNumbers(raw, &n); err != nil {
+		return 0, j.errorf("want an integer, got %s", abbrev(raw))
+	}
+	v, err := strconv.ParseInt(n.String(), 10, 64)
+	if err != nil {
+		return 0, j.errorf("want an integer within int64, got %s", n)
+	}
+	return v, nil
+}
+
+func (j jsonPath) int64s(raw json.RawMessage) ([]int64, error) {
+	a, err := j.array(raw, -1)
+	if err != nil {
+		return nil, err
+	}
+	if len(a) > maxV4List {
+		return nil, j.errorf("has %d entries, at most %d", len(a), maxV4List)
+	}
+	out := make([]int64, len(a))
+	for k, e := range a {
+		if out[k], err = j.at(k).strictInt64(e); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// decodeModelV4 reads the model array of a spec 3 or 4 document: op records
+// [addr[], opcode, data[], qint, latency, cost].
+func decodeModelV4(m []json.RawMessage, spec int) (*Program, error) {
+	p, err := decodeHeader(m)
+	if err != nil {
+		return nil, err
+	}
+	p.Spec = spec
+	root := jsonPath("model")
+	ops, err := root.at(5).array(m[5], -1)
+	if err != nil {
+		return nil, err
+	}
+	p.Ops = make([]Op, len(ops))
+	for i, raw := range ops {
+		j := root.at(5).at(i)
+		f, err := j.array(raw, -1)
+		if err != nil {
+			return nil, err
+		}
+		if len(f) == 7 && spec == 3 {
+			return nil, j.errorf("a 7-field spec-2 op record in a spec-3 file (alkaid db81eac wrote these; no alkaid reads them): convert it as spec 2")
+		}
+		if len(f) != 6 {
+			return nil, j.errorf("has %d elements, want 6 ([addr, opcode, data, qint, latency, cost])", len(f))
+		}
+		addr, err := j.at(0).int64s(f[0])
+		if err != nil {
+			return nil, err
+		}
+		code, err := j.at(1).strictInt64(f[1])
+		if err != nil {
+			return nil, err
+		}
+		data, err := j.at(2).int64s(f[2])
+		if err != nil {
+			return nil, err
+		}
+		op, _, _, err := opFromV4(i, code, addr, data, spec, false)
+		if err != nil {
+			return nil, j.errorf("%v", err)
+		}
+		if op.QInt, err = j.at(3).qint(f[3]); err != nil {
+			return nil, err
+		}
+		if op.Latency, err = j.at(4).float(f[4]); err != nil {
+			return nil, err
+		}
+		if op.Cost, err = j.at(5).float(f[5]); err != nil {
+			return nil, err
+		}
+		p.Ops[i] = op
+	}
+	return p, decodeTail(p, m)
+}
+
+// EncodeJSONV4 writes p as an ALIR spec 4 JSON document, as alkaid's
+// CombLogic.save() does: compact, op records [addr, opcode, data, qint,
+// latency, cost], and the lookup tables always (null when there are
+// none). A DAIS program is converted first (see Convert).
+func EncodeJSONV4(p *Program) ([]byte, error) {
+	p, inf, err := forV4(p)
+	if err != nil {
+		return nil, err
+	}
+	return encodeJSON(p, inf, SpecVersionV4)
+}

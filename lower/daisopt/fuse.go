@@ -1,0 +1,205 @@
+package daisopt
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"otir/backend/alir"
+	"otir/ir"
+	"otir/lower/dais"
+)
+
+// FuseSums runs dais-fuse-sums on one program: an add, sub or sum that
+// reads an add, sub or sum used by nothing else, whose result is exact
+// (its type's step is at least as fine as its exact result's, so it does
+// not floor), becomes one dais.sum (ALIR spec 4 opcode 11) of both ops'
+// terms, as long as it has at most maxTerms terms (3: alkaid's ternary
+// adders) and alkaid's interpreter can sum them in int64 (every term
+// shifted to the sum's finest step, and the partial sums, within 63 bits
+// by the terms' types). Adders never wrap, so the sum computes what the
+// two ops did:
+// the exact value, floored once to the outer op's type. It saves one op
+// and, in the cost model, one adder's latency per fusion. The other dais
+// passes do not take sums: run it last, before --emit=alir-v4-* (the
+// spec-2 writers expand sums again, see alir.ToSpec2). FuseSums returns the
+// number of ops removed.
+func FuseSums(prog *ir.Operation, maxTerms int, annotate bool) (int, error) {
+	if maxTerms < 2 {
+		return 0, fmt.Errorf("dais-fuse-sums: max-terms must be at least 2, got %d", maxTerms)
+	}
+	p, err := dais.ToALIR(prog)
+	if err != nil {
+		return 0, err
+	}
+	body := prog.Body(0)
+	var ops []*ir.Operation // slot ops, slot order
+	for _, op := range body.Ops {
+		if isSlot(op) {
+			ops = append(ops, op)
+		}
+	}
+	slotOf := make(map[*ir.Value]int32, len(ops))
+	for i, op := range ops {
+		slotOf[op.Results[0]] = int32(i)
+	}
+	uses := make([]int, len(ops))
+	for _, op := range body.Ops {
+		for _, v := range op.Operands {
+			if s, ok := slotOf[v]; ok {
+				uses[s]++
+			}
+		}
+	}
+	kif := make([]alir.KIF, len(p.Ops))
+	for i, o := range p.Ops {
+		kif[i], _ = o.QInt.KIF() // valid: ToALIR validated p
+	}
+	termsOf := func(i int32) []alir.Term {
+		switch o := p.Ops[i]; o.Opcode {
+		case alir.OpAdd, alir.OpSub:
+			return []alir.Term{{ID: o.ID0}, {ID: o.ID1, Shift: int32(o.Data), Neg: o.Opcode == alir.OpSub}}
+		case alir.OpSum:
+			return o.Terms
+		}
+		return nil
+	}
+	// exact reports whether op i's value is its exact result: an adder
+	// whose step is no coarser than its terms' finest.
+	exact := func(i int32) bool {
+		ts := termsOf(i)
+		if ts == nil {
+			return false
+		}
+		for _, t := range ts {
+			if kif[t.ID].Fractionals-int(t.Shift) > kif[i].Fractionals {
+				return false
+			}
+		}
+		return true
+	}
+	// fits reports whether alkaid's interpreter sums ts in int64: it
+	// shifts every term to the finest step, then adds them one by one (a
+	// chain of adds may stay in range where the sum's partial sums do not).
+	fits := func(ts []alir.Term) bool {
+		c := math.MinInt
+		for _, t := range ts {
+			c = max(c, kif[t.ID].Fractionals-int(t.Shift))
+		}
+		most := 0
+		for _, t := range ts {
+			k := kif[t.ID]
+			mag := k.Width() + c - (k.Fractionals - int(t.Shift)) // |term| <= 2^mag
+			if k.Signed {
+				mag--
+			}
+			most = max(most, mag)
+		}
+		return most+bits.Len(uint(len(ts)-1)) <= 62
+	}
+	dead := make([]bool, len(ops))
+	fused := make([]bool, len(ops))
+	for i := range p.Ops {
+		ts := termsOf(int32(i))
+		if ts == nil {
+			continue
+		}
+		changed := false
+	again:
+		for k, t := range ts {
+			y := t.ID
+			yt := termsOf(y)
+			if yt == nil || uses[y] != 1 || len(ts)-1+len(yt) > maxTerms || !exact(y) {
+				continue
+			}
+			next := append([]alir.Term(nil), ts[:k]...)
+			for _, u := range yt {
+				s := int64(u.Shift) + int64(t.Shift)
+				if s < -alir.MaxShift || s > alir.MaxShift {
+					continue again
+				}
+				next = append(next, alir.Term{ID: u.ID, Shift: int32(s), Neg: u.Neg != t.Neg})
+			}
+			next = append(next, ts[k+1:]...)
+			if !fits(next) {
+				continue
+			}
+			ts, changed, dead[y] = next, true, true
+			goto again
+		}
+		if changed {
+			op := p.Ops[i]
+			p.Ops[i] = alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpSum, Terms: ts, QInt: op.QInt, Latency: op.Latency, Cost: op.Cost}
+			fused[i] = true
+		}
+	}
+	// Rebuild the block: fused ops become dais.sum, the ops they absorbed go.
+	repl := map[*ir.Value]*ir.Value{}
+	out := make([]*ir.Operation, 0, len(body.Ops))
+	removed := 0
+	for _, op := range body.Ops {
+		for k, v := range op.Operands {
+			if r, ok := repl[v]; ok {
+				op.Operands[k] = r
+			}
+		}
+		s, isSlotOp := slotOf[firstResult(op)]
+		switch {
+		case !isSlotOp:
+		case dead[s]:
+			removed++
+			continue
+		case fused[s]:
+			a := p.Ops[s]
+			operands := make([]*ir.Value, len(a.Terms))
+			shifts := make([]int64, len(a.Terms))
+			negs := make([]int64, len(a.Terms))
+			for k, t := range a.Terms {
+				operands[k] = ops[t.ID].Results[0]
+				if r, ok := repl[operands[k]]; ok {
+					operands[k] = r
+				}
+				shifts[k] = int64(t.Shift)
+				if t.Neg {
+					negs[k] = 1
+				}
+			}
+			at := ir.Attrs{}
+			at.Set("shifts", &ir.DenseI64Attr{Values: shifts})
+			at.Set("negs", &ir.DenseI64Attr{Values: negs})
+			for _, name := range []string{"latency", "cost"} {
+				if v := op.Attr(name); v != nil {
+					at.Set(name, v)
+				}
+			}
+			sum := ir.NewOp(dais.OpSum, op.Loc, operands, []ir.Type{op.Results[0].Type}, at)
+			repl[op.Results[0]] = sum.Results[0]
+			op = sum
+		}
+		out = append(out, op)
+	}
+	for _, op := range body.Ops {
+		op.Block = nil
+	}
+	for _, op := range out {
+		op.Block = body
+	}
+	body.Ops = out
+	if annotate {
+		if err := dais.Annotate(prog); err != nil {
+			return removed, err
+		}
+	}
+	// The program must still be what it was: valid, portable.
+	if _, err := dais.ToALIR(prog); err != nil {
+		return removed, fmt.Errorf("dais-fuse-sums: internal error: %v", err)
+	}
+	return removed, nil
+}
+
+func firstResult(op *ir.Operation) *ir.Value {
+	if len(op.Results) == 0 {
+		return nil
+	}
+	return op.Results[0]
+}
