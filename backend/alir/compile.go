@@ -442,7 +442,7 @@ func (m *Machine) compileOp(i int) instr {
 		}
 		r := ra.bitwise(rb, uint64(op.Data)>>56)
 		negates := dais && op.DataHigh()&3 != 0
-		if negates || !ra.fitsInt64() || !rb.fitsInt64() {
+		if negates || !ra.fitsInt64() || !rb.fitsInt64() || !r.fitsInt64() {
 			return m.exactInstr(i, ins, r)
 		}
 		ins.kind = [...]kind{kAnd, kOr, kXor}[uint64(op.Data)>>56]
