@@ -3,8 +3,8 @@ package parse
 import (
 	"testing"
 
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/promote"
 )
 
 func mustType(t *testing.T, s string) ir.Type {

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"math/big"
 
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/promote"
 )
 
 // Element-wise operations and constants: the three annotation forms, result

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Buffer holds the elements of a tile, or of a scalar (rank 0, Shape empty),

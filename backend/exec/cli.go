@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/parse"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
 )
 
 // FileRun is one `otir-run` invocation:

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestNpyDtypes(t *testing.T) {

@@ -2,10 +2,10 @@ package exec
 
 import (
 	"math/big"
-	"otir/internal/satint"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/satint"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Limits that stop a run before it exhausts memory or time. A normal kernel

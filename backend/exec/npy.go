@@ -5,12 +5,12 @@ import (
 	"io"
 	"math/big"
 
-	"otir/backend/npy"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The .npy boundary of the executor; the file format itself is package
-// otir/backend/npy. Each element type has one NumPy dtype: a signed iN is
+// github.com/otir-dev/otir/backend/npy. Each element type has one NumPy dtype: a signed iN is
 // the smallest of int8/16/32/64 that holds it, an unsigned uN the smallest
 // of uint8/16/32/64 (u1, the boolean, is bool), index is int64,
 // f16/f32/f64 are float16/32/64, and bf16 (which NumPy lacks) is float32

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/backend/exec"
+	"github.com/otir-dev/otir/backend/exec"
 )
 
 // isKernelFile reports whether the file at path is OTIR text, run by the

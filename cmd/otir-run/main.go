@@ -26,9 +26,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/backend/alir"
-	"otir/backend/exec"
-	"otir/diag"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/diag"
 )
 
 // Exit codes: 0 success, 1 an error in the input (a program, kernel,

@@ -3,9 +3,9 @@
 package all
 
 import (
-	_ "otir/lower/daisopt"
-	_ "otir/lower/tiles"
-	_ "otir/passes/cse"
-	_ "otir/passes/dce"
-	_ "otir/passes/promote"
+	_ "github.com/otir-dev/otir/lower/daisopt"
+	_ "github.com/otir-dev/otir/lower/tiles"
+	_ "github.com/otir-dev/otir/passes/cse"
+	_ "github.com/otir-dev/otir/passes/dce"
+	_ "github.com/otir-dev/otir/passes/promote"
 )

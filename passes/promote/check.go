@@ -1,6 +1,6 @@
 package promote
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // CheckOp reports whether an element-wise operation (binary, unary or
 // otir.cmp) has a typing rule in a style for its operand element types,

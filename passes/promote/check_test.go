@@ -3,7 +3,7 @@ package promote
 import (
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestCheckOp(t *testing.T) {

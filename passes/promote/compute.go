@@ -3,7 +3,7 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // An element-wise operation `%r = op %a, %b : (A, B) -> R` computes, as

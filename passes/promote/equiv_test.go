@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The pass must not change the value any operation computes. These tests

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // A small reference evaluator for scalar integer kernels, written for these

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // InferResult gives the result type of an element-wise operation from its

@@ -3,7 +3,7 @@ package promote
 import (
 	"fmt"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Style is an Allo typing style (spec "Type promotion rules": the active table

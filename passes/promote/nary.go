@@ -1,6 +1,6 @@
 package promote
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // hlsNary is the HLS n-ary promoter (Allo's _hls_nary_int_promotion), asked
 // first for every promotion in the hls style. It only handles expressions whose

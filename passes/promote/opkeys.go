@@ -3,7 +3,7 @@ package promote
 import (
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // opKeys maps OTIR element-wise operations to Allo operator keys. Division and

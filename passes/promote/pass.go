@@ -3,9 +3,9 @@ package promote
 import (
 	"fmt"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 // PassName is the name the pass registers under.

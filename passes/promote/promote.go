@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // NoRuleError is Allo's diagnostic for an operator/type combination the

@@ -3,7 +3,7 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Integer ranges: bounds of exact results, from the ranges of what an

@@ -1,8 +1,8 @@
 package promote
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // opInfo is what the check phase learnt about an element-wise operation.

@@ -1,6 +1,6 @@
 package promote
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // This file is Allo's rule table as data, laid out like the spec
 // (allo-type-promotion.md): one rule per operator group, each a map from the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // ruleCases is the rule table's test table, one case per line:

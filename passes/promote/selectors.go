@@ -3,7 +3,7 @@ package promote
 import (
 	"math/bits"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The shared helpers of the spec's section "Common Helpers". Every function

@@ -3,7 +3,7 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // What the pass knows of the semantics of element-wise operations (design

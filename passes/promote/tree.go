@@ -3,7 +3,7 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // HLS expression trees (spec "HLS Integer Add/Sub" and "HLS Integer Mul").

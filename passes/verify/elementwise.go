@@ -3,9 +3,9 @@ package verify
 import (
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/promote"
 )
 
 // checkElementwise covers the binary, unary, cmp, select and cast ops:

@@ -20,9 +20,9 @@ import (
 	"slices"
 	"sync"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/promote"
 )
 
 // maxDepth bounds region nesting; deeper (or cyclic) IR is diagnosed instead of

@@ -14,12 +14,12 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/exec"
-	"otir/ir"
-	"otir/parse"
-	"otir/passes"
-	"otir/passes/promote"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/promote"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 const lanes = 8

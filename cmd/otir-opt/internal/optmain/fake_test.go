@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
-	_ "otir/passes/all"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
+	_ "github.com/otir-dev/otir/passes/all"
 )
 
 // The tests drive otir-opt with a tiny stand-in parser, so that the driver is
