@@ -144,6 +144,12 @@ func (b *Buffer) SetInt(i int, v *big.Int) error {
 	return nil
 }
 
+// SetFloat sets element i of a float buffer to v rounded to the element
+// type (ties to even, overflow to infinity), as FromFloats does.
+func (b *Buffer) SetFloat(i int, v float64) {
+	b.Floats[i] = roundFloat64(v, b.Elem.(*ir.FloatType).Kind)
+}
+
 // num returns element i.
 func (b *Buffer) num(i int) num {
 	switch {

@@ -45,7 +45,7 @@ func tileCost(t ir.Type) int64 {
 }
 
 // CheckSizes applies opts.MaxElements to kernel k (see checkSizes); Run
-// calls it, and RunFile before it allocates the arguments.
+// calls it, and otir-run (kernelrun.RunFile) before it allocates the arguments.
 func CheckSizes(k *ir.Operation, opts Options) error {
 	max := opts.MaxElements
 	switch {

@@ -49,9 +49,9 @@ func elemDType(elem ir.Type) (npy.DType, error) {
 	return npy.DType{}, fmt.Errorf("%s has no .npy dtype", elem)
 }
 
-// npyDtype returns the dtype code (kind letter and byte size, e.g. "i2") of
+// NpyDtype returns the dtype code (kind letter and byte size, e.g. "i2") of
 // an element type.
-func npyDtype(elem ir.Type) (string, error) {
+func NpyDtype(elem ir.Type) (string, error) {
 	d, err := elemDType(elem)
 	if err != nil {
 		return "", err
