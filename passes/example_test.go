@@ -7,7 +7,8 @@ import (
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
-	_ "github.com/otir-dev/otir/passes/all"
+	_ "github.com/otir-dev/otir/passes/cse"
+	_ "github.com/otir-dev/otir/passes/dce"
 )
 
 // ExampleManager runs a textual pipeline from Go, printing the IR after each

@@ -14,10 +14,10 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	_ "github.com/otir-dev/otir/cmd/internal/registry"
 	"github.com/otir-dev/otir/cmd/otir-opt/internal/optmain"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
-	_ "github.com/otir-dev/otir/passes/all"
 	"github.com/otir-dev/otir/passes/verify"
 )
 

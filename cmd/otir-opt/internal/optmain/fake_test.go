@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/otir-dev/otir/cmd/internal/registry"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
-	_ "github.com/otir-dev/otir/passes/all"
 )
 
 // The tests drive otir-opt with a tiny stand-in parser, so that the driver is
