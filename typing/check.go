@@ -1,4 +1,4 @@
-package promote
+package typing
 
 import "github.com/otir-dev/otir/ir"
 
@@ -17,7 +17,7 @@ func CheckOp(style Style, op *ir.Operation) error {
 	if op == nil {
 		return nil
 	}
-	key, ok := opKey(op)
+	key, ok := KeyOf(op)
 	if !ok {
 		return nil
 	}
@@ -56,7 +56,7 @@ func hasRule(style Style, key string, ts []ir.Type) bool {
 	if style == HLS && (key == "add" || key == "sub" || key == "mul") {
 		all := true
 		for _, t := range ts {
-			all = all && isInt(t)
+			all = all && IsInt(t)
 		}
 		if all {
 			return true

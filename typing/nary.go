@@ -1,4 +1,4 @@
-package promote
+package typing
 
 import "github.com/otir-dev/otir/ir"
 
@@ -17,7 +17,7 @@ import "github.com/otir-dev/otir/ir"
 // any term is signed (u8 * i8 * u4 -> i20).
 func hlsNary(key string, ts []ir.Type, signs []int) (ir.Type, bool) {
 	for _, t := range ts {
-		if !isInt(t) {
+		if !IsInt(t) {
 			return nil, false
 		}
 	}

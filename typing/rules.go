@@ -1,4 +1,4 @@
-package promote
+package typing
 
 import "github.com/otir-dev/otir/ir"
 
@@ -219,7 +219,7 @@ func reg(t map[string]rule, r rule, keys ...string) {
 }
 
 // w is the width of an integer type.
-func w(t ir.Type) int { return primitiveWidth(t) }
+func w(t ir.Type) int { return PrimitiveWidth(t) }
 
 // lookup applies one rule to one or two element types (Allo's
 // TypeRuleTable.lookup). ok is false when no rule covers the combination.
