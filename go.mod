@@ -1,4 +1,4 @@
-module otir
+module github.com/otir-dev/otir
 
 go 1.26.8
 

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Severity orders diagnostics; only errors make a tool fail.

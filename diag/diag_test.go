@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestRender(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Expectation is one `expected-<severity>` directive of a source file, as

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func loc(line, col int) ir.Location { return ir.Location{File: "t.otir", Line: line, Col: col} }

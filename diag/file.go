@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Positioned is implemented by errors that know where in a file they are

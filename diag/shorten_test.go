@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // A diagnostic quoting a huge name, on a huge line, stays small.

@@ -4,8 +4,8 @@ import (
 	"io"
 	"testing"
 
-	"otir/ir"
-	"otir/parse"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
 )
 
 // BenchmarkPrintChain100k prints a kernel of 100,000 operations in one block

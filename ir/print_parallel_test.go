@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // buildLarge builds a module whose first kernel has a block of about n

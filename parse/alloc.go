@@ -1,6 +1,6 @@
 package parse
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // slab hands out the elements of larger arrays, so that the millions of small
 // objects of a big parse cost a few allocations. Slabs start small (a region

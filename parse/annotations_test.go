@@ -3,8 +3,8 @@ package parse
 import (
 	"testing"
 
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 func mustType(t *testing.T, s string) ir.Type {
@@ -32,7 +32,7 @@ func TestAnnotationForms(t *testing.T) {
 	cases := []struct {
 		name, style, args, line string
 		operands                []string
-		result                  string // "" means promote.InferResult decides
+		result                  string // "" means typing.InferResult decides
 	}{
 		{"binary one type", "hls", "%a: i8", "%0 = otir.add %a, %a : i8", []string{"i8", "i8"}, "i8"},
 		{"binary two types hls", "hls", "%a: i8, %b: u8", "%0 = otir.add %a, %b : i8, u8", []string{"i8", "u8"}, ""},
@@ -61,7 +61,7 @@ func TestAnnotationForms(t *testing.T) {
 				want = mustType(t, c.result)
 			} else {
 				op := firstOp(t, c.style, c.args, c.line)
-				w, err := promote.InferResult(c.style, op.Name, ins)
+				w, err := typing.InferResult(c.style, op.Name, ins)
 				if err != nil {
 					t.Fatalf("promote cannot infer the test's result: %v", err)
 				}
@@ -89,7 +89,7 @@ func TestTypingStyleReachesInference(t *testing.T) {
 		src := "\"builtin.module\"() ({\n" + body + "}) {otir.typing_style = \"" + style + "\"} : () -> ()\n"
 		m := mustParse(t, src, Options{})
 		got := m.Kernels()[0].Body(0).Ops[0].Results[0].Type
-		want, err := promote.InferResult(style, ir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
+		want, err := typing.InferResult(style, ir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestTypingStyleReachesInference(t *testing.T) {
 	}
 	// Bare kernels are in an implicit module: hls.
 	m := mustParse(t, "otir.kernel @k(%a: i8) {\n  %0 = otir.add %a, %a : i8, i8\n  otir.return\n}\n", Options{})
-	want, _ := promote.InferResult("hls", ir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
+	want, _ := typing.InferResult("hls", ir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
 	if got := m.Kernels()[0].Body(0).Ops[0].Results[0].Type; got != want {
 		t.Errorf("implicit module: result %s, want %s", got, want)
 	}

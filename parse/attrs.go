@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // attrDict converts an attribute dictionary; a repeated name is an error.

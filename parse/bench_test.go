@@ -4,8 +4,8 @@ import (
 	"io"
 	"testing"
 
-	"otir/ir"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 func benchParse(b *testing.B, n int, print bool) {

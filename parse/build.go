@@ -7,7 +7,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // builder turns the AST into IR operations. Operands stay unresolved (nil)

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"math/big"
 
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // Element-wise operations and constants: the three annotation forms, result
-// inference (promote.InferResult, or i1 of the broadcast shape for
+// inference (typing.InferResult, or i1 of the broadcast shape for
 // comparisons) and constant values.
 
 // elementwise builds a binary, unary or comparison op from its annotation:
@@ -54,9 +54,9 @@ func (b *builder) elementwise(o *Operation, name string, uses []string, sig *EwS
 			return errAt(o.Tokens[0].Pos, "%s", err.Error())
 		}
 	} else {
-		res, err = promote.InferResult(b.style, name, ins)
+		res, err = typing.InferResult(b.style, name, ins)
 		if err != nil {
-			var noRule *promote.NoRuleError
+			var noRule *typing.NoRuleError
 			if errors.As(err, &noRule) {
 				// The verifier's text for the same types written out.
 				return errAt(o.Tokens[0].Pos, "'%s' op %s", name, err.Error())

@@ -6,7 +6,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The other operations: generic forms, modules, kernels, control flow,

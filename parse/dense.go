@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Dense tile constants: dense<...> literals checked against their tile type.

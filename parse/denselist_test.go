@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // A dense literal of a million elements is one token and parses without

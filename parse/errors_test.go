@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // errorCases are inputs with one error each, the exact diagnostic

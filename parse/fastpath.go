@@ -3,7 +3,7 @@ package parse
 import (
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The fast path recognises the most frequent operation forms by hand and

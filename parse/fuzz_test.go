@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // The fuzz targets. Seeds come from the round-trip and error tables (added

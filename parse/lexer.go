@@ -5,7 +5,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Token types of the OTIR lexer. Tokens are coarse on purpose: an SSA name

@@ -3,7 +3,7 @@ package parse
 import (
 	"hash/maphash"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // nameTable maps the SSA names of an isolated region to the values they

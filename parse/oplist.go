@@ -3,7 +3,7 @@ package parse
 import (
 	"sync"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"

@@ -25,8 +25,8 @@ import (
 	"math"
 	"runtime"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Options configures a parse.

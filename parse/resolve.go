@@ -7,8 +7,8 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The resolver binds SSA names to values, walking the operations in text

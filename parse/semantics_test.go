@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // TestImplicitModule checks that bare kernels (and comments) go into an

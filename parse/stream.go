@@ -9,7 +9,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Streaming large bodies. A body the skeleton found large reaches the

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
-	"otir/lower/difftest"
-	"otir/parse"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/difftest"
+	"github.com/otir-dev/otir/parse"
 )
 
 // TestStreamRandomKernels parses the differential test's random kernels

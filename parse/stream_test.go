@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // streamed parses src streaming every body of at least minBytes, without

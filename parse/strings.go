@@ -7,7 +7,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"otir/diag"
+	"github.com/otir-dev/otir/diag"
 )
 
 // decodeString decodes a quoted string literal. It accepts Go's escapes (what

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"os"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
-	_ "otir/passes/all"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
+	_ "github.com/otir-dev/otir/passes/cse"
+	_ "github.com/otir-dev/otir/passes/dce"
 )
 
 // ExampleManager runs a textual pipeline from Go, printing the IR after each

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Instrumentation is called around every pass and verifier run of a Manager,

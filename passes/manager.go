@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Entry is one pass of a Manager: its specification and the built pass.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 func mustPipeline(t *testing.T, text string) *Manager {

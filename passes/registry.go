@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Pass transforms a module in place. Run returns nil, or an error that is a

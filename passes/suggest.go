@@ -1,6 +1,6 @@
 package passes
 
-import "otir/internal/textdist"
+import "github.com/otir-dev/otir/internal/textdist"
 
 // Suggest returns the candidate closest to name by edit distance, or "" when
 // none is close enough to be a plausible typo: at most a third of the name's

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Test passes, registered once for every test of the package.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Timer records named wall-time rows in execution order, for the report of

@@ -12,7 +12,7 @@ import (
 	"runtime"
 	"testing"
 
-	"otir/tests/lit"
+	"github.com/otir-dev/otir/internal/lit"
 )
 
 // features are the names REQUIRES:, UNSUPPORTED: and XFAIL: can test:

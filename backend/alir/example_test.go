@@ -3,7 +3,7 @@ package alir_test
 import (
 	"fmt"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 // Build y = relu(x0 + x1*2^-1) for two 8-bit inputs and run it.

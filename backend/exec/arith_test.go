@@ -6,7 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The reference formulas below use math/big directly and independently of

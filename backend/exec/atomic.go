@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // execAtomic runs otir.atomic_rmw on each element of a memory tile: it reads

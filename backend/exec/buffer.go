@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Buffer holds the elements of a tile, or of a scalar (rank 0, Shape empty),
@@ -142,6 +142,12 @@ func (b *Buffer) SetInt(i int, v *big.Int) error {
 	}
 	b.setNum(i, n)
 	return nil
+}
+
+// SetFloat sets element i of a float buffer to v rounded to the element
+// type (ties to even, overflow to infinity), as FromFloats does.
+func (b *Buffer) SetFloat(i int, v float64) {
+	b.Floats[i] = roundFloat64(v, b.Elem.(*ir.FloatType).Kind)
 }
 
 // num returns element i.

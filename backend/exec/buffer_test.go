@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestBufferAPI(t *testing.T) {

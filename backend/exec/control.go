@@ -1,8 +1,8 @@
 package exec
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // execFor runs scf.for: the induction variable goes from the lower bound

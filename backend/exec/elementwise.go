@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // scalarFn computes one element of an element-wise operation from its operand

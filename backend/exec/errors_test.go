@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
+	"github.com/otir-dev/otir/diag"
 )
 
 // errCase is a kernel whose run must fail with a diagnostic at a line, whose

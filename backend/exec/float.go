@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // floatFormat describes an IEEE-754 binary format: p significand bits

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/npy"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestRoundFloat16AndBF16(t *testing.T) {

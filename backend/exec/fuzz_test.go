@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // fuzzBytes hands out the fuzzer's bytes one at a time (0 once exhausted).

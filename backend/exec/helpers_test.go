@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // kb builds a one-kernel module with ir.Builder for tests. Each operation

@@ -2,11 +2,11 @@ package exec
 
 import (
 	"fmt"
-	"otir/internal/satint"
+	"github.com/otir-dev/otir/internal/satint"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // machine runs one kernel over its grid: the abstract machine's state shared

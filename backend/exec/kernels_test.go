@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
-	"otir/parse"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
 )
 
 // parseModule parses OTIR text (file name test.otir) and fails the test on

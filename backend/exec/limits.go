@@ -2,10 +2,10 @@ package exec
 
 import (
 	"math/big"
-	"otir/internal/satint"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/satint"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Limits that stop a run before it exhausts memory or time. A normal kernel
@@ -45,7 +45,7 @@ func tileCost(t ir.Type) int64 {
 }
 
 // CheckSizes applies opts.MaxElements to kernel k (see checkSizes); Run
-// calls it, and RunFile before it allocates the arguments.
+// calls it, and otir-run (kernelrun.RunFile) before it allocates the arguments.
 func CheckSizes(k *ir.Operation, opts Options) error {
 	max := opts.MaxElements
 	switch {

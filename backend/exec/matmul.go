@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // execMatmul computes D = A x B + C (design section 5): for each element the

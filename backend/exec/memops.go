@@ -3,7 +3,7 @@ package exec
 import (
 	"slices"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // execLoad reads a memory tile (or passes a #private value through) into a

@@ -3,8 +3,8 @@ package exec
 import (
 	"fmt"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // rvalue is a runtime value: a *Buffer (a scalar or #private tile), a *view

@@ -5,12 +5,12 @@ import (
 	"io"
 	"math/big"
 
-	"otir/backend/npy"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The .npy boundary of the executor; the file format itself is package
-// otir/backend/npy. Each element type has one NumPy dtype: a signed iN is
+// github.com/otir-dev/otir/backend/npy. Each element type has one NumPy dtype: a signed iN is
 // the smallest of int8/16/32/64 that holds it, an unsigned uN the smallest
 // of uint8/16/32/64 (u1, the boolean, is bool), index is int64,
 // f16/f32/f64 are float16/32/64, and bf16 (which NumPy lacks) is float32
@@ -49,9 +49,9 @@ func elemDType(elem ir.Type) (npy.DType, error) {
 	return npy.DType{}, fmt.Errorf("%s has no .npy dtype", elem)
 }
 
-// npyDtype returns the dtype code (kind letter and byte size, e.g. "i2") of
+// NpyDtype returns the dtype code (kind letter and byte size, e.g. "i2") of
 // an element type.
-func npyDtype(elem ir.Type) (string, error) {
+func NpyDtype(elem ir.Type) (string, error) {
 	d, err := elemDType(elem)
 	if err != nil {
 		return "", err

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // numKind tells which field of a num holds its value.

@@ -3,7 +3,7 @@ package exec
 import (
 	"strconv"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // execConstant makes the value of otir.constant: an integer, float or bool

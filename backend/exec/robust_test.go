@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // TestMalformedOpsDoNotPanic runs every registered operation, unverified,

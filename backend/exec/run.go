@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // Options configures a run.

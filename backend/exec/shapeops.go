@@ -3,7 +3,7 @@ package exec
 import (
 	"fmt"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // A shape operation on a #private tile makes a new value; on a #global or

@@ -1,6 +1,6 @@
 package exec
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // Written reports, for each argument of kernel k, whether the kernel may
 // write it: whether a view of the argument (through reshape, transpose,

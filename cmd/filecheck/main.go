@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"otir/tests/filecheck"
+	"github.com/otir-dev/otir/internal/filecheck"
 )
 
 func main() {

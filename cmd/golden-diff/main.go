@@ -10,7 +10,7 @@ package main
 import (
 	"os"
 
-	"otir/tests/lit"
+	"github.com/otir-dev/otir/internal/lit"
 )
 
 func main() {

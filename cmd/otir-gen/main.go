@@ -13,7 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/parse"
+	"github.com/otir-dev/otir/parse"
 )
 
 func main() {

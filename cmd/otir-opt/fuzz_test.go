@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"otir/cmd/otir-opt/internal/optmain"
-	"otir/ir"
-	"otir/parse"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/cmd/otir-opt/internal/optmain"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // FuzzCommandLine runs otir-opt in-process on combinations of flags, passes

@@ -14,11 +14,11 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"otir/cmd/otir-opt/internal/optmain"
-	"otir/ir"
-	"otir/parse"
-	_ "otir/passes/all"
-	"otir/passes/verify"
+	_ "github.com/otir-dev/otir/cmd/internal/registry"
+	"github.com/otir-dev/otir/cmd/otir-opt/internal/optmain"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // env wires the real parser and verifier into the driver.

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"otir/backend/alir"
-	"otir/backend/npy"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/npy"
 )
 
 func isNpy(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".npy") }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/npy"
+	"github.com/otir-dev/otir/backend/npy"
 )
 
 // hostileFiles writes the inputs of TestHostile into a temporary directory.

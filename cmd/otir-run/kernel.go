@@ -9,7 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/backend/exec"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 )
 
 // isKernelFile reports whether the file at path is OTIR text, run by the
@@ -68,7 +69,7 @@ var kernelFlags = []cli.Flag{
 }
 
 // runKernel runs an OTIR kernel on the reference executor. Diagnostics are
-// rendered to stderr, and exec.ErrReported returned for main to exit with 1.
+// rendered to stderr, and kernelrun.ErrReported returned for main to exit with 1.
 func runKernel(c *cli.Context, path string) error {
 	steps, elems := c.Int64("max-steps"), c.Int64("max-elements")
 	if steps < 1 {
@@ -77,7 +78,7 @@ func runKernel(c *cli.Context, path string) error {
 	if elems < 1 {
 		return usagef("--max-elements must be positive, got %d", elems)
 	}
-	return exec.RunFile(exec.FileRun{
+	return kernelrun.RunFile(kernelrun.FileRun{
 		Path:    path,
 		Kernel:  c.String("kernel"),
 		Args:    c.StringSlice("arg"),

@@ -26,9 +26,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/backend/alir"
-	"otir/backend/exec"
-	"otir/diag"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
+	"github.com/otir-dev/otir/diag"
 )
 
 // Exit codes: 0 success, 1 an error in the input (a program, kernel,
@@ -52,7 +52,7 @@ func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var d *diag.Diagnostic
 	switch {
-	case errors.Is(err, exec.ErrReported):
+	case errors.Is(err, kernelrun.ErrReported):
 	case errors.As(err, &d):
 		// An error in or about a file: "file: error: ..." or
 		// "file:line:col: error: ...", as otir-opt and mlir-opt print them.
@@ -94,16 +94,16 @@ type inputError struct{ error }
 func (e inputError) Unwrap() error { return e.error }
 
 // exitCode maps an error of the app to the exit code. Errors the actions
-// return are inputError or usageError (or exec.ErrReported); any other
+// return are inputError or usageError (or kernelrun.ErrReported); any other
 // error comes from the flag parser: bad usage.
 func exitCode(err error) int {
 	var ue usageError
 	var ie inputError
-	var ae *exec.ArgError
+	var ae *kernelrun.ArgError
 	switch {
 	case errors.As(err, &ue), errors.As(err, &ae):
 		return exitUsage
-	case errors.As(err, &ie), errors.Is(err, exec.ErrReported):
+	case errors.As(err, &ie), errors.Is(err, kernelrun.ErrReported):
 		return exitError
 	}
 	return exitUsage
@@ -113,8 +113,8 @@ func exitCode(err error) int {
 // already classified keeps its class.
 func inputErr(err error) error {
 	var ue usageError
-	var ae *exec.ArgError
-	if err == nil || errors.Is(err, exec.ErrReported) || errors.As(err, &ue) || errors.As(err, &ae) {
+	var ae *kernelrun.ArgError
+	if err == nil || errors.Is(err, kernelrun.ErrReported) || errors.As(err, &ue) || errors.As(err, &ae) {
 		return err
 	}
 	if errors.Is(err, alir.ErrInflateLimit) {

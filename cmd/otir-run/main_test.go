@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/backend/npy"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/npy"
 )
 
 const conformance = "../../../shared/conformance/alir"

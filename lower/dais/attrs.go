@@ -3,7 +3,7 @@ package dais
 import (
 	"fmt"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Attribute helpers shared by the conversions and the verifier.

@@ -3,7 +3,7 @@ package dais
 import (
 	"math"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Annotate sets every slot op's `latency` and `cost` attributes by da4ml's

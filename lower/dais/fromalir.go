@@ -3,8 +3,8 @@ package dais
 import (
 	"fmt"
 
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // FromALIR returns a dais.program op (detached, named sym_name) holding p.

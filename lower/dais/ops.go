@@ -1,8 +1,8 @@
 package dais
 
 import (
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Operation names of the dialect.

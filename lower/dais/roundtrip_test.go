@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/parse"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
 )
 
 // conformance lists the shared ALIR conformance programs.

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"otir/backend/alir"
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // ToALIR converts a dais.program op into an ALIR program (spec version 2).

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/big"
 
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // QInt is the ALIR quantization interval of a dais type.

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"testing"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 // IntType gives the smallest fixed-point type holding [lo, hi], exactly

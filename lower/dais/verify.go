@@ -1,10 +1,10 @@
 package dais
 
 import (
-	"otir/backend/alir"
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 func init() { verify.RegisterDialect("dais.", checkOp, OpProgram) }

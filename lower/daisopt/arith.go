@@ -4,9 +4,9 @@ import (
 	"math"
 	"math/big"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Raw-value arithmetic of ALIR (ERRATA, "Quantization"): a slot of type

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"testing"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 func TestSpanInterval(t *testing.T) {

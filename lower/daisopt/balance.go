@@ -4,9 +4,9 @@ import (
 	"container/heap"
 	"math"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Balance runs dais-balance on one program. A chain is a tree of dais.add

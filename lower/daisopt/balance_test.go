@@ -3,9 +3,9 @@ package daisopt
 import (
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // link says how a chain step combines the accumulated value and a leaf.

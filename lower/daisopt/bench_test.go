@@ -4,9 +4,9 @@ import (
 	"sync"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Benchmarks of every pass on programs of 100k ops:

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // CSE runs dais-cse on one program: in one forward walk with a hash table,

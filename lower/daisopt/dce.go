@@ -1,9 +1,9 @@
 package daisopt
 
 import (
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // DCE runs dais-dce on one program: it removes every slot op that no output

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/lower/dais"
-	"otir/parse"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/parse"
 )
 
 // A malformed program is reported (as ToALIR's diagnostic), never a panic,

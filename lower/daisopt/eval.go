@@ -3,7 +3,7 @@ package daisopt
 import (
 	"math/big"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 // evalConst returns the raw result of op in slot i when op reads only slots

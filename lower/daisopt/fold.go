@@ -3,8 +3,8 @@ package daisopt
 import (
 	"math/big"
 
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Fold runs dais-fold on one program: in one forward walk, every op whose

@@ -3,8 +3,8 @@ package daisopt
 import (
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 var half = alir.QInterval{Min: -8, Max: 7.5, Step: 0.5}

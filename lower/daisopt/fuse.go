@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/bits"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // FuseSums runs dais-fuse-sums on one program: an add, sub or sum that

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
-	"otir/parse"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // genConfig shapes a random program.

@@ -3,9 +3,9 @@ package daisopt
 import (
 	"math"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Narrow runs dais-narrow on one program: the value-range analysis (see

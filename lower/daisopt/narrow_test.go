@@ -3,8 +3,8 @@ package daisopt
 import (
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestNarrowRewrites(t *testing.T) {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // passFuncs are the passes under test, by name, as functions of a program.

@@ -3,7 +3,7 @@ package daisopt
 import (
 	"math/big"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 // ranges is a value-range analysis of a program: for every slot, a range of

@@ -3,9 +3,9 @@ package daisopt
 import (
 	"strconv"
 
-	"otir/ir"
-	"otir/lower/dais"
-	"otir/passes"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/passes"
 )
 
 // Pipeline is the recommended order of the passes after lower-tiles, as a

@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/ir"
-	"otir/lower/dais"
-	"otir/passes"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // runPipeline runs a pass pipeline, verifying after each pass, as otir-opt

@@ -1,10 +1,10 @@
 package daisopt
 
 import (
-	"otir/backend/alir"
-	"otir/diag"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // view is a dais.program seen as an ALIR program: slot i of p is ops[i], the

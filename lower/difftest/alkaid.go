@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/bits"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 // errUnsigned64 is runAlkaid's answer for a program with an unsigned 64-bit

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir"
 )
 
 // runAlkaid, the transcription of alkaid's interpreter that the

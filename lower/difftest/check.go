@@ -7,12 +7,12 @@ import (
 	"math/big"
 	"math/rand/v2"
 
-	"otir/backend/alir"
-	"otir/backend/exec"
-	"otir/ir"
-	"otir/lower/dais"
-	"otir/lower/daisopt"
-	"otir/lower/tiles"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/lower/daisopt"
+	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // maxExact bounds the random argument values: ALIR programs read and write

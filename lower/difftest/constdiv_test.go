@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/backend/exec"
-	"otir/ir"
-	"otir/lower/dais"
-	"otir/lower/tiles"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // divKernel divides (or takes the remainder of) a loaded tile by a constant

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"otir/lower/tiles"
+	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // TestExamples checks every bundled example (examples/*.otir): the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/lower/tiles"
+	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // kernels is the number of generated kernels TestGenerated checks:

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
-	"otir/lower/tiles"
-	"otir/parse"
-	"otir/passes"
-	_ "otir/passes/promote"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/tiles"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes"
+	_ "github.com/otir-dev/otir/passes/promote"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // prepare parses, verifies and promotes src.

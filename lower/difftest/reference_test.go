@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/lower/dais"
-	"otir/lower/daisopt"
-	"otir/lower/tiles"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/lower/daisopt"
+	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // TestReferenceTools is issue 12's experiment, kept: generated kernels

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"otir/lower/tiles"
+	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // TestRegressions checks the kernels in testdata/: each once made the

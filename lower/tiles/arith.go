@@ -2,10 +2,10 @@ package tiles
 
 import (
 	"math/big"
-	"otir/backend/alir"
 
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Scalar arithmetic: each function computes one element of an OTIR

@@ -3,8 +3,8 @@ package tiles
 import (
 	"math/big"
 
-	"otir/lower/cmvm"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/lower/cmvm"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // constMatmul lowers the products of a matmul whose A or B is a constant

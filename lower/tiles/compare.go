@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/big"
 
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Comparisons produce i1 values as msb conditions (see num):

@@ -3,8 +3,8 @@ package tiles
 import (
 	"math/big"
 
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Division and remainder by a constant that is not ±2^k.

@@ -3,7 +3,7 @@ package tiles
 import (
 	"math/big"
 
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // csdDigit is one nonzero digit of a constant's canonical signed-digit form:

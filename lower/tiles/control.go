@@ -3,7 +3,7 @@ package tiles
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // forOp unrolls an scf.for whose bounds and step are compile-time

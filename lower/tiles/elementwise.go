@@ -1,7 +1,7 @@
 package tiles
 
 import (
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // elementwise lowers binary, unary, cmp, select and cast operations: the

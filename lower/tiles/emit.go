@@ -5,8 +5,8 @@ import (
 	"math/big"
 	"strings"
 
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // emitTyped appends a dais op with a result of type t whose values are

@@ -3,12 +3,12 @@ package tiles
 import (
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/parse"
-	"otir/passes"
-	_ "otir/passes/promote"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes"
+	_ "github.com/otir-dev/otir/passes/promote"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 func init() { debugPanics = true }

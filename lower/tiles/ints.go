@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // intT is an OTIR integer type as the lowering sees it: its width, its

@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/big"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Limits checked as the work is planned, before memory is allocated: every

@@ -3,8 +3,8 @@ package tiles
 import (
 	"fmt"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Options configure the lowering.

@@ -3,8 +3,8 @@ package tiles
 import (
 	"math/big"
 
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // matmul lowers otir.matmul D = A x B + C. Each D[m, n] is C[m, n] plus the

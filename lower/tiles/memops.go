@@ -4,8 +4,8 @@ import (
 	"math/big"
 	"slices"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // addElement appends the element's coordinates to a diagnostic.

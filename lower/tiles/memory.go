@@ -3,8 +3,8 @@ package tiles
 import (
 	"fmt"
 
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Memory is modelled at compile time: every #global argument and #workgroup

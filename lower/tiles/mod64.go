@@ -1,8 +1,8 @@
 package tiles
 
 import (
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // Arithmetic modulo 2^64.

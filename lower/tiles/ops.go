@@ -1,7 +1,7 @@
 package tiles
 
 import (
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // block runs the operations of b in order and returns the values its

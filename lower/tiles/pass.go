@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 func init() {

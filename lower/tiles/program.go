@@ -3,9 +3,9 @@ package tiles
 import (
 	"fmt"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // LowerKernel lowers one verified otir.kernel into a detached dais.program

@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/lower/dais"
-	"otir/passes"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/verify"
 )
 
 // attrNames reads a program's input_args or output_args.

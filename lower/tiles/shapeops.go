@@ -1,7 +1,7 @@
 package tiles
 
 import (
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Shape operations gather elements: element i of the result is element

@@ -3,7 +3,7 @@ package tiles
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // slot is one value of the program being built: a dais op's result whose

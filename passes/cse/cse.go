@@ -18,8 +18,8 @@ import (
 	"strconv"
 	"strings"
 
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 func init() {

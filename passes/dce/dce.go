@@ -14,8 +14,8 @@
 package dce
 
 import (
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 func init() {

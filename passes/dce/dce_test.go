@@ -3,8 +3,8 @@ package dce
 import (
 	"testing"
 
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 var (

@@ -3,7 +3,8 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // An element-wise operation `%r = op %a, %b : (A, B) -> R` computes, as
@@ -30,7 +31,7 @@ func compFormat(as []ir.Type, r ir.Type) ir.Type {
 	}
 	k := ir.Type(ir.Float(ir.F32))
 	for _, t := range ts {
-		if isFloat(t) && primitiveWidth(t) > primitiveWidth(k) {
+		if isFloat(t) && typing.PrimitiveWidth(t) > typing.PrimitiveWidth(k) {
 			k = t
 		}
 	}
@@ -50,7 +51,7 @@ func sound(s opSem, as []ir.Type, q, r ir.Type) bool {
 		kept = kept && readKept(s.reads[i], a, q)
 	}
 	switch {
-	case isComparison(s.key):
+	case typing.IsComparison(s.key):
 		return kept // (a bit reading is never kept in a float type)
 	case anyFloat(as...) || isSpecial(s.key):
 		return floatSound(s, as, q, r)
@@ -134,14 +135,14 @@ func ranges(s opSem, as []ir.Type) [][2]*big.Int {
 // computeType picks the type an operation computes in (see the file comment).
 func computeType(s opSem, as []ir.Type, p, r ir.Type) (ir.Type, bool) {
 	cands := []ir.Type{p}
-	if !isComparison(s.key) {
+	if !typing.IsComparison(s.key) {
 		cands = append(cands, r)
 	}
 	joined := castOperands(s.key, as)
 	if j, ok := exactJoin(joined...); ok {
 		cands = append(cands, j)
 	}
-	if !isComparison(s.key) && isIntLike(r) {
+	if !typing.IsComparison(s.key) && isIntLike(r) {
 		if j, ok := exactJoin(append(append([]ir.Type(nil), joined...), r)...); ok {
 			cands = append(cands, j)
 		}

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 func TestCastExact(t *testing.T) {
@@ -55,13 +56,13 @@ func TestExactJoin(t *testing.T) {
 func semFor(t *testing.T, name string) opSem {
 	t.Helper()
 	if rest, ok := strings.CutPrefix(name, "otir.cmp."); ok {
-		key, ok := CmpKey(rest)
+		key, ok := typing.CmpKey(rest)
 		if !ok {
 			t.Fatalf("bad predicate %q", rest)
 		}
 		return semOf(ir.OpCmp, rest, key)
 	}
-	key, ok := OpKey(name)
+	key, ok := typing.OpKey(name)
 	if !ok {
 		t.Fatalf("no key for %q", name)
 	}
@@ -182,41 +183,41 @@ func TestSound(t *testing.T) {
 
 func TestComputeType(t *testing.T) {
 	tests := []struct {
-		style           Style
+		style           typing.Style
 		op, operands, r string
 		want            string // "-": left as written
 	}{
-		{CPP, "otir.add", "u32 i32", "u32", "u32"},
-		{CPP, "otir.add", "i8 i8", "i16", "i16"},  // P = i8 would wrap: the written i16
-		{CPP, "otir.div_s", "i8 u8", "u8", "u8"},  // P = u8 keeps the bits
-		{CPP, "otir.div_u", "i8 u16", "u16", "-"}, // i8's bits cannot widen for an unsigned reading
-		{HLS, "otir.div_s", "u8 i16", "i16", "-"}, // nor u8's for a signed one
-		{HLS, "otir.div_s", "u8 i8", "u8", "u8"},
-		{HLS, "otir.div_s", "u16 i8", "u16", "u16"}, // i8 widens for a signed reading
-		{HLS, "otir.rem_u", "u8 i16", "i16", "i16"}, // i16 keeps its bits; u8 widens for an unsigned reading
-		{HLS, "otir.rem_u", "i8 u16", "u16", "-"},
-		{HLS, "otir.rem_u", "u8 i8", "u8", "u8"},
-		{HLS, "otir.div_s", "i8 i8", "i16", "i16"},
-		{HLS, "otir.cmp.eq", "i32 u32", "i1", "i33"},
-		{HLS, "otir.cmp.slt", "i32 u32", "i1", "u32"},
-		{HLS, "otir.cmp.sgt", "u8 i16", "i1", "-"},
-		{HLS, "otir.cmp.slt", "i8 i16", "i1", "i16"},
-		{CPP, "otir.cmp.ogt", "u8 i16", "i1", "i16"},
-		{HLS, "otir.cmp.olt", "f32 i32", "i1", "f64"},
-		{HLS, "otir.add", "f16 bf16", "f16", "f32"},
-		{HLS, "otir.sqrt", "i32", "f32", "f32"},
-		{HLS, "otir.exp", "i8", "f32", "f32"},
-		{HLS, "otir.shl", "u8 i32", "u16", "u16"}, // u8 would drop bits the u16 result keeps
-		{HLS, "otir.shl", "u8 i32", "u8", "u8"},
-		{HLS, "otir.shr_s", "i8 u3", "i8", "i8"},
-		{HLS, "otir.div_s", "index u64", "index", "index"},
-		{CPP, "otir.mul", "f32 i8", "f32", "f32"},
-		{HLS, "otir.max", "i8 u8", "u8", "i9"},
-		{HLS, "otir.or", "i8 u8", "u8", "u8"},
-		{CPP, "otir.neg", "u8", "u8", "u8"},
-		{HLS, "otir.neg", "u8", "i9", "i9"},
-		{HLS, "otir.abs", "i8", "i16", "i16"},
-		{HLS, "otir.max", "u4096 i8", "u4096", "-"}, // the exact join i4097 is too wide
+		{typing.CPP, "otir.add", "u32 i32", "u32", "u32"},
+		{typing.CPP, "otir.add", "i8 i8", "i16", "i16"},  // P = i8 would wrap: the written i16
+		{typing.CPP, "otir.div_s", "i8 u8", "u8", "u8"},  // P = u8 keeps the bits
+		{typing.CPP, "otir.div_u", "i8 u16", "u16", "-"}, // i8's bits cannot widen for an unsigned reading
+		{typing.HLS, "otir.div_s", "u8 i16", "i16", "-"}, // nor u8's for a signed one
+		{typing.HLS, "otir.div_s", "u8 i8", "u8", "u8"},
+		{typing.HLS, "otir.div_s", "u16 i8", "u16", "u16"}, // i8 widens for a signed reading
+		{typing.HLS, "otir.rem_u", "u8 i16", "i16", "i16"}, // i16 keeps its bits; u8 widens for an unsigned reading
+		{typing.HLS, "otir.rem_u", "i8 u16", "u16", "-"},
+		{typing.HLS, "otir.rem_u", "u8 i8", "u8", "u8"},
+		{typing.HLS, "otir.div_s", "i8 i8", "i16", "i16"},
+		{typing.HLS, "otir.cmp.eq", "i32 u32", "i1", "i33"},
+		{typing.HLS, "otir.cmp.slt", "i32 u32", "i1", "u32"},
+		{typing.HLS, "otir.cmp.sgt", "u8 i16", "i1", "-"},
+		{typing.HLS, "otir.cmp.slt", "i8 i16", "i1", "i16"},
+		{typing.CPP, "otir.cmp.ogt", "u8 i16", "i1", "i16"},
+		{typing.HLS, "otir.cmp.olt", "f32 i32", "i1", "f64"},
+		{typing.HLS, "otir.add", "f16 bf16", "f16", "f32"},
+		{typing.HLS, "otir.sqrt", "i32", "f32", "f32"},
+		{typing.HLS, "otir.exp", "i8", "f32", "f32"},
+		{typing.HLS, "otir.shl", "u8 i32", "u16", "u16"}, // u8 would drop bits the u16 result keeps
+		{typing.HLS, "otir.shl", "u8 i32", "u8", "u8"},
+		{typing.HLS, "otir.shr_s", "i8 u3", "i8", "i8"},
+		{typing.HLS, "otir.div_s", "index u64", "index", "index"},
+		{typing.CPP, "otir.mul", "f32 i8", "f32", "f32"},
+		{typing.HLS, "otir.max", "i8 u8", "u8", "i9"},
+		{typing.HLS, "otir.or", "i8 u8", "u8", "u8"},
+		{typing.CPP, "otir.neg", "u8", "u8", "u8"},
+		{typing.HLS, "otir.neg", "u8", "i9", "i9"},
+		{typing.HLS, "otir.abs", "i8", "i16", "i16"},
+		{typing.HLS, "otir.max", "u4096 i8", "u4096", "-"}, // the exact join i4097 is too wide
 	}
 	for _, tc := range tests {
 		as := typesOf(t, strings.Fields(tc.operands))
@@ -225,7 +226,7 @@ func TestComputeType(t *testing.T) {
 		if sem.key == "sub" {
 			signs = []int{1, -1}
 		}
-		p, err := Promote(tc.style, sem.key, as, signs)
+		p, err := typing.Promote(tc.style, sem.key, as, signs)
 		if err != nil {
 			t.Fatalf("%s %s %s: %v", tc.style, tc.op, tc.operands, err)
 		}

@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // The pass must not change the value any operation computes. These tests
@@ -61,7 +62,7 @@ func randProgram(t *testing.T, rng *rand.Rand, style string, withIndex bool) *kb
 			name, operands = randUnary[rng.IntN(len(randUnary))], operands[:1]
 		case r < 4:
 			pred := randPreds[rng.IntN(len(randPreds))]
-			if _, err := InferCmp(style, pred, []ir.Type{a.Type, b.Type}); err != nil {
+			if _, err := typing.InferCmp(style, pred, []ir.Type{a.Type, b.Type}); err != nil {
 				continue
 			}
 			vals = append(vals, k.cmp(pred, a, b))
@@ -73,7 +74,7 @@ func randProgram(t *testing.T, rng *rand.Rand, style string, withIndex bool) *kb
 		for i, v := range operands {
 			ts[i] = v.Type
 		}
-		inferred, err := InferResult(style, name, ts)
+		inferred, err := typing.InferResult(style, name, ts)
 		if err != nil {
 			continue
 		}
@@ -183,9 +184,9 @@ func evalWith(t *testing.T, name string, k *kb, in []*big.Int, text string) map[
 // value, in which case it is left as written. It returns how many were.
 func checkExplicit(t *testing.T, name string, k *kb, text string) (left int) {
 	t.Helper()
-	st, _ := ParseStyle(k.m.TypingStyle())
+	st, _ := typing.ParseStyle(k.m.TypingStyle())
 	k.m.Walk(func(op *ir.Operation) bool {
-		key, ok := opKey(op)
+		key, ok := typing.KeyOf(op)
 		if !ok || op.Name == ir.OpCast {
 			return true
 		}
@@ -202,7 +203,7 @@ func checkExplicit(t *testing.T, name string, k *kb, text string) (left int) {
 		if key == "sub" {
 			signs = []int{1, -1}
 		}
-		p, err := Promote(st, key, elems, signs)
+		p, err := typing.Promote(st, key, elems, signs)
 		pred, _ := op.StringAttr("kind")
 		if err != nil {
 			t.Errorf("%s: %s: %v", name, op.Name, err)

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // A small reference evaluator for scalar integer kernels, written for these
@@ -68,7 +69,7 @@ func truncDivMod(a, b *big.Int) (q, r *big.Int) {
 
 // exactOp is the exact result of an integer operation.
 func exactOp(op *ir.Operation, xs []*big.Int) (*big.Int, error) {
-	key, _ := opKey(op)
+	key, _ := typing.KeyOf(op)
 	pred, _ := op.StringAttr("kind")
 	sem := semOf(op.Name, pred, key)
 	for i := range xs {

@@ -3,7 +3,7 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The value model the pass reasons with (otir-text.md section 4): an integer

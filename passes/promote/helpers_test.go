@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // kb builds a one-kernel module for pass tests.
@@ -56,7 +57,7 @@ func (k *kb) un(name string, a *ir.Value, result string) *ir.Value {
 func (k *kb) cmp(pred string, a, b *ir.Value) *ir.Value {
 	k.t.Helper()
 	k.b.Loc = k.loc()
-	rt, err := InferCmp(k.m.TypingStyle(), pred, []ir.Type{a.Type, b.Type})
+	rt, err := typing.InferCmp(k.m.TypingStyle(), pred, []ir.Type{a.Type, b.Type})
 	if err != nil {
 		k.t.Fatalf("InferCmp: %v", err)
 	}
@@ -72,7 +73,7 @@ func (k *kb) resultType(name, result string, vs ...*ir.Value) ir.Type {
 	for _, v := range vs {
 		ts = append(ts, v.Type)
 	}
-	rt, err := InferResult(k.m.TypingStyle(), name, ts)
+	rt, err := typing.InferResult(k.m.TypingStyle(), name, ts)
 	if err != nil {
 		k.t.Fatalf("InferResult(%s): %v", name, err)
 	}
@@ -94,7 +95,7 @@ func (k *kb) kernelText() string {
 // run applies the pass with the module's style.
 func (k *kb) run() error {
 	k.t.Helper()
-	st, err := ParseStyle(k.m.TypingStyle())
+	st, err := typing.ParseStyle(k.m.TypingStyle())
 	if err != nil {
 		k.t.Fatal(err)
 	}
@@ -108,4 +109,14 @@ func typesOf(t *testing.T, names []string) []ir.Type {
 		ts = append(ts, mustType(t, n))
 	}
 	return ts
+}
+
+// mustType parses a type (as typing's tests do).
+func mustType(t *testing.T, s string) ir.Type {
+	t.Helper()
+	ty, err := ir.ParseType(s)
+	if err != nil {
+		t.Fatalf("bad type %q: %v", s, err)
+	}
+	return ty
 }

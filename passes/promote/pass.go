@@ -3,9 +3,10 @@ package promote
 import (
 	"fmt"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/typing"
 )
 
 // PassName is the name the pass registers under.
@@ -27,7 +28,7 @@ func init() {
 func newPass(opts map[string]string) (passes.Pass, error) {
 	forced := opts["style"]
 	if forced != "" {
-		if _, err := ParseStyle(forced); err != nil {
+		if _, err := typing.ParseStyle(forced); err != nil {
 			return nil, fmt.Errorf("%s: option style: %v", PassName, err)
 		}
 	}
@@ -36,7 +37,7 @@ func newPass(opts map[string]string) (passes.Pass, error) {
 		if name == "" {
 			name = m.TypingStyle()
 		}
-		style, err := ParseStyle(name)
+		style, err := typing.ParseStyle(name)
 		if err != nil {
 			return diag.Errorf(m.Op.Loc, "%s: %v", PassName, err)
 		}

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/typing"
 )
 
 // rewriteCase builds a kernel, runs the pass and compares the kernel's body.
@@ -293,7 +294,7 @@ func TestRegisteredPass(t *testing.T) {
 	if err := p.Run(k.m); err == nil || !strings.Contains(err.Error(), "unknown typing style 'fortran'") {
 		t.Errorf("bad module style: got %v", err)
 	}
-	if err := Run(k.m, Style("x")); err == nil {
+	if err := Run(k.m, typing.Style("x")); err == nil {
 		t.Errorf("Run with an unknown style must fail")
 	}
 }
@@ -314,7 +315,7 @@ func TestNoTreeForMismatchedShapes(t *testing.T) {
 
 func TestRunOnEmptyModules(t *testing.T) {
 	for _, m := range []*ir.Module{nil, {}, {Op: ir.NewOp(ir.OpModule, ir.Location{}, nil, nil, nil)}, ir.NewModule(ir.Location{})} {
-		if err := Run(m, HLS); err != nil {
+		if err := Run(m, typing.HLS); err != nil {
 			t.Errorf("Run(%v): %v", m, err)
 		}
 	}

@@ -3,7 +3,8 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // Integer ranges: bounds of exact results, from the ranges of what an
@@ -87,7 +88,7 @@ func resultRange(key string, rs [][2]*big.Int) (lo, hi *big.Int, ok bool) {
 		// floor(a / 2^b) lies between a and 0 (or -1).
 		return minInt(a[0], big.NewInt(0)), maxInt(a[1], big.NewInt(0)), true
 	}
-	if isComparison(key) {
+	if typing.IsComparison(key) {
 		return big.NewInt(0), big.NewInt(1), true
 	}
 	return nil, nil, false

@@ -1,8 +1,9 @@
 package promote
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // opInfo is what the check phase learnt about an element-wise operation.
@@ -14,7 +15,7 @@ type opInfo struct {
 
 // rewriter is one run of the promote-types pass over a module.
 type rewriter struct {
-	style Style
+	style typing.Style
 	uses  map[*ir.Value]int
 	info  map[*ir.Operation]*opInfo
 }
@@ -24,11 +25,11 @@ type rewriter struct {
 // operation against the style's rules and, if any has none, returns the
 // diagnostics (a diag.List, each with Allo's text at the operation) without
 // changing m; otherwise it rewrites m in place.
-func Run(m *ir.Module, style Style) error {
+func Run(m *ir.Module, style typing.Style) error {
 	if m == nil || m.Op == nil || m.Body() == nil {
 		return nil // nothing to rewrite
 	}
-	if _, ok := tables[style]; !ok {
+	if !typing.KnownStyle(style) {
 		return diag.Errorf(m.Op.Loc, "unknown typing style '%s' (expected \"hls\" or \"cpp\")", style)
 	}
 	rw := &rewriter{style: style, uses: map[*ir.Value]int{}, info: map[*ir.Operation]*opInfo{}}
@@ -74,12 +75,12 @@ func (rw *rewriter) regions(op *ir.Operation) {
 // ignores operations that are not element-wise with a rule, or malformed
 // ones (the verifier reports those).
 func (rw *rewriter) check(op *ir.Operation) error {
-	key, ok := opKey(op)
+	key, ok := typing.KeyOf(op)
 	if !ok || len(op.Results) != 1 {
 		return nil
 	}
 	want := 2
-	if IsUnaryKey(key) {
+	if typing.IsUnaryKey(key) {
 		want = 1
 	}
 	if len(op.Operands) != want {
@@ -97,12 +98,12 @@ func (rw *rewriter) check(op *ir.Operation) error {
 	if key == "sub" {
 		signs = []int{1, -1}
 	}
-	p, err := Promote(rw.style, key, elems, signs)
+	p, err := typing.Promote(rw.style, key, elems, signs)
 	if err != nil {
 		return err
 	}
 	// Rewrite only well-formed operations; the verifier reports the others.
-	if _, shape, tiled, err := splitOperands(op.Name, operands); err != nil || !wellShaped(op.Results[0].Type, shape, tiled) {
+	if _, shape, tiled, err := typing.SplitOperands(op.Name, operands); err != nil || !wellShaped(op.Results[0].Type, shape, tiled) {
 		return nil
 	}
 	pred, _ := op.StringAttr("kind")
@@ -120,23 +121,7 @@ func wellShaped(result ir.Type, shape []int64, tiled bool) bool {
 	if !isTile || !tiled {
 		return isTile == tiled
 	}
-	return rt.Space == ir.Private && ShapeString(rt.Shape) == ShapeString(shape)
-}
-
-// opKey is the Allo key of an operation; otir.cmp's comes from its predicate.
-func opKey(op *ir.Operation) (string, bool) {
-	if op.Name == ir.OpCmp {
-		if pred, ok := op.StringAttr("kind"); ok {
-			if k, ok := CmpKey(pred); ok {
-				return k, true
-			}
-		}
-		return "eq", true
-	}
-	if _, ok := opKeys[op.Name]; !ok {
-		return "", false
-	}
-	return OpKey(op.Name)
+	return rt.Space == ir.Private && typing.ShapeString(rt.Shape) == typing.ShapeString(shape)
 }
 
 // block rewrites one block: it plans the HLS expression trees (walking back
@@ -145,7 +130,7 @@ func opKey(op *ir.Operation) (string, bool) {
 func (rw *rewriter) block(b *ir.Block) {
 	trees := map[*ir.Operation]*tree{}
 	claimed := map[*ir.Operation]bool{}
-	if rw.style == HLS {
+	if rw.style == typing.HLS {
 		for i := len(b.Ops) - 1; i >= 0; i-- {
 			op := b.Ops[i]
 			if op == nil || claimed[op] || rw.info[op] == nil {
@@ -207,12 +192,12 @@ func (rw *rewriter) rewriteOp(b *ir.Builder, op *ir.Operation, in *opInfo) {
 	operands := append([]*ir.Value(nil), op.Operands...)
 	cast := castOnce(b)
 	for i, v := range operands {
-		if isShift(key) && i == 1 {
+		if typing.IsShift(key) && i == 1 {
 			continue
 		}
 		operands[i] = cast(v, q)
 	}
-	if isComparison(key) || q == r {
+	if typing.IsComparison(key) || q == r {
 		op.Operands = operands
 		return
 	}
@@ -224,7 +209,7 @@ func (rw *rewriter) rewriteOp(b *ir.Builder, op *ir.Operation, in *opInfo) {
 // the type it computes in.
 func explicit(key string, elems []ir.Type, r ir.Type) bool {
 	want := r
-	if isComparison(key) {
+	if typing.IsComparison(key) {
 		want = elems[0]
 	}
 	for _, e := range castOperands(key, elems) {

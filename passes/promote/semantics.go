@@ -3,7 +3,8 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // What the pass knows of the semantics of element-wise operations (design
@@ -39,7 +40,7 @@ type opSem struct {
 // semOf describes the operation opName (with cmp predicate pred) under key.
 func semOf(opName, pred, key string) opSem {
 	s := opSem{key: key, reads: []readKind{readValue, readValue}}
-	if IsUnaryKey(key) {
+	if typing.IsUnaryKey(key) {
 		s.reads = s.reads[:1]
 	}
 	switch opName {
@@ -97,7 +98,7 @@ func integralKey(key string) bool {
 		"lshift", "rshift", "max", "min", "abs", "div", "mod":
 		return true
 	}
-	return isComparison(key)
+	return typing.IsComparison(key)
 }
 
 // valueKey reports whether an operator's result is an operand's value, its
@@ -117,7 +118,7 @@ func floatKey(key string) bool {
 }
 
 func isSpecial(key string) bool {
-	for _, s := range SpecialFunctions {
+	for _, s := range typing.SpecialFunctions {
 		if s == key {
 			return true
 		}
@@ -142,7 +143,7 @@ func anyFloat(ts ...ir.Type) bool {
 // castOperands gives the operand types the pass converts: all of them, except
 // a shift's amount.
 func castOperands(key string, as []ir.Type) []ir.Type {
-	if isShift(key) {
+	if typing.IsShift(key) {
 		return as[:1]
 	}
 	return as

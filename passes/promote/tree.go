@@ -3,7 +3,8 @@ package promote
 import (
 	"math/big"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // HLS expression trees (spec "HLS Integer Add/Sub" and "HLS Integer Mul").
@@ -75,11 +76,11 @@ func treeGroup(op *ir.Operation) (mul, ok bool) {
 	default:
 		return false, false
 	}
-	if len(op.Operands) != 2 || len(op.Results) != 1 || !isInt(ir.ElementType(op.Results[0].Type)) {
+	if len(op.Operands) != 2 || len(op.Results) != 1 || !typing.IsInt(ir.ElementType(op.Results[0].Type)) {
 		return false, false
 	}
 	for _, v := range op.Operands {
-		if v == nil || !isInt(ir.ElementType(v.Type)) {
+		if v == nil || !typing.IsInt(ir.ElementType(v.Type)) {
 			return false, false
 		}
 	}
@@ -127,7 +128,7 @@ func planTree(root *ir.Operation, uses map[*ir.Value]int, checked func(*ir.Opera
 	if mul {
 		key, signs = "mul", nil
 	}
-	n, err := Promote(HLS, key, elems, signs)
+	n, err := typing.Promote(typing.HLS, key, elems, signs)
 	if err != nil {
 		return nil
 	}
@@ -240,7 +241,7 @@ func combinedType(a, b ir.Type, elem ir.Type) ir.Type {
 	tiled := false
 	for _, t := range []ir.Type{a, b} {
 		if tt, ok := t.(*ir.TileType); ok {
-			shape, _ = Broadcast(shape, tt.Shape)
+			shape, _ = typing.Broadcast(shape, tt.Shape)
 			tiled = true
 		}
 	}

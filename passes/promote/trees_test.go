@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // TestHLSTrees checks the hls expression-tree rewrites of tree.go.

@@ -3,7 +3,7 @@ package verify
 import (
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // chainModule builds a kernel whose body is a chain of n element-wise ops on

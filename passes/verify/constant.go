@@ -4,8 +4,8 @@ import (
 	"math/big"
 	"strconv"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // checkAxis: otir.program_id and otir.num_programs take a non-negative axis

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"sync"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // DialectCheck verifies one operation of another dialect (such as `dais`)

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // A dialect registered with RegisterDialect: its top-level op may sit in the

@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // checkDominance requires each operand to be defined earlier in the same block

@@ -3,9 +3,9 @@ package verify
 import (
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // checkElementwise covers the binary, unary, cmp, select and cast ops:
@@ -13,7 +13,7 @@ import (
 // the result has the broadcast shape in #private (or is a scalar when every
 // operand is), the op's element kinds hold, no tile of index is produced, and
 // the operand element types have a typing rule in the module's style (Allo's
-// rules, passes/promote), whether the result type was written or inferred.
+// rules, package typing), whether the result type was written or inferred.
 func checkElementwise(v *verifier, op *ir.Operation) *diag.Diagnostic {
 	for i, x := range op.Operands {
 		if t := asTile(x.Type); t != nil {
@@ -33,7 +33,7 @@ func checkElementwise(v *verifier, op *ir.Operation) *diag.Diagnostic {
 	if rt := asTile(op.Results[0].Type); rt != nil && isIndex(rt.Elem) {
 		return opError(op, "cannot produce a tile of index elements ('%s'): index is a scalar type", typeStr(rt))
 	}
-	if err := promote.CheckOp(v.style, op); err != nil {
+	if err := typing.CheckOp(v.style, op); err != nil {
 		return opError(op, "%s", err.Error())
 	}
 	return nil

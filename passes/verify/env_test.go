@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // env builds a module with one kernel "k" for a test. Setup ops get line 1;

@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // attrNeed is the kind an attribute of an operation's form must have.

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // opError makes the MLIR-style diagnostic "'name' op <message>" at op's

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // malformed generates arbitrary, mostly broken IR: wrong counts, nil and

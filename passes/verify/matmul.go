@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // matmulNames name matmul's operands in messages.

@@ -3,8 +3,8 @@ package verify
 import (
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // inMemory reports whether t is a #global or #workgroup tile (a reference).

@@ -3,7 +3,7 @@ package verify
 import (
 	"reflect"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // opSet is an insert-only set of operations: the sets of ops defined and

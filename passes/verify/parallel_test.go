@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // nested builds a kernel of about n index ops whose body holds scf.for and

@@ -3,7 +3,7 @@ package verify
 import (
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestMemoryRules(t *testing.T) {

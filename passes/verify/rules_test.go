@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // ruleCase is one broken rule: build adds ops to a kernel (the offending op at

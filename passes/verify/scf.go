@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // forBoundNames name scf.for's first three operands in messages.

@@ -1,10 +1,10 @@
 package verify
 
 import (
-	"otir/internal/satint"
+	"github.com/otir-dev/otir/internal/satint"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // checkReshape: tile to tile with the same element count, element type and

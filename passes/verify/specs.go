@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // opSpec is what the verifier knows about one operation: its form and the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // checkPlacement enforces where an op may appear: the module body holds only

@@ -3,7 +3,7 @@ package verify
 import (
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Element-wise operations need a typing rule in the module's style for their

@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // validModule builds a kernel that uses every registered operation correctly.

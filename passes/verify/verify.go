@@ -20,9 +20,9 @@ import (
 	"slices"
 	"sync"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes/promote"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/typing"
 )
 
 // maxDepth bounds region nesting; deeper (or cyclic) IR is diagnosed instead of
@@ -174,7 +174,7 @@ type verifier struct {
 	// style is the enclosing module's typing style (hls when unset, unknown
 	// or outside a module): element-wise operations must have a typing rule
 	// in it.
-	style promote.Style
+	style typing.Style
 	// symbols maps kernel names to their first definition.
 	symbols map[string]*ir.Operation
 	// owner is the op whose region holds the op being checked (nil at the
@@ -183,7 +183,7 @@ type verifier struct {
 }
 
 func newVerifier() *verifier {
-	return &verifier{stamp: ir.NewOrderStamp(), style: promote.HLS}
+	return &verifier{stamp: ir.NewOrderStamp(), style: typing.HLS}
 }
 
 // number numbers the blocks under op (at nesting depth depth) for the
@@ -344,9 +344,9 @@ func (v *verifier) enterKernel(k *ir.Operation) {
 // enterModule takes the typing style of module m (hls unless it names cpp; an
 // unknown style is the module's own error).
 func (v *verifier) enterModule(m *ir.Operation) {
-	v.style = promote.HLS
-	if s, ok := m.Attr("otir.typing_style").(*ir.StringAttr); ok && s != nil && s.Value == string(promote.CPP) {
-		v.style = promote.CPP
+	v.style = typing.HLS
+	if s, ok := m.Attr("otir.typing_style").(*ir.StringAttr); ok && s != nil && s.Value == string(typing.CPP) {
+		v.style = typing.CPP
 	}
 }
 

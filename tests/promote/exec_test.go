@@ -14,12 +14,13 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/exec"
-	"otir/ir"
-	"otir/parse"
-	"otir/passes"
-	"otir/passes/promote"
-	"otir/passes/verify"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/promote"
+	"github.com/otir-dev/otir/passes/verify"
+	"github.com/otir-dev/otir/typing"
 )
 
 const lanes = 8
@@ -79,7 +80,7 @@ func randProgram(rng *rand.Rand, style string, floats bool) program {
 			if op == "not" && isFloat(ta) {
 				continue
 			}
-			rt, err := promote.InferResult(style, "otir."+op, []ir.Type{pa})
+			rt, err := typing.InferResult(style, "otir."+op, []ir.Type{pa})
 			if err != nil {
 				continue
 			}
@@ -99,7 +100,7 @@ func randProgram(rng *rand.Rand, style string, floats bool) program {
 			if pred[0] == 'o' && !(isFloat(ta) && isFloat(tb)) || hasFloat && (pred[0] == 's' || pred[0] == 'u') {
 				continue
 			}
-			if _, err := promote.InferCmp(style, pred, []ir.Type{pa, pb}); err != nil {
+			if _, err := typing.InferCmp(style, pred, []ir.Type{pa, pb}); err != nil {
 				continue
 			}
 			res = ir.Bool()
@@ -112,7 +113,7 @@ func randProgram(rng *rand.Rand, style string, floats bool) program {
 			if hasFloat && (strings.Contains(op, "_") || op == "and" || op == "or" || op == "xor" || op == "shl") {
 				continue
 			}
-			rt, err := promote.InferResult(style, "otir."+op, []ir.Type{pa, pb})
+			rt, err := typing.InferResult(style, "otir."+op, []ir.Type{pa, pb})
 			if err != nil {
 				continue
 			}

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"otir/backend/alir"
-	"otir/diag"
-	"otir/ir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // emitFormats are the values of --emit: the file formats a dais.program is

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"otir/backend/alir"
-	"otir/lower/dais"
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/lower/dais"
 )
 
 // writeProgram writes a small ALIR program (y = 2*x0 - x1, and a zero

@@ -3,7 +3,7 @@ package optmain
 import (
 	"github.com/urfave/cli/v2"
 
-	"otir/passes"
+	"github.com/otir-dev/otir/passes"
 )
 
 // Flag categories, as shown by --help.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/passes"
+	"github.com/otir-dev/otir/passes"
 )
 
 // normalizeArgs checks every flag of the command line against the known ones

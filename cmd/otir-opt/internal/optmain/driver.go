@@ -10,9 +10,9 @@ import (
 	"os"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 // stdinName is the file name of standard input in locations.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
-	_ "otir/passes/all"
+	_ "github.com/otir-dev/otir/cmd/internal/registry"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 // The tests drive otir-opt with a tiny stand-in parser, so that the driver is

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"otir/passes"
+	"github.com/otir-dev/otir/passes"
 )
 
 // helpText renders --help in mlir-opt's spirit: the general flags by

@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"otir/passes"
+	"github.com/otir-dev/otir/passes"
 )
 
 // listPasses prints every registered pass with its summary and options.

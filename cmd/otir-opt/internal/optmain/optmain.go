@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"io"
 
-	"otir/diag"
-	"otir/ir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Exit codes of otir-opt.

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/passes"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 // Inputs shared by the tests (see fakeParse for the mini language).

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"strings"
 
-	"otir/passes"
+	"github.com/otir-dev/otir/passes"
 )
 
 // passUse is one short pass flag on the command line: `--cse` or

@@ -1,6 +1,6 @@
-package promote
+package typing
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // CheckOp reports whether an element-wise operation (binary, unary or
 // otir.cmp) has a typing rule in a style for its operand element types,
@@ -17,7 +17,7 @@ func CheckOp(style Style, op *ir.Operation) error {
 	if op == nil {
 		return nil
 	}
-	key, ok := opKey(op)
+	key, ok := KeyOf(op)
 	if !ok {
 		return nil
 	}
@@ -56,7 +56,7 @@ func hasRule(style Style, key string, ts []ir.Type) bool {
 	if style == HLS && (key == "add" || key == "sub" || key == "mul") {
 		all := true
 		for _, t := range ts {
-			all = all && isInt(t)
+			all = all && IsInt(t)
 		}
 		if all {
 			return true

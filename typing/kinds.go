@@ -1,9 +1,9 @@
-package promote
+package typing
 
 import (
 	"fmt"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // Style is an Allo typing style (spec "Type promotion rules": the active table
@@ -61,9 +61,9 @@ func KindOf(t ir.Type) Kind {
 	return KindNone
 }
 
-// isInt reports whether t is a signed or unsigned integer (bool included,
+// IsInt reports whether t is a signed or unsigned integer (bool included,
 // index excluded): Allo's is_int_signless.
-func isInt(t ir.Type) bool {
+func IsInt(t ir.Type) bool {
 	_, ok := t.(*ir.IntType)
 	return ok
 }
@@ -96,10 +96,10 @@ func AlloName(t ir.Type) string {
 	return t.String()
 }
 
-// primitiveWidth is Allo's DType.primitive_width: the bit width of integers and
+// PrimitiveWidth is Allo's DType.primitive_width: the bit width of integers and
 // floats, and 2^32-1 for index ("index has a very large opaque primitive width
 // internally").
-func primitiveWidth(t ir.Type) int {
+func PrimitiveWidth(t ir.Type) int {
 	switch t := t.(type) {
 	case *ir.IntType:
 		return t.Width
@@ -109,4 +109,10 @@ func primitiveWidth(t ir.Type) int {
 		return 1<<32 - 1
 	}
 	return 0
+}
+
+// KnownStyle reports whether style has a rule table (hls or cpp).
+func KnownStyle(style Style) bool {
+	_, ok := tables[style]
+	return ok
 }

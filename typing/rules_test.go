@@ -1,11 +1,11 @@
-package promote
+package typing
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // ruleCases is the rule table's test table, one case per line:

@@ -32,7 +32,7 @@ func TestLLVMConformance(t *testing.T) {
 	if _, err := os.Stat(goTool); err != nil {
 		goTool = "go"
 	}
-	build := exec.Command(goTool, "build", "-o", bin, "otir/cmd/filecheck")
+	build := exec.Command(goTool, "build", "-o", bin, "github.com/otir-dev/otir/cmd/filecheck")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building cmd/filecheck: %v\n%s", err, out)
 	}

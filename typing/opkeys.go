@@ -1,9 +1,9 @@
-package promote
+package typing
 
 import (
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // opKeys maps OTIR element-wise operations to Allo operator keys. Division and
@@ -51,9 +51,9 @@ func CmpKey(pred string) (string, bool) {
 	return k, ok
 }
 
-// isComparison reports whether key is a comparison: operands are converted to
+// IsComparison reports whether key is a comparison: operands are converted to
 // the promoted type and the value is bool.
-func isComparison(key string) bool {
+func IsComparison(key string) bool {
 	switch key {
 	case "eq", "ne", "lt", "le", "gt", "ge":
 		return true
@@ -61,16 +61,32 @@ func isComparison(key string) bool {
 	return false
 }
 
-// isShift reports whether key is a shift: the result has the left operand's
+// IsShift reports whether key is a shift: the result has the left operand's
 // type, and the shift amount keeps its own.
-func isShift(key string) bool { return key == "lshift" || key == "rshift" }
+func IsShift(key string) bool { return key == "lshift" || key == "rshift" }
 
 // resultElem is the element type of an operator's value given its promoted
 // type: bool for comparisons (the rule gives the operands' common type), the
 // promoted type otherwise (logical operators' rules already give bool).
 func resultElem(key string, promoted ir.Type) ir.Type {
-	if isComparison(key) {
+	if IsComparison(key) {
 		return ir.Bool()
 	}
 	return promoted
+}
+
+// KeyOf is the Allo key of an element-wise operation (false for others); otir.cmp's comes from its predicate.
+func KeyOf(op *ir.Operation) (string, bool) {
+	if op.Name == ir.OpCmp {
+		if pred, ok := op.StringAttr("kind"); ok {
+			if k, ok := CmpKey(pred); ok {
+				return k, true
+			}
+		}
+		return "eq", true
+	}
+	if _, ok := opKeys[op.Name]; !ok {
+		return "", false
+	}
+	return OpKey(op.Name)
 }

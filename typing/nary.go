@@ -1,6 +1,6 @@
-package promote
+package typing
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // hlsNary is the HLS n-ary promoter (Allo's _hls_nary_int_promotion), asked
 // first for every promotion in the hls style. It only handles expressions whose
@@ -17,7 +17,7 @@ import "otir/ir"
 // any term is signed (u8 * i8 * u4 -> i20).
 func hlsNary(key string, ts []ir.Type, signs []int) (ir.Type, bool) {
 	for _, t := range ts {
-		if !isInt(t) {
+		if !IsInt(t) {
 			return nil, false
 		}
 	}

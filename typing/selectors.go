@@ -1,9 +1,9 @@
-package promote
+package typing
 
 import (
 	"math/bits"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // The shared helpers of the spec's section "Common Helpers". Every function
@@ -35,7 +35,7 @@ func commonInt(l, r ir.Type) ir.Type {
 // widerFloat is "float op float promotes to the wider float"; on equal widths
 // the left operand wins (ERRATA: f16 op bf16 -> f16, bf16 op f16 -> bf16).
 func widerFloat(l, r ir.Type) ir.Type {
-	if primitiveWidth(l) >= primitiveWidth(r) {
+	if PrimitiveWidth(l) >= PrimitiveWidth(r) {
 		return l
 	}
 	return r
@@ -45,7 +45,7 @@ func widerFloat(l, r ir.Type) ir.Type {
 // their bit width is at most 32, otherwise to f64" (index, whose primitive
 // width is huge, gives f64).
 func selectFloat(t ir.Type) ir.Type {
-	if primitiveWidth(t) <= 32 {
+	if PrimitiveWidth(t) <= 32 {
 		return ir.Float(ir.F32)
 	}
 	return ir.Float(ir.F64)
@@ -69,4 +69,4 @@ func same(t ir.Type) ir.Type         { return t }
 func toBool1(ir.Type) ir.Type        { return ir.Bool() }
 
 // growSigned is HLS unary minus: "signed integer with width + 1".
-func growSigned(t ir.Type) ir.Type { return ir.Int(primitiveWidth(t)+1, true) }
+func growSigned(t ir.Type) ir.Type { return ir.Int(PrimitiveWidth(t)+1, true) }

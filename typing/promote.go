@@ -1,10 +1,10 @@
-package promote
+package typing
 
 import (
 	"fmt"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // NoRuleError is Allo's diagnostic for an operator/type combination the

@@ -1,11 +1,11 @@
-package promote
+package typing
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 // InferResult gives the result type of an element-wise operation from its
@@ -47,7 +47,7 @@ func infer(styleName, opName, key string, operands []ir.Type) (ir.Type, error) {
 	if len(operands) != want {
 		return nil, fmt.Errorf("'%s' takes %d operand(s), got %d", opName, want, len(operands))
 	}
-	elems, shape, tiled, err := splitOperands(opName, operands)
+	elems, shape, tiled, err := SplitOperands(opName, operands)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +66,8 @@ func infer(styleName, opName, key string, operands []ir.Type) (ir.Type, error) {
 	return res, nil
 }
 
-// splitOperands separates element types from shapes and broadcasts the shapes.
-func splitOperands(opName string, operands []ir.Type) (elems []ir.Type, shape []int64, tiled bool, err error) {
+// SplitOperands separates element types from shapes and broadcasts the shapes.
+func SplitOperands(opName string, operands []ir.Type) (elems []ir.Type, shape []int64, tiled bool, err error) {
 	for i, t := range operands {
 		switch tt := t.(type) {
 		case *ir.TileType:

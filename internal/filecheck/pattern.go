@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"otir/internal/textdist"
+	"github.com/otir-dev/otir/internal/textdist"
 )
 
 // checkKind is the kind of a directive.

@@ -1,6 +1,6 @@
-package promote
+package typing
 
-import "otir/ir"
+import "github.com/otir-dev/otir/ir"
 
 // This file is Allo's rule table as data, laid out like the spec
 // (allo-type-promotion.md): one rule per operator group, each a map from the
@@ -219,7 +219,7 @@ func reg(t map[string]rule, r rule, keys ...string) {
 }
 
 // w is the width of an integer type.
-func w(t ir.Type) int { return primitiveWidth(t) }
+func w(t ir.Type) int { return PrimitiveWidth(t) }
 
 // lookup applies one rule to one or two element types (Allo's
 // TypeRuleTable.lookup). ok is false when no rule covers the combination.

@@ -1,4 +1,10 @@
-package exec
+// Package kernelrun is otir-run's command-line driver for the reference
+// executor: it reads an .otir file, binds --arg values (.npy files or
+// literals) to the kernel's arguments, runs the kernel with
+// github.com/otir-dev/otir/backend/exec and writes the arguments it changed.
+// It sits at the command layer because it needs the parser; the executor
+// itself runs a parsed module and does not.
+package kernelrun
 
 import (
 	"errors"
@@ -8,12 +14,14 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
-	"otir/diag"
-	"otir/ir"
-	"otir/parse"
+	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
 )
 
 // FileRun is one `otir-run` invocation:
@@ -37,7 +45,7 @@ type FileRun struct {
 	// Print writes each such argument to stdout as "%NAME = dense<...> : T".
 	Print bool
 	// Options configures the run (CheckRaces for --check-races).
-	Options Options
+	Options exec.Options
 }
 
 // ArgError is a bad --arg on the command line (not NAME=VALUE, an unknown
@@ -88,18 +96,18 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	if err != nil {
 		return report(err)
 	}
-	k, err := FindKernel(m, fr.Kernel)
+	k, err := exec.FindKernel(m, fr.Kernel)
 	if err != nil {
 		return report(err)
 	}
 	if fr.Options.MaxSteps == 0 {
-		fr.Options.MaxSteps = DefaultMaxSteps
+		fr.Options.MaxSteps = exec.DefaultMaxSteps
 	}
 	// Before the arguments are allocated.
-	if err := CheckSizes(k, fr.Options); err != nil {
+	if err := exec.CheckSizes(k, fr.Options); err != nil {
 		return report(err)
 	}
-	params := Params(k)
+	params := exec.Params(k)
 	args, err := bindArgs(params, fr.Args)
 	if err != nil {
 		return report(err)
@@ -107,13 +115,13 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	if fr.OutDir != "" {
 		for _, p := range params {
 			if p.Global && p.Written {
-				if _, err := npyDtype(ir.ElementType(p.Type)); err != nil {
+				if _, err := exec.NpyDtype(ir.ElementType(p.Type)); err != nil {
 					return fmt.Errorf("cannot write argument %s to %s.npy: %v", p.Name, p.Name, err)
 				}
 			}
 		}
 	}
-	res, err := Run(m, ir.KernelName(k), args, fr.Options)
+	res, err := exec.Run(m, ir.KernelName(k), args, fr.Options)
 	if err != nil {
 		return report(err)
 	}
@@ -138,7 +146,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func writeNpyFile(path string, b *Buffer) error {
+func writeNpyFile(path string, b *exec.Buffer) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -146,7 +154,7 @@ func writeNpyFile(path string, b *Buffer) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteNpy(f, b); err != nil {
+	if err := exec.WriteNpy(f, b); err != nil {
 		f.Close()
 		return err
 	}
@@ -154,12 +162,12 @@ func writeNpyFile(path string, b *Buffer) error {
 }
 
 // bindArgs turns NAME=VALUE strings into one buffer per parameter.
-func bindArgs(params []Param, specs []string) ([]*Buffer, error) {
+func bindArgs(params []exec.Param, specs []string) ([]*exec.Buffer, error) {
 	byName := map[string]int{}
 	for i, p := range params {
 		byName[p.Name] = i
 	}
-	args := make([]*Buffer, len(params))
+	args := make([]*exec.Buffer, len(params))
 	for _, spec := range specs {
 		name, value, ok := strings.Cut(spec, "=")
 		if !ok {
@@ -199,13 +207,13 @@ func bindArgs(params []Param, specs []string) ([]*Buffer, error) {
 		if !ok || !p.Global {
 			return nil, argErrorf("argument %s (%s) is not given (--arg %s=VALUE)", p.Name, p.Type, p.Name)
 		}
-		args[i] = NewBuffer(tt.Elem, tt.Shape...)
+		args[i] = exec.NewBuffer(tt.Elem, tt.Shape...)
 	}
 	return args, nil
 }
 
 // argValue reads one argument's value: a .npy file or a literal.
-func argValue(p Param, value string) (*Buffer, error) {
+func argValue(p exec.Param, value string) (*exec.Buffer, error) {
 	elem := ir.ElementType(p.Type)
 	var shape []int64
 	if tt, ok := p.Type.(*ir.TileType); ok {
@@ -217,11 +225,11 @@ func argValue(p Param, value string) (*Buffer, error) {
 			return nil, diag.AboutFile(value, err)
 		}
 		defer f.Close()
-		b, err := ReadNpy(f, elem)
+		b, err := exec.ReadNpy(f, elem)
 		if err != nil {
 			return nil, diag.AboutFile(value, err)
 		}
-		if !sameShape(b.Shape, shape) {
+		if !slices.Equal(b.Shape, shape) {
 			return nil, diag.Errorf(ir.Location{File: value}, "holds a %s array, but the argument is %s", npyShapeText(b.Shape), p.Type)
 		}
 		return b, nil
@@ -244,9 +252,9 @@ func npyShapeText(s []int64) string {
 // parseLiteral reads "42", "[1, 2, 3]" or "[[1, 2], [3, 4]]" into a buffer:
 // one value without brackets fills the shape; a bracketed list has one value
 // per element. true and false are only values of a boolean (i1, u1).
-func parseLiteral(text string, elem ir.Type, shape []int64) (*Buffer, error) {
+func parseLiteral(text string, elem ir.Type, shape []int64) (*exec.Buffer, error) {
 	fields := strings.FieldsFunc(text, func(r rune) bool { return r == '[' || r == ']' || r == ',' || r == ' ' })
-	b := NewBuffer(elem, shape...)
+	b := exec.NewBuffer(elem, shape...)
 	bracketed := strings.ContainsAny(text, "[]")
 	switch {
 	case len(fields) == 0:
@@ -264,12 +272,12 @@ func parseLiteral(text string, elem ir.Type, shape []int64) (*Buffer, error) {
 		if (f == "true" || f == "false") && elem != ir.Bool() {
 			return nil, fmt.Errorf("%q is a boolean, but the elements are %s", f, elem)
 		}
-		if ft, ok := elem.(*ir.FloatType); ok {
+		if _, ok := elem.(*ir.FloatType); ok {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
 				return nil, fmt.Errorf("%q is not a number", f)
 			}
-			b.Floats[i] = roundFloat64(v, ft.Kind)
+			b.SetFloat(i, v)
 			continue
 		}
 		v, ok := new(big.Int).SetString(f, 0)

@@ -1,9 +1,9 @@
-package promote
+package typing
 
 import (
 	"testing"
 
-	"otir/ir"
+	"github.com/otir-dev/otir/ir"
 )
 
 func TestCheckOp(t *testing.T) {
