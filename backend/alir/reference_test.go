@@ -130,9 +130,6 @@ func referenceProgramOf(r *rand.Rand, d Dialect, nIn, nOps int, v4 bool) *Progra
 			f := max(fa, fc-int(s)) // shift0 = f - fa >= 0, shift1 = f - fc + s >= 0
 			if r.IntN(2) == 0 {
 				f, s = fa, int32(fa-fc) // shift1 = 0
-				if fa < fa {
-					continue
-				}
 			}
 			if f-fa != 0 && f-fc+int(s) != 0 {
 				s = int32(f - fc) // make shift1 zero
