@@ -12,8 +12,9 @@ import (
 	"sync"
 )
 
-// MaxIntWidth is the widest integer type the toolchain accepts.
-const MaxIntWidth = 4096
+// MaxIntWidth is the widest integer type the toolchain accepts: MLIR's
+// builtin integer limit (IntegerType::kMaxWidth, 2^24 - 1 bits).
+const MaxIntWidth = 1<<24 - 1
 
 // Type is an OTIR type. Every Type value is interned (see the package comment).
 type Type interface {

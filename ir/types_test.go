@@ -5,7 +5,8 @@ import "testing"
 func TestParseTypeRoundTrip(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"i8", "i8"}, {"u8", "u8"}, {"i1", "i1"}, {"bool", "i1"}, {"u1", "i1"},
-		{"i1024", "i1024"}, {"u4096", "u4096"}, {"f16", "f16"}, {"bf16", "bf16"},
+		{"i1024", "i1024"}, {"u4096", "u4096"}, {"i4098", "i4098"},
+		{"i16777215", "i16777215"}, {"u16777215", "u16777215"}, {"f16", "f16"}, {"bf16", "bf16"},
 		{"f32", "f32"}, {"f64", "f64"}, {"index", "index"}, {"!otir.token", "!otir.token"},
 		{"!otir.tile<4x8xi8, #private>", "!otir.tile<4x8xi8, #private>"},
 		{"!otir.tile<4x8xbf16,#global>", "!otir.tile<4x8xbf16, #global>"},
@@ -33,8 +34,9 @@ func TestParseTypeRoundTrip(t *testing.T) {
 
 func TestParseTypeErrors(t *testing.T) {
 	cases := map[string]string{
-		"i0":                                  "integer width must be between 1 and 4096 in 'i0'",
-		"i4097":                               "integer width must be between 1 and 4096 in 'i4097'",
+		"i0":                                  "integer width must be between 1 and 16777215 in 'i0'",
+		"i16777216":                           "integer width must be between 1 and 16777215 in 'i16777216'",
+		"u99999999999999999999999":            "integer width must be between 1 and 16777215 in 'u99999999999999999999999'",
 		"i08":                                 "invalid integer type 'i08'",
 		"x32":                                 "unknown type 'x32'",
 		"!otir.tile<4x8xi8>":                  "tile type needs a memory space: '!otir.tile<4x8xi8>'",

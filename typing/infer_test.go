@@ -74,7 +74,9 @@ func TestInferResult(t *testing.T) {
 		{"hls", ir.OpSelect, []string{"i1", "i8", "i8"}, "error: 'otir.select' is not an element-wise operation with a type promotion rule"},
 		{"hls", "otir.frob", []string{"i8", "i8"}, "error: not an element-wise operation"},
 		{"verilog", ir.OpAdd, []string{"i8", "i8"}, "error: unknown typing style 'verilog'"},
-		{"hls", ir.OpMul, []string{"u4096", "u8"}, "error: 4104-bit integer"},
+		{"hls", ir.OpMul, []string{"u4096", "u8"}, "u4104"},
+		{"hls", ir.OpAdd, []string{"u4096", "i8"}, "i4098"},
+		{"hls", ir.OpMul, []string{"u16777215", "u8"}, "error: operator 'mul' on u16777215, u8 promotes to a 16777223-bit integer, wider than the 16777215 bits the toolchain supports"},
 	}
 	for _, tc := range tests {
 		var ops []ir.Type

@@ -595,7 +595,6 @@ func TestNoRuleMessages(t *testing.T) {
 // operands, mismatched signs, an unknown style, a result too wide to print.
 func TestPromoteArgumentErrors(t *testing.T) {
 	i8 := ir.Int(8, true)
-	u1024 := ir.Int(1024, false)
 	tests := []struct {
 		name  string
 		style Style
@@ -607,8 +606,8 @@ func TestPromoteArgumentErrors(t *testing.T) {
 		{"no operands", HLS, "add", nil, nil, "needs at least one operand"},
 		{"signs", HLS, "sub", []ir.Type{i8, i8}, []int{1}, "2 terms but 1 signs"},
 		{"style", Style("verilog"), "add", []ir.Type{i8, i8}, nil, "unknown typing style 'verilog'"},
-		{"too wide", HLS, "mul", []ir.Type{u1024, u1024, u1024, u1024, ir.Bool()}, nil, "4097-bit integer"},
-		{"too wide add", HLS, "add", []ir.Type{ir.Int(4096, true), ir.Int(4096, true)}, nil, "4097-bit integer"},
+		{"too wide", HLS, "mul", []ir.Type{ir.Int(1<<23, false), ir.Int(1<<23, false), ir.Bool()}, nil, "16777217-bit integer"},
+		{"too wide add", HLS, "add", []ir.Type{ir.Int(1<<24-1, true), ir.Int(1<<24-1, true)}, nil, "16777216-bit integer"},
 	}
 	for _, tc := range tests {
 		_, err := Promote(tc.style, tc.key, tc.ts, tc.signs)

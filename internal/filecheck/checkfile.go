@@ -3,6 +3,7 @@ package filecheck
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 )
@@ -194,22 +195,14 @@ func findCheckType1(req *Options, buf sref, prefix string, misspelled *bool) (ch
 	}
 	if rest.consumeFront("COUNT-") {
 		bad := checkType{kind: checkBadCount}
-		save := rest
-		neg := rest.consumeFront("-")
-		v, ok := consumeInteger(&rest, 10)
-		if !ok {
-			return bad, save
-		}
-		if neg {
-			v.Neg(v)
-		}
-		if v.Sign() <= 0 || !v.IsInt64() || v.Int64() > 1<<31-1 {
+		v, ok := consumeCount(&rest)
+		if !ok || v <= 0 || v > 1<<31-1 {
 			return bad, rest
 		}
 		if rest.empty() || (rest.front() != ':' && rest.front() != '{') {
 			return bad, rest
 		}
-		return consumeModifiers(checkType{kind: checkPlain, count: int(v.Int64())})
+		return consumeModifiers(checkType{kind: checkPlain, count: int(v)})
 	}
 	for _, combo := range []string{"DAG-NOT:", "NOT-DAG:", "NEXT-NOT:", "NOT-NEXT:", "SAME-NOT:", "NOT-SAME:", "EMPTY-NOT:", "NOT-EMPTY:"} {
 		if rest.startsWith(combo) {
@@ -484,4 +477,44 @@ func (fc *checker) defineCmdlineVariables() []error {
 		fc.ctx.definedVars[n] = true
 	}
 	return errs
+}
+
+// consumeCount reads a -COUNT's number the way LLVM's
+// StringRef::consumeInteger(10, int64_t&) does, including where it leaves
+// the text on failure (which is where the diagnostic's caret goes): a
+// number that overflows 64 bits unsigned leaves the text untouched, one
+// that fits 64 bits unsigned but not int64 is consumed all the same, and a
+// negative number is consumed only when it fits int64.
+func consumeCount(s *sref) (int64, bool) {
+	str := s.str()
+	digits := func(from int) (uint64, int, bool) {
+		var v uint64
+		i := from
+		for i < len(str) && isDigit(str[i]) {
+			d := uint64(str[i] - '0')
+			if v > (math.MaxUint64-d)/10 {
+				return 0, 0, false
+			}
+			v = v*10 + d
+			i++
+		}
+		return v, i, i != from
+	}
+	if !strings.HasPrefix(str, "-") {
+		v, end, ok := digits(0)
+		if !ok {
+			return 0, false
+		}
+		*s = s.from(end)
+		if v > math.MaxInt64 {
+			return 0, false
+		}
+		return int64(v), true
+	}
+	v, end, ok := digits(1)
+	if !ok || v > 1<<63 {
+		return 0, false
+	}
+	*s = s.from(end)
+	return -int64(v), true
 }

@@ -359,8 +359,8 @@ func TestStructuralLinks(t *testing.T) {
 			e.b.Insert(ir.NewOp(ir.OpAlloc, at(2), nil, []ir.Type{ir.Tile([]int64{4}, ir.Token(), ir.Private)}, nil))
 		}, want: []string{"2: 'otir.alloc' op result #0 has an invalid type: tile element type must be an integer, float or index type, but got '!otir.token'"}},
 		{name: "integer width", build: func(e *env) {
-			e.b.Insert(ir.NewOp(ir.OpAlloc, at(2), nil, []ir.Type{ir.Int(5000, true)}, nil))
-		}, want: []string{"2: 'otir.alloc' op result #0 has an invalid type: integer width 5000 is out of range [1, 4096]"}},
+			e.b.Insert(ir.NewOp(ir.OpAlloc, at(2), nil, []ir.Type{ir.Int(1<<24, true)}, nil))
+		}, want: []string{"2: 'otir.alloc' op result #0 has an invalid type: integer width 16777216 is out of range [1, 16777215]"}},
 		{name: "null region", build: func(e *env) {
 			i := e.b.ConstInt(0, ir.Index())
 			e.bad(ir.OpFor, ops(i, i, i), nil).Regions = []*ir.Region{nil}
