@@ -20,7 +20,8 @@ func goTool() string {
 
 // BuildBinaries builds every command under moduleRoot/cmd into binDir
 // (`go build -o binDir ./cmd/...`), then installs filecheck also as
-// FileCheck so RUN lines written for LLVM resolve to it. If the combined
+// FileCheck so RUN lines written for LLVM resolve to it, and otir-lit as
+// count (otir-lit acts as LLVM's count when called by that name). If the combined
 // build fails (say, one command does not compile), each command is built on
 // its own so the others remain usable; the returned log tells what failed.
 func BuildBinaries(moduleRoot, binDir string) (log string, err error) {
@@ -57,6 +58,13 @@ func BuildBinaries(moduleRoot, binDir string) (log string, err error) {
 		fc := filepath.Join(binDir, "FileCheck")
 		os.Remove(fc)
 		if e := os.Symlink("filecheck", fc); e != nil && err == nil {
+			err = e
+		}
+	}
+	if _, e := os.Stat(filepath.Join(binDir, "otir-lit")); e == nil {
+		c := filepath.Join(binDir, "count")
+		os.Remove(c)
+		if e := os.Symlink("otir-lit", c); e != nil && err == nil {
 			err = e
 		}
 	}

@@ -1,19 +1,17 @@
-// Package lit is a small runner for lit-style tests: files whose comments
-// hold "RUN:" command lines that are executed by bash, with LLVM lit's
-// basic substitutions (%s, %S, %p, %t, %T, %%) and XFAIL/REQUIRES/
-// UNSUPPORTED directives. tests/lit_test.go drives it from `go test`.
+// Package lit is a runner for lit-style tests modelled on LLVM's lit: files
+// holding "RUN:" command lines that are executed by bash with pipefail,
+// with lit's substitutions (%s, %S, %p, %t, %T, %%, %/s, %basename_t,
+// %{pathsep}, ...), DEFINE:/REDEFINE: of %{name} substitutions, END., and
+// XFAIL/REQUIRES/UNSUPPORTED boolean expressions. tests/lit_test.go drives
+// it from `go test`; cmd/otir-lit is its command line.
 package lit
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"time"
 )
@@ -34,133 +32,6 @@ var Suffixes = map[string][]string{
 // SkipDirs are directory names whose files are inputs, never tests.
 var SkipDirs = map[string]bool{"Inputs": true, "testdata": true}
 
-// Test is a parsed test file.
-type Test struct {
-	Path        string   // absolute path
-	Name        string   // slash-separated path relative to the test root
-	Run         []string // RUN commands, continuation lines joined
-	XFail       []string // XFAIL features ("*" matches always)
-	Requires    []string
-	Unsupported []string
-}
-
-var directiveRE = regexp.MustCompile(`^\s*(//|#|;)\s*(RUN|XFAIL|REQUIRES|UNSUPPORTED):(.*)$`)
-
-// Parse reads the directives of a test file. Comment markers other than
-// those registered for the file's extension are ignored.
-func Parse(path, name string, content []byte) (*Test, error) {
-	t := &Test{Path: path, Name: name}
-	markers := Suffixes[filepath.Ext(path)]
-	pending, inRun := "", false
-	lines := strings.Split(string(content), "\n")
-	for i, line := range lines {
-		line = strings.TrimSuffix(line, "\r")
-		m := directiveRE.FindStringSubmatch(line)
-		if m == nil || !contains(markers, m[1]) {
-			if inRun {
-				return nil, fmt.Errorf("%s:%d: RUN line continued with '\\' but the next line is not a RUN line", name, i+1)
-			}
-			continue
-		}
-		value := strings.TrimSpace(m[3])
-		switch m[2] {
-		case "RUN":
-			if strings.HasSuffix(value, `\`) {
-				pending += strings.TrimSuffix(value, `\`)
-				inRun = true
-				continue
-			}
-			t.Run = append(t.Run, strings.TrimSpace(pending+value))
-			pending, inRun = "", false
-		case "XFAIL":
-			t.XFail = append(t.XFail, splitList(value)...)
-		case "REQUIRES":
-			t.Requires = append(t.Requires, splitList(value)...)
-		case "UNSUPPORTED":
-			t.Unsupported = append(t.Unsupported, splitList(value)...)
-		}
-	}
-	if inRun {
-		return nil, fmt.Errorf("%s: last RUN line ends with '\\'", name)
-	}
-	if len(t.Run) == 0 {
-		return nil, fmt.Errorf("%s: no RUN lines", name)
-	}
-	return t, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// Discover lists the test files under root (registered extensions only,
-// outside SkipDirs), sorted by path.
-func Discover(root string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != root && (SkipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if _, ok := Suffixes[filepath.Ext(path)]; ok {
-			files = append(files, path)
-		}
-		return nil
-	})
-	sort.Strings(files)
-	return files, err
-}
-
-// Substitute applies lit's basic substitutions to a RUN command: %s is the
-// test file, %S and %p its directory, %t a per-test temporary path, %T the
-// temporary directory and %% a literal percent sign.
-func Substitute(cmd, testPath, tmpBase string) string {
-	var b strings.Builder
-	for i := 0; i < len(cmd); i++ {
-		if cmd[i] != '%' || i+1 == len(cmd) {
-			b.WriteByte(cmd[i])
-			continue
-		}
-		switch cmd[i+1] {
-		case 's':
-			b.WriteString(testPath)
-		case 'S', 'p':
-			b.WriteString(filepath.Dir(testPath))
-		case 't':
-			b.WriteString(tmpBase)
-		case 'T':
-			b.WriteString(filepath.Dir(tmpBase))
-		case '%':
-			b.WriteByte('%')
-		default:
-			// Unknown substitutions (e.g. FileCheck's -D#%x,...) stay as is.
-			b.WriteString(cmd[i : i+2])
-		}
-		i++
-	}
-	return b.String()
-}
-
 // Status is the outcome of a test.
 type Status int
 
@@ -170,26 +41,31 @@ const (
 	XFail              // failed as expected
 	XPass              // marked XFAIL but passed
 	Unsupported        // REQUIRES/UNSUPPORTED excluded it
+	Unresolved         // the test could not be run (a bad directive)
 )
 
 func (s Status) String() string {
-	return [...]string{"PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED"}[s]
+	return [...]string{"PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "UNRESOLVED"}[s]
 }
 
 // Result is the outcome of running a test.
 type Result struct {
 	Status   Status
-	Reason   string // why it is unsupported
+	Reason   string // why it is unsupported or unresolved
 	Line     int    // 1-based index of the failing RUN line
 	Command  string // the failing command after substitution
 	ExitCode int
 	Output   string // its combined stdout and stderr
+	Log      string // every command run with its output, as lit -a shows
 }
 
 // Report renders a failed result for a test log.
 func (r *Result) Report() string {
-	if r.Status == XPass {
+	switch r.Status {
+	case XPass:
 		return "XPASS: the test is marked XFAIL but every RUN line passed"
+	case Unresolved:
+		return "UNRESOLVED: " + r.Reason
 	}
 	out := r.Output
 	if len(out) > 20000 {
@@ -200,44 +76,67 @@ func (r *Result) Report() string {
 
 // Config says how to run tests.
 type Config struct {
-	BinDir   string          // prepended to PATH
-	Features map[string]bool // for REQUIRES/UNSUPPORTED/XFAIL
-	Timeout  time.Duration   // per RUN line; 0 means one minute
+	BinDir        string          // prepended to PATH
+	PathDirs      []string        // prepended to PATH after BinDir
+	Features      map[string]bool // for REQUIRES/UNSUPPORTED/XFAIL
+	Substitutions []Subst         // applied after the test's DEFINEs, before Builtins
+	Timeout       time.Duration   // per RUN line; 0 means one minute
 }
 
-func (c *Config) hasFeature(f string) bool { return f == "*" || c.Features[f] }
+// anyTrue reports whether some expression in exprs holds ("*" always does).
+func (c *Config) anyTrue(exprs []string) (bool, string, error) {
+	for _, e := range exprs {
+		if e == "*" {
+			return true, e, nil
+		}
+		v, err := EvalBool(e, c.Features)
+		if err != nil || v {
+			return v, e, err
+		}
+	}
+	return false, "", nil
+}
 
 // Run executes a test's RUN lines in order in a fresh temporary directory
 // and stops at the first failure.
 func (c *Config) Run(t *Test) *Result {
-	for _, f := range t.Requires {
-		if !c.hasFeature(f) {
-			return &Result{Status: Unsupported, Reason: "missing feature " + f}
+	for _, e := range t.Requires {
+		v, err := EvalBool(e, c.Features)
+		if err != nil {
+			return &Result{Status: Unresolved, Reason: "REQUIRES: " + err.Error()}
+		}
+		if !v {
+			return &Result{Status: Unsupported, Reason: "missing feature " + e}
 		}
 	}
-	for _, f := range t.Unsupported {
-		if c.hasFeature(f) {
-			return &Result{Status: Unsupported, Reason: "unsupported with " + f}
-		}
+	if v, e, err := c.anyTrue(t.Unsupported); err != nil {
+		return &Result{Status: Unresolved, Reason: "UNSUPPORTED: " + err.Error()}
+	} else if v {
+		return &Result{Status: Unsupported, Reason: "unsupported with " + e}
 	}
-	xfail := false
-	for _, f := range t.XFail {
-		xfail = xfail || c.hasFeature(f)
+	xfail, _, err := c.anyTrue(t.XFail)
+	if err != nil {
+		return &Result{Status: Unresolved, Reason: "XFAIL: " + err.Error()}
 	}
 	tmpDir, err := os.MkdirTemp("", "lit-")
 	if err != nil {
-		return &Result{Status: Fail, Output: err.Error()}
+		return &Result{Status: Unresolved, Reason: err.Error()}
 	}
 	defer os.RemoveAll(tmpDir)
-	tmpBase := filepath.Join(tmpDir, filepath.Base(t.Path)+".tmp")
+	builtins := Builtins(t.Path, tmpDir)
 	env := c.environ()
 	timeout := c.Timeout
 	if timeout == 0 {
 		timeout = time.Minute
 	}
 	res := &Result{Status: Pass}
+	var log strings.Builder
 	for i, cmd := range t.Run {
-		full := Substitute(cmd, t.Path, tmpBase)
+		full := Apply(cmd, c.Substitutions, builtins)
+		if i < len(t.RunLine) {
+			fmt.Fprintf(&log, "# RUN: at line %d\n", t.RunLine[i])
+		}
+		fmt.Fprintf(&log, "%s\n", full)
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		sh := exec.CommandContext(ctx, "bash", "-c", "set -o pipefail\n"+full)
 		sh.Dir, sh.Env = tmpDir, env
@@ -246,6 +145,7 @@ func (c *Config) Run(t *Test) *Result {
 		err := sh.Run()
 		timedOut := ctx.Err() == context.DeadlineExceeded
 		cancel()
+		log.Write(out.Bytes())
 		if err != nil {
 			code := -1
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -254,22 +154,24 @@ func (c *Config) Run(t *Test) *Result {
 			if timedOut {
 				out.WriteString(fmt.Sprintf("\n(timed out after %v)", timeout))
 			}
+			fmt.Fprintf(&log, "# error: command failed with exit status: %d\n", code)
 			res = &Result{Status: Fail, Line: i + 1, Command: full, ExitCode: code, Output: out.String()}
 			break
 		}
 	}
 	switch {
 	case xfail && res.Status == Fail:
-		return &Result{Status: XFail}
+		res = &Result{Status: XFail}
 	case xfail:
-		return &Result{Status: XPass}
+		res = &Result{Status: XPass}
 	}
+	res.Log = log.String()
 	return res
 }
 
-// environ is the process environment with BinDir first on PATH and
-// FILECHECK_OPTS removed, so that a developer's settings cannot change
-// results.
+// environ is the process environment with BinDir and PathDirs first on
+// PATH and FILECHECK_OPTS removed, so that a developer's settings cannot
+// change results.
 func (c *Config) environ() []string {
 	var env []string
 	path := os.Getenv("PATH")
@@ -279,8 +181,12 @@ func (c *Config) environ() []string {
 		}
 		env = append(env, kv)
 	}
+	dirs := c.PathDirs
 	if c.BinDir != "" {
-		path = c.BinDir + string(os.PathListSeparator) + path
+		dirs = append([]string{c.BinDir}, dirs...)
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		path = dirs[i] + string(os.PathListSeparator) + path
 	}
 	return append(env, "PATH="+path)
 }

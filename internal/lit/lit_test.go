@@ -14,7 +14,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"echo a | cat", "true"}; !reflect.DeepEqual(tst.Run, want) {
+	if want := []string{"echo a    | cat", "true"}; !reflect.DeepEqual(tst.Run, want) {
 		t.Errorf("Run = %q, want %q", tst.Run, want)
 	}
 	if !reflect.DeepEqual(tst.XFail, []string{"*"}) || !reflect.DeepEqual(tst.Requires, []string{"shared", "mlir-opt"}) || !reflect.DeepEqual(tst.Unsupported, []string{"x"}) {
@@ -31,7 +31,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestSubstitute(t *testing.T) {
-	got := Substitute("cat %s %S %p %t %T %% %q 100%", "/d/x.otir", "/tmp/u/x.otir.tmp")
+	got := Substitute("cat %s %S %p %t %T %% %q 100%", "/d/x.otir", "/tmp/u")
 	want := "cat /d/x.otir /d /d /tmp/u/x.otir.tmp /tmp/u % %q 100%"
 	if got != want {
 		t.Errorf("Substitute = %q, want %q", got, want)
