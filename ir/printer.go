@@ -251,12 +251,21 @@ func (p *printer) valueTypes(vs []*Value, parens bool) {
 		if v == nil {
 			p.str(TypeString(nil))
 		} else {
-			p.str(TypeString(v.Type))
+			p.typ(v.Type)
 		}
 	}
 	if parens {
 		p.w.WriteByte(')')
 	}
+}
+
+// typ prints a type: in the generic form, in MLIR's spelling (uiN).
+func (p *printer) typ(t Type) {
+	if p.opts.Generic {
+		p.str(MLIRTypeString(t))
+		return
+	}
+	p.str(TypeString(t))
 }
 
 // results prints "%0 = ", "%0:2 = " or nothing.
@@ -439,13 +448,17 @@ func (p *printer) generic(op *Operation, depth int) {
 	}
 	if len(op.Attrs) > 0 {
 		p.w.WriteByte(' ')
-		p.str(op.Attrs.String())
+		if p.opts.Generic {
+			p.str(op.Attrs.GenericString())
+		} else {
+			p.str(op.Attrs.String())
+		}
 	}
 	p.str(" : ")
 	p.valueTypes(op.Operands, true)
 	p.str(" -> ")
 	if len(op.Results) == 1 {
-		p.str(TypeString(op.Results[0].Type))
+		p.typ(op.Results[0].Type)
 	} else {
 		p.valueTypes(op.Results, true)
 	}
@@ -462,7 +475,9 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 		if b == nil {
 			continue
 		}
-		if header && (len(b.Args) > 0 || len(r.Blocks) > 1) {
+		// An empty block prints its label, as MLIR's generic form does: a
+		// bare "{ }" is a region without blocks.
+		if header && (len(b.Args) > 0 || len(r.Blocks) > 1 || len(b.Ops) == 0) {
 			p.indent(depth)
 			p.str("^bb0")
 			if len(b.Args) > 0 {
@@ -473,7 +488,7 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 					}
 					p.val(a)
 					p.str(": ")
-					p.str(TypeString(a.Type))
+					p.typ(a.Type)
 				}
 				p.w.WriteByte(')')
 			}

@@ -481,6 +481,12 @@ func (s *scanner) next() error {
 		for s.pos < len(s.src) && isIDChar(s.src[s.pos]) {
 			s.pos++
 		}
+		if s.src[start:s.pos] == "tensor" && s.pos < len(s.src) && s.src[s.pos] == '<' {
+			// A builtin tensor type (the generic form's dense constants
+			// are typed tensor<4xi8>) is one type token, as a dialect
+			// type is.
+			return s.angled(start, "unbalanced '<' in tensor type")
+		}
 		s.emit(opTokenType(s.src[start:s.pos]), start)
 	default:
 		switch c {
@@ -634,6 +640,12 @@ func (s *scanner) bangType(start int) error {
 	if !s.bareID() {
 		return s.errAt(start, "expected dialect type name")
 	}
+	return s.angled(start, "unbalanced '<' in dialect type")
+}
+
+// angled scans an optional balanced <...> at the cursor, on one line, and
+// emits the type token that began at start.
+func (s *scanner) angled(start int, unbalanced string) error {
 	if s.pos < len(s.src) && s.src[s.pos] == '<' {
 		depth := 0
 		for s.pos < len(s.src) {
@@ -645,14 +657,14 @@ func (s *scanner) bangType(start int) error {
 			case '>':
 				depth--
 			case '\n':
-				return s.errAt(start, "unbalanced '<' in dialect type")
+				return s.errAt(start, unbalanced)
 			}
 			if depth == 0 {
 				break
 			}
 		}
 		if depth != 0 {
-			return s.errAt(start, "unbalanced '<' in dialect type")
+			return s.errAt(start, unbalanced)
 		}
 	}
 	s.emit(tokBangType, start)
