@@ -15,6 +15,10 @@ import (
 type PrintOptions struct {
 	// Generic prints every operation in MLIR's generic form.
 	Generic bool
+	// DebugInfo prints each operation's location after it,
+	// loc("file":line:col), inline (mlir-opt's --mlir-print-debuginfo
+	// with --mlir-print-local-scope); the parser reads and drops them.
+	DebugInfo bool
 }
 
 // Print writes the module in textual form. It records each value's printed
@@ -306,6 +310,10 @@ func (p *printer) op(op *Operation, depth int) {
 	if p.opts.Generic || d == nil || !p.pretty(op, d, depth) {
 		p.generic(op, depth)
 	}
+	if p.opts.DebugInfo {
+		p.w.WriteByte(' ')
+		p.str(LocText(op.Loc))
+	}
 	p.w.WriteByte('\n')
 	if scope {
 		p.split = false // the blocks that follow are outside the scope
@@ -515,4 +523,12 @@ func sameOperandTypes(t Type, op *Operation) bool {
 		}
 	}
 	return true
+}
+
+// LocText is a location as MLIR writes it: loc("file":3:5), or loc(unknown).
+func LocText(l Location) string {
+	if l.Line == 0 {
+		return "loc(unknown)"
+	}
+	return "loc(" + strconv.Quote(l.File) + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col) + ")"
 }

@@ -28,7 +28,7 @@ func newApp(env Env) *cli.App {
 		&cli.StringFlag{Name: "output-split-marker", Value: splitMarker, Usage: "join the outputs of the chunks with `MARKER` lines", Category: catIO},
 		&cli.StringFlag{Name: "verify-diagnostics", Usage: "check the diagnostics against the expected-* comments of the input: `LEVEL` all (the default) or only-expected (other diagnostics are ignored)", Category: catIO},
 		&cli.BoolFlag{Name: "allow-unregistered-dialect", Usage: "accept operations of unregistered dialects (in the generic form) as opaque operations", Category: catIO},
-		&cli.BoolFlag{Name: "mlir-print-debuginfo", Usage: "accepted for mlir-opt compatibility; otir-opt does not print locations", Category: catIO},
+		&cli.BoolFlag{Name: "mlir-print-debuginfo", Usage: "print each operation's location after it, loc(\"file\":line:col) (inline, as with --mlir-print-local-scope)", Category: catIO},
 		&cli.StringFlag{Name: "import-alir", Usage: "read the ALIR/DAIS program `FILE` (JSON, JSON.gz, bytecode, DAIS binary) as a dais.program instead of OTIR text", Category: catIO},
 		&cli.StringFlag{Name: "emit", Usage: "write the module's only dais.program to -o FILE as `FORMAT`: alir-json, alir-json-gz, alir-bytecode or dais-binary", Category: catIO},
 		&cli.StringFlag{Name: "pass-pipeline", Aliases: []string{"p"}, Usage: "run `PIPELINE`, e.g. 'builtin.module(cse,dce)'", Category: catPipeline},

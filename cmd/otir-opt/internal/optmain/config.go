@@ -41,7 +41,7 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	cfg := &config{
 		input:        "-",
 		output:       c.String("o"),
-		print:        ir.PrintOptions{Generic: c.Bool("print-op-generic")},
+		print:        ir.PrintOptions{Generic: c.Bool("print-op-generic"), DebugInfo: c.Bool("mlir-print-debuginfo")},
 		split:        c.IsSet("split-input-file"),
 		splitMarker:  c.String("split-input-file"),
 		outputMarker: c.String("output-split-marker"),
