@@ -1,6 +1,9 @@
 package ir
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Operation names. Element-wise and other OTIR operations of the
 // specification's section 6, the project's extensions, and the scf/builtin
@@ -190,3 +193,21 @@ var MemoryOrders = []string{"relaxed", "acquire", "release", "acq_rel"}
 
 // DynamicOffset marks a dynamic entry of static_offsets (as MLIR's kDynamic).
 const DynamicOffset int64 = -9223372036854775808
+
+// Dialects lists the dialects of the registered operations (the part of each
+// name before its first dot, "builtin" included), sorted, as mlir-opt's
+// --show-dialects.
+func Dialects() []string {
+	seen := map[string]bool{"builtin": true}
+	for n := range opDefs {
+		if d, _, ok := strings.Cut(n, "."); ok {
+			seen[d] = true
+		}
+	}
+	ds := make([]string, 0, len(seen))
+	for d := range seen {
+		ds = append(ds, d)
+	}
+	sort.Strings(ds)
+	return ds
+}

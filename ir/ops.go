@@ -213,6 +213,10 @@ func NewOp(name string, loc Location, operands []*Value, resultTypes []Type, att
 // Module is a parsed OTIR file: a builtin.module whose body holds kernels.
 type Module struct {
 	Op *Operation
+	// AllowUnregistered lets the module hold operations of unregistered
+	// names (opaque operations), as MLIR's context option of the same name:
+	// the verifier accepts them and checks only their structure.
+	AllowUnregistered bool
 }
 
 // NewModule creates an empty module.

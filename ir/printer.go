@@ -15,6 +15,10 @@ import (
 type PrintOptions struct {
 	// Generic prints every operation in MLIR's generic form.
 	Generic bool
+	// DebugInfo prints each operation's location after it,
+	// loc("file":line:col), inline (mlir-opt's --mlir-print-debuginfo
+	// with --mlir-print-local-scope); the parser reads and drops them.
+	DebugInfo bool
 }
 
 // Print writes the module in textual form. It records each value's printed
@@ -251,12 +255,21 @@ func (p *printer) valueTypes(vs []*Value, parens bool) {
 		if v == nil {
 			p.str(TypeString(nil))
 		} else {
-			p.str(TypeString(v.Type))
+			p.typ(v.Type)
 		}
 	}
 	if parens {
 		p.w.WriteByte(')')
 	}
+}
+
+// typ prints a type: in the generic form, in MLIR's spelling (uiN).
+func (p *printer) typ(t Type) {
+	if p.opts.Generic {
+		p.str(MLIRTypeString(t))
+		return
+	}
+	p.str(TypeString(t))
 }
 
 // results prints "%0 = ", "%0:2 = " or nothing.
@@ -296,6 +309,10 @@ func (p *printer) op(op *Operation, depth int) {
 	d := LookupOp(op.Name)
 	if p.opts.Generic || d == nil || !p.pretty(op, d, depth) {
 		p.generic(op, depth)
+	}
+	if p.opts.DebugInfo {
+		p.w.WriteByte(' ')
+		p.str(LocText(op.Loc))
 	}
 	p.w.WriteByte('\n')
 	if scope {
@@ -439,13 +456,17 @@ func (p *printer) generic(op *Operation, depth int) {
 	}
 	if len(op.Attrs) > 0 {
 		p.w.WriteByte(' ')
-		p.str(op.Attrs.String())
+		if p.opts.Generic {
+			p.str(op.Attrs.GenericString())
+		} else {
+			p.str(op.Attrs.String())
+		}
 	}
 	p.str(" : ")
 	p.valueTypes(op.Operands, true)
 	p.str(" -> ")
 	if len(op.Results) == 1 {
-		p.str(TypeString(op.Results[0].Type))
+		p.typ(op.Results[0].Type)
 	} else {
 		p.valueTypes(op.Results, true)
 	}
@@ -462,7 +483,9 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 		if b == nil {
 			continue
 		}
-		if header && (len(b.Args) > 0 || len(r.Blocks) > 1) {
+		// An empty block prints its label, as MLIR's generic form does: a
+		// bare "{ }" is a region without blocks.
+		if header && (len(b.Args) > 0 || len(r.Blocks) > 1 || len(b.Ops) == 0) {
 			p.indent(depth)
 			p.str("^bb0")
 			if len(b.Args) > 0 {
@@ -473,7 +496,7 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 					}
 					p.val(a)
 					p.str(": ")
-					p.str(TypeString(a.Type))
+					p.typ(a.Type)
 				}
 				p.w.WriteByte(')')
 			}
@@ -500,4 +523,12 @@ func sameOperandTypes(t Type, op *Operation) bool {
 		}
 	}
 	return true
+}
+
+// LocText is a location as MLIR writes it: loc("file":3:5), or loc(unknown).
+func LocText(l Location) string {
+	if l.Line == 0 {
+		return "loc(unknown)"
+	}
+	return "loc(" + strconv.Quote(l.File) + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col) + ")"
 }

@@ -279,7 +279,7 @@ func parseType(s string) (Type, error) {
 	switch s {
 	case "index":
 		return Index(), nil
-	case "bool", "i1", "u1":
+	case "bool", "i1", "u1", "ui1":
 		return Bool(), nil
 	case "f16":
 		return Float(F16), nil
@@ -291,6 +291,17 @@ func parseType(s string) (Type, error) {
 		return Float(F64), nil
 	case "!otir.token":
 		return Token(), nil
+	}
+	if len(s) > 2 && s[0] == 'u' && s[1] == 'i' && isDigits(s[2:]) {
+		s = s[1:] // MLIR's uiN is OTIR's uN
+		if s[1] == '0' {
+			return nil, fmt.Errorf("invalid integer type 'u%s'", s)
+		}
+		w, err := strconv.Atoi(s[1:])
+		if err != nil || w < 1 || w > MaxIntWidth {
+			return nil, fmt.Errorf("integer width must be between 1 and %d in 'u%s'", MaxIntWidth, s)
+		}
+		return Int(w, false), nil
 	}
 	if len(s) > 1 && (s[0] == 'i' || s[0] == 'u') && isDigits(s[1:]) {
 		w, err := strconv.Atoi(s[1:])

@@ -58,6 +58,15 @@ func (a *Attribute) typedPos() lexer.Position { return a.Pos }
 // attr converts one attribute value.
 func (b *builder) attr(a *Attribute) (ir.Attr, error) {
 	var typ ir.Type
+	if a.Dense != nil && strings.HasPrefix(a.Typed, "tensor<") {
+		// The generic form's dense<...> : tensor<4xi8>: a #private tile of
+		// that shape; an otir.constant gives it its result's tile type.
+		t, err := tensorTile(a.Typed, a.typedPos())
+		if err != nil {
+			return nil, err
+		}
+		return denseAttr(a.Dense, t, a.Pos)
+	}
 	if a.Typed != "" {
 		t, err := attrType(a.Typed, a.typedPos())
 		if err != nil {
@@ -377,4 +386,18 @@ func sigList(text string, lo, hi int, pos lexer.Position, brackets bool) ([]ir.T
 		start = i + 1
 	}
 	return ts, nil
+}
+
+// tensorTile reads tensor<4x4xi8> as the #private tile of its shape and
+// element type.
+func tensorTile(s string, pos lexer.Position) (*ir.TileType, error) {
+	body, ok := strings.CutSuffix(strings.TrimPrefix(s, "tensor<"), ">")
+	if !ok {
+		return nil, errAt(pos, "invalid tensor type '%s'", s)
+	}
+	t, err := ir.ParseType("!otir.tile<" + body + ", #private>")
+	if err != nil {
+		return nil, errAt(pos, "invalid tensor type '%s': %s", s, err.Error())
+	}
+	return t.(*ir.TileType), nil
 }

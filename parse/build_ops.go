@@ -22,13 +22,27 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	if len(ins) != len(g.Operands) {
 		return errAt(g.Sig.Pos, "expected %d operand types but had %d", len(g.Operands), len(ins))
 	}
-	attrs, err := b.attrDict(g.Attrs)
+	dict := g.Attrs
+	if g.Props != nil {
+		// Properties and attributes make one dictionary; a name in both
+		// is a duplicate.
+		dict = &AttrDict{Entries: append(append([]*AttrEntry(nil), g.Props.Entries...), attrEntries(g.Attrs)...)}
+		g.Attrs = dict
+	}
+	attrs, err := b.attrDict(dict)
 	if err != nil {
 		return err
 	}
 	if name == ir.OpConstant {
 		if v := attrs.Get("value"); v != nil {
-			attrs.Set("value", constantValue(v))
+			v = constantValue(v)
+			if d, ok := v.(*ir.DenseAttr); ok && len(outs) == 1 && tensorTyped(dict, "value") {
+				// dense<...> : tensor<...> takes the result's tile type.
+				if rt, ok := outs[0].(*ir.TileType); ok && ir.Tile(d.Type.Shape, d.Type.Elem, rt.Space) == rt {
+					v = &ir.DenseAttr{Type: rt, Ints: d.Ints, Floats: d.Floats}
+				}
+			}
+			attrs.Set("value", v)
 		}
 	}
 	b.newOp(o, name, g.Operands, ins, outs, attrs)
@@ -264,4 +278,21 @@ func (b *builder) slice(o *Operation, name string, uses []string, sb *SliceBound
 	}
 	b.newOp(o, name, uses, useTys, []ir.Type{result}, ir.SliceAttrs(offs, sizes, strides))
 	return nil
+}
+
+func attrEntries(d *AttrDict) []*AttrEntry {
+	if d == nil {
+		return nil
+	}
+	return d.Entries
+}
+
+// tensorTyped reports whether the attribute name of d is typed tensor<...>.
+func tensorTyped(d *AttrDict, name string) bool {
+	for _, e := range attrEntries(d) {
+		if e.Name == name && e.Value != nil {
+			return strings.HasPrefix(e.Value.Typed, "tensor<")
+		}
+	}
+	return false
 }

@@ -21,6 +21,7 @@ var errorCases = []struct {
 	{"redefinition", "otir.kernel @k(%a: i8) {\n  %a = otir.add %a, %a : i8\n  otir.return\n}", "e.otir:2:3: error: redefinition of SSA value '%a'", []string{"e.otir:1:16: note: previously defined here"}},
 	{"use type mismatch", "otir.kernel @k(%a: i8) {\n  %0 = otir.add %a, %a : i9\n  otir.return\n}", "e.otir:2:17: error: use of value '%a' expects different type than prior uses: 'i9' vs 'i8'", []string{"e.otir:1:16: note: prior use here"}},
 	{"unregistered generic", "otir.kernel @k(%a: i8) {\n  \"foo.bar\"() : () -> ()\n  otir.return\n}", "e.otir:2:3: error: unregistered operation 'foo.bar'", nil},
+	{"unterminated location", "otir.kernel @k() {\n  otir.return loc(\"x\":1\n}", "e.otir:2:15: error: expected ')' to end the location", nil},
 	{"unknown custom op", "otir.kernel @k(%a: i8) {\n  foo.bar %a\n  otir.return\n}", "e.otir:2:3: error: custom op 'foo.bar' is unknown", nil},
 	{"unknown otir op", "otir.kernel @k(%a: i8) {\n  otir.foo %a\n  otir.return\n}", "e.otir:2:3: error: custom op 'otir.foo' is unknown", nil},
 	{"dense out of range", "otir.kernel @k() {\n  %0 = otir.constant dense<[1, 300]> : !otir.tile<2xi8, #private>\n  otir.return\n}", "e.otir:2:32: error: integer constant out of range for type", nil},

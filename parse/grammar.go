@@ -62,10 +62,14 @@ type Operation struct {
 // one of the pretty forms.
 type OpBody interface{ opBody() }
 
-// GenericOp = String "(" Values? ")" ("(" Region ("," Region)* ")")? AttrDict? ":" FuncType .
+// GenericOp = String "(" Values? ")" ("<" AttrDict ">")? ("(" Region ("," Region)* ")")? AttrDict? ":" FuncType .
+//
+// The properties <{...}> of MLIR's generic form are merged into the
+// attributes (OTIR keeps every attribute in one dictionary).
 type GenericOp struct {
 	Name     OpName    `parser:"@@"`
 	Operands []string  `parser:"'(' ( @Value ( ',' @Value )* )? ')'"`
+	Props    *AttrDict `parser:"( '<' @@ '>' )?"`
 	Regions  []*Region `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
 	Attrs    *AttrDict `parser:"@@?"`
 	Sig      *FuncType `parser:"':' @@"`

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"io"
+	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -158,13 +159,16 @@ func newScanner(src string, lineOffset int) *scanner {
 // *syntaxError at the offending character.
 func (s *scanner) Next() (lexer.Token, error) {
 	s.toks = s.toks[:0]
-	if err := s.scanOne(); err != nil {
-		return lexer.Token{}, err
+	for len(s.toks) == 0 { // a dropped location scans no token
+		if err := s.scanOne(); err != nil {
+			return lexer.Token{}, err
+		}
 	}
 	return s.toks[0], nil
 }
 
-// scanOne appends the next token (EOF at the end) to s.toks.
+// scanOne appends the next token (EOF at the end) to s.toks, or nothing
+// when it read a location, which is dropped.
 func (s *scanner) scanOne() error {
 	if err := s.skipSpace(); err != nil {
 		return err
@@ -194,10 +198,11 @@ func (s *scanner) scanPiece() error {
 // scanAll appends every token of the source, ending with EOF, to s.toks.
 func (s *scanner) scanAll() error {
 	for {
+		n := len(s.toks)
 		if err := s.scanOne(); err != nil {
 			return err
 		}
-		if s.toks[len(s.toks)-1].Type == lexer.EOF {
+		if len(s.toks) > n && s.toks[len(s.toks)-1].Type == lexer.EOF {
 			return nil
 		}
 	}
@@ -460,6 +465,26 @@ func (s *scanner) next() error {
 		if !s.bareID() {
 			return s.errAt(start, "invalid attribute alias name")
 		}
+		// A location alias, #loc1 = loc("file":1:2) (mlir-opt prints them
+		// after the module with --mlir-print-debuginfo): dropped.
+		p := s.pos
+		for p < len(s.src) && (s.src[p] == ' ' || s.src[p] == '\t') {
+			p++
+		}
+		if p < len(s.src) && s.src[p] == '=' {
+			p++
+			for p < len(s.src) && (s.src[p] == ' ' || s.src[p] == '\t') {
+				p++
+			}
+			if strings.HasPrefix(s.src[p:], "loc(") {
+				end, ok := skipLoc(s.src, p)
+				if !ok {
+					return s.errAt(p, "expected ')' to end the location")
+				}
+				s.pos = end
+				return nil
+			}
+		}
 		s.emit(tokHash, start)
 	case c == '!':
 		return s.bangType(start)
@@ -480,6 +505,23 @@ func (s *scanner) next() error {
 		s.pos++
 		for s.pos < len(s.src) && isIDChar(s.src[s.pos]) {
 			s.pos++
+		}
+		if s.src[start:s.pos] == "loc" && s.pos < len(s.src) && s.src[s.pos] == '(' {
+			// A location, loc("file":1:2) after an operation or a
+			// region: read and dropped, as a comment (operations keep
+			// their place in this text).
+			end, ok := skipLoc(s.src, start)
+			if !ok {
+				return s.errAt(start, "expected ')' to end the location")
+			}
+			s.pos = end
+			return nil
+		}
+		if s.src[start:s.pos] == "tensor" && s.pos < len(s.src) && s.src[s.pos] == '<' {
+			// A builtin tensor type (the generic form's dense constants
+			// are typed tensor<4xi8>) is one type token, as a dialect
+			// type is.
+			return s.angled(start, "unbalanced '<' in tensor type")
 		}
 		s.emit(opTokenType(s.src[start:s.pos]), start)
 	default:
@@ -634,6 +676,12 @@ func (s *scanner) bangType(start int) error {
 	if !s.bareID() {
 		return s.errAt(start, "expected dialect type name")
 	}
+	return s.angled(start, "unbalanced '<' in dialect type")
+}
+
+// angled scans an optional balanced <...> at the cursor, on one line, and
+// emits the type token that began at start.
+func (s *scanner) angled(start int, unbalanced string) error {
 	if s.pos < len(s.src) && s.src[s.pos] == '<' {
 		depth := 0
 		for s.pos < len(s.src) {
@@ -645,14 +693,14 @@ func (s *scanner) bangType(start int) error {
 			case '>':
 				depth--
 			case '\n':
-				return s.errAt(start, "unbalanced '<' in dialect type")
+				return s.errAt(start, unbalanced)
 			}
 			if depth == 0 {
 				break
 			}
 		}
 		if depth != 0 {
-			return s.errAt(start, "unbalanced '<' in dialect type")
+			return s.errAt(start, unbalanced)
 		}
 	}
 	s.emit(tokBangType, start)
@@ -735,6 +783,35 @@ func (s *scanner) parenGroup(start int) (int, bool) {
 		case ')':
 			return p + 1, true
 		case '(', '{', '}', '\n', '"':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// skipLoc returns the end of the location loc(...) at src[start:], whose
+// parentheses balance on one line (strings may hold any of them).
+func skipLoc(src string, start int) (int, bool) {
+	depth := 0
+	for p := start + len("loc"); p < len(src); p++ {
+		switch src[p] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return p + 1, true
+			}
+		case '"':
+			for p++; p < len(src) && src[p] != '"' && src[p] != '\n'; p++ {
+				if src[p] == '\\' {
+					p++
+				}
+			}
+			if p >= len(src) || src[p] != '"' {
+				return 0, false
+			}
+		case '\n':
 			return 0, false
 		}
 	}

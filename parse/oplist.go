@@ -31,6 +31,9 @@ type parseState struct {
 	workers  int  // chunks per large block; <= 1 parses sequentially
 	minChunk int  // fewest tokens per chunk worth a goroutine
 	slow     bool // disable the fast path (to test that it agrees)
+	// unregistered accepts generic operations of unknown names as opaque
+	// operations (--allow-unregistered-dialect).
+	unregistered bool
 }
 
 var states sync.Map // *lexer.Token (first token of a PeekingLexer) -> *parseState
@@ -236,7 +239,8 @@ func (u *UnknownOp) Parse(lex *lexer.PeekingLexer) error {
 
 // OpName is the quoted name of an operation in the generic form. It must be
 // a registered operation: `unregistered operation 'foo.bar'` otherwise, at
-// the name (mlir-opt without --allow-unregistered-dialect).
+// the name (mlir-opt without --allow-unregistered-dialect), unless the parse
+// allows unregistered operations (Options.AllowUnregistered).
 type OpName struct {
 	Name string
 }
@@ -252,7 +256,7 @@ func (n *OpName) Parse(lex *lexer.PeekingLexer) error {
 	if err != nil {
 		return err
 	}
-	if ir.LookupOp(name) == nil {
+	if ir.LookupOp(name) == nil && !stateOf(lex).unregistered {
 		return &syntaxError{pos: t.Pos, msg: "unregistered operation '" + name + "'"}
 	}
 	n.Name = name

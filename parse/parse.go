@@ -37,6 +37,11 @@ type Options struct {
 	// Workers is the number of goroutines that parse and build a large block;
 	// 0 means runtime.GOMAXPROCS(0), 1 parses sequentially.
 	Workers int
+	// AllowUnregistered accepts operations of unregistered names in the
+	// generic form, kept as opaque operations that print back unchanged
+	// (mlir-opt's --allow-unregistered-dialect); the module is marked so
+	// that the verifier accepts them too.
+	AllowUnregistered bool
 	// MinChunkTokens is the fewest tokens a parallel chunk holds (0: 20000).
 	MinChunkTokens int
 	// MinChunkBytes is the size from which a region body is streamed, and
@@ -132,7 +137,7 @@ func parseText(filename, src string, opts Options, sk *skeleton) (*ir.Module, er
 	if minChunk <= 0 {
 		minChunk = defaultMinChunk
 	}
-	st := &parseState{workers: workers, minChunk: minChunk, slow: opts.noFastPath}
+	st := &parseState{workers: workers, minChunk: minChunk, slow: opts.noFastPath, unregistered: opts.AllowUnregistered}
 	peek, err := newPeekingLexer(src, opts.LineOffset, workers, sk)
 	if err != nil {
 		return nil, toDiag(err, filename)
@@ -162,6 +167,7 @@ func parseText(filename, src string, opts Options, sk *skeleton) (*ir.Module, er
 	if err := r.finish(); err != nil {
 		return nil, toDiag(err, filename)
 	}
+	mod.AllowUnregistered = opts.AllowUnregistered
 	return mod, nil
 }
 

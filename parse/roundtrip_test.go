@@ -173,11 +173,23 @@ var roundTripCases = []struct{ name, src string }{
 		"  otir.kernel @\"with space\"() {\n    otir.return\n  }\n}\n"},
 }
 
+// roundTripMLIRCases exercise MLIR's spellings in the generic form: uiN,
+// dense constants typed tensor<...>, the label of an empty block.
+var roundTripMLIRCases = []struct{ name, src string }{
+	{"unsigned", kernelText("%arg0: !otir.tile<4xu8, #global>, %arg1: u16",
+		"%cst = otir.constant dense<[1, 2, 3, 4]> : !otir.tile<4xu8, #private>",
+		"%cst_0 = otir.constant dense<7> : !otir.tile<2x2xu32, #private>",
+		"%cst_1 = otir.constant dense<[true, false]> : !otir.tile<2xi1, #private>",
+		"%cst_2 = otir.constant dense<1.5> : !otir.tile<2xf32, #private>",
+		"%c3_u8 = otir.constant 3 : u8")},
+	{"empty_module", "module {\n}\n"},
+}
+
 // TestRoundTrip checks, for every case: pretty -> parse -> pretty is the
 // identity; generic -> parse -> generic is the identity; the generic text
 // parses to the same pretty text; and the fast path agrees with the grammar.
 func TestRoundTrip(t *testing.T) {
-	for _, c := range roundTripCases {
+	for _, c := range append(roundTripCases[:len(roundTripCases):len(roundTripCases)], roundTripMLIRCases...) {
 		t.Run(c.name, func(t *testing.T) {
 			m := mustParse(t, c.src, Options{})
 			if got := printed(t, m, false); got != c.src {
@@ -199,5 +211,44 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("grammar-only parse of the generic form differs from the fast path:\n--- got\n%s--- want\n%s", got, gen)
 			}
 		})
+	}
+}
+
+// TestGenericMLIRSpelling checks the generic form's MLIR spellings, which
+// mlir-opt --allow-unregistered-dialect reads, and that the parser reads
+// them, MLIR's properties <{...}> and uiN in the pretty form too.
+func TestGenericMLIRSpelling(t *testing.T) {
+	m := mustParse(t, roundTripMLIRCases[0].src, Options{})
+	gen := printed(t, m, true)
+	for _, want := range []string{
+		"^bb0(%arg0: !otir.tile<4xui8, #global>, %arg1: ui16):",
+		`{value = dense<[1, 2, 3, 4]> : tensor<4xui8>} : () -> !otir.tile<4xui8, #private>`,
+		`{value = dense<7> : tensor<2x2xui32>} : () -> !otir.tile<2x2xui32, #private>`,
+		`{value = dense<[true, false]> : tensor<2xi1>}`,
+		`{value = 3 : ui8} : () -> ui8`,
+		`{function_type = (!otir.tile<4xui8, #global>, ui16) -> (), sym_name = "k"}`,
+	} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("generic form lacks %q:\n%s", want, gen)
+		}
+	}
+	if got := printed(t, mustParse(t, "module {\n}\n", Options{}), true); got != "\"builtin.module\"() ({\n^bb0:\n}) : () -> ()\n" {
+		t.Errorf("empty module: got %q", got)
+	}
+	// uiN in the pretty form, properties merged into the attributes.
+	src := "otir.kernel @k(%a: !otir.tile<4xui8, #global>) {\n  %c = \"otir.constant\"() <{value = 3 : ui8}> : () -> ui8\n  otir.return\n}\n"
+	want := kernelText("%arg0: !otir.tile<4xu8, #global>", "%c3_u8 = otir.constant 3 : u8")
+	for _, slow := range []bool{false, true} {
+		if got := printed(t, mustParse(t, src, Options{noFastPath: slow}), false); got != want {
+			t.Errorf("noFastPath=%v: got\n%swant\n%s", slow, got, want)
+		}
+	}
+	// A property given again as an attribute is a duplicate.
+	if _, err := ParseString("e.otir", "\"builtin.module\"() <{x = 1}> ({\n}) {x = 2} : () -> ()", Options{}); err == nil {
+		t.Errorf("duplicate property and attribute: no error")
+	}
+	// A tensor-typed dense literal must still match the result's shape.
+	if _, err := ParseString("e.otir", "otir.kernel @k() {\n  %c = \"otir.constant\"() {value = dense<[1, 2]> : tensor<3xi8>} : () -> !otir.tile<3xi8, #private>\n  otir.return\n}\n", Options{}); err == nil {
+		t.Errorf("dense of 2 elements typed tensor<3xi8>: no error")
 	}
 }

@@ -125,7 +125,7 @@ func TestIRPrinter(t *testing.T) {
 		{"builtin.module(test-mark{tag=a},test-noop)", PassSet([]string{"test-noop"}), nil, false,
 			"// -----// IR Dump Before TestNoop (test-noop) //----- //\nmodule attributes {trace = \"a\"} {\n}\n\n"},
 		{"builtin.module(test-noop)", AllPasses, nil, true,
-			"// -----// IR Dump Before TestNoop (test-noop) //----- //\n\"builtin.module\"() ({\n}) : () -> ()\n\n"},
+			"// -----// IR Dump Before TestNoop (test-noop) //----- //\n\"builtin.module\"() ({\n^bb0:\n}) : () -> ()\n\n"},
 		{"builtin.module(test-fail)", nil, AllPasses, false,
 			"// -----// IR Dump After FailingPass Failed (test-fail) //----- //\nmodule {\n}\n\n"},
 		{"builtin.module(test-noop)", nil, PassSet([]string{"other"}), false, ""},

@@ -9,6 +9,11 @@ import (
 type PassSpec struct {
 	Info    *Info
 	Options map[string]string
+	// Anchor is the nested pipeline the pass was written in ("" for the
+	// top level, or "otir.kernel", "any"): it only shapes how the pipeline
+	// prints, since every OTIR pass runs on the whole module and handles
+	// each kernel on its own.
+	Anchor string
 }
 
 // String prints the spec fully specified, as MLIR's --dump-pass-pipeline:
@@ -27,16 +32,42 @@ func (s PassSpec) String() string {
 // Pipeline is an ordered list of passes run on the whole module.
 type Pipeline []PassSpec
 
-// AnchorOp is the operation a pipeline is anchored on. OTIR pipelines are flat:
-// every pass runs on the whole module.
+// AnchorOp is the operation a pipeline is anchored on. OTIR pipelines run
+// flat: every pass runs on the whole module.
 const AnchorOp = "builtin.module"
 
+// NestedAnchors are the operations a pipeline may nest passes under, inside
+// builtin.module(...): `otir.kernel(cse)` and MLIR's `any(cse)`. Every OTIR
+// pass works kernel by kernel, so a nested pass runs as the same pass on the
+// module; the nesting is kept for printing.
+var NestedAnchors = []string{"otir.kernel", "any"}
+
+func isNestedAnchor(name string) bool {
+	for _, a := range NestedAnchors {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
+
 // String prints the pipeline in MLIR's textual syntax:
-// `builtin.module(cse,promote-types{style=hls})`.
+// `builtin.module(cse,otir.kernel(promote-types{style=hls}))`; consecutive
+// passes of one nested anchor share its parentheses.
 func (p Pipeline) String() string {
-	parts := make([]string, len(p))
-	for i, s := range p {
-		parts[i] = s.String()
+	var parts []string
+	for i := 0; i < len(p); {
+		if p[i].Anchor == "" {
+			parts = append(parts, p[i].String())
+			i++
+			continue
+		}
+		j, inner := i, []string{}
+		for ; j < len(p) && p[j].Anchor == p[i].Anchor; j++ {
+			inner = append(inner, p[j].String())
+		}
+		parts = append(parts, p[i].Anchor+"("+strings.Join(inner, ",")+")")
+		i = j
 	}
 	return AnchorOp + "(" + strings.Join(parts, ",") + ")"
 }
@@ -129,11 +160,17 @@ func (p *pipeParser) parse() (Pipeline, error) {
 	}
 	for {
 		p.ws()
-		spec, err := p.element()
-		if err != nil {
+		if nested, ok, err := p.nested(); err != nil {
 			return nil, err
+		} else if ok {
+			pl = append(pl, nested...)
+		} else {
+			spec, err := p.element()
+			if err != nil {
+				return nil, err
+			}
+			pl = append(pl, spec)
 		}
-		pl = append(pl, spec)
 		p.ws()
 		switch p.peek() {
 		case ',':
@@ -146,6 +183,59 @@ func (p *pipeParser) parse() (Pipeline, error) {
 			return nil, p.errf(p.pos, "expected ',' or ')' to close '%s('", AnchorOp)
 		}
 		return nil, p.errf(p.pos, "expected ',' or ')' after a pass, found '%c'", p.peek())
+	}
+}
+
+// nested reads `anchor(p1,p2)` when the text at the cursor is a nested
+// pipeline, giving its passes with their anchor set; ok is false (and the
+// cursor unmoved) when it is not a nested pipeline.
+func (p *pipeParser) nested() (specs []PassSpec, ok bool, err error) {
+	start := p.pos
+	name := p.name()
+	p.ws()
+	if name == "" || p.peek() != '(' {
+		p.pos = start
+		return nil, false, nil
+	}
+	if !isNestedAnchor(name) {
+		if name == AnchorOp {
+			return nil, false, p.errf(start, "'%s(...)' cannot be nested: an OTIR module holds no modules; nest passes under %s(...)", AnchorOp, strings.Join(NestedAnchors, "(...) or "))
+		}
+		return nil, false, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors, "(...) or "))
+	}
+	p.pos++
+	p.ws()
+	if p.peek() == ')' {
+		p.pos++
+		return []PassSpec{}, true, nil
+	}
+	for {
+		p.ws()
+		if inner, isNested, err := p.nested(); err != nil {
+			return nil, false, err
+		} else if isNested {
+			// otir.kernel(any(cse)): the innermost anchor names the ops.
+			specs = append(specs, inner...)
+		} else {
+			spec, err := p.element()
+			if err != nil {
+				return nil, false, err
+			}
+			spec.Anchor = name
+			specs = append(specs, spec)
+		}
+		p.ws()
+		switch p.peek() {
+		case ',':
+			p.pos++
+			continue
+		case ')':
+			p.pos++
+			return specs, true, nil
+		case 0:
+			return nil, false, p.errf(p.pos, "expected ',' or ')' to close '%s('", name)
+		}
+		return nil, false, p.errf(p.pos, "expected ',' or ')' after a pass, found '%c'", p.peek())
 	}
 }
 
@@ -170,7 +260,7 @@ func (p *pipeParser) element() (PassSpec, error) {
 	}
 	p.ws()
 	if p.peek() == '(' {
-		return PassSpec{}, p.errf(start, "nested pass pipelines such as '%s(...)' are not supported: every OTIR pass runs on the whole module, so list the passes directly in '%s(...)'", name, AnchorOp)
+		return PassSpec{}, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors, "(...) or "))
 	}
 	var args []OptionArg
 	if p.peek() == '{' {

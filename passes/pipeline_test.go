@@ -26,7 +26,10 @@ func TestParsePipeline(t *testing.T) {
 		{"builtin.module(test-noop) x", "error: unexpected text after the pass pipeline\nbuiltin.module(test-noop) x\n                          ^"},
 		{"builtin.module(test-nop)", "error: 'test-nop' does not refer to a registered pass, did you mean 'test-noop'?\nbuiltin.module(test-nop)\n               ^"},
 		{"builtin.module(zzzzzz)", "error: 'zzzzzz' does not refer to a registered pass\nbuiltin.module(zzzzzz)\n               ^"},
-		{"builtin.module(otir.kernel(test-noop))", "error: nested pass pipelines such as 'otir.kernel(...)' are not supported: every OTIR pass runs on the whole module, so list the passes directly in 'builtin.module(...)'\nbuiltin.module(otir.kernel(test-noop))\n               ^"},
+		{"builtin.module(func.func(test-noop))", "error: 'func.func(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under otir.kernel(...) or any(...)\nbuiltin.module(func.func(test-noop))\n               ^"},
+		{"builtin.module(builtin.module(test-noop))", "error: 'builtin.module(...)' cannot be nested: an OTIR module holds no modules; nest passes under otir.kernel(...) or any(...)\nbuiltin.module(builtin.module(test-noop))\n               ^"},
+		{"builtin.module(otir.kernel(test-noop)", "error: expected ',' or ')' to close 'builtin.module('\nbuiltin.module(otir.kernel(test-noop)\n                                     ^"},
+		{"builtin.module(otir.kernel(test-noop", "error: expected ',' or ')' to close 'otir.kernel('\nbuiltin.module(otir.kernel(test-noop\n                                    ^"},
 		{"builtin.module(test-opts{styl=cpp})", "error: pass 'test-opts' has no option 'styl', did you mean 'style'?\nbuiltin.module(test-opts{styl=cpp})\n                         ^"},
 		{"builtin.module(test-opts{zzzzzz=1})", "error: pass 'test-opts' has no option 'zzzzzz' (its options: style, count, verbose, label)\nbuiltin.module(test-opts{zzzzzz=1})\n                         ^"},
 		{"builtin.module(test-noop{a=1})", "error: pass 'test-noop' has no option 'a' (it takes no options)\nbuiltin.module(test-noop{a=1})\n                         ^"},
@@ -119,6 +122,23 @@ func TestDisplayName(t *testing.T) {
 	for _, c := range cases {
 		if got := c.info.DisplayName(); got != c.want {
 			t.Errorf("%s: got %q want %q", c.info.Name, got, c.want)
+		}
+	}
+}
+
+func TestNestedPipeline(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"builtin.module(otir.kernel(test-noop))", "builtin.module(otir.kernel(test-noop))"},
+		{"builtin.module(otir.kernel(test-noop, test-noop), test-noop, any(test-noop))", "builtin.module(otir.kernel(test-noop,test-noop),test-noop,any(test-noop))"},
+		{"builtin.module(otir.kernel())", "builtin.module()"},
+	} {
+		pl, err := ParsePipeline(c.in)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if got := pl.String(); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.in, got, c.want)
 		}
 	}
 }

@@ -30,7 +30,11 @@ func env() optmain.Env {
 		Parse: func(filename, src string, lineOffset int) (*ir.Module, error) {
 			return parse.ParseString(filename, src, parse.Options{LineOffset: lineOffset})
 		},
-		Verify: verify.Verify,
+		ParseUnregistered: func(filename, src string, lineOffset int) (*ir.Module, error) {
+			return parse.ParseString(filename, src, parse.Options{LineOffset: lineOffset, AllowUnregistered: true})
+		},
+		Verify:   verify.Verify,
+		Dialects: ir.Dialects(),
 	}
 }
 

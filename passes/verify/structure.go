@@ -40,7 +40,9 @@ func checkPlacement(op *ir.Operation, parent *ir.Block, p *ir.Operation) *diag.D
 		}
 		return lastInBlock(op, parent)
 	}
-	if pname == ir.OpModule && !isTopLevel(op.Name) {
+	if pname == ir.OpModule && !isTopLevel(op.Name) && ir.LookupOp(op.Name) != nil {
+		// (An unregistered op reaches here only when the module allows
+		// them, and may stand anywhere, as in MLIR.)
 		return opError(op, "cannot appear in the module body, which holds only '%s' operations", ir.OpKernel)
 	}
 	return nil

@@ -50,6 +50,7 @@ func Verify(m *ir.Module) diag.List {
 		return diag.List{opError(m.Op, "cannot be the top-level operation (expected '%s')", ir.OpModule)}
 	}
 	v := newVerifier()
+	v.unregistered = m.AllowUnregistered
 	if !v.number(m.Op, 0) {
 		v.useSets(m.Op)
 	}
@@ -153,6 +154,9 @@ func VerifyOp(op *ir.Operation) diag.List {
 // verifier is the state of one verification walk.
 type verifier struct {
 	diags diag.List
+	// unregistered accepts operations of unregistered names, checking only
+	// their structure (a module parsed with --allow-unregistered-dialect).
+	unregistered bool
 	// scopes are the blocks enclosing the op being checked, outermost first,
 	// and anc[i] the index in scopes[i] of that op or of its ancestor there.
 	scopes []*ir.Block
@@ -356,7 +360,7 @@ func (v *verifier) enterModule(m *ir.Operation) {
 func (v *verifier) check(op *ir.Operation, parent *ir.Block) *diag.Diagnostic {
 	spec := specs[op.Name]
 	if spec == nil {
-		if ir.LookupOp(op.Name) == nil {
+		if ir.LookupOp(op.Name) == nil && !v.unregistered {
 			return &diag.Diagnostic{Severity: diag.Error, Loc: op.Loc, Msg: "unregistered operation '" + op.Name + "'"}
 		}
 		// Registered, but newer than this verifier (or of another dialect):

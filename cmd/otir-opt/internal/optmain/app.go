@@ -1,6 +1,10 @@
 package optmain
 
 import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/otir-dev/otir/passes"
@@ -20,19 +24,25 @@ func newApp(env Env) *cli.App {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "o", Value: "-", Usage: "write the output to `FILE` ('-' for stdout)", Category: catIO},
 		&cli.BoolFlag{Name: "print-op-generic", Aliases: []string{"mlir-print-op-generic"}, Usage: "print operations in MLIR's generic form", Category: catIO},
-		&cli.BoolFlag{Name: "split-input-file", Usage: "split the input at '// -----' lines and process each chunk on its own", Category: catIO},
-		&cli.BoolFlag{Name: "verify-diagnostics", Usage: "check the diagnostics against the expected-* comments of the input", Category: catIO},
+		&cli.StringFlag{Name: "split-input-file", Usage: "split the input at lines that start with `MARKER` (default '// -----') and process each chunk on its own", Category: catIO},
+		&cli.StringFlag{Name: "output-split-marker", Value: splitMarker, Usage: "join the outputs of the chunks with `MARKER` lines", Category: catIO},
+		&cli.StringFlag{Name: "verify-diagnostics", Usage: "check the diagnostics against the expected-* comments of the input: `LEVEL` all (the default) or only-expected (other diagnostics are ignored)", Category: catIO},
+		&cli.BoolFlag{Name: "allow-unregistered-dialect", Usage: "accept operations of unregistered dialects (in the generic form) as opaque operations", Category: catIO},
+		&cli.BoolFlag{Name: "mlir-print-debuginfo", Usage: "print each operation's location after it, loc(\"file\":line:col) (inline, as with --mlir-print-local-scope)", Category: catIO},
 		&cli.StringFlag{Name: "import-alir", Usage: "read the ALIR/DAIS program `FILE` (JSON, JSON.gz, bytecode, DAIS binary) as a dais.program instead of OTIR text", Category: catIO},
 		&cli.StringFlag{Name: "emit", Usage: "write the module's only dais.program to -o FILE as `FORMAT`: alir-json, alir-json-gz, alir-bytecode or dais-binary", Category: catIO},
-		&cli.StringFlag{Name: "pass-pipeline", Usage: "run `PIPELINE`, e.g. 'builtin.module(cse,dce)'", Category: catPipeline},
+		&cli.StringFlag{Name: "pass-pipeline", Aliases: []string{"p"}, Usage: "run `PIPELINE`, e.g. 'builtin.module(cse,dce)'", Category: catPipeline},
 		&cli.BoolFlag{Name: "verify-each", Value: true, Usage: "run the verifier after each pass", Category: catPipeline},
 		&cli.BoolFlag{Name: "dump-pass-pipeline", Usage: "print the fully-specified pipeline to stderr", Category: catPipeline},
 		&cli.BoolFlag{Name: "list-passes", Usage: "list the registered passes and their options, then exit", Category: catPipeline},
+		&cli.BoolFlag{Name: "show-dialects", Usage: "print the registered dialects, then exit", Category: catPipeline},
+		&cli.BoolFlag{Name: "mlir-disable-threading", Usage: "run on one thread: parse, verify and print without worker goroutines", Category: catPipeline},
 		&cli.BoolFlag{Name: "print-ir-before-all", Aliases: []string{"mlir-print-ir-before-all"}, Usage: "print the IR to stderr before each pass", Category: catDebug},
 		&cli.BoolFlag{Name: "print-ir-after-all", Aliases: []string{"mlir-print-ir-after-all"}, Usage: "print the IR to stderr after each pass", Category: catDebug},
 		&cli.StringSliceFlag{Name: "print-ir-before", Aliases: []string{"mlir-print-ir-before"}, Usage: "print the IR to stderr before each pass of the comma-separated list `PASSES`", Category: catDebug},
 		&cli.StringSliceFlag{Name: "print-ir-after", Aliases: []string{"mlir-print-ir-after"}, Usage: "print the IR to stderr after each pass of the comma-separated list `PASSES`", Category: catDebug},
 		&cli.BoolFlag{Name: "timing", Aliases: []string{"mlir-timing"}, Usage: "print an execution time report to stderr", Category: catDebug},
+		&cli.BoolFlag{Name: "version", Usage: "print the version, then exit", Category: catDebug},
 	}
 	taken := map[string]bool{"help": true, "h": true}
 	for _, f := range flags {
@@ -61,6 +71,14 @@ func newApp(env Env) *cli.App {
 			return usageErrorf("%v", err)
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				fmt.Fprintln(env.Stdout, versionLine(env))
+				return nil
+			}
+			if c.Bool("show-dialects") {
+				fmt.Fprintf(env.Stdout, "Available Dialects: %s\n", strings.Join(env.Dialects, ","))
+				return nil
+			}
 			if c.Bool("list-passes") {
 				listPasses(env.Stdout)
 				return nil
@@ -72,4 +90,16 @@ func newApp(env Env) *cli.App {
 			return run(cfg, env)
 		},
 	}
+}
+
+// versionLine is --version's line: the Env's, or the module's build version.
+func versionLine(env Env) string {
+	if env.Version != "" {
+		return env.Version
+	}
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	return "otir-opt version " + v
 }

@@ -27,6 +27,7 @@ func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 	}
 	out := []string{args[0]}
 	var positional []string
+	help := false
 	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
@@ -50,8 +51,15 @@ func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 			}
 			return nil, usageErrorf("unknown flag %s%s (see otir-opt --help)", dashes, name)
 		}
+		if f == cli.HelpFlag {
+			help = true
+		}
+		if optionalValue[name] && !hasValue {
+			// --split-input-file alone: the flag's implicit value.
+			a += "="
+		}
 		out = append(out, a)
-		if takesValue(f) && !hasValue {
+		if takesValue(f) && !hasValue && !optionalValue[name] {
 			if i+1 == len(rest) {
 				return nil, usageErrorf("flag %s%s needs a value", dashes, name)
 			}
@@ -59,8 +67,18 @@ func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 			out = append(out, rest[i])
 		}
 	}
+	if help {
+		// `otir-opt FILE --help` prints the help, as mlir-opt: urfave
+		// would take FILE for a help topic.
+		positional = nil
+	}
 	return append(append(out, "--"), positional...), nil
 }
+
+// optionalValue are the flags whose value is optional, as mlir-opt's
+// cl::ValueOptional: given only with `=` (`--split-input-file=MARKER`), and
+// written alone they take the empty value, which means the default.
+var optionalValue = map[string]bool{"split-input-file": true, "verify-diagnostics": true}
 
 // takesValue reports whether a flag consumes the next argument when written
 // without `=value`.

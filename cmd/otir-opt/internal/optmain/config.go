@@ -2,6 +2,7 @@ package optmain
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -15,13 +16,20 @@ type config struct {
 	input, output string // "-" for the standard streams
 	print         ir.PrintOptions
 	split         bool
+	splitMarker   string // the input's chunk separator
+	outputMarker  string // the line between the chunks' outputs
 	verifyDiags   bool
-	verifyEach    bool
-	pipeline      passes.Pipeline
-	dumpPipeline  bool
-	printBefore   func(*passes.Entry) bool
-	printAfter    func(*passes.Entry) bool
-	timing        bool
+	// onlyExpected is --verify-diagnostics=only-expected: diagnostics that
+	// no directive expects are ignored.
+	onlyExpected bool
+	// unregistered is --allow-unregistered-dialect.
+	unregistered bool
+	verifyEach   bool
+	pipeline     passes.Pipeline
+	dumpPipeline bool
+	printBefore  func(*passes.Entry) bool
+	printAfter   func(*passes.Entry) bool
+	timing       bool
 	// importALIR is the ALIR/DAIS file read instead of OTIR text, emit the
 	// --emit format ("" to print the module).
 	importALIR, emit string
@@ -33,9 +41,12 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	cfg := &config{
 		input:        "-",
 		output:       c.String("o"),
-		print:        ir.PrintOptions{Generic: c.Bool("print-op-generic")},
-		split:        c.Bool("split-input-file"),
-		verifyDiags:  c.Bool("verify-diagnostics"),
+		print:        ir.PrintOptions{Generic: c.Bool("print-op-generic"), DebugInfo: c.Bool("mlir-print-debuginfo")},
+		split:        c.IsSet("split-input-file"),
+		splitMarker:  c.String("split-input-file"),
+		outputMarker: c.String("output-split-marker"),
+		verifyDiags:  c.IsSet("verify-diagnostics"),
+		unregistered: c.Bool("allow-unregistered-dialect"),
 		verifyEach:   c.Bool("verify-each"),
 		dumpPipeline: c.Bool("dump-pass-pipeline"),
 		timing:       c.Bool("timing"),
@@ -48,6 +59,19 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		cfg.input = c.Args().First()
 	default:
 		return nil, usageErrorf("too many input files: %s (otir-opt reads one file)", strings.Join(c.Args().Slice(), " "))
+	}
+	if cfg.splitMarker == "" {
+		cfg.splitMarker = splitMarker
+	}
+	switch lvl := c.String("verify-diagnostics"); lvl {
+	case "", "all":
+	case "only-expected":
+		cfg.onlyExpected = true
+	default:
+		return nil, usageErrorf("invalid --verify-diagnostics=%s (expected all or only-expected)", lvl)
+	}
+	if c.Bool("mlir-disable-threading") {
+		runtime.GOMAXPROCS(1)
 	}
 	if cfg.output == "" {
 		return nil, usageErrorf("-o needs a file name ('-' for stdout)")

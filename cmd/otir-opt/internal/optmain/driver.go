@@ -21,6 +21,12 @@ const stdinName = "<stdin>"
 // run processes the input as configured and writes the output.
 func run(cfg *config, env Env) error {
 	name, src, parse := cfg.importALIR, "", env.Parse
+	if cfg.unregistered {
+		if env.ParseUnregistered == nil {
+			return usageErrorf("--allow-unregistered-dialect is not supported by this parser")
+		}
+		parse = env.ParseUnregistered
+	}
 	if cfg.importALIR != "" {
 		parse = func(string, string, int) (*ir.Module, error) { return importALIR(cfg.importALIR) }
 	} else {
@@ -44,7 +50,7 @@ func run(cfg *config, env Env) error {
 	}
 	chunks := []chunk{{text: src}}
 	if cfg.split {
-		chunks = splitInput(src)
+		chunks = splitInput(src, cfg.splitMarker)
 	}
 	out := &bufferOutput{}
 	if cfg.emit == "" {
@@ -53,7 +59,7 @@ func run(cfg *config, env Env) error {
 	failed := false
 	for i, ch := range chunks {
 		if i > 0 {
-			out.WriteString(splitMarker + "\n")
+			out.WriteString(cfg.outputMarker + "\n")
 		}
 		if !d.chunk(ch, out) {
 			failed = true
@@ -172,7 +178,17 @@ func (d *driver) chunk(ch chunk, out output) bool {
 		})
 	}
 	if exps != nil {
-		errs := exps.Check(diags)
+		var errs diag.List
+		if d.cfg.onlyExpected {
+			// Only the directives are checked: a diagnostic none expects,
+			// or one of another severity, is ignored.
+			for _, dg := range diags {
+				exps.Process(dg)
+			}
+			errs = exps.Unmet()
+		} else {
+			errs = exps.Check(diags)
+		}
 		d.sm.RenderAll(d.env.Stderr, errs)
 		return len(errs) == 0
 	}

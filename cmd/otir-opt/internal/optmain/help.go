@@ -21,7 +21,7 @@ USAGE: otir-opt [options] [input file]
 Reads an OTIR file (standard input when the file is '-' or missing; locations
 then say <stdin>), verifies it, runs a pass pipeline and prints the resulting
 module to stdout. Diagnostics go to stderr as file:line:col: error: message.
-Exit status: 0 on success, 1 on any error diagnostic, 2 on usage errors.
+Exit status: 0 on success, 1 on any error diagnostic or usage error (as mlir-opt).
 Flags may come before or after the input file.
 `)
 	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', 0)
@@ -69,6 +69,9 @@ func flagSynopsis(f cli.Flag) string {
 		return dashes + name
 	}
 	placeholder, _ := unquoteUsage(f.(cli.DocGenerationFlag).GetUsage())
+	if optionalValue[name] {
+		return dashes + name + "[=" + placeholder + "]"
+	}
 	if len(name) == 1 {
 		return dashes + name + " " + placeholder
 	}
@@ -78,8 +81,15 @@ func flagSynopsis(f cli.Flag) string {
 // flagUsage is the flag's usage text, its aliases and its default.
 func flagUsage(f cli.Flag) string {
 	_, usage := unquoteUsage(f.(cli.DocGenerationFlag).GetUsage())
-	if names := f.Names()[1:]; len(names) > 0 {
-		usage += " (alias --" + strings.Join(names, ", --") + ")"
+	if names := append([]string(nil), f.Names()[1:]...); len(names) > 0 {
+		for i, n := range names {
+			if len(n) == 1 {
+				names[i] = "-" + n
+			} else {
+				names[i] = "--" + n
+			}
+		}
+		usage += " (alias " + strings.Join(names, ", ") + ")"
 	}
 	if bf, ok := f.(*cli.BoolFlag); ok && bf.Value {
 		usage += " (default: true)"

@@ -20,7 +20,7 @@ import (
 const (
 	ExitOK    = 0 // success
 	ExitError = 1 // an error diagnostic (or an unmet expectation)
-	ExitUsage = 2 // bad flags, pipeline or arguments
+	ExitUsage = 1 // bad flags, pipeline or arguments: 1, as mlir-opt
 )
 
 // Env is what the driver needs from the outside world.
@@ -30,6 +30,13 @@ type Env struct {
 	// Parse reads a file or a chunk whose first line is line lineOffset+1 of
 	// the file; the error is a *diag.Diagnostic or diag.List.
 	Parse func(filename, src string, lineOffset int) (*ir.Module, error)
+	// ParseUnregistered is Parse accepting operations of unregistered
+	// dialects (--allow-unregistered-dialect); nil when the tool cannot.
+	ParseUnregistered func(filename, src string, lineOffset int) (*ir.Module, error)
+	// Dialects are the registered dialects (--show-dialects), sorted.
+	Dialects []string
+	// Version is the tool's version line (--version).
+	Version string
 	// Verify checks a module.
 	Verify func(*ir.Module) diag.List
 }

@@ -149,31 +149,31 @@ func TestOpt(t *testing.T) {
 				"dup.otir:1:1: error: cannot handle this constant\nconst 1\n^\n"},
 
 		// Usage errors.
-		{name: "unknown flag", args: []string{"--print-ir-afer-all"}, code: 2,
+		{name: "unknown flag", args: []string{"--print-ir-afer-all"}, code: 1,
 			stderr: "otir-opt: unknown flag --print-ir-afer-all, did you mean --print-ir-after-all?\n"},
-		{name: "unknown single-dash flag", args: []string{"dup.otir", "-csee"}, code: 2,
+		{name: "unknown single-dash flag", args: []string{"dup.otir", "-csee"}, code: 1,
 			stderr: "otir-opt: unknown flag -csee, did you mean -cse?\n"},
-		{name: "unknown flag without suggestion", args: []string{"--frobnicate"}, code: 2,
+		{name: "unknown flag without suggestion", args: []string{"--frobnicate"}, code: 1,
 			stderr: "otir-opt: unknown flag --frobnicate (see otir-opt --help)\n"},
-		{name: "missing flag value", args: []string{"dup.otir", "-o"}, code: 2,
+		{name: "missing flag value", args: []string{"dup.otir", "-o"}, code: 1,
 			stderr: "otir-opt: flag -o needs a value\n"},
-		{name: "bad bool value", args: []string{"dup.otir", "--timing=maybe"}, code: 2,
+		{name: "bad bool value", args: []string{"dup.otir", "--timing=maybe"}, code: 1,
 			stderr: "otir-opt: invalid boolean value \"maybe\" for -timing: parse error\n"},
-		{name: "bad pipeline", args: []string{"dup.otir", "--pass-pipeline=builtin.module(cse,dcee)"}, code: 2,
+		{name: "bad pipeline", args: []string{"dup.otir", "--pass-pipeline=builtin.module(cse,dcee)"}, code: 1,
 			stderr: "otir-opt: invalid --pass-pipeline: 'dcee' does not refer to a registered pass, did you mean 'dce'?\n  builtin.module(cse,dcee)\n                     ^\n"},
-		{name: "unwrapped pipeline", args: []string{"dup.otir", "--pass-pipeline=cse,dce"}, code: 2,
+		{name: "unwrapped pipeline", args: []string{"dup.otir", "--pass-pipeline=cse,dce"}, code: 1,
 			stderr: "otir-opt: invalid --pass-pipeline: expected the pass pipeline to be wrapped in 'builtin.module(...)', e.g. 'builtin.module(cse,dce)'\n  cse,dce\n  ^\n"},
-		{name: "pipeline and pass flags", args: []string{"dup.otir", "--dce", "--pass-pipeline=builtin.module(cse)"}, code: 2,
+		{name: "pipeline and pass flags", args: []string{"dup.otir", "--dce", "--pass-pipeline=builtin.module(cse)"}, code: 1,
 			stderr: "otir-opt: --pass-pipeline cannot be combined with pass flags such as --dce\n"},
-		{name: "bad short flag option", args: []string{"dup.otir", "--test-options=mod=b"}, code: 2,
+		{name: "bad short flag option", args: []string{"dup.otir", "--test-options=mod=b"}, code: 1,
 			stderr: "otir-opt: invalid --test-options=mod=b: pass 'test-options' has no option 'mod', did you mean 'mode'?\n"},
-		{name: "bad short flag value", args: []string{"dup.otir", "--test-options=mode=c"}, code: 2,
+		{name: "bad short flag value", args: []string{"dup.otir", "--test-options=mode=c"}, code: 1,
 			stderr: "otir-opt: invalid --test-options=mode=c: invalid value 'c' for option 'mode' of pass 'test-options' (expected one of: a, b)\n"},
-		{name: "options on a pass without options", args: []string{"dup.otir", "--cse=aggressive=true"}, code: 2,
+		{name: "options on a pass without options", args: []string{"dup.otir", "--cse=aggressive=true"}, code: 1,
 			stderr: "otir-opt: invalid --cse=aggressive=true: pass 'cse' has no option 'aggressive' (it takes no options)\n"},
-		{name: "bad print-ir pass", args: []string{"dup.otir", "--print-ir-after=csee"}, code: 2,
+		{name: "bad print-ir pass", args: []string{"dup.otir", "--print-ir-after=csee"}, code: 1,
 			stderr: "otir-opt: unknown pass 'csee' in --print-ir-after, did you mean 'cse'?\n"},
-		{name: "too many inputs", args: []string{"dup.otir", "dead.otir"}, code: 2,
+		{name: "too many inputs", args: []string{"dup.otir", "dead.otir"}, code: 1,
 			stderr: "otir-opt: too many input files: dup.otir dead.otir (otir-opt reads one file)\n"},
 		{name: "missing input", args: []string{"nope.otir"}, code: 1,
 			stderr: "otir-opt: cannot open input file 'nope.otir': no such file or directory\n"},
@@ -280,16 +280,19 @@ func TestListPasses(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, flag := range []string{"--help", "-h"} {
-		r := runOpt(t, "", "", flag)
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"dup.otir", "--help"}, {"--cse", "dup.otir", "-help"}} {
+		flag := strings.Join(args, " ")
+		r := runOpt(t, "", "", args...)
 		if r.code != 0 || r.stderr != "" {
 			t.Errorf("%s: code %d stderr %s", flag, r.code, r.stderr)
 		}
 		for _, want := range []string{
 			"USAGE: otir-opt [options] [input file]",
-			"  --pass-pipeline=PIPELINE  run PIPELINE, e.g. 'builtin.module(cse,dce)'\n",
+			"  --pass-pipeline=PIPELINE  run PIPELINE, e.g. 'builtin.module(cse,dce)' (alias -p)\n",
+			"  --split-input-file[=MARKER]   split the input at lines that start with MARKER",
+			"  --verify-diagnostics[=LEVEL]  ",
 			"  --timing                  print an execution time report to stderr (alias --mlir-timing)\n",
-			"  -o FILE               write the output to FILE ('-' for stdout)\n",
+			"  -o FILE                       write the output to FILE ('-' for stdout)\n",
 			"\n  --cse ",
 			"\n      mode=a|b ",
 		} {
@@ -312,7 +315,7 @@ func TestSplitInput(t *testing.T) {
 		{"a // -----\n", []chunk{{"a // -----\n", 0}}},
 	}
 	for _, c := range cases {
-		got := splitInput(c.src)
+		got := splitInput(c.src, splitMarker)
 		if len(got) != len(c.want) {
 			t.Errorf("%q: got %v", c.src, got)
 			continue

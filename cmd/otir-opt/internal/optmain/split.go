@@ -14,8 +14,8 @@ type chunk struct {
 	lineOffset int
 }
 
-// splitInput cuts src at marker lines.
-func splitInput(src string) []chunk {
+// splitInput cuts src at lines that start with marker.
+func splitInput(src, marker string) []chunk {
 	var chunks []chunk
 	start, startLine, line := 0, 0, 0
 	for pos := 0; pos < len(src); line++ {
@@ -24,7 +24,7 @@ func splitInput(src string) []chunk {
 		if end >= 0 {
 			next = pos + end + 1
 		}
-		if strings.HasPrefix(strings.TrimLeft(src[pos:next], " \t"), splitMarker) {
+		if strings.HasPrefix(strings.TrimLeft(src[pos:next], " \t"), marker) {
 			chunks = append(chunks, chunk{src[start:pos], startLine})
 			start, startLine = next, line+1
 		}
