@@ -196,3 +196,21 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// Operands returns the slots operation i reads, in order (the operands, then
+// a mux's condition; a sum's terms). For drawing and analysis tools.
+func (p *Program) Operands(i int) []int32 { return p.Ops[i].operands(p.Dialect) }
+
+// Widths returns the bit width of every operation's result (from its
+// interval); p must be valid.
+func (p *Program) Widths() ([]int, error) {
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	w := make([]int, len(p.Ops))
+	for i := range w {
+		w[i] = inf.kif[i].Width()
+	}
+	return w, nil
+}

@@ -5,11 +5,13 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/dot"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -17,7 +19,7 @@ import (
 
 // emitFormats are the values of --emit: the file formats a dais.program is
 // written in (alir-* are ALIR spec 2, alir-v4-* spec 4).
-var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "alir-v4-json", "alir-v4-json-gz", "alir-v4-bytecode", "dais-binary"}
+var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "alir-v4-json", "alir-v4-json-gz", "alir-v4-bytecode", "dais-binary", "dot"}
 
 // checkEmit validates --emit and --import-alir against the other flags.
 func checkEmit(cfg *config) error {
@@ -29,7 +31,7 @@ func checkEmit(cfg *config) error {
 		if !ok {
 			return usageErrorf("unknown --emit format '%s' (want one of %s)", cfg.emit, strings.Join(emitFormats, ", "))
 		}
-		if cfg.output == "-" {
+		if cfg.output == "-" && cfg.emit != "dot" {
 			return usageErrorf("--emit=%s needs an output file: -o FILE", cfg.emit)
 		}
 	}
@@ -68,8 +70,23 @@ func importALIR(path string) (*ir.Module, error) {
 	return m, nil
 }
 
-// emit writes the module's only dais.program to path in the given format.
-func emit(m *ir.Module, format, path string) error {
+// emit writes the module's only dais.program to path in the given format,
+// or (dot) the whole module as a Graphviz graph to path or ("-") stdout.
+func emit(m *ir.Module, format, path string, stdout io.Writer) error {
+	if format == "dot" {
+		var b bytes.Buffer
+		if err := dot.Write(&b, m); err != nil {
+			return err
+		}
+		if path == "-" {
+			_, err := stdout.Write(b.Bytes())
+			return err
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o666); err != nil {
+			return &writeError{path, err}
+		}
+		return nil
+	}
 	progs := dais.Programs(m)
 	if len(progs) != 1 {
 		return fmt.Errorf("--emit=%s needs exactly one dais.program after the pipeline, found %d (run --lower-tiles on a module with one kernel)", format, len(progs))

@@ -155,7 +155,7 @@ func (d *driver) chunk(ch chunk, out output) bool {
 	ok := !diags.HasErrors()
 	if ok && d.cfg.emit != "" {
 		timed("Output", func() {
-			if err := emit(m, d.cfg.emit, d.cfg.output); err != nil {
+			if err := emit(m, d.cfg.emit, d.cfg.output, d.env.Stdout); err != nil {
 				if dg, isDiag := err.(*diag.Diagnostic); isDiag {
 					diags = append(diags, dg)
 				} else {
