@@ -5,6 +5,7 @@
 //	otir-run model.bin --format dais-v1 --input x.txt --output -
 //	otir-run info model.json.gz
 //	otir-run convert model.bin model.json.gz
+//	otir-run report model.json.gz -o report.html
 //	otir-run kernel.otir --arg a=a.npy --arg n=42 --out-dir DIR [--print]
 //
 // Program files are ALIR spec v2 JSON (plain or .json.gz), ALIR v2 int32
@@ -16,17 +17,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/alir/report"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
 )
@@ -220,7 +224,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT\n\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT\notir-run report PROGRAM -o report.html\n\n" +
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
 			"a limit exceeded), 2 bad usage (flags, arguments).",
@@ -255,6 +259,18 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 				},
 				Action: infoAction,
+			},
+			{
+				Name:         "report",
+				OnUsageError: onUsageError,
+				Usage:        "write a self-contained HTML page describing a program: cost, depth, op counts, histograms, critical path",
+				ArgsUsage:    "PROGRAM",
+				Flags: []cli.Flag{
+					formatFlag,
+					maxInputFlag,
+					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "the HTML file (- for stdout)"},
+				},
+				Action: reportAction,
 			},
 			{
 				Name:         "convert",
@@ -388,6 +404,36 @@ func infoAction(c *cli.Context) error {
 	return nil
 }
 
+func reportAction(c *cli.Context) error {
+	path, err := oneArg(c, "program")
+	if err != nil {
+		return err
+	}
+	if err := setMaxInput(c); err != nil {
+		return err
+	}
+	if _, err := formatOf(c); err != nil {
+		return err
+	}
+	p, err := openALIR(path, c.String("format"))
+	if err != nil {
+		return inputErr(err)
+	}
+	var b bytes.Buffer
+	if err := report.Write(&b, p.prog, filepath.Base(path)); err != nil {
+		return fileErr(path, "", err)
+	}
+	out := c.String("output")
+	if out == "-" {
+		_, err = c.App.Writer.Write(b.Bytes())
+		return inputErr(err)
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o666); err != nil {
+		return fileErr(out, "", err)
+	}
+	return nil
+}
+
 // formatOf reads --format (FormatAuto when absent); a bad name is a usage
 // error.
 func formatOf(c *cli.Context) (alir.Format, error) {
@@ -442,7 +488,7 @@ func reorderArgs(args []string) []string {
 		return args
 	}
 	head, rest := args[:1], args[1:]
-	if rest[0] == "info" || rest[0] == "convert" {
+	if rest[0] == "info" || rest[0] == "convert" || rest[0] == "report" {
 		head, rest = args[:2], args[2:]
 	}
 	var flags, pos []string
