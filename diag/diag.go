@@ -49,9 +49,13 @@ type Diagnostic struct {
 
 // Error makes Diagnostic usable as a Go error.
 func (d *Diagnostic) Error() string {
-	loc := d.Loc.String()
-	if d.Loc.Line == 0 && d.Loc.File != "" {
-		loc = d.Loc.File // about a whole file, as rendered
+	if named(d.Loc) {
+		return "<unknown>:0: " + d.Severity.String() + ": " + ir.LocText(d.Loc) + ": " + d.Msg
+	}
+	l := d.Loc.Shown()
+	loc := l.String()
+	if l.Line == 0 && l.File != "" {
+		loc = l.File // about a whole file, as rendered
 	}
 	return loc + ": " + d.Severity.String() + ": " + d.Msg
 }
@@ -65,6 +69,17 @@ func Errorf(loc ir.Location, format string, args ...any) *Diagnostic {
 func (d *Diagnostic) Note(loc ir.Location, format string, args ...any) *Diagnostic {
 	d.Notes = append(d.Notes, &Diagnostic{Severity: Note, Loc: loc, Msg: fmt.Sprintf(format, args...)})
 	return d
+}
+
+// named reports whether l is an input's location that shows no file
+// location (a name or call site of names), printed as itself.
+func named(l ir.Location) bool {
+	m := l.MLIR()
+	if m == nil || m.Kind == ir.LocUnknown {
+		return false
+	}
+	_, ok := m.Shown()
+	return !ok
 }
 
 // List collects diagnostics; it is itself an error when it holds an error.
@@ -151,6 +166,13 @@ func (sm *SourceMgr) Render(w io.Writer, d *Diagnostic) {
 
 func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
 	msg := ShortenWords(d.Msg)
+	if named(d.Loc) {
+		// A location without a file location in it (loc("name")): as
+		// mlir-opt, "<unknown>:0: error: loc("name"): message".
+		fmt.Fprintf(w, "<unknown>:0: %s: %s: %s\n", d.Severity, ir.LocText(d.Loc), msg)
+		return
+	}
+	d = &Diagnostic{Severity: d.Severity, Loc: d.Loc.Shown(), Msg: d.Msg}
 	if d.Loc.Line == 0 {
 		if d.Loc.File != "" { // about a whole file: "file: error: ..."
 			fmt.Fprintf(w, "%s: %s: %s\n", d.Loc.File, d.Severity, msg)

@@ -218,13 +218,13 @@ func (es *Expectations) Process(d *Diagnostic) List {
 }
 
 func (es *Expectations) processOne(d *Diagnostic) *Diagnostic {
-	line := d.Loc.Line
+	line := d.Loc.Shown().Line
 	var near *Expectation
 	for _, e := range es.list {
 		if e.Line != line || !e.matches(d.Msg) {
 			continue
 		}
-		if line != 0 && d.Loc.File != "" && e.Loc.File != d.Loc.File {
+		if f := d.Loc.Shown().File; line != 0 && f != "" && e.Loc.File != f {
 			continue
 		}
 		if e.Severity == d.Severity {

@@ -3,13 +3,22 @@ package ir
 import "fmt"
 
 // Location is a position in a source file (1-based line and column). The zero
-// Location means "unknown".
+// Location means "unknown". A location the input wrote that is not a plain
+// "file":line:col (a name, call site, fused or unknown location) has a
+// negative Col that numbers it in a table of such locations (see LocationOf),
+// so that a Location stays three words.
 type Location struct {
 	File      string
 	Line, Col int
 }
 
 func (l Location) String() string {
+	if m := l.MLIR(); m != nil {
+		if s, ok := m.Shown(); ok {
+			return s.String()
+		}
+		return LocText(l)
+	}
 	if l.Line == 0 {
 		return "loc(unknown)"
 	}

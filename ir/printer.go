@@ -527,6 +527,9 @@ func sameOperandTypes(t Type, op *Operation) bool {
 
 // LocText is a location as MLIR writes it: loc("file":3:5), or loc(unknown).
 func LocText(l Location) string {
+	if m := l.MLIR(); m != nil {
+		return "loc(" + m.String() + ")"
+	}
 	if l.Line == 0 {
 		return "loc(unknown)"
 	}

@@ -92,6 +92,8 @@ func (b *builder) prettyModule(o *Operation, m *PrettyModule) error {
 		return err
 	}
 	o.op = ir.NewOp(ir.OpModule, b.loc(m.Pos), nil, nil, attrs)
+	o.prettyMod = m.Body
+	o.text.start, o.text.line, o.text.col = int32(m.Pos.Offset), int32(m.Pos.Line), int32(m.Pos.Column)
 	mb, err := b.forModule(attrs, m.Attrs)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/hex"
 	"math"
 	"math/big"
 	"strconv"
@@ -22,6 +23,9 @@ func denseAttr(lit *DenseLit, typ ir.Type, pos lexer.Position) (ir.Attr, error) 
 	}
 	if lit.List != "" {
 		return denseList(lit.List, lit.Pos, tt, pos)
+	}
+	if lit.Hex != "" {
+		return denseHex(lit.Hex, lit.Pos, tt)
 	}
 	var leaves []*DenseLit
 	if lit.Open {
@@ -173,4 +177,89 @@ func shapeText(s []int64) string {
 		parts[i] = strconv.FormatInt(d, 10)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// denseHex converts MLIR's hex form of a dense constant, dense<"0x...">, as
+// mlir-opt prints large constants: each element's bytes, little-endian, in
+// row-major order (an integer of width w in ceil(w/8) bytes, i1 in one
+// byte, index in 8), or one element's bytes for a splat.
+func denseHex(lit string, at lexer.Position, tt *ir.TileType) (ir.Attr, error) {
+	s, err := decodeString(lit, at)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasPrefix(s, "0x") {
+		return nil, errAt(at, "expected string containing hex digits starting with `0x`")
+	}
+	data, err := hex.DecodeString(s[2:])
+	if err != nil {
+		return nil, errAt(at, "expected string containing hex digits starting with `0x`")
+	}
+	var size int
+	switch e := tt.Elem.(type) {
+	case *ir.IntType:
+		size = (e.Width + 7) / 8
+	case *ir.FloatType:
+		size = e.Bits() / 8
+	case *ir.IndexType:
+		size = 8
+	default:
+		return nil, errAt(at, "unsupported element type '%s' for a hex dense literal", tt.Elem)
+	}
+	n := int(tt.NumElements())
+	if len(data) != size && len(data) != size*n {
+		return nil, errAt(at, "elements hex data size is invalid for provided type: %d bytes, expected %d (or %d for a splat)", len(data), size*n, size)
+	}
+	count := len(data) / size
+	d := &ir.DenseAttr{Type: tt}
+	word := func(i int) []byte {
+		b := make([]byte, size)
+		for j := range b { // little-endian to big-endian
+			b[j] = data[i*size+size-1-j]
+		}
+		return b
+	}
+	if ft, ok := tt.Elem.(*ir.FloatType); ok {
+		d.Floats = make([]float64, count)
+		for i := range d.Floats {
+			var bits uint64
+			for _, c := range word(i) {
+				bits = bits<<8 | uint64(c)
+			}
+			switch ft.Kind {
+			case ir.F16:
+				d.Floats[i] = halfToFloat(uint16(bits))
+			case ir.BF16:
+				d.Floats[i] = float64(math.Float32frombits(uint32(bits) << 16))
+			case ir.F32:
+				d.Floats[i] = float64(math.Float32frombits(uint32(bits)))
+			default:
+				d.Floats[i] = math.Float64frombits(bits)
+			}
+		}
+		return d, nil
+	}
+	width, signed := 64, true
+	if it, ok := tt.Elem.(*ir.IntType); ok {
+		width, signed = it.Width, it.Signed
+	}
+	d.Ints = make([]*big.Int, count)
+	for i := range d.Ints {
+		v := new(big.Int).SetBytes(word(i))
+		if width == 1 {
+			// i1: any nonzero byte is true.
+			if v.Sign() != 0 {
+				v.SetInt64(1)
+			}
+		} else {
+			// Keep the low width bits, then sign-extend.
+			mask := new(big.Int).Lsh(big.NewInt(1), uint(width))
+			v.Mod(v, mask)
+			if signed && v.Bit(width-1) == 1 {
+				v.Sub(v, mask)
+			}
+		}
+		d.Ints[i] = v
+	}
+	return d, nil
 }

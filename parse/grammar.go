@@ -50,6 +50,10 @@ type Operation struct {
 	// late: operands are resolved after the regions, as MLIR does for the
 	// generic form.
 	late bool
+	// prettyMod: a pretty module, whose text (for its trailing location)
+	// ends at its region's closing brace, found once its operations are
+	// built; modRegion is that region.
+	prettyMod *Region
 	// text locates the operation's text, for diagnostics after its tokens
 	// are gone (int32s: there is one per operation).
 	text struct {
@@ -342,7 +346,8 @@ type DenseArray struct {
 	Values []string `parser:"( ':' @Int ( ',' @Int )* )? '>'"`
 }
 
-// DenseLit = DenseList | "[" (DenseLit ("," DenseLit)*)? "]" | Int | Float | "true" | "false" .
+// DenseLit = DenseList | "[" (DenseLit ("," DenseLit)*)? "]" | Int | Float | "true" | "false" | String .
+// The string is MLIR's hex form, dense<"0x...">.
 // DenseList is a whole list as one token (see scanner.denseList), the usual
 // case; the bracketed alternative reads the lists the lexer leaves in
 // tokens.
@@ -351,7 +356,8 @@ type DenseLit struct {
 	List   string      `parser:"(  @DenseList"`
 	Open   bool        `parser:" | @'['"`
 	Elems  []*DenseLit `parser:"   ( @@ ( ',' @@ )* )? ']'"`
-	Scalar string      `parser:" | @(Int | Float | 'true' | 'false') )"`
+	Scalar string      `parser:" | @(Int | Float | 'true' | 'false')"`
+	Hex    string      `parser:" | @String )"`
 }
 
 func (*GenericOp) opBody()      {}

@@ -79,6 +79,7 @@ type resolver struct {
 	src        string // the parsed text, to locate operands in diagnostics
 	scopes     []*isoScope
 	undeclared []lexer.Position
+	aliases    map[string]string // location aliases, found on first use
 }
 
 func (r *resolver) top() *isoScope { return r.scopes[len(r.scopes)-1] }
@@ -210,6 +211,15 @@ func (r *resolver) usePos(o *Operation, i int) lexer.Position {
 
 // op resolves an operation: its operands, its regions, then its results.
 func (r *resolver) op(o *Operation) error {
+	if o.text.end > 0 {
+		l, ok, err := r.trailingLoc(o)
+		if err != nil {
+			return err
+		}
+		if ok {
+			o.op.Loc = l
+		}
+	}
 	if !o.late {
 		if err := r.uses(o); err != nil {
 			return err
@@ -224,6 +234,29 @@ func (r *resolver) op(o *Operation) error {
 	if o.late {
 		if err := r.uses(o); err != nil {
 			return err
+		}
+	}
+	if reg := o.prettyMod; reg != nil {
+		// The module's text ends at its region's '}'.
+		end := reg.Pos.Offset + 1
+		if reg.Body != nil && len(reg.Body.Ops) > 0 {
+			end = int(reg.Body.Ops[len(reg.Body.Ops)-1].text.end)
+		}
+		p := skipBlank(r.src, end)
+		if strings.HasPrefix(r.src[p:], "loc(") { // the last operation's
+			if e, ok := skipLoc(r.src, p); ok {
+				p = skipBlank(r.src, e)
+			}
+		}
+		if p < len(r.src) && r.src[p] == '}' && end > 0 {
+			o.text.end = int32(p + 1)
+			l, ok, err := r.trailingLoc(o)
+			if err != nil {
+				return err
+			}
+			if ok {
+				o.op.Loc = l
+			}
 		}
 	}
 	if len(o.Results) == 0 {
