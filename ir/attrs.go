@@ -308,7 +308,10 @@ func (as *Attrs) Delete(name string) {
 }
 
 // String prints the dictionary as {a = 1, b = "x"}.
-func (as Attrs) String() string {
+func (as Attrs) String() string { return as.dict(attrText) }
+
+// dict prints the dictionary with text printing each value.
+func (as Attrs) dict(text func(Attr) string) string {
 	var sb strings.Builder
 	sb.WriteByte('{')
 	for i, a := range as {
@@ -318,7 +321,7 @@ func (as Attrs) String() string {
 		sb.WriteString(attrName(a.Name))
 		if _, unit := a.Value.(*UnitAttr); !unit {
 			sb.WriteString(" = ")
-			sb.WriteString(attrText(a.Value))
+			sb.WriteString(text(a.Value))
 		}
 	}
 	sb.WriteByte('}')

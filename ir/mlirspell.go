@@ -89,22 +89,7 @@ func (t *TileType) TensorString() string {
 
 // GenericString prints the dictionary as String does, in MLIR's spellings:
 // dense constants typed tensor<...>, unsigned integers uiN.
-func (as Attrs) GenericString() string {
-	var sb strings.Builder
-	sb.WriteByte('{')
-	for i, a := range as {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString(attrName(a.Name))
-		if _, unit := a.Value.(*UnitAttr); !unit {
-			sb.WriteString(" = ")
-			sb.WriteString(genericAttrText(a.Value))
-		}
-	}
-	sb.WriteByte('}')
-	return sb.String()
-}
+func (as Attrs) GenericString() string { return as.dict(genericAttrText) }
 
 // genericAttrText is attrText in MLIR's spellings.
 func genericAttrText(a Attr) string {

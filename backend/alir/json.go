@@ -101,13 +101,7 @@ func decodeJSONText(data []byte) (*Program, error) {
 	case len(doc.Model) != 8 && len(doc.Model) != 9:
 		return nil, field("model", fmt.Errorf("json: model has %d fields, want 8 or 9", len(doc.Model)))
 	}
-	var p *Program
-	var err error
-	if spec := int(doc.SpecVersion[0] - '0'); spec >= 3 {
-		p, err = decodeModelV4(doc.Model, spec)
-	} else {
-		p, err = decodeModel(doc.Model)
-	}
+	p, err := decodeModel(doc.Model, int(doc.SpecVersion[0]-'0'))
 	if err != nil {
 		return nil, fmt.Errorf("json: %w", err)
 	}
@@ -219,12 +213,14 @@ func abbrev(raw json.RawMessage) string {
 	return s
 }
 
-func decodeModel(m []json.RawMessage) (*Program, error) {
+// decodeModel reads the model array of a spec 2, 3 or 4 document; only
+// the op records differ (decodeOp, decodeOpV4).
+func decodeModel(m []json.RawMessage, spec int) (*Program, error) {
 	p, err := decodeHeader(m)
 	if err != nil {
 		return nil, err
 	}
-	p.Spec = SpecVersion
+	p.Spec = spec
 	root := jsonPath("model")
 	ops, err := root.at(5).array(m[5], -1)
 	if err != nil {
@@ -232,7 +228,13 @@ func decodeModel(m []json.RawMessage) (*Program, error) {
 	}
 	p.Ops = make([]Op, len(ops))
 	for i, raw := range ops {
-		if p.Ops[i], err = decodeOp(root.at(5).at(i), raw); err != nil {
+		j := root.at(5).at(i)
+		if spec >= 3 {
+			p.Ops[i], err = decodeOpV4(j, i, raw, spec)
+		} else {
+			p.Ops[i], err = decodeOp(j, raw)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

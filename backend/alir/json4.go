@@ -36,60 +36,45 @@ func (j jsonPath) int64s(raw json.RawMessage) ([]int64, error) {
 	return out, nil
 }
 
-// decodeModelV4 reads the model array of a spec 3 or 4 document: op records
-// [addr[], opcode, data[], qint, latency, cost].
-func decodeModelV4(m []json.RawMessage, spec int) (*Program, error) {
-	p, err := decodeHeader(m)
+// decodeOpV4 reads op record i of a spec 3 or 4 document: [addr[], opcode,
+// data[], qint, latency, cost].
+func decodeOpV4(j jsonPath, i int, raw json.RawMessage, spec int) (Op, error) {
+	f, err := j.array(raw, -1)
 	if err != nil {
-		return nil, err
+		return Op{}, err
 	}
-	p.Spec = spec
-	root := jsonPath("model")
-	ops, err := root.at(5).array(m[5], -1)
+	if len(f) == 7 && spec == 3 {
+		return Op{}, j.errorf("a 7-field spec-2 op record in a spec-3 file (alkaid db81eac wrote these; no alkaid reads them): convert it as spec 2")
+	}
+	if len(f) != 6 {
+		return Op{}, j.errorf("has %d elements, want 6 ([addr, opcode, data, qint, latency, cost])", len(f))
+	}
+	addr, err := j.at(0).int64s(f[0])
 	if err != nil {
-		return nil, err
+		return Op{}, err
 	}
-	p.Ops = make([]Op, len(ops))
-	for i, raw := range ops {
-		j := root.at(5).at(i)
-		f, err := j.array(raw, -1)
-		if err != nil {
-			return nil, err
-		}
-		if len(f) == 7 && spec == 3 {
-			return nil, j.errorf("a 7-field spec-2 op record in a spec-3 file (alkaid db81eac wrote these; no alkaid reads them): convert it as spec 2")
-		}
-		if len(f) != 6 {
-			return nil, j.errorf("has %d elements, want 6 ([addr, opcode, data, qint, latency, cost])", len(f))
-		}
-		addr, err := j.at(0).int64s(f[0])
-		if err != nil {
-			return nil, err
-		}
-		code, err := j.at(1).strictInt64(f[1])
-		if err != nil {
-			return nil, err
-		}
-		data, err := j.at(2).int64s(f[2])
-		if err != nil {
-			return nil, err
-		}
-		op, _, _, err := opFromV4(i, code, addr, data, spec, false)
-		if err != nil {
-			return nil, j.errorf("%v", err)
-		}
-		if op.QInt, err = j.at(3).qint(f[3]); err != nil {
-			return nil, err
-		}
-		if op.Latency, err = j.at(4).float(f[4]); err != nil {
-			return nil, err
-		}
-		if op.Cost, err = j.at(5).float(f[5]); err != nil {
-			return nil, err
-		}
-		p.Ops[i] = op
+	code, err := j.at(1).strictInt64(f[1])
+	if err != nil {
+		return Op{}, err
 	}
-	return p, decodeTail(p, m)
+	data, err := j.at(2).int64s(f[2])
+	if err != nil {
+		return Op{}, err
+	}
+	op, _, _, err := opFromV4(i, code, addr, data, spec, false)
+	if err != nil {
+		return Op{}, j.errorf("%v", err)
+	}
+	if op.QInt, err = j.at(3).qint(f[3]); err != nil {
+		return Op{}, err
+	}
+	if op.Latency, err = j.at(4).float(f[4]); err != nil {
+		return Op{}, err
+	}
+	if op.Cost, err = j.at(5).float(f[5]); err != nil {
+		return Op{}, err
+	}
+	return op, nil
 }
 
 // EncodeJSONV4 writes p as an ALIR spec 4 JSON document, as alkaid's
