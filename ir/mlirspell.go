@@ -118,28 +118,10 @@ func genericAttrText(a Attr) string {
 		if a == nil {
 			break
 		}
-		var sb strings.Builder
-		sb.WriteByte('(')
-		for i, t := range a.Inputs {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString(MLIRTypeString(t))
-		}
-		sb.WriteString(") -> ")
 		if len(a.Results) == 1 {
-			sb.WriteString(MLIRTypeString(a.Results[0]))
-		} else {
-			sb.WriteByte('(')
-			for i, t := range a.Results {
-				if i > 0 {
-					sb.WriteString(", ")
-				}
-				sb.WriteString(MLIRTypeString(t))
-			}
-			sb.WriteByte(')')
+			return "(" + mlirTypeList(a.Inputs) + ") -> " + MLIRTypeString(a.Results[0])
 		}
-		return sb.String()
+		return "(" + mlirTypeList(a.Inputs) + ") -> (" + mlirTypeList(a.Results) + ")"
 	case *ArrayAttr:
 		if a == nil {
 			break
@@ -156,4 +138,16 @@ func genericAttrText(a Attr) string {
 		return sb.String()
 	}
 	return attrText(a)
+}
+
+// mlirTypeList prints types separated by ", " in MLIR's spellings.
+func mlirTypeList(ts []Type) string {
+	var sb strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(MLIRTypeString(t))
+	}
+	return sb.String()
 }

@@ -152,38 +152,11 @@ func (p *pipeParser) parse() (Pipeline, error) {
 		return nil, p.errf(start, "expected the pass pipeline to be wrapped in '%s(...)', e.g. '%s(%s)'", AnchorOp, AnchorOp, body)
 	}
 	p.pos++
-	pl := Pipeline{}
-	p.ws()
-	if p.peek() == ')' {
-		p.pos++
-		return pl, p.end()
+	pl, err := p.elements(AnchorOp, "")
+	if err != nil {
+		return nil, err
 	}
-	for {
-		p.ws()
-		if nested, ok, err := p.nested(); err != nil {
-			return nil, err
-		} else if ok {
-			pl = append(pl, nested...)
-		} else {
-			spec, err := p.element()
-			if err != nil {
-				return nil, err
-			}
-			pl = append(pl, spec)
-		}
-		p.ws()
-		switch p.peek() {
-		case ',':
-			p.pos++
-			continue
-		case ')':
-			p.pos++
-			return pl, p.end()
-		case 0:
-			return nil, p.errf(p.pos, "expected ',' or ')' to close '%s('", AnchorOp)
-		}
-		return nil, p.errf(p.pos, "expected ',' or ')' after a pass, found '%c'", p.peek())
-	}
+	return Pipeline(pl), p.end()
 }
 
 // nested reads `anchor(p1,p2)` when the text at the cursor is a nested
@@ -204,24 +177,35 @@ func (p *pipeParser) nested() (specs []PassSpec, ok bool, err error) {
 		return nil, false, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors, "(...) or "))
 	}
 	p.pos++
+	specs, err = p.elements(name, name)
+	return specs, err == nil, err
+}
+
+// elements reads the passes and nested pipelines of the list opened by
+// `open(`, up to and including its ')'. anchor, if set, is given to the
+// passes read directly in the list; a nested pipeline's passes keep the
+// innermost anchor (otir.kernel(any(cse)): any names the ops).
+func (p *pipeParser) elements(open, anchor string) ([]PassSpec, error) {
+	specs := []PassSpec{}
 	p.ws()
 	if p.peek() == ')' {
 		p.pos++
-		return []PassSpec{}, true, nil
+		return specs, nil
 	}
 	for {
 		p.ws()
 		if inner, isNested, err := p.nested(); err != nil {
-			return nil, false, err
+			return nil, err
 		} else if isNested {
-			// otir.kernel(any(cse)): the innermost anchor names the ops.
 			specs = append(specs, inner...)
 		} else {
 			spec, err := p.element()
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
-			spec.Anchor = name
+			if anchor != "" {
+				spec.Anchor = anchor
+			}
 			specs = append(specs, spec)
 		}
 		p.ws()
@@ -231,11 +215,11 @@ func (p *pipeParser) nested() (specs []PassSpec, ok bool, err error) {
 			continue
 		case ')':
 			p.pos++
-			return specs, true, nil
+			return specs, nil
 		case 0:
-			return nil, false, p.errf(p.pos, "expected ',' or ')' to close '%s('", name)
+			return nil, p.errf(p.pos, "expected ',' or ')' to close '%s('", open)
 		}
-		return nil, false, p.errf(p.pos, "expected ',' or ')' after a pass, found '%c'", p.peek())
+		return nil, p.errf(p.pos, "expected ',' or ')' after a pass, found '%c'", p.peek())
 	}
 }
 
