@@ -17,52 +17,24 @@ const (
 )
 
 // OpEffect is the effect of op itself, not counting the operations nested in
-// its regions: allocations, copies, loads from #global or #workgroup, stores,
-// atomics, waits and barriers have effects; loads from #private, views
-// (extract_slice, reshape), arithmetic and constants do not. Operations that
-// are not registered are assumed to write memory.
+// its regions, as its record declares it (OpDef.Effect or OpDef.EffectOf).
+// Operations that are not registered are assumed to write memory.
 func OpEffect(op *Operation) Effect {
-	switch op.Name {
-	case OpAlloc:
-		return AllocEffect
-	case OpDMA, OpStore, OpAtomic, OpWait, OpBarrier:
-		return WriteEffect
-	case OpLoad:
-		if len(op.Operands) == 1 && isPrivate(op.Operands[0]) {
-			return NoEffect
-		}
-		return ReadEffect
-	case OpInsertSlice:
-		// Inserting into a #private tile makes a new value; anything else
-		// would update memory.
-		if len(op.Operands) >= 2 && isPrivate(op.Operands[1]) {
-			return NoEffect
-		}
-		return WriteEffect
-	}
 	d := LookupOp(op.Name)
 	if d == nil {
 		return WriteEffect
 	}
-	return d.Effect
-}
-
-func isPrivate(v *Value) bool {
-	if v == nil {
-		return false
+	if d.EffectOf != nil {
+		return d.EffectOf(op)
 	}
-	t, ok := v.Type.(*TileType)
-	return !ok || t.Space == Private
+	return d.Effect
 }
 
 // IsTerminator reports whether op ends its block (scf.yield, otir.return, or
 // a registered op marked Terminator).
 func IsTerminator(op *Operation) bool {
-	if op.Name == OpYield || op.Name == OpReturn {
-		return true
-	}
 	d := LookupOp(op.Name)
-	return d != nil && d.Terminator
+	return d != nil && (d.Has(Terminator) || d.Terminator)
 }
 
 // IsPure reports whether op and every operation nested in its regions have no

@@ -94,65 +94,12 @@ const (
 	SyntaxGeneric
 )
 
-// OpDef describes a registered operation.
-type OpDef struct {
-	Name    string
-	Summary string
-	Syntax  Syntax
-	// Extension marks operations the project adds beyond the specification.
-	Extension bool
-	// Attrs are the attribute names the pretty form spells itself; an operation
-	// with other attributes prints in generic form.
-	Attrs []string
-	// Effect is the op's own effect (see OpEffect), for operations registered
-	// by other dialects with RegisterOp; OTIR's own ops ignore it.
-	Effect Effect
-	// Terminator marks an op that ends its block (see IsTerminator), for
-	// operations registered with RegisterOp.
-	Terminator bool
-}
-
 var opDefs = map[string]*OpDef{}
 
-func def(name string, syn Syntax, summary string, attrs ...string) *OpDef {
-	d := &OpDef{Name: name, Summary: summary, Syntax: syn, Attrs: attrs}
-	opDefs[name] = d
-	return d
-}
-
 func init() {
-	def(OpModule, SyntaxModule, "top-level container of kernels")
-	def(OpKernel, SyntaxKernel, "a tile kernel launched over a static grid", "sym_name", "function_type", "grid")
-	def(OpReturn, SyntaxNullary, "ends a kernel")
-	def(OpConstant, SyntaxConstant, "a scalar or dense tile constant", "value")
-	def(OpProgramID, SyntaxAxis, "the workgroup's coordinate along a grid axis", "axis")
-	def(OpNumProgs, SyntaxAxis, "the grid's size along an axis", "axis").Extension = true
-	def(OpAlloc, SyntaxAlloc, "allocates an uninitialised tile in #workgroup or #private")
-	def(OpDMA, SyntaxDMA, "starts an asynchronous (optionally masked) copy, returns a token")
-	def(OpLoad, SyntaxConvert, "synchronous load between memory levels")
-	def(OpStore, SyntaxStore, "synchronous store between memory levels")
-	def(OpAtomic, SyntaxAtomic, "atomic read-modify-write on #global memory", "kind", "memory_order")
-	for _, n := range []string{OpAdd, OpSub, OpMul, OpDivS, OpDivU, OpRemS, OpRemU, OpAnd, OpOr, OpXor, OpShl, OpShrS, OpShrU} {
-		def(n, SyntaxBinary, "element-wise "+n[len("otir."):])
-	}
-	def(OpMax, SyntaxBinary, "element-wise maximum").Extension = true
-	def(OpMin, SyntaxBinary, "element-wise minimum").Extension = true
-	for _, n := range []string{OpNeg, OpNot, OpAbs, OpSqrt, OpExp, OpLog} {
-		def(n, SyntaxUnary, "element-wise "+n[len("otir."):])
-	}
-	def(OpCmp, SyntaxCmp, "element-wise comparison, yields i1", "kind")
-	def(OpSelect, SyntaxSelect, "element-wise choice by an i1 condition").Extension = true
-	def(OpCast, SyntaxConvert, "converts to another element type (wraps/truncates)").Extension = true
-	def(OpMatmul, SyntaxMatmul, "fused matrix multiply-add D = A x B + C")
-	def(OpReshape, SyntaxConvert, "changes a tile's shape, keeping its elements")
-	def(OpTranspose, SyntaxTranspose, "permutes a tile's dimensions", "permutation")
-	def(OpExtractSlice, SyntaxExtractSlice, "extracts a sub-tile", "static_offsets", "static_sizes", "static_strides")
-	def(OpInsertSlice, SyntaxInsertSlice, "inserts a sub-tile into a #private tile", "static_offsets", "static_sizes", "static_strides")
-	def(OpBarrier, SyntaxNullary, "workgroup barrier")
-	def(OpWait, SyntaxWait, "waits for asynchronous copies")
-	def(OpFor, SyntaxFor, "counted loop with loop-carried values")
-	def(OpIf, SyntaxIf, "conditional with results")
-	def(OpYield, SyntaxYield, "yields values from an scf region")
+	RegisterOp(OpDef{Name: OpModule, Summary: "top-level container of kernels", Syntax: SyntaxModule,
+		Regions: []string{"bodyRegion"}, Traits: IsolatedFromAbove | SingleBlock | NoTerminator,
+		Format: "attr-dict-with-keyword $bodyRegion"})
 }
 
 // LookupOp returns the definition of a registered operation, or nil.
@@ -172,14 +119,7 @@ func OpNames() []string {
 // (binary, unary, cmp, select, cast).
 func IsElementwise(name string) bool {
 	d := opDefs[name]
-	if d == nil {
-		return false
-	}
-	switch d.Syntax {
-	case SyntaxBinary, SyntaxUnary, SyntaxCmp, SyntaxSelect:
-		return true
-	}
-	return name == OpCast
+	return d != nil && d.Has(Elementwise)
 }
 
 // CmpPredicates are the comparison kinds of otir.cmp.

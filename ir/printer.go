@@ -426,7 +426,7 @@ func hasOnlyAttrs(op *Operation, d *OpDef) bool {
 	for _, a := range op.Attrs {
 		known := false
 		for _, n := range d.Attrs {
-			if a.Name == n {
+			if a.Name == n.Name {
 				known = true
 				break
 			}

@@ -22,7 +22,7 @@ var layers = []struct {
 	prefixes []string
 }{
 	{0, "ground", []string{"internal/satint", "internal/textdist", "ir", "diag"}},
-	{1, "dialect typing rules", []string{"typing"}},
+	{1, "dialect definitions and typing rules", []string{"dialect", "typing"}},
 	{2, "parser", []string{"parse"}},
 	{3, "passes", []string{"passes"}},
 	{4, "formats, interpreters, lowering, tool libraries", []string{"backend", "lower", "internal/filecheck", "internal/lit"}},

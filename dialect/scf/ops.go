@@ -1,0 +1,35 @@
+// Package scf defines the operations of MLIR's scf dialect that OTIR uses:
+// one record per operation, registered with the IR on import.
+package scf
+
+import "github.com/otir-dev/otir/ir"
+
+// Ops is the scf dialect's table of operation definitions.
+var Ops = []ir.OpDef{
+	{Name: ir.OpFor, Summary: "counted loop with loop-carried values", Syntax: ir.SyntaxFor, Traits: ir.SingleBlock,
+		Operands: []ir.ArgDef{
+			{Name: "lowerBound", Doc: "index"}, {Name: "upperBound", Doc: "index"}, {Name: "step", Doc: "index"},
+			{Name: "initArgs", Arity: ir.Variadic, Doc: "the loop-carried values' initial values"},
+		},
+		Results: []ir.ArgDef{{Name: "results", Arity: ir.Variadic, Doc: "the loop-carried values' final values"}},
+		Regions: []string{"region"},
+		Format:  "custom<ForHeader>($lowerBound, $upperBound, $step, $initArgs, $region) attr-dict $region"},
+	{Name: ir.OpIf, Summary: "conditional with results", Syntax: ir.SyntaxIf, Traits: ir.SingleBlock,
+		Operands: []ir.ArgDef{{Name: "condition", Doc: "i1"}},
+		Results:  []ir.ArgDef{{Name: "results", Arity: ir.Variadic}},
+		Regions:  []string{"thenRegion", "elseRegion"},
+		Format:   "$condition (`->` `(` type($results)^ `)`)? $thenRegion (`else` $elseRegion^)? attr-dict"},
+	{Name: ir.OpYield, Summary: "yields values from an scf region", Syntax: ir.SyntaxYield, Traits: ir.Terminator, Terminator: true,
+		Operands: []ir.ArgDef{{Name: "results", Arity: ir.Variadic}},
+		Format:   "attr-dict ($results^ `:` type($results))?"},
+}
+
+func init() {
+	for i := range Ops {
+		d := Ops[i]
+		if v := verifiers[d.Name]; v != nil {
+			d.Verify = v
+		}
+		ir.RegisterOp(d)
+	}
+}

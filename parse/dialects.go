@@ -1,0 +1,9 @@
+package parse
+
+// The parser reads the operations of the dialects registered with the IR; it
+// registers OTIR's own (otir, scf) by importing them. Other dialects (dais)
+// register when their package is imported.
+import (
+	_ "github.com/otir-dev/otir/dialect/otir"
+	_ "github.com/otir-dev/otir/dialect/scf"
+)
