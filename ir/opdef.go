@@ -27,13 +27,13 @@ type ArgDef struct {
 type AttrKind uint8
 
 const (
-	AttrAny       AttrKind = iota // any attribute
-	AttrInt                       // an integer (IntAttr)
-	AttrString                    // a string (StringAttr); with Enum, one of its words
-	AttrDenseI64                  // array<i64: ...> (DenseI64Attr)
-	AttrConstant                  // a typed scalar or dense constant (IntAttr, FloatAttr, DenseAttr)
-	AttrFuncType                  // a function type (FunctionType)
-	AttrArray                     // an array [...] (ArrayAttr)
+	AttrAny      AttrKind = iota // any attribute
+	AttrInt                      // an integer (IntAttr)
+	AttrString                   // a string (StringAttr); with Enum, one of its words
+	AttrDenseI64                 // array<i64: ...> (DenseI64Attr)
+	AttrConstant                 // a typed scalar or dense constant (IntAttr, FloatAttr, DenseAttr)
+	AttrFuncType                 // a function type (FunctionType)
+	AttrArray                    // an array [...] (ArrayAttr)
 )
 
 // AttrDef declares one attribute of an operation.
