@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -63,7 +64,7 @@ func execAtomic(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 			n, err = convert(n, elem)
 		}
 		if err != nil {
-			ferr = opErr(op, "%v (element %s)", err, coordString(unflatten(int64(i), dst.shape)))
+			ferr = opErr(op, "%v (element %s)", err, coordString(tileview.Coord(int64(i), dst.shape)))
 			return
 		}
 		w.writeElem(op, dst, i, n, true)
@@ -113,8 +114,7 @@ func atomicFunc(kind string, et, vt ir.Type) (func(old, v num) (num, error), err
 	}
 	switch kind {
 	case "and", "or", "xor":
-		name := map[string]string{"and": ir.OpAnd, "or": ir.OpOr, "xor": ir.OpXor}[kind]
-		return func(o, v num) (num, error) { return bitwise(name, o, v), nil }, nil
+		return func(o, v num) (num, error) { return bitwise(kind, o, v), nil }, nil
 	case "umax", "umin":
 		wantMax := kind == "umax"
 		return func(o, v num) (num, error) {

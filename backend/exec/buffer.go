@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -29,7 +30,7 @@ type Buffer struct {
 // float type (Validate reports any other).
 func NewBuffer(elem ir.Type, shape ...int64) *Buffer {
 	b := &Buffer{Shape: append([]int64(nil), shape...), Elem: elem}
-	n := numElems(shape)
+	n := tileview.Len(shape)
 	switch {
 	case fitsInt64(elem):
 		b.Ints = make([]int64, n)
@@ -77,19 +78,8 @@ func Scalar(t ir.Type, v int64) (*Buffer, error) { return FromInts(t, nil, v) }
 
 func isFloatType(t ir.Type) bool { _, ok := t.(*ir.FloatType); return ok }
 
-func numElems(shape []int64) int {
-	n := 1
-	for _, d := range shape {
-		if d < 1 {
-			return 0 // an invalid shape holds nothing (Validate reports it)
-		}
-		n *= int(d)
-	}
-	return n
-}
-
 // Len is the number of elements.
-func (b *Buffer) Len() int { return numElems(b.Shape) }
+func (b *Buffer) Len() int { return tileview.Len(b.Shape) }
 
 // IsFloat reports whether the elements are floats.
 func (b *Buffer) IsFloat() bool { return isFloatType(b.Elem) }
@@ -290,7 +280,7 @@ func (b *Buffer) format(sb *strings.Builder) {
 			sb.WriteString(elem(base))
 			return
 		}
-		stride := numElems(b.Shape[dim+1:])
+		stride := tileview.Len(b.Shape[dim+1:])
 		sb.WriteByte('[')
 		for i := 0; i < int(b.Shape[dim]); i++ {
 			if i > 0 {
@@ -313,16 +303,6 @@ func shapeString(shape []int64) string {
 		parts[i] = fmt.Sprint(d)
 	}
 	return strings.Join(parts, "x")
-}
-
-// unflatten turns a row-major flat index into coordinates.
-func unflatten(i int64, shape []int64) []int64 {
-	c := make([]int64, len(shape))
-	for d := len(shape) - 1; d >= 0; d-- {
-		c[d] = i % shape[d]
-		i /= shape[d]
-	}
-	return c
 }
 
 // coordString prints coordinates as [1, 2].

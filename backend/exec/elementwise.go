@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -17,7 +18,7 @@ type scalarFn func(a []num) (num, error)
 // execElementwise runs binary, unary, cmp, select and cast operations: it
 // broadcasts the operands NumPy-style to the result shape and applies the
 // scalar function to each element.
-func execElementwise(w *workgroup, op *ir.Operation) ([]rvalue, error) {
+func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, error) {
 	shape, relem, err := resultValueType(op)
 	if err != nil {
 		return nil, err
@@ -34,7 +35,7 @@ func execElementwise(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		}
 		types[i] = ins[i].Elem
 	}
-	fn, err := scalarFunc(op, types, relem)
+	fn, err := scalarFunc(op, sem, types, relem)
 	if err != nil {
 		return nil, opErr(op, "%v", err)
 	}
@@ -47,11 +48,7 @@ func execElementwise(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	coord := make([]int64, len(shape))
 	for e := 0; e < out.Len(); e++ {
 		for j, in := range ins {
-			k := int64(0)
-			for d, c := range coord {
-				k += c * strides[j][d]
-			}
-			args[j] = in.num(int(k))
+			args[j] = in.num(int(tileview.Linear(coord, strides[j])))
 		}
 		r, err := fn(args)
 		if err == nil {
@@ -64,12 +61,7 @@ func execElementwise(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 			return nil, opErr(op, "%v", err)
 		}
 		out.setNum(e, r)
-		for d := len(coord) - 1; d >= 0; d-- {
-			if coord[d]++; coord[d] < shape[d] {
-				break
-			}
-			coord[d] = 0
-		}
+		tileview.Next(coord, shape)
 	}
 	return []rvalue{out}, nil
 }
@@ -81,18 +73,18 @@ func execElementwise(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 func broadcastStrides(ins []*Buffer, shape []int64) ([][]int64, error) {
 	var common []int64
 	for _, in := range ins {
-		c, ok := broadcastShape(common, in.Shape)
+		c, ok := tileview.Broadcast(common, in.Shape)
 		if !ok {
 			return nil, fmt.Errorf("operand shapes %s do not broadcast together", shapesString(ins))
 		}
 		common = c
 	}
-	if !sameShape(common, shape) {
+	if !tileview.SameShape(common, shape) {
 		return nil, fmt.Errorf("operands of shapes %s broadcast to %s, but the result shape is %s", shapesString(ins), shapeString(common), shapeString(shape))
 	}
 	strides := make([][]int64, len(ins))
 	for j, in := range ins {
-		strides[j] = operandStrides(in.Shape, shape)
+		strides[j] = tileview.BroadcastStrides(in.Shape, shape)
 	}
 	return strides, nil
 }
@@ -100,44 +92,10 @@ func broadcastStrides(ins []*Buffer, shape []int64) ([][]int64, error) {
 // broadcastTo checks that a value broadcasts to the target shape (as a
 // stored value or a mask does) and returns its strides along the target.
 func broadcastTo(in *Buffer, target []int64) ([]int64, error) {
-	if c, ok := broadcastShape(in.Shape, target); !ok || !sameShape(c, target) {
+	if !tileview.Fits(in.Shape, target) {
 		return nil, fmt.Errorf("a %s value does not broadcast to shape %s", shapeString(in.Shape), shapeString(target))
 	}
-	return operandStrides(in.Shape, target), nil
-}
-
-// operandStrides gives, for each dimension of shape, the stride in the
-// operand's elements (0 along broadcast dimensions); the operand's shape is
-// aligned on the right.
-func operandStrides(in, shape []int64) []int64 {
-	s := make([]int64, len(shape))
-	stride := int64(1)
-	for d := len(in) - 1; d >= 0; d-- {
-		if in[d] != 1 {
-			s[d+len(shape)-len(in)] = stride
-		}
-		stride *= in[d]
-	}
-	return s
-}
-
-// broadcastShape is the NumPy broadcast of two shapes.
-func broadcastShape(a, b []int64) ([]int64, bool) {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	out := append([]int64(nil), a...)
-	for i := range b {
-		da, db := a[len(a)-1-i], b[len(b)-1-i]
-		switch {
-		case da == db || db == 1:
-		case da == 1:
-			out[len(a)-1-i] = db
-		default:
-			return nil, false
-		}
-	}
-	return out, true
+	return tileview.BroadcastStrides(in.Shape, target), nil
 }
 
 func shapesString(ins []*Buffer) string {
@@ -152,34 +110,22 @@ func shapesString(ins []*Buffer) string {
 }
 
 // scalarFunc picks the scalar function of an element-wise operation from its
-// name, attributes and element types.
-func scalarFunc(op *ir.Operation, in []ir.Type, rt ir.Type) (scalarFn, error) {
+// semantics, attributes and element types: integer operands use the exact
+// integer function, a float operand (or an op with no integer function)
+// the float one.
+func scalarFunc(op *ir.Operation, sem *elemSem, in []ir.Type, rt ir.Type) (scalarFn, error) {
 	for _, t := range in {
 		if !ir.IsScalar(t) {
 			return nil, fmt.Errorf("operands must have integer, index or float elements")
 		}
 	}
-	switch op.Name {
-	case ir.OpCast:
-		return func(a []num) (num, error) { return a[0], nil }, nil
-	case ir.OpSelect:
-		if in[0] != ir.Bool() {
-			return nil, fmt.Errorf("the condition must have i1 elements, not %s", in[0])
-		}
-		return func(a []num) (num, error) {
-			if a[0].sign() != 0 {
-				return a[1], nil
-			}
-			return a[2], nil
-		}, nil
-	case ir.OpCmp:
-		pred, _ := op.StringAttr("kind")
-		return cmpFunc(pred, in)
+	if sem.pick != nil {
+		return sem.pick(op, in, rt)
 	}
-	if anyFloat(in...) || op.Name == ir.OpSqrt || op.Name == ir.OpExp || op.Name == ir.OpLog {
-		return floatFunc(op.Name, in, rt)
+	if anyFloat(in...) || sem.ints == nil {
+		return floatFunc(sem, in, rt)
 	}
-	return intFunc(op.Name, in, rt)
+	return sem.ints(in, rt), nil
 }
 
 func anyFloat(ts ...ir.Type) bool {
@@ -189,97 +135,6 @@ func anyFloat(ts ...ir.Type) bool {
 		}
 	}
 	return false
-}
-
-// intFunc is the exact integer function of an operation whose operands are
-// all integers (or index). The _s and _u operations read each operand's bits
-// (in its own width) as two's-complement signed or as unsigned numbers.
-func intFunc(name string, in []ir.Type, rt ir.Type) (scalarFn, error) {
-	resultWidth, _, _ := intInfo(rt)
-	signed := func(a []num, i int) num { return readSigned(a[i], in[i]) }
-	unsigned := func(a []num, i int) num { return readUnsigned(a[i], in[i]) }
-	divide := func(read func([]num, int) num, rem bool) scalarFn {
-		return func(a []num) (num, error) {
-			x, y := read(a, 0), read(a, 1)
-			if y.sign() == 0 {
-				return num{}, fmt.Errorf("division by zero")
-			}
-			q, r := truncDivMod(x, y)
-			if rem {
-				return r, nil
-			}
-			return q, nil
-		}
-	}
-	amount := func(a []num) (int64, error) {
-		s := a[1]
-		if s.sign() < 0 {
-			return 0, fmt.Errorf("negative shift amount %s", s)
-		}
-		if s.k != kInt {
-			return math.MaxInt64, nil
-		}
-		return s.i, nil
-	}
-	switch name {
-	case ir.OpAdd:
-		return func(a []num) (num, error) { return addInt(a[0], a[1]), nil }, nil
-	case ir.OpSub:
-		return func(a []num) (num, error) { return subInt(a[0], a[1]), nil }, nil
-	case ir.OpMul:
-		return func(a []num) (num, error) { return mulInt(a[0], a[1]), nil }, nil
-	case ir.OpDivS:
-		return divide(signed, false), nil
-	case ir.OpDivU:
-		return divide(unsigned, false), nil
-	case ir.OpRemS:
-		return divide(signed, true), nil
-	case ir.OpRemU:
-		return divide(unsigned, true), nil
-	case ir.OpAnd, ir.OpOr, ir.OpXor:
-		return func(a []num) (num, error) { return bitwise(name, a[0], a[1]), nil }, nil
-	case ir.OpShl:
-		return func(a []num) (num, error) {
-			s, err := amount(a)
-			if err != nil {
-				return num{}, err
-			}
-			return shiftLeft(a[0], s, resultWidth), nil
-		}, nil
-	case ir.OpShrS, ir.OpShrU:
-		read := signed
-		if name == ir.OpShrU {
-			read = unsigned
-		}
-		return func(a []num) (num, error) {
-			s, err := amount(a)
-			if err != nil {
-				return num{}, err
-			}
-			return shiftRight(read(a, 0), s), nil
-		}, nil
-	case ir.OpMax:
-		return func(a []num) (num, error) {
-			if cmpInt(a[0], a[1]) >= 0 {
-				return a[0], nil
-			}
-			return a[1], nil
-		}, nil
-	case ir.OpMin:
-		return func(a []num) (num, error) {
-			if cmpInt(a[0], a[1]) <= 0 {
-				return a[0], nil
-			}
-			return a[1], nil
-		}, nil
-	case ir.OpNeg:
-		return func(a []num) (num, error) { return negInt(a[0]), nil }, nil
-	case ir.OpAbs:
-		return func(a []num) (num, error) { return absInt(a[0]), nil }, nil
-	case ir.OpNot:
-		return func(a []num) (num, error) { return notInt(a[0]), nil }, nil
-	}
-	return nil, fmt.Errorf("has no integer semantics")
 }
 
 // compKind is the format a float operation computes in: the widest float
@@ -299,7 +154,7 @@ func compKind(ts ...ir.Type) ir.FloatKind {
 // (or of sqrt/exp/log): integer operands are first rounded to the
 // computation format, the operation is computed in it (float64 arithmetic
 // rounded to the format), and the caller converts to the result type.
-func floatFunc(name string, in []ir.Type, rt ir.Type) (scalarFn, error) {
+func floatFunc(sem *elemSem, in []ir.Type, rt ir.Type) (scalarFn, error) {
 	k := compKind(append([]ir.Type{rt}, in...)...)
 	if !anyFloat(append([]ir.Type{rt}, in...)...) {
 		k = ir.F64 // sqrt/exp/log of integers into an integer
@@ -310,40 +165,14 @@ func floatFunc(name string, in []ir.Type, rt ir.Type) (scalarFn, error) {
 		}
 		return intToFloat(n, k)
 	}
-	var f2 func(x, y float64) float64
-	var f1 func(x float64) float64
-	switch name {
-	case ir.OpAdd:
-		f2 = func(x, y float64) float64 { return x + y }
-	case ir.OpSub:
-		f2 = func(x, y float64) float64 { return x - y }
-	case ir.OpMul:
-		f2 = func(x, y float64) float64 { return x * y }
-	case ir.OpDivS, ir.OpDivU:
-		f2 = func(x, y float64) float64 { return x / y }
-	case ir.OpRemS, ir.OpRemU:
-		f2 = math.Mod
-	case ir.OpMax:
-		f2 = fmax
-	case ir.OpMin:
-		f2 = fmin
-	case ir.OpNeg:
-		f1 = func(x float64) float64 { return -x }
-	case ir.OpAbs:
-		f1 = math.Abs
-	case ir.OpSqrt:
-		f1 = math.Sqrt
-	case ir.OpExp:
-		f1 = math.Exp
-	case ir.OpLog:
-		f1 = math.Log
-	default:
-		return nil, fmt.Errorf("needs integer operands, not %s", floatOperand(in))
-	}
-	if f1 != nil {
+	f1, f2 := sem.f1, sem.f2
+	switch {
+	case f1 != nil:
 		return func(a []num) (num, error) { return floatNum(roundFloat64(f1(get(a[0])), k)), nil }, nil
+	case f2 != nil:
+		return func(a []num) (num, error) { return floatNum(roundFloat64(f2(get(a[0]), get(a[1])), k)), nil }, nil
 	}
-	return func(a []num) (num, error) { return floatNum(roundFloat64(f2(get(a[0]), get(a[1])), k)), nil }, nil
+	return nil, fmt.Errorf("needs integer operands, not %s", floatOperand(in))
 }
 
 func floatOperand(in []ir.Type) ir.Type {

@@ -2,10 +2,11 @@ package exec
 
 import (
 	"fmt"
-	"github.com/otir-dev/otir/internal/satint"
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/satint"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -35,35 +36,6 @@ type workgroup struct {
 // handler executes one kind of operation and returns its results.
 type handler func(w *workgroup, op *ir.Operation) ([]rvalue, error)
 
-var handlers map[string]handler
-
-func init() {
-	handlers = map[string]handler{
-		ir.OpConstant:     execConstant,
-		ir.OpProgramID:    execProgramID,
-		ir.OpNumProgs:     execProgramID,
-		ir.OpAlloc:        execAlloc,
-		ir.OpDMA:          execDMA,
-		ir.OpWait:         execWait,
-		ir.OpLoad:         execLoad,
-		ir.OpStore:        execStore,
-		ir.OpAtomic:       execAtomic,
-		ir.OpBarrier:      func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil },
-		ir.OpMatmul:       execMatmul,
-		ir.OpReshape:      execReshape,
-		ir.OpTranspose:    execTranspose,
-		ir.OpExtractSlice: execExtractSlice,
-		ir.OpInsertSlice:  execInsertSlice,
-		ir.OpFor:          execFor,
-		ir.OpIf:           execIf,
-	}
-	for _, name := range ir.OpNames() {
-		if ir.IsElementwise(name) {
-			handlers[name] = execElementwise
-		}
-	}
-}
-
 // opErr makes an error diagnostic at op, naming it MLIR-style.
 func opErr(op *ir.Operation, format string, args ...any) *diag.Diagnostic {
 	return diag.Errorf(op.Loc, "'%s' op %s", op.Name, fmt.Sprintf(format, args...))
@@ -72,7 +44,7 @@ func opErr(op *ir.Operation, format string, args ...any) *diag.Diagnostic {
 // runWorkgroup runs the kernel body for one workgroup.
 func (m *machine) runWorkgroup(linear int) error {
 	w := &workgroup{m: m, linear: linear, env: map[*ir.Value]rvalue{}}
-	w.pid = unflatten(int64(linear), m.grid)
+	w.pid = tileview.Coord(int64(linear), m.grid)
 	body := m.kernel.Body(0)
 	args := make([]rvalue, len(body.Args))
 	for i := range args {
@@ -95,7 +67,7 @@ func (m *machine) runWorkgroup(linear int) error {
 // inWorkgroup adds a note telling which workgroup failed (for grids > 1).
 func (w *workgroup) inWorkgroup(err error) error {
 	d, ok := err.(*diag.Diagnostic)
-	if !ok || numElems(w.m.grid) == 1 {
+	if !ok || tileview.Len(w.m.grid) == 1 {
 		return err
 	}
 	parts := make([]string, len(w.pid))
@@ -135,7 +107,8 @@ func (w *workgroup) runBlock(b *ir.Block, args []rvalue) ([]rvalue, error) {
 		w.env[a] = args[i]
 	}
 	for _, op := range b.Ops {
-		if op.Name == ir.OpYield || op.Name == ir.OpReturn {
+		sem, known := semOf(op.Name)
+		if sem.ends {
 			vals := make([]rvalue, len(op.Operands))
 			for i := range op.Operands {
 				v, err := w.operand(op, i)
@@ -146,24 +119,34 @@ func (w *workgroup) runBlock(b *ir.Block, args []rvalue) ([]rvalue, error) {
 			}
 			return vals, nil
 		}
-		if err := w.step(op); err != nil {
+		if err := w.step(op, sem, known); err != nil {
 			return nil, err
 		}
 	}
 	return nil, nil
 }
 
-// step executes one operation and binds its results after checking each
-// against its declared type.
-func (w *workgroup) step(op *ir.Operation) error {
-	if err := w.tickN(op, stepCost(op)); err != nil {
+// step executes one operation, of semantics sem (known: sem is its table
+// entry), and binds its results after checking each against its declared
+// type.
+func (w *workgroup) step(op *ir.Operation, sem semantics, known bool) error {
+	if err := w.tickN(op, stepCost(op, sem)); err != nil {
 		return err
 	}
-	h := handlers[op.Name]
-	if h == nil {
+	var res []rvalue
+	var err error
+	switch {
+	case sem.run != nil:
+		res, err = sem.run(w, op)
+	case sem.elem != nil:
+		res, err = execElementwise(w, op, sem.elem)
+	case sem.unsupported != "":
+		return opErr(op, "is not supported by the executor: %s", sem.unsupported)
+	case !known:
 		return opErr(op, "is not an operation the executor can run")
+	default:
+		return opErr(op, "cannot run here")
 	}
-	res, err := h(w, op)
 	if err != nil {
 		return err
 	}
@@ -206,7 +189,7 @@ func conforms(v rvalue, t ir.Type) error {
 		if !ok || tt.Space != ir.Private {
 			return fmt.Errorf("is a value, but its type %s is not a scalar or #private tile", t)
 		}
-		if x.Elem != tt.Elem || !sameShape(x.Shape, tt.Shape) {
+		if x.Elem != tt.Elem || !tileview.SameShape(x.Shape, tt.Shape) {
 			return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.Shape), x.Elem, t)
 		}
 	case *view:
@@ -214,7 +197,7 @@ func conforms(v rvalue, t ir.Type) error {
 		if !ok || tt.Space != x.mem.space {
 			return fmt.Errorf("is a %s tile, but its type is %s", x.mem.space, t)
 		}
-		if x.mem.buf.Elem != tt.Elem || !sameShape(x.shape, tt.Shape) {
+		if x.mem.buf.Elem != tt.Elem || !tileview.SameShape(x.shape, tt.Shape) {
 			return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.shape), x.mem.buf.Elem, t)
 		}
 	case *token:
@@ -223,18 +206,6 @@ func conforms(v rvalue, t ir.Type) error {
 		}
 	}
 	return nil
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // operand returns the runtime value of operand i.

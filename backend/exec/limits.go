@@ -113,15 +113,24 @@ func countText(t ir.Type) string {
 // one per element of its tile results (and, for a matmul, per
 // multiply-add), so that the limit bounds the work, not only the number of
 // operations.
-func stepCost(op *ir.Operation) int64 {
+func stepCost(op *ir.Operation, sem semantics) int64 {
 	c := int64(1)
 	for _, r := range op.Results {
 		c = satint.Add(c, tileCost(r.Type))
 	}
-	if op.Name == ir.OpMatmul && len(op.Operands) > 0 {
-		if tt, ok := op.Operands[0].Type.(*ir.TileType); ok && len(tt.Shape) > 0 && len(op.Results) > 0 {
-			c = satint.Add(c, satint.Mul(tileCost(op.Results[0].Type), tt.Shape[len(tt.Shape)-1]))
-		}
+	if sem.cost != nil {
+		c = satint.Add(c, sem.cost(op))
 	}
 	return c
+}
+
+// matmulCost is a matmul's multiply-adds: one per result element and per
+// element of the contracted dimension.
+func matmulCost(op *ir.Operation) int64 {
+	if len(op.Operands) > 0 {
+		if tt, ok := op.Operands[0].Type.(*ir.TileType); ok && len(tt.Shape) > 0 && len(op.Results) > 0 {
+			return satint.Mul(tileCost(op.Results[0].Type), tt.Shape[len(tt.Shape)-1])
+		}
+	}
+	return 0
 }

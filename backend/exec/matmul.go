@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -37,7 +38,7 @@ func execMatmul(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !sameShape(shape, c.Shape) {
+	if !tileview.SameShape(shape, c.Shape) {
 		return nil, opErr(op, "result shape %s is not the accumulator's shape %s", shapeString(shape), shapeString(c.Shape))
 	}
 	float := anyFloat(a.Elem, b.Elem, c.Elem)

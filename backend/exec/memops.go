@@ -3,6 +3,7 @@ package exec
 import (
 	"slices"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -20,14 +21,14 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	var src *Buffer
 	switch x := v.(type) {
 	case *view:
-		if x.mem.buf.Elem != elem || x.len() != numElems(shape) || !sameShape(x.shape, shape) && len(shape) != 0 {
+		if x.mem.buf.Elem != elem || x.len() != tileview.Len(shape) || !tileview.SameShape(x.shape, shape) && len(shape) != 0 {
 			return nil, opErr(op, "cannot load a %s tile of %s as %s", shapeString(x.shape), x.mem.buf.Elem, op.Results[0].Type)
 		}
 		if src, err = w.readElems(op, x, shape); err != nil {
 			return nil, err
 		}
 	case *Buffer:
-		if x.Elem != elem || x.Len() != numElems(shape) || !sameShape(x.Shape, shape) && len(shape) != 0 {
+		if x.Elem != elem || x.Len() != tileview.Len(shape) || !tileview.SameShape(x.Shape, shape) && len(shape) != 0 {
 			return nil, opErr(op, "cannot load a %s tile of %s as %s", shapeString(x.Shape), x.Elem, op.Results[0].Type)
 		}
 		src = &Buffer{Shape: shape, Elem: x.Elem, Ints: x.Ints, Bigs: x.Bigs, Floats: x.Floats}
@@ -71,18 +72,9 @@ func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 // k the element of the broadcast operand whose strides are given.
 func forEachBroadcast(shape, strides []int64, fn func(i int, k int64)) {
 	coord := make([]int64, len(shape))
-	for i := 0; i < numElems(shape); i++ {
-		k := int64(0)
-		for d, c := range coord {
-			k += c * strides[d]
-		}
-		fn(i, k)
-		for d := len(coord) - 1; d >= 0; d-- {
-			if coord[d]++; coord[d] < shape[d] {
-				break
-			}
-			coord[d] = 0
-		}
+	for i, n := 0, tileview.Len(shape); i < n; i++ {
+		fn(i, tileview.Linear(coord, strides))
+		tileview.Next(coord, shape)
 	}
 }
 
@@ -133,7 +125,7 @@ func execDMA(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if src.mem.buf.Elem != dst.mem.buf.Elem || !sameShape(src.shape, dst.shape) {
+	if src.mem.buf.Elem != dst.mem.buf.Elem || !tileview.SameShape(src.shape, dst.shape) {
 		return nil, opErr(op, "copies a %s tile of %s into a %s tile of %s", shapeString(src.shape), src.mem.buf.Elem, shapeString(dst.shape), dst.mem.buf.Elem)
 	}
 	var mask []bool

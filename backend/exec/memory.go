@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -45,7 +46,7 @@ type view struct {
 	idx   []int64 // nil: the whole buffer in its own order
 }
 
-func (v *view) len() int { return numElems(v.shape) }
+func (v *view) len() int { return tileview.Len(v.shape) }
 
 // at is the flat buffer index of element i.
 func (v *view) at(i int) int64 {
@@ -66,7 +67,7 @@ func (v *view) indices() []int64 {
 
 // describe names element i of the view for diagnostics, as buffer coordinates.
 func (v *view) describe(i int) string {
-	return fmt.Sprintf("element %s of %s", coordString(unflatten(v.at(i), v.mem.buf.Shape)), v.mem.desc)
+	return fmt.Sprintf("element %s of %s", coordString(tileview.Coord(v.at(i), v.mem.buf.Shape)), v.mem.desc)
 }
 
 // token is the completion token of one asynchronous copy.

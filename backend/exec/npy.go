@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -109,7 +110,7 @@ func ReadNpy(r io.Reader, elem ir.Type) (*Buffer, error) {
 			}
 		}
 		if !inRange(v, elem) {
-			return nil, fmt.Errorf("element %s = %s is not a value of %s", coordString(unflatten(int64(i), shape)), v, elem)
+			return nil, fmt.Errorf("element %s = %s is not a value of %s", coordString(tileview.Coord(int64(i), shape)), v, elem)
 		}
 		b.setNum(i, v)
 	}

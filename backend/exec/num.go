@@ -313,22 +313,23 @@ func notInt(a num) num {
 	return bigNum(new(big.Int).Not(a.b))
 }
 
-// bitwise applies and/or/xor to unbounded two's-complement integers.
-func bitwise(op string, a, b num) num {
+// bitwise applies and, or or xor (kind) to unbounded two's-complement
+// integers.
+func bitwise(kind string, a, b num) num {
 	if a.k == kInt && b.k == kInt {
-		switch op {
-		case ir.OpAnd:
+		switch kind {
+		case "and":
 			return intNum(a.i & b.i)
-		case ir.OpOr:
+		case "or":
 			return intNum(a.i | b.i)
 		}
 		return intNum(a.i ^ b.i)
 	}
 	z := new(big.Int)
-	switch op {
-	case ir.OpAnd:
+	switch kind {
+	case "and":
 		z.And(a.big(), b.big())
-	case ir.OpOr:
+	case "or":
 		z.Or(a.big(), b.big())
 	default:
 		z.Xor(a.big(), b.big())

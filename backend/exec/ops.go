@@ -72,23 +72,26 @@ func execConstant(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	return []rvalue{out}, nil
 }
 
-// execProgramID returns the workgroup's coordinate along an axis
-// (otir.program_id) or the grid's size along it (otir.num_programs).
-func execProgramID(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	axis, ok := op.IntAttr("axis")
-	if !ok {
-		return nil, opErr(op, "needs an integer 'axis' attribute")
+// execAxis returns the workgroup's coordinate along an axis
+// (otir.program_id) or, with grid, the grid's size along it
+// (otir.num_programs).
+func execAxis(grid bool) handler {
+	return func(w *workgroup, op *ir.Operation) ([]rvalue, error) {
+		axis, ok := op.IntAttr("axis")
+		if !ok {
+			return nil, opErr(op, "needs an integer 'axis' attribute")
+		}
+		if axis < 0 || axis >= int64(len(w.m.grid)) {
+			return nil, opErr(op, "axis %d is not an axis of the grid %s (rank %d)", axis, gridString(w.m.grid), len(w.m.grid))
+		}
+		v := w.pid[axis]
+		if grid {
+			v = w.m.grid[axis]
+		}
+		b := NewBuffer(ir.Index())
+		b.Ints[0] = v
+		return []rvalue{b}, nil
 	}
-	if axis < 0 || axis >= int64(len(w.m.grid)) {
-		return nil, opErr(op, "axis %d is not an axis of the grid %s (rank %d)", axis, gridString(w.m.grid), len(w.m.grid))
-	}
-	v := w.pid[axis]
-	if op.Name == ir.OpNumProgs {
-		v = w.m.grid[axis]
-	}
-	b := NewBuffer(ir.Index())
-	b.Ints[0] = v
-	return []rvalue{b}, nil
 }
 
 // execAlloc allocates a tile: #workgroup memory starts uninitialised (reading

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -14,7 +15,7 @@ import (
 // final value differs between orders is a race. It records the races in res
 // and returns a diagnostic at the write of the first one.
 func checkRaces(k *ir.Operation, args []*Buffer, opts Options, first *machine, res *Result) error {
-	n := numElems(first.grid)
+	n := tileview.Len(first.grid)
 	seed := opts.Seed
 	if seed == 0 {
 		seed = 1
@@ -62,7 +63,7 @@ func checkRaces(k *ir.Operation, args []*Buffer, opts Options, first *machine, r
 			if !nonAtomic || !differs {
 				continue
 			}
-			r := Race{Param: p, Coord: unflatten(int64(e), g.buf.Shape)}
+			r := Race{Param: p, Coord: tileview.Coord(int64(e), g.buf.Shape)}
 			for i, m := range machines {
 				r.Orders = append(r.Orders, names[i])
 				r.Values = append(r.Values, m.globals[p].buf.num(e).String())
@@ -104,7 +105,7 @@ func raceDiag(k *ir.Operation, machines []*machine, names []string, p, e int, r 
 	for i, m := range machines {
 		mem := m.globals[p]
 		if op := mem.lastStore[e]; op != nil {
-			pid := unflatten(int64(mem.lastWG[e]), m.grid)
+			pid := tileview.Coord(int64(mem.lastWG[e]), m.grid)
 			d.Note(op.Loc, "written last here by workgroup %s in %s order", coordString(pid), names[i])
 		}
 	}

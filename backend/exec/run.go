@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes/verify"
 )
@@ -110,7 +111,7 @@ func Run(m *ir.Module, kernel string, args []*Buffer, opts Options) (res *Result
 	if err != nil {
 		return nil, err
 	}
-	n := numElems(mach.grid)
+	n := tileview.Len(mach.grid)
 	if opts.CheckRaces {
 		mach.track()
 	}
@@ -204,7 +205,7 @@ func newMachine(k *ir.Operation, args []*Buffer, opts Options) (*machine, error)
 			if t.Space == ir.Workgroup {
 				return nil, diag.Errorf(where, "argument %%%s: a kernel cannot take a #workgroup tile", p.Name)
 			}
-			if a.Elem != t.Elem || !sameShape(a.Shape, t.Shape) {
+			if a.Elem != t.Elem || !tileview.SameShape(a.Shape, t.Shape) {
 				return nil, diag.Errorf(where, "argument %%%s of type %s is given a %s buffer of %s", p.Name, t, shapeString(a.Shape), a.Elem)
 			}
 			if t.Space == ir.Global {

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -21,11 +22,7 @@ func gather(v rvalue, shape []int64, src []int64) rvalue {
 		}
 		return out
 	case *view:
-		idx := make([]int64, len(src))
-		for i, s := range src {
-			idx[i] = x.at(int(s))
-		}
-		return &view{mem: x.mem, shape: shape, idx: idx}
+		return &view{mem: x.mem, shape: shape, idx: tileview.Compose(x.idx, src)}
 	}
 	return nil
 }
@@ -69,7 +66,7 @@ func execReshape(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rt.Elem != elem || rt.NumElements() != int64(numElems(shape)) {
+	if rt.Elem != elem || rt.NumElements() != int64(tileview.Len(shape)) {
 		return nil, opErr(op, "cannot reshape a %s tile of %s into %s", shapeString(shape), elem, rt)
 	}
 	switch x := v.(type) {
@@ -89,116 +86,49 @@ func execTranspose(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		return nil, err
 	}
 	perm, ok := op.Attr("permutation").(*ir.DenseI64Attr)
-	if !ok || !isPermutation(perm.Values, len(shape)) {
+	if !ok || !tileview.IsPermutation(perm.Values, len(shape)) {
 		return nil, opErr(op, "needs a 'permutation' of the %d dimensions", len(shape))
 	}
-	out := make([]int64, len(shape))
-	for i, p := range perm.Values {
-		out[i] = shape[p]
-	}
-	strides := rowMajorStrides(shape)
-	src := make([]int64, numElems(out))
-	for i := range src {
-		c := unflatten(int64(i), out)
-		for d, p := range perm.Values {
-			src[i] += c[d] * strides[p]
-		}
-	}
+	out, src := tileview.Transpose(shape, perm.Values)
 	return []rvalue{gather(v, out, src)}, nil
 }
-
-func isPermutation(p []int64, n int) bool {
-	if len(p) != n {
-		return false
-	}
-	seen := make([]bool, n)
-	for _, x := range p {
-		if x < 0 || x >= int64(n) || seen[x] {
-			return false
-		}
-		seen[x] = true
-	}
-	return true
-}
-
-func rowMajorStrides(shape []int64) []int64 {
-	s := make([]int64, len(shape))
-	acc := int64(1)
-	for d := len(shape) - 1; d >= 0; d-- {
-		s[d] = acc
-		acc *= shape[d]
-	}
-	return s
-}
-
-// sliceSpec is the box a slice operation selects: offsets, sizes, strides.
-type sliceSpec struct{ offsets, sizes, strides []int64 }
 
 // sliceBounds reads a slice's offsets (static, or dynamic operands from
 // operand firstDyn on), sizes and strides, and checks that the box lies
 // within a tile of the given shape: an out-of-bounds slice is an error.
-func (w *workgroup) sliceBounds(op *ir.Operation, firstDyn int, shape []int64) (sliceSpec, error) {
+func (w *workgroup) sliceBounds(op *ir.Operation, firstDyn int, shape []int64) (tileview.Box, error) {
 	offs, ok1 := op.Attr("static_offsets").(*ir.DenseI64Attr)
 	sizes, ok2 := op.Attr("static_sizes").(*ir.DenseI64Attr)
 	strides, ok3 := op.Attr("static_strides").(*ir.DenseI64Attr)
 	if !ok1 || !ok2 || !ok3 || len(offs.Values) != len(shape) || len(sizes.Values) != len(shape) || len(strides.Values) != len(shape) {
-		return sliceSpec{}, opErr(op, "needs static_offsets, static_sizes and static_strides with one entry per dimension (%d)", len(shape))
+		return tileview.Box{}, opErr(op, "needs static_offsets, static_sizes and static_strides with one entry per dimension (%d)", len(shape))
 	}
-	s := sliceSpec{offsets: make([]int64, len(shape)), sizes: sizes.Values, strides: strides.Values}
+	s := tileview.Box{Offsets: make([]int64, len(shape)), Sizes: sizes.Values, Strides: strides.Values}
 	dyn := firstDyn
 	for d, o := range offs.Values {
 		what := "offset"
 		if o == ir.DynamicOffset {
 			v, err := w.intOperand(op, dyn)
 			if err != nil {
-				return sliceSpec{}, err
+				return tileview.Box{}, err
 			}
 			what = fmt.Sprintf("dynamic offset %s", valueName(op.Operands[dyn]))
 			dyn++
 			o = v
 		}
-		s.offsets[d] = o
-		size, stride := s.sizes[d], s.strides[d]
+		s.Offsets[d] = o
+		size, stride := s.Sizes[d], s.Strides[d]
 		if size < 1 || stride < 1 {
-			return sliceSpec{}, opErr(op, "size %d and stride %d along dimension %d must be positive", size, stride, d)
+			return tileview.Box{}, opErr(op, "size %d and stride %d along dimension %d must be positive", size, stride, d)
 		}
-		if o < 0 || o >= shape[d] || (size-1) > (shape[d]-1-o)/stride {
-			return sliceSpec{}, opErr(op, "slice is out of bounds: %s %d, size %d, stride %d along dimension %d of size %d", what, o, size, stride, d, shape[d])
+		if !s.Within(d, shape[d]) {
+			return tileview.Box{}, opErr(op, "slice is out of bounds: %s %d, size %d, stride %d along dimension %d of size %d", what, o, size, stride, d, shape[d])
 		}
 	}
 	if dyn != len(op.Operands) {
-		return sliceSpec{}, opErr(op, "has %d dynamic offset operands but %d dynamic offsets", len(op.Operands)-firstDyn, dyn-firstDyn)
+		return tileview.Box{}, opErr(op, "has %d dynamic offset operands but %d dynamic offsets", len(op.Operands)-firstDyn, dyn-firstDyn)
 	}
 	return s, nil
-}
-
-// sources lists, for each element of the box in row-major order, its flat
-// index in a tile of the given shape.
-func (s sliceSpec) sources(shape []int64) []int64 {
-	strides := rowMajorStrides(shape)
-	src := make([]int64, numElems(s.sizes))
-	for i := range src {
-		c := unflatten(int64(i), s.sizes)
-		for d := range c {
-			src[i] += (s.offsets[d] + c[d]*s.strides[d]) * strides[d]
-		}
-	}
-	return src
-}
-
-// sameDropOnes reports whether two shapes agree once their 1s are dropped
-// (a slice may drop unit dimensions, as MLIR's rank-reducing slices do).
-func sameDropOnes(a, b []int64) bool {
-	drop := func(s []int64) []int64 {
-		var out []int64
-		for _, d := range s {
-			if d != 1 {
-				out = append(out, d)
-			}
-		}
-		return out
-	}
-	return sameShape(drop(a), drop(b))
 }
 
 // execExtractSlice selects a box of a tile.
@@ -215,10 +145,10 @@ func execExtractSlice(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rt.Elem != elem || !sameDropOnes(rt.Shape, s.sizes) {
-		return nil, opErr(op, "a %s slice of %s elements cannot have type %s", shapeString(s.sizes), elem, rt)
+	if rt.Elem != elem || !tileview.SameDropOnes(rt.Shape, s.Sizes) {
+		return nil, opErr(op, "a %s slice of %s elements cannot have type %s", shapeString(s.Sizes), elem, rt)
 	}
-	return []rvalue{gather(v, rt.Shape, s.sources(shape))}, nil
+	return []rvalue{gather(v, rt.Shape, s.Sources(shape))}, nil
 }
 
 // execInsertSlice returns a copy of a #private tile with a box replaced by
@@ -236,11 +166,11 @@ func execInsertSlice(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if src.Elem != dst.Elem || !sameDropOnes(src.Shape, s.sizes) {
-		return nil, opErr(op, "cannot insert a %s tile of %s into a %s slice of %s", shapeString(src.Shape), src.Elem, shapeString(s.sizes), dst.Elem)
+	if src.Elem != dst.Elem || !tileview.SameDropOnes(src.Shape, s.Sizes) {
+		return nil, opErr(op, "cannot insert a %s tile of %s into a %s slice of %s", shapeString(src.Shape), src.Elem, shapeString(s.Sizes), dst.Elem)
 	}
 	out := dst.Clone()
-	for i, k := range s.sources(dst.Shape) {
+	for i, k := range s.Sources(dst.Shape) {
 		out.setNum(int(k), src.num(i))
 	}
 	return []rvalue{out}, nil

@@ -13,65 +13,53 @@ import (
 // exact result of the operand values, converted to the result type rt), as
 // constants when the operands are, else as dais ops.
 
-// binary lowers add, sub, mul, div/rem, shifts, bitwise ops, max and min.
-func (l *lowerer) binary(name string, a, b num, ta, tb, rt intT) (num, error) {
-	switch name {
-	case ir.OpAdd:
-		return l.add(a, b, rt)
-	case ir.OpSub:
-		return l.sub(a, b, rt)
-	case ir.OpMul:
-		return l.mul(a, b, rt)
-	case ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU:
-		signed := name == ir.OpDivS || name == ir.OpRemS
-		rem := name == ir.OpRemS || name == ir.OpRemU
-		y, err := l.reading(b, tb, signed)
-		if err != nil {
-			return num{}, err
-		}
-		// rem_u by 2^k (k within the width) depends only on the low k
-		// bits, which the reading does not change. (rem_s depends on the
-		// dividend's sign too.)
-		if k, ok := pow2Const(y); rem && !signed && ok && k <= ta.width && a.c == nil {
-			if err := l.needExact(a); err != nil {
-				return num{}, err
-			}
-			s, err := l.data(a)
-			if err != nil {
-				return num{}, err
-			}
-			return l.floorRemPow2(s, k, 1, rt)
-		}
-		x, err := l.reading(a, ta, signed)
-		if err != nil {
-			return num{}, err
-		}
-		return l.divide(x, y, rem, rt)
-	case ir.OpShl, ir.OpShrS, ir.OpShrU:
-		if b.c == nil {
-			return num{}, l.cannot("shift by a non-constant amount")
-		}
-		if b.c.Sign() < 0 {
-			return num{}, l.errf("negative shift amount %v", b.c)
-		}
-		k := 4096
-		if b.c.IsInt64() && b.c.Int64() < 4096 {
-			k = int(b.c.Int64())
-		}
-		if name == ir.OpShl {
-			return l.shiftLeft(a, k, rt)
-		}
-		x, err := l.reading(a, ta, name == ir.OpShrS)
-		if err != nil {
-			return num{}, err
-		}
-		return l.floorShift(x, k, rt)
-	case ir.OpAnd, ir.OpOr, ir.OpXor:
-		return l.bitwise(name, a, b, rt)
-	case ir.OpMax, ir.OpMin:
-		return l.maxMin(name == ir.OpMax, a, b, rt)
+// divRem lowers div_s and div_u, or (rem) rem_s and rem_u: the operands
+// read as signed or unsigned numbers of their types.
+func (l *lowerer) divRem(a, b num, ta, tb, rt intT, signed, rem bool) (num, error) {
+	y, err := l.reading(b, tb, signed)
+	if err != nil {
+		return num{}, err
 	}
-	return num{}, l.cannot("no integer lowering for this operation")
+	// rem_u by 2^k (k within the width) depends only on the low k
+	// bits, which the reading does not change. (rem_s depends on the
+	// dividend's sign too.)
+	if k, ok := pow2Const(y); rem && !signed && ok && k <= ta.width && a.c == nil {
+		if err := l.needExact(a); err != nil {
+			return num{}, err
+		}
+		s, err := l.data(a)
+		if err != nil {
+			return num{}, err
+		}
+		return l.floorRemPow2(s, k, 1, rt)
+	}
+	x, err := l.reading(a, ta, signed)
+	if err != nil {
+		return num{}, err
+	}
+	return l.divide(x, y, rem, rt)
+}
+
+// shift lowers shl (left), shr_s (signed) and shr_u by a constant amount.
+func (l *lowerer) shift(a, b num, ta, rt intT, left, signed bool) (num, error) {
+	if b.c == nil {
+		return num{}, l.cannot("shift by a non-constant amount")
+	}
+	if b.c.Sign() < 0 {
+		return num{}, l.errf("negative shift amount %v", b.c)
+	}
+	k := 4096
+	if b.c.IsInt64() && b.c.Int64() < 4096 {
+		k = int(b.c.Int64())
+	}
+	if left {
+		return l.shiftLeft(a, k, rt)
+	}
+	x, err := l.reading(a, ta, signed)
+	if err != nil {
+		return num{}, err
+	}
+	return l.floorShift(x, k, rt)
 }
 
 // pow2Const returns k when n is the constant +-2^k.
@@ -307,7 +295,7 @@ func (l *lowerer) divide(x, y num, rem bool, rt intT) (num, error) {
 		if err != nil {
 			return num{}, err
 		}
-		return l.unary(ir.OpNeg, q, rt)
+		return l.negate(q, rt)
 	}
 	if v == s {
 		// x of one sign: its remainder is floor's by e = ±2^k.
@@ -473,12 +461,12 @@ func (l *lowerer) floorRemPow2(s *slot, k, sign int, rt intT) (num, error) {
 	return l.addConst(us, neg(top), rt)
 }
 
-// bitwise lowers and/or/xor: values as infinite two's complement, as ALIR's
-// bit operations compute them.
-func (l *lowerer) bitwise(name string, a, b num, rt intT) (num, error) {
+// bitwise lowers and, or and xor (kind): values as infinite two's
+// complement, as ALIR's bit operations compute them.
+func (l *lowerer) bitwise(kind string, a, b num, rt intT) (num, error) {
 	op := map[string]func(z, x, y *big.Int) *big.Int{
-		ir.OpAnd: (*big.Int).And, ir.OpOr: (*big.Int).Or, ir.OpXor: (*big.Int).Xor,
-	}[name]
+		"and": (*big.Int).And, "or": (*big.Int).Or, "xor": (*big.Int).Xor,
+	}[kind]
 	if a.c != nil && b.c != nil {
 		return constNum(rt.wrap(op(new(big.Int), a.c, b.c))), nil
 	}
@@ -487,11 +475,11 @@ func (l *lowerer) bitwise(name string, a, b num, rt intT) (num, error) {
 	}
 	if b.c != nil {
 		switch {
-		case b.c.Sign() == 0 && name == ir.OpAnd:
+		case b.c.Sign() == 0 && kind == "and":
 			return intNum(0), nil
-		case b.c.Sign() == 0, b.c.Cmp(bigNegOne) == 0 && name == ir.OpAnd:
+		case b.c.Sign() == 0, b.c.Cmp(bigNegOne) == 0 && kind == "and":
 			return l.convert(a, rt)
-		case b.c.Cmp(bigNegOne) == 0 && name == ir.OpOr:
+		case b.c.Cmp(bigNegOne) == 0 && kind == "or":
 			return constNum(rt.wrap(bigNegOne)), nil
 		}
 	}
@@ -503,7 +491,6 @@ func (l *lowerer) bitwise(name string, a, b num, rt intT) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	kind := map[string]string{ir.OpAnd: "and", ir.OpOr: "or", ir.OpXor: "xor"}[name]
 	lo, hi := bitwiseBounds(kind, sa, sb)
 	at := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: kind}}, {Name: "shift", Value: ir.I64(0)}}
 	return l.value(dais.OpBitBinary, []*slot{sa, sb}, at, lo, hi, rt)
@@ -566,63 +553,70 @@ func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
 	return l.muxWithin(lt, ca, cb, minBig(clo, dlo), minBig(chi, dhi), rt)
 }
 
-// unary lowers neg, abs and not.
-func (l *lowerer) unary(name string, a num, rt intT) (num, error) {
+// negate lowers neg.
+func (l *lowerer) negate(a num, rt intT) (num, error) {
 	if a.c != nil {
-		var v *big.Int
-		switch name {
-		case ir.OpNeg:
-			v = neg(a.c)
-		case ir.OpAbs:
-			if err := l.needExact(a); err != nil {
-				return num{}, err
-			}
-			v = new(big.Int).Abs(a.c)
-		case ir.OpNot:
-			v = new(big.Int).Not(a.c)
-		}
-		return constNum(rt.wrap(v)), nil
+		return constNum(rt.wrap(neg(a.c))), nil
 	}
 	s, err := l.data(a)
 	if err != nil {
 		return num{}, err
 	}
-	switch name {
-	case ir.OpNeg:
-		return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
-	case ir.OpAbs:
-		switch {
-		case s.lo.Sign() >= 0:
-			return l.convert(slotNum(s), rt)
-		case s.hi.Sign() <= 0:
-			return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
-		}
-		n, err := l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
-		if err != nil {
+	return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
+}
+
+// absolute lowers abs.
+func (l *lowerer) absolute(a num, rt intT) (num, error) {
+	if a.c != nil {
+		if err := l.needExact(a); err != nil {
 			return num{}, err
 		}
-		ns, err := l.data(n)
-		if err != nil {
-			return num{}, err
-		}
-		lo, hi := rt.lo, rt.hi
-		if rt.contains(neg(s.hi), neg(s.lo)) { // -s was exact: |s| >= 0
-			lo, hi = bigZero, maxBig(s.hi, neg(s.lo))
-		}
-		// s is signed (s.lo < 0), so its msb is its sign.
-		return l.value(dais.OpMux, []*slot{s, ns, s}, shiftAttr(0), lo, hi, rt)
-	case ir.OpNot:
-		if rt.signed {
-			// ALIR's not of a signed result is -a-1, exact.
-			at := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "not"}}}
-			return l.value(dais.OpBitUnary, []*slot{s}, at, sub(neg(s.hi), bigOne), sub(neg(s.lo), bigOne), rt)
-		}
-		// Unsigned: not a = (2^w - 1) - a, which stays in range.
-		top, err := l.constSlot(rt.hi)
-		if err != nil {
-			return num{}, err
-		}
-		return l.value(dais.OpSub, []*slot{top, s}, shiftAttr(0), sub(rt.hi, s.hi), sub(rt.hi, s.lo), rt)
+		return constNum(rt.wrap(new(big.Int).Abs(a.c))), nil
 	}
-	return num{}, l.cannot("no integer lowering for this operation")
+	s, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	switch {
+	case s.lo.Sign() >= 0:
+		return l.convert(slotNum(s), rt)
+	case s.hi.Sign() <= 0:
+		return l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
+	}
+	n, err := l.value(dais.OpNeg, []*slot{s}, nil, neg(s.hi), neg(s.lo), rt)
+	if err != nil {
+		return num{}, err
+	}
+	ns, err := l.data(n)
+	if err != nil {
+		return num{}, err
+	}
+	lo, hi := rt.lo, rt.hi
+	if rt.contains(neg(s.hi), neg(s.lo)) { // -s was exact: |s| >= 0
+		lo, hi = bigZero, maxBig(s.hi, neg(s.lo))
+	}
+	// s is signed (s.lo < 0), so its msb is its sign.
+	return l.value(dais.OpMux, []*slot{s, ns, s}, shiftAttr(0), lo, hi, rt)
+}
+
+// complement lowers not.
+func (l *lowerer) complement(a num, rt intT) (num, error) {
+	if a.c != nil {
+		return constNum(rt.wrap(new(big.Int).Not(a.c))), nil
+	}
+	s, err := l.data(a)
+	if err != nil {
+		return num{}, err
+	}
+	if rt.signed {
+		// ALIR's not of a signed result is -a-1, exact.
+		at := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "not"}}}
+		return l.value(dais.OpBitUnary, []*slot{s}, at, sub(neg(s.hi), bigOne), sub(neg(s.lo), bigOne), rt)
+	}
+	// Unsigned: not a = (2^w - 1) - a, which stays in range.
+	top, err := l.constSlot(rt.hi)
+	if err != nil {
+		return num{}, err
+	}
+	return l.value(dais.OpSub, []*slot{top, s}, shiftAttr(0), sub(rt.hi, s.hi), sub(rt.hi, s.lo), rt)
 }

@@ -158,7 +158,7 @@ func (l *lowerer) notEqual(a, b num) (num, error) {
 			return num{}, l.cannot("comparing values that need more than 64 bits")
 		}
 		var x num
-		if x, err = l.bitwise(ir.OpXor, a, b, t); err == nil {
+		if x, err = l.bitwise("xor", a, b, t); err == nil {
 			if x.c != nil {
 				return boolNum(x.c.Sign() != 0), nil
 			}

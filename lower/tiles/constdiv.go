@@ -158,7 +158,7 @@ func (l *lowerer) divideByConst(x *slot, d *big.Int, rem bool, rt intT) (num, er
 	case tau > 0:
 		return l.convert(q, rt)
 	}
-	return l.unary(ir.OpNeg, q, rt)
+	return l.negate(q, rt)
 }
 
 // remainder returns x - e·q as a value of rt, where q = floor(v/e) and this

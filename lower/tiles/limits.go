@@ -89,13 +89,13 @@ func (l *lowerer) checkSizes(k *ir.Operation) error {
 // stepOp counts op against max-ops: one step, plus the elements of the
 // values it creates (#private tiles, allocations; views of memory cost
 // nothing).
-func (l *lowerer) stepOp(op *ir.Operation) error {
+func (l *lowerer) stepOp(op *ir.Operation, lw lowering) error {
 	if err := l.step(); err != nil {
 		return err
 	}
 	n := int64(0)
 	for _, r := range op.Results {
-		if tt, ok := r.Type.(*ir.TileType); ok && (tt.Space == ir.Private || op.Name == ir.OpAlloc) {
+		if tt, ok := r.Type.(*ir.TileType); ok && (tt.Space == ir.Private || lw.allocates) {
 			n += tileElems(tt)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -40,7 +41,7 @@ func (l *lowerer) constant(op *ir.Operation) error {
 	default:
 		return l.errf("internal error: unsupported constant attribute")
 	}
-	n := numElems(shapeOf(r.Type))
+	n := tileview.Len(shapeOf(r.Type))
 	ns := make([]num, n)
 	for i := range ns {
 		v := vals[0]
@@ -97,8 +98,10 @@ func valueName(v *ir.Value, fallback string) string {
 	return fallback
 }
 
-// dest returns operand i as a memory tile to write.
-func (l *lowerer) dest(op *ir.Operation, i int) (*view, error) {
+// dest returns operand i as a memory tile to write; pending checks that
+// no pending copy touches it (a copy checks only the elements its mask
+// selects, itself).
+func (l *lowerer) dest(op *ir.Operation, i int, pending bool) (*view, error) {
 	x, err := l.get(op.Operands[i])
 	if err != nil {
 		return nil, err
@@ -107,7 +110,7 @@ func (l *lowerer) dest(op *ir.Operation, i int) (*view, error) {
 	if !ok {
 		return nil, l.errf("operand #%d is not a memory tile", i)
 	}
-	if op.Name != ir.OpDMA { // a copy checks the elements its mask selects
+	if pending {
 		if err := l.checkPending(v, true, nil); err != nil {
 			return nil, err
 		}
@@ -130,7 +133,7 @@ func (l *lowerer) broadcastTo(ns []num, in, shape []int64) ([]num, error) {
 
 // store writes a value into a memory tile.
 func (l *lowerer) store(op *ir.Operation) error {
-	dst, err := l.dest(op, 1)
+	dst, err := l.dest(op, 1, true)
 	if err != nil {
 		return err
 	}
@@ -159,7 +162,7 @@ func (l *lowerer) dma(op *ir.Operation) error {
 	if !ok {
 		return l.errf("the source is not a memory tile")
 	}
-	dst, err := l.dest(op, 1)
+	dst, err := l.dest(op, 1, false)
 	if err != nil {
 		return err
 	}
@@ -262,7 +265,7 @@ func (l *lowerer) performCopy(c *dmaCopy) error {
 // atomic lowers otir.atomic_rmw: each element's old value is read, combined
 // with the operand, converted to the element type and written, in order.
 func (l *lowerer) atomic(op *ir.Operation) error {
-	dst, err := l.dest(op, 0)
+	dst, err := l.dest(op, 0, true)
 	if err != nil {
 		return err
 	}
@@ -292,7 +295,7 @@ func (l *lowerer) atomic(op *ir.Operation) error {
 		case "add":
 			r, err = l.add(old, v, et)
 		case "and", "or", "xor":
-			r, err = l.bitwise(map[string]string{"and": ir.OpAnd, "or": ir.OpOr, "xor": ir.OpXor}[kind], old, v, et)
+			r, err = l.bitwise(kind, old, v, et)
 		case "max", "min":
 			r, err = l.maxMin(kind == "max", old, v, et)
 		case "umax", "umin":

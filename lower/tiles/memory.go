@@ -3,6 +3,7 @@ package tiles
 import (
 	"fmt"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -80,7 +81,7 @@ func (l *lowerer) read(mem *memory, i int, zeroUninit bool) (num, error) {
 
 // coordString prints the coordinates of row-major element i of shape.
 func coordString(shape []int64, i int) string {
-	return fmt.Sprint(unflatten(int64(i), shape))
+	return fmt.Sprint(tileview.Coord(int64(i), shape))
 }
 
 // initial makes the input that holds element i of a #global argument.

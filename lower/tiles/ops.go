@@ -8,14 +8,15 @@ import (
 // terminator yields (nil for otir.return).
 func (l *lowerer) block(b *ir.Block) ([]any, error) {
 	for _, op := range b.Ops {
-		switch op.Name {
-		case ir.OpYield:
+		lw, known := loweringOf(op.Name)
+		if lw.yields {
 			l.cur = op
 			return l.operands(op.Operands)
-		case ir.OpReturn:
+		}
+		if lw.ends {
 			return nil, nil
 		}
-		if err := l.op(op); err != nil {
+		if err := l.op(op, lw, known); err != nil {
 			return nil, err
 		}
 	}
@@ -135,63 +136,33 @@ func (l *lowerer) checkTypes(op *ir.Operation) error {
 	return nil
 }
 
-// op lowers one operation.
-func (l *lowerer) op(op *ir.Operation) error {
+// op lowers one operation by its entry lw of the lowering table (known:
+// the table has one).
+func (l *lowerer) op(op *ir.Operation, lw lowering, known bool) error {
 	l.cur = op
-	if err := l.stepOp(op); err != nil {
+	if err := l.stepOp(op, lw); err != nil {
 		return err
 	}
 	if err := l.checkTypes(op); err != nil {
 		return err
 	}
-	switch op.Name {
-	case ir.OpConstant:
-		return l.constant(op)
-	case ir.OpProgramID, ir.OpNumProgs:
-		axis, _ := op.IntAttr("axis")
-		if axis < 0 || int(axis) >= len(l.grid) {
-			return l.errf("axis %d is not an axis of the grid", axis)
-		}
-		v := l.pid[axis]
-		if op.Name == ir.OpNumProgs {
-			v = l.grid[axis]
-		}
-		l.env[op.Results[0]] = intNum(v)
-		return nil
-	case ir.OpAlloc:
-		return l.alloc(op)
-	case ir.OpLoad:
-		ns, _, err := l.elems(op.Operands[0])
-		if err != nil {
-			return err
-		}
-		l.setResult(op, ns)
-		return nil
-	case ir.OpStore:
-		return l.store(op)
-	case ir.OpDMA:
-		return l.dma(op)
-	case ir.OpWait:
-		return l.wait(op)
-	case ir.OpBarrier:
-		return nil
-	case ir.OpAtomic:
-		return l.atomic(op)
-	case ir.OpReshape, ir.OpTranspose, ir.OpExtractSlice:
-		return l.shapeOp(op)
-	case ir.OpInsertSlice:
-		return l.insertSlice(op)
-	case ir.OpMatmul:
-		return l.matmul(op)
-	case ir.OpFor:
-		return l.forOp(op)
-	case ir.OpIf:
-		return l.ifOp(op)
-	case ir.OpSqrt, ir.OpExp, ir.OpLog:
-		return l.cannot("'%s' has no integer lowering", op.Name)
-	}
-	if ir.IsElementwise(op.Name) {
-		return l.elementwise(op)
+	switch {
+	case lw.lower != nil:
+		return lw.lower(l, op)
+	case lw.scalar != nil:
+		return l.elementwise(op, lw.scalar)
+	case lw.unsupported != "":
+		return l.cannot("'%s' %s", op.Name, lw.unsupported)
 	}
 	return l.cannot("operation '%s' is not supported", op.Name)
+}
+
+// load lowers otir.load: the value of a tile.
+func (l *lowerer) load(op *ir.Operation) error {
+	ns, _, err := l.elems(op.Operands[0])
+	if err != nil {
+		return err
+	}
+	l.setResult(op, ns)
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -95,7 +96,7 @@ func (l *lowerer) bindArgs(body *ir.Block) error {
 
 // workgroup lowers the kernel body for linear workgroup id wg (row-major).
 func (l *lowerer) workgroup(body *ir.Block, wg int) error {
-	l.pid = unflatten(int64(wg), l.grid)
+	l.pid = tileview.Coord(int64(wg), l.grid)
 	l.env = make(map[*ir.Value]any, 2*len(body.Ops))
 	for i, a := range body.Args {
 		info := l.args[i]

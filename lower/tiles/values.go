@@ -127,34 +127,6 @@ type dmaCopy struct {
 	srcView *view
 }
 
-func numElems(shape []int64) int {
-	n := 1
-	for _, d := range shape {
-		n *= int(d)
-	}
-	return n
-}
-
-func rowMajorStrides(shape []int64) []int64 {
-	s := make([]int64, len(shape))
-	acc := int64(1)
-	for d := len(shape) - 1; d >= 0; d-- {
-		s[d] = acc
-		acc *= shape[d]
-	}
-	return s
-}
-
-// unflatten returns the coordinates of row-major element i of shape.
-func unflatten(i int64, shape []int64) []int64 {
-	c := make([]int64, len(shape))
-	for d := len(shape) - 1; d >= 0; d-- {
-		c[d] = i % shape[d]
-		i /= shape[d]
-	}
-	return c
-}
-
 func shapeOf(t ir.Type) []int64 {
 	if tt, ok := t.(*ir.TileType); ok {
 		return tt.Shape

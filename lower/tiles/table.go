@@ -1,0 +1,168 @@
+package tiles
+
+import (
+	"github.com/otir-dev/otir/ir"
+)
+
+// The lowering of every operation, in one table keyed by operation name:
+// this is the only file of the package that names operations besides
+// pass.go (which finds the kernels). TestLoweringsComplete checks that every
+// OTIR operation has an entry.
+
+// lowering is how one operation lowers. Exactly one of lower, scalar, ends
+// and unsupported is set.
+type lowering struct {
+	// lower lowers a non-element-wise operation (l.cur is op).
+	lower func(l *lowerer, op *ir.Operation) error
+	// scalar computes one element of an element-wise operation from its
+	// operand elements of types t, for a result of type rt (l.elementwise
+	// broadcasts it over tiles).
+	scalar func(l *lowerer, op *ir.Operation, a []num, t []intT, rt intT) (num, error)
+	// ends marks a block terminator; yields tells scf.yield, whose operands
+	// the block returns, from otir.return.
+	ends, yields bool
+	// unsupported is why the operation has no combinational lowering; the
+	// error shows it after the op's name.
+	unsupported string
+	// allocates marks an op whose memory result counts against max-ops as
+	// a #private result does (stepOp).
+	allocates bool
+}
+
+// unsupported is the entry of an operation that does not lower.
+func unsupported(reason string) lowering { return lowering{unsupported: reason} }
+
+var lowerings map[string]lowering
+
+func init() {
+	lowerings = map[string]lowering{
+		ir.OpReturn: {ends: true},
+		ir.OpYield:  {ends: true, yields: true},
+
+		ir.OpConstant:  {lower: (*lowerer).constant},
+		ir.OpProgramID: {lower: axis(false)},
+		ir.OpNumProgs:  {lower: axis(true)},
+		ir.OpAlloc:     {lower: (*lowerer).alloc, allocates: true},
+		ir.OpLoad:      {lower: (*lowerer).load},
+		ir.OpStore:     {lower: (*lowerer).store},
+		ir.OpDMA:       {lower: (*lowerer).dma},
+		ir.OpWait:      {lower: (*lowerer).wait},
+		ir.OpBarrier:   {lower: func(*lowerer, *ir.Operation) error { return nil }},
+		ir.OpAtomic:    {lower: (*lowerer).atomic},
+		ir.OpMatmul:    {lower: (*lowerer).matmul},
+
+		ir.OpReshape:      {lower: shapeOp(reshapeSources)},
+		ir.OpTranspose:    {lower: shapeOp(transposeSources)},
+		ir.OpExtractSlice: {lower: shapeOp(sliceSources)},
+		ir.OpInsertSlice:  {lower: (*lowerer).insertSlice},
+
+		ir.OpFor: {lower: (*lowerer).forOp},
+		ir.OpIf:  {lower: (*lowerer).ifOp},
+
+		ir.OpAdd:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.add(a, b, rt) }),
+		ir.OpSub:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.sub(a, b, rt) }),
+		ir.OpMul:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.mul(a, b, rt) }),
+		ir.OpDivS: binary(divRem(true, false)),
+		ir.OpDivU: binary(divRem(false, false)),
+		ir.OpRemS: binary(divRem(true, true)),
+		ir.OpRemU: binary(divRem(false, true)),
+		ir.OpShl:  binary(shift(true, false)),
+		ir.OpShrS: binary(shift(false, true)),
+		ir.OpShrU: binary(shift(false, false)),
+		ir.OpAnd:  binary(bitwise("and")),
+		ir.OpOr:   binary(bitwise("or")),
+		ir.OpXor:  binary(bitwise("xor")),
+		ir.OpMax:  binary(maxMin(true)),
+		ir.OpMin:  binary(maxMin(false)),
+
+		ir.OpNeg:  unary((*lowerer).negate),
+		ir.OpAbs:  unary((*lowerer).absolute),
+		ir.OpNot:  unary((*lowerer).complement),
+		ir.OpSqrt: unsupported("has no integer lowering"),
+		ir.OpExp:  unsupported("has no integer lowering"),
+		ir.OpLog:  unsupported("has no integer lowering"),
+
+		ir.OpCmp:    {scalar: cmpElem},
+		ir.OpSelect: {scalar: selectElem},
+		ir.OpCast:   {scalar: func(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) { return l.convert(a[0], rt) }},
+	}
+}
+
+// loweringOf returns the lowering of an operation; ok is false when the
+// table has no entry for it.
+func loweringOf(name string) (lw lowering, ok bool) {
+	lw, ok = lowerings[name]
+	return lw, ok
+}
+
+// axis lowers otir.program_id, or (grid) otir.num_programs: a constant.
+func axis(grid bool) func(l *lowerer, op *ir.Operation) error {
+	return func(l *lowerer, op *ir.Operation) error {
+		axis, _ := op.IntAttr("axis")
+		if axis < 0 || int(axis) >= len(l.grid) {
+			return l.errf("axis %d is not an axis of the grid", axis)
+		}
+		v := l.pid[axis]
+		if grid {
+			v = l.grid[axis]
+		}
+		l.env[op.Results[0]] = intNum(v)
+		return nil
+	}
+}
+
+// binary is the entry of a binary element-wise op computed by f.
+func binary(f func(l *lowerer, a, b num, ta, tb, rt intT) (num, error)) lowering {
+	return lowering{scalar: func(l *lowerer, _ *ir.Operation, a []num, t []intT, rt intT) (num, error) {
+		if len(a) != 2 {
+			return num{}, l.errf("internal error: expected two operands")
+		}
+		return f(l, a[0], a[1], t[0], t[1], rt)
+	}}
+}
+
+// unary is the entry of a unary element-wise op computed by f.
+func unary(f func(l *lowerer, a num, rt intT) (num, error)) lowering {
+	return lowering{scalar: func(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) {
+		return f(l, a[0], rt)
+	}}
+}
+
+func divRem(signed, rem bool) func(l *lowerer, a, b num, ta, tb, rt intT) (num, error) {
+	return func(l *lowerer, a, b num, ta, tb, rt intT) (num, error) {
+		return l.divRem(a, b, ta, tb, rt, signed, rem)
+	}
+}
+
+func shift(left, signed bool) func(l *lowerer, a, b num, ta, tb, rt intT) (num, error) {
+	return func(l *lowerer, a, b num, ta, _, rt intT) (num, error) {
+		return l.shift(a, b, ta, rt, left, signed)
+	}
+}
+
+func bitwise(kind string) func(l *lowerer, a, b num, ta, tb, rt intT) (num, error) {
+	return func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.bitwise(kind, a, b, rt) }
+}
+
+func maxMin(isMax bool) func(l *lowerer, a, b num, ta, tb, rt intT) (num, error) {
+	return func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.maxMin(isMax, a, b, rt) }
+}
+
+// cmpElem is otir.cmp kind(pred).
+func cmpElem(l *lowerer, op *ir.Operation, a []num, t []intT, _ intT) (num, error) {
+	pred, _ := op.StringAttr("kind")
+	return l.compare(pred, a[0], a[1], t[0], t[1])
+}
+
+// selectElem is otir.select: a mux of the converted choices.
+func selectElem(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) {
+	x, err := l.convert(a[1], rt)
+	if err != nil {
+		return num{}, err
+	}
+	y, err := l.convert(a[2], rt)
+	if err != nil {
+		return num{}, err
+	}
+	return l.mux(a[0], x, y, rt)
+}
