@@ -294,3 +294,17 @@ func yielded(b *ir.Block) []*ir.Value {
 	}
 	return b.Terminator().Operands
 }
+
+// Support reports whether the executor runs the named operation, and if not,
+// why (for documentation such as otir-opt --list-ops). Structural operations
+// the walker handles itself (otir.kernel, builtin.module) have no entry.
+func Support(name string) (ok bool, why string) {
+	s, found := ops[name]
+	switch {
+	case !found:
+		return false, "no entry"
+	case s.unsupported != "":
+		return false, s.unsupported
+	}
+	return true, ""
+}

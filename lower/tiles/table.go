@@ -166,3 +166,16 @@ func selectElem(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, e
 	}
 	return l.mux(a[0], x, y, rt)
 }
+
+// Support reports whether lower-tiles lowers the named operation, and if not,
+// why (for documentation such as otir-opt --list-ops).
+func Support(name string) (ok bool, why string) {
+	lw, found := lowerings[name]
+	switch {
+	case !found:
+		return false, "no entry"
+	case lw.unsupported != "":
+		return false, lw.unsupported
+	}
+	return true, ""
+}

@@ -35,6 +35,7 @@ func newApp(env Env) *cli.App {
 		&cli.BoolFlag{Name: "verify-each", Value: true, Usage: "run the verifier after each pass", Category: catPipeline},
 		&cli.BoolFlag{Name: "dump-pass-pipeline", Usage: "print the fully-specified pipeline to stderr", Category: catPipeline},
 		&cli.BoolFlag{Name: "list-passes", Usage: "list the registered passes and their options, then exit", Category: catPipeline},
+		&cli.BoolFlag{Name: "list-ops", Usage: "list the registered operations (operands, results, attributes, traits, assembly format, executor and lower-tiles support), then exit", Category: catPipeline},
 		&cli.BoolFlag{Name: "show-dialects", Usage: "print the registered dialects, then exit", Category: catPipeline},
 		&cli.BoolFlag{Name: "mlir-disable-threading", Usage: "run on one thread: parse, verify and print without worker goroutines", Category: catPipeline},
 		&cli.BoolFlag{Name: "print-ir-before-all", Aliases: []string{"mlir-print-ir-before-all"}, Usage: "print the IR to stderr before each pass", Category: catDebug},
@@ -77,6 +78,10 @@ func newApp(env Env) *cli.App {
 			}
 			if c.Bool("show-dialects") {
 				fmt.Fprintf(env.Stdout, "Available Dialects: %s\n", strings.Join(env.Dialects, ","))
+				return nil
+			}
+			if c.Bool("list-ops") {
+				listOps(env.Stdout)
 				return nil
 			}
 			if c.Bool("list-passes") {
