@@ -100,6 +100,11 @@ func muxTrue(d Dialect, tc KIF, v *big.Int) bool {
 	return v.Cmp(big.NewInt(1<<62)) > 0 // width 0: 1<<-2 is 1<<62 on x86
 }
 
+// MuxTrue reports whether a mux of dialect d whose condition has type tc
+// and raw value v takes its first operand (the exact semantics' rule, for
+// passes that fold muxes).
+func MuxTrue(d Dialect, tc KIF, v *big.Int) bool { return muxTrue(d, tc, v) }
+
 // op sets z to the raw result of operation i. val returns the raw value of an
 // earlier slot; in is the input row (used by OpInput only).
 func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int) error {

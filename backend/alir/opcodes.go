@@ -13,11 +13,11 @@ import (
 // opcode means adding one entry here (and its functions) plus a test;
 // TestOpTableComplete fails when an entry lacks a required field.
 //
-// The only opcode-level switch left on a hot path is none: the block
-// interpreter (kernels.go) switches on compiled instruction kinds, which
-// each entry's compile function chooses; TestFastMatchesExact and
-// TestOpTableFastMatchesExact tie those kernels to the entries' exact
-// semantics for every opcode of both dialects.
+// The hot loop of the block interpreter (kernels.go) keeps its switch, on
+// the instruction kinds that each entry's compile function chooses, not on
+// opcodes: TestOpTableFastMatchesExact (and TestFastMatchesExact) tie those
+// kernels to the entries' exact semantics for every opcode of both
+// dialects. Convert's dialect rewrites (convert.go) stay rules of their own.
 
 // Operands says which fields of an Op hold the slots it reads.
 type Operands uint8
@@ -82,7 +82,7 @@ type OpInfo struct {
 	check func(p *Program, i int) error
 	// span is the value-range rule: the range of the exact result, at
 	// fractional bits e, from the operands' ranges (portability.go).
-	span func(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string)
+	span func(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string)
 	// shift is the rule on the shifts alkaid's interpreter makes one way
 	// only (nil: none).
 	shift func(p *Program, inf *info, i int) string

@@ -44,6 +44,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 	}
 	var out []NonPortable
 	pc := &portCtx{p: p, inf: inf, known: make([]rng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
+	pc.operandFn = pc.operand // one method value, not one per op
 	// A form is dropped after its op's last use: a chain keeps one live.
 	last := make([]int32, len(p.Ops))
 	for i, op := range p.Ops {
@@ -71,6 +72,9 @@ type portCtx struct {
 	inf   *info
 	known []rng
 	form  []*affine // the linear form of every op; nil: a source (itself)
+	// operandFn is pc.operand, made once: the opcode table's span rules
+	// are called indirectly, so a method value made per call would escape.
+	operandFn func(int, int32) rng
 }
 
 // formOf returns the linear form of op id.
@@ -100,7 +104,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		r = f.r
 	}
 	if !linear {
-		if r, e, reason = pc.p.exact(pc.inf, i, pc.operand); reason != "" || r.lo == nil {
+		if r, e, reason = pc.p.exact(pc.inf, i, pc.operandFn); reason != "" || r.lo == nil {
 			return reason, need
 		}
 	}
@@ -395,7 +399,7 @@ func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, 
 	if reason = p.portableShift(inf, i); reason != "" {
 		return rng{}, inf.kif[i].Fractionals, reason
 	}
-	return p.Dialect.Info(p.Ops[i].Opcode).span(p, inf, i, func(id int32) rng { return operand(i, id) })
+	return p.Dialect.Info(p.Ops[i].Opcode).span(p, inf, i, operand)
 }
 
 // portableShift checks the shifts of the wrapping ops that alkaid's
@@ -430,12 +434,13 @@ func shiftMux(p *Program, inf *info, i int) string {
 
 // The value-range rules of the opcode table (see exact).
 
-func spanInput(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, string) {
+func spanInput(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
 	return rng{}, inf.kif[i].Fractionals, ""
 }
 
 // spanQuantize is relu, quantize and DAIS's neg_quantize.
-func spanQuantize(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanQuantize(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	e = inf.kif[op.ID0].Fractionals - op.RelShift()
 	r = dec(op.ID0)
@@ -449,13 +454,15 @@ func spanQuantize(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e i
 }
 
 // spanNegReLU is DAIS's relu(-a).
-func spanNegReLU(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, string) {
+func spanNegReLU(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	return dec(op.ID0).neg().relu(), inf.kif[op.ID0].Fractionals, ""
 }
 
 // spanNeg is ALIR's neg: the raw value negated.
-func spanNeg(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, string) {
+func spanNeg(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	e, reason := stepNeg(p, inf, i)
 	if reason != "" {
 		return rng{}, e, reason
@@ -463,7 +470,8 @@ func spanNeg(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, strin
 	return dec(p.Ops[i].ID0).neg(), e, ""
 }
 
-func spanAddSub(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanAddSub(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	fr := func(id int32) int { return inf.kif[id].Fractionals }
 	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.Data)
@@ -483,7 +491,8 @@ func spanAddSub(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int
 	return dec(op.ID0).shl(uint(e - fa)).add(b), e, ""
 }
 
-func spanConstAdd(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanConstAdd(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
 	fa := inf.kif[op.ID0].Fractionals
@@ -496,11 +505,12 @@ func spanConstAdd(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e i
 	return dec(op.ID0).shl(uint(e - fa)).add(pointRange(k.Lsh(k, uint(e-ek)))), e, ""
 }
 
-func spanConst(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, string) {
+func spanConst(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
 	return pointRange(big.NewInt(p.Ops[i].Data)), inf.kif[i].Fractionals, ""
 }
 
-func spanSum(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, string) {
+func spanSum(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	e, _ := stepSum(p, inf, i)
 	r := pointRange(new(big.Int)) // shared operands: the linear form is exact
@@ -514,7 +524,8 @@ func spanSum(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, strin
 	return r, e, ""
 }
 
-func spanMul(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanMul(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op, t := p.Ops[i], inf.kif[i]
 	e = t.Fractionals
 	if fa, fb := inf.kif[op.ID0].Fractionals, inf.kif[op.ID1].Fractionals; fa+fb != t.Fractionals {
@@ -532,7 +543,8 @@ func spanMul(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, r
 }
 
 // spanMux is mux and DAIS's neg_mux: the union of the branches.
-func spanMux(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanMux(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	fr := func(id int32) int { return inf.kif[id].Fractionals }
 	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.DataHigh())
@@ -544,7 +556,7 @@ func spanMux(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, r
 	return dec(op.ID0).shl(uint(e - fa)).union(b.shl(uint(e - fb))), e, ""
 }
 
-func spanLookup(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanLookup(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
 	e = inf.kif[i].Fractionals
 	vals := p.Tables[p.Ops[i].Data].Values
 	if len(vals) == 0 {
@@ -558,7 +570,8 @@ func spanLookup(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int
 }
 
 // spanBitUnary is bit_unary and DAIS's neg_bit_unary.
-func spanBitUnary(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e int, reason string) {
+func spanBitUnary(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op, t := p.Ops[i], inf.kif[i]
 	a := dec(op.ID0)
 	if op.Opcode == OpNegBitUnary {
@@ -579,7 +592,8 @@ func spanBitUnary(p *Program, inf *info, i int, dec func(int32) rng) (r rng, e i
 	return r, t.Fractionals, ""
 }
 
-func spanBitBinary(p *Program, inf *info, i int, dec func(int32) rng) (rng, int, string) {
+func spanBitBinary(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	dais := p.Dialect == DAIS
 	sh := int(op.DataLow()) + inf.kif[op.ID0].Fractionals - inf.kif[op.ID1].Fractionals
