@@ -160,7 +160,10 @@ func decodeBinary(l binLayout, data []byte) (*Program, error) {
 
 // originalDAISOpcode reports whether the original DAIS format (dais.md) has
 // opcode c.
-func originalDAISOpcode(c Opcode) bool { return c >= -6 && c <= 7 && c != -4 && c != -5 }
+func originalDAISOpcode(c Opcode) bool {
+	e := DAIS.Info(c)
+	return e != nil && e.OriginalDAIS
+}
 
 // applyLookupPads records the pad offsets a binary file stores for lookups
 // in the operands' intervals: the lookup's operand gets the min that yields

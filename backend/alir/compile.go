@@ -305,151 +305,193 @@ func (m *Machine) exactInstr(i int, ins instr, r rng) instr {
 	return ins
 }
 
+// compileOp compiles op i by its opcode table entry.
 func (m *Machine) compileOp(i int) instr {
-	p, op := m.prog, m.prog.Ops[i]
-	t := m.inf.kif[i]
-	f := t.Fractionals
+	op := m.prog.Ops[i]
 	ins := instr{d: m.slotOf[i], op: int32(i)}
-	slot := func(id int32) int { return m.slotOf[id] }
-	fr := func(id int32) int { return m.inf.kif[id].Fractionals }
-	dais := p.Dialect == DAIS
-	switch op.Opcode {
-	case OpInput:
-		ins.kind, ins.a = kInput, int(op.ID0)
-		ins.scale = inputScale(p.InShifts[op.ID0], f)
-		m.setWrap(i, &ins, rng{minInt64, maxInt64}) // any int64 may arrive
-		if t.Width() == 64 && !t.Signed {
-			ins.wrap = wrapNone // bits are the value mod 2^64
-		}
-		return ins
-	case -2:
-		if dais {
-			return m.compileReLU(i, ins, true)
-		}
-		// The raw value negated, whatever the two steps.
-		return m.compileLinear(i, ins, []term{{op.ID0, true, f}}, nil, 0)
-	case OpNegQuantize:
-		return m.compileLinear(i, ins, []term{{op.ID0, true, fr(op.ID0)}}, nil, 0)
-	case OpAdd, OpSub:
-		return m.compileLinear(i, ins, []term{
-			{op.ID0, false, fr(op.ID0)},
-			{op.ID1, op.Opcode == OpSub, fr(op.ID1) - int(op.Data)},
-		}, nil, 0)
-	case OpReLU:
-		return m.compileReLU(i, ins, false)
-	case OpQuantize: // quantize(a*2^r)
-		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0) - int(op.Data)}}, nil, 0)
-	case OpSum:
-		terms := make([]term, len(op.Terms))
-		for k, tm := range op.Terms {
-			terms[k] = term{tm.ID, tm.Neg, fr(tm.ID) - int(tm.Shift)}
-		}
-		return m.compileLinear(i, ins, terms, nil, 0)
-	case OpConstAdd:
-		k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
-		if dais {
-			k, ek = big.NewInt(op.Data), f
-		}
-		return m.compileLinear(i, ins, []term{{op.ID0, false, fr(op.ID0)}}, k, ek)
-	case OpConst:
-		ins.kind, ins.k = kConst, op.Data
-		m.vr[i] = pointRange(big.NewInt(op.Data))
-		return ins
-	case OpMux, OpNegMux:
-		return m.compileMux(i, ins)
-	case OpMul: // the raw product, whatever the steps
-		r := m.rangeOf(op.ID0).mul(m.rangeOf(op.ID1))
-		if !r.fitsInt64() {
-			return m.exactInstr(i, ins, r)
-		}
-		ins.kind, ins.a, ins.b = kMul, slot(op.ID0), slot(op.ID1)
-		m.setWrap(i, &ins, r)
-		return ins
-	case OpLookup:
-		ta := m.inf.kif[op.ID0]
-		off := big.NewInt(m.inf.pad[i]) // index = a - off
-		if ta.Signed {
-			off.Sub(off, new(big.Int).Lsh(big.NewInt(1), uint(ta.Width()-1)))
-		}
-		vals := p.Tables[op.Data].Values
-		tr := pointRange(new(big.Int))
-		for k, v := range vals {
-			if k == 0 {
-				tr = pointRange(big.NewInt(int64(v)))
-			}
-			tr = tr.union(pointRange(big.NewInt(int64(v))))
-		}
-		ra := m.rangeOf(op.ID0)
-		idx := ra.add(pointRange(new(big.Int).Neg(off)))
-		if !ra.fitsInt64() || !off.IsInt64() || !idx.fitsInt64() {
-			return m.exactInstr(i, ins, tr)
-		}
-		ins.tab = make([]int64, len(vals))
-		for k, v := range vals {
-			ins.tab[k] = int64(v)
-		}
-		m.vr[i] = tr
-		ins.kind, ins.a, ins.k = kLookup, slot(op.ID0), off.Int64()
-		return ins
-	case OpBitUnary, OpNegBitUnary:
-		ta := m.inf.kif[op.ID0]
-		ra := m.rangeOf(op.ID0)
-		ins.a = slot(op.ID0)
-		if op.Opcode == OpNegBitUnary {
-			ins.m = -1
-			ra = ra.neg()
-		}
-		ins.k = -1 // mask of the operand's width
-		if w := ta.Width(); w < 64 {
-			ins.k = int64(1)<<w - 1
-		}
-		var r rng
-		switch op.Data {
-		case BitNot:
-			ins.kind, r = kNot, ra.not()
-			switch {
-			case t.Signed:
-				ins.k = -1 // no mask
-			case ins.k != -1:
-				r = rng{new(big.Int), big.NewInt(ins.k)}
-			default: // masked to 64 bits: the bits of ^a, read as unsigned
-				r = rng{new(big.Int), new(big.Int).Set(maxUint64)}
-			}
-		case BitReduceAny:
-			ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
-		default:
-			ins.kind, r = kReduceAll, rng{big.NewInt(0), big.NewInt(1)}
-		}
-		if !ra.fitsInt64() || !r.fitsInt64() {
-			return m.exactInstr(i, ins, r)
-		}
-		m.setWrap(i, &ins, r)
-		return ins
-	case OpBitBinary:
-		sh := int(op.DataLow()) + fr(op.ID0) - fr(op.ID1)
-		ra, rb := m.rangeOf(op.ID0), m.rangeOf(op.ID1)
-		if dais && op.DataHigh()&1 != 0 {
-			ra = ra.neg()
-		}
-		if dais && op.DataHigh()&2 != 0 {
-			rb = rb.neg()
-		}
-		ins.a, ins.b = slot(op.ID0), slot(op.ID1)
-		if sh > 0 {
-			ins.s1, rb = uint8(min(sh, 64)), rb.shl(uint(sh))
-		} else {
-			ins.s0, ra = uint8(min(-sh, 64)), ra.shl(uint(-sh))
-		}
-		r := ra.bitwise(rb, uint64(op.Data)>>56)
-		negates := dais && op.DataHigh()&3 != 0
-		if negates || !ra.fitsInt64() || !rb.fitsInt64() || !r.fitsInt64() {
-			return m.exactInstr(i, ins, r)
-		}
-		ins.kind = [...]kind{kAnd, kOr, kXor}[uint64(op.Data)>>56]
-		m.setWrap(i, &ins, r)
-		return ins
+	if e := m.prog.Dialect.Info(op.Opcode); e != nil {
+		return e.compile(m, i, ins)
 	}
 	panic(fmt.Sprintf("alir: compile: unhandled opcode %d after validation", op.Opcode))
+}
+
+// fr returns the fractional bits of slot id.
+func (m *Machine) fr(id int32) int { return m.inf.kif[id].Fractionals }
+
+// The compile functions of the opcode table: each turns op i into the
+// instruction ins of the fast interpreter.
+
+func compileInput(m *Machine, i int, ins instr) instr {
+	p, op, t := m.prog, m.prog.Ops[i], m.inf.kif[i]
+	ins.kind, ins.a = kInput, int(op.ID0)
+	ins.scale = inputScale(p.InShifts[op.ID0], t.Fractionals)
+	m.setWrap(i, &ins, rng{minInt64, maxInt64}) // any int64 may arrive
+	if t.Width() == 64 && !t.Signed {
+		ins.wrap = wrapNone // bits are the value mod 2^64
+	}
+	return ins
+}
+
+// compileNeg compiles ALIR's neg: the raw value negated, whatever the two
+// steps.
+func compileNeg(m *Machine, i int, ins instr) instr {
+	return m.compileLinear(i, ins, []term{{m.prog.Ops[i].ID0, true, m.inf.kif[i].Fractionals}}, nil, 0)
+}
+
+func compileNegReLU(m *Machine, i int, ins instr) instr { return m.compileReLU(i, ins, true) }
+
+func compileReLUOp(m *Machine, i int, ins instr) instr { return m.compileReLU(i, ins, false) }
+
+func compileNegQuantize(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	return m.compileLinear(i, ins, []term{{op.ID0, true, m.fr(op.ID0)}}, nil, 0)
+}
+
+func compileAddSub(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	return m.compileLinear(i, ins, []term{
+		{op.ID0, false, m.fr(op.ID0)},
+		{op.ID1, op.Opcode == OpSub, m.fr(op.ID1) - int(op.Data)},
+	}, nil, 0)
+}
+
+// compileQuantize compiles quantize(a*2^r).
+func compileQuantize(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	return m.compileLinear(i, ins, []term{{op.ID0, false, m.fr(op.ID0) - int(op.Data)}}, nil, 0)
+}
+
+func compileSum(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	terms := make([]term, len(op.Terms))
+	for k, tm := range op.Terms {
+		terms[k] = term{tm.ID, tm.Neg, m.fr(tm.ID) - int(tm.Shift)}
+	}
+	return m.compileLinear(i, ins, terms, nil, 0)
+}
+
+func compileConstAdd(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
+	if m.prog.Dialect == DAIS {
+		k, ek = big.NewInt(op.Data), m.inf.kif[i].Fractionals
+	}
+	return m.compileLinear(i, ins, []term{{op.ID0, false, m.fr(op.ID0)}}, k, ek)
+}
+
+func compileConst(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	ins.kind, ins.k = kConst, op.Data
+	m.vr[i] = pointRange(big.NewInt(op.Data))
+	return ins
+}
+
+func compileMuxOp(m *Machine, i int, ins instr) instr { return m.compileMux(i, ins) }
+
+// compileMul compiles the raw product, whatever the steps.
+func compileMul(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	r := m.rangeOf(op.ID0).mul(m.rangeOf(op.ID1))
+	if !r.fitsInt64() {
+		return m.exactInstr(i, ins, r)
+	}
+	ins.kind, ins.a, ins.b = kMul, m.slotOf[op.ID0], m.slotOf[op.ID1]
+	m.setWrap(i, &ins, r)
+	return ins
+}
+
+func compileLookup(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	ta := m.inf.kif[op.ID0]
+	off := big.NewInt(m.inf.pad[i]) // index = a - off
+	if ta.Signed {
+		off.Sub(off, new(big.Int).Lsh(big.NewInt(1), uint(ta.Width()-1)))
+	}
+	vals := m.prog.Tables[op.Data].Values
+	tr := pointRange(new(big.Int))
+	for k, v := range vals {
+		if k == 0 {
+			tr = pointRange(big.NewInt(int64(v)))
+		}
+		tr = tr.union(pointRange(big.NewInt(int64(v))))
+	}
+	ra := m.rangeOf(op.ID0)
+	idx := ra.add(pointRange(new(big.Int).Neg(off)))
+	if !ra.fitsInt64() || !off.IsInt64() || !idx.fitsInt64() {
+		return m.exactInstr(i, ins, tr)
+	}
+	ins.tab = make([]int64, len(vals))
+	for k, v := range vals {
+		ins.tab[k] = int64(v)
+	}
+	m.vr[i] = tr
+	ins.kind, ins.a, ins.k = kLookup, m.slotOf[op.ID0], off.Int64()
+	return ins
+}
+
+// compileBitUnary compiles bit_unary and DAIS's neg_bit_unary.
+func compileBitUnary(m *Machine, i int, ins instr) instr {
+	op, t := m.prog.Ops[i], m.inf.kif[i]
+	ta := m.inf.kif[op.ID0]
+	ra := m.rangeOf(op.ID0)
+	ins.a = m.slotOf[op.ID0]
+	if op.Opcode == OpNegBitUnary {
+		ins.m = -1
+		ra = ra.neg()
+	}
+	ins.k = -1 // mask of the operand's width
+	if w := ta.Width(); w < 64 {
+		ins.k = int64(1)<<w - 1
+	}
+	var r rng
+	switch op.Data {
+	case BitNot:
+		ins.kind, r = kNot, ra.not()
+		switch {
+		case t.Signed:
+			ins.k = -1 // no mask
+		case ins.k != -1:
+			r = rng{new(big.Int), big.NewInt(ins.k)}
+		default: // masked to 64 bits: the bits of ^a, read as unsigned
+			r = rng{new(big.Int), new(big.Int).Set(maxUint64)}
+		}
+	case BitReduceAny:
+		ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
+	default:
+		ins.kind, r = kReduceAll, rng{big.NewInt(0), big.NewInt(1)}
+	}
+	if !ra.fitsInt64() || !r.fitsInt64() {
+		return m.exactInstr(i, ins, r)
+	}
+	m.setWrap(i, &ins, r)
+	return ins
+}
+
+func compileBitBinary(m *Machine, i int, ins instr) instr {
+	op := m.prog.Ops[i]
+	dais := m.prog.Dialect == DAIS
+	sh := int(op.DataLow()) + m.fr(op.ID0) - m.fr(op.ID1)
+	ra, rb := m.rangeOf(op.ID0), m.rangeOf(op.ID1)
+	if dais && op.DataHigh()&1 != 0 {
+		ra = ra.neg()
+	}
+	if dais && op.DataHigh()&2 != 0 {
+		rb = rb.neg()
+	}
+	ins.a, ins.b = m.slotOf[op.ID0], m.slotOf[op.ID1]
+	if sh > 0 {
+		ins.s1, rb = uint8(min(sh, 64)), rb.shl(uint(sh))
+	} else {
+		ins.s0, ra = uint8(min(-sh, 64)), ra.shl(uint(-sh))
+	}
+	r := ra.bitwise(rb, uint64(op.Data)>>56)
+	negates := dais && op.DataHigh()&3 != 0
+	if negates || !ra.fitsInt64() || !rb.fitsInt64() || !r.fitsInt64() {
+		return m.exactInstr(i, ins, r)
+	}
+	ins.kind = [...]kind{kAnd, kOr, kXor}[uint64(op.Data)>>56]
+	m.setWrap(i, &ins, r)
+	return ins
 }
 
 // compileLinear compiles r = quantize(Σ terms + k*2^-ek): one or two terms

@@ -100,6 +100,11 @@ func muxTrue(d Dialect, tc KIF, v *big.Int) bool {
 	return v.Cmp(big.NewInt(1<<62)) > 0 // width 0: 1<<-2 is 1<<62 on x86
 }
 
+// MuxTrue reports whether a mux of dialect d whose condition has type tc
+// and raw value v takes its first operand (the exact semantics' rule, for
+// passes that fold muxes).
+func MuxTrue(d Dialect, tc KIF, v *big.Int) bool { return muxTrue(d, tc, v) }
+
 // op sets z to the raw result of operation i. val returns the raw value of an
 // earlier slot; in is the input row (used by OpInput only).
 func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int) error {
@@ -107,150 +112,209 @@ func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int)
 }
 
 // eval sets z to the raw result of op, of type t (and lookup pad pad), in
-// the place of operation i.
+// the place of operation i, by the opcode table's exact semantics.
 func (c *exactCtx) eval(i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
-	p := c.p
-	kif := func(j int32) int { return c.inf.kif[j].Fractionals }
-	dais := p.Dialect == DAIS
+	e := c.p.Dialect.Info(op.Opcode)
+	if e == nil {
+		return c.p.opErr(i, "unsupported opcode")
+	}
+	return e.exact(c, i, op, t, pad, val, in, z)
+}
+
+// fr returns the fractional bits of slot j.
+func (c *exactCtx) fr(j int32) int { return c.inf.kif[j].Fractionals }
+
+// The exact semantics of the opcode table: each sets z to the raw result of
+// op (type t) in the place of operation i.
+
+func exactInput(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	x := in[op.ID0] * inputScale(c.p.InShifts[op.ID0], t.Fractionals)
+	inputRaw(z, x, t)
+	return nil
+}
+
+// exactNeg is ALIR's -2: the raw value negated.
+func exactNeg(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	z.Neg(val(op.ID0))
+	return nil
+}
+
+// exactNegReLU is DAIS's -2: relu(-a).
+func exactNegReLU(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a := &c.a
+	a.Neg(val(op.ID0))
+	if a.Sign() < 0 {
+		a.SetInt64(0)
+	}
+	quantizeBig(z, a, c.fr(op.ID0), t)
+	return nil
+}
+
+func exactNegQuantize(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	quantizeBig(z, c.a.Neg(val(op.ID0)), c.fr(op.ID0), t)
+	return nil
+}
+
+func exactAddSub(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
 	a, b := &c.a, &c.b
-	switch op.Opcode {
-	case OpInput:
-		x := in[op.ID0] * inputScale(p.InShifts[op.ID0], t.Fractionals)
-		inputRaw(z, x, t)
-	case -2: // ALIR: -a, raw; DAIS: relu(-a)
-		if !dais {
-			z.Neg(val(op.ID0))
-			break
-		}
-		a.Neg(val(op.ID0))
-		if a.Sign() < 0 {
-			a.SetInt64(0)
-		}
-		quantizeBig(z, a, kif(op.ID0), t)
-	case OpNegQuantize:
-		quantizeBig(z, a.Neg(val(op.ID0)), kif(op.ID0), t)
-	case OpAdd, OpSub:
-		// a*2^-fa ± b*2^(s-fb), at exponent e = max(fa, fb-s).
-		fa, fb := kif(op.ID0), kif(op.ID1)-int(op.Data)
-		e := max(fa, fb)
-		a.Lsh(val(op.ID0), uint(e-fa))
-		b.Lsh(val(op.ID1), uint(e-fb))
-		if op.Opcode == OpSub {
+	// a*2^-fa ± b*2^(s-fb), at exponent e = max(fa, fb-s).
+	fa, fb := c.fr(op.ID0), c.fr(op.ID1)-int(op.Data)
+	e := max(fa, fb)
+	a.Lsh(val(op.ID0), uint(e-fa))
+	b.Lsh(val(op.ID1), uint(e-fb))
+	if op.Opcode == OpSub {
+		a.Sub(a, b)
+	} else {
+		a.Add(a, b)
+	}
+	scaleBig(z, a, e, t)
+	return nil
+}
+
+func exactReLU(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a := &c.a
+	a.Set(val(op.ID0))
+	if a.Sign() < 0 {
+		a.SetInt64(0)
+	}
+	quantizeBig(z, a, c.fr(op.ID0), t)
+	return nil
+}
+
+// exactQuantize is quantize(a*2^r).
+func exactQuantize(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	quantizeBig(z, val(op.ID0), c.fr(op.ID0)-int(op.Data), t)
+	return nil
+}
+
+// exactSum is Σ ±x_k*2^s_k at exponent e = max(f_k - s_k), floored to t.
+func exactSum(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a, b := &c.a, &c.b
+	e := math.MinInt
+	for _, tm := range op.Terms {
+		e = max(e, c.fr(tm.ID)-int(tm.Shift))
+	}
+	a.SetInt64(0)
+	for _, tm := range op.Terms {
+		b.Lsh(val(tm.ID), uint(e-(c.fr(tm.ID)-int(tm.Shift))))
+		if tm.Neg {
 			a.Sub(a, b)
 		} else {
 			a.Add(a, b)
 		}
-		scaleBig(z, a, e, t)
-	case OpReLU:
-		a.Set(val(op.ID0))
-		if a.Sign() < 0 {
-			a.SetInt64(0)
+	}
+	scaleBig(z, a, e, t)
+	return nil
+}
+
+// exactConstAdd is a*2^-fa + k*2^-ek.
+func exactConstAdd(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a, b := &c.a, &c.b
+	k, ek := int64(op.DataLow()), int(op.DataHigh())
+	if c.p.Dialect == DAIS {
+		k, ek = op.Data, t.Fractionals
+	}
+	fa := c.fr(op.ID0)
+	e := max(fa, ek)
+	a.Lsh(val(op.ID0), uint(e-fa))
+	b.Lsh(b.SetInt64(k), uint(e-ek))
+	scaleBig(z, a.Add(a, b), e, t)
+	return nil
+}
+
+func exactConst(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	z.SetInt64(op.Data)
+	return nil
+}
+
+// exactMux is mux and DAIS's neg_mux.
+func exactMux(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	b := &c.b
+	cond := op.DataLow()
+	if muxTrue(c.p.Dialect, c.inf.kif[cond], val(cond)) {
+		quantizeBig(z, val(op.ID0), c.fr(op.ID0), t)
+		return nil
+	}
+	b.Set(val(op.ID1))
+	if op.Opcode == OpNegMux {
+		b.Neg(b)
+	}
+	quantizeBig(z, b, c.fr(op.ID1)-int(op.DataHigh()), t)
+	return nil
+}
+
+func exactMul(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	z.Mul(val(op.ID0), val(op.ID1))
+	return nil
+}
+
+func exactLookup(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a, b := &c.a, &c.b
+	ta := c.inf.kif[op.ID0]
+	a.Set(val(op.ID0))
+	if ta.Signed {
+		a.Add(a, b.Lsh(&c.one, uint(ta.Width()-1)))
+	}
+	a.Sub(a, b.SetInt64(pad))
+	tab := c.p.Tables[op.Data].Values
+	if !a.IsInt64() || a.Int64() < 0 || a.Int64() >= int64(len(tab)) {
+		return c.p.opErr(i, "lookup index %v out of range [0, %d)", a, len(tab))
+	}
+	z.SetInt64(int64(tab[a.Int64()]))
+	return nil
+}
+
+// exactBitUnary is bit_unary and DAIS's neg_bit_unary.
+func exactBitUnary(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a := &c.a
+	a.Set(val(op.ID0))
+	if op.Opcode == OpNegBitUnary {
+		a.Neg(a)
+	}
+	mask := new(big.Int).Lsh(&c.one, uint(c.inf.kif[op.ID0].Width()))
+	mask.Sub(mask, &c.one)
+	switch op.Data {
+	case BitNot:
+		z.Not(a)
+		if !t.Signed {
+			z.And(z, mask)
 		}
-		quantizeBig(z, a, kif(op.ID0), t)
-	case OpQuantize: // quantize(a*2^r)
-		quantizeBig(z, val(op.ID0), kif(op.ID0)-int(op.Data), t)
-	case OpSum:
-		// Σ ±x_k*2^s_k at exponent c = max(f_k - s_k), floored to t.
-		c := math.MinInt
-		for _, tm := range op.Terms {
-			c = max(c, kif(tm.ID)-int(tm.Shift))
+	case BitReduceAny:
+		z.SetInt64(int64(a.Sign() & 1))
+	case BitReduceAll:
+		z.SetInt64(0)
+		if a.And(a, mask).Cmp(mask) == 0 {
+			z.SetInt64(1)
 		}
-		a.SetInt64(0)
-		for _, tm := range op.Terms {
-			b.Lsh(val(tm.ID), uint(c-(kif(tm.ID)-int(tm.Shift))))
-			if tm.Neg {
-				a.Sub(a, b)
-			} else {
-				a.Add(a, b)
-			}
-		}
-		scaleBig(z, a, c, t)
-	case OpConstAdd:
-		// a*2^-fa + k*2^-ek.
-		k, ek := int64(op.DataLow()), int(op.DataHigh())
-		if dais {
-			k, ek = op.Data, t.Fractionals
-		}
-		fa := kif(op.ID0)
-		e := max(fa, ek)
-		a.Lsh(val(op.ID0), uint(e-fa))
-		b.Lsh(b.SetInt64(k), uint(e-ek))
-		scaleBig(z, a.Add(a, b), e, t)
-	case OpConst:
-		z.SetInt64(op.Data)
-	case OpMux, OpNegMux:
-		cond := op.DataLow()
-		if muxTrue(p.Dialect, c.inf.kif[cond], val(cond)) {
-			quantizeBig(z, val(op.ID0), kif(op.ID0), t)
-			break
-		}
-		b.Set(val(op.ID1))
-		if op.Opcode == OpNegMux {
-			b.Neg(b)
-		}
-		quantizeBig(z, b, kif(op.ID1)-int(op.DataHigh()), t)
-	case OpMul:
-		z.Mul(val(op.ID0), val(op.ID1))
-	case OpLookup:
-		ta := c.inf.kif[op.ID0]
-		a.Set(val(op.ID0))
-		if ta.Signed {
-			a.Add(a, b.Lsh(&c.one, uint(ta.Width()-1)))
-		}
-		a.Sub(a, b.SetInt64(pad))
-		tab := p.Tables[op.Data].Values
-		if !a.IsInt64() || a.Int64() < 0 || a.Int64() >= int64(len(tab)) {
-			return p.opErr(i, "lookup index %v out of range [0, %d)", a, len(tab))
-		}
-		z.SetInt64(int64(tab[a.Int64()]))
-	case OpBitUnary, OpNegBitUnary:
-		a.Set(val(op.ID0))
-		if op.Opcode == OpNegBitUnary {
+	}
+	return nil
+}
+
+func exactBitBinary(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
+	a, b := &c.a, &c.b
+	sh := int(op.DataLow()) + c.fr(op.ID0) - c.fr(op.ID1)
+	a.Set(val(op.ID0))
+	b.Set(val(op.ID1))
+	if c.p.Dialect == DAIS { // DAIS v1: bits 0 and 1 of data_high negate a and b
+		if op.DataHigh()&1 != 0 {
 			a.Neg(a)
 		}
-		mask := new(big.Int).Lsh(&c.one, uint(c.inf.kif[op.ID0].Width()))
-		mask.Sub(mask, &c.one)
-		switch op.Data {
-		case BitNot:
-			z.Not(a)
-			if !t.Signed {
-				z.And(z, mask)
-			}
-		case BitReduceAny:
-			z.SetInt64(int64(a.Sign() & 1))
-		case BitReduceAll:
-			z.SetInt64(0)
-			if a.And(a, mask).Cmp(mask) == 0 {
-				z.SetInt64(1)
-			}
+		if op.DataHigh()&2 != 0 {
+			b.Neg(b)
 		}
-	case OpBitBinary:
-		sh := int(op.DataLow()) + kif(op.ID0) - kif(op.ID1)
-		a.Set(val(op.ID0))
-		b.Set(val(op.ID1))
-		if dais { // DAIS v1: bits 0 and 1 of data_high negate a and b
-			if op.DataHigh()&1 != 0 {
-				a.Neg(a)
-			}
-			if op.DataHigh()&2 != 0 {
-				b.Neg(b)
-			}
-		}
-		if sh > 0 {
-			b.Lsh(b, uint(sh))
-		} else {
-			a.Lsh(a, uint(-sh))
-		}
-		switch uint64(op.Data) >> 56 {
-		case BitAnd:
-			z.And(a, b)
-		case BitOr:
-			z.Or(a, b)
-		case BitXor:
-			z.Xor(a, b)
-		}
-	default:
-		return p.opErr(i, "unsupported opcode")
+	}
+	if sh > 0 {
+		b.Lsh(b, uint(sh))
+	} else {
+		a.Lsh(a, uint(-sh))
+	}
+	switch uint64(op.Data) >> 56 {
+	case BitAnd:
+		z.And(a, b)
+	case BitOr:
+		z.Or(a, b)
+	case BitXor:
+		z.Xor(a, b)
 	}
 	return nil
 }
@@ -320,7 +384,8 @@ func NewEvaluator(p *Program) (*Evaluator, error) {
 // time.
 func (e *Evaluator) Eval(i int, op Op, val func(int32) *big.Int) (*big.Int, error) {
 	p := e.c.p
-	if op.Opcode == OpInput {
+	oi := p.Dialect.Info(op.Opcode)
+	if oi != nil && oi.Operands == InputIndex {
 		return nil, p.opErr(i, "an input has no constant value")
 	}
 	t, err := op.QInt.KIF()
@@ -328,7 +393,7 @@ func (e *Evaluator) Eval(i int, op Op, val func(int32) *big.Int) (*big.Int, erro
 		return nil, p.opErr(i, "%v", err)
 	}
 	var pad int64
-	if op.Opcode == OpLookup {
+	if oi != nil && oi.Data == DataTable {
 		ta := e.c.inf.kif[op.ID0]
 		if pad, err = p.lookupPadOf(i, p.Ops[op.ID0].QInt, ta); err != nil {
 			return nil, err

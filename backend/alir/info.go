@@ -77,7 +77,7 @@ func (p *Program) Info() (*Info, error) {
 		counts[op.Opcode]++
 		w := inf.kif[i].Width()
 		in.MaxWidth = max(in.MaxWidth, w)
-		if op.Opcode == OpInput {
+		if p.Dialect.Info(op.Opcode).Operands == InputIndex {
 			in.InputBits += w
 		}
 		in.Cost += op.Cost
@@ -125,7 +125,7 @@ func (p *Program) estimate(inf *info) Estimate {
 		for _, j := range op.operands(p.Dialect) {
 			t = math.Max(t, at[j])
 		}
-		if op.Opcode == OpAdd || op.Opcode == OpSub || op.Opcode == OpConstAdd || op.Opcode == OpSum {
+		if p.Dialect.Info(op.Opcode).Adder {
 			n := inf.kif[i].Width()
 			k := max(1, len(op.Terms)-1)
 			e.Adders += k

@@ -61,54 +61,10 @@ const (
 )
 
 // OpName returns a short name of opcode c in dialect d, or "" if d has no such
-// opcode.
+// opcode (the opcode table's Name).
 func (d Dialect) OpName(c Opcode) string {
-	switch c {
-	case -9:
-		if d == DAIS {
-			return "neg_bit_unary"
-		}
-	case -6:
-		if d == DAIS {
-			return "neg_mux"
-		}
-	case -3:
-		if d == DAIS {
-			return "neg_quantize"
-		}
-	case -2:
-		if d == DAIS {
-			return "neg_relu"
-		}
-		return "neg"
-	case OpInput:
-		return "input"
-	case OpAdd:
-		return "add"
-	case OpSub:
-		return "sub"
-	case OpReLU:
-		return "relu"
-	case OpQuantize:
-		return "quantize"
-	case OpConstAdd:
-		return "const_add"
-	case OpConst:
-		return "const"
-	case OpMux:
-		return "mux"
-	case OpMul:
-		return "mul"
-	case OpLookup:
-		return "lookup"
-	case OpBitUnary:
-		return "bit_unary"
-	case OpBitBinary:
-		return "bit_binary"
-	case OpSum:
-		if d == ALIR {
-			return "sum"
-		}
+	if e := d.Info(c); e != nil {
+		return e.Name
 	}
 	return ""
 }
@@ -257,36 +213,49 @@ func (p *Program) Clone() *Program {
 // lookup table indices and unary bit operations, and no relative shift for
 // quantize (spec 2 ignores the data of opcode 3).
 func canonicalData(op Op) Op {
-	switch op.Opcode {
-	case OpAdd, OpSub, OpLookup, OpBitUnary, OpNegBitUnary:
+	switch dataUse(op.Opcode) {
+	case DataShift, DataTable, DataBitUnary:
 		op.Data = int64(op.DataLow())
-	case OpQuantize:
+	case DataRelShift:
 		op.Data = 0
 	}
 	return op
 }
 
+// dataUse returns what Data holds for opcode c in whichever dialect has it
+// (the uses that canonicalData reduces agree between the dialects).
+func dataUse(c Opcode) DataUse {
+	if e := ALIR.Info(c); e != nil {
+		return e.Data
+	}
+	if e := DAIS.Info(c); e != nil {
+		return e.Data
+	}
+	return DataNone
+}
+
 // mapOperands returns o with every slot it reads replaced by f(slot).
 func (o Op) mapOperands(d Dialect, f func(int32) int32) Op {
-	switch o.Opcode {
-	case OpInput, OpConst:
-		return o
-	case OpSum:
+	e := d.Info(o.Opcode)
+	if e == nil {
+		e = &OpInfo{Operands: Unary}
+	}
+	switch e.Operands {
+	case NoOperands, InputIndex:
+	case TermOperands:
 		ts := make([]Term, len(o.Terms))
 		for k, t := range o.Terms {
 			t.ID = f(t.ID)
 			ts[k] = t
 		}
 		o.Terms = ts
-		return o
-	}
-	n := len(o.operands(d))
-	o.ID0 = f(o.ID0)
-	if n > 1 {
-		o.ID1 = f(o.ID1)
-	}
-	if n > 2 {
+	case MuxOperands:
+		o.ID0, o.ID1 = f(o.ID0), f(o.ID1)
 		o.Data = PackData(f(o.DataLow()), o.DataHigh())
+	case Binary:
+		o.ID0, o.ID1 = f(o.ID0), f(o.ID1)
+	default:
+		o.ID0 = f(o.ID0)
 	}
 	return o
 }
@@ -294,18 +263,18 @@ func (o Op) mapOperands(d Dialect, f func(int32) int32) Op {
 // operands returns the slots op i reads (operands, then the mux condition;
 // the terms of a sum, in order).
 func (o Op) operands(d Dialect) []int32 {
-	switch o.Opcode {
-	case OpInput, OpConst:
+	e := d.Info(o.Opcode)
+	if e == nil {
+		return []int32{o.ID0}
+	}
+	switch e.Operands {
+	case NoOperands, InputIndex:
 		return nil
-	case OpAdd, OpSub, OpMul, OpBitBinary:
+	case Binary:
 		return []int32{o.ID0, o.ID1}
-	case OpMux:
+	case MuxOperands:
 		return []int32{o.ID0, o.ID1, o.DataLow()}
-	case OpNegMux:
-		if d == DAIS {
-			return []int32{o.ID0, o.ID1, o.DataLow()}
-		}
-	case OpSum:
+	case TermOperands:
 		ids := make([]int32, len(o.Terms))
 		for k, t := range o.Terms {
 			ids[k] = t.ID

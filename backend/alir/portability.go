@@ -44,6 +44,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 	}
 	var out []NonPortable
 	pc := &portCtx{p: p, inf: inf, known: make([]rng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
+	pc.operandFn = pc.operand // one method value, not one per op
 	// A form is dropped after its op's last use: a chain keeps one live.
 	last := make([]int32, len(p.Ops))
 	for i, op := range p.Ops {
@@ -71,6 +72,9 @@ type portCtx struct {
 	inf   *info
 	known []rng
 	form  []*affine // the linear form of every op; nil: a source (itself)
+	// operandFn is pc.operand, made once: the opcode table's span rules
+	// are called indirectly, so a method value made per call would escape.
+	operandFn func(int, int32) rng
 }
 
 // formOf returns the linear form of op id.
@@ -100,7 +104,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		r = f.r
 	}
 	if !linear {
-		if r, e, reason = pc.p.exact(pc.inf, i, pc.operand); reason != "" || r.lo == nil {
+		if r, e, reason = pc.p.exact(pc.inf, i, pc.operandFn); reason != "" || r.lo == nil {
 			return reason, need
 		}
 	}
@@ -139,73 +143,87 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 }
 
 // linear returns the linear form of op i's exact result at fractional bits
-// e, if op i is linear (const, add, sub, const_add, ALIR neg) and the form
-// can be built (see affine).
+// e, if op i is linear (the opcode table's form: const, add, sub, sum,
+// const_add, ALIR neg) and the form can be built (see affine).
 func (pc *portCtx) linear(i, e int) (affine, bool) {
-	p, op := pc.p, pc.p.Ops[i]
-	fr := func(id int32) int { return pc.inf.kif[id].Fractionals }
-	src := func(s int32) rng { return pc.known[s] }
-	at := func(id int32, f int) (affine, bool) { return pc.formOf(id).shl(uint(e - f)) }
-	switch op.Opcode {
-	case OpConst:
-		return constForm(op.Data), true
-	case -2:
-		if p.Dialect == ALIR {
-			return constForm(0).add(pc.formOf(op.ID0), -1, src)
-		}
-	case OpAdd, OpSub:
-		s := int64(1)
-		if op.Opcode == OpSub {
-			s = -1
-		}
-		a, ok := at(op.ID0, fr(op.ID0))
-		if !ok {
-			return affine{}, false
-		}
-		b, ok := at(op.ID1, fr(op.ID1)-int(op.Data))
-		if !ok {
-			return affine{}, false
-		}
-		return a.add(b, s, src)
-	case OpConstAdd:
-		k, ek := int64(op.DataLow()), int(op.DataHigh())
-		if p.Dialect == DAIS {
-			k, ek = op.Data, pc.inf.kif[i].Fractionals
-		}
-		a, ok := at(op.ID0, fr(op.ID0))
-		if !ok {
-			return affine{}, false
-		}
-		c, ok := shl64(k, uint(e-ek))
-		if !ok {
-			return affine{}, false
-		}
-		return a.add(constForm(c), 1, src)
-	case OpSum:
-		acc := constForm(0)
-		for _, tm := range op.Terms {
-			x, ok := at(tm.ID, fr(tm.ID)-int(tm.Shift))
-			if !ok {
-				return affine{}, false
-			}
-			s := int64(1)
-			if tm.Neg {
-				s = -1
-			}
-			if acc, ok = acc.add(x, s, src); !ok {
-				return affine{}, false
-			}
-		}
-		return acc, true
+	if form := pc.p.Dialect.Info(pc.p.Ops[i].Opcode).form; form != nil {
+		return form(pc, i, e)
 	}
 	return affine{}, false
+}
+
+// at returns the form of op id, whose value is at fractional bits f, at e.
+func (pc *portCtx) at(id int32, f, e int) (affine, bool) { return pc.formOf(id).shl(uint(e - f)) }
+
+func (pc *portCtx) src(s int32) rng { return pc.known[s] }
+
+func (pc *portCtx) fr(id int32) int { return pc.inf.kif[id].Fractionals }
+
+// The linear forms of the opcode table.
+
+func formConst(pc *portCtx, i, e int) (affine, bool) { return constForm(pc.p.Ops[i].Data), true }
+
+func formNeg(pc *portCtx, i, e int) (affine, bool) {
+	return constForm(0).add(pc.formOf(pc.p.Ops[i].ID0), -1, pc.src)
+}
+
+func formAddSub(pc *portCtx, i, e int) (affine, bool) {
+	op := pc.p.Ops[i]
+	s := int64(1)
+	if op.Opcode == OpSub {
+		s = -1
+	}
+	a, ok := pc.at(op.ID0, pc.fr(op.ID0), e)
+	if !ok {
+		return affine{}, false
+	}
+	b, ok := pc.at(op.ID1, pc.fr(op.ID1)-int(op.Data), e)
+	if !ok {
+		return affine{}, false
+	}
+	return a.add(b, s, pc.src)
+}
+
+func formConstAdd(pc *portCtx, i, e int) (affine, bool) {
+	op := pc.p.Ops[i]
+	k, ek := int64(op.DataLow()), int(op.DataHigh())
+	if pc.p.Dialect == DAIS {
+		k, ek = op.Data, pc.inf.kif[i].Fractionals
+	}
+	a, ok := pc.at(op.ID0, pc.fr(op.ID0), e)
+	if !ok {
+		return affine{}, false
+	}
+	c, ok := shl64(k, uint(e-ek))
+	if !ok {
+		return affine{}, false
+	}
+	return a.add(constForm(c), 1, pc.src)
+}
+
+func formSum(pc *portCtx, i, e int) (affine, bool) {
+	acc := constForm(0)
+	for _, tm := range pc.p.Ops[i].Terms {
+		x, ok := pc.at(tm.ID, pc.fr(tm.ID)-int(tm.Shift), e)
+		if !ok {
+			return affine{}, false
+		}
+		s := int64(1)
+		if tm.Neg {
+			s = -1
+		}
+		if acc, ok = acc.add(x, s, pc.src); !ok {
+			return affine{}, false
+		}
+	}
+	return acc, true
 }
 
 // operand returns the known range of op id as an operand of op i, narrowed
 // further where op i is a mux that tests id's sign (see muxBranch).
 func (pc *portCtx) operand(i int, id int32) rng {
 	op := pc.p.Ops[i]
-	if (op.Opcode == OpMux || op.Opcode == OpNegMux) && (id == op.ID0 || id == op.ID1) && op.ID0 != op.ID1 {
+	if pc.p.Dialect.Info(op.Opcode).Operands == MuxOperands && (id == op.ID0 || id == op.ID1) && op.ID0 != op.ID1 {
 		if r, ok := pc.muxBranch(i, id == op.ID0); ok {
 			return r
 		}
@@ -322,207 +340,276 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	return r, true
 }
 
-// linearStep reports whether op i is linear (const, add, sub, sum,
-// const_add, ALIR neg), and if so the fractional bits e of its exact result, or why
-// it is not portable whatever its operands.
+// linearStep reports whether op i is linear (the opcode table's step:
+// const, add, sub, sum, const_add, ALIR neg), and if so the fractional bits
+// e of its exact result, or why it is not portable whatever its operands.
 func (p *Program) linearStep(inf *info, i int) (e int, reason string, linear bool) {
-	op := p.Ops[i]
-	t := inf.kif[i]
-	fr := func(id int32) int { return inf.kif[id].Fractionals }
-	switch op.Opcode {
-	case OpConst:
-		return t.Fractionals, "", true
-	case -2:
-		if p.Dialect == DAIS {
-			return 0, "", false
-		}
-		if fr(op.ID0) != t.Fractionals {
-			return 0, fmt.Sprintf("negates a value of step 2^%d into step 2^%d (the raw value is copied, not rescaled)", -fr(op.ID0), -t.Fractionals), true
-		}
-		return t.Fractionals, "", true
-	case OpAdd, OpSub:
-		return max(fr(op.ID0), fr(op.ID1)-int(op.Data)), "", true
-	case OpSum:
-		e = math.MinInt
-		for _, tm := range op.Terms {
-			e = max(e, fr(tm.ID)-int(tm.Shift))
-		}
-		return e, "", true
-	case OpConstAdd:
-		fa := fr(op.ID0)
-		if p.Dialect == DAIS {
-			if fa > t.Fractionals {
-				return 0, fmt.Sprintf("has step 2^%d, coarser than its operand's 2^%d (da4ml's interpreter shifts by a negative amount)", -t.Fractionals, -fa), true
-			}
-			return t.Fractionals, "", true
-		}
-		return max(fa, int(op.DataHigh())), "", true
+	step := p.Dialect.Info(p.Ops[i].Opcode).step
+	if step == nil {
+		return 0, "", false
 	}
-	return 0, "", false
+	e, reason = step(p, inf, i)
+	return e, reason, true
+}
+
+// The exact results' steps of the linear ops of the opcode table.
+
+func stepConst(p *Program, inf *info, i int) (int, string) { return inf.kif[i].Fractionals, "" }
+
+func stepNeg(p *Program, inf *info, i int) (int, string) {
+	f, fa := inf.kif[i].Fractionals, inf.kif[p.Ops[i].ID0].Fractionals
+	if fa != f {
+		return 0, fmt.Sprintf("negates a value of step 2^%d into step 2^%d (the raw value is copied, not rescaled)", -fa, -f)
+	}
+	return f, ""
+}
+
+func stepAddSub(p *Program, inf *info, i int) (int, string) {
+	op := p.Ops[i]
+	return max(inf.kif[op.ID0].Fractionals, inf.kif[op.ID1].Fractionals-int(op.Data)), ""
+}
+
+func stepSum(p *Program, inf *info, i int) (int, string) {
+	e := math.MinInt
+	for _, tm := range p.Ops[i].Terms {
+		e = max(e, inf.kif[tm.ID].Fractionals-int(tm.Shift))
+	}
+	return e, ""
+}
+
+func stepConstAdd(p *Program, inf *info, i int) (int, string) {
+	op, f := p.Ops[i], inf.kif[i].Fractionals
+	fa := inf.kif[op.ID0].Fractionals
+	if p.Dialect == DAIS {
+		if fa > f {
+			return 0, fmt.Sprintf("has step 2^%d, coarser than its operand's 2^%d (da4ml's interpreter shifts by a negative amount)", -f, -fa)
+		}
+		return f, ""
+	}
+	return max(fa, int(op.DataHigh())), ""
 }
 
 // exact returns the range r of op i's exact result, raw at fractional bits
 // e, for operands in the ranges that operand(i, id) gives; or why op i is
-// not portable whatever its operands. r.lo is nil for an op whose result
-// is not known (an input: any value of its type; a lookup of an empty
-// table). Mux gives the union of its branches; for the ops that wrap, the
-// result before the wrap.
+// not portable whatever its operands (the opcode table's span). r.lo is nil
+// for an op whose result is not known (an input: any value of its type; a
+// lookup of an empty table). Mux gives the union of its branches; for the
+// ops that wrap, the result before the wrap.
 func (p *Program) exact(inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
-	op := p.Ops[i]
-	t := inf.kif[i]
-	e = t.Fractionals
-	fr := func(id int32) int { return inf.kif[id].Fractionals }
-	dec := func(id int32) rng { return operand(i, id) }
-	dais := p.Dialect == DAIS
 	if reason = p.portableShift(inf, i); reason != "" {
-		return
+		return rng{}, inf.kif[i].Fractionals, reason
 	}
-	switch op.Opcode {
-	case OpReLU, OpQuantize, OpNegQuantize:
-		e, r = fr(op.ID0)-op.RelShift(), dec(op.ID0)
-		if op.Opcode == OpNegQuantize {
-			r = r.neg()
-		}
-		if op.Opcode == OpReLU {
-			r = r.relu()
-		}
-	case -2:
-		if dais { // relu(-a)
-			e, r = fr(op.ID0), dec(op.ID0).neg().relu()
-			break
-		}
-		// ALIR neg: the raw value negated
-		if e, reason, _ = p.linearStep(inf, i); reason != "" {
-			return
-		}
-		r = dec(op.ID0).neg()
-	case OpAdd, OpSub:
-		fa, fb := fr(op.ID0), fr(op.ID1)-int(op.Data)
-		e, _, _ = p.linearStep(inf, i)
-		if op.ID0 == op.ID1 { // a ± a*2^s: one value, scaled
-			ca := new(big.Int).Lsh(big.NewInt(1), uint(e-fa))
-			cb := new(big.Int).Lsh(big.NewInt(1), uint(e-fb))
-			if op.Opcode == OpSub {
-				cb.Neg(cb)
-			}
-			r = dec(op.ID0).mul(pointRange(ca.Add(ca, cb)))
-			return
-		}
-		b := dec(op.ID1).shl(uint(e - fb))
-		if op.Opcode == OpSub {
-			b = b.neg()
-		}
-		r = dec(op.ID0).shl(uint(e - fa)).add(b)
-	case OpConstAdd:
-		k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
-		fa := fr(op.ID0)
-		if dais {
-			k, ek = big.NewInt(op.Data), t.Fractionals
-		}
-		if e, reason, _ = p.linearStep(inf, i); reason != "" {
-			return
-		}
-		r = dec(op.ID0).shl(uint(e - fa)).add(pointRange(k.Lsh(k, uint(e-ek))))
-	case OpConst:
-		r = pointRange(big.NewInt(op.Data))
-	case OpSum:
-		e = math.MinInt
-		for _, tm := range op.Terms {
-			e = max(e, fr(tm.ID)-int(tm.Shift))
-		}
-		r = pointRange(new(big.Int)) // shared operands: the linear form is exact
-		for _, tm := range op.Terms {
-			x := dec(tm.ID).shl(uint(e - (fr(tm.ID) - int(tm.Shift))))
-			if tm.Neg {
-				x = x.neg()
-			}
-			r = r.add(x)
-		}
-	case OpMul:
-		if fa, fb := fr(op.ID0), fr(op.ID1); fa+fb != t.Fractionals {
-			reason = fmt.Sprintf("multiplies steps 2^%d and 2^%d into step 2^%d (the raw product is copied, not rescaled)", -fa, -fb, -t.Fractionals)
-			return
-		}
-		if op.ID0 == op.ID1 { // a square is never negative
-			a := dec(op.ID0)
-			r = a.mul(a)
-			if a.lo.Sign() < 0 && a.hi.Sign() > 0 {
-				r.lo = new(big.Int)
-			}
-			return
-		}
-		r = dec(op.ID0).mul(dec(op.ID1))
-	case OpMux, OpNegMux:
-		fa, fb := fr(op.ID0), fr(op.ID1)-int(op.DataHigh())
-		e = max(fa, fb)
-		b := dec(op.ID1)
-		if op.Opcode == OpNegMux {
-			b = b.neg()
-		}
-		r = dec(op.ID0).shl(uint(e - fa)).union(b.shl(uint(e - fb)))
-	case OpLookup:
-		vals := p.Tables[op.Data].Values
-		if len(vals) == 0 {
-			return
-		}
-		r = pointRange(big.NewInt(int64(vals[0])))
-		for _, v := range vals[1:] {
-			r = r.union(pointRange(big.NewInt(int64(v))))
-		}
-	case OpBitUnary, OpNegBitUnary:
-		a := dec(op.ID0)
-		if op.Opcode == OpNegBitUnary {
-			a = a.neg()
-		}
-		switch {
-		case op.Data != BitNot:
-			r = rng{big.NewInt(0), big.NewInt(1)}
-		case t.Signed:
-			r = a.not()
-		default: // ^a masked to a's width: ^a itself when that is in range
-			w := inf.kif[op.ID0].Width()
-			mask := rng{new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
-			if r = a.not(); !r.within(mask) {
-				r = mask
-			}
-		}
-	case OpBitBinary:
-		sh := int(op.DataLow()) + fr(op.ID0) - fr(op.ID1)
-		a, b := dec(op.ID0), dec(op.ID1)
-		if dais && op.DataHigh()&1 != 0 {
-			a = a.neg()
-		}
-		if dais && op.DataHigh()&2 != 0 {
-			b = b.neg()
-		}
-		if sh > 0 {
-			b = b.shl(uint(sh))
-		} else {
-			a = a.shl(uint(-sh))
-		}
-		r = a.bitwise(b, uint64(op.Data)>>56)
-	}
-	return
+	return p.Dialect.Info(p.Ops[i].Opcode).span(p, inf, i, operand)
 }
 
 // portableShift checks the shifts of the wrapping ops that alkaid's
-// interpreter can only make one way.
+// interpreter can only make one way (the opcode table's shift rule).
 func (p *Program) portableShift(inf *info, i int) string {
-	op := p.Ops[i]
-	f := inf.kif[i].Fractionals
-	fr := func(id int32) int { return inf.kif[id].Fractionals }
-	switch op.Opcode {
-	case OpReLU, OpQuantize, OpNegQuantize:
-		if e := fr(op.ID0) - op.RelShift(); e < f {
-			return fmt.Sprintf("has step 2^%d, finer than its operand's 2^%d (the original interpreter shifts by a negative amount)", -f, -e)
-		}
-	case OpMux, OpNegMux:
-		s0, s1 := f-fr(op.ID0), f-fr(op.ID1)+int(op.DataHigh())
-		if s0 < 0 || s1 < 0 || (s0 != 0 && s1 != 0) {
-			return fmt.Sprintf("brings its operands to its step by shifts %d and %d: the original interpreter needs both >= 0 and one of them 0", s0, s1)
-		}
+	if shift := p.Dialect.Info(p.Ops[i].Opcode).shift; shift != nil {
+		return shift(p, inf, i)
 	}
 	return ""
+}
+
+// shiftQuantize is the shift rule of relu, quantize and DAIS's
+// neg_quantize: a right shift only.
+func shiftQuantize(p *Program, inf *info, i int) string {
+	op, f := p.Ops[i], inf.kif[i].Fractionals
+	if e := inf.kif[op.ID0].Fractionals - op.RelShift(); e < f {
+		return fmt.Sprintf("has step 2^%d, finer than its operand's 2^%d (the original interpreter shifts by a negative amount)", -f, -e)
+	}
+	return ""
+}
+
+// shiftMux is the shift rule of mux and DAIS's neg_mux: left shifts, one
+// of them 0.
+func shiftMux(p *Program, inf *info, i int) string {
+	op, f := p.Ops[i], inf.kif[i].Fractionals
+	s0, s1 := f-inf.kif[op.ID0].Fractionals, f-inf.kif[op.ID1].Fractionals+int(op.DataHigh())
+	if s0 < 0 || s1 < 0 || (s0 != 0 && s1 != 0) {
+		return fmt.Sprintf("brings its operands to its step by shifts %d and %d: the original interpreter needs both >= 0 and one of them 0", s0, s1)
+	}
+	return ""
+}
+
+// The value-range rules of the opcode table (see exact).
+
+func spanInput(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	return rng{}, inf.kif[i].Fractionals, ""
+}
+
+// spanQuantize is relu, quantize and DAIS's neg_quantize.
+func spanQuantize(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	e = inf.kif[op.ID0].Fractionals - op.RelShift()
+	r = dec(op.ID0)
+	if op.Opcode == OpNegQuantize {
+		r = r.neg()
+	}
+	if op.Opcode == OpReLU {
+		r = r.relu()
+	}
+	return r, e, ""
+}
+
+// spanNegReLU is DAIS's relu(-a).
+func spanNegReLU(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	return dec(op.ID0).neg().relu(), inf.kif[op.ID0].Fractionals, ""
+}
+
+// spanNeg is ALIR's neg: the raw value negated.
+func spanNeg(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	e, reason := stepNeg(p, inf, i)
+	if reason != "" {
+		return rng{}, e, reason
+	}
+	return dec(p.Ops[i].ID0).neg(), e, ""
+}
+
+func spanAddSub(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	fr := func(id int32) int { return inf.kif[id].Fractionals }
+	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.Data)
+	e, _ = stepAddSub(p, inf, i)
+	if op.ID0 == op.ID1 { // a ± a*2^s: one value, scaled
+		ca := new(big.Int).Lsh(big.NewInt(1), uint(e-fa))
+		cb := new(big.Int).Lsh(big.NewInt(1), uint(e-fb))
+		if op.Opcode == OpSub {
+			cb.Neg(cb)
+		}
+		return dec(op.ID0).mul(pointRange(ca.Add(ca, cb))), e, ""
+	}
+	b := dec(op.ID1).shl(uint(e - fb))
+	if op.Opcode == OpSub {
+		b = b.neg()
+	}
+	return dec(op.ID0).shl(uint(e - fa)).add(b), e, ""
+}
+
+func spanConstAdd(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	k, ek := big.NewInt(int64(op.DataLow())), int(op.DataHigh())
+	fa := inf.kif[op.ID0].Fractionals
+	if p.Dialect == DAIS {
+		k, ek = big.NewInt(op.Data), inf.kif[i].Fractionals
+	}
+	if e, reason = stepConstAdd(p, inf, i); reason != "" {
+		return rng{}, e, reason
+	}
+	return dec(op.ID0).shl(uint(e - fa)).add(pointRange(k.Lsh(k, uint(e-ek)))), e, ""
+}
+
+func spanConst(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	return pointRange(big.NewInt(p.Ops[i].Data)), inf.kif[i].Fractionals, ""
+}
+
+func spanSum(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	e, _ := stepSum(p, inf, i)
+	r := pointRange(new(big.Int)) // shared operands: the linear form is exact
+	for _, tm := range op.Terms {
+		x := dec(tm.ID).shl(uint(e - (inf.kif[tm.ID].Fractionals - int(tm.Shift))))
+		if tm.Neg {
+			x = x.neg()
+		}
+		r = r.add(x)
+	}
+	return r, e, ""
+}
+
+func spanMul(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op, t := p.Ops[i], inf.kif[i]
+	e = t.Fractionals
+	if fa, fb := inf.kif[op.ID0].Fractionals, inf.kif[op.ID1].Fractionals; fa+fb != t.Fractionals {
+		return rng{}, e, fmt.Sprintf("multiplies steps 2^%d and 2^%d into step 2^%d (the raw product is copied, not rescaled)", -fa, -fb, -t.Fractionals)
+	}
+	if op.ID0 == op.ID1 { // a square is never negative
+		a := dec(op.ID0)
+		r = a.mul(a)
+		if a.lo.Sign() < 0 && a.hi.Sign() > 0 {
+			r.lo = new(big.Int)
+		}
+		return r, e, ""
+	}
+	return dec(op.ID0).mul(dec(op.ID1)), e, ""
+}
+
+// spanMux is mux and DAIS's neg_mux: the union of the branches.
+func spanMux(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	fr := func(id int32) int { return inf.kif[id].Fractionals }
+	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.DataHigh())
+	e = max(fa, fb)
+	b := dec(op.ID1)
+	if op.Opcode == OpNegMux {
+		b = b.neg()
+	}
+	return dec(op.ID0).shl(uint(e - fa)).union(b.shl(uint(e - fb))), e, ""
+}
+
+func spanLookup(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	e = inf.kif[i].Fractionals
+	vals := p.Tables[p.Ops[i].Data].Values
+	if len(vals) == 0 {
+		return rng{}, e, ""
+	}
+	r = pointRange(big.NewInt(int64(vals[0])))
+	for _, v := range vals[1:] {
+		r = r.union(pointRange(big.NewInt(int64(v))))
+	}
+	return r, e, ""
+}
+
+// spanBitUnary is bit_unary and DAIS's neg_bit_unary.
+func spanBitUnary(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op, t := p.Ops[i], inf.kif[i]
+	a := dec(op.ID0)
+	if op.Opcode == OpNegBitUnary {
+		a = a.neg()
+	}
+	switch {
+	case op.Data != BitNot:
+		r = rng{big.NewInt(0), big.NewInt(1)}
+	case t.Signed:
+		r = a.not()
+	default: // ^a masked to a's width: ^a itself when that is in range
+		w := inf.kif[op.ID0].Width()
+		mask := rng{new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
+		if r = a.not(); !r.within(mask) {
+			r = mask
+		}
+	}
+	return r, t.Fractionals, ""
+}
+
+func spanBitBinary(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
+	dec := func(id int32) rng { return operand(i, id) }
+	op := p.Ops[i]
+	dais := p.Dialect == DAIS
+	sh := int(op.DataLow()) + inf.kif[op.ID0].Fractionals - inf.kif[op.ID1].Fractionals
+	a, b := dec(op.ID0), dec(op.ID1)
+	if dais && op.DataHigh()&1 != 0 {
+		a = a.neg()
+	}
+	if dais && op.DataHigh()&2 != 0 {
+		b = b.neg()
+	}
+	if sh > 0 {
+		b = b.shl(uint(sh))
+	} else {
+		a = a.shl(uint(-sh))
+	}
+	return a.bitwise(b, uint64(op.Data)>>56), inf.kif[i].Fractionals, ""
 }
 
 // scaled formats r as real values at fractional bits f.

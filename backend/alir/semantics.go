@@ -1,9 +1,9 @@
 package alir
 
-// Which operations wrap. This is the one statement of it that the
-// interpreter, the exact evaluator, the portability check (Portability) and
-// the writers read, as alkaid's and da4ml's interpreters define it (see
-// ERRATA.md, "Quantization"):
+// Which operations wrap, as alkaid's and da4ml's interpreters define it
+// (see ERRATA.md, "Quantization"). The opcode table's Wraps (opcodes.go) is
+// the one statement of it that the interpreter, the exact evaluator, the
+// portability check (Portability) and the writers read:
 //
 //   - input (-1), relu (2), quantize (3) and mux (6), and DAIS's negated
 //     forms -2 (relu of -a), -3 and -6, bring their result to the op's step
@@ -19,15 +19,10 @@ package alir
 // that sizes wires from the intervals: Portability names such ops.
 
 // Wraps reports whether opcode c of dialect d wraps its result to the width
-// of its type.
+// of its type (the opcode table's Wraps).
 func (d Dialect) Wraps(c Opcode) bool {
-	switch c {
-	case OpInput, OpReLU, OpQuantize, OpMux:
-		return true
-	case -2, OpNegQuantize, OpNegMux:
-		return d == DAIS // ALIR -2 is an exact negation
-	}
-	return false
+	e := d.Info(c)
+	return e != nil && e.Wraps
 }
 
 // wrappingOps names the wrapping operations of d, for messages.

@@ -20,40 +20,49 @@ const SpecVersionV4 = 4
 const maxV4List = 65535
 
 // v4Arity gives, per opcode, the addr and data entries a spec-4 record
-// needs (the sum: 1+ addrs and two data entries per addr). Entries beyond
-// them are ignored, as alkaid ignores them.
+// needs (the opcode table's V4Addr and V4Data; the sum: 2+ addrs and two
+// data entries per addr, checked by its reader). Entries beyond them are
+// ignored, as alkaid ignores them.
 func v4Arity(code Opcode, spec int, bytecode bool) (nAddr, nData int, ok bool) {
-	switch code {
-	case OpNeg, OpReLU:
-		return 1, 0, true
-	case OpInput, OpConst:
-		return 0, 1, true
-	case OpAdd, OpSub:
-		return 2, 1, true
-	case OpQuantize:
-		if spec >= 4 {
-			return 1, 1, true
-		}
-		return 1, 0, true
-	case OpConstAdd:
-		return 1, 2, true
-	case OpMux:
-		return 3, 1, true
-	case OpMul:
-		return 2, 0, true
-	case OpLookup:
-		if bytecode {
-			return 1, 2, true
-		}
-		return 1, 1, true
-	case OpBitUnary:
-		return 1, 1, true
-	case OpBitBinary:
-		return 2, 2, true
-	case OpSum:
-		return 0, 0, true // two or more addrs, two data entries each: checked below
+	e := ALIR.Info(code)
+	if e == nil {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	nAddr, nData = e.V4Addr, e.V4Data
+	switch e.Data {
+	case DataRelShift: // new in spec 4
+		if spec < 4 {
+			nData--
+		}
+	case DataTable: // the bytecode stores the pad too
+		if bytecode {
+			nData++
+		}
+	}
+	return nAddr, nData, true
+}
+
+// v4Reader holds one spec-3/4 record while the opcode table's fromV4
+// builds its op.
+type v4Reader struct {
+	addr, data []int64
+	spec       int
+	bytecode   bool
+	errf       func(format string, args ...any) error
+	pad        int64 // a bytecode lookup's pad
+	hasPad     bool
+}
+
+// id returns addr entry k as a slot (below the op's index, so it fits).
+func (r *v4Reader) id(k int) int32 { return int32(r.addr[k]) }
+
+// i32 returns data entry k, which must fit 32 bits.
+func (r *v4Reader) i32(k int, what string) (int32, error) {
+	v := r.data[k]
+	if v != int64(int32(v)) {
+		return 0, r.errf("%s %d does not fit 32 bits", what, v)
+	}
+	return int32(v), nil
 }
 
 // opFromV4 builds op i of a spec-3/4 program from its record; nIn is the
@@ -85,7 +94,8 @@ func opFromV4(i int, code int64, addr []int64, data []int64, spec int, bytecode 
 		}
 	}
 	nAddr, nData, _ := v4Arity(c, spec, bytecode)
-	if c == OpSum {
+	e := ALIR.Info(c)
+	if e.Operands == TermOperands {
 		nData = 2 * len(addr)
 	}
 	if len(addr) < nAddr {
@@ -94,150 +104,203 @@ func opFromV4(i int, code int64, addr []int64, data []int64, spec int, bytecode 
 	if len(data) < nData {
 		return op, 0, false, errf("needs %d data entries, has %d", nData, len(data))
 	}
-	i32 := func(k int, what string) (int32, error) {
-		v := data[k]
-		if v != int64(int32(v)) {
-			return 0, errf("%s %d does not fit 32 bits", what, v)
-		}
-		return int32(v), nil
-	}
 	op = Op{ID0: -1, ID1: -1, Opcode: c}
-	id := func(k int) int32 { return int32(addr[k]) } // below i, so it fits
-	switch c {
-	case OpNeg, OpReLU:
-		op.ID0 = id(0)
-	case OpInput:
-		j, err := i32(0, "input index")
-		if err != nil {
-			return op, 0, false, err
-		}
-		op.ID0 = j
-	case OpAdd, OpSub:
-		s, err := i32(0, "shift")
-		if err != nil {
-			return op, 0, false, err
-		}
-		op.ID0, op.ID1, op.Data = id(0), id(1), int64(s)
-	case OpQuantize:
-		op.ID0 = id(0)
-		if spec >= 4 {
-			r, err := i32(0, "relative shift")
-			if err != nil {
-				return op, 0, false, err
-			}
-			op.Data = int64(r)
-		}
-	case OpConstAdd:
-		s, err := i32(1, "constant shift")
-		if err != nil {
-			return op, 0, false, err
-		}
-		v := data[0]
-		// The model keeps a 32-bit constant: a wider one with trailing
-		// zero bits is the same value at a coarser exponent.
-		for v != int64(int32(v)) && v%2 == 0 && s > math.MinInt32 {
-			v, s = v/2, s-1
-		}
-		if v != int64(int32(v)) {
-			return op, 0, false, errf("constant %d*2^-%d: constants wider than 32 bits are not supported", data[0], data[1])
-		}
-		op.ID0, op.Data = id(0), PackData(int32(v), s)
-	case OpConst:
-		op.Data = data[0]
-	case OpMux:
-		s, err := i32(0, "shift")
-		if err != nil {
-			return op, 0, false, err
-		}
-		op.ID0, op.ID1, op.Data = id(0), id(1), PackData(id(2), s)
-	case OpMul:
-		op.ID0, op.ID1 = id(0), id(1)
-	case OpLookup:
-		op.ID0, op.Data = id(0), data[0]
-		if bytecode {
-			p32, err := i32(1, "lookup pad")
-			if err != nil {
-				return op, 0, false, err
-			}
-			pad, hasPad = int64(p32), true
-		}
-	case OpBitUnary:
-		op.ID0, op.Data = id(0), data[0]
-	case OpBitBinary:
-		s, err := i32(0, "shift")
-		if err != nil {
-			return op, 0, false, err
-		}
-		u := data[1]
-		if u < BitAnd || u > BitXor {
-			return op, 0, false, errf("unknown bit operation %d", u)
-		}
-		op.ID0, op.ID1, op.Data = id(0), id(1), BitBinaryData(s, uint8(u))
-	case OpSum:
-		if len(addr) < 2 {
-			return op, 0, false, errf("a sum needs at least two terms, has %d (alkaid asserts it)", len(addr))
-		}
-		op.Terms = make([]Term, len(addr))
-		for k := range addr {
-			s, err := i32(2*k+1, fmt.Sprintf("term %d shift", k))
-			if err != nil {
-				return op, 0, false, err
-			}
-			op.Terms[k] = Term{ID: id(k), Shift: s, Neg: data[2*k] == 0}
-		}
+	r := &v4Reader{addr: addr, data: data, spec: spec, bytecode: bytecode, errf: errf}
+	if err := e.fromV4(r, &op); err != nil {
+		return op, 0, false, err
 	}
-	return op, pad, hasPad, nil
+	return op, r.pad, r.hasPad, nil
 }
 
-// v4Record returns the addr and data lists of op i of p (an ALIR program)
-// in spec 4; pad is appended to a lookup's data in bytecode (withPad).
-func v4Record(op Op, pad int64, withPad bool) (addr []uint32, data []int64) {
-	u := func(ids ...int32) []uint32 {
-		a := make([]uint32, len(ids))
-		for k, v := range ids {
-			a[k] = uint32(v)
-		}
-		return a
+// The spec-4 record readers of the opcode table: each fills op (ID0 and
+// ID1 -1, Opcode set) from r, whose lists have the lengths v4Arity asks.
+
+func v4InUnary(r *v4Reader, op *Op) error {
+	op.ID0 = r.id(0)
+	return nil
+}
+
+func v4InInput(r *v4Reader, op *Op) error {
+	j, err := r.i32(0, "input index")
+	op.ID0 = j
+	return err
+}
+
+func v4InAddSub(r *v4Reader, op *Op) error {
+	s, err := r.i32(0, "shift")
+	if err != nil {
+		return err
 	}
-	switch op.Opcode {
-	case OpNeg, OpReLU:
-		return u(op.ID0), []int64{}
-	case OpInput:
-		return []uint32{}, []int64{int64(op.ID0)}
-	case OpAdd, OpSub:
-		return u(op.ID0, op.ID1), []int64{op.Data}
-	case OpQuantize:
-		return u(op.ID0), []int64{op.Data}
-	case OpConstAdd:
-		return u(op.ID0), []int64{int64(op.DataLow()), int64(op.DataHigh())}
-	case OpConst:
-		return []uint32{}, []int64{op.Data}
-	case OpMux:
-		return u(op.ID0, op.ID1, op.DataLow()), []int64{int64(op.DataHigh())}
-	case OpMul:
-		return u(op.ID0, op.ID1), []int64{}
-	case OpLookup:
-		if withPad {
-			return u(op.ID0), []int64{op.Data, pad}
+	op.ID0, op.ID1, op.Data = r.id(0), r.id(1), int64(s)
+	return nil
+}
+
+func v4InQuantize(r *v4Reader, op *Op) error {
+	op.ID0 = r.id(0)
+	if r.spec >= 4 {
+		s, err := r.i32(0, "relative shift")
+		if err != nil {
+			return err
 		}
-		return u(op.ID0), []int64{op.Data}
-	case OpBitUnary:
-		return u(op.ID0), []int64{op.Data}
-	case OpBitBinary:
-		return u(op.ID0, op.ID1), []int64{int64(op.DataLow()), int64(uint64(op.Data) >> 56)}
-	case OpSum:
-		addr = make([]uint32, len(op.Terms))
-		data = make([]int64, 2*len(op.Terms))
-		for k, t := range op.Terms {
-			addr[k] = uint32(t.ID)
-			if !t.Neg {
-				data[2*k] = 1
-			}
-			data[2*k+1] = int64(t.Shift)
+		op.Data = int64(s)
+	}
+	return nil
+}
+
+func v4InConstAdd(r *v4Reader, op *Op) error {
+	s, err := r.i32(1, "constant shift")
+	if err != nil {
+		return err
+	}
+	v := r.data[0]
+	// The model keeps a 32-bit constant: a wider one with trailing
+	// zero bits is the same value at a coarser exponent.
+	for v != int64(int32(v)) && v%2 == 0 && s > math.MinInt32 {
+		v, s = v/2, s-1
+	}
+	if v != int64(int32(v)) {
+		return r.errf("constant %d*2^-%d: constants wider than 32 bits are not supported", r.data[0], r.data[1])
+	}
+	op.ID0, op.Data = r.id(0), PackData(int32(v), s)
+	return nil
+}
+
+func v4InConst(r *v4Reader, op *Op) error {
+	op.Data = r.data[0]
+	return nil
+}
+
+func v4InMux(r *v4Reader, op *Op) error {
+	s, err := r.i32(0, "shift")
+	if err != nil {
+		return err
+	}
+	op.ID0, op.ID1, op.Data = r.id(0), r.id(1), PackData(r.id(2), s)
+	return nil
+}
+
+func v4InMul(r *v4Reader, op *Op) error {
+	op.ID0, op.ID1 = r.id(0), r.id(1)
+	return nil
+}
+
+func v4InLookup(r *v4Reader, op *Op) error {
+	op.ID0, op.Data = r.id(0), r.data[0]
+	if r.bytecode {
+		p32, err := r.i32(1, "lookup pad")
+		if err != nil {
+			return err
 		}
-		return addr, data
+		r.pad, r.hasPad = int64(p32), true
+	}
+	return nil
+}
+
+func v4InBitUnary(r *v4Reader, op *Op) error {
+	op.ID0, op.Data = r.id(0), r.data[0]
+	return nil
+}
+
+func v4InBitBinary(r *v4Reader, op *Op) error {
+	s, err := r.i32(0, "shift")
+	if err != nil {
+		return err
+	}
+	u := r.data[1]
+	if u < BitAnd || u > BitXor {
+		return r.errf("unknown bit operation %d", u)
+	}
+	op.ID0, op.ID1, op.Data = r.id(0), r.id(1), BitBinaryData(s, uint8(u))
+	return nil
+}
+
+func v4InSum(r *v4Reader, op *Op) error {
+	if len(r.addr) < 2 {
+		return r.errf("a sum needs at least two terms, has %d (alkaid asserts it)", len(r.addr))
+	}
+	op.Terms = make([]Term, len(r.addr))
+	for k := range r.addr {
+		s, err := r.i32(2*k+1, fmt.Sprintf("term %d shift", k))
+		if err != nil {
+			return err
+		}
+		op.Terms[k] = Term{ID: r.id(k), Shift: s, Neg: r.data[2*k] == 0}
+	}
+	return nil
+}
+
+// v4Record returns the addr and data lists of op (of an ALIR program) in
+// spec 4; pad is appended to a lookup's data in bytecode (withPad).
+func v4Record(op Op, pad int64, withPad bool) (addr []uint32, data []int64) {
+	if e := ALIR.Info(op.Opcode); e != nil {
+		return e.toV4(op, pad, withPad)
 	}
 	return nil, nil
+}
+
+// slots returns ids as spec-4 addresses.
+func slots(ids ...int32) []uint32 {
+	a := make([]uint32, len(ids))
+	for k, v := range ids {
+		a[k] = uint32(v)
+	}
+	return a
+}
+
+// The spec-4 record writers of the opcode table.
+
+func v4OutUnary(op Op, _ int64, _ bool) ([]uint32, []int64) { return slots(op.ID0), []int64{} }
+
+func v4OutInput(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return []uint32{}, []int64{int64(op.ID0)}
+}
+
+func v4OutAddSub(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return slots(op.ID0, op.ID1), []int64{op.Data}
+}
+
+func v4OutQuantize(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return slots(op.ID0), []int64{op.Data}
+}
+
+func v4OutConstAdd(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return slots(op.ID0), []int64{int64(op.DataLow()), int64(op.DataHigh())}
+}
+
+func v4OutConst(op Op, _ int64, _ bool) ([]uint32, []int64) { return []uint32{}, []int64{op.Data} }
+
+func v4OutMux(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return slots(op.ID0, op.ID1, op.DataLow()), []int64{int64(op.DataHigh())}
+}
+
+func v4OutMul(op Op, _ int64, _ bool) ([]uint32, []int64) { return slots(op.ID0, op.ID1), []int64{} }
+
+func v4OutLookup(op Op, pad int64, withPad bool) ([]uint32, []int64) {
+	if withPad {
+		return slots(op.ID0), []int64{op.Data, pad}
+	}
+	return slots(op.ID0), []int64{op.Data}
+}
+
+func v4OutBitUnary(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return slots(op.ID0), []int64{op.Data}
+}
+
+func v4OutBitBinary(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	return slots(op.ID0, op.ID1), []int64{int64(op.DataLow()), int64(uint64(op.Data) >> 56)}
+}
+
+func v4OutSum(op Op, _ int64, _ bool) ([]uint32, []int64) {
+	addr := make([]uint32, len(op.Terms))
+	data := make([]int64, 2*len(op.Terms))
+	for k, t := range op.Terms {
+		addr[k] = uint32(t.ID)
+		if !t.Neg {
+			data[2*k] = 1
+		}
+		data[2*k+1] = int64(t.Shift)
+	}
+	return addr, data
 }
 
 // forV4 returns p as an ALIR program for a spec-4 writer (a DAIS program
@@ -264,7 +327,8 @@ func forV4(p *Program) (*Program, *info, error) {
 // spec-2 writers rewrite these (see ToSpec2).
 func (p *Program) NeedsV4() bool {
 	for _, op := range p.Ops {
-		if op.Opcode == OpSum || (p.Dialect == ALIR && op.Opcode == OpQuantize && op.Data != 0) {
+		e := p.Dialect.Info(op.Opcode)
+		if e != nil && (e.MinSpec > 2 || (e.Data == DataRelShift && op.Data != 0)) {
 			return true
 		}
 	}

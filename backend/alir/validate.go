@@ -57,7 +57,7 @@ func (p *Program) analyze() (*info, error) {
 	}
 	inf := &info{kif: make([]KIF, n), pad: make([]int64, n)}
 	for i, op := range p.Ops {
-		if p.Dialect.OpName(op.Opcode) == "" {
+		if p.Dialect.Info(op.Opcode) == nil {
 			return nil, p.opErr(i, "unknown opcode %d for %v", op.Opcode, p.Dialect)
 		}
 		t, err := op.QInt.KIF()
@@ -71,7 +71,7 @@ func (p *Program) analyze() (*info, error) {
 		if err := p.checkData(i); err != nil {
 			return nil, err
 		}
-		if op.Opcode == OpLookup {
+		if p.Dialect.Info(op.Opcode).Data == DataTable {
 			pad, err := p.lookupPad(i, inf.kif[op.ID0])
 			if err != nil {
 				return nil, err
@@ -96,7 +96,7 @@ func (p *Program) analyze() (*info, error) {
 }
 
 // checkOperands checks that op i reads only earlier slots (or a valid input)
-// and leaves unused operand fields at -1.
+// and leaves unused operand fields at -1, by its table entry's Operands.
 func (p *Program) checkOperands(i int) error {
 	op := p.Ops[i]
 	earlier := func(what string, id int32) error {
@@ -111,23 +111,23 @@ func (p *Program) checkOperands(i int) error {
 		}
 		return nil
 	}
-	switch op.Opcode {
-	case OpInput:
+	switch p.Dialect.Info(op.Opcode).Operands {
+	case InputIndex:
 		if op.ID0 < 0 || int(op.ID0) >= len(p.InShifts) {
 			return p.opErr(i, "input index %d out of range (have %d inputs)", op.ID0, len(p.InShifts))
 		}
 		return unused("id1", op.ID1)
-	case OpConst:
+	case NoOperands:
 		if err := unused("id0", op.ID0); err != nil {
 			return err
 		}
 		return unused("id1", op.ID1)
-	case OpAdd, OpSub, OpMul, OpBitBinary:
+	case Binary:
 		if err := earlier("id0", op.ID0); err != nil {
 			return err
 		}
 		return earlier("id1", op.ID1)
-	case OpMux, OpNegMux:
+	case MuxOperands:
 		if err := earlier("id0", op.ID0); err != nil {
 			return err
 		}
@@ -135,7 +135,7 @@ func (p *Program) checkOperands(i int) error {
 			return err
 		}
 		return earlier("condition", op.DataLow())
-	case OpSum:
+	case TermOperands:
 		if len(op.Terms) < 2 {
 			return p.opErr(i, "a sum needs at least two terms, has %d (alkaid asserts it)", len(op.Terms))
 		}
@@ -158,52 +158,78 @@ func (p *Program) checkOperands(i int) error {
 	return unused("id1", op.ID1)
 }
 
+// checkData checks op i's Data by its table entry's rule.
 func (p *Program) checkData(i int) error {
-	op := p.Ops[i]
-	shift := func(what string, s int64) error {
-		if s < -MaxShift || s > MaxShift {
-			return p.opErr(i, "%s %d out of range [%d, %d]", what, s, -MaxShift, MaxShift)
-		}
-		return nil
-	}
-	switch op.Opcode {
-	case OpAdd, OpSub:
-		return shift("shift", op.Data)
-	case OpConstAdd:
-		if p.Dialect == ALIR {
-			return shift("constant exponent", int64(op.DataHigh()))
-		}
-	case OpQuantize:
-		if p.Dialect == DAIS && op.Data != 0 {
-			return p.opErr(i, "a DAIS quantize has no relative shift (data %d)", op.Data)
-		}
-		return shift("relative shift", op.Data)
-	case OpSum:
-		if op.Data != 0 {
-			return p.opErr(i, "a sum keeps its data in its terms (data %d)", op.Data)
-		}
-		for k, t := range op.Terms {
-			if err := shift(fmt.Sprintf("term %d shift", k), int64(t.Shift)); err != nil {
-				return err
-			}
-		}
-	case OpMux, OpNegMux:
-		return shift("shift", int64(op.DataHigh()))
-	case OpLookup:
-		if op.Data < 0 || op.Data >= int64(len(p.Tables)) {
-			return p.opErr(i, "lookup table %d out of range (have %d tables)", op.Data, len(p.Tables))
-		}
-	case OpBitUnary, OpNegBitUnary:
-		if op.Data < BitNot || op.Data > BitReduceAll {
-			return p.opErr(i, "unknown bit operation %d", op.Data)
-		}
-	case OpBitBinary:
-		if sub := uint64(op.Data) >> 56; sub > BitXor {
-			return p.opErr(i, "unknown bit operation %d", sub)
-		}
-		return shift("shift", int64(op.DataLow()))
+	if check := p.Dialect.Info(p.Ops[i].Opcode).check; check != nil {
+		return check(p, i)
 	}
 	return nil
+}
+
+// checkShift checks a shift (what) of op i against MaxShift.
+func (p *Program) checkShift(i int, what string, s int64) error {
+	if s < -MaxShift || s > MaxShift {
+		return p.opErr(i, "%s %d out of range [%d, %d]", what, s, -MaxShift, MaxShift)
+	}
+	return nil
+}
+
+// Data rules of the opcode table.
+
+func checkShiftData(p *Program, i int) error { return p.checkShift(i, "shift", p.Ops[i].Data) }
+
+func checkConstAddData(p *Program, i int) error {
+	if p.Dialect == ALIR {
+		return p.checkShift(i, "constant exponent", int64(p.Ops[i].DataHigh()))
+	}
+	return nil
+}
+
+func checkQuantizeData(p *Program, i int) error {
+	op := p.Ops[i]
+	if p.Dialect == DAIS && op.Data != 0 {
+		return p.opErr(i, "a DAIS quantize has no relative shift (data %d)", op.Data)
+	}
+	return p.checkShift(i, "relative shift", op.Data)
+}
+
+func checkSumData(p *Program, i int) error {
+	op := p.Ops[i]
+	if op.Data != 0 {
+		return p.opErr(i, "a sum keeps its data in its terms (data %d)", op.Data)
+	}
+	for k, t := range op.Terms {
+		if err := p.checkShift(i, fmt.Sprintf("term %d shift", k), int64(t.Shift)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkMuxData(p *Program, i int) error {
+	return p.checkShift(i, "shift", int64(p.Ops[i].DataHigh()))
+}
+
+func checkLookupData(p *Program, i int) error {
+	if op := p.Ops[i]; op.Data < 0 || op.Data >= int64(len(p.Tables)) {
+		return p.opErr(i, "lookup table %d out of range (have %d tables)", op.Data, len(p.Tables))
+	}
+	return nil
+}
+
+func checkBitUnaryData(p *Program, i int) error {
+	if op := p.Ops[i]; op.Data < BitNot || op.Data > BitReduceAll {
+		return p.opErr(i, "unknown bit operation %d", op.Data)
+	}
+	return nil
+}
+
+func checkBitBinaryData(p *Program, i int) error {
+	op := p.Ops[i]
+	if sub := uint64(op.Data) >> 56; sub > BitXor {
+		return p.opErr(i, "unknown bit operation %d", sub)
+	}
+	return p.checkShift(i, "shift", int64(op.DataLow()))
 }
 
 // lookupPad returns the pad offset of lookup op i whose operand has type t:

@@ -3,6 +3,7 @@ package dais
 import (
 	"math"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -11,7 +12,8 @@ import (
 // dais.const_add) whose result is n bits wide costs ceil(n/adder_size) and
 // takes ceil(n/carry_size) steps (1 and 1 when a size is below 1), a
 // dais.sum of N terms costs as N-1 adders and takes the steps of one; other
-// operations are free and take no time. An op's latency is the latest of
+// operations are free and take no time (alir's opcode table says which
+// ops are adders). An op's latency is the latest of
 // its operands' plus its own steps. The sizes are the program's carry_size
 // and adder_size attributes; this is the model alir.Program.Info estimates.
 func Annotate(prog *ir.Operation) error {
@@ -43,8 +45,7 @@ func Annotate(prog *ir.Operation) error {
 			t = math.Max(t, at[v])
 		}
 		cost := 0.0
-		switch op.Name {
-		case OpAdd, OpSub, OpConstAdd, OpSum:
+		if alir.ALIR.Info(byName[op.Name].code).Adder {
 			ft, _ := op.Results[0].Type.(*ir.FixedType)
 			n := 0
 			if ft != nil {

@@ -53,37 +53,16 @@ func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
 		}
 		var operands []*ir.Value
 		at := ir.Attrs{}
-		switch op.Opcode {
-		case alir.OpInput:
-			at.Set("index", i64(int64(op.ID0)))
-		case alir.OpNeg, alir.OpReLU, alir.OpQuantize:
+		switch alir.ALIR.Info(op.Opcode).Operands {
+		case alir.Unary:
 			operands = []*ir.Value{vals[op.ID0]}
-		case alir.OpAdd, alir.OpSub:
+		case alir.Binary:
 			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
-			at.Set("shift", i64(int64(op.DataLow())))
-		case alir.OpConstAdd:
-			operands = []*ir.Value{vals[op.ID0]}
-			at.Set("value", i64(int64(op.DataLow())))
-			at.Set("exp", i64(int64(op.DataHigh())))
-		case alir.OpConst:
-			at.Set("value", i64(op.Data))
-		case alir.OpMux:
+		case alir.MuxOperands: // the condition first
 			operands = []*ir.Value{vals[op.DataLow()], vals[op.ID0], vals[op.ID1]}
-			at.Set("shift", i64(int64(op.DataHigh())))
-		case alir.OpMul:
-			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
-		case alir.OpLookup:
-			operands = []*ir.Value{vals[op.ID0]}
-			at.Set("table", i64(int64(op.DataLow())))
-		case alir.OpBitUnary:
-			operands = []*ir.Value{vals[op.ID0]}
-			at.Set("kind", &ir.StringAttr{Value: bitUnaryKinds[op.DataLow()]})
-		case alir.OpBitBinary:
-			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
-			at.Set("kind", &ir.StringAttr{Value: bitBinaryKinds[uint64(op.Data)>>56]})
-			at.Set("shift", i64(int64(op.DataLow())))
-		case alir.OpSum: // not reached: ToSpec2 rewrote sums
-			return nil, fmt.Errorf("op %d: a sum is not imported", i)
+		}
+		if err := d.set(op, &at); err != nil {
+			return nil, fmt.Errorf("op %d: %v", i, err)
 		}
 		if op.Latency != 0 {
 			at.Set("latency", f64(op.Latency))

@@ -130,81 +130,15 @@ func opOf(op *ir.Operation, slot map[*ir.Value]int32) (alir.Op, error) {
 	if a.Cost, err = floatAttr(op, "cost"); err != nil {
 		return a, err
 	}
-	switch d.code {
-	case alir.OpInput:
-		idx, err := int32Attr(op, "index")
-		a.ID0 = idx
-		return a, err
-	case alir.OpNeg, alir.OpReLU, alir.OpQuantize:
+	switch alir.ALIR.Info(d.code).Operands {
+	case alir.Unary:
 		a.ID0 = ids[0]
-	case alir.OpAdd, alir.OpSub:
+	case alir.Binary:
 		a.ID0, a.ID1 = ids[0], ids[1]
-		s, err := int32Attr(op, "shift")
-		a.Data = int64(s)
-		return a, err
-	case alir.OpConstAdd:
-		a.ID0 = ids[0]
-		v, err := int32Attr(op, "value")
-		if err != nil {
-			return a, err
-		}
-		e, err := int32Attr(op, "exp")
-		a.Data = alir.PackData(v, e)
-		return a, err
-	case alir.OpConst:
-		v, err := intAttr(op, "value")
-		a.Data = v
-		return a, err
-	case alir.OpMux:
-		a.ID0, a.ID1 = ids[1], ids[2]
-		s, err := int32Attr(op, "shift")
-		a.Data = alir.PackData(ids[0], s)
-		return a, err
-	case alir.OpMul:
-		a.ID0, a.ID1 = ids[0], ids[1]
-	case alir.OpLookup:
-		a.ID0 = ids[0]
-		t, err := int32Attr(op, "table")
-		a.Data = int64(t)
-		return a, err
-	case alir.OpBitUnary:
-		a.ID0 = ids[0]
-		k, err := kindAttr(op, bitUnaryKinds)
-		a.Data = int64(k)
-		return a, err
-	case alir.OpBitBinary:
-		a.ID0, a.ID1 = ids[0], ids[1]
-		k, err := kindAttr(op, bitBinaryKinds)
-		if err != nil {
-			return a, err
-		}
-		s, err := int32Attr(op, "shift")
-		a.Data = alir.BitBinaryData(s, uint8(k))
-		return a, err
-	case alir.OpSum:
-		shifts, err := i64Array(op, "shifts")
-		if err != nil {
-			return a, err
-		}
-		negs, err := i64Array(op, "negs")
-		if err != nil {
-			return a, err
-		}
-		if len(shifts) != len(ids) || len(negs) != len(ids) {
-			return a, fmt.Errorf("has %d operands, %d shifts and %d negs", len(ids), len(shifts), len(negs))
-		}
-		a.Terms = make([]alir.Term, len(ids))
-		for k, id := range ids {
-			if shifts[k] != int64(int32(shifts[k])) {
-				return a, fmt.Errorf("shift %d does not fit 32 bits", shifts[k])
-			}
-			if negs[k] != 0 && negs[k] != 1 {
-				return a, fmt.Errorf("negs[%d] is %d, want 0 or 1", k, negs[k])
-			}
-			a.Terms[k] = alir.Term{ID: id, Shift: int32(shifts[k]), Neg: negs[k] == 1}
-		}
+	case alir.MuxOperands: // the condition first
+		a.ID0, a.ID1, a.Data = ids[1], ids[2], alir.PackData(ids[0], 0)
 	}
-	return a, nil
+	return a, d.get(op, &a, ids)
 }
 
 // outputsOf reads a dais.output op.

@@ -117,10 +117,9 @@ func (v *view) balance() int {
 
 func isAddSub(op alir.Op) bool { return op.Opcode == alir.OpAdd || op.Opcode == alir.OpSub }
 
-// isAdder reports whether the cost model counts an op as an adder.
-func isAdder(c alir.Opcode) bool {
-	return c == alir.OpAdd || c == alir.OpSub || c == alir.OpConstAdd
-}
+// isAdder reports whether the cost model counts an op as an adder (alir's
+// opcode table; the passes before dais-fuse-sums see no sum).
+func isAdder(c alir.Opcode) bool { return alir.ALIR.Info(c).Adder }
 
 // delay is the time an adder of the given width takes (dais.Annotate's
 // model).

@@ -27,8 +27,5 @@ func (v *view) evalConst(i int, op alir.Op, val func(int32) *big.Int) (z *big.In
 }
 
 // msb reports whether the most significant bit of raw value r of type t is
-// set (a mux condition); a zero-width value has none.
-func msb(r *big.Int, t alir.KIF) bool {
-	w := t.Width()
-	return w > 0 && new(big.Int).Rsh(r, uint(w-1)).Bit(0) == 1
-}
+// set (an ALIR mux condition, alir.MuxTrue); a zero-width value has none.
+func msb(r *big.Int, t alir.KIF) bool { return alir.MuxTrue(alir.ALIR, t, r) }

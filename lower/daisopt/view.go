@@ -69,14 +69,14 @@ func load(prog *ir.Operation) (*view, error) {
 }
 
 // args returns the slots op reads, in the order of its ir operands (a mux
-// reads its condition first).
+// reads its condition first), by alir's opcode table.
 func args(op alir.Op) (ids [3]int32, n int) {
-	switch op.Opcode {
-	case alir.OpInput, alir.OpConst:
+	switch alir.ALIR.Info(op.Opcode).Operands {
+	case alir.NoOperands, alir.InputIndex:
 		return ids, 0
-	case alir.OpAdd, alir.OpSub, alir.OpMul, alir.OpBitBinary:
+	case alir.Binary:
 		return [3]int32{op.ID0, op.ID1}, 2
-	case alir.OpMux:
+	case alir.MuxOperands:
 		return [3]int32{op.DataLow(), op.ID0, op.ID1}, 3
 	}
 	return [3]int32{op.ID0}, 1
@@ -84,11 +84,11 @@ func args(op alir.Op) (ids [3]int32, n int) {
 
 // withArgs returns op reading the given slots (in args order) instead.
 func withArgs(op alir.Op, ids [3]int32) alir.Op {
-	switch op.Opcode {
-	case alir.OpInput, alir.OpConst:
-	case alir.OpAdd, alir.OpSub, alir.OpMul, alir.OpBitBinary:
+	switch alir.ALIR.Info(op.Opcode).Operands {
+	case alir.NoOperands, alir.InputIndex:
+	case alir.Binary:
 		op.ID0, op.ID1 = ids[0], ids[1]
-	case alir.OpMux:
+	case alir.MuxOperands:
 		op.Data = alir.PackData(ids[0], op.DataHigh())
 		op.ID0, op.ID1 = ids[1], ids[2]
 	default:
