@@ -12,10 +12,16 @@ import (
 // location. The verifier, the dialects' Verify hooks and the parser's
 // builders all report through it.
 func OpErrorf(op *ir.Operation, format string, args ...any) *Diagnostic {
+	return OpErrorAt(op.Loc, op.Name, format, args...)
+}
+
+// OpErrorAt is OpErrorf for an operation not built yet (the parser's): the
+// op's name and where it is written.
+func OpErrorAt(loc ir.Location, name, format string, args ...any) *Diagnostic {
 	return &Diagnostic{
 		Severity: Error,
-		Loc:      op.Loc,
-		Msg:      "'" + op.Name + "' op " + fmt.Sprintf(format, args...),
+		Loc:      loc,
+		Msg:      "'" + name + "' op " + fmt.Sprintf(format, args...),
 	}
 }
 

@@ -330,3 +330,81 @@ var attrKindNames = [...]string{
 	AttrAny: "any", AttrInt: "integer", AttrString: "string", AttrDenseI64: "array<i64>",
 	AttrConstant: "constant", AttrFuncType: "function type", AttrArray: "array",
 }
+
+// RecordProblems lists what is missing or inconsistent in an operation's
+// record, for the dialects' completeness tests: a summary; every `$name` of
+// the assembly format declared as an operand or result group, an attribute or
+// a region; every operand group and region named in the format (unless it
+// says `operands`); and the names of the groups, attributes and regions
+// distinct. Only names are compared: the format's grammar is the parser's.
+func RecordProblems(d *OpDef) []string {
+	var ps []string
+	if strings.TrimSpace(d.Summary) == "" {
+		ps = append(ps, "no summary")
+	}
+	declared := map[string]bool{}
+	declare := func(n string) {
+		if declared[n] {
+			ps = append(ps, "name $"+n+" declared twice")
+		}
+		declared[n] = true
+	}
+	for _, g := range d.Operands {
+		declare(g.Name)
+	}
+	for _, g := range d.Results {
+		declare(g.Name)
+	}
+	for _, a := range d.Attrs {
+		declare(a.Name)
+	}
+	for _, r := range d.Regions {
+		declare(r)
+	}
+	for _, r := range d.EmptyRegions {
+		if !declared[r] {
+			ps = append(ps, "empty region "+r+" is not declared")
+		}
+	}
+	refs := FormatRefs(d.Format)
+	used := map[string]bool{}
+	for _, n := range refs {
+		used[n] = true
+		if !declared[n] {
+			ps = append(ps, "format refers to $"+n+", which the record does not declare")
+		}
+	}
+	if d.Format != "" {
+		allOperands := strings.Contains(d.Format, "operands")
+		for _, g := range d.Operands {
+			if !used[g.Name] && !allOperands {
+				ps = append(ps, "operand group "+g.Name+" is not in the format")
+			}
+		}
+		for _, r := range d.Regions {
+			if !used[r] {
+				ps = append(ps, "region "+r+" is not in the format")
+			}
+		}
+	}
+	return ps
+}
+
+// FormatRefs lists the `$name` references of an assembly format, in order.
+func FormatRefs(format string) []string {
+	var refs []string
+	for i := 0; i < len(format); i++ {
+		if format[i] != '$' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && (format[j] == '_' || format[j] >= 'a' && format[j] <= 'z' || format[j] >= 'A' && format[j] <= 'Z' || j > i+1 && format[j] >= '0' && format[j] <= '9') {
+			j++
+		}
+		if j > i+1 {
+			refs = append(refs, format[i+1:j])
+		}
+		i = j - 1
+	}
+	return refs
+}
