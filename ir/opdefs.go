@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -99,7 +100,16 @@ var opDefs = map[string]*OpDef{}
 func init() {
 	RegisterOp(OpDef{Name: OpModule, Summary: "top-level container of kernels", Syntax: SyntaxModule,
 		Regions: []string{"bodyRegion"}, Traits: IsolatedFromAbove | SingleBlock | NoTerminator,
-		Format: "attr-dict-with-keyword $bodyRegion"})
+		Format: "attr-dict-with-keyword $bodyRegion", Verify: verifyModule})
+}
+
+// verifyModule: the module's body has no arguments. (The otir dialect adds
+// its rule on the otir.typing_style attribute.)
+func verifyModule(op *Operation, _ *VerifyContext) error {
+	if b := op.Body(0); b != nil && len(b.Args) != 0 {
+		return fmt.Errorf("body must have no arguments, but has %d", len(b.Args))
+	}
+	return nil
 }
 
 // LookupOp returns the definition of a registered operation, or nil.

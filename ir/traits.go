@@ -7,6 +7,7 @@ var traitNames = []struct {
 }{
 	{Terminator, "Terminator"}, {Elementwise, "Elementwise"}, {IsolatedFromAbove, "IsolatedFromAbove"},
 	{SingleBlock, "SingleBlock"}, {NoTerminator, "NoTerminator"}, {TopLevel, "TopLevel"}, {Extension, "Extension"},
+	{Symbol, "Symbol"}, {VariadicRegions, "VariadicRegions"},
 }
 
 // Names lists the traits of t by name, in declaration order.
@@ -46,3 +47,7 @@ func (e Effect) String() string {
 	}
 	return "unknown"
 }
+
+// allTraits is every trait bit declared above; TestTraitNames checks that
+// each has a name.
+const allTraits = Terminator | Elementwise | IsolatedFromAbove | SingleBlock | NoTerminator | TopLevel | Extension | Symbol | VariadicRegions

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/big"
 
+	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -59,7 +60,7 @@ func (b *builder) elementwise(o *Operation, name string, uses []string, sig *EwS
 			var noRule *typing.NoRuleError
 			if errors.As(err, &noRule) {
 				// The verifier's text for the same types written out.
-				return errAt(o.Tokens[0].Pos, "'%s' op %s", name, err.Error())
+				return diag.OpErrorAt(loc(o.Tokens[0].Pos), name, "%s", err.Error())
 			}
 			return errAt(o.Tokens[0].Pos, "%s", err.Error())
 		}

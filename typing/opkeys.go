@@ -6,21 +6,6 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// opKeys maps OTIR element-wise operations to Allo operator keys. Division and
-// remainder keep one key for both signednesses (the operand types carry the
-// sign); otir.cmp's key comes from its predicate (CmpKey).
-var opKeys = map[string]string{
-	ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul",
-	ir.OpDivS: "div", ir.OpDivU: "div",
-	ir.OpRemS: "mod", ir.OpRemU: "mod",
-	ir.OpAnd: "bitwise_and", ir.OpOr: "bitwise_or", ir.OpXor: "bitwise_xor",
-	ir.OpShl: "lshift", ir.OpShrS: "rshift", ir.OpShrU: "rshift",
-	ir.OpMax: "max", ir.OpMin: "min",
-	ir.OpNeg: "neg", ir.OpNot: "invert", ir.OpAbs: "abs",
-	ir.OpSqrt: "sqrt", ir.OpExp: "exp", ir.OpLog: "log",
-	ir.OpCmp: "eq",
-}
-
 // cmpKeys maps otir.cmp predicates to Allo comparison keys: the s/u/o prefix
 // only says how operands are read, the relation is the key.
 var cmpKeys = map[string]string{
@@ -31,13 +16,16 @@ var cmpKeys = map[string]string{
 	"sge": "ge", "uge": "ge", "oge": "ge",
 }
 
-// OpKey gives the Allo operator key of an OTIR operation name. It also accepts
-// Allo keys themselves ("lt", "pow", "logical_and", "exp2", ...) so callers can
-// reach every rule. otir.cmp alone maps to "eq", which has the same rule as
-// every comparison; use CmpKey when the predicate is known.
+// OpKey gives the Allo operator key of an operation name: the Typing key of
+// its record (ir.OpDef; the otir dialect's records name them, division and
+// remainder keeping one key for both signednesses, as the operand types
+// carry the sign). It also accepts Allo keys themselves ("lt", "pow",
+// "logical_and", "exp2", ...) so callers can reach every rule. otir.cmp alone
+// maps to "eq", which has the same rule as every comparison; use CmpKey when
+// the predicate is known.
 func OpKey(opName string) (string, bool) {
-	if k, ok := opKeys[opName]; ok {
-		return k, true
+	if d := ir.LookupOp(opName); d != nil && d.Typing != "" {
+		return d.Typing, true
 	}
 	if !strings.Contains(opName, ".") && IsKey(opName) {
 		return opName, true
@@ -85,8 +73,8 @@ func KeyOf(op *ir.Operation) (string, bool) {
 		}
 		return "eq", true
 	}
-	if _, ok := opKeys[op.Name]; !ok {
-		return "", false
+	if d := ir.LookupOp(op.Name); d != nil && d.Typing != "" {
+		return d.Typing, true
 	}
-	return OpKey(op.Name)
+	return "", false
 }

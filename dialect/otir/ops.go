@@ -14,9 +14,9 @@ var Ops = []ir.OpDef{
 			{Name: "function_type", Kind: ir.AttrFuncType, Doc: "the arguments' types; no results"},
 			{Name: "grid", Kind: ir.AttrArray, Optional: true, Doc: "the launch grid, one positive extent per axis"},
 		},
-		Regions: []string{"body"}, Traits: ir.IsolatedFromAbove | ir.SingleBlock | ir.TopLevel,
+		Regions: []string{"body"}, Traits: ir.IsolatedFromAbove | ir.SingleBlock | ir.TopLevel | ir.Symbol, Parents: []string{ir.OpModule},
 		Format: "$sym_name custom<KernelArguments>($body) attr-dict-with-keyword $body"},
-	{Name: ir.OpReturn, Summary: "ends a kernel", Syntax: ir.SyntaxNullary, Traits: ir.Terminator, Terminator: true,
+	{Name: ir.OpReturn, Summary: "ends a kernel", Syntax: ir.SyntaxNullary, Traits: ir.Terminator, Terminator: true, Parents: []string{ir.OpKernel},
 		Format: "attr-dict"},
 	{Name: ir.OpConstant, Summary: "a scalar or dense tile constant", Syntax: ir.SyntaxConstant,
 		Results: []ir.ArgDef{{Name: "result", Doc: "the value's type"}},
@@ -180,7 +180,11 @@ func init() {
 		d := &all[i]
 		if v := verifiers[d.Name]; v != nil {
 			d.Verify = v
+		} else if d.Has(ir.Elementwise) {
+			d.Verify = elementwiseHook
 		}
 		ir.RegisterOp(*d)
 	}
+	ir.RegisterOpCheck(checkTokens)
+	registerModuleRule()
 }

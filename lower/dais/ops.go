@@ -73,16 +73,28 @@ var (
 	bitBinaryKinds = []string{"and", "or", "xor"}
 )
 
+// The dais records declare variadic operands, results and regions: ToALIR,
+// which every op's Verify hook (verifyOp) reaches through its dais.program,
+// checks their form, with its own messages.
+var (
+	anyOperands = []ir.ArgDef{{Name: "operands", Arity: ir.Variadic}}
+	anyResults  = []ir.ArgDef{{Name: "results", Arity: ir.Variadic}}
+)
+
 func init() {
 	for i := range slotOps {
 		d := &slotOps[i]
 		byName[d.name] = d
 		byOpcode[d.code] = d
-		ir.RegisterOp(ir.OpDef{Name: d.name, Summary: d.summary, Syntax: ir.SyntaxGeneric})
+		ir.RegisterOp(ir.OpDef{Name: d.name, Summary: d.summary, Syntax: ir.SyntaxGeneric,
+			Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
 	}
-	ir.RegisterOp(ir.OpDef{Name: OpProgram, Summary: "a combinational ALIR program: one slot per op", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect})
-	ir.RegisterOp(ir.OpDef{Name: OpTable, Summary: "a lookup table of a dais.program", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect})
-	ir.RegisterOp(ir.OpDef{Name: OpOutput, Summary: "ends a dais.program and lists its outputs", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect, Terminator: true})
+	ir.RegisterOp(ir.OpDef{Name: OpProgram, Summary: "a combinational ALIR program: one slot per op", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect,
+		Operands: anyOperands, Results: anyResults, Regions: []string{"body"}, Traits: ir.VariadicRegions | ir.TopLevel, Verify: verifyOp})
+	ir.RegisterOp(ir.OpDef{Name: OpTable, Summary: "a lookup table of a dais.program", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect,
+		Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
+	ir.RegisterOp(ir.OpDef{Name: OpOutput, Summary: "ends a dais.program and lists its outputs", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect, Terminator: true,
+		Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
 }
 
 // IsSlotOp reports whether the named op computes an ALIR slot.

@@ -4,48 +4,53 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
-func init() { verify.RegisterDialect("dais.", checkOp, OpProgram) }
+// verifyOp is the Verify hook of every dais op (set in ops.go's init). The
+// records declare variadic operands, results and regions, as ToALIR is the
+// dialect's form check: a dais.program must sit in the module body and
+// convert to a valid, portable ALIR program (ToALIR checks every op of it,
+// with the failing op's location; see checkPortable); every other dais op
+// must sit directly in a dais.program, and dais.output must end it.
+func verifyOp(op *ir.Operation, ctx *ir.VerifyContext) error {
+	if d := checkOp(op, ctx.Parent(op)); d != nil {
+		return d
+	}
+	return nil
+}
 
-// checkOp is the verifier's rule for dais ops: a dais.program must sit in the
-// module body and convert to a valid, portable ALIR program (ToALIR checks
-// every op of it, with the failing op's location; see checkPortable); every
-// other dais op must sit directly in a dais.program, and dais.output must
-// end it.
-func checkOp(op *ir.Operation) *diag.Diagnostic {
-	parent := op.ParentOp()
+// checkOp checks op, held by a region of parent.
+func checkOp(op *ir.Operation, parent *ir.Operation) *diag.Diagnostic {
 	if op.Name == OpProgram {
 		if parent != nil && parent.Name != ir.OpModule {
-			return diag.Errorf(op.Loc, "'%s' op expects parent op '%s'", op.Name, ir.OpModule)
+			return diag.OpErrorf(op, "expects parent op '%s'", ir.OpModule)
 		}
 		if len(op.Operands) != 0 || len(op.Results) != 0 || len(op.Regions) != 1 {
-			return diag.Errorf(op.Loc, "'%s' op expects no operands, no results and one region", op.Name)
+			return diag.OpErrorf(op, "expects no operands, no results and one region")
 		}
 		if b := op.Body(0); b != nil && len(b.Args) != 0 {
-			return diag.Errorf(op.Loc, "'%s' op body must have no arguments", op.Name)
+			return diag.OpErrorf(op, "body must have no arguments")
 		}
 		if _, ok := op.StringAttr("sym_name"); !ok {
-			return diag.Errorf(op.Loc, "'%s' op requires string attribute 'sym_name'", op.Name)
+			return diag.OpErrorf(op, "requires string attribute 'sym_name'")
 		}
 		p, err := ToALIR(op)
 		if err != nil {
 			if d, ok := err.(*diag.Diagnostic); ok {
 				return d
 			}
-			return diag.Errorf(op.Loc, "'%s' op %v", op.Name, err)
+			return diag.OpErrorf(op, "%v", err)
 		}
 		return checkPortable(op, p)
 	}
 	if parent == nil || parent.Name != OpProgram {
-		return diag.Errorf(op.Loc, "'%s' op expects parent op '%s'", op.Name, OpProgram)
+		return diag.OpErrorf(op, "expects parent op '%s'", OpProgram)
 	}
 	if len(op.Regions) != 0 {
-		return diag.Errorf(op.Loc, "'%s' op expects no regions", op.Name)
+		return diag.OpErrorf(op, "expects no regions")
 	}
 	if op.Name == OpOutput && op.Block.Terminator() != op {
-		return diag.Errorf(op.Loc, "'%s' op must be the last operation in its block", op.Name)
+		return diag.OpErrorf(op, "must be the last operation in its block")
 	}
 	return nil
 }
@@ -66,9 +71,9 @@ func checkPortable(prog *ir.Operation, p *alir.Program) *diag.Diagnostic {
 			continue
 		}
 		if k == bad[0].Index {
-			return diag.Errorf(op.Loc, "'%s' op %s; only dais.input, dais.relu, dais.quantize and dais.mux wrap: quantize explicitly", op.Name, bad[0].Reason)
+			return diag.OpErrorf(op, "%s; only dais.input, dais.relu, dais.quantize and dais.mux wrap: quantize explicitly", bad[0].Reason)
 		}
 		k++
 	}
-	return diag.Errorf(prog.Loc, "'%s' op %v", prog.Name, bad[0])
+	return diag.OpErrorf(prog, "%v", bad[0])
 }

@@ -5,53 +5,33 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// attrNeed is the kind an attribute of an operation's form must have.
-type attrNeed uint8
-
-const (
-	needString     attrNeed = iota // *ir.StringAttr (names, keywords)
-	needInt                        // *ir.IntAttr with a value
-	needDenseI64                   // *ir.DenseI64Attr
-	needFuncType                   // *ir.FunctionType
-	needConstValue                 // *ir.IntAttr, *ir.FloatAttr or *ir.DenseAttr
-)
-
-// attrReq is one attribute an operation's form requires.
-type attrReq struct {
-	name string
-	need attrNeed
-}
-
-// form is the operand, result and region counts and the required attributes of
-// an operation (see the Syntax comments in ir/opdefs.go). maxOperands < 0
-// means unbounded; results < 0 means any number (scf.for and scf.if check
-// theirs against their operands and regions).
-type form struct {
-	minOperands, maxOperands int
-	results                  int
-	regions                  int
-	attrs                    []attrReq
-}
-
-// checkForm checks counts, that no operand, result, region, block or nested op
-// is nil, that result and block-argument types are well formed, and the kinds
-// of the required attributes. It is the first check of every registered op, so
-// the semantic rules after it may index operands, results and regions freely.
-func checkForm(op *ir.Operation, f *form) *diag.Diagnostic {
-	n := len(op.Operands)
-	switch {
-	case f.maxOperands == f.minOperands && n != f.minOperands:
-		return opError(op, "expects %s, but got %d", plural(f.minOperands, "operand"), n)
-	case f.maxOperands < 0 && n < f.minOperands:
-		return opError(op, "expects at least %s, but got %d", plural(f.minOperands, "operand"), n)
-	case f.maxOperands > f.minOperands && (n < f.minOperands || n > f.maxOperands):
-		return opError(op, "expects %d or %d operands, but got %d", f.minOperands, f.maxOperands, n)
-	}
-	if f.results >= 0 && len(op.Results) != f.results {
-		return opError(op, "expects %s, but got %d", plural(f.results, "result"), len(op.Results))
-	}
-	if len(op.Regions) != f.regions {
-		return opError(op, "expects %s, but got %d", plural(f.regions, "region"), len(op.Regions))
+// checkForm checks the form the op's record d declares (nil: an unregistered
+// op, whose form is free): the operand count from the operand groups'
+// arities, the result count, the region count (free under VariadicRegions);
+// that no operand, result, region, block or nested op is nil, that result and
+// block-argument types are well formed, and that the required attributes are
+// present with their declared kinds. It is the first check of every op, so
+// the Verify hooks after it may index the declared operands, results, regions
+// and attributes freely. (Optional attributes and the words of enumerated
+// ones are checked by the hooks, in the order of their messages.)
+func checkForm(op *ir.Operation, d *ir.OpDef) *diag.Diagnostic {
+	if d != nil {
+		minOps, maxOps := d.OperandCounts()
+		n := len(op.Operands)
+		switch {
+		case maxOps == minOps && n != minOps:
+			return opError(op, "expects %s, but got %d", plural(minOps, "operand"), n)
+		case maxOps < 0 && n < minOps:
+			return opError(op, "expects at least %s, but got %d", plural(minOps, "operand"), n)
+		case maxOps > minOps && (n < minOps || n > maxOps):
+			return opError(op, "expects %d or %d operands, but got %d", minOps, maxOps, n)
+		}
+		if minRes, maxRes := d.ResultCounts(); minRes == maxRes && len(op.Results) != minRes {
+			return opError(op, "expects %s, but got %d", plural(minRes, "result"), len(op.Results))
+		}
+		if !d.Has(ir.VariadicRegions) && len(op.Regions) != len(d.Regions) {
+			return opError(op, "expects %s, but got %d", plural(len(d.Regions), "region"), len(op.Regions))
+		}
 	}
 	for i, v := range op.Operands {
 		if v == nil {
@@ -75,12 +55,16 @@ func checkForm(op *ir.Operation, f *form) *diag.Diagnostic {
 			return opError(op, "result #%d %s", i, invalidType(r.Type))
 		}
 	}
-	if d := checkRegions(op); d != nil {
-		return d
+	if e := checkRegions(op, d); e != nil {
+		return e
 	}
-	for _, a := range f.attrs {
-		if d := checkAttr(op, a); d != nil {
-			return d
+	if d != nil {
+		for i := range d.Attrs {
+			if a := &d.Attrs[i]; !a.Optional {
+				if e := checkAttr(op, a); e != nil {
+					return e
+				}
+			}
 		}
 	}
 	return nil
@@ -96,9 +80,10 @@ func linked(v *ir.Value) bool {
 }
 
 // checkRegions checks that every region and block is present and linked to its
-// parent, that each region has one block (the else region of scf.if may have
-// none), that block arguments are well typed and that no op is nil.
-func checkRegions(op *ir.Operation) *diag.Diagnostic {
+// parent, that each region has one block (those the record d lists in
+// EmptyRegions may have none), that block arguments are well typed and that
+// no op is nil.
+func checkRegions(op *ir.Operation, d *ir.OpDef) *diag.Diagnostic {
 	for i, r := range op.Regions {
 		if r == nil {
 			return opError(op, "region #%d is null", i)
@@ -106,8 +91,11 @@ func checkRegions(op *ir.Operation) *diag.Diagnostic {
 		if r.Parent != op {
 			return opError(op, "region #%d is not linked to this operation", i)
 		}
-		if len(r.Blocks) != 1 && !(op.Name == ir.OpIf && i == 1 && len(r.Blocks) == 0) {
-			if op.Name == ir.OpIf && i == 1 {
+		if len(r.Blocks) != 1 {
+			if d != nil && d.MayBeEmpty(i) {
+				if len(r.Blocks) == 0 {
+					continue
+				}
 				return opError(op, "expects region #%d to have 0 or 1 blocks, but it has %d", i, len(r.Blocks))
 			}
 			return opError(op, "expects region #%d to have exactly 1 block, but it has %d", i, len(r.Blocks))
@@ -140,28 +128,34 @@ func checkRegions(op *ir.Operation) *diag.Diagnostic {
 	return nil
 }
 
-// checkAttr checks that a required attribute is present with the right kind.
-func checkAttr(op *ir.Operation, a attrReq) *diag.Diagnostic {
-	v := op.Attr(a.name)
+// checkAttr checks that a required attribute is present with its declared
+// kind.
+func checkAttr(op *ir.Operation, a *ir.AttrDef) *diag.Diagnostic {
+	v := op.Attr(a.Name)
 	if v == nil {
-		return opError(op, "requires attribute '%s'", a.name)
+		return opError(op, "requires attribute '%s'", a.Name)
 	}
 	ok := false
 	want := ""
-	switch a.need {
-	case needString:
+	switch a.Kind {
+	case ir.AttrAny:
+		ok = true
+	case ir.AttrArray:
+		x, is := v.(*ir.ArrayAttr)
+		ok, want = is && x != nil, "an array attribute"
+	case ir.AttrString:
 		s, is := v.(*ir.StringAttr)
 		ok, want = is && s != nil, "a string attribute"
-	case needInt:
+	case ir.AttrInt:
 		i, is := v.(*ir.IntAttr)
 		ok, want = is && intValue(i) != nil, "an integer attribute"
-	case needDenseI64:
+	case ir.AttrDenseI64:
 		d, is := v.(*ir.DenseI64Attr)
 		ok, want = is && d != nil, "an array<i64> attribute"
-	case needFuncType:
+	case ir.AttrFuncType:
 		f, is := v.(*ir.FunctionType)
 		ok, want = is && f != nil, "a function type"
-	case needConstValue:
+	case ir.AttrConstant:
 		want = "an integer, float or dense attribute"
 		switch x := v.(type) {
 		case *ir.IntAttr:
@@ -174,9 +168,9 @@ func checkAttr(op *ir.Operation, a attrReq) *diag.Diagnostic {
 	}
 	if !ok {
 		if got := attrKind(v); got != want {
-			return opError(op, "attribute '%s' must be %s, but got %s", a.name, want, got)
+			return opError(op, "attribute '%s' must be %s, but got %s", a.Name, want, got)
 		}
-		return opError(op, "attribute '%s' is malformed", a.name)
+		return opError(op, "attribute '%s' is malformed", a.Name)
 	}
 	return nil
 }

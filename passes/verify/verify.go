@@ -1,18 +1,21 @@
-// Package verify checks every rule of the OTIR specification, and every
-// structural rule of the IR, and reports each violation at the offending
-// operation with an MLIR-style message: "'otir.alloc' op cannot allocate in
-// #global memory (...)".
+// Package verify is the generic verifier of the IR: it checks every operation
+// against its record (ir.OpDef) and the IR's structural rules, then runs the
+// record's Verify hook, where each dialect keeps its operations' own rules
+// (dialect/otir, dialect/scf, lower/dais). It reports each violation at the
+// offending operation with an MLIR-style message: "'otir.alloc' op cannot
+// allocate in #global memory (...)".
 //
 // The verifier reports at most one diagnostic per operation (the first rule it
 // breaks, so that cascades stay quiet) and reports all operations of the module,
-// in program order. The rules are listed in docs/verifier.md.
+// in program order. The rules, and where each lives, are listed in
+// docs/verifier.md.
 //
 // Verification is linear in the size of the module: a walk that numbers the
 // ops of each block (for dominance, as MLIR does) then a walk in which each op
 // is checked against its form (operand, result and region counts, attribute
-// kinds) before its semantic rules, so no malformed IR can make it panic. The
-// second walk checks large blocks in parallel, with the diagnostics of a
-// sequential walk.
+// kinds, all from its record) before its semantic rules, so no malformed IR
+// can make it panic. The second walk checks large blocks in parallel, with the
+// diagnostics of a sequential walk.
 package verify
 
 import (
@@ -22,7 +25,6 @@ import (
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/typing"
 )
 
 // maxDepth bounds region nesting; deeper (or cyclic) IR is diagnosed instead of
@@ -103,18 +105,13 @@ func VerifyOp(op *ir.Operation) diag.List {
 		if p == nil {
 			break
 		}
-		if p.Name == ir.OpKernel && v.kernel == nil {
-			v.enterKernel(p)
-		}
-		if p.Name == ir.OpModule {
-			v.enterModule(p)
-		}
 		b = p.Block
 	}
 	// Enter them, outermost first: in each, the ops before op's ancestor (all
 	// of them if the links are stale and it is not there) are defined.
 	v.scopes = make([]*ir.Block, len(chain))
 	v.anc = make([]int, len(chain))
+	v.owners = make([]*ir.Operation, 0, len(chain))
 	regular := true
 	inner := op
 	for i, b := range chain {
@@ -126,6 +123,13 @@ func VerifyOp(op *ir.Operation) diag.List {
 		v.scopes[len(chain)-1-i], v.anc[len(chain)-1-i] = b, j
 		inner = b.ParentOp()
 	}
+	// The ops owning those blocks, outermost first (a block without one
+	// ends the chain).
+	for i := len(chain) - 1; i >= 0; i-- {
+		if p := chain[i].ParentOp(); p != nil {
+			v.owners = append(v.owners, p)
+		}
+	}
 	if !regular || !v.number(op, len(chain)) {
 		v.useSets(op)
 		for i, b := range v.scopes {
@@ -136,13 +140,13 @@ func VerifyOp(op *ir.Operation) diag.List {
 			}
 		}
 	}
-	if op.Name == ir.OpKernel && op.Block != nil {
-		// Earlier kernels of the module define the symbols op may clash with.
+	if isSymbol(op) && op.Block != nil {
+		// Earlier symbols of the module are those op may clash with.
 		for _, o := range op.Block.Ops {
 			if o == op {
 				break
 			}
-			if o != nil && o.Name == ir.OpKernel {
+			if o != nil && isSymbol(o) {
 				v.declare(o)
 			}
 		}
@@ -171,15 +175,12 @@ type verifier struct {
 	// ops see its own results), and entered the ops with regions already
 	// walked into. Both are nil on regular IR.
 	defined, entered *opSet
-	// kernel is the enclosing otir.kernel (nil outside one) and gridRank the
-	// rank of its launch grid.
-	kernel   *ir.Operation
-	gridRank int
-	// style is the enclosing module's typing style (hls when unset, unknown
-	// or outside a module): element-wise operations must have a typing rule
-	// in it.
-	style typing.Style
-	// symbols maps kernel names to their first definition.
+	// owners are the ops whose regions hold the op being checked, as the walk
+	// reached them, outermost first: the Ancestors of the hooks' context.
+	owners []*ir.Operation
+	ctx    ir.VerifyContext
+	// symbols maps the names of the module's symbols (ops with the Symbol
+	// trait) to their first definition.
 	symbols map[string]*ir.Operation
 	// owner is the op whose region holds the op being checked (nil at the
 	// top), as found by the walk rather than through possibly stale links.
@@ -187,7 +188,7 @@ type verifier struct {
 }
 
 func newVerifier() *verifier {
-	return &verifier{stamp: ir.NewOrderStamp(), style: typing.HLS}
+	return &verifier{stamp: ir.NewOrderStamp()}
 }
 
 // number numbers the blocks under op (at nesting depth depth) for the
@@ -251,13 +252,7 @@ func (v *verifier) visit(op *ir.Operation, parent *ir.Block, owner *ir.Operation
 			v.diags = append(v.diags, opError(op, "regions are nested more than %d deep", maxDepth))
 			return
 		}
-		outerKernel, outerRank, outerStyle := v.kernel, v.gridRank, v.style
-		if op.Name == ir.OpKernel {
-			v.enterKernel(op)
-		}
-		if op.Name == ir.OpModule {
-			v.enterModule(op)
-		}
+		v.owners = append(v.owners, op)
 		for _, r := range op.Regions {
 			if r == nil {
 				continue
@@ -277,7 +272,7 @@ func (v *verifier) visit(op *ir.Operation, parent *ir.Block, owner *ir.Operation
 				v.anc = v.anc[:len(v.anc)-1]
 			}
 		}
-		v.kernel, v.gridRank, v.style = outerKernel, outerRank, outerStyle
+		v.owners = v.owners[:len(v.owners)-1]
 	}
 	if v.defined != nil && len(op.Results) > 0 && !v.defined.add(op) && d == nil && len(op.Regions) == 0 {
 		v.diags = append(v.diags, opError(op, "appears more than once in the IR"))
@@ -323,6 +318,7 @@ func (v *verifier) visitParallel(b *ir.Block, owner *ir.Operation, k int) {
 			w := *v
 			w.diags = nil
 			w.scopes, w.anc = slices.Clone(v.scopes), slices.Clone(v.anc)
+			w.owners = slices.Clone(v.owners)
 			w.visitRange(b, owner, j*len(b.Ops)/k, (j+1)*len(b.Ops)/k)
 			diags[j] = w.diags
 		})
@@ -336,58 +332,65 @@ func (v *verifier) visitParallel(b *ir.Block, owner *ir.Operation, k int) {
 	}
 }
 
-// enterKernel makes k the enclosing kernel and records its grid rank.
-func (v *verifier) enterKernel(k *ir.Operation) {
-	v.kernel = k
-	v.gridRank = 1
-	if g, ok := k.Attr("grid").(*ir.ArrayAttr); ok && g != nil {
-		v.gridRank = len(g.Elems)
-	}
-}
-
-// enterModule takes the typing style of module m (hls unless it names cpp; an
-// unknown style is the module's own error).
-func (v *verifier) enterModule(m *ir.Operation) {
-	v.style = typing.HLS
-	if s, ok := m.Attr("otir.typing_style").(*ir.StringAttr); ok && s != nil && s.Value == string(typing.CPP) {
-		v.style = typing.CPP
-	}
-}
-
 // check returns the first rule op breaks, or nil. The order is: registration,
-// linkage, form (counts, nil-ness, attribute kinds), tokens, placement,
-// dominance, then the op's own semantic rules.
+// linkage, form (from the op's record: counts, nil-ness, attribute kinds), the
+// dialects' rules on every op (ir.RegisterOpCheck: otir's on tokens),
+// placement, dominance, then the record's Verify hook, and last, for a
+// symbol, its redefinition.
 func (v *verifier) check(op *ir.Operation, parent *ir.Block) *diag.Diagnostic {
-	spec := specs[op.Name]
-	if spec == nil {
-		if ir.LookupOp(op.Name) == nil && !v.unregistered {
-			return &diag.Diagnostic{Severity: diag.Error, Loc: op.Loc, Msg: "unregistered operation '" + op.Name + "'"}
-		}
-		// Registered, but newer than this verifier (or of another dialect):
-		// structure, then the dialect's own check (see RegisterDialect).
-		spec = dialectSpec(op)
+	def := ir.LookupOp(op.Name)
+	if def == nil && !v.unregistered {
+		return &diag.Diagnostic{Severity: diag.Error, Loc: op.Loc, Msg: "unregistered operation '" + op.Name + "'"}
 	}
 	if parent != nil && op.Block != parent {
 		return opError(op, "is not linked to the block that holds it")
 	}
-	if d := checkForm(op, &spec.form); d != nil {
+	if d := checkForm(op, def); d != nil {
 		return d
 	}
-	if op.Name != ir.OpDMA {
-		for i, r := range op.Results {
-			if isToken(r.Type) {
-				return opError(op, "result #%d cannot be !otir.token (only 'otir.dma_copy_async' produces tokens)", i)
-			}
+	for _, c := range ir.OpChecks() {
+		if err := c(op); err != nil {
+			return asDiag(op, err)
 		}
 	}
-	if d := checkPlacement(op, parent, v.owner); d != nil {
+	if d := checkPlacement(op, def, parent, v.owner); d != nil {
 		return d
 	}
 	if d := v.checkDominance(op, parent); d != nil {
 		return d
 	}
-	if spec.check != nil {
-		return spec.check(v, op)
+	if def == nil {
+		return nil
+	}
+	first := op
+	if def.Has(ir.Symbol) {
+		first = v.declare(op)
+	}
+	if def.Verify != nil {
+		v.ctx.Ancestors = v.owners
+		if err := def.Verify(op, &v.ctx); err != nil {
+			return asDiag(op, err)
+		}
+	}
+	if first != op {
+		name, _ := op.StringAttr("sym_name")
+		return (&diag.Diagnostic{Severity: diag.Error, Loc: op.Loc, Msg: "redefinition of symbol named '" + name + "'"}).
+			Note(first.Loc, "see existing symbol definition here")
 	}
 	return nil
+}
+
+// asDiag is the diagnostic of a hook's error: the error itself when it is
+// one, else "'name' op <error>" at op.
+func asDiag(op *ir.Operation, err error) *diag.Diagnostic {
+	if d, ok := err.(*diag.Diagnostic); ok && d != nil {
+		return d
+	}
+	return opError(op, "%s", err.Error())
+}
+
+// isSymbol reports whether op defines a symbol of its module.
+func isSymbol(op *ir.Operation) bool {
+	d := ir.LookupOp(op.Name)
+	return d != nil && d.Has(ir.Symbol)
 }

@@ -1,4 +1,4 @@
-package verify
+package otir
 
 import (
 	"math/big"
@@ -10,17 +10,19 @@ import (
 
 // checkAxis: otir.program_id and otir.num_programs take a non-negative axis
 // below the enclosing kernel's grid rank and return index.
-func checkAxis(v *verifier, op *ir.Operation) *diag.Diagnostic {
+func checkAxis(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
 	ia := op.Attr("axis").(*ir.IntAttr)
 	axis, ok := int64Value(ia)
 	if ia.Value.Sign() < 0 {
-		return opError(op, "axis must be a non-negative integer, but got %s", ia.Value.String())
+		return diag.OpErrorf(op, "axis must be a non-negative integer, but got %s", ia.Value.String())
 	}
-	if v.kernel != nil && (!ok || axis >= int64(v.gridRank)) {
-		return opError(op, "axis %s is out of range: the kernel's grid has rank %d", ia.Value.String(), v.gridRank)
+	if k := ctx.Enclosing(op, ir.OpKernel); k != nil {
+		if rank := gridRank(k); !ok || axis >= int64(rank) {
+			return diag.OpErrorf(op, "axis %s is out of range: the kernel's grid has rank %d", ia.Value.String(), rank)
+		}
 	}
 	if r := op.Results[0].Type; !isIndex(r) {
-		return opError(op, "result must be 'index', but got '%s'", typeStr(r))
+		return diag.OpErrorf(op, "result must be 'index', but got '%s'", diag.TypeStr(r))
 	}
 	return nil
 }
@@ -28,20 +30,20 @@ func checkAxis(v *verifier, op *ir.Operation) *diag.Diagnostic {
 // checkConstant: the value's type is the result type, integers fit their type,
 // and a dense constant is a #private tile with 1 (splat) or NumElements values
 // of the element type's kind.
-func checkConstant(_ *verifier, op *ir.Operation) *diag.Diagnostic {
+func checkConstant(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	r := op.Results[0].Type
 	switch a := op.Attr("value").(type) {
 	case *ir.IntAttr:
 		if a.Type != r {
-			return opError(op, "value type '%s' does not match the result type '%s'", typeStr(a.Type), typeStr(r))
+			return diag.OpErrorf(op, "value type '%s' does not match the result type '%s'", diag.TypeStr(a.Type), diag.TypeStr(r))
 		}
 		if !isIntOrIndex(r) {
-			return opError(op, "integer value needs an integer or index type, but got '%s'", typeStr(r))
+			return diag.OpErrorf(op, "integer value needs an integer or index type, but got '%s'", diag.TypeStr(r))
 		}
 		return checkFits(op, a.Value, r, "value")
 	case *ir.FloatAttr:
 		if a.Type == nil || ir.Type(a.Type) != r {
-			return opError(op, "value type '%s' does not match the result type '%s'", typeStr(floatOrNil(a.Type)), typeStr(r))
+			return diag.OpErrorf(op, "value type '%s' does not match the result type '%s'", diag.TypeStr(floatOrNil(a.Type)), diag.TypeStr(r))
 		}
 	case *ir.DenseAttr:
 		return checkDense(op, a, r)
@@ -64,11 +66,11 @@ func checkDense(op *ir.Operation, a *ir.DenseAttr, r ir.Type) *diag.Diagnostic {
 		if a.Type != nil {
 			at = a.Type
 		}
-		return opError(op, "value type '%s' does not match the result type '%s'", typeStr(at), typeStr(r))
+		return diag.OpErrorf(op, "value type '%s' does not match the result type '%s'", diag.TypeStr(at), diag.TypeStr(r))
 	}
 	t := a.Type
 	if t.Space != ir.Private {
-		return opError(op, "dense constant must be a #private tile, but got '%s'", typeStr(t))
+		return diag.OpErrorf(op, "dense constant must be a #private tile, but got '%s'", diag.TypeStr(t))
 	}
 	isFloat := asFloat(t.Elem) != nil
 	if (a.Ints != nil) == (a.Floats != nil) || isFloat != (a.Floats != nil) {
@@ -76,15 +78,15 @@ func checkDense(op *ir.Operation, a *ir.DenseAttr, r ir.Type) *diag.Diagnostic {
 		if isFloat {
 			kind = "float"
 		}
-		return opError(op, "dense constant of '%s' must hold %s values", typeStr(t), kind)
+		return diag.OpErrorf(op, "dense constant of '%s' must hold %s values", diag.TypeStr(t), kind)
 	}
 	n := int64(a.Len())
 	if total := t.NumElements(); n != 1 && n != total {
-		return opError(op, "dense constant has %d values, but its type '%s' needs 1 (a splat) or %d", n, typeStr(t), total)
+		return diag.OpErrorf(op, "dense constant has %d values, but its type '%s' needs 1 (a splat) or %d", n, diag.TypeStr(t), total)
 	}
 	for i, x := range a.Ints {
 		if x == nil {
-			return opError(op, "dense value #%d is null", i)
+			return diag.OpErrorf(op, "dense value #%d is null", i)
 		}
 		if !fits(x, t.Elem) {
 			return rangeError(op, "dense value #"+strconv.Itoa(i)+" ("+x.String()+")", x, t.Elem)
@@ -104,10 +106,10 @@ func checkFits(op *ir.Operation, x *big.Int, t ir.Type, what string) *diag.Diagn
 // rangeError explains that x does not fit in t.
 func rangeError(op *ir.Operation, what string, x *big.Int, t ir.Type) *diag.Diagnostic {
 	if isBool(t) {
-		return opError(op, "%s is not a boolean: i1 values are 0 or 1", what)
+		return diag.OpErrorf(op, "%s is not a boolean: i1 values are 0 or 1", what)
 	}
 	lo, hi := intRange(t)
-	return opError(op, "%s does not fit in '%s' (range [%s, %s])", what, typeStr(t), lo.String(), hi.String())
+	return diag.OpErrorf(op, "%s does not fit in '%s' (range [%s, %s])", what, diag.TypeStr(t), lo.String(), hi.String())
 }
 
 var (
@@ -157,4 +159,12 @@ func intRange(t ir.Type) (lo, hi *big.Int) {
 	}
 	hi = new(big.Int).Lsh(one, uint(it.Width))
 	return big.NewInt(0), hi.Sub(hi, one)
+}
+
+// gridRank is the rank of kernel k's launch grid (1 when it has none).
+func gridRank(k *ir.Operation) int {
+	if g, ok := k.Attr("grid").(*ir.ArrayAttr); ok && g != nil {
+		return len(g.Elems)
+	}
+	return 1
 }

@@ -1,6 +1,7 @@
-package verify
+package otir
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
@@ -14,14 +15,14 @@ import (
 // operand is), the op's element kinds hold, no tile of index is produced, and
 // the operand element types have a typing rule in the module's style (Allo's
 // rules, package typing), whether the result type was written or inferred.
-func checkElementwise(v *verifier, op *ir.Operation) *diag.Diagnostic {
+func checkElementwise(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
 	for i, x := range op.Operands {
 		if t := asTile(x.Type); t != nil {
 			if t.Space != ir.Private {
-				return opError(op, "operand #%d is a %s tile; element-wise operations take #private tiles or scalars (load it into #private first)", i, t.Space)
+				return diag.OpErrorf(op, "operand #%d is a %s tile; element-wise operations take #private tiles or scalars (load it into #private first)", i, t.Space)
 			}
 		} else if !isScalar(x.Type) {
-			return opError(op, "operand #%d must be a scalar or a #private tile, but got '%s'", i, typeStr(x.Type))
+			return diag.OpErrorf(op, "operand #%d must be a scalar or a #private tile, but got '%s'", i, diag.TypeStr(x.Type))
 		}
 	}
 	if d := checkBroadcast(op); d != nil {
@@ -31,10 +32,10 @@ func checkElementwise(v *verifier, op *ir.Operation) *diag.Diagnostic {
 		return d
 	}
 	if rt := asTile(op.Results[0].Type); rt != nil && isIndex(rt.Elem) {
-		return opError(op, "cannot produce a tile of index elements ('%s'): index is a scalar type", typeStr(rt))
+		return diag.OpErrorf(op, "cannot produce a tile of index elements ('%s'): index is a scalar type", diag.TypeStr(rt))
 	}
-	if err := typing.CheckOp(v.style, op); err != nil {
-		return opError(op, "%s", err.Error())
+	if err := typing.CheckOp(typingStyle(op, ctx), op); err != nil {
+		return diag.OpErrorf(op, "%s", err.Error())
 	}
 	return nil
 }
@@ -63,15 +64,15 @@ func checkBroadcast(op *ir.Operation) *diag.Diagnostic {
 			case want == 1:
 				want, from = d, i
 			default:
-				return opError(op, "operand #%d ('%s') and operand #%d ('%s') are not broadcast-compatible: dimension %d is %d vs %d",
-					from, typeStr(op.Operands[from].Type), i, typeStr(x.Type), rank-k, want, d)
+				return diag.OpErrorf(op, "operand #%d ('%s') and operand #%d ('%s') are not broadcast-compatible: dimension %d is %d vs %d",
+					from, diag.TypeStr(op.Operands[from].Type), i, diag.TypeStr(x.Type), rank-k, want, d)
 			}
 		}
 	}
 	r := op.Results[0].Type
 	if !anyTile {
 		if !isScalar(r) {
-			return opError(op, "result must be a scalar when all operands are scalars, but got '%s'", typeStr(r))
+			return diag.OpErrorf(op, "result must be a scalar when all operands are scalars, but got '%s'", diag.TypeStr(r))
 		}
 		return nil
 	}
@@ -85,7 +86,7 @@ func checkBroadcast(op *ir.Operation) *diag.Diagnostic {
 		for k := 1; k <= rank; k++ {
 			shape[rank-k] = broadcastDim(op.Operands, k)
 		}
-		return opError(op, "result must be a #private tile of shape %s (the broadcast of the operand shapes), but got '%s'", shapeStr(shape), typeStr(r))
+		return diag.OpErrorf(op, "result must be a #private tile of shape %s (the broadcast of the operand shapes), but got '%s'", diag.ShapeStr(shape), diag.TypeStr(r))
 	}
 	return nil
 }
@@ -111,18 +112,18 @@ func checkElementKinds(op *ir.Operation) *diag.Diagnostic {
 		ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU:
 		for i, x := range op.Operands {
 			if e := elemOf(x.Type); !isIntOrIndex(e) {
-				return opError(op, "operand #%d must have integer or index elements, but got element type '%s'", i, typeStr(e))
+				return diag.OpErrorf(op, "operand #%d must have integer or index elements, but got element type '%s'", i, diag.TypeStr(e))
 			}
 		}
 	case ir.OpSqrt, ir.OpExp, ir.OpLog:
 		if e := elemOf(op.Results[0].Type); asFloat(e) == nil {
-			return opError(op, "result must have float elements, but got element type '%s'", typeStr(e))
+			return diag.OpErrorf(op, "result must have float elements, but got element type '%s'", diag.TypeStr(e))
 		}
 	case ir.OpCmp:
 		return checkCmp(op)
 	case ir.OpSelect:
 		if e := elemOf(op.Operands[0].Type); !isBool(e) {
-			return opError(op, "condition must have i1 elements, but got element type '%s'", typeStr(e))
+			return diag.OpErrorf(op, "condition must have i1 elements, but got element type '%s'", diag.TypeStr(e))
 		}
 	}
 	return nil
@@ -133,23 +134,35 @@ func checkElementKinds(op *ir.Operation) *diag.Diagnostic {
 // has i1 elements.
 func checkCmp(op *ir.Operation) *diag.Diagnostic {
 	kind, _ := op.StringAttr("kind")
-	if !contains(ir.CmpPredicates, kind) {
-		return opError(op, "unknown predicate '%s' (expected one of %s)", kind, strings.Join(ir.CmpPredicates, ", "))
+	if preds := enumOf(ir.OpCmp, "kind"); !slices.Contains(preds, kind) {
+		return diag.OpErrorf(op, "unknown predicate '%s' (expected one of %s)", kind, strings.Join(preds, ", "))
 	}
 	wantFloat := kind[0] == 'o'
 	if kind != "eq" && kind != "ne" {
 		for i, x := range op.Operands {
 			e := elemOf(x.Type)
 			if wantFloat && asFloat(e) == nil {
-				return opError(op, "predicate '%s' compares floats, but operand #%d has element type '%s'", kind, i, typeStr(e))
+				return diag.OpErrorf(op, "predicate '%s' compares floats, but operand #%d has element type '%s'", kind, i, diag.TypeStr(e))
 			}
 			if !wantFloat && !isIntOrIndex(e) {
-				return opError(op, "predicate '%s' compares integers or indices, but operand #%d has element type '%s'", kind, i, typeStr(e))
+				return diag.OpErrorf(op, "predicate '%s' compares integers or indices, but operand #%d has element type '%s'", kind, i, diag.TypeStr(e))
 			}
 		}
 	}
 	if e := elemOf(op.Results[0].Type); !isBool(e) {
-		return opError(op, "result must have i1 elements, but got element type '%s'", typeStr(e))
+		return diag.OpErrorf(op, "result must have i1 elements, but got element type '%s'", diag.TypeStr(e))
 	}
 	return nil
+}
+
+// typingStyle is the typing style of the module that holds op: hls unless its
+// otir.typing_style names cpp (an unknown style is the module's own error),
+// and hls outside a module.
+func typingStyle(op *ir.Operation, ctx *ir.VerifyContext) typing.Style {
+	if m := ctx.Enclosing(op, ir.OpModule); m != nil {
+		if s, ok := m.Attr("otir.typing_style").(*ir.StringAttr); ok && s != nil && s.Value == string(typing.CPP) {
+			return typing.CPP
+		}
+	}
+	return typing.HLS
 }

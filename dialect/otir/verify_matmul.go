@@ -1,4 +1,4 @@
-package verify
+package otir
 
 import (
 	"github.com/otir-dev/otir/diag"
@@ -11,30 +11,30 @@ var matmulNames = [3]string{"A", "B", "C"}
 // checkMatmul: D = A x B + C on rank-2 #private tiles with (M,K) x (K,N) +
 // (M,N) -> (M,N), D of C's type, and an accumulator at least as precise as
 // the inputs.
-func checkMatmul(_ *verifier, op *ir.Operation) *diag.Diagnostic {
+func checkMatmul(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	var t [3]*ir.TileType
 	for i, x := range op.Operands {
 		t[i] = asTile(x.Type)
 		if t[i] == nil || t[i].Space != ir.Private || len(t[i].Shape) != 2 {
-			return opError(op, "operand #%d (%s) must be a rank-2 #private tile, but got '%s'", i, matmulNames[i], typeStr(x.Type))
+			return diag.OpErrorf(op, "operand #%d (%s) must be a rank-2 #private tile, but got '%s'", i, matmulNames[i], diag.TypeStr(x.Type))
 		}
 	}
 	a, b, c := t[0], t[1], t[2]
 	if a.Shape[1] != b.Shape[0] {
-		return opError(op, "K mismatch: A is %s (K = %d) but B is %s (K = %d)", shapeStr(a.Shape), a.Shape[1], shapeStr(b.Shape), b.Shape[0])
+		return diag.OpErrorf(op, "K mismatch: A is %s (K = %d) but B is %s (K = %d)", diag.ShapeStr(a.Shape), a.Shape[1], diag.ShapeStr(b.Shape), b.Shape[0])
 	}
 	if a.Shape[0] != c.Shape[0] {
-		return opError(op, "M mismatch: A is %s (M = %d) but C is %s (M = %d)", shapeStr(a.Shape), a.Shape[0], shapeStr(c.Shape), c.Shape[0])
+		return diag.OpErrorf(op, "M mismatch: A is %s (M = %d) but C is %s (M = %d)", diag.ShapeStr(a.Shape), a.Shape[0], diag.ShapeStr(c.Shape), c.Shape[0])
 	}
 	if b.Shape[1] != c.Shape[1] {
-		return opError(op, "N mismatch: B is %s (N = %d) but C is %s (N = %d)", shapeStr(b.Shape), b.Shape[1], shapeStr(c.Shape), c.Shape[1])
+		return diag.OpErrorf(op, "N mismatch: B is %s (N = %d) but C is %s (N = %d)", diag.ShapeStr(b.Shape), b.Shape[1], diag.ShapeStr(c.Shape), c.Shape[1])
 	}
 	if r := op.Results[0].Type; r != ir.Type(c) {
-		return opError(op, "result type '%s' must equal the accumulator type '%s'", typeStr(r), typeStr(c))
+		return diag.OpErrorf(op, "result type '%s' must equal the accumulator type '%s'", diag.TypeStr(r), diag.TypeStr(c))
 	}
 	for i, in := range t[:2] {
 		if !holds(c.Elem, in.Elem) {
-			return opError(op, "accumulator element type '%s' is less precise than %s's element type '%s'", typeStr(c.Elem), matmulNames[i], typeStr(in.Elem))
+			return diag.OpErrorf(op, "accumulator element type '%s' is less precise than %s's element type '%s'", diag.TypeStr(c.Elem), matmulNames[i], diag.TypeStr(in.Elem))
 		}
 	}
 	return nil

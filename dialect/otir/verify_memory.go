@@ -1,0 +1,152 @@
+package otir
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+)
+
+// inMemory reports whether t is a #global or #workgroup tile (a reference).
+func inMemory(t *ir.TileType) bool {
+	return t != nil && (t.Space == ir.Global || t.Space == ir.Workgroup)
+}
+
+// checkAlloc: the result is a tile outside #global.
+func checkAlloc(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
+	r := op.Results[0].Type
+	t := asTile(r)
+	if t == nil {
+		return diag.OpErrorf(op, "result must be a tile, but got '%s'", diag.TypeStr(r))
+	}
+	if t.Space == ir.Global {
+		return diag.OpErrorf(op, "cannot allocate in #global memory (alloc is not permitted in the #global space)")
+	}
+	return nil
+}
+
+// checkDMA: a copy from #global or #workgroup into #workgroup (or from
+// #workgroup back to #global) between tiles of one shape and element type, with
+// an optional i1 mask of that shape, returning a token.
+func checkDMA(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
+	st, dt := op.Operands[0].Type, op.Operands[1].Type
+	src, dst := asTile(st), asTile(dt)
+	if !inMemory(src) {
+		return diag.OpErrorf(op, "source must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(st))
+	}
+	if dst == nil || (dst.Space != ir.Workgroup && dst.Space != ir.Global) {
+		return diag.OpErrorf(op, "destination must be a #workgroup tile (or #global for a write-back from #workgroup), but got '%s'", diag.TypeStr(dt))
+	}
+	if src.Space == dst.Space {
+		return diag.OpErrorf(op, "source and destination must be in different memory spaces, but both are in %s", src.Space)
+	}
+	if src.Elem != dst.Elem {
+		return diag.OpErrorf(op, "source element type '%s' does not match the destination element type '%s'", diag.TypeStr(src.Elem), diag.TypeStr(dst.Elem))
+	}
+	if !sameShape(src.Shape, dst.Shape) {
+		return diag.OpErrorf(op, "source shape %s does not match the destination shape %s", diag.ShapeStr(src.Shape), diag.ShapeStr(dst.Shape))
+	}
+	if len(op.Operands) == 3 {
+		mt := op.Operands[2].Type
+		if m := asTile(mt); m == nil || !isBool(m.Elem) || !sameShape(m.Shape, src.Shape) {
+			return diag.OpErrorf(op, "mask must be an i1 tile of the copy's shape %s, but got '%s'", diag.ShapeStr(src.Shape), diag.TypeStr(mt))
+		}
+	}
+	if r := op.Results[0].Type; !isToken(r) {
+		return diag.OpErrorf(op, "result must be !otir.token, but got '%s'", diag.TypeStr(r))
+	}
+	return nil
+}
+
+// checkLoad: from a #global or #workgroup tile to a #private tile of the same
+// shape and element type.
+func checkLoad(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
+	st, rt := op.Operands[0].Type, op.Results[0].Type
+	src, res := asTile(st), asTile(rt)
+	if !inMemory(src) {
+		return diag.OpErrorf(op, "source must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(st))
+	}
+	if res == nil || res.Space != ir.Private {
+		return diag.OpErrorf(op, "result must be a #private tile, but got '%s'", diag.TypeStr(rt))
+	}
+	if !sameShape(src.Shape, res.Shape) {
+		return diag.OpErrorf(op, "result shape %s does not match the source shape %s", diag.ShapeStr(res.Shape), diag.ShapeStr(src.Shape))
+	}
+	if src.Elem != res.Elem {
+		return diag.OpErrorf(op, "result element type '%s' does not match the source element type '%s'", diag.TypeStr(res.Elem), diag.TypeStr(src.Elem))
+	}
+	return nil
+}
+
+// checkStore: a #private tile into a #global or #workgroup tile of the same
+// shape and element type.
+func checkStore(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
+	vt, pt := op.Operands[0].Type, op.Operands[1].Type
+	val, ptr := asTile(vt), asTile(pt)
+	if val == nil || val.Space != ir.Private {
+		return diag.OpErrorf(op, "value must be a #private tile, but got '%s'", diag.TypeStr(vt))
+	}
+	if !inMemory(ptr) {
+		return diag.OpErrorf(op, "destination must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(pt))
+	}
+	if !sameShape(val.Shape, ptr.Shape) {
+		return diag.OpErrorf(op, "value shape %s does not match the destination shape %s", diag.ShapeStr(val.Shape), diag.ShapeStr(ptr.Shape))
+	}
+	if val.Elem != ptr.Elem {
+		return diag.OpErrorf(op, "value element type '%s' does not match the destination element type '%s'", diag.TypeStr(val.Elem), diag.TypeStr(ptr.Elem))
+	}
+	return nil
+}
+
+// checkAtomic: the pointer is a #global tile; the value is a #private tile of
+// its shape and element type (or a scalar of that type when the pointer holds
+// one element); the result has the value's type; kind and memory_order are
+// known, and bitwise kinds and umax/umin need integer elements.
+func checkAtomic(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
+	pt, vt := op.Operands[0].Type, op.Operands[1].Type
+	ptr := asTile(pt)
+	if ptr == nil || ptr.Space != ir.Global {
+		return diag.OpErrorf(op, "pointer must be a #global tile, but got '%s'", diag.TypeStr(pt))
+	}
+	if val := asTile(vt); val != nil {
+		if val.Space != ir.Private || !sameShape(val.Shape, ptr.Shape) || val.Elem != ptr.Elem {
+			return diag.OpErrorf(op, "value must be a #private tile of the pointer's shape and element type ('%s'), but got '%s'",
+				diag.TypeStr(ir.Tile(ptr.Shape, ptr.Elem, ir.Private)), diag.TypeStr(vt))
+		}
+	} else if vt != ptr.Elem || ptr.NumElements() != 1 {
+		if ptr.NumElements() != 1 {
+			return diag.OpErrorf(op, "value must be a #private tile of the pointer's shape and element type ('%s'), but got '%s'",
+				diag.TypeStr(ir.Tile(ptr.Shape, ptr.Elem, ir.Private)), diag.TypeStr(vt))
+		}
+		return diag.OpErrorf(op, "value must be a #private tile or a scalar of the pointer's element type '%s', but got '%s'", diag.TypeStr(ptr.Elem), diag.TypeStr(vt))
+	}
+	if r := op.Results[0].Type; r != vt {
+		return diag.OpErrorf(op, "result type '%s' must equal the value type '%s'", diag.TypeStr(r), diag.TypeStr(vt))
+	}
+	kind, _ := op.StringAttr("kind")
+	if kinds := enumOf(ir.OpAtomic, "kind"); !slices.Contains(kinds, kind) {
+		return diag.OpErrorf(op, "unknown kind '%s' (expected one of %s)", kind, strings.Join(kinds, ", "))
+	}
+	switch kind {
+	case "and", "or", "xor", "umax", "umin":
+		if asInt(ptr.Elem) == nil {
+			return diag.OpErrorf(op, "kind '%s' needs integer elements, but got '%s'", kind, diag.TypeStr(ptr.Elem))
+		}
+	}
+	order, _ := op.StringAttr("memory_order")
+	if orders := enumOf(ir.OpAtomic, "memory_order"); !slices.Contains(orders, order) {
+		return diag.OpErrorf(op, "unknown memory_order '%s' (expected one of %s)", order, strings.Join(orders, ", "))
+	}
+	return nil
+}
+
+// checkWait: every operand is a token.
+func checkWait(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
+	for i, x := range op.Operands {
+		if !isToken(x.Type) {
+			return diag.OpErrorf(op, "operand #%d must be !otir.token, but got '%s'", i, diag.TypeStr(x.Type))
+		}
+	}
+	return nil
+}
