@@ -55,6 +55,7 @@ const (
 	OpTranspose    = "otir.transpose"
 	OpExtractSlice = "otir.extract_slice"
 	OpInsertSlice  = "otir.insert_slice"
+	OpReduce       = "otir.reduce"
 
 	OpBarrier = "otir.barrier"
 	OpWait    = "otir.wait"

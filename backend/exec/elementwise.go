@@ -23,7 +23,8 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	if err != nil {
 		return nil, err
 	}
-	want := map[ir.Syntax]int{ir.SyntaxBinary: 2, ir.SyntaxUnary: 1, ir.SyntaxCmp: 2, ir.SyntaxSelect: 3, ir.SyntaxConvert: 1}[ir.LookupOp(op.Name).Syntax]
+	// Element-wise ops declare one operand per group (their records).
+	want := len(ir.LookupOp(op.Name).Operands)
 	if len(op.Operands) != want {
 		return nil, opErr(op, "needs %d operands, has %d", want, len(op.Operands))
 	}

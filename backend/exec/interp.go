@@ -38,7 +38,7 @@ type handler func(w *workgroup, op *ir.Operation) ([]rvalue, error)
 
 // opErr makes an error diagnostic at op, naming it MLIR-style.
 func opErr(op *ir.Operation, format string, args ...any) *diag.Diagnostic {
-	return diag.Errorf(op.Loc, "'%s' op %s", op.Name, fmt.Sprintf(format, args...))
+	return diag.OpErrorf(op, format, args...)
 }
 
 // runWorkgroup runs the kernel body for one workgroup.

@@ -77,6 +77,7 @@ func init() {
 		ir.OpTranspose:    {run: execTranspose, viewOf: true},
 		ir.OpExtractSlice: {run: execExtractSlice, viewOf: true},
 		ir.OpInsertSlice:  {run: execInsertSlice},
+		ir.OpReduce:       {run: reduceWith(map[string]string{"add": ir.OpAdd, "max": ir.OpMax, "min": ir.OpMin}), cost: reduceCost},
 
 		ir.OpFor: {run: execFor, flow: forFlow},
 		ir.OpIf:  {run: execIf, flow: ifFlow},

@@ -123,6 +123,16 @@ var moreOps = []ir.OpDef{
 		EffectOf: privateOperandIsPure(1, ir.WriteEffect),
 		Format:   "$source `into` $dest custom<SliceBounds>($offsets, $static_offsets, $static_sizes, $static_strides) attr-dict `:` type($source) `into` type($dest)"},
 
+	{Name: ir.OpReduce, Summary: "folds a #private tile along one axis with add, max or min", Traits: ir.Extension, Extension: true,
+		Operands: []ir.ArgDef{{Name: "input", Doc: "a #private tile of integers or floats"}},
+		Results:  []ir.ArgDef{{Name: "result", Doc: "the input's shape without the axis (its element type when the input has rank 1)"}},
+		Attrs: []ir.AttrDef{
+			{Name: "kind", Kind: ir.AttrString, Enum: ReduceKinds},
+			{Name: "axis", Kind: ir.AttrInt, Doc: "the dimension folded away"},
+		},
+		Verify: hook(checkReduce),
+		Format: "`kind` `(` $kind `)` $input `,` `axis` `(` $axis `)` attr-dict `:` type($input) `->` type($result)"},
+
 	{Name: ir.OpBarrier, Summary: "workgroup barrier", Syntax: ir.SyntaxNullary, Effect: ir.WriteEffect,
 		Format: "attr-dict"},
 	{Name: ir.OpWait, Summary: "waits for asynchronous copies", Syntax: ir.SyntaxWait, Effect: ir.WriteEffect,

@@ -19,7 +19,7 @@ func ToALIR(prog *ir.Operation) (*alir.Program, error) {
 		return nil, fmt.Errorf("ToALIR: not a %s op", OpProgram)
 	}
 	fail := func(op *ir.Operation, err error) error {
-		return diag.Errorf(op.Loc, "'%s' op %v", op.Name, err)
+		return diag.OpErrorf(op, "%v", err)
 	}
 	body := prog.Body(0)
 	if body == nil {

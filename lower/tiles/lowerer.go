@@ -80,7 +80,7 @@ type argInfo struct {
 // errf returns a diagnostic at the op being lowered, in the verifier's
 // style: 'otir.add' op <message>.
 func (l *lowerer) errf(format string, args ...any) *diag.Diagnostic {
-	return diag.Errorf(l.cur.Loc, "'%s' op %s", l.cur.Name, fmt.Sprintf(format, args...))
+	return diag.OpErrorf(l.cur, format, args...)
 }
 
 // cannot reports an operation that has no combinational equivalent.

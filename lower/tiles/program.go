@@ -21,7 +21,7 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 	}
 	body := k.Body(0)
 	if body == nil {
-		return nil, diag.Errorf(k.Loc, "'%s' op has no body", k.Name)
+		return nil, diag.OpErrorf(k, "has no body")
 	}
 	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[string]*slot{}, bools: map[boolKey]*slot{}}
 	defer func() {
@@ -29,7 +29,7 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 			return
 		}
 		if r := recover(); r != nil {
-			prog, err = nil, diag.Errorf(l.cur.Loc, "'%s' op: internal error in lower-tiles: %v", l.cur.Name, r)
+			prog, err = nil, diag.OpErrorf(l.cur, "internal error in lower-tiles: %v", r)
 		}
 	}()
 	attrs := ir.Attrs{}

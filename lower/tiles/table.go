@@ -55,6 +55,7 @@ func init() {
 		ir.OpTranspose:    {lower: shapeOp(transposeSources)},
 		ir.OpExtractSlice: {lower: shapeOp(sliceSources)},
 		ir.OpInsertSlice:  {lower: (*lowerer).insertSlice},
+		ir.OpReduce:       {lower: reduceWith(map[string]string{"add": ir.OpAdd, "max": ir.OpMax, "min": ir.OpMin})},
 
 		ir.OpFor: {lower: (*lowerer).forOp},
 		ir.OpIf:  {lower: (*lowerer).ifOp},
