@@ -64,6 +64,8 @@ func validModule() *ir.Module {
 	c4 := e.b.ConstInt(4, ir.Index())
 	e.op(ir.OpInsertSlice, ops(half, va, c4), slice(ints(dyn), ints(8), ints(1)), p8)
 	e.op(ir.OpInsertSlice, ops(e.val("!otir.tile<2x2xi8, #private>"), m4), slice(ints(2, 0), ints(2, 2), ints(1, 2)), "!otir.tile<4x4xi8, #private>")
+	e.op(ir.OpReduce, ops(m4), ir.Attrs{{Name: "axis", Value: ir.I64(1)}, {Name: "kind", Value: &ir.StringAttr{Value: "add"}}}, "!otir.tile<4xi8, #private>")
+	e.op(ir.OpReduce, ops(va), ir.Attrs{{Name: "axis", Value: ir.I64(0)}, {Name: "kind", Value: &ir.StringAttr{Value: "max"}}}, "i8")
 
 	e.op(ir.OpStore, ops(s, gc), nil)
 	one := e.val("!otir.tile<1xi32, #private>")
