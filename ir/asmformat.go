@@ -3,7 +3,6 @@ package ir
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // The assembly-format engine, in the style of MLIR's declarative assembly
@@ -85,6 +84,14 @@ type Format struct {
 	// buildable holds each operand and result group's buildable type (from
 	// an ArgDef.Doc that is a type spelling), or nil.
 	buildOperand, buildResult []Type
+	// nInferred is the number of One result groups; customs lists the
+	// custom directives with a Fits predicate.
+	nInferred int
+	customs   []*FormatElem
+	// inferer and terminator are the op's registered inference and
+	// implicit terminator (registered before the op).
+	inferer    InferFunc
+	terminator string
 	// varOperand and varResult are the index of the one operand (result)
 	// group that is not One, or -1.
 	varOperand, varResult int
@@ -115,12 +122,11 @@ type DirectivePrinter func(p AsmPrinter, op *Operation, f *Format, args []Format
 // DirectiveParser parses a custom directive's part of an operation into st.
 type DirectiveParser func(p AsmParser, st *OpState, args []FormatElem) error
 
+// The registries are filled by the dialects' init functions, before any
+// parse or print, and only read afterwards (so without locks).
 var (
-	dirMu      sync.RWMutex
 	directives = map[string]*Directive{}
-	inferMu    sync.RWMutex
 	inferers   = map[string]InferFunc{}
-	implicitMu sync.RWMutex
 	implicit   = map[string]string{}
 )
 
@@ -128,8 +134,6 @@ var (
 // the registration, whose Fits, Glued and SetsTypes the caller may set. It
 // panics on a duplicate name.
 func RegisterDirective(name string, print DirectivePrinter, parse DirectiveParser) *Directive {
-	dirMu.Lock()
-	defer dirMu.Unlock()
 	if _, dup := directives[name]; dup {
 		panic("ir: duplicate custom directive " + name)
 	}
@@ -140,8 +144,6 @@ func RegisterDirective(name string, print DirectivePrinter, parse DirectiveParse
 
 // LookupDirective returns a registered custom directive, or nil.
 func LookupDirective(name string) *Directive {
-	dirMu.RLock()
-	defer dirMu.RUnlock()
 	return directives[name]
 }
 
@@ -155,21 +157,18 @@ type InferInput struct {
 	Attrs    Attrs
 }
 
-// InferFunc computes an op's result types (one list per result group) when
-// its text does not write them.
-type InferFunc func(in *InferInput) ([][]Type, error)
+// InferFunc computes an op's result types when its text does not write
+// them: one type per One result group, in order, into out (which has that
+// length).
+type InferFunc func(in *InferInput, out []Type) error
 
 // RegisterInference registers the result type inference of an operation.
 func RegisterInference(opName string, f InferFunc) {
-	inferMu.Lock()
-	defer inferMu.Unlock()
 	inferers[opName] = f
 }
 
 // LookupInference returns the result type inference of an op, or nil.
 func LookupInference(opName string) InferFunc {
-	inferMu.RLock()
-	defer inferMu.RUnlock()
 	return inferers[opName]
 }
 
@@ -177,15 +176,11 @@ func LookupInference(opName string) InferFunc {
 // implicit terminator (MLIR's SingleBlockImplicitTerminator): the printer
 // elides an operand-less one and the parser adds it back.
 func RegisterImplicitTerminator(opName, terminator string) {
-	implicitMu.Lock()
-	defer implicitMu.Unlock()
 	implicit[opName] = terminator
 }
 
 // ImplicitTerminator returns the implicit terminator of an op's regions, or "".
 func ImplicitTerminator(opName string) string {
-	implicitMu.RLock()
-	defer implicitMu.RUnlock()
 	return implicit[opName]
 }
 
@@ -239,6 +234,26 @@ func CompileFormat(d *OpDef) (*Format, error) {
 	if err := c.check(f); err != nil {
 		return nil, err
 	}
+	for _, a := range d.Results {
+		if a.Arity == One {
+			f.nInferred++
+		}
+	}
+	var customs func(es []FormatElem)
+	customs = func(es []FormatElem) {
+		for i := range es {
+			switch e := &es[i]; e.Kind {
+			case ElemCustom:
+				if e.Dir.Fits != nil {
+					f.customs = append(f.customs, e)
+				}
+			case ElemOptional:
+				customs(e.Args)
+			}
+		}
+	}
+	customs(f.Elems)
+	f.inferer, f.terminator = LookupInference(d.Name), ImplicitTerminator(d.Name)
 	return f, nil
 }
 

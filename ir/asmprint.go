@@ -86,7 +86,7 @@ func (p *printer) ints(vs []int64) {
 // generically).
 func (p *printer) pretty(op *Operation, d *OpDef, depth int) bool {
 	f := d.asm
-	if f == nil || !f.Fits(op) {
+	if f == nil || !f.fits(op, &p.scratch) {
 		return false
 	}
 	saved := p.depth
@@ -145,7 +145,7 @@ func (p *printer) elems(op *Operation, f *Format, es []FormatElem) {
 			p.sp = spNormal
 		case ElemRegion:
 			p.space()
-			p.PrintRegion(op.Regions[e.Ref.Index])
+			p.region(op.Regions[e.Ref.Index], p.depth, false, f.terminator == "")
 			p.sp = spNormal
 		case ElemType:
 			p.space()
@@ -310,7 +310,15 @@ func countFits(args []ArgDef, v, n int) bool {
 // the ones the parser would give, and every custom directive accepts it.
 // Anything else prints generically, so the printer never fails on malformed
 // IR.
-func (f *Format) Fits(op *Operation) bool {
+func (f *Format) Fits(op *Operation) bool { return f.fits(op, &inferScratch{}) }
+
+// inferScratch is the memory reinfers uses (a printer's own).
+type inferScratch struct {
+	in  InferInput
+	out [4]Type
+}
+
+func (f *Format) fits(op *Operation, sc *inferScratch) bool {
 	d := f.def
 	if !f.anyAttrs && !hasOnlyAttrs(op, d) {
 		return false
@@ -328,10 +336,7 @@ func (f *Format) Fits(op *Operation) bool {
 	if !countFits(d.Operands, f.varOperand, len(op.Operands)) || !countFits(d.Results, f.varResult, len(op.Results)) || len(op.Regions) != len(d.Regions) {
 		return false
 	}
-	term := ""
-	if len(d.Regions) > 0 {
-		term = ImplicitTerminator(d.Name)
-	}
+	term := f.terminator
 	for i, r := range op.Regions {
 		if r == nil || len(r.Blocks) > 1 || len(r.Blocks) == 0 && !f.optionalRegion(i) {
 			return false
@@ -382,39 +387,29 @@ func (f *Format) Fits(op *Operation) bool {
 			}
 			continue
 		}
-		if !f.reinfers(op, i, rs) {
+		if !f.reinfers(op, i, rs, sc) {
 			return false
 		}
 	}
-	return f.directivesFit(op, f.Elems)
-}
-
-func (f *Format) directivesFit(op *Operation, es []FormatElem) bool {
-	for i := range es {
-		e := &es[i]
-		switch e.Kind {
-		case ElemCustom:
-			if e.Dir.Fits != nil && !e.Dir.Fits(op, f, e.Args) {
-				return false
-			}
-		case ElemOptional:
-			if !f.directivesFit(op, e.Args) {
-				return false
-			}
+	for _, e := range f.customs {
+		if !e.Dir.Fits(op, f, e.Args) {
+			return false
 		}
 	}
 	return true
 }
 
 // reinfers reports whether the op's registered inference gives result group
-// i the types rs have (the parser infers them from the same text).
-func (f *Format) reinfers(op *Operation, i int, rs []*Value) bool {
-	inf := LookupInference(f.def.Name)
-	if inf == nil {
+// i (a One group) the types rs have (the parser infers them from the same
+// text).
+func (f *Format) reinfers(op *Operation, i int, rs []*Value, sc *inferScratch) bool {
+	inf := f.inferer
+	if inf == nil || len(rs) != 1 || f.nInferred > len(sc.out) {
 		return false
 	}
-	in := &InferInput{Def: f.def, Attrs: op.Attrs}
+	sc.in = InferInput{Def: f.def, Attrs: op.Attrs}
 	if len(op.Operands) > 0 {
+		in := &sc.in
 		in.Operands = make([][]Type, len(f.def.Operands))
 		for g := range f.def.Operands {
 			vs := f.OperandGroup(op, g)
@@ -425,16 +420,19 @@ func (f *Format) reinfers(op *Operation, i int, rs []*Value) bool {
 			in.Operands[g] = ts
 		}
 	}
-	got, err := inf(in)
-	if err != nil || i >= len(got) || len(got[i]) != len(rs) {
+	out := sc.out[:f.nInferred]
+	clear(out)
+	if err := inf(&sc.in, out); err != nil {
 		return false
 	}
-	for k, r := range rs {
-		if got[i][k] != r.Type {
-			return false
+	k := 0
+	for g := 0; g < i; g++ {
+		if f.def.Results[g].Arity == One {
+			k++
 		}
 	}
-	return true
+	sc.in = InferInput{}
+	return out[k] == rs[0].Type
 }
 
 // optionalRegion reports whether region i is the anchor of an optional group.

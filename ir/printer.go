@@ -62,6 +62,8 @@ type printer struct {
 	split bool
 	depth int   // nesting of the op being printed in its format
 	sp    uint8 // spacing state of the format printer (spNormal, ...)
+	// scratch is the memory of the format's fits check.
+	scratch inferScratch
 }
 
 // Large blocks print in parallel: a block of at least 2*parallelMinOps

@@ -109,6 +109,7 @@ func (a *arena[T]) reset() {
 type allocator struct {
 	sigCache map[string]sigTypes
 	sigs     map[sigKey]sigTypes
+	asm      asmParser // the format interpreter's parser (pretty.go)
 	bodies
 	ops     slab[Operation]
 	strs    slab[string]

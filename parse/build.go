@@ -20,6 +20,7 @@ type builder struct {
 	minOps   int        // fewest operations per goroutine
 	al       *allocator // this goroutine's slabs
 	stream   *stream    // for opaque bodies (nil: none)
+	inferIn  ir.InferInput
 }
 
 const styleAttr = "otir.typing_style"

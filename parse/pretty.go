@@ -50,8 +50,9 @@ func (po *PrettyOp) parse(lex *lexer.PeekingLexer, al *allocator, d *ir.OpDef) e
 	st.OperandTypes = al.typeGroups.many(len(d.Operands))
 	st.ResultTypes = al.typeGroups.many(len(d.Results))
 	st.Regions = al.pregions.many(len(d.Regions))
-	p := asmParser{lex: lex, al: al, name: name.Pos}
-	return ir.ParseFormat(&p, d.AsmFormat(), st)
+	p := &al.asm
+	p.lex, p.al, p.name = lex, al, name.Pos
+	return ir.ParseFormat(p, d.AsmFormat(), st)
 }
 
 // prettyOperation parses an operation of a block whose name is a registered
@@ -513,7 +514,10 @@ func (b *builder) inferResults(o *Operation, st *ir.OpState) error {
 	if inf == nil {
 		return errAt(at, "cannot infer the result type of '%s'", d.Name)
 	}
-	res, err := inf(&ir.InferInput{Def: d, Style: b.style, Operands: st.OperandTypes, Attrs: st.Attrs})
+	b.inferIn = ir.InferInput{Def: d, Style: b.style, Operands: st.OperandTypes, Attrs: st.Attrs}
+	res := b.al.tys.many(len(d.Results))
+	err := inf(&b.inferIn, res)
+	b.inferIn = ir.InferInput{}
 	if err != nil {
 		var noRule *typing.NoRuleError
 		if errors.As(err, &noRule) {
@@ -521,14 +525,19 @@ func (b *builder) inferResults(o *Operation, st *ir.OpState) error {
 		}
 		return errAt(at, "%s", err.Error())
 	}
+	k := 0
 	for g := range d.Results {
-		if st.ResultTypes[g] != nil || d.Results[g].Arity != ir.One {
+		if d.Results[g].Arity != ir.One {
 			continue
 		}
-		if g >= len(res) || len(res[g]) != 1 || res[g][0] == nil {
+		k++
+		if st.ResultTypes[g] != nil {
+			continue
+		}
+		if res[k-1] == nil {
 			return errAt(at, "cannot infer the result type of '%s'", d.Name)
 		}
-		st.ResultTypes[g] = res[g]
+		st.ResultTypes[g] = res[k-1 : k : k]
 	}
 	return nil
 }

@@ -35,11 +35,11 @@ func init() {
 
 // inferInsertSlice gives otir.insert_slice its dest's type (MLIR's
 // AllTypesMatch<["dest", "result"]>).
-func inferInsertSlice(in *ir.InferInput) ([][]ir.Type, error) {
-	if len(in.Operands) < 2 || len(in.Operands[1]) != 1 {
-		return nil, nil
+func inferInsertSlice(in *ir.InferInput, out []ir.Type) error {
+	if len(in.Operands) >= 2 && len(in.Operands[1]) == 1 {
+		out[0] = in.Operands[1][0]
 	}
-	return [][]ir.Type{{in.Operands[1][0]}}, nil
+	return nil
 }
 
 // flat lists the types of every group.
@@ -55,41 +55,34 @@ func flat(groups [][]ir.Type) []ir.Type {
 }
 
 // inferElementwise gives an element-wise op's result by its typing rule.
-func inferElementwise(in *ir.InferInput) ([][]ir.Type, error) {
+func inferElementwise(in *ir.InferInput, out []ir.Type) error {
 	t, err := typing.InferResult(in.Style, in.Def.Name, flat(in.Operands))
-	if err != nil || t == nil {
-		return nil, err
-	}
-	return [][]ir.Type{{t}}, nil
+	out[0] = t
+	return err
 }
 
 // inferCmp gives otir.cmp's i1 result of the operands' broadcast shape.
-func inferCmp(in *ir.InferInput) ([][]ir.Type, error) {
+func inferCmp(in *ir.InferInput, out []ir.Type) error {
 	ts := flat(in.Operands)
 	if len(ts) != 2 {
-		return nil, nil
+		return nil
 	}
 	t, err := cmpResult(ts[0], ts[1])
-	if err != nil {
-		return nil, err
-	}
-	return [][]ir.Type{{t}}, nil
+	out[0] = t
+	return err
 }
 
 // inferConstant gives otir.constant the type of its value.
-func inferConstant(in *ir.InferInput) ([][]ir.Type, error) {
-	var t ir.Type
+func inferConstant(in *ir.InferInput, out []ir.Type) error {
 	switch v := in.Attrs.Get("value").(type) {
 	case *ir.IntAttr:
-		t = v.Type
+		out[0] = v.Type
 	case *ir.FloatAttr:
-		t = v.Type
+		out[0] = v.Type
 	case *ir.DenseAttr:
-		t = v.Type
-	default:
-		return nil, nil
+		out[0] = v.Type
 	}
-	return [][]ir.Type{{t}}, nil
+	return nil
 }
 
 // cmpResult is the i1 result of comparing a and b: a scalar i1 when both are
