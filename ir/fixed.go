@@ -61,12 +61,21 @@ func parseFixed(body string) (Type, error) {
 }
 
 // RegisterOp adds an operation of another dialect (such as `dais`) to the
-// registry. It panics on a duplicate name (a programming error at start-up).
+// registry. It panics on a duplicate name or a format that does not compile
+// against the record's declarations (programming errors at start-up).
 func RegisterOp(d OpDef) *OpDef {
 	if _, dup := opDefs[d.Name]; dup {
 		panic("ir: duplicate operation " + d.Name)
 	}
 	def := d
+	f, err := CompileFormat(&def)
+	if err != nil {
+		panic(err.Error())
+	}
+	def.asm = f
+	if f != nil {
+		f.def = &def
+	}
 	opDefs[d.Name] = &def
 	return &def
 }

@@ -126,6 +126,9 @@ type OpDef struct {
 	// Terminator marks an op that ends its block (kept while
 	// Traits&Terminator replaces it).
 	Terminator bool
+
+	// asm is Format compiled (RegisterOp).
+	asm *Format
 }
 
 // Has reports whether the op has trait t.

@@ -60,6 +60,10 @@ type printer struct {
 	// of its own, so printing the scope's blocks renames nothing and their
 	// operations may print in parallel (see printOps).
 	split bool
+	depth int   // nesting of the op being printed in its format
+	sp    uint8 // spacing state of the format printer (spNormal, ...)
+	// scratch is the memory of the format's fits check.
+	scratch inferScratch
 }
 
 // Large blocks print in parallel: a block of at least 2*parallelMinOps
@@ -534,4 +538,18 @@ func LocText(l Location) string {
 		return "loc(unknown)"
 	}
 	return "loc(" + strconv.Quote(l.File) + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col) + ")"
+}
+
+// symbolName quotes a symbol that is not a bare identifier.
+func symbolName(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '.' || c == '$' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

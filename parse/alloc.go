@@ -1,6 +1,10 @@
 package parse
 
-import "github.com/otir-dev/otir/ir"
+import (
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/otir-dev/otir/ir"
+)
 
 // slab hands out the elements of larger arrays, so that the millions of small
 // objects of a big parse cost a few allocations. Slabs start small (a region
@@ -104,6 +108,8 @@ func (a *arena[T]) reset() {
 // function types.
 type allocator struct {
 	sigCache map[string]sigTypes
+	sigs     map[sigKey]sigTypes
+	asm      asmParser // the format interpreter's parser (pretty.go)
 	bodies
 	ops     slab[Operation]
 	strs    slab[string]
@@ -124,35 +130,31 @@ type use struct {
 // bodies holds the AST nodes of operation bodies, which only the builder
 // reads: a streamed chunk resets them once its operations are built.
 type bodies struct {
-	binary     arena[BinaryOp]
-	unary      arena[UnaryOp]
-	convert    arena[ConvertOp]
-	cmp        arena[CmpOp]
-	selects    arena[SelectOp]
+	pretty     arena[PrettyOp]
+	nameGroups arena[[]string]
+	typeGroups arena[[]ir.Type]
+	pregions   arena[ir.ParsedRegion]
+	tys        arena[ir.Type]
 	generics   arena[GenericOp]
 	dicts      arena[AttrDict]
 	entries    arena[AttrEntry]
 	entryLists arena[*AttrEntry]
-	constants  arena[ConstantOp]
 	attrs      arena[Attribute]
-	sigs       arena[EwSig]
 	funcs      arena[FuncType]
 	typeLists  arena[string] // type and operand name lists
 }
 
 func (b *bodies) reset() {
-	b.binary.reset()
-	b.unary.reset()
-	b.convert.reset()
-	b.cmp.reset()
-	b.selects.reset()
+	b.pretty.reset()
+	b.nameGroups.reset()
+	b.typeGroups.reset()
+	b.pregions.reset()
+	b.tys.reset()
 	b.generics.reset()
 	b.dicts.reset()
 	b.entries.reset()
 	b.entryLists.reset()
-	b.constants.reset()
 	b.attrs.reset()
-	b.sigs.reset()
 	b.funcs.reset()
 	b.typeLists.reset()
 }
@@ -175,6 +177,29 @@ func (al *allocator) sigTypes(f *FuncType) (ins, outs []ir.Type, err error) {
 			al.sigCache = map[string]sigTypes{}
 		}
 		al.sigCache[f.Sig] = sigTypes{ins, outs}
+	}
+	return ins, outs, err
+}
+
+// sigKey is a one-token signature's text and whether [T] inputs are allowed.
+type sigKey struct {
+	text     string
+	brackets bool
+}
+
+// sig returns the types of a one-token signature, from the cache: a large
+// kernel repeats a few signatures, which are split and looked up once. The
+// slices are shared: callers copy what they keep.
+func (al *allocator) sig(text string, pos lexer.Position, brackets bool) (ins, outs []ir.Type, err error) {
+	k := sigKey{text, brackets}
+	if st, ok := al.sigs[k]; ok {
+		return st.ins, st.outs, nil
+	}
+	if ins, outs, err = splitSig(text, pos, brackets); err == nil {
+		if al.sigs == nil {
+			al.sigs = map[sigKey]sigTypes{}
+		}
+		al.sigs[k] = sigTypes{ins, outs}
 	}
 	return ins, outs, err
 }

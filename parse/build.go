@@ -20,6 +20,7 @@ type builder struct {
 	minOps   int        // fewest operations per goroutine
 	al       *allocator // this goroutine's slabs
 	stream   *stream    // for opaque bodies (nil: none)
+	inferIn  ir.InferInput
 }
 
 const styleAttr = "otir.typing_style"
@@ -131,8 +132,10 @@ type regionSpec struct {
 	argNames []string
 	argPos   []lexer.Position
 	// pretty regions never have a ^bb header and always have one block;
-	// pretty scf regions get an implicit operand-less scf.yield.
-	pretty, implicitYield bool
+	// terminator, when set, is their implicit terminator (scf.yield), added
+	// without operands when the block does not end with it.
+	pretty     bool
+	terminator string
 }
 
 // region builds a region of op.
@@ -186,9 +189,9 @@ func (b *builder) region(o *Operation, spec regionSpec) error {
 	} else if err := b.ops(list, blk); err != nil {
 		return err
 	}
-	if spec.implicitYield {
-		if t := blk.Terminator(); t == nil || t.Name != ir.OpYield {
-			y := ir.NewOp(ir.OpYield, b.loc(r.Pos), nil, nil, nil)
+	if spec.terminator != "" {
+		if t := blk.Terminator(); t == nil || t.Name != spec.terminator {
+			y := ir.NewOp(spec.terminator, b.loc(r.Pos), nil, nil, nil)
 			blk.Append(y)
 		}
 	}
@@ -238,78 +241,10 @@ func (b *builder) op(o *Operation) error {
 	}
 	var err error
 	switch body := o.Body.(type) {
-	case *BinaryOp:
-		err = b.elementwise(o, body.Name, []string{body.LHS, body.RHS}, body.Sig, nil)
-	case *UnaryOp:
-		err = b.elementwise(o, body.Name, []string{body.X}, body.Sig, nil)
-	case *CmpOp:
-		if !oneOf(body.Kind, ir.CmpPredicates) {
-			return errAt(tokPos(o.Tokens, body.Kind), "expected comparison kind to be one of: %s", strings.Join(ir.CmpPredicates, ", "))
-		}
-		err = b.elementwise(o, ir.OpCmp, []string{body.LHS, body.RHS}, body.Sig, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: body.Kind}}})
-	case *ConstantOp:
-		err = b.constant(o, body)
-	case *ConvertOp:
-		var from, to ir.Type
-		if from, err = typeAt(o.Tokens, body.From); err == nil {
-			if to, err = typeAt(o.Tokens, body.To); err == nil {
-				b.newOp(o, body.Name, []string{body.X}, []ir.Type{from}, []ir.Type{to}, nil)
-			}
-		}
+	case *PrettyOp:
+		err = b.pretty(o, body)
 	case *GenericOp:
 		err = b.generic(o, body)
-	case *YieldOp:
-		var ts []ir.Type
-		if ts, err = typesAt(o.Tokens, body.Types); err == nil {
-			if len(ts) != len(body.Operands) {
-				return errAt(o.namePos(), "%d operands present, but expected %d", len(body.Operands), len(ts))
-			}
-			b.newOp(o, ir.OpYield, body.Operands, ts, nil, nil)
-		}
-	case *ForOp:
-		err = b.forOp(o, body)
-	case *IfOp:
-		err = b.ifOp(o, body)
-	case *SelectOp:
-		err = b.fixedSig(o, ir.OpSelect, body.Operands, body.Sig, nil)
-	case *MatmulOp:
-		err = b.fixedSig(o, ir.OpMatmul, body.Operands, body.Sig, nil)
-	case *ExtractSliceOp:
-		err = b.slice(o, ir.OpExtractSlice, []string{body.Src}, body.Bounds, body.From, body.To)
-	case *InsertSliceOp:
-		err = b.slice(o, ir.OpInsertSlice, []string{body.Src, body.Dst}, body.Bounds, body.From, body.To)
-	case *AxisOp:
-		axis, perr := strconv.ParseInt(body.Axis, 0, 64)
-		if perr != nil {
-			return errAt(tokPos(o.Tokens, body.Axis), "integer constant out of range for attribute")
-		}
-		b.newOp(o, body.Name, nil, nil, []ir.Type{ir.Index()}, ir.Attrs{{Name: "axis", Value: ir.I64(axis)}})
-	case *AllocOp:
-		var t ir.Type
-		if t, err = typeAt(o.Tokens, body.Type); err == nil {
-			b.newOp(o, ir.OpAlloc, nil, nil, []ir.Type{t}, nil)
-		}
-	case *DMAOp:
-		err = b.dma(o, body)
-	case *StoreOp:
-		var ts []ir.Type
-		if ts, err = typesAt(o.Tokens, []string{body.ValType, body.PtrType}); err == nil {
-			b.newOp(o, ir.OpStore, []string{body.Val, body.Ptr}, ts, nil, nil)
-		}
-	case *AtomicOp:
-		err = b.atomic(o, body)
-	case *TransposeOp:
-		err = b.transpose(o, body)
-	case *WaitOp:
-		ts := make([]ir.Type, len(body.Operands))
-		for i := range ts {
-			ts[i] = ir.Token()
-		}
-		b.newOp(o, ir.OpWait, body.Operands, ts, nil, nil)
-	case *NullaryOp:
-		b.newOp(o, body.Name, nil, nil, nil, nil)
-	case *KernelOp:
-		err = b.kernel(o, body)
 	default:
 		return errAt(o.Tokens[0].Pos, "expected operation name in quotes")
 	}

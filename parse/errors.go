@@ -138,7 +138,7 @@ func describe(term string) string {
 		return "block name"
 	case "symbol":
 		return "valid '@'-identifier for symbol name"
-	case "opbinary", "opunary", "opconvert", "opaxis", "opnullary", "opother":
+	case "opother":
 		return "operation name"
 	case "denselist":
 		return "dense element literal"
@@ -152,15 +152,11 @@ func describe(term string) string {
 		return "'{' in attribute dictionary"
 	case "Attribute":
 		return "attribute value"
-	case "FuncType", "DMASig":
+	case "FuncType":
 		return "'('"
-	case "EwSig":
-		return "type"
-	case "SliceBounds":
-		return "'['"
 	case "DenseLit":
 		return "dense element literal"
-	case "ArgDecl", "IterArg":
+	case "ArgDecl":
 		return "SSA operand"
 	}
 	return ""

@@ -63,7 +63,8 @@ type Operation struct {
 }
 
 // OpBody is the part of an operation after its results: the generic form or
-// one of the pretty forms.
+// the pretty form (PrettyOp), which one mechanism parses for every op: the
+// interpreter of the op's assembly format (ir.ParseFormat).
 type OpBody interface{ opBody() }
 
 // GenericOp = String "(" Values? ")" ("<" AttrDict ">")? ("(" Region ("," Region)* ")")? AttrDict? ":" FuncType .
@@ -79,37 +80,6 @@ type GenericOp struct {
 	Sig      *FuncType `parser:"':' @@"`
 }
 
-// BinaryOp = OpBinary Value "," Value ":" EwSig .
-type BinaryOp struct {
-	Name string `parser:"@OpBinary"`
-	LHS  string `parser:"@Value ','"`
-	RHS  string `parser:"@Value ':'"`
-	Sig  *EwSig `parser:"@@"`
-}
-
-// UnaryOp = OpUnary Value ":" EwSig .
-type UnaryOp struct {
-	Name string `parser:"@OpUnary"`
-	X    string `parser:"@Value ':'"`
-	Sig  *EwSig `parser:"@@"`
-}
-
-// CmpOp = "otir.cmp" "kind" "(" Ident ")" Value "," Value ":" EwSig .
-type CmpOp struct {
-	Kind string `parser:"'otir.cmp' 'kind' '(' @Ident ')'"`
-	LHS  string `parser:"@Value ','"`
-	RHS  string `parser:"@Value ':'"`
-	Sig  *EwSig `parser:"@@"`
-}
-
-// EwSig is the type annotation of an element-wise operation: a function
-// type, or a list of types (one type for all operands and the result, or the
-// operand types only).
-type EwSig struct {
-	Fn    *FuncType `parser:"  @@"`
-	Types []string  `parser:"| @(Ident | BangType) ( ',' @(Ident | BangType) )*"`
-}
-
 // FuncType = Sig | "(" Types? ")" "->" (Type | "(" Types? ")") . A function
 // type after ':' on one line is a single Sig token, split by the builder.
 type FuncType struct {
@@ -119,163 +89,6 @@ type FuncType struct {
 	Paren bool     `parser:"   ( @'('"`
 	Outs  []string `parser:"     ( @(Ident | BangType) ( ',' @(Ident | BangType) )* )? ')'"`
 	Out   string   `parser:"   | @(Ident | BangType) ) )"`
-}
-
-// SelectOp = "otir.select" Value "," Value "," Value ":" FuncType .
-type SelectOp struct {
-	Operands []string  `parser:"'otir.select' @Value ',' @Value ',' @Value ':'"`
-	Sig      *FuncType `parser:"@@"`
-}
-
-// ConvertOp = OpConvert Value ":" Type "->" Type .
-type ConvertOp struct {
-	Name string `parser:"@OpConvert"`
-	X    string `parser:"@Value ':'"`
-	From string `parser:"@(Ident | BangType) '->'"`
-	To   string `parser:"@(Ident | BangType)"`
-}
-
-// ConstantOp = "otir.constant" Attribute .
-type ConstantOp struct {
-	Value *Attribute `parser:"'otir.constant' @@"`
-}
-
-// AxisOp = OpAxis "axis" "(" Int ")" .
-type AxisOp struct {
-	Name string `parser:"@OpAxis 'axis' '('"`
-	Axis string `parser:"@Int ')'"`
-}
-
-// AllocOp = "otir.alloc" "(" ")" ":" Type .
-type AllocOp struct {
-	Type string `parser:"'otir.alloc' '(' ')' ':' @(Ident | BangType)"`
-}
-
-// DMAOp = "otir.dma_copy_async" Value "," Value ("," (Value | "[" Value "]"))? ":" DMASig .
-type DMAOp struct {
-	Src  string  `parser:"'otir.dma_copy_async' @Value ','"`
-	Dst  string  `parser:"@Value"`
-	Mask string  `parser:"( ',' ( @Value | '[' @Value ']' ) )? ':'"`
-	Sig  *DMASig `parser:"@@"`
-}
-
-// DMASig = Sig | "(" Type "," Type ("," (Type | "[" Type "]"))? ")" "->" Type .
-type DMASig struct {
-	Pos    lexer.Position
-	Sig    string `parser:"(  @Sig"`
-	Src    string `parser:" | '(' @(Ident | BangType) ','"`
-	Dst    string `parser:"   @(Ident | BangType)"`
-	Mask   string `parser:"   ( ',' ( @(Ident | BangType) | '[' @(Ident | BangType) ']' ) )? ')' '->'"`
-	Result string `parser:"   @(Ident | BangType) )"`
-}
-
-// StoreOp = "otir.store" Value "," Value ":" Type "," Type .
-type StoreOp struct {
-	Val     string `parser:"'otir.store' @Value ','"`
-	Ptr     string `parser:"@Value ':'"`
-	ValType string `parser:"@(Ident | BangType) ','"`
-	PtrType string `parser:"@(Ident | BangType)"`
-}
-
-// AtomicOp = "otir.atomic_rmw" Value "," Value "," "kind" "(" Ident ")" ","
-// "memory_order" "(" Ident ")" ":" Type "," Type "->" Type .
-type AtomicOp struct {
-	Ptr        string `parser:"'otir.atomic_rmw' @Value ','"`
-	Val        string `parser:"@Value ','"`
-	Kind       string `parser:"'kind' '(' @Ident ')' ','"`
-	Order      string `parser:"'memory_order' '(' @Ident ')' ':'"`
-	PtrType    string `parser:"@(Ident | BangType) ','"`
-	ValType    string `parser:"@(Ident | BangType) '->'"`
-	ResultType string `parser:"@(Ident | BangType)"`
-}
-
-// MatmulOp = "otir.matmul" Value "," Value "," Value ":" FuncType .
-type MatmulOp struct {
-	Operands []string  `parser:"'otir.matmul' @Value ',' @Value ',' @Value ':'"`
-	Sig      *FuncType `parser:"@@"`
-}
-
-// TransposeOp = "otir.transpose" Value "," "permutation" "(" Ints? ")" ":" Type "->" Type .
-type TransposeOp struct {
-	X    string   `parser:"'otir.transpose' @Value ',' 'permutation' '('"`
-	Perm []string `parser:"( @Int ( ',' @Int )* )? ')' ':'"`
-	From string   `parser:"@(Ident | BangType) '->'"`
-	To   string   `parser:"@(Ident | BangType)"`
-}
-
-// ExtractSliceOp = "otir.extract_slice" Value SliceBounds ":" Type "to" Type .
-type ExtractSliceOp struct {
-	Src    string       `parser:"'otir.extract_slice' @Value"`
-	Bounds *SliceBounds `parser:"@@ ':'"`
-	From   string       `parser:"@(Ident | BangType) 'to'"`
-	To     string       `parser:"@(Ident | BangType)"`
-}
-
-// InsertSliceOp = "otir.insert_slice" Value "into" Value SliceBounds ":" Type "into" Type .
-type InsertSliceOp struct {
-	Src    string       `parser:"'otir.insert_slice' @Value 'into'"`
-	Dst    string       `parser:"@Value"`
-	Bounds *SliceBounds `parser:"@@ ':'"`
-	From   string       `parser:"@(Ident | BangType) 'into'"`
-	To     string       `parser:"@(Ident | BangType)"`
-}
-
-// SliceBounds = "[" (Value | Int) ("," (Value | Int))* "]" "[" Ints "]" "[" Ints "]" .
-type SliceBounds struct {
-	Offsets []string `parser:"'[' ( @(Value | Int) ( ',' @(Value | Int) )* )? ']'"`
-	Sizes   []string `parser:"'[' ( @Int ( ',' @Int )* )? ']'"`
-	Strides []string `parser:"'[' ( @Int ( ',' @Int )* )? ']'"`
-}
-
-// WaitOp = "otir.wait" "[" Values? "]" .
-type WaitOp struct {
-	Operands []string `parser:"'otir.wait' '[' ( @Value ( ',' @Value )* )? ']'"`
-}
-
-// ForOp = "scf.for" Value "=" Value "to" Value "step" Value
-// ("iter_args" "(" IterArg ("," IterArg)* ")" "->" "(" Types ")")? Region .
-type ForOp struct {
-	IV    string     `parser:"'scf.for' @Value '='"`
-	LB    string     `parser:"@Value 'to'"`
-	UB    string     `parser:"@Value 'step'"`
-	Step  string     `parser:"@Value"`
-	Iters []*IterArg `parser:"( 'iter_args' '(' @@ ( ',' @@ )* ')'"`
-	Types []string   `parser:"  '->' '(' @(Ident | BangType) ( ',' @(Ident | BangType) )* ')' )?"`
-	Body  *Region    `parser:"@@"`
-}
-
-// IterArg = Value "=" Value .
-type IterArg struct {
-	Pos  lexer.Position
-	Name string `parser:"@Value '='"`
-	Init string `parser:"@Value"`
-}
-
-// IfOp = "scf.if" Value ("->" "(" Types? ")")? Region ("else" Region)? .
-type IfOp struct {
-	Cond  string   `parser:"'scf.if' @Value"`
-	Types []string `parser:"( '->' '(' ( @(Ident | BangType) ( ',' @(Ident | BangType) )* )? ')' )?"`
-	Then  *Region  `parser:"@@"`
-	Else  *Region  `parser:"( 'else' @@ )?"`
-}
-
-// YieldOp = "scf.yield" (Value ("," Value)* ":" Type ("," Type)*)? .
-type YieldOp struct {
-	Operands []string `parser:"'scf.yield' ( @Value ( ',' @Value )*"`
-	Types    []string `parser:"  ':' @(Ident | BangType) ( ',' @(Ident | BangType) )* )?"`
-}
-
-// NullaryOp = OpNullary .
-type NullaryOp struct {
-	Name string `parser:"@OpNullary"`
-}
-
-// KernelOp = "otir.kernel" Symbol "(" (ArgDecl ("," ArgDecl)*)? ")" ("attributes" AttrDict)? Region .
-type KernelOp struct {
-	Sym   string     `parser:"'otir.kernel' @Symbol"`
-	Args  []*ArgDecl `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-	Attrs *AttrDict  `parser:"( 'attributes' @@ )?"`
-	Body  *Region    `parser:"@@"`
 }
 
 // Region = "{" BlockHeader? OpList "}" .
@@ -313,7 +126,7 @@ type AttrDict struct {
 // AttrEntry = Name ("=" Attribute)? ; a name alone is a unit attribute.
 type AttrEntry struct {
 	Pos   lexer.Position
-	Name  string     `parser:"@(Ident | String | OpBinary | OpUnary | OpConvert | OpAxis | OpNullary | OpOther)"`
+	Name  string     `parser:"@(Ident | String | OpOther)"`
 	Value *Attribute `parser:"( '=' @@ )?"`
 }
 
@@ -360,28 +173,7 @@ type DenseLit struct {
 	Hex    string      `parser:" | @String )"`
 }
 
-func (*GenericOp) opBody()      {}
-func (*BinaryOp) opBody()       {}
-func (*UnaryOp) opBody()        {}
-func (*CmpOp) opBody()          {}
-func (*SelectOp) opBody()       {}
-func (*ConvertOp) opBody()      {}
-func (*ConstantOp) opBody()     {}
-func (*AxisOp) opBody()         {}
-func (*AllocOp) opBody()        {}
-func (*DMAOp) opBody()          {}
-func (*StoreOp) opBody()        {}
-func (*AtomicOp) opBody()       {}
-func (*MatmulOp) opBody()       {}
-func (*TransposeOp) opBody()    {}
-func (*ExtractSliceOp) opBody() {}
-func (*InsertSliceOp) opBody()  {}
-func (*WaitOp) opBody()         {}
-func (*ForOp) opBody()          {}
-func (*IfOp) opBody()           {}
-func (*YieldOp) opBody()        {}
-func (*NullaryOp) opBody()      {}
-func (*KernelOp) opBody()       {}
+func (*GenericOp) opBody() {}
 
 // grammarOptions are shared by every parser built from this grammar.
 func grammarOptions() []participle.Option {
@@ -391,13 +183,10 @@ func grammarOptions() []participle.Option {
 		// grammar is LL(1) by design, and errors then point at the token
 		// that broke the alternative ("expected ':'").
 		participle.UseLookahead(0),
-		// Most frequent forms first: the union tries its members in order.
-		participle.Union[OpBody](
-			&BinaryOp{}, &ConstantOp{}, &CmpOp{}, &UnaryOp{}, &ConvertOp{}, &GenericOp{},
-			&YieldOp{}, &ForOp{}, &IfOp{}, &SelectOp{}, &ExtractSliceOp{}, &InsertSliceOp{},
-			&AxisOp{}, &AllocOp{}, &DMAOp{}, &WaitOp{}, &StoreOp{}, &AtomicOp{}, &MatmulOp{},
-			&TransposeOp{}, &NullaryOp{}, &KernelOp{}, &UnknownOp{},
-		),
+		// An operation is in the generic form, or in the pretty form its
+		// record's assembly format describes (PrettyOp, pretty.go), or an
+		// unknown name.
+		participle.Union[OpBody](&GenericOp{}, &PrettyOp{}, &UnknownOp{}),
 	}
 }
 
@@ -405,18 +194,26 @@ var (
 	buildOnce sync.Once
 	fileP     *participle.Parser[File]
 	opP       *participle.Parser[Operation]
+	attrP     *participle.Parser[Attribute]
+	dictP     *participle.Parser[AttrDict]
 )
 
 // build makes both parsers, at the same time: building walks the grammar by
 // reflection, about 3 ms each, a large part of a small file's parse.
 func build() {
 	buildOnce.Do(func() {
-		done := make(chan struct{})
+		done := make(chan struct{}, 2)
 		go func() {
-			defer close(done)
+			defer func() { done <- struct{}{} }()
 			opP = participle.MustBuild[Operation](grammarOptions()...)
 		}()
+		go func() {
+			defer func() { done <- struct{}{} }()
+			attrP = participle.MustBuild[Attribute](grammarOptions()...)
+			dictP = participle.MustBuild[AttrDict](grammarOptions()...)
+		}()
 		fileP = participle.MustBuild[File](grammarOptions()...)
+		<-done
 		<-done
 	})
 }
@@ -436,4 +233,16 @@ func fileParser() *participle.Parser[File] {
 func opParser() *participle.Parser[Operation] {
 	build()
 	return opP
+}
+
+// attrParser parses the Attribute production alone (for formats' $attr).
+func attrParser() *participle.Parser[Attribute] {
+	build()
+	return attrP
+}
+
+// dictParser parses the AttrDict production alone (for formats' attr-dict).
+func dictParser() *participle.Parser[AttrDict] {
+	build()
+	return dictP
 }

@@ -27,14 +27,8 @@ const (
 	tokArrow                                  // ->
 	tokSig                                    // (T1, T2) -> T3 after ':' (one line)
 	tokPunct                                  // = , : ( ) { } [ ] < > ? * +
-	// Operation names registered in ir/opdefs.go, by the shape of their pretty
-	// form, so the grammar can dispatch on the token type.
-	tokOpBinary  // otir.add, otir.sub, ...
-	tokOpUnary   // otir.neg, otir.exp, ...
-	tokOpConvert // otir.cast, otir.load, otir.reshape
-	tokOpAxis    // otir.program_id, otir.num_programs
-	tokOpNullary // otir.return, otir.barrier
-	tokOpOther   // every other registered operation, matched by its name
+	// A registered operation name (its record says how it is written).
+	tokOpOther
 	// A large region body kept as text, scanned and parsed later in chunks
 	// (skeleton.go, stream.go).
 	tokOpaque
@@ -60,33 +54,15 @@ var symbols = map[string]lexer.TokenType{
 	"Arrow":       tokArrow,
 	"Sig":         tokSig,
 	"Punct":       tokPunct,
-	"OpBinary":    tokOpBinary,
-	"OpUnary":     tokOpUnary,
-	"OpConvert":   tokOpConvert,
-	"OpAxis":      tokOpAxis,
-	"OpNullary":   tokOpNullary,
 	"OpOther":     tokOpOther,
 	"DenseList":   tokDenseList,
 }
 
-// opTokenType classifies a bare identifier: a registered operation name gets
-// the token type of its syntax class, anything else is tokIdent.
+// opTokenType classifies a bare identifier: a registered operation name is
+// tokOpOther, anything else tokIdent.
 func opTokenType(name string) lexer.TokenType {
-	d := ir.LookupOp(name)
-	if d == nil {
+	if ir.LookupOp(name) == nil {
 		return tokIdent
-	}
-	switch d.Syntax {
-	case ir.SyntaxBinary:
-		return tokOpBinary
-	case ir.SyntaxUnary:
-		return tokOpUnary
-	case ir.SyntaxConvert:
-		return tokOpConvert
-	case ir.SyntaxAxis:
-		return tokOpAxis
-	case ir.SyntaxNullary:
-		return tokOpNullary
 	}
 	return tokOpOther
 }

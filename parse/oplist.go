@@ -10,8 +10,10 @@ import (
 )
 
 // OpList is the operations of a block: Operation* up to the block's closing
-// '}'. It implements participle.Parseable: each operation is parsed by the
-// fast path (fastpath.go) or else by the grammar's Operation production, and
+// '}'. It implements participle.Parseable: each operation in its pretty form
+// is parsed by its assembly format (pretty.go), a simple generic one by the
+// fast path (fastgeneric.go), anything else by the grammar's Operation
+// production; and
 // a large block is cut at operation boundaries into chunks parsed in
 // parallel. A block whose chunks fail is parsed again in one go, which gives
 // the canonical error.
@@ -84,8 +86,15 @@ func parseOps(lex *lexer.PeekingLexer, st *parseState, stop lexer.RawCursor, al 
 		if t.EOF() || t.Type == tokPunct && t.Value == "}" || stop >= 0 && lex.RawCursor() >= stop {
 			return ops, nil
 		}
+		if o, ok, err := prettyOperation(lex, al); ok {
+			if err != nil {
+				return ops, err
+			}
+			ops = append(ops, o)
+			continue
+		}
 		if !st.slow {
-			if o := fastOp(lex, al); o != nil {
+			if o := fastGeneric(lex, al); o != nil {
 				ops = append(ops, o)
 				continue
 			}
@@ -137,7 +146,7 @@ func blockSpan(lex *lexer.PeekingLexer, minChunk int) (start, end lexer.RawCurso
 		switch t.Type {
 		case tokValue, tokResultGroup:
 			opStart = i+1 < len(toks) && toks[i+1].Type == tokPunct && toks[i+1].Value == "="
-		case tokOpBinary, tokOpUnary, tokOpConvert, tokOpAxis, tokOpNullary, tokOpOther, tokString:
+		case tokOpOther, tokString:
 			opStart = true
 		}
 		if opStart {

@@ -15,7 +15,7 @@ var Ops = []ir.OpDef{
 			{Name: "grid", Kind: ir.AttrArray, Optional: true, Doc: "the launch grid, one positive extent per axis"},
 		},
 		Regions: []string{"body"}, Traits: ir.IsolatedFromAbove | ir.SingleBlock | ir.TopLevel | ir.Symbol, Parents: []string{ir.OpModule},
-		Format: "$sym_name custom<KernelArguments>($body) attr-dict-with-keyword $body"},
+		Format: "$sym_name custom<KernelArguments>($body, $function_type) attr-dict-with-keyword $body"},
 	{Name: ir.OpReturn, Summary: "ends a kernel", Syntax: ir.SyntaxNullary, Traits: ir.Terminator, Terminator: true, Parents: []string{ir.OpKernel},
 		Format: "attr-dict"},
 	{Name: ir.OpConstant, Summary: "a scalar or dense tile constant", Syntax: ir.SyntaxConstant,

@@ -13,7 +13,7 @@ var Ops = []ir.OpDef{
 		},
 		Results: []ir.ArgDef{{Name: "results", Arity: ir.Variadic, Doc: "the loop-carried values' final values"}},
 		Regions: []string{"region"},
-		Format:  "custom<ForHeader>($lowerBound, $upperBound, $step, $initArgs, $region) attr-dict $region"},
+		Format:  "custom<ForHeader>($lowerBound, $upperBound, $step, $initArgs, $region) $region attr-dict"},
 	{Name: ir.OpIf, Summary: "conditional with results", Syntax: ir.SyntaxIf, Traits: ir.SingleBlock, EmptyRegions: []string{"elseRegion"},
 		Operands: []ir.ArgDef{{Name: "condition", Doc: "i1"}},
 		Results:  []ir.ArgDef{{Name: "results", Arity: ir.Variadic}},

@@ -241,8 +241,10 @@ func (g *gen) castTo(v val, t ity) val {
 // step adds one random operation (or a loop, or a branch) to the pool.
 func (g *gen) step() {
 	switch r := g.rng.IntN(20); {
-	case r < 8:
+	case r < 7:
 		g.pool = append(g.pool, g.binary())
+	case r < 8:
+		g.pool = append(g.pool, g.reduction())
 	case r < 10:
 		g.pool = append(g.pool, g.unary())
 	case r < 12:
@@ -532,6 +534,43 @@ func (g *gen) insert() val {
 
 // reshuffle reshapes a [T] tile to [T/2, 2], transposes it, and reshapes
 // it back: a permutation of its elements.
+// reduction folds a pool value with otir.reduce: to a scalar (rank 1, or
+// rank 2 folded along its long axis after a reshape, then along the other)
+// or along a unit axis; the result is combined with another pool value.
+func (g *gen) reduction() val {
+	x := g.pick()
+	if x.shape == nil {
+		return g.binary()
+	}
+	kind := []string{"add", "max", "min"}[g.rng.IntN(3)]
+	var s string
+	switch {
+	case g.T%2 == 0 && g.rng.IntN(2) == 0:
+		// [T] -> [2, T/2] -> fold axis 1 -> [2] -> fold axis 0 -> scalar.
+		a, b := g.fresh(), g.fresh()
+		t2, t1 := tileT([]int{2, g.T / 2}, x.t, "private"), tileT([]int{2}, x.t, "private")
+		g.line("%s = otir.reshape %s : %s -> %s", a, x.name, x.typ(), t2)
+		g.line("%s = otir.reduce kind(%s) %s, axis(1) : %s -> %s", b, kind, a, t2, t1)
+		s = g.fresh()
+		g.line("%s = otir.reduce kind(%s) %s, axis(0) : %s -> %s", s, kind, b, t1, x.t)
+	case g.rng.IntN(3) == 0:
+		// [T] -> [T, 1] -> fold the unit axis -> [T]: each element alone.
+		a, b := g.fresh(), g.fresh()
+		t2 := tileT([]int{g.T, 1}, x.t, "private")
+		g.line("%s = otir.reshape %s : %s -> %s", a, x.name, x.typ(), t2)
+		g.line("%s = otir.reduce kind(%s) %s, axis(1) : %s -> %s", b, kind, a, t2, x.typ())
+		return val{b, x.t, x.shape}
+	default:
+		s = g.fresh()
+		g.line("%s = otir.reduce kind(%s) %s, axis(0) : %s -> %s", s, kind, x.name, x.typ(), x.t)
+	}
+	y, name, rt := g.pick(), g.fresh(), g.ty()
+	out := val{name, rt, []int{g.T}}
+	op := binOps[g.rng.IntN(len(binOps))]
+	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", name, op, y.name, s, y.typ(), x.t, out.typ())
+	return out
+}
+
 func (g *gen) reshuffle() val {
 	x := g.pick()
 	if g.T%2 != 0 || x.shape == nil {

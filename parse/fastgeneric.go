@@ -6,14 +6,12 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// The fast path recognises the most frequent operation forms by hand and
-// builds exactly the AST that the participle grammar builds for them:
-// element-wise binary, unary and comparison ops, scalar constants, select,
-// cast/load/reshape, store, scf.yield and nullary ops. It never reports an
-// error: on anything unexpected it rewinds and lets the participle grammar
-// parse the operation (and word the error). The grammar stays the single
-// definition of the language; TestFastPathAgrees and the fuzz targets check
-// that both paths agree.
+// The fast path of the generic form: operations written "name"(%a) {...} :
+// (T) -> T without regions, whose attributes are scalars, strings, types or
+// units, are read by hand into exactly the AST the participle grammar builds
+// for them. It never reports an error: on anything unexpected it rewinds and
+// lets the grammar parse the operation (and word the error). The pretty
+// forms need no such path: their format interpreter (pretty.go) is theirs.
 
 // fastReader reads tokens for the fast path.
 type fastReader struct {
@@ -58,8 +56,6 @@ func (f *fastReader) word(typ lexer.TokenType, s string) string {
 }
 
 func (f *fastReader) value() string { return f.word(tokValue, "") }
-
-func isTypeTok(t *lexer.Token) bool { return t.Type == tokIdent || t.Type == tokBangType }
 
 // typ consumes a type token.
 func (f *fastReader) typ() string {
@@ -132,28 +128,18 @@ func (f *fastReader) funcType() *FuncType {
 	return ft
 }
 
-// ewSig consumes an element-wise annotation.
-func (f *fastReader) ewSig() *EwSig {
-	if !f.ok {
+// fastGeneric parses one operation in the simple generic form, or returns
+// nil with the lexer where it was.
+func fastGeneric(lex *lexer.PeekingLexer, al *allocator) *Operation {
+	t := lex.Peek()
+	if t.Type != tokString && t.Type != tokValue && t.Type != tokResultGroup {
 		return nil
 	}
-	sig := f.al.sigs.one()
-	if f.peek().Type == tokSig || f.isPunct("(") {
-		sig.Fn = f.funcType()
-	} else {
-		sig.Types = f.types()
-	}
-	return sig
-}
-
-// fastOp parses one operation of a common form, or returns nil with the
-// lexer where it was.
-func fastOp(lex *lexer.PeekingLexer, al *allocator) *Operation {
 	cp := lex.MakeCheckpoint()
 	start := lex.RawCursor()
 	f := fastReader{lex: lex, al: al, ok: true}
 	o := al.ops.one()
-	if t := lex.Peek(); t.Type == tokValue || t.Type == tokResultGroup {
+	if t.Type == tokValue || t.Type == tokResultGroup {
 		o.Results = al.strs.many(1)[:0]
 		for {
 			t := lex.Peek()
@@ -170,8 +156,10 @@ func fastOp(lex *lexer.PeekingLexer, al *allocator) *Operation {
 			break
 		}
 	}
-	if f.ok {
-		o.Body = f.body()
+	if f.ok && lex.Peek().Type == tokString {
+		o.Body = f.generic()
+	} else {
+		f.ok = false
 	}
 	if !f.ok || o.Body == nil {
 		lex.LoadCheckpoint(cp)
@@ -179,127 +167,6 @@ func fastOp(lex *lexer.PeekingLexer, al *allocator) *Operation {
 	}
 	o.Tokens = lex.Range(start, lex.RawCursor())
 	return o
-}
-
-// body parses the part after the results.
-func (f *fastReader) body() OpBody {
-	t := f.lex.Peek()
-	switch t.Type {
-	case tokOpBinary:
-		b := f.al.binary.one()
-		b.Name = f.lex.Next().Value
-		b.LHS = f.value()
-		f.punct(",")
-		b.RHS = f.value()
-		f.punct(":")
-		b.Sig = f.ewSig()
-		return b
-	case tokOpUnary:
-		u := f.al.unary.one()
-		u.Name = f.lex.Next().Value
-		u.X = f.value()
-		f.punct(":")
-		u.Sig = f.ewSig()
-		return u
-	case tokOpConvert:
-		c := f.al.convert.one()
-		c.Name = f.lex.Next().Value
-		c.X = f.value()
-		f.punct(":")
-		c.From = f.typ()
-		f.punct("->")
-		c.To = f.typ()
-		return c
-	case tokOpNullary:
-		return &NullaryOp{Name: f.lex.Next().Value}
-	case tokString:
-		return f.generic()
-	case tokOpOther:
-	default:
-		return nil
-	}
-	switch t.Value {
-	case "otir.cmp":
-		f.lex.Next()
-		c := f.al.cmp.one()
-		f.word(tokIdent, "kind")
-		f.punct("(")
-		c.Kind = f.word(tokIdent, "")
-		f.punct(")")
-		c.LHS = f.value()
-		f.punct(",")
-		c.RHS = f.value()
-		f.punct(":")
-		c.Sig = f.ewSig()
-		return c
-	case "otir.constant":
-		f.lex.Next()
-		return f.constant()
-	case "otir.select":
-		f.lex.Next()
-		s := f.al.selects.one()
-		s.Operands = f.al.typeLists.many(3)
-		s.Operands[0] = f.value()
-		f.punct(",")
-		s.Operands[1] = f.value()
-		f.punct(",")
-		s.Operands[2] = f.value()
-		f.punct(":")
-		s.Sig = f.funcType()
-		return s
-	case "otir.store":
-		f.lex.Next()
-		s := &StoreOp{}
-		s.Val = f.value()
-		f.punct(",")
-		s.Ptr = f.value()
-		f.punct(":")
-		s.ValType = f.typ()
-		f.punct(",")
-		s.PtrType = f.typ()
-		return s
-	case "scf.yield":
-		f.lex.Next()
-		y := &YieldOp{}
-		if f.lex.Peek().Type != tokValue {
-			return y
-		}
-		y.Operands = []string{f.value()}
-		for f.ok && f.isPunct(",") {
-			f.lex.Next()
-			y.Operands = append(y.Operands, f.value())
-		}
-		f.punct(":")
-		y.Types = f.types()
-		return y
-	}
-	return nil
-}
-
-// constant parses the value of a scalar otir.constant: an integer or float
-// with an optional type, or true/false.
-func (f *fastReader) constant() OpBody {
-	t := f.lex.Peek()
-	a := f.al.attrs.one()
-	a.Pos = t.Pos
-	switch {
-	case t.Type == tokInt:
-		a.Int = t.Value
-	case t.Type == tokFloat:
-		a.Float = t.Value
-	case t.Type == tokIdent && (t.Value == "true" || t.Value == "false"):
-		a.Bool = t.Value
-	default:
-		return nil
-	}
-	f.lex.Next()
-	if f.isPunct(":") {
-		f.lex.Next()
-		a.Typed = f.typ()
-	}
-	c := f.al.constants.one()
-	c.Value = a
-	return c
 }
 
 // generic consumes the generic form of an operation without regions, whose
@@ -351,7 +218,7 @@ func (f *fastReader) attrDict() *AttrDict {
 	for f.ok {
 		t := f.peek()
 		switch t.Type {
-		case tokIdent, tokString, tokOpBinary, tokOpUnary, tokOpConvert, tokOpAxis, tokOpNullary, tokOpOther:
+		case tokIdent, tokString, tokOpOther:
 		default:
 			f.ok = false
 			return nil
