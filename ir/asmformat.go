@@ -682,20 +682,11 @@ func (f *Format) ResultGroup(op *Operation, g int) []*Value {
 	return op.Results[lo:hi]
 }
 
-// enumWhat names the enums of the records in diagnostics ("expected
-// comparison kind to be one of: ...").
-var enumWhat = map[*string]string{
-	&CmpPredicates[0]: "comparison kind",
-	&AtomicKinds[0]:   "atomic kind",
-	&MemoryOrders[0]:  "memory order",
-}
-
-// EnumWhat is how diagnostics name the values of attribute a.
+// EnumWhat is how diagnostics name the values of attribute a ("expected
+// comparison kind to be one of: ..."): its EnumName, or its name.
 func EnumWhat(a *AttrDef) string {
-	if len(a.Enum) > 0 {
-		if w, ok := enumWhat[&a.Enum[0]]; ok {
-			return w
-		}
+	if a.EnumName != "" {
+		return a.EnumName
 	}
 	return strings.ReplaceAll(a.Name, "_", " ")
 }

@@ -55,8 +55,11 @@ func IsPure(op *Operation) bool {
 // results is used: it is not a terminator, and it and everything nested in it
 // is pure or a mere allocation.
 func IsRemovableWhenUnused(op *Operation) bool {
-	if IsTerminator(op) || op.Name == OpKernel || op.Name == OpModule {
+	if IsTerminator(op) || op.Name == OpModule {
 		return false
+	}
+	if d := LookupOp(op.Name); d != nil && d.Has(Symbol) {
+		return false // a symbol (otir.kernel) is used by name
 	}
 	ok := true
 	op.Walk(func(o *Operation) bool {

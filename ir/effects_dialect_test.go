@@ -1,35 +1,41 @@
-package ir
+package ir_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
+	"github.com/otir-dev/otir/ir"
+)
 
 // Ops registered by other dialects declare their effect and whether they
 // end a block; DCE and the verifier rely on both.
 func TestRegisteredOpEffects(t *testing.T) {
-	RegisterOp(OpDef{Name: "testfx.pure", Syntax: SyntaxGeneric})
-	RegisterOp(OpDef{Name: "testfx.write", Syntax: SyntaxGeneric, Effect: WriteEffect})
-	RegisterOp(OpDef{Name: "testfx.end", Syntax: SyntaxGeneric, Effect: WriteEffect, Terminator: true})
+	ir.RegisterOp(ir.OpDef{Name: "testfx.pure"})
+	ir.RegisterOp(ir.OpDef{Name: "testfx.write", Effect: ir.WriteEffect})
+	ir.RegisterOp(ir.OpDef{Name: "testfx.end", Effect: ir.WriteEffect, Terminator: true})
 	cases := []struct {
 		name       string
-		effect     Effect
+		effect     ir.Effect
 		terminator bool
 		removable  bool
 	}{
-		{"testfx.pure", NoEffect, false, true},
-		{"testfx.write", WriteEffect, false, false},
-		{"testfx.end", WriteEffect, true, false},
-		{"testfx.unregistered", WriteEffect, false, false},
-		{OpYield, NoEffect, true, false},
-		{OpAdd, NoEffect, false, true},
+		{"testfx.pure", ir.NoEffect, false, true},
+		{"testfx.write", ir.WriteEffect, false, false},
+		{"testfx.end", ir.WriteEffect, true, false},
+		{"testfx.unregistered", ir.WriteEffect, false, false},
+		{scf.OpYield, ir.NoEffect, true, false},
+		{otir.OpAdd, ir.NoEffect, false, true},
 	}
 	for _, c := range cases {
-		op := NewOp(c.name, Location{}, nil, nil, nil)
-		if got := OpEffect(op); got != c.effect {
+		op := ir.NewOp(c.name, ir.Location{}, nil, nil, nil)
+		if got := ir.OpEffect(op); got != c.effect {
 			t.Errorf("%s: effect %d, want %d", c.name, got, c.effect)
 		}
-		if got := IsTerminator(op); got != c.terminator {
+		if got := ir.IsTerminator(op); got != c.terminator {
 			t.Errorf("%s: terminator %v, want %v", c.name, got, c.terminator)
 		}
-		if got := IsRemovableWhenUnused(op); got != c.removable {
+		if got := ir.IsRemovableWhenUnused(op); got != c.removable {
 			t.Errorf("%s: removable %v, want %v", c.name, got, c.removable)
 		}
 	}

@@ -40,9 +40,12 @@ const (
 
 // AttrDef declares one attribute of an operation.
 type AttrDef struct {
-	Name     string
-	Kind     AttrKind
-	Enum     []string // the words an AttrString may hold (nil: any)
+	Name string
+	Kind AttrKind
+	Enum []string // the words an AttrString may hold (nil: any)
+	// EnumName names the words in diagnostics ("comparison kind"); empty:
+	// the attribute's name.
+	EnumName string
 	Optional bool
 	Doc      string
 }
@@ -80,7 +83,6 @@ const (
 type OpDef struct {
 	Name    string
 	Summary string // one line, for --list-ops and the docs
-	Syntax  Syntax // being replaced by Format
 
 	Operands []ArgDef
 	Results  []ArgDef
@@ -115,6 +117,10 @@ type OpDef struct {
 	// it where the op sits; it is nil when the caller has no walk of its own
 	// (ctx's methods then follow the op's links).
 	Verify func(op *Operation, ctx *VerifyContext) error
+
+	// ResultName, when set, gives the op's single result a readable SSA
+	// name (%c16, %true, %pid: MLIR's OpAsmOpInterface).
+	ResultName func(op *Operation) string
 
 	// Typing names the op's rule in the typing package (result type
 	// inference and promotion); empty when the op has no typing rule.

@@ -6,100 +6,14 @@ import (
 	"strings"
 )
 
-// Operation names. Element-wise and other OTIR operations of the
-// specification's section 6, the project's extensions, and the scf/builtin
-// operations OTIR reuses.
-const (
-	OpModule    = "builtin.module"
-	OpKernel    = "otir.kernel"
-	OpReturn    = "otir.return"
-	OpConstant  = "otir.constant"
-	OpProgramID = "otir.program_id"
-	OpNumProgs  = "otir.num_programs"
-
-	OpAlloc  = "otir.alloc"
-	OpDMA    = "otir.dma_copy_async"
-	OpLoad   = "otir.load"
-	OpStore  = "otir.store"
-	OpAtomic = "otir.atomic_rmw"
-
-	OpAdd  = "otir.add"
-	OpSub  = "otir.sub"
-	OpMul  = "otir.mul"
-	OpDivS = "otir.div_s"
-	OpDivU = "otir.div_u"
-	OpRemS = "otir.rem_s"
-	OpRemU = "otir.rem_u"
-	OpAnd  = "otir.and"
-	OpOr   = "otir.or"
-	OpXor  = "otir.xor"
-	OpShl  = "otir.shl"
-	OpShrS = "otir.shr_s"
-	OpShrU = "otir.shr_u"
-	OpMax  = "otir.max"
-	OpMin  = "otir.min"
-
-	OpNeg  = "otir.neg"
-	OpNot  = "otir.not"
-	OpAbs  = "otir.abs"
-	OpSqrt = "otir.sqrt"
-	OpExp  = "otir.exp"
-	OpLog  = "otir.log"
-
-	OpCmp    = "otir.cmp"
-	OpSelect = "otir.select"
-	OpCast   = "otir.cast"
-
-	OpMatmul       = "otir.matmul"
-	OpReshape      = "otir.reshape"
-	OpTranspose    = "otir.transpose"
-	OpExtractSlice = "otir.extract_slice"
-	OpInsertSlice  = "otir.insert_slice"
-	OpReduce       = "otir.reduce"
-
-	OpBarrier = "otir.barrier"
-	OpWait    = "otir.wait"
-
-	OpFor   = "scf.for"
-	OpIf    = "scf.if"
-	OpYield = "scf.yield"
-)
-
-// Syntax is the shape of an operation's pretty form; the parser and the printer
-// dispatch on it.
-type Syntax uint8
-
-const (
-	SyntaxModule       Syntax = iota // module attributes {...} { ... }
-	SyntaxKernel                     // otir.kernel @f(%a: T) attributes {...} { ... }
-	SyntaxNullary                    // otir.return, otir.barrier
-	SyntaxConstant                   // otir.constant 16 : index
-	SyntaxAxis                       // otir.program_id axis(0)
-	SyntaxAlloc                      // otir.alloc() : T
-	SyntaxBinary                     // otir.add %a, %b : T | : T1, T2 | : (T1, T2) -> T3
-	SyntaxUnary                      // otir.neg %a : T | : (T1) -> T2
-	SyntaxCmp                        // otir.cmp kind(slt) %a, %b : (T1, T2) -> T3
-	SyntaxSelect                     // otir.select %c, %a, %b : (Tc, Ta, Tb) -> T
-	SyntaxConvert                    // otir.cast / load / reshape %a : T1 -> T2
-	SyntaxDMA                        // otir.dma_copy_async %s, %d[, %m] : (S, D[, M]) -> !otir.token
-	SyntaxStore                      // otir.store %v, %p : V, P
-	SyntaxAtomic                     // otir.atomic_rmw %p, %v, kind(add), memory_order(relaxed) : P, V -> R
-	SyntaxMatmul                     // otir.matmul %a, %b, %c : (A, B, C) -> D
-	SyntaxTranspose                  // otir.transpose %x, permutation(1, 0) : T1 -> T2
-	SyntaxExtractSlice               // otir.extract_slice %a[%o, 0] [16, 4] [1, 1] : T1 to T2
-	SyntaxInsertSlice                // otir.insert_slice %s into %d[%o] [16] [1] : T1 into T2
-	SyntaxWait                       // otir.wait [%t0, %t1]
-	SyntaxFor                        // scf.for %i = %lb to %ub step %s iter_args(%x = %v) -> (T) { }
-	SyntaxIf                         // scf.if %c -> (T) { } else { }
-	SyntaxYield                      // scf.yield %a, %b : T1, T2
-	// SyntaxGeneric ops have no pretty form and always print generically.
-	SyntaxGeneric
-)
+// OpModule is builtin.module, the top-level operation (the dialects' own
+// names are in their packages: dialect/otir, dialect/scf, lower/dais).
+const OpModule = "builtin.module"
 
 var opDefs = map[string]*OpDef{}
 
 func init() {
-	RegisterOp(OpDef{Name: OpModule, Summary: "top-level container of kernels", Syntax: SyntaxModule,
+	RegisterOp(OpDef{Name: OpModule, Summary: "top-level container of kernels",
 		Regions: []string{"bodyRegion"}, Traits: IsolatedFromAbove | SingleBlock | NoTerminator,
 		Format: "attr-dict-with-keyword $bodyRegion", Verify: verifyModule})
 }
@@ -133,18 +47,6 @@ func IsElementwise(name string) bool {
 	return d != nil && d.Has(Elementwise)
 }
 
-// CmpPredicates are the comparison kinds of otir.cmp.
-var CmpPredicates = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", "oeq", "one", "olt", "ole", "ogt", "oge"}
-
-// AtomicKinds are the read-modify-write kinds of otir.atomic_rmw.
-var AtomicKinds = []string{"add", "and", "or", "xor", "max", "min", "umax", "umin", "xchg"}
-
-// MemoryOrders are the memory orders of otir.atomic_rmw.
-var MemoryOrders = []string{"relaxed", "acquire", "release", "acq_rel"}
-
-// DynamicOffset marks a dynamic entry of static_offsets (as MLIR's kDynamic).
-const DynamicOffset int64 = -9223372036854775808
-
 // Dialects lists the dialects of the registered operations (the part of each
 // name before its first dot, "builtin" included), sorted, as mlir-opt's
 // --show-dialects.
@@ -161,4 +63,24 @@ func Dialects() []string {
 	}
 	sort.Strings(ds)
 	return ds
+}
+
+// RegisterOp adds an operation of another dialect (such as `dais`) to the
+// registry. It panics on a duplicate name or a format that does not compile
+// against the record's declarations (programming errors at start-up).
+func RegisterOp(d OpDef) *OpDef {
+	if _, dup := opDefs[d.Name]; dup {
+		panic("ir: duplicate operation " + d.Name)
+	}
+	def := d
+	f, err := CompileFormat(&def)
+	if err != nil {
+		panic(err.Error())
+	}
+	def.asm = f
+	if f != nil {
+		f.def = &def
+	}
+	opDefs[d.Name] = &def
+	return &def
 }

@@ -238,25 +238,6 @@ func NewModule(loc Location) *Module {
 // Body is the module's block.
 func (m *Module) Body() *Block { return m.Op.Body(0) }
 
-// Kernels lists the module's otir.kernel operations.
-func (m *Module) Kernels() []*Operation {
-	var ks []*Operation
-	for _, op := range m.Body().Ops {
-		if op.Name == OpKernel {
-			ks = append(ks, op)
-		}
-	}
-	return ks
-}
-
-// TypingStyle is the module's otir.typing_style ("hls" unless set).
-func (m *Module) TypingStyle() string {
-	if s, ok := m.Op.StringAttr("otir.typing_style"); ok {
-		return s
-	}
-	return "hls"
-}
-
 // Walk visits every operation under the module (not the module op itself).
 func (m *Module) Walk(fn func(*Operation) bool) {
 	m.Op.Walk(func(op *Operation) bool {

@@ -9,11 +9,11 @@ func TestNumberBlock(t *testing.T) {
 	newBlock := func(n int) *Block {
 		b := &Block{}
 		for range n {
-			b.Append(NewOp(OpBarrier, Location{}, nil, nil, nil))
+			b.Append(NewOp("otir.barrier", Location{}, nil, nil, nil))
 		}
 		return b
 	}
-	stray := NewOp(OpBarrier, Location{}, nil, nil, nil)
+	stray := NewOp("otir.barrier", Location{}, nil, nil, nil)
 	cases := []struct {
 		name string
 		edit func(b *Block) // applied to a block of 4 ops

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -18,35 +20,35 @@ func buildLarge(n int, nested bool) *ir.Module {
 	mb := ir.NewBuilder(m.Body())
 	t := ir.Tile([]int64{16}, ir.Int(32, true), ir.Private)
 	g := ir.Tile([]int64{16}, ir.Int(32, true), ir.Global)
-	_, body := mb.Kernel("large", []ir.Type{g, g}, []int64{2})
+	_, body := otir.Kernel(mb, "large", []ir.Type{g, g}, []int64{2})
 	kb := ir.NewBuilder(body)
-	x := kb.Unary(ir.OpLoad, body.Args[0], t)
+	x := kb.Unary(otir.OpLoad, body.Args[0], t)
 	v := x
 	inserted := false
 	for i := 0; len(body.Ops) < n; i++ {
 		switch i % 7 {
 		case 0:
-			c := kb.ConstInt(int64(i%5), ir.Index())
-			v = kb.Binary(ir.OpAdd, v, x, t)
-			kb.Binary(ir.OpMul, c, c, ir.Index())
+			c := otir.ConstInt(kb, int64(i%5), ir.Index())
+			v = kb.Binary(otir.OpAdd, v, x, t)
+			kb.Binary(otir.OpMul, c, c, ir.Index())
 		case 1:
 			pair := kb.Create("test.pair", []*ir.Value{v, x}, []ir.Type{t, t}, nil)
-			v = kb.Binary(ir.OpXor, pair.Results[1], pair.Results[0], t)
+			v = kb.Binary(otir.OpXor, pair.Results[1], pair.Results[0], t)
 		case 2:
-			lb, ub := kb.ConstInt(0, ir.Index()), kb.ConstInt(4, ir.Index())
-			loop, fb := kb.For(lb, ub, kb.ConstInt(1, ir.Index()), v)
+			lb, ub := otir.ConstInt(kb, 0, ir.Index()), otir.ConstInt(kb, 4, ir.Index())
+			loop, fb := scf.For(kb, lb, ub, otir.ConstInt(kb, 1, ir.Index()), v)
 			fbb := ir.NewBuilder(fb)
-			fbb.Yield(fbb.Binary(ir.OpSub, fb.Args[1], x, t))
+			scf.Yield(fbb, fbb.Binary(otir.OpSub, fb.Args[1], x, t))
 			v = loop.Results[0]
 		case 3:
-			cond := kb.Cmp("slt", kb.ProgramID(0), kb.ConstInt(1, ir.Index()), ir.Bool())
-			ifOp, then, els := kb.If(cond, []ir.Type{t}, true)
-			ir.NewBuilder(then).Yield(v)
+			cond := otir.Cmp(kb, "slt", otir.ProgramID(kb, 0), otir.ConstInt(kb, 1, ir.Index()), ir.Bool())
+			ifOp, then, els := scf.If(kb, cond, []ir.Type{t}, true)
+			scf.Yield(ir.NewBuilder(then), v)
 			eb := ir.NewBuilder(els)
-			eb.Yield(eb.Binary(ir.OpAnd, v, x, t))
+			scf.Yield(eb, eb.Binary(otir.OpAnd, v, x, t))
 			v = ifOp.Results[0]
 		case 4:
-			c := kb.ConstInt(-3, ir.Int(8, true))
+			c := otir.ConstInt(kb, -3, ir.Int(8, true))
 			kb.Create("test.sink", []*ir.Value{c, v}, nil, ir.Attrs{{"note", &ir.StringAttr{Value: "x"}}})
 		case 5:
 			if i == 12 {
@@ -54,22 +56,22 @@ func buildLarge(n int, nested bool) *ir.Module {
 			}
 			if nested && !inserted && len(body.Ops) >= 4*n/10 {
 				inserted = true
-				_, inner := kb.Kernel("inner", []ir.Type{g}, nil)
+				_, inner := otir.Kernel(kb, "inner", []ir.Type{g}, nil)
 				ib := ir.NewBuilder(inner)
-				ib.Unary(ir.OpLoad, inner.Args[0], t)
-				ib.Return()
+				ib.Unary(otir.OpLoad, inner.Args[0], t)
+				otir.Return(ib)
 			}
 		case 6:
-			v = kb.Binary(ir.OpMul, v, kb.ConstInt(3, ir.Int(32, true)), t)
+			v = kb.Binary(otir.OpMul, v, otir.ConstInt(kb, 3, ir.Int(32, true)), t)
 		}
 	}
-	kb.Create(ir.OpStore, []*ir.Value{v, body.Args[1]}, nil, nil)
-	kb.Return()
+	kb.Create(otir.OpStore, []*ir.Value{v, body.Args[1]}, nil, nil)
+	otir.Return(kb)
 	// A second, small kernel: the module body itself never splits.
-	_, small := mb.Kernel("small", nil, nil)
+	_, small := otir.Kernel(mb, "small", nil, nil)
 	sb := ir.NewBuilder(small)
-	sb.ConstInt(16, ir.Index())
-	sb.Return()
+	otir.ConstInt(sb, 16, ir.Index())
+	otir.Return(sb)
 	return m
 }
 

@@ -180,33 +180,11 @@ func (p *printer) unique(hint string) string {
 	}
 }
 
-// nameHint gives readable names to constants and context values, as MLIR's
-// OpAsmInterface does (%c16, %c-1_i8, %true, %cst, %pid).
+// nameHint is the readable name the op's record gives its result (%c16,
+// %true, %pid: MLIR's OpAsmOpInterface), or "".
 func nameHint(op *Operation) string {
-	switch op.Name {
-	case OpConstant:
-		switch a := op.Attr("value").(type) {
-		case *IntAttr:
-			if a.Type == Bool() {
-				if a.Value.Sign() != 0 {
-					return "true"
-				}
-				return "false"
-			}
-			if a.Type == Index() {
-				return "c" + a.Value.String()
-			}
-			if a.Value.BitLen() <= 64 {
-				return "c" + a.Value.String() + "_" + a.Type.String()
-			}
-		}
-		return "cst"
-	case OpProgramID:
-		return "pid"
-	case OpNumProgs:
-		return "nprog"
-	case OpAlloc:
-		return "alloc"
+	if d := LookupOp(op.Name); d != nil && d.ResultName != nil {
+		return d.ResultName(op)
 	}
 	return ""
 }
@@ -301,7 +279,10 @@ func opensScope(op *Operation) bool {
 		return false
 	}
 	parent := op.ParentOp()
-	return op.Name == OpKernel || parent != nil && parent.Name == OpModule
+	if d := LookupOp(op.Name); d != nil && d.Has(IsolatedFromAbove) {
+		return true // otir.kernel
+	}
+	return parent != nil && parent.Name == OpModule
 }
 
 func (p *printer) op(op *Operation, depth int) {
@@ -508,7 +489,7 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 		}
 		ops := b.Ops
 		if n := len(ops); !keepYield && n > 0 {
-			if o := ops[n-1]; o != nil && o.Name == OpYield && len(o.Operands) == 0 && len(o.Attrs) == 0 {
+			if o := ops[n-1]; o != nil && r.Parent != nil && o.Name == ImplicitTerminator(r.Parent.Name) && len(o.Operands) == 0 && len(o.Attrs) == 0 {
 				ops = ops[:n-1]
 			}
 		}

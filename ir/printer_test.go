@@ -1,38 +1,42 @@
-package ir
+package ir_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
+	"github.com/otir-dev/otir/ir"
 )
 
 // buildVadd builds a small kernel through the builder API.
-func buildVadd() *Module {
-	m := NewModule(Location{})
-	m.Op.SetAttr("otir.typing_style", &StringAttr{"hls"})
-	b := NewBuilder(m.Body())
-	g := Tile([]int64{64}, Int(8, true), Global)
-	_, body := b.Kernel("vadd", []Type{g, g}, []int64{4})
-	kb := NewBuilder(body)
-	pid := kb.ProgramID(0)
-	c16 := kb.ConstInt(16, Index())
-	off := kb.Binary(OpMul, pid, c16, Index())
-	gs := Tile([]int64{16}, Int(8, true), Global)
-	s := kb.Create(OpExtractSlice, []*Value{body.Args[0], off}, []Type{gs},
-		SliceAttrs([]int64{DynamicOffset}, []int64{16}, []int64{1})).Results[0]
-	p := Tile([]int64{16}, Int(8, true), Private)
-	v := kb.Unary(OpLoad, s, p)
-	w := kb.Binary(OpAdd, v, v, WithElement(p, Int(9, true)))
-	c0 := kb.ConstInt(0, Index())
-	_, fb := kb.For(c0, c16, c16, w)
-	fbb := NewBuilder(fb)
-	fbb.Yield(fbb.Binary(OpSub, fb.Args[1], fb.Args[1], fb.Args[1].Type))
-	kb.ConstInt(16, Index())
-	kb.ConstInt(-3, Int(8, true))
-	cond := kb.Cmp("slt", pid, c16, Bool())
-	_, then, _ := kb.If(cond, nil, false)
-	NewBuilder(then).Create(OpBarrier, nil, nil, nil)
-	NewBuilder(then).Yield()
-	kb.Return()
+func buildVadd() *ir.Module {
+	m := ir.NewModule(ir.Location{})
+	m.Op.SetAttr("otir.typing_style", &ir.StringAttr{"hls"})
+	b := ir.NewBuilder(m.Body())
+	g := ir.Tile([]int64{64}, ir.Int(8, true), ir.Global)
+	_, body := otir.Kernel(b, "vadd", []ir.Type{g, g}, []int64{4})
+	kb := ir.NewBuilder(body)
+	pid := otir.ProgramID(kb, 0)
+	c16 := otir.ConstInt(kb, 16, ir.Index())
+	off := kb.Binary(otir.OpMul, pid, c16, ir.Index())
+	gs := ir.Tile([]int64{16}, ir.Int(8, true), ir.Global)
+	s := kb.Create(otir.OpExtractSlice, []*ir.Value{body.Args[0], off}, []ir.Type{gs},
+		otir.SliceAttrs([]int64{otir.DynamicOffset}, []int64{16}, []int64{1})).Results[0]
+	p := ir.Tile([]int64{16}, ir.Int(8, true), ir.Private)
+	v := kb.Unary(otir.OpLoad, s, p)
+	w := kb.Binary(otir.OpAdd, v, v, ir.WithElement(p, ir.Int(9, true)))
+	c0 := otir.ConstInt(kb, 0, ir.Index())
+	_, fb := scf.For(kb, c0, c16, c16, w)
+	fbb := ir.NewBuilder(fb)
+	scf.Yield(fbb, fbb.Binary(otir.OpSub, fb.Args[1], fb.Args[1], fb.Args[1].Type))
+	otir.ConstInt(kb, 16, ir.Index())
+	otir.ConstInt(kb, -3, ir.Int(8, true))
+	cond := otir.Cmp(kb, "slt", pid, c16, ir.Bool())
+	_, then, _ := scf.If(kb, cond, nil, false)
+	ir.NewBuilder(then).Create(otir.OpBarrier, nil, nil, nil)
+	scf.Yield(ir.NewBuilder(then))
+	otir.Return(kb)
 	return m
 }
 
@@ -67,7 +71,7 @@ func TestPrintPretty(t *testing.T) {
 
 func TestPrintGeneric(t *testing.T) {
 	var sb strings.Builder
-	if err := Print(&sb, buildVadd(), PrintOptions{Generic: true}); err != nil {
+	if err := ir.Print(&sb, buildVadd(), ir.PrintOptions{Generic: true}); err != nil {
 		t.Fatal(err)
 	}
 	got := sb.String()
@@ -90,12 +94,12 @@ func TestPrintGeneric(t *testing.T) {
 
 // Malformed operations must print (generically), never panic.
 func TestPrintMalformedFallsBackToGeneric(t *testing.T) {
-	m := NewModule(Location{})
-	_, body := NewBuilder(m.Body()).Kernel("k", nil, nil)
-	kb := NewBuilder(body)
-	kb.Create(OpAdd, nil, []Type{Index()}, nil)                                  // no operands
-	kb.Create(OpTranspose, nil, []Type{Index()}, Attrs{{"permutation", I64(3)}}) // wrong attr kind
-	kb.Create(OpFor, nil, nil, nil)                                              // no region
+	m := ir.NewModule(ir.Location{})
+	_, body := otir.Kernel(ir.NewBuilder(m.Body()), "k", nil, nil)
+	kb := ir.NewBuilder(body)
+	kb.Create(otir.OpAdd, nil, []ir.Type{ir.Index()}, nil)                                        // no operands
+	kb.Create(otir.OpTranspose, nil, []ir.Type{ir.Index()}, ir.Attrs{{"permutation", ir.I64(3)}}) // wrong attr kind
+	kb.Create(scf.OpFor, nil, nil, nil)                                                           // no region
 	kb.Create("test.unknown", nil, nil, nil)
 	got := m.String()
 	for _, want := range []string{
@@ -112,14 +116,14 @@ func TestPrintMalformedFallsBackToGeneric(t *testing.T) {
 
 func TestDenseLiteral(t *testing.T) {
 	cases := []struct {
-		attr *DenseAttr
+		attr *ir.DenseAttr
 		want string
 	}{
-		{&DenseAttr{Type: Tile([]int64{2, 2}, Int(4, true), Private), Ints: bigs(1, -2, 3, 4)}, "dense<[[1, -2], [3, 4]]> : !otir.tile<2x2xi4, #private>"},
-		{&DenseAttr{Type: Tile([]int64{8}, Int(8, false), Private), Ints: bigs(7)}, "dense<7> : !otir.tile<8xu8, #private>"},
-		{&DenseAttr{Type: Tile([]int64{2}, Bool(), Private), Ints: bigs(1, 0)}, "dense<[true, false]> : !otir.tile<2xi1, #private>"},
-		{&DenseAttr{Type: Tile([]int64{2}, Float(F32), Private), Floats: []float64{1, -0.5}}, "dense<[1.0, -0.5]> : !otir.tile<2xf32, #private>"},
-		{&DenseAttr{Type: Tile([]int64{1}, Int(8, true), Private), Ints: bigs(5)}, "dense<[5]> : !otir.tile<1xi8, #private>"},
+		{&ir.DenseAttr{Type: ir.Tile([]int64{2, 2}, ir.Int(4, true), ir.Private), Ints: bigs(1, -2, 3, 4)}, "dense<[[1, -2], [3, 4]]> : !otir.tile<2x2xi4, #private>"},
+		{&ir.DenseAttr{Type: ir.Tile([]int64{8}, ir.Int(8, false), ir.Private), Ints: bigs(7)}, "dense<7> : !otir.tile<8xu8, #private>"},
+		{&ir.DenseAttr{Type: ir.Tile([]int64{2}, ir.Bool(), ir.Private), Ints: bigs(1, 0)}, "dense<[true, false]> : !otir.tile<2xi1, #private>"},
+		{&ir.DenseAttr{Type: ir.Tile([]int64{2}, ir.Float(ir.F32), ir.Private), Floats: []float64{1, -0.5}}, "dense<[1.0, -0.5]> : !otir.tile<2xf32, #private>"},
+		{&ir.DenseAttr{Type: ir.Tile([]int64{1}, ir.Int(8, true), ir.Private), Ints: bigs(5)}, "dense<[5]> : !otir.tile<1xi8, #private>"},
 	}
 	for _, c := range cases {
 		if got := c.attr.String(); got != c.want {
@@ -130,7 +134,7 @@ func TestDenseLiteral(t *testing.T) {
 
 func TestFormatFloat(t *testing.T) {
 	for in, want := range map[float64]string{1: "1.0", -0.5: "-0.5", 1e300: "1.0e+300", 1.5e-7: "1.5e-07", 3.25: "3.25"} {
-		if got := FormatFloat(in); got != want {
+		if got := ir.FormatFloat(in); got != want {
 			t.Errorf("FormatFloat(%v) = %s, want %s", in, got, want)
 		}
 	}
@@ -138,13 +142,13 @@ func TestFormatFloat(t *testing.T) {
 
 // Nil types, values and regions (from a buggy pass) print, never panic.
 func TestPrintNilPieces(t *testing.T) {
-	m := NewModule(Location{})
-	_, body := NewBuilder(m.Body()).Kernel("k", nil, nil)
-	kb := NewBuilder(body)
-	kb.Create(OpAdd, []*Value{nil, {Type: nil}}, []Type{nil}, nil)
-	op := kb.Create(OpFor, nil, nil, nil)
+	m := ir.NewModule(ir.Location{})
+	_, body := otir.Kernel(ir.NewBuilder(m.Body()), "k", nil, nil)
+	kb := ir.NewBuilder(body)
+	kb.Create(otir.OpAdd, []*ir.Value{nil, {Type: nil}}, []ir.Type{nil}, nil)
+	op := kb.Create(scf.OpFor, nil, nil, nil)
 	op.Regions = append(op.Regions, nil)
-	op.Walk(func(*Operation) bool { return true })
+	op.Walk(func(*ir.Operation) bool { return true })
 	got := m.String()
 	if !strings.Contains(got, `"otir.add"(%<<UNKNOWN SSA VALUE>>, %<<UNKNOWN SSA VALUE>>) : (<<NULL TYPE>>, <<NULL TYPE>>) -> <<NULL TYPE>>`) {
 		t.Errorf("got\n%s", got)

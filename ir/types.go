@@ -313,8 +313,8 @@ func parseType(s string) (Type, error) {
 		}
 		return Int(w, s[0] == 'i'), nil
 	}
-	if strings.HasPrefix(s, "!dais.q<") && strings.HasSuffix(s, ">") {
-		return parseFixed(s[len("!dais.q<") : len(s)-1])
+	if t, ok, err := parseDialectType(s); ok {
+		return t, err
 	}
 	if strings.HasPrefix(s, "!otir.tile<") && strings.HasSuffix(s, ">") {
 		return parseTile(s[len("!otir.tile<") : len(s)-1])

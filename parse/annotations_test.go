@@ -3,6 +3,7 @@ package parse
 import (
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -21,7 +22,7 @@ func firstOp(t *testing.T, style, args, line string) *ir.Operation {
 	t.Helper()
 	src := "module attributes {otir.typing_style = \"" + style + "\"} {\n  otir.kernel @k(" + args + ") {\n    " + line + "\n    otir.return\n  }\n}\n"
 	m := mustParse(t, src, Options{})
-	return m.Kernels()[0].Body(0).Ops[0]
+	return otir.Kernels(m)[0].Body(0).Ops[0]
 }
 
 // TestAnnotationForms checks the three annotation forms of element-wise
@@ -88,8 +89,8 @@ func TestTypingStyleReachesInference(t *testing.T) {
 	for _, style := range []string{"hls", "cpp"} {
 		src := "\"builtin.module\"() ({\n" + body + "}) {otir.typing_style = \"" + style + "\"} : () -> ()\n"
 		m := mustParse(t, src, Options{})
-		got := m.Kernels()[0].Body(0).Ops[0].Results[0].Type
-		want, err := typing.InferResult(style, ir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
+		got := otir.Kernels(m)[0].Body(0).Ops[0].Results[0].Type
+		want, err := typing.InferResult(style, otir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,8 +100,8 @@ func TestTypingStyleReachesInference(t *testing.T) {
 	}
 	// Bare kernels are in an implicit module: hls.
 	m := mustParse(t, "otir.kernel @k(%a: i8) {\n  %0 = otir.add %a, %a : i8, i8\n  otir.return\n}\n", Options{})
-	want, _ := typing.InferResult("hls", ir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
-	if got := m.Kernels()[0].Body(0).Ops[0].Results[0].Type; got != want {
+	want, _ := typing.InferResult("hls", otir.OpAdd, []ir.Type{ir.Int(8, true), ir.Int(8, true)})
+	if got := otir.Kernels(m)[0].Body(0).Ops[0].Results[0].Type; got != want {
 		t.Errorf("implicit module: result %s, want %s", got, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -33,7 +34,7 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	if err != nil {
 		return err
 	}
-	if name == ir.OpConstant {
+	if name == otir.OpConstant {
 		if v := attrs.Get("value"); v != nil {
 			v = constantValue(v)
 			if d, ok := v.(*ir.DenseAttr); ok && len(outs) == 1 && tensorTyped(dict, "value") {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -126,7 +127,7 @@ func TestLineOffset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := m.Kernels()[0]
+	k := otir.Kernels(m)[0]
 	if got := k.Loc; got != (ir.Location{File: "e.otir", Line: 13, Col: 1}) {
 		t.Fatalf("kernel at %v", got)
 	}

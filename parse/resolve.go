@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -225,7 +226,7 @@ func (r *resolver) op(o *Operation) error {
 			return err
 		}
 	}
-	isolated := o.op.Name == ir.OpKernel || o.op.Name == ir.OpModule
+	isolated := o.op.Name == otir.OpKernel || o.op.Name == ir.OpModule
 	for _, reg := range o.regions {
 		if err := r.region(reg, isolated); err != nil {
 			return err

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -12,15 +14,15 @@ import (
 func TestImplicitModule(t *testing.T) {
 	src := "// two kernels, no wrapper\notir.kernel @a() {\n  otir.return // done\n}\n\n// -----\notir.kernel @b() attributes {grid = [2, 2]} {\n  otir.return\n}\n"
 	m := mustParse(t, src, Options{})
-	ks := m.Kernels()
+	ks := otir.Kernels(m)
 	if len(ks) != 2 || ir.KernelName(ks[0]) != "a" || ir.KernelName(ks[1]) != "b" {
 		t.Fatalf("kernels %v", ks)
 	}
 	if g := ir.KernelGrid(ks[1]); len(g) != 2 || g[0] != 2 {
 		t.Fatalf("grid %v", g)
 	}
-	if m.Op.Loc != (ir.Location{File: "test.otir", Line: 1, Col: 1}) || m.TypingStyle() != "hls" {
-		t.Fatalf("module %v %s", m.Op.Loc, m.TypingStyle())
+	if m.Op.Loc != (ir.Location{File: "test.otir", Line: 1, Col: 1}) || otir.TypingStyle(m) != "hls" {
+		t.Fatalf("module %v %s", m.Op.Loc, otir.TypingStyle(m))
 	}
 	empty := mustParse(t, "  // nothing\n", Options{})
 	if len(empty.Body().Ops) != 0 {
@@ -43,7 +45,7 @@ func TestNamesAndLocations(t *testing.T) {
 	}
 	src = "otir.kernel @k(%a: i8,\n               %acc: i8) {\n  %pid = otir.program_id axis(0)\n    otir.barrier\n  %s:2 = \"scf.if\"(%t) ({\n    \"scf.yield\"(%a, %acc) : (i8, i8) -> ()\n  }, {\n    \"scf.yield\"(%acc, %a) : (i8, i8) -> ()\n  }) : (i1) -> (i8, i8)\n  %t = otir.cmp kind(eq) %s#1, %s : i8\n  otir.return\n}\n"
 	m := mustParse(t, src, Options{})
-	k := m.Kernels()[0]
+	k := otir.Kernels(m)[0]
 	args := k.Body(0).Args
 	if args[0].Name != "a" || args[1].Name != "acc" || args[1].Loc != (ir.Location{File: "test.otir", Line: 2, Col: 16}) {
 		t.Fatalf("args %+v %+v", *args[0], *args[1])
@@ -83,7 +85,7 @@ func TestScopes(t *testing.T) {
 }
 `
 	m := mustParse(t, src, Options{})
-	ops := m.Kernels()[0].Body(0).Ops
+	ops := otir.Kernels(m)[0].Body(0).Ops
 	inner := ops[0].Body(0).Ops[0]
 	if inner.Operands[0] != ops[2].Results[0] {
 		t.Fatal("forward reference from a nested region not bound")
@@ -95,9 +97,9 @@ func TestScopes(t *testing.T) {
 func TestImplicitYield(t *testing.T) {
 	src := "otir.kernel @k(%c: i1, %i: index) {\n  scf.if %c {\n  } else {\n    otir.barrier\n  }\n  scf.for %j = %i to %i step %i {\n    scf.yield\n  }\n  otir.return\n}\n"
 	m := mustParse(t, src, Options{})
-	ops := m.Kernels()[0].Body(0).Ops
+	ops := otir.Kernels(m)[0].Body(0).Ops
 	for _, b := range []*ir.Block{ops[0].Body(0), ops[0].Body(1), ops[1].Body(0)} {
-		if term := b.Terminator(); term == nil || term.Name != ir.OpYield || len(term.Operands) != 0 {
+		if term := b.Terminator(); term == nil || term.Name != scf.OpYield || len(term.Operands) != 0 {
 			t.Fatalf("block ends with %v", term)
 		}
 	}
@@ -143,7 +145,7 @@ func TestModuleWithoutBody(t *testing.T) {
 		if m.Body() == nil || len(m.Body().Ops) != 1 || m.Body().Ops[0].Name != ir.OpModule {
 			t.Fatalf("%s: got %v", src, m.Body())
 		}
-		_ = m.Kernels()
+		_ = otir.Kernels(m)
 	}
 	// An empty module region is an empty body block.
 	m := mustParse(t, `"builtin.module"() ({}) {a} : () -> ()`, Options{})

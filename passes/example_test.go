@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 	_ "github.com/otir-dev/otir/passes/cse"
@@ -15,10 +16,10 @@ import (
 // pass as --print-ir-after-all does.
 func ExampleManager() {
 	m := ir.NewModule(ir.Location{})
-	_, body := ir.NewBuilder(m.Body()).Kernel("k", nil, nil)
+	_, body := otir.Kernel(ir.NewBuilder(m.Body()), "k", nil, nil)
 	b := ir.NewBuilder(body)
-	b.Binary(ir.OpAdd, b.ConstInt(1, ir.Index()), b.ConstInt(1, ir.Index()), ir.Index())
-	b.Return()
+	b.Binary(otir.OpAdd, otir.ConstInt(b, 1, ir.Index()), otir.ConstInt(b, 1, ir.Index()), ir.Index())
+	otir.Return(b)
 
 	pl, err := passes.ParsePipeline("builtin.module(cse,dce)")
 	if err != nil {

@@ -10,7 +10,7 @@ func TestCheckOp(t *testing.T) {
 	idx, i8, f32 := ir.Index(), ir.Int(8, true), ir.Float(ir.F32)
 	tile := ir.Tile([]int64{4}, i8, ir.Private)
 	val := func(t ir.Type) *ir.Value {
-		return ir.NewOp(ir.OpConstant, ir.Location{}, nil, []ir.Type{t}, nil).Results[0]
+		return ir.NewOp("otir.constant", ir.Location{}, nil, []ir.Type{t}, nil).Results[0]
 	}
 	op := func(name string, res ir.Type, attrs ir.Attrs, ts ...ir.Type) *ir.Operation {
 		vs := make([]*ir.Value, len(ts))
@@ -25,19 +25,19 @@ func TestCheckOp(t *testing.T) {
 		op    *ir.Operation
 		want  string
 	}{
-		{HLS, op(ir.OpShl, idx, nil, idx, idx), "No hls type promotion rule for operator 'lshift' with operand types index, index"},
-		{CPP, op(ir.OpShrS, idx, nil, idx, i8), "No cpp type promotion rule for operator 'rshift' with operand types index, int8"},
-		{HLS, op(ir.OpShl, i8, nil, i8, idx), ""},
-		{HLS, op(ir.OpAnd, tile, nil, tile, idx), "No hls type promotion rule for operator 'bitwise_and' with operand types int8, index"},
-		{HLS, op(ir.OpSub, i8, nil, i8, i8), ""}, // the written result need not be the promoted one
-		{HLS, op(ir.OpCmp, ir.Bool(), kind("olt"), f32, idx), "No hls type promotion rule for operator 'lt' with operand types float32, index"},
-		{HLS, op(ir.OpNeg, idx, nil, idx), "No hls type promotion rule for operator 'neg' with operand type index"},
-		{CPP, op(ir.OpNeg, idx, nil, idx), ""},
-		{"bogus", op(ir.OpNeg, idx, nil, idx), "No hls type promotion rule for operator 'neg' with operand type index"},
-		{HLS, op(ir.OpSelect, f32, nil, ir.Bool(), idx, f32), ""}, // no rule to check
-		{HLS, op(ir.OpCast, f32, nil, idx), ""},                   // no rule to check
-		{HLS, op(ir.OpAdd, idx, nil, idx), ""},                    // malformed: the verifier's business
-		{HLS, op(ir.OpAdd, idx, nil, idx, ir.Token()), ""},        // not a scalar element
+		{HLS, op("otir.shl", idx, nil, idx, idx), "No hls type promotion rule for operator 'lshift' with operand types index, index"},
+		{CPP, op("otir.shr_s", idx, nil, idx, i8), "No cpp type promotion rule for operator 'rshift' with operand types index, int8"},
+		{HLS, op("otir.shl", i8, nil, i8, idx), ""},
+		{HLS, op("otir.and", tile, nil, tile, idx), "No hls type promotion rule for operator 'bitwise_and' with operand types int8, index"},
+		{HLS, op("otir.sub", i8, nil, i8, i8), ""}, // the written result need not be the promoted one
+		{HLS, op("otir.cmp", ir.Bool(), kind("olt"), f32, idx), "No hls type promotion rule for operator 'lt' with operand types float32, index"},
+		{HLS, op("otir.neg", idx, nil, idx), "No hls type promotion rule for operator 'neg' with operand type index"},
+		{CPP, op("otir.neg", idx, nil, idx), ""},
+		{"bogus", op("otir.neg", idx, nil, idx), "No hls type promotion rule for operator 'neg' with operand type index"},
+		{HLS, op("otir.select", f32, nil, ir.Bool(), idx, f32), ""}, // no rule to check
+		{HLS, op("otir.cast", f32, nil, idx), ""},                   // no rule to check
+		{HLS, op("otir.add", idx, nil, idx), ""},                    // malformed: the verifier's business
+		{HLS, op("otir.add", idx, nil, idx, ir.Token()), ""},        // not a scalar element
 	} {
 		err := CheckOp(c.style, c.op)
 		got := ""
@@ -61,11 +61,11 @@ func TestCheckOpAllocatesNothing(t *testing.T) {
 	mk := func(name string, res ir.Type, ts ...ir.Type) *ir.Operation {
 		vs := make([]*ir.Value, len(ts))
 		for i, t := range ts {
-			vs[i] = ir.NewOp(ir.OpConstant, ir.Location{}, nil, []ir.Type{t}, nil).Results[0]
+			vs[i] = ir.NewOp("otir.constant", ir.Location{}, nil, []ir.Type{t}, nil).Results[0]
 		}
 		return ir.NewOp(name, ir.Location{}, vs, []ir.Type{res}, nil)
 	}
-	ops := []*ir.Operation{mk(ir.OpAdd, tile, tile, u8), mk(ir.OpShl, i8, i8, idx), mk(ir.OpMax, idx, idx, i8), mk(ir.OpNot, idx, idx)}
+	ops := []*ir.Operation{mk("otir.add", tile, tile, u8), mk("otir.shl", i8, i8, idx), mk("otir.max", idx, idx, i8), mk("otir.not", idx, idx)}
 	if n := testing.AllocsPerRun(100, func() {
 		for _, op := range ops {
 			if CheckOp(HLS, op) != nil {

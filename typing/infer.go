@@ -25,14 +25,14 @@ func InferResult(style, opName string, operands []ir.Type) (ir.Type, error) {
 	return infer(style, opName, key, operands)
 }
 
-// InferCmp is InferResult for otir.cmp with a known predicate (slt, ule, oeq,
+// InferCmp is InferResult for a comparison op (otir.cmp) with a known predicate (slt, ule, oeq,
 // ...), so that a missing rule names Allo's comparison key ('lt', 'le', 'eq').
-func InferCmp(style, pred string, operands []ir.Type) (ir.Type, error) {
+func InferCmp(style, opName, pred string, operands []ir.Type) (ir.Type, error) {
 	key, ok := CmpKey(pred)
 	if !ok {
 		return nil, fmt.Errorf("unknown comparison predicate '%s'", pred)
 	}
-	return infer(style, ir.OpCmp, key, operands)
+	return infer(style, opName, key, operands)
 }
 
 func infer(styleName, opName, key string, operands []ir.Type) (ir.Type, error) {

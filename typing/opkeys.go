@@ -65,16 +65,17 @@ func resultElem(key string, promoted ir.Type) ir.Type {
 
 // KeyOf is the Allo key of an element-wise operation (false for others); otir.cmp's comes from its predicate.
 func KeyOf(op *ir.Operation) (string, bool) {
-	if op.Name == ir.OpCmp {
+	d := ir.LookupOp(op.Name)
+	if d == nil || d.Typing == "" {
+		return "", false
+	}
+	// A comparison (otir.cmp) takes its key from its predicate.
+	if IsComparison(d.Typing) {
 		if pred, ok := op.StringAttr("kind"); ok {
 			if k, ok := CmpKey(pred); ok {
 				return k, true
 			}
 		}
-		return "eq", true
 	}
-	if d := ir.LookupOp(op.Name); d != nil && d.Typing != "" {
-		return d.Typing, true
-	}
-	return "", false
+	return d.Typing, true
 }

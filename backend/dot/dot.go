@@ -130,7 +130,7 @@ func (d *writer) leaf(op *ir.Operation, ind string) {
 	if strings.HasPrefix(op.Name, "dais.") {
 		label = strings.TrimPrefix(op.Name, "dais.")
 		if len(op.Results) == 1 {
-			if ft, ok := op.Results[0].Type.(*ir.FixedType); ok {
+			if ft, ok := op.Results[0].Type.(*dais.FixedType); ok {
 				label += "\n" + bits(dais.Width(ft))
 			}
 		}
@@ -156,7 +156,7 @@ func (d *writer) leaf(op *ir.Operation, ind string) {
 		}
 		e := fmt.Sprintf("%s -> %s", from, id)
 		var ea []string
-		if ft, ok := v.Type.(*ir.FixedType); ok {
+		if ft, ok := v.Type.(*dais.FixedType); ok {
 			w := dais.Width(ft)
 			ea = append(ea, fmt.Sprintf("label=\"%d\"", w), fmt.Sprintf("weight=%d", max(1, w)),
 				fmt.Sprintf("penwidth=%.1f", penWidth(w)))

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -110,21 +111,21 @@ func binCases() []binCase {
 		}
 	}
 	return []binCase{
-		{ir.OpAdd, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Add(a, b) }},
-		{ir.OpSub, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Sub(a, b) }},
-		{ir.OpMul, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Mul(a, b) }},
-		{ir.OpDivS, div(s, false)}, {ir.OpDivU, div(u, false)},
-		{ir.OpRemS, div(s, true)}, {ir.OpRemU, div(u, true)},
-		{ir.OpAnd, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).And(a, b) }},
-		{ir.OpOr, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Or(a, b) }},
-		{ir.OpXor, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Xor(a, b) }},
-		{ir.OpMax, func(a, b *big.Int, _ *ir.IntType) *big.Int {
+		{otir.OpAdd, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Add(a, b) }},
+		{otir.OpSub, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Sub(a, b) }},
+		{otir.OpMul, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Mul(a, b) }},
+		{otir.OpDivS, div(s, false)}, {otir.OpDivU, div(u, false)},
+		{otir.OpRemS, div(s, true)}, {otir.OpRemU, div(u, true)},
+		{otir.OpAnd, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).And(a, b) }},
+		{otir.OpOr, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Or(a, b) }},
+		{otir.OpXor, func(a, b *big.Int, _ *ir.IntType) *big.Int { return new(big.Int).Xor(a, b) }},
+		{otir.OpMax, func(a, b *big.Int, _ *ir.IntType) *big.Int {
 			if a.Cmp(b) >= 0 {
 				return a
 			}
 			return b
 		}},
-		{ir.OpMin, func(a, b *big.Int, _ *ir.IntType) *big.Int {
+		{otir.OpMin, func(a, b *big.Int, _ *ir.IntType) *big.Int {
 			if a.Cmp(b) <= 0 {
 				return a
 			}
@@ -210,16 +211,16 @@ func TestShiftsWidths(t *testing.T) {
 				as, bs = append(as, a), append(bs, s)
 			}
 		}
-		for _, name := range []string{ir.OpShl, ir.OpShrS, ir.OpShrU} {
+		for _, name := range []string{otir.OpShl, otir.OpShrS, otir.OpShrU} {
 			t.Run(fmt.Sprintf("%s/%s", name[5:], T), func(t *testing.T) {
 				got := runBinary(t, name, nil, T, T, as, bs)
 				for i := range as {
 					a, s := as[i], uint(bs[i].Int64())
 					var want *big.Int
 					switch name {
-					case ir.OpShl:
+					case otir.OpShl:
 						want = new(big.Int).Lsh(a, s)
-					case ir.OpShrS:
+					case otir.OpShrS:
 						want = refFloorDiv(refWrap(a, T.Width, true), new(big.Int).Lsh(big.NewInt(1), s))
 					default:
 						want = refFloorDiv(refWrap(a, T.Width, false), new(big.Int).Lsh(big.NewInt(1), s))
@@ -245,12 +246,12 @@ func TestCmpWidths(t *testing.T) {
 				as, bs = append(as, a), append(bs, b)
 			}
 		}
-		for _, pred := range ir.CmpPredicates {
+		for _, pred := range otir.CmpPredicates {
 			if pred[0] == 'o' {
 				continue // ordered predicates compare floats (TestFloatCmp)
 			}
 			t.Run(fmt.Sprintf("%s/%s", pred, T), func(t *testing.T) {
-				got := runBinary(t, ir.OpCmp, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: pred}}}, T, ir.Bool(), as, bs)
+				got := runBinary(t, otir.OpCmp, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: pred}}}, T, ir.Bool(), as, bs)
 				for i := range as {
 					a, b := as[i], bs[i]
 					switch pred[0] {
@@ -286,14 +287,14 @@ func TestUnaryAndCastWidths(t *testing.T) {
 			name string
 			ref  func(*big.Int) *big.Int
 		}{
-			{ir.OpNeg, func(a *big.Int) *big.Int { return new(big.Int).Neg(a) }},
-			{ir.OpAbs, func(a *big.Int) *big.Int { return new(big.Int).Abs(a) }},
-			{ir.OpNot, func(a *big.Int) *big.Int { return new(big.Int).Not(a) }},
-			{ir.OpCast, func(a *big.Int) *big.Int { return a }},
+			{otir.OpNeg, func(a *big.Int) *big.Int { return new(big.Int).Neg(a) }},
+			{otir.OpAbs, func(a *big.Int) *big.Int { return new(big.Int).Abs(a) }},
+			{otir.OpNot, func(a *big.Int) *big.Int { return new(big.Int).Not(a) }},
+			{otir.OpCast, func(a *big.Int) *big.Int { return a }},
 		}
 		for _, c := range cases {
 			rs := []*ir.IntType{T}
-			if c.name == ir.OpCast {
+			if c.name == otir.OpCast {
 				rs = targets
 			}
 			for _, R := range rs {
@@ -376,15 +377,15 @@ func TestSignedDivisionTruncates(t *testing.T) {
 		R    *ir.IntType
 		want []int64
 	}{
-		{ir.OpDivS, i8, []int64{3, -3, -3, 3, -128, -42, -42, -63, -2, -1}},
-		{ir.OpRemS, i8, []int64{1, 1, -1, -1, 0, -2, 1, -1, 0, -2}},
-		{ir.OpDivS, i9, []int64{3, -3, -3, 3, 128, -42, -42, -63, -2, -1}},
-		{ir.OpRemS, i9, []int64{1, 1, -1, -1, 0, -2, 1, -1, 0, -2}},
+		{otir.OpDivS, i8, []int64{3, -3, -3, 3, -128, -42, -42, -63, -2, -1}},
+		{otir.OpRemS, i8, []int64{1, 1, -1, -1, 0, -2, 1, -1, 0, -2}},
+		{otir.OpDivS, i9, []int64{3, -3, -3, 3, 128, -42, -42, -63, -2, -1}},
+		{otir.OpRemS, i9, []int64{1, 1, -1, -1, 0, -2, 1, -1, 0, -2}},
 		// Unsigned readings: 7/254 = 0, 249/2 = 124 r 1, 249/254 = 0 r 249
 		// (-7 as i8), 128/255 = 0 r 128 (-128), 128/3 = 42 r 2, 127/253 = 0,
 		// 129/2 = 64 r 1, 6/253 = 0, 250/4 = 62 r 2.
-		{ir.OpDivU, i8, []int64{3, 0, 124, 0, 0, 42, 0, 64, 0, 62}},
-		{ir.OpRemU, i8, []int64{1, 7, 1, -7, -128, 2, 127, 1, 6, 2}},
+		{otir.OpDivU, i8, []int64{3, 0, 124, 0, 0, 42, 0, 64, 0, 62}},
+		{otir.OpRemU, i8, []int64{1, 7, 1, -7, -128, 2, 127, 1, 6, 2}},
 	}
 	for _, c := range cases {
 		var A, B []*big.Int

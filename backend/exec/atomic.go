@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
@@ -27,7 +28,7 @@ func execAtomic(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		return nil, err
 	}
 	kind, _ := op.StringAttr("kind")
-	if order, ok := op.StringAttr("memory_order"); ok && !slices.Contains(ir.MemoryOrders, order) {
+	if order, ok := op.StringAttr("memory_order"); ok && !slices.Contains(otir.MemoryOrders, order) {
 		return nil, opErr(op, "unknown memory order '%s'", order)
 	}
 	elem := dst.mem.buf.Elem

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
@@ -228,7 +229,7 @@ func cmpFunc(pred string, in []ir.Type) (scalarFn, error) {
 		rel = pred[1:]
 	}
 	ok := test[rel]
-	if !slices.Contains(ir.CmpPredicates, pred) || ok == nil {
+	if !slices.Contains(otir.CmpPredicates, pred) || ok == nil {
 		return nil, fmt.Errorf("unknown comparison predicate '%s'", pred)
 	}
 	boolNum := func(b bool) num {

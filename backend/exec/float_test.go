@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -105,7 +106,7 @@ func TestIntToFloatSingleRounding(t *testing.T) {
 	v.Add(v, big.NewInt(1))                       // just above it
 	x := newKB(t, nil, "a: !otir.tile<1xi128, #global>", "c: !otir.tile<1xbf16, #global>")
 	la := x.load(x.arg("a"), "!otir.tile<1xi128, #private>")
-	x.store(x.op(ir.OpCast, "!otir.tile<1xbf16, #private>", nil, la), x.arg("c"))
+	x.store(x.op(otir.OpCast, "!otir.tile<1xbf16, #private>", nil, la), x.arg("c"))
 	a := NewBuffer(ir.Int(128, true), 1)
 	_ = a.SetInt(0, v)
 	got := run(t, x.done(), Options{}, a, NewBuffer(ir.Float(ir.BF16), 1)).Output("c").Floats[0]
@@ -141,19 +142,19 @@ func TestFloatArithmetic(t *testing.T) {
 		a, b  float64
 		want  float64
 	}{
-		{ir.OpAdd, "f16", 1, p(1, -11), 1},                // computed in f32, rounded to even
-		{ir.OpAdd, "f16", 1, 3 * p(1, -11), 1 + p(1, -9)}, // f16(3*2^-11) is exact
-		{ir.OpAdd, "f16", 65504, 16, inf},
-		{ir.OpAdd, "bf16", 1, p(1, -8), 1},
-		{ir.OpMul, "bf16", 3, 1.0 / 3, 1},
-		{ir.OpSub, "f32", 1, p(1, -25), 1},
-		{ir.OpDivS, "f32", 1, 0, inf}, // IEEE: no error for floats
-		{ir.OpDivU, "f64", -1, 0, -inf},
-		{ir.OpDivS, "f64", 0, 0, nan},
-		{ir.OpRemS, "f64", -7, 2, -1}, // fmod: the dividend's sign
-		{ir.OpMax, "f32", nan, 1, nan},
-		{ir.OpMin, "f32", math.Copysign(0, -1), 0, math.Copysign(0, -1)},
-		{ir.OpMax, "f32", math.Copysign(0, -1), 0, 0},
+		{otir.OpAdd, "f16", 1, p(1, -11), 1},                // computed in f32, rounded to even
+		{otir.OpAdd, "f16", 1, 3 * p(1, -11), 1 + p(1, -9)}, // f16(3*2^-11) is exact
+		{otir.OpAdd, "f16", 65504, 16, inf},
+		{otir.OpAdd, "bf16", 1, p(1, -8), 1},
+		{otir.OpMul, "bf16", 3, 1.0 / 3, 1},
+		{otir.OpSub, "f32", 1, p(1, -25), 1},
+		{otir.OpDivS, "f32", 1, 0, inf}, // IEEE: no error for floats
+		{otir.OpDivU, "f64", -1, 0, -inf},
+		{otir.OpDivS, "f64", 0, 0, nan},
+		{otir.OpRemS, "f64", -7, 2, -1}, // fmod: the dividend's sign
+		{otir.OpMax, "f32", nan, 1, nan},
+		{otir.OpMin, "f32", math.Copysign(0, -1), 0, math.Copysign(0, -1)},
+		{otir.OpMax, "f32", math.Copysign(0, -1), 0, 0},
 	}
 	for _, c := range cases {
 		// The verifier admits no float division (div/rem need integers), but
@@ -176,7 +177,7 @@ func TestFloatCmp(t *testing.T) {
 		"eq": {0, 1, 0, 0, 1}, "ne": {1, 0, 1, 1, 0},
 	}
 	for pred, w := range want {
-		got := floatOp(t, ir.OpCmp, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: pred}}}, "f32", "i1", a, b, Options{})
+		got := floatOp(t, otir.OpCmp, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: pred}}}, "f32", "i1", a, b, Options{})
 		wantInts(t, "cmp "+pred, got, w...)
 	}
 }
@@ -187,8 +188,8 @@ func TestFloatToIntConversion(t *testing.T) {
 	vals := []float64{2.5, -2.5, -0.5, 300.75, -129, 1e20}
 	x := newKB(t, nil, "a: !otir.tile<6xf64, #global>", "c: !otir.tile<6xi8, #global>", "d: !otir.tile<6xu8, #global>")
 	la := x.load(x.arg("a"), "!otir.tile<6xf64, #private>")
-	x.store(x.op(ir.OpCast, "!otir.tile<6xi8, #private>", nil, la), x.arg("c"))
-	x.store(x.op(ir.OpCast, "!otir.tile<6xu8, #private>", nil, la), x.arg("d"))
+	x.store(x.op(otir.OpCast, "!otir.tile<6xi8, #private>", nil, la), x.arg("c"))
+	x.store(x.op(otir.OpCast, "!otir.tile<6xu8, #private>", nil, la), x.arg("d"))
 	A, _ := FromFloats(ir.Float(ir.F64), []int64{6}, vals...)
 	res := run(t, x.done(), Options{}, A, NewBuffer(ir.Int(8, true), 6), NewBuffer(ir.Int(8, false), 6))
 	// 1e20 mod 256 = 0 (1e20 = 2^20 * 5^20).
@@ -197,7 +198,7 @@ func TestFloatToIntConversion(t *testing.T) {
 
 	A, _ = FromFloats(ir.Float(ir.F64), []int64{6}, 1, 2, math.NaN(), 4, 5, 6)
 	x2 := newKB(t, nil, "a: !otir.tile<6xf64, #global>", "c: !otir.tile<6xi8, #global>")
-	x2.store(x2.op(ir.OpCast, "!otir.tile<6xi8, #private>", nil, x2.load(x2.arg("a"), "!otir.tile<6xf64, #private>")), x2.arg("c"))
+	x2.store(x2.op(otir.OpCast, "!otir.tile<6xi8, #private>", nil, x2.load(x2.arg("a"), "!otir.tile<6xf64, #private>")), x2.arg("c"))
 	d := runErr(t, x2.done(), Options{}, A, NewBuffer(ir.Int(8, true), 6))
 	if !strings.Contains(d.Msg, "cannot convert NaN to i8 (element [2])") || d.Loc.Line != 4 {
 		t.Fatalf("got %v", d)

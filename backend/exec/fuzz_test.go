@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -42,8 +43,8 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 	x := newKB(t, []int64{int64(1 + f.pick(3))}, "a: "+G, "b: "+G, "c: "+G)
 	pool := []*ir.Value{x.load(x.arg("a"), P), x.load(x.arg("b"), P)}
 	val := func() *ir.Value { return pool[f.pick(len(pool))] }
-	intBin := []string{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShrS, ir.OpShrU, ir.OpMax, ir.OpMin}
-	floatBin := []string{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpMax, ir.OpMin}
+	intBin := []string{otir.OpAdd, otir.OpSub, otir.OpMul, otir.OpDivS, otir.OpDivU, otir.OpRemS, otir.OpRemU, otir.OpAnd, otir.OpOr, otir.OpXor, otir.OpShl, otir.OpShrS, otir.OpShrU, otir.OpMax, otir.OpMin}
+	floatBin := []string{otir.OpAdd, otir.OpSub, otir.OpMul, otir.OpMax, otir.OpMin}
 	intPreds := []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}
 	floatPreds := []string{"eq", "ne", "oeq", "one", "olt", "ole", "ogt", "oge"}
 	c0, c1 := x.c(0, "index"), x.c(1, "index")
@@ -57,9 +58,9 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			}
 			pool = append(pool, x.op(ops[f.pick(len(ops))], P, nil, val(), val()))
 		case 2: // unary
-			ops := []string{ir.OpNeg, ir.OpAbs, ir.OpNot}
+			ops := []string{otir.OpNeg, otir.OpAbs, otir.OpNot}
 			if isFloat {
-				ops = []string{ir.OpNeg, ir.OpAbs, ir.OpSqrt, ir.OpExp, ir.OpLog}
+				ops = []string{otir.OpNeg, otir.OpAbs, otir.OpSqrt, otir.OpExp, otir.OpLog}
 			}
 			pool = append(pool, x.op(ops[f.pick(len(ops))], P, nil, val()))
 		case 3: // cmp + select
@@ -67,12 +68,12 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			if isFloat {
 				preds = floatPreds
 			}
-			cond := x.op(ir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.pick(len(preds))]}}}, val(), val())
-			pool = append(pool, x.op(ir.OpSelect, P, nil, cond, val(), val()))
+			cond := x.op(otir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.pick(len(preds))]}}}, val(), val())
+			pool = append(pool, x.op(otir.OpSelect, P, nil, cond, val(), val()))
 		case 4: // a round trip through another element type
 			other := fuzzElemTypes[f.pick(len(fuzzElemTypes))]
-			mid := x.op(ir.OpCast, "!otir.tile<4x"+other+", #private>", nil, val())
-			pool = append(pool, x.op(ir.OpCast, P, nil, mid))
+			mid := x.op(otir.OpCast, "!otir.tile<4x"+other+", #private>", nil, val())
+			pool = append(pool, x.op(otir.OpCast, P, nil, mid))
 		case 5: // a constant from the bytes
 			a := &ir.DenseAttr{Type: ty(t, P).(*ir.TileType)}
 			for i := 0; i < 4; i++ {
@@ -83,21 +84,21 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 					a.Ints = append(a.Ints, fitInt(ty(t, elem), v))
 				}
 			}
-			pool = append(pool, x.b.ConstDense(a))
+			pool = append(pool, otir.ConstDense(x.b, a))
 			x.next()
 		case 6: // slices and reshapes
 			off := f.pick(3)
 			s := x.slice(val(), "!otir.tile<2x"+elem+", #private>", []any{off}, []int64{2}, []int64{1})
 			pool = append(pool, x.insert(s, val(), P, []any{f.pick(3)}, []int64{2}, []int64{1}))
 		case 7: // matmul on 2x2 reshapes
-			r := func() *ir.Value { return x.op(ir.OpReshape, P22, nil, val()) }
-			mm := x.op(ir.OpMatmul, P22, nil, r(), r(), r())
-			pool = append(pool, x.op(ir.OpReshape, P, nil, mm))
+			r := func() *ir.Value { return x.op(otir.OpReshape, P22, nil, val()) }
+			mm := x.op(otir.OpMatmul, P22, nil, r(), r(), r())
+			pool = append(pool, x.op(otir.OpReshape, P, nil, mm))
 		case 8: // scf.if on the program id
 			if depth > 2 {
 				return
 			}
-			cond := x.op(ir.OpCmp, "i1", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "eq"}}}, x.pid(0), c0)
+			cond := x.op(otir.OpCmp, "i1", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "eq"}}}, x.pid(0), c0)
 			// Values made in a branch are yielded or dropped: they do not
 			// dominate what follows.
 			branch := func() []*ir.Value {
@@ -130,7 +131,7 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 				kinds = kinds[:4]
 			}
 			k := kinds[f.pick(len(kinds))]
-			pool = append(pool, x.op(ir.OpAtomic, P, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: k}}, {Name: "memory_order", Value: &ir.StringAttr{Value: "relaxed"}}}, x.arg("c"), val()))
+			pool = append(pool, x.op(otir.OpAtomic, P, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: k}}, {Name: "memory_order", Value: &ir.StringAttr{Value: "relaxed"}}}, x.arg("c"), val()))
 		}
 	}
 	for n := 2 + f.pick(10); n > 0; n-- {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -44,7 +46,7 @@ func newKB(t testing.TB, grid []int64, args ...string) *kb {
 		names = append(names, strings.TrimSpace(name))
 		types = append(types, ty(t, strings.TrimSpace(typ)))
 	}
-	k, body := mb.Kernel("k", types, grid)
+	k, body := otir.Kernel(mb, "k", types, grid)
 	for i, a := range body.Args {
 		a.Name = names[i]
 	}
@@ -90,19 +92,19 @@ func (x *kb) op(name string, res string, attrs ir.Attrs, operands ...*ir.Value) 
 }
 
 func (x *kb) c(v int64, typ string) *ir.Value {
-	r := x.b.ConstInt(v, ty(x.t, typ))
+	r := otir.ConstInt(x.b, v, ty(x.t, typ))
 	x.next()
 	return r
 }
 
 func (x *kb) cf(v float64, typ string) *ir.Value {
-	r := x.b.ConstFloat(v, ty(x.t, typ).(*ir.FloatType))
+	r := otir.ConstFloat(x.b, v, ty(x.t, typ).(*ir.FloatType))
 	x.next()
 	return r
 }
 
 func (x *kb) pid(axis int64) *ir.Value {
-	r := x.b.ProgramID(axis)
+	r := otir.ProgramID(x.b, axis)
 	x.next()
 	return r
 }
@@ -110,13 +112,13 @@ func (x *kb) pid(axis int64) *ir.Value {
 // slice builds extract_slice: offsets are *ir.Value (dynamic) or int (static).
 func (x *kb) slice(src *ir.Value, res string, offsets []any, sizes, strides []int64) *ir.Value {
 	static, dyn := sliceOffsets(offsets)
-	return x.op(ir.OpExtractSlice, res, ir.SliceAttrs(static, sizes, strides), append([]*ir.Value{src}, dyn...)...)
+	return x.op(otir.OpExtractSlice, res, otir.SliceAttrs(static, sizes, strides), append([]*ir.Value{src}, dyn...)...)
 }
 
 // insert builds insert_slice of src into dst.
 func (x *kb) insert(src, dst *ir.Value, res string, offsets []any, sizes, strides []int64) *ir.Value {
 	static, dyn := sliceOffsets(offsets)
-	return x.op(ir.OpInsertSlice, res, ir.SliceAttrs(static, sizes, strides), append([]*ir.Value{src, dst}, dyn...)...)
+	return x.op(otir.OpInsertSlice, res, otir.SliceAttrs(static, sizes, strides), append([]*ir.Value{src, dst}, dyn...)...)
 }
 
 func sliceOffsets(offsets []any) ([]int64, []*ir.Value) {
@@ -125,7 +127,7 @@ func sliceOffsets(offsets []any) ([]int64, []*ir.Value) {
 	for _, o := range offsets {
 		switch v := o.(type) {
 		case *ir.Value:
-			static = append(static, ir.DynamicOffset)
+			static = append(static, otir.DynamicOffset)
 			dyn = append(dyn, v)
 		case int:
 			static = append(static, int64(v))
@@ -134,27 +136,27 @@ func sliceOffsets(offsets []any) ([]int64, []*ir.Value) {
 	return static, dyn
 }
 
-func (x *kb) alloc(typ string) *ir.Value { return x.op(ir.OpAlloc, typ, nil) }
+func (x *kb) alloc(typ string) *ir.Value { return x.op(otir.OpAlloc, typ, nil) }
 func (x *kb) load(v *ir.Value, typ string) *ir.Value {
-	return x.op(ir.OpLoad, typ, nil, v)
+	return x.op(otir.OpLoad, typ, nil, v)
 }
-func (x *kb) store(v, p *ir.Value) { x.op(ir.OpStore, "", nil, v, p) }
+func (x *kb) store(v, p *ir.Value) { x.op(otir.OpStore, "", nil, v, p) }
 func (x *kb) dma(src, dst *ir.Value, mask ...*ir.Value) *ir.Value {
-	return x.op(ir.OpDMA, "!otir.token", nil, append([]*ir.Value{src, dst}, mask...)...)
+	return x.op(otir.OpDMA, "!otir.token", nil, append([]*ir.Value{src, dst}, mask...)...)
 }
-func (x *kb) wait(ts ...*ir.Value) { x.op(ir.OpWait, "", nil, ts...) }
+func (x *kb) wait(ts ...*ir.Value) { x.op(otir.OpWait, "", nil, ts...) }
 
 // forLoop builds scf.for; body receives a builder for the body, the
 // induction variable and the iteration arguments, and returns the yielded
 // values. It returns the loop's results.
 func (x *kb) forLoop(lb, ub, step *ir.Value, inits []*ir.Value, body func(iv *ir.Value, iters []*ir.Value) []*ir.Value) []*ir.Value {
-	op, blk := x.b.For(lb, ub, step, inits...)
+	op, blk := scf.For(x.b, lb, ub, step, inits...)
 	x.next()
 	outer := x.b
 	x.b = ir.NewBuilder(blk)
 	x.b.Loc = outer.Loc
 	ys := body(blk.Args[0], blk.Args[1:])
-	x.b.Yield(ys...)
+	scf.Yield(x.b, ys...)
 	x.next()
 	x.b = outer
 	x.at(x.line)
@@ -167,7 +169,7 @@ func (x *kb) ifOp(cond *ir.Value, results []string, then, els func() []*ir.Value
 	for _, r := range results {
 		rts = append(rts, ty(x.t, r))
 	}
-	op, tb, eb := x.b.If(cond, rts, els != nil)
+	op, tb, eb := scf.If(x.b, cond, rts, els != nil)
 	x.next()
 	outer := x.b
 	for _, br := range []struct {
@@ -180,7 +182,7 @@ func (x *kb) ifOp(cond *ir.Value, results []string, then, els func() []*ir.Value
 		x.b = ir.NewBuilder(br.b)
 		x.b.Loc = outer.Loc
 		ys := br.fn()
-		x.b.Yield(ys...)
+		scf.Yield(x.b, ys...)
 		x.next()
 	}
 	x.b = outer
@@ -190,7 +192,7 @@ func (x *kb) ifOp(cond *ir.Value, results []string, then, els func() []*ir.Value
 
 // done ends the kernel with otir.return and returns the module.
 func (x *kb) done() *ir.Module {
-	x.b.Return()
+	otir.Return(x.b)
 	return x.m
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -23,7 +24,7 @@ func TestMalformedOpsDoNotPanic(t *testing.T) {
 		{[]string{"g", "g", "g", "g"}, ""},
 	}
 	for _, name := range ir.OpNames() {
-		if name == ir.OpModule || name == ir.OpKernel {
+		if name == ir.OpModule || name == otir.OpKernel {
 			continue
 		}
 		for _, sh := range shapes {

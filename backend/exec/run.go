@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes/verify"
@@ -127,7 +128,7 @@ func Run(m *ir.Module, kernel string, args []*Buffer, opts Options) (res *Result
 
 // FindKernel returns the named kernel ("" selects the only one).
 func FindKernel(m *ir.Module, name string) (*ir.Operation, error) {
-	ks := m.Kernels()
+	ks := otir.Kernels(m)
 	var names []string
 	for _, k := range ks {
 		if name == "" && len(ks) == 1 || ir.KernelName(k) == name {

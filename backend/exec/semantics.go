@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -58,56 +60,56 @@ var ops map[string]semantics
 
 func init() {
 	ops = map[string]semantics{
-		ir.OpReturn: {ends: true},
-		ir.OpYield:  {ends: true, yields: true},
+		otir.OpReturn: {ends: true},
+		scf.OpYield:   {ends: true, yields: true},
 
-		ir.OpConstant:  {run: execConstant},
-		ir.OpProgramID: {run: execAxis(false)},
-		ir.OpNumProgs:  {run: execAxis(true)},
-		ir.OpAlloc:     {run: execAlloc},
-		ir.OpDMA:       {run: execDMA, writes: 1 + 1},
-		ir.OpWait:      {run: execWait},
-		ir.OpLoad:      {run: execLoad},
-		ir.OpStore:     {run: execStore, writes: 1 + 1},
-		ir.OpAtomic:    {run: execAtomic, writes: 1 + 0},
-		ir.OpBarrier:   {run: func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil }},
-		ir.OpMatmul:    {run: execMatmul, cost: matmulCost},
+		otir.OpConstant:  {run: execConstant},
+		otir.OpProgramID: {run: execAxis(false)},
+		otir.OpNumProgs:  {run: execAxis(true)},
+		otir.OpAlloc:     {run: execAlloc},
+		otir.OpDMA:       {run: execDMA, writes: 1 + 1},
+		otir.OpWait:      {run: execWait},
+		otir.OpLoad:      {run: execLoad},
+		otir.OpStore:     {run: execStore, writes: 1 + 1},
+		otir.OpAtomic:    {run: execAtomic, writes: 1 + 0},
+		otir.OpBarrier:   {run: func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil }},
+		otir.OpMatmul:    {run: execMatmul, cost: matmulCost},
 
-		ir.OpReshape:      {run: execReshape, viewOf: true},
-		ir.OpTranspose:    {run: execTranspose, viewOf: true},
-		ir.OpExtractSlice: {run: execExtractSlice, viewOf: true},
-		ir.OpInsertSlice:  {run: execInsertSlice},
-		ir.OpReduce:       {run: reduceWith(map[string]string{"add": ir.OpAdd, "max": ir.OpMax, "min": ir.OpMin}), cost: reduceCost},
+		otir.OpReshape:      {run: execReshape, viewOf: true},
+		otir.OpTranspose:    {run: execTranspose, viewOf: true},
+		otir.OpExtractSlice: {run: execExtractSlice, viewOf: true},
+		otir.OpInsertSlice:  {run: execInsertSlice},
+		otir.OpReduce:       {run: reduceWith(map[string]string{"add": otir.OpAdd, "max": otir.OpMax, "min": otir.OpMin}), cost: reduceCost},
 
-		ir.OpFor: {run: execFor, flow: forFlow},
-		ir.OpIf:  {run: execIf, flow: ifFlow},
+		scf.OpFor: {run: execFor, flow: forFlow},
+		scf.OpIf:  {run: execIf, flow: ifFlow},
 
-		ir.OpAdd:  elementwise(add, func(x, y float64) float64 { return x + y }),
-		ir.OpSub:  elementwise(sub, func(x, y float64) float64 { return x - y }),
-		ir.OpMul:  elementwise(mul, func(x, y float64) float64 { return x * y }),
-		ir.OpDivS: elementwise(divide(readSigned, false), fdiv),
-		ir.OpDivU: elementwise(divide(readUnsigned, false), fdiv),
-		ir.OpRemS: elementwise(divide(readSigned, true), math.Mod),
-		ir.OpRemU: elementwise(divide(readUnsigned, true), math.Mod),
-		ir.OpAnd:  elementwise(bitOp("and"), nil),
-		ir.OpOr:   elementwise(bitOp("or"), nil),
-		ir.OpXor:  elementwise(bitOp("xor"), nil),
-		ir.OpShl:  elementwise(shl, nil),
-		ir.OpShrS: elementwise(shr(readSigned), nil),
-		ir.OpShrU: elementwise(shr(readUnsigned), nil),
-		ir.OpMax:  elementwise(maxMin(true), fmax),
-		ir.OpMin:  elementwise(maxMin(false), fmin),
+		otir.OpAdd:  elementwise(add, func(x, y float64) float64 { return x + y }),
+		otir.OpSub:  elementwise(sub, func(x, y float64) float64 { return x - y }),
+		otir.OpMul:  elementwise(mul, func(x, y float64) float64 { return x * y }),
+		otir.OpDivS: elementwise(divide(readSigned, false), fdiv),
+		otir.OpDivU: elementwise(divide(readUnsigned, false), fdiv),
+		otir.OpRemS: elementwise(divide(readSigned, true), math.Mod),
+		otir.OpRemU: elementwise(divide(readUnsigned, true), math.Mod),
+		otir.OpAnd:  elementwise(bitOp("and"), nil),
+		otir.OpOr:   elementwise(bitOp("or"), nil),
+		otir.OpXor:  elementwise(bitOp("xor"), nil),
+		otir.OpShl:  elementwise(shl, nil),
+		otir.OpShrS: elementwise(shr(readSigned), nil),
+		otir.OpShrU: elementwise(shr(readUnsigned), nil),
+		otir.OpMax:  elementwise(maxMin(true), fmax),
+		otir.OpMin:  elementwise(maxMin(false), fmin),
 
-		ir.OpNeg:  elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }),
-		ir.OpAbs:  elementwise1(unaryInt(absInt), math.Abs),
-		ir.OpNot:  elementwise1(unaryInt(notInt), nil),
-		ir.OpSqrt: elementwise1(nil, math.Sqrt),
-		ir.OpExp:  elementwise1(nil, math.Exp),
-		ir.OpLog:  elementwise1(nil, math.Log),
+		otir.OpNeg:  elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }),
+		otir.OpAbs:  elementwise1(unaryInt(absInt), math.Abs),
+		otir.OpNot:  elementwise1(unaryInt(notInt), nil),
+		otir.OpSqrt: elementwise1(nil, math.Sqrt),
+		otir.OpExp:  elementwise1(nil, math.Exp),
+		otir.OpLog:  elementwise1(nil, math.Log),
 
-		ir.OpCmp:    {elem: &elemSem{pick: pickCmp}},
-		ir.OpSelect: {elem: &elemSem{pick: pickSelect}},
-		ir.OpCast:   {elem: &elemSem{pick: pickCast}},
+		otir.OpCmp:    {elem: &elemSem{pick: pickCmp}},
+		otir.OpSelect: {elem: &elemSem{pick: pickSelect}},
+		otir.OpCast:   {elem: &elemSem{pick: pickCast}},
 	}
 }
 

@@ -4,14 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
 // notInTable lists the OTIR operations that have no entry in the semantics
 // table, each with why: the structure around the ops the table runs.
 var notInTable = map[string]string{
-	ir.OpModule: "holds the kernels: Run finds the kernel in it (FindKernel), it is never executed",
-	ir.OpKernel: "is what Run runs: runWorkgroup enters its body, binding its arguments",
+	ir.OpModule:   "holds the kernels: Run finds the kernel in it (FindKernel), it is never executed",
+	otir.OpKernel: "is what Run runs: runWorkgroup enters its body, binding its arguments",
 }
 
 // otirDialect reports whether an operation belongs to OTIR (its own ops and

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
@@ -107,7 +108,7 @@ func (w *workgroup) sliceBounds(op *ir.Operation, firstDyn int, shape []int64) (
 	dyn := firstDyn
 	for d, o := range offs.Values {
 		what := "offset"
-		if o == ir.DynamicOffset {
+		if o == otir.DynamicOffset {
 			v, err := w.intOperand(op, dyn)
 			if err != nil {
 				return tileview.Box{}, err

@@ -28,9 +28,9 @@ func init() {
 	for _, u := range unaryOps {
 		ir.RegisterInference(u.name, inferElementwise)
 	}
-	ir.RegisterInference(ir.OpCmp, inferCmp)
-	ir.RegisterInference(ir.OpConstant, inferConstant)
-	ir.RegisterInference(ir.OpInsertSlice, inferInsertSlice)
+	ir.RegisterInference(OpCmp, inferCmp)
+	ir.RegisterInference(OpConstant, inferConstant)
+	ir.RegisterInference(OpInsertSlice, inferInsertSlice)
 }
 
 // inferInsertSlice gives otir.insert_slice its dest's type (MLIR's
@@ -270,7 +270,7 @@ func intList(p ir.AsmParser, end string) ([]int64, error) {
 
 // custom<SliceBounds>($offsets, $static_offsets, $static_sizes,
 // $static_strides): `[%o, 0] [16, 4] [1, 1]`, printed right after the
-// source; a dynamic offset is an index operand, ir.DynamicOffset in
+// source; a dynamic offset is an index operand, DynamicOffset in
 // static_offsets.
 func printSliceBounds(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir.FormatElem) {
 	dyn := f.OperandGroup(op, args[0].Ref.Index)
@@ -281,7 +281,7 @@ func printSliceBounds(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir
 		if i > 0 {
 			p.WriteString(", ")
 		}
-		if o == ir.DynamicOffset {
+		if o == DynamicOffset {
 			p.PrintOperand(dyn[k])
 			k++
 		} else {
@@ -304,7 +304,7 @@ func sliceBoundsFit(op *ir.Operation, f *ir.Format, args []ir.FormatElem) bool {
 	}
 	dyn := 0
 	for _, o := range offs.Values {
-		if o == ir.DynamicOffset {
+		if o == DynamicOffset {
 			dyn++
 		}
 	}
@@ -321,7 +321,7 @@ func parseSliceBounds(p ir.AsmParser, st *ir.OpState, args []ir.FormatElem) erro
 	if !p.IsPunct("]") {
 		for {
 			if name, ok := p.ParseOptionalOperand(); ok {
-				offs = append(offs, ir.DynamicOffset)
+				offs = append(offs, DynamicOffset)
 				names = append(names, name)
 			} else {
 				v, _, err := p.ParseInt()

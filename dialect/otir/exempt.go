@@ -1,7 +1,5 @@
 package otir
 
-import "github.com/otir-dev/otir/ir"
-
 // Exemptions from the completeness test of the records (records_test.go),
 // each with its reason.
 
@@ -9,12 +7,12 @@ import "github.com/otir-dev/otir/ir"
 // they have no Verify hook (the completeness test holds every other op to
 // one).
 var NoVerify = map[string]string{
-	ir.OpReturn:  "its parent (Parents) and its place at the end of the kernel body (the Terminator trait) are generic rules",
-	ir.OpBarrier: "no operands, results, regions or attributes: its record's form is the whole rule",
+	OpReturn:  "its parent (Parents) and its place at the end of the kernel body (the Terminator trait) are generic rules",
+	OpBarrier: "no operands, results, regions or attributes: its record's form is the whole rule",
 }
 
 // NoTyping lists the Elementwise ops without a typing rule (Typing key).
 var NoTyping = map[string]string{
-	ir.OpSelect: "chooses between its value operands element by element: no arithmetic, so no promotion rule applies",
-	ir.OpCast:   "converts to the result type written on it, which is the op's whole meaning: nothing is inferred",
+	OpSelect: "chooses between its value operands element by element: no arithmetic, so no promotion rule applies",
+	OpCast:   "converts to the result type written on it, which is the op's whole meaning: nothing is inferred",
 }

@@ -76,13 +76,13 @@ func TestDialectWideRules(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `attribute 'otir.typing_style' must be "hls" or "cpp", but got "java"`) {
 		t.Errorf("module hook: got %v", err)
 	}
-	tok := ir.NewOp(ir.OpAdd, ir.Location{}, nil, []ir.Type{ir.Token()}, nil)
+	tok := ir.NewOp(OpAdd, ir.Location{}, nil, []ir.Type{ir.Token()}, nil)
 	if err := checkTokens(tok); err == nil || !strings.Contains(err.Error(), "result #0 cannot be !otir.token") {
 		t.Errorf("token rule: got %v", err)
 	}
-	dma := ir.NewOp(ir.OpDMA, ir.Location{}, nil, []ir.Type{ir.Token()}, nil)
+	dma := ir.NewOp(OpDMA, ir.Location{}, nil, []ir.Type{ir.Token()}, nil)
 	if err := checkTokens(dma); err != nil {
-		t.Errorf("token rule on %s: %v", ir.OpDMA, err)
+		t.Errorf("token rule on %s: %v", OpDMA, err)
 	}
 }
 
@@ -106,7 +106,7 @@ func TestOpDocComesFromTheRecord(t *testing.T) {
 			}
 		}
 	}
-	got := ir.OpDoc(ir.LookupOp(ir.OpDMA))
+	got := ir.OpDoc(ir.LookupOp(OpDMA))
 	want := "otir.dma_copy_async: starts an asynchronous (optionally masked) copy, returns a token\n" +
 		"  operands: source (a #global or #workgroup tile), dest (a #workgroup tile (#global for a write-back)), mask? (an i1 tile of the copy's shape)\n" +
 		"  results: token (!otir.token)\n"

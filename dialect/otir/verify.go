@@ -15,23 +15,23 @@ import (
 // otir.return (its parent and place come from Parents and the Terminator
 // trait) and otir.barrier (no operands, results or attributes).
 var verifiers = map[string]func(*ir.Operation, *ir.VerifyContext) error{
-	ir.OpKernel:    hook(checkKernel),
-	ir.OpConstant:  hook(checkConstant),
-	ir.OpProgramID: hook(checkAxis),
-	ir.OpNumProgs:  hook(checkAxis),
+	OpKernel:    hook(checkKernel),
+	OpConstant:  hook(checkConstant),
+	OpProgramID: hook(checkAxis),
+	OpNumProgs:  hook(checkAxis),
 
-	ir.OpAlloc:  hook(checkAlloc),
-	ir.OpDMA:    hook(checkDMA),
-	ir.OpLoad:   hook(checkLoad),
-	ir.OpStore:  hook(checkStore),
-	ir.OpAtomic: hook(checkAtomic),
-	ir.OpWait:   hook(checkWait),
+	OpAlloc:  hook(checkAlloc),
+	OpDMA:    hook(checkDMA),
+	OpLoad:   hook(checkLoad),
+	OpStore:  hook(checkStore),
+	OpAtomic: hook(checkAtomic),
+	OpWait:   hook(checkWait),
 
-	ir.OpMatmul:       hook(checkMatmul),
-	ir.OpReshape:      hook(checkReshape),
-	ir.OpTranspose:    hook(checkTranspose),
-	ir.OpExtractSlice: hook(checkExtractSlice),
-	ir.OpInsertSlice:  hook(checkInsertSlice),
+	OpMatmul:       hook(checkMatmul),
+	OpReshape:      hook(checkReshape),
+	OpTranspose:    hook(checkTranspose),
+	OpExtractSlice: hook(checkExtractSlice),
+	OpInsertSlice:  hook(checkInsertSlice),
 }
 
 // elementwiseHook is the Verify hook of every Elementwise op (set in init).
@@ -51,7 +51,7 @@ func hook(rule func(*ir.Operation, *ir.VerifyContext) *diag.Diagnostic) func(*ir
 // checkTokens is the dialect's rule on every operation, of any dialect: only
 // otir.dma_copy_async produces !otir.token.
 func checkTokens(op *ir.Operation) error {
-	if op.Name == ir.OpDMA {
+	if op.Name == OpDMA {
 		return nil
 	}
 	for i, r := range op.Results {

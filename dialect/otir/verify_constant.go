@@ -16,7 +16,7 @@ func checkAxis(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
 	if ia.Value.Sign() < 0 {
 		return diag.OpErrorf(op, "axis must be a non-negative integer, but got %s", ia.Value.String())
 	}
-	if k := ctx.Enclosing(op, ir.OpKernel); k != nil {
+	if k := ctx.Enclosing(op, OpKernel); k != nil {
 		if rank := gridRank(k); !ok || axis >= int64(rank) {
 			return diag.OpErrorf(op, "axis %s is out of range: the kernel's grid has rank %d", ia.Value.String(), rank)
 		}

@@ -108,20 +108,20 @@ func broadcastDim(operands []*ir.Value, k int) int64 {
 // condition is i1.
 func checkElementKinds(op *ir.Operation) *diag.Diagnostic {
 	switch op.Name {
-	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNot, ir.OpShl, ir.OpShrS, ir.OpShrU,
-		ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU:
+	case OpAnd, OpOr, OpXor, OpNot, OpShl, OpShrS, OpShrU,
+		OpDivS, OpDivU, OpRemS, OpRemU:
 		for i, x := range op.Operands {
 			if e := elemOf(x.Type); !isIntOrIndex(e) {
 				return diag.OpErrorf(op, "operand #%d must have integer or index elements, but got element type '%s'", i, diag.TypeStr(e))
 			}
 		}
-	case ir.OpSqrt, ir.OpExp, ir.OpLog:
+	case OpSqrt, OpExp, OpLog:
 		if e := elemOf(op.Results[0].Type); asFloat(e) == nil {
 			return diag.OpErrorf(op, "result must have float elements, but got element type '%s'", diag.TypeStr(e))
 		}
-	case ir.OpCmp:
+	case OpCmp:
 		return checkCmp(op)
-	case ir.OpSelect:
+	case OpSelect:
 		if e := elemOf(op.Operands[0].Type); !isBool(e) {
 			return diag.OpErrorf(op, "condition must have i1 elements, but got element type '%s'", diag.TypeStr(e))
 		}
@@ -134,7 +134,7 @@ func checkElementKinds(op *ir.Operation) *diag.Diagnostic {
 // has i1 elements.
 func checkCmp(op *ir.Operation) *diag.Diagnostic {
 	kind, _ := op.StringAttr("kind")
-	if preds := enumOf(ir.OpCmp, "kind"); !slices.Contains(preds, kind) {
+	if preds := enumOf(OpCmp, "kind"); !slices.Contains(preds, kind) {
 		return diag.OpErrorf(op, "unknown predicate '%s' (expected one of %s)", kind, strings.Join(preds, ", "))
 	}
 	wantFloat := kind[0] == 'o'

@@ -38,7 +38,7 @@ func checkKernel(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if d := checkGrid(op); d != nil {
 		return d
 	}
-	return checkTerminator(op, body, ir.OpReturn)
+	return checkTerminator(op, body, OpReturn)
 }
 
 // checkTerminator requires block b of op's region to end with the op named term.

@@ -125,7 +125,7 @@ func checkAtomic(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 		return diag.OpErrorf(op, "result type '%s' must equal the value type '%s'", diag.TypeStr(r), diag.TypeStr(vt))
 	}
 	kind, _ := op.StringAttr("kind")
-	if kinds := enumOf(ir.OpAtomic, "kind"); !slices.Contains(kinds, kind) {
+	if kinds := enumOf(OpAtomic, "kind"); !slices.Contains(kinds, kind) {
 		return diag.OpErrorf(op, "unknown kind '%s' (expected one of %s)", kind, strings.Join(kinds, ", "))
 	}
 	switch kind {
@@ -135,7 +135,7 @@ func checkAtomic(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 		}
 	}
 	order, _ := op.StringAttr("memory_order")
-	if orders := enumOf(ir.OpAtomic, "memory_order"); !slices.Contains(orders, order) {
+	if orders := enumOf(OpAtomic, "memory_order"); !slices.Contains(orders, order) {
 		return diag.OpErrorf(op, "unknown memory_order '%s' (expected one of %s)", order, strings.Join(orders, ", "))
 	}
 	return nil

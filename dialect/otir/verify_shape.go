@@ -153,7 +153,7 @@ func checkSliceBounds(op *ir.Operation, t *ir.TileType, dyn []*ir.Value, what st
 	}
 	nDyn := 0
 	for _, o := range offs {
-		if o == ir.DynamicOffset {
+		if o == DynamicOffset {
 			nDyn++
 		}
 	}
@@ -174,7 +174,7 @@ func checkSliceBounds(op *ir.Operation, t *ir.TileType, dyn []*ir.Value, what st
 			return diag.OpErrorf(op, "stride %d along dim %d must be positive", stride, i)
 		}
 		extent := satint.Add(satint.Mul(size-1, stride), 1) // elements spanned from the offset
-		if off == ir.DynamicOffset {
+		if off == DynamicOffset {
 			if extent > dim {
 				return diag.OpErrorf(op, "slice of extent %d along dim %d exceeds the %s dimension %d", extent, i, what, dim)
 			}

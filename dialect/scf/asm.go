@@ -9,8 +9,8 @@ import "github.com/otir-dev/otir/ir"
 func init() {
 	fh := ir.RegisterDirective("ForHeader", printForHeader, parseForHeader)
 	fh.SetsTypes, fh.Fits = true, forHeaderFits
-	ir.RegisterImplicitTerminator(ir.OpFor, ir.OpYield)
-	ir.RegisterImplicitTerminator(ir.OpIf, ir.OpYield)
+	ir.RegisterImplicitTerminator(OpFor, OpYield)
+	ir.RegisterImplicitTerminator(OpIf, OpYield)
 }
 
 // custom<ForHeader>($lowerBound, $upperBound, $step, $initArgs, $region):

@@ -4,9 +4,16 @@ package scf
 
 import "github.com/otir-dev/otir/ir"
 
+// Operation names of the scf operations OTIR uses.
+const (
+	OpFor   = "scf.for"
+	OpIf    = "scf.if"
+	OpYield = "scf.yield"
+)
+
 // Ops is the scf dialect's table of operation definitions.
 var Ops = []ir.OpDef{
-	{Name: ir.OpFor, Summary: "counted loop with loop-carried values", Syntax: ir.SyntaxFor, Traits: ir.SingleBlock,
+	{Name: OpFor, Summary: "counted loop with loop-carried values", Traits: ir.SingleBlock,
 		Operands: []ir.ArgDef{
 			{Name: "lowerBound", Doc: "index"}, {Name: "upperBound", Doc: "index"}, {Name: "step", Doc: "index"},
 			{Name: "initArgs", Arity: ir.Variadic, Doc: "the loop-carried values' initial values"},
@@ -14,13 +21,13 @@ var Ops = []ir.OpDef{
 		Results: []ir.ArgDef{{Name: "results", Arity: ir.Variadic, Doc: "the loop-carried values' final values"}},
 		Regions: []string{"region"},
 		Format:  "custom<ForHeader>($lowerBound, $upperBound, $step, $initArgs, $region) $region attr-dict"},
-	{Name: ir.OpIf, Summary: "conditional with results", Syntax: ir.SyntaxIf, Traits: ir.SingleBlock, EmptyRegions: []string{"elseRegion"},
+	{Name: OpIf, Summary: "conditional with results", Traits: ir.SingleBlock, EmptyRegions: []string{"elseRegion"},
 		Operands: []ir.ArgDef{{Name: "condition", Doc: "i1"}},
 		Results:  []ir.ArgDef{{Name: "results", Arity: ir.Variadic}},
 		Regions:  []string{"thenRegion", "elseRegion"},
 		Format:   "$condition (`->` `(` type($results)^ `)`)? $thenRegion (`else` $elseRegion^)? attr-dict"},
-	{Name: ir.OpYield, Summary: "yields values from an scf region", Syntax: ir.SyntaxYield, Traits: ir.Terminator, Terminator: true,
-		Parents:  []string{ir.OpFor, ir.OpIf},
+	{Name: OpYield, Summary: "yields values from an scf region", Traits: ir.Terminator, Terminator: true,
+		Parents:  []string{OpFor, OpIf},
 		Operands: []ir.ArgDef{{Name: "results", Arity: ir.Variadic}},
 		Format:   "attr-dict ($results^ `:` type($results))?"},
 }

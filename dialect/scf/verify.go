@@ -10,9 +10,9 @@ import (
 // result and region counts; scf.yield's parents and its place at the end of
 // its block: Parents and the Terminator trait).
 var verifiers = map[string]func(*ir.Operation, *ir.VerifyContext) error{
-	ir.OpFor:   hook(checkFor),
-	ir.OpIf:    hook(checkIf),
-	ir.OpYield: hook(checkYield),
+	OpFor:   hook(checkFor),
+	OpIf:    hook(checkIf),
+	OpYield: hook(checkYield),
 }
 
 // hook makes a Verify hook of a rule: a nil *diag.Diagnostic must become a

@@ -36,7 +36,7 @@ func checkFor(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 			return diag.OpErrorf(op, "types mismatch between iter_args operand #%d ('%s') and result #%d ('%s')", i, diag.TypeStr(x.Type), i, diag.TypeStr(r))
 		}
 	}
-	return checkTerminator(op, body, ir.OpYield)
+	return checkTerminator(op, body, OpYield)
 }
 
 // checkIf: a scalar i1 condition; regions without arguments; an else region
@@ -53,7 +53,7 @@ func checkIf(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 			if len(b.Args) != 0 {
 				return diag.OpErrorf(op, "region #%d must have no arguments, but has %d", i, len(b.Args))
 			}
-			if d := checkTerminator(op, b, ir.OpYield); d != nil {
+			if d := checkTerminator(op, b, OpYield); d != nil {
 				return d
 			}
 		}
@@ -67,7 +67,7 @@ func checkIf(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 // the yield does not repeat its error.
 func checkYield(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
 	p := ctx.Parent(op)
-	if p == nil || (p.Name == ir.OpFor && !loopCarriedAgree(p)) {
+	if p == nil || (p.Name == OpFor && !loopCarriedAgree(p)) {
 		return nil
 	}
 	if len(op.Operands) != len(p.Results) {

@@ -46,7 +46,7 @@ func Annotate(prog *ir.Operation) error {
 		}
 		cost := 0.0
 		if alir.ALIR.Info(byName[op.Name].code).Adder {
-			ft, _ := op.Results[0].Type.(*ir.FixedType)
+			ft, _ := op.Results[0].Type.(*FixedType)
 			n := 0
 			if ft != nil {
 				n = Width(ft)

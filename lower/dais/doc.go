@@ -4,7 +4,7 @@
 //
 // A `dais.program` op holds one block. Its operations map one to one onto
 // the ALIR program model: each op with a result is one ALIR buffer slot, in
-// block order, and its result type `!dais.q<min, max, step>` (ir.FixedType)
+// block order, and its result type `!dais.q<min, max, step>` (FixedType)
 // is the slot's quantization interval. `dais.table` ops (no result) hold the
 // lookup tables, in order, and the block ends with `dais.output`, which lists
 // the program's outputs. The ops and their ALIR opcodes:

@@ -86,14 +86,14 @@ func init() {
 		d := &slotOps[i]
 		byName[d.name] = d
 		byOpcode[d.code] = d
-		ir.RegisterOp(ir.OpDef{Name: d.name, Summary: d.summary, Syntax: ir.SyntaxGeneric,
+		ir.RegisterOp(ir.OpDef{Name: d.name, Summary: d.summary,
 			Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
 	}
-	ir.RegisterOp(ir.OpDef{Name: OpProgram, Summary: "a combinational ALIR program: one slot per op", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect,
+	ir.RegisterOp(ir.OpDef{Name: OpProgram, Summary: "a combinational ALIR program: one slot per op", Effect: ir.WriteEffect,
 		Operands: anyOperands, Results: anyResults, Regions: []string{"body"}, Traits: ir.VariadicRegions | ir.TopLevel, Verify: verifyOp})
-	ir.RegisterOp(ir.OpDef{Name: OpTable, Summary: "a lookup table of a dais.program", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect,
+	ir.RegisterOp(ir.OpDef{Name: OpTable, Summary: "a lookup table of a dais.program", Effect: ir.WriteEffect,
 		Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
-	ir.RegisterOp(ir.OpDef{Name: OpOutput, Summary: "ends a dais.program and lists its outputs", Syntax: ir.SyntaxGeneric, Effect: ir.WriteEffect, Terminator: true,
+	ir.RegisterOp(ir.OpDef{Name: OpOutput, Summary: "ends a dais.program and lists its outputs", Effect: ir.WriteEffect, Terminator: true,
 		Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
 }
 

@@ -104,7 +104,7 @@ func opOf(op *ir.Operation, slot map[*ir.Value]int32) (alir.Op, error) {
 	if len(op.Results) != 1 {
 		return alir.Op{}, fmt.Errorf("must have one result, has %d", len(op.Results))
 	}
-	t, ok := op.Results[0].Type.(*ir.FixedType)
+	t, ok := op.Results[0].Type.(*FixedType)
 	if !ok {
 		return alir.Op{}, fmt.Errorf("result must have a !dais.q type, not %s", ir.TypeString(op.Results[0].Type))
 	}
@@ -203,9 +203,9 @@ func tableOf(op *ir.Operation) (alir.Table, error) {
 	}
 	if a := op.Attr("out_qint"); a != nil {
 		ta, ok := a.(*ir.TypeAttr)
-		ft, ok2 := (*ir.FixedType)(nil), false
+		ft, ok2 := (*FixedType)(nil), false
 		if ok {
-			ft, ok2 = ta.Type.(*ir.FixedType)
+			ft, ok2 = ta.Type.(*FixedType)
 		}
 		if !ok2 {
 			return t, errors.New("attribute 'out_qint' must be a !dais.q type")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -24,7 +25,7 @@ func progAttrs(nIn int) ir.Attrs {
 	return at
 }
 
-var q8 = ir.Fixed(-128, 127, 1)
+var q8 = FixedOf(-128, 127, 1)
 
 func input(b *ir.Builder, i int64) *ir.Value {
 	return b.Create(OpInput, nil, []ir.Type{q8}, ir.Attrs{{Name: "index", Value: ir.I64(i)}}).Results[0]
@@ -52,7 +53,7 @@ func TestToALIRErrors(t *testing.T) {
 			x := b.Create(OpNeg, []*ir.Value{other.Results[0]}, []ir.Type{q8}, nil).Results[0]
 			output(b, x)
 		}), "operand #0 is not an earlier slot of the program"},
-		{"not a dais op", build(progAttrs(1), func(b *ir.Builder) { b.Create(ir.OpBarrier, nil, nil, nil) }), "is not a slot operation"},
+		{"not a dais op", build(progAttrs(1), func(b *ir.Builder) { b.Create(otir.OpBarrier, nil, nil, nil) }), "is not a slot operation"},
 		{"wrong type", build(progAttrs(1), func(b *ir.Builder) {
 			b.Create(OpInput, nil, []ir.Type{ir.Int(8, true)}, ir.Attrs{{Name: "index", Value: ir.I64(0)}})
 		}), "result must have a !dais.q type, not i8"},
@@ -105,8 +106,8 @@ func TestAnnotate(t *testing.T) {
 	var s, n *ir.Value
 	prog := build(at, func(b *ir.Builder) {
 		x, y := input(b, 0), input(b, 1)
-		s = b.Create(OpAdd, []*ir.Value{x, y}, []ir.Type{ir.Fixed(-256, 254, 1)}, ir.Attrs{{Name: "shift", Value: ir.I64(0)}}).Results[0]
-		n = b.Create(OpNeg, []*ir.Value{s}, []ir.Type{ir.Fixed(-254, 256, 1)}, nil).Results[0]
+		s = b.Create(OpAdd, []*ir.Value{x, y}, []ir.Type{FixedOf(-256, 254, 1)}, ir.Attrs{{Name: "shift", Value: ir.I64(0)}}).Results[0]
+		n = b.Create(OpNeg, []*ir.Value{s}, []ir.Type{FixedOf(-254, 256, 1)}, nil).Results[0]
 		output(b, n)
 	})
 	if err := Annotate(prog); err != nil {

@@ -6,22 +6,21 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/ir"
 )
 
 // QInt is the ALIR quantization interval of a dais type.
-func QInt(t *ir.FixedType) alir.QInterval {
+func QInt(t *FixedType) alir.QInterval {
 	return alir.QInterval{Min: t.Min, Max: t.Max, Step: t.Step}
 }
 
 // Fixed is the dais type of an ALIR interval.
-func Fixed(q alir.QInterval) *ir.FixedType { return ir.Fixed(q.Min, q.Max, q.Step) }
+func Fixed(q alir.QInterval) *FixedType { return FixedOf(q.Min, q.Max, q.Step) }
 
 // KIF is the fixed-point type (signed, integers, fractionals) of a dais type.
-func KIF(t *ir.FixedType) (alir.KIF, error) { return QInt(t).KIF() }
+func KIF(t *FixedType) (alir.KIF, error) { return QInt(t).KIF() }
 
 // Width is the bit width of a dais type (0 if the type is invalid).
-func Width(t *ir.FixedType) int {
+func Width(t *FixedType) int {
 	k, err := KIF(t)
 	if err != nil {
 		return 0
@@ -61,7 +60,7 @@ func ceilLog2(x *big.Int) int {
 // where that keeps the fixed-point type, else set to the type's own bounds
 // (so the type, which alone decides ALIR's arithmetic, is always exact).
 // Intervals wider than 64 bits are an error.
-func IntType(lo, hi *big.Int) (*ir.FixedType, error) {
+func IntType(lo, hi *big.Int) (*FixedType, error) {
 	if lo.Cmp(hi) > 0 {
 		return nil, fmt.Errorf("empty interval [%v, %v]", lo, hi)
 	}
@@ -77,7 +76,7 @@ func IntType(lo, hi *big.Int) (*ir.FixedType, error) {
 	if fmax > full.Max {
 		fmax = full.Max
 	}
-	return ir.Fixed(fmin, fmax, 1), nil
+	return FixedOf(fmin, fmax, 1), nil
 }
 
 // toFloat rounds x to a float64 in the given direction.

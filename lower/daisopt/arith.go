@@ -5,7 +5,6 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
 
@@ -148,7 +147,7 @@ func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 }
 
 // spanType is spanInterval as a dais type.
-func spanType(s span, f int) (*ir.FixedType, alir.KIF, bool) {
+func spanType(s span, f int) (*dais.FixedType, alir.KIF, bool) {
 	q, k, ok := spanInterval(s, f)
 	if !ok {
 		return nil, k, false

@@ -48,7 +48,7 @@
 // their exact steps, a mux reaches its step by left shifts), and dais-fold
 // checks its rewrites with Portability itself (see Fold).
 //
-// Types are the slot types of lower/dais: ir.FixedType, `!dais.q<min, max,
+// Types are the slot types of lower/dais: dais.FixedType, `!dais.q<min, max,
 // step>`, whose fixed-point type (signed, integers, fractionals) follows
 // the ERRATA rule; raw values r stand for r*step.
 package daisopt

@@ -9,6 +9,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/lower/tiles"
@@ -36,7 +37,7 @@ func divKernel(op, ta, tc string, divisors []string) string {
 func checkArgs(t *testing.T, src string, rows [][]int64) int {
 	t.Helper()
 	m := prepare(t, src)
-	k := m.Kernels()[0]
+	k := otir.Kernels(m)[0]
 	prog, err := tiles.LowerKernel(k, tiles.Options{})
 	if err != nil {
 		t.Fatalf("lower-tiles: %v", err)
@@ -216,7 +217,7 @@ func TestConstantDivisors64(t *testing.T) {
 				return
 			}
 			m := prepare(t, src)
-			_, err := tiles.LowerKernel(m.Kernels()[0], tiles.Options{})
+			_, err := tiles.LowerKernel(otir.Kernels(m)[0], tiles.Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.err)
 			}
@@ -317,7 +318,7 @@ func TestConstantDivisors64OneSign(t *testing.T) {
 				return
 			}
 			m := prepare(t, src)
-			_, err := tiles.LowerKernel(m.Kernels()[0], tiles.Options{})
+			_, err := tiles.LowerKernel(otir.Kernels(m)[0], tiles.Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.err)
 			}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/lower/tiles"
 )
 
@@ -22,7 +23,7 @@ func TestExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := prepare(t, string(src))
-			for _, k := range m.Kernels() {
+			for _, k := range otir.Kernels(m) {
 				r, err := Check(m, k, tiles.Options{}, 64, 7)
 				if err != nil {
 					t.Fatal(err)

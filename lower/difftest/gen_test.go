@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/lower/tiles"
 )
 
@@ -36,7 +37,7 @@ func TestGenerated(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		src := Generate(seed)
 		m := prepare(t, src)
-		r, err := Check(m, m.Kernels()[0], tiles.Options{}, 16, seed)
+		r, err := Check(m, otir.Kernels(m)[0], tiles.Options{}, 16, seed)
 		var mm *Mismatch
 		if errors.As(err, &mm) || err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)

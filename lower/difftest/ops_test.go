@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/tiles"
 	"github.com/otir-dev/otir/parse"
@@ -39,7 +40,7 @@ func prepare(t testing.TB, src string) *ir.Module {
 func check(t *testing.T, src string, samples int) *Report {
 	t.Helper()
 	m := prepare(t, src)
-	r, err := Check(m, m.Kernels()[0], tiles.Options{}, samples, 1)
+	r, err := Check(m, otir.Kernels(m)[0], tiles.Options{}, samples, 1)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}

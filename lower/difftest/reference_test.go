@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/lower/daisopt"
 	"github.com/otir-dev/otir/lower/tiles"
@@ -40,7 +41,7 @@ func TestReferenceTools(t *testing.T) {
 	for k := range n {
 		src := Generate(7000 + uint64(k))
 		m := prepare(t, src)
-		prog, err := tiles.LowerKernel(m.Kernels()[0], tiles.Options{})
+		prog, err := tiles.LowerKernel(otir.Kernels(m)[0], tiles.Options{})
 		if err != nil {
 			t.Fatalf("k%03d: %v", k, err)
 		}

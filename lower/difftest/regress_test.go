@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/lower/tiles"
 )
 
@@ -22,7 +23,7 @@ func TestRegressions(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := prepare(t, string(src))
-			if _, err := Check(m, m.Kernels()[0], tiles.Options{}, 256, 794); err != nil {
+			if _, err := Check(m, otir.Kernels(m)[0], tiles.Options{}, 256, 794); err != nil {
 				t.Fatal(err)
 			}
 		})

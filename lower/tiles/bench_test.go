@@ -3,6 +3,8 @@ package tiles
 import (
 	"fmt"
 	"testing"
+
+	"github.com/otir-dev/otir/dialect/otir"
 )
 
 // elementwiseKernel adds and multiplies two n x n int8 tiles: 2n^2 scalar
@@ -40,7 +42,7 @@ func chainKernel(n int) string {
 
 func benchLower(b *testing.B, src string) {
 	m := parseText(b, src)
-	k := m.Kernels()[0]
+	k := otir.Kernels(m)[0]
 	b.ReportAllocs()
 	ops := 0
 	for b.Loop() {

@@ -124,7 +124,7 @@ func (l *lowerer) difference(a, b num, lo, hi *big.Int) (*slot, error) {
 		return nil, l.errf("internal error: %v", err)
 	}
 	scale := math.Ldexp(1, k)
-	return l.emitTyped(name, operands, attrs, ir.Fixed(t.Min*scale, t.Max*scale, scale), rlo, rhi)
+	return l.emitTyped(name, operands, attrs, dais.FixedOf(t.Min*scale, t.Max*scale, scale), rlo, rhi)
 }
 
 // notEqual returns a != b as a 0/1 value.

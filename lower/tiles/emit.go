@@ -16,7 +16,7 @@ import (
 // the lowering often computes the same difference or shift for several
 // elements or comparisons. Inputs are never merged (their index attribute
 // is set later).
-func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t *ir.FixedType, lo, hi *big.Int) (*slot, error) {
+func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t *dais.FixedType, lo, hi *big.Int) (*slot, error) {
 	var key string
 	if name != dais.OpInput {
 		var sb strings.Builder

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes"
@@ -42,7 +43,7 @@ func parseText(t testing.TB, src string) *ir.Module {
 func lowerText(t testing.TB, src string, opts Options) (*ir.Operation, error) {
 	t.Helper()
 	m := parseText(t, src)
-	ks := m.Kernels()
+	ks := otir.Kernels(m)
 	if len(ks) != 1 {
 		t.Fatalf("%d kernels", len(ks))
 	}

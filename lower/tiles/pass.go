@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -45,7 +46,7 @@ func Lower(m *ir.Module, opts Options) error {
 	var errs diag.List
 	body := m.Body()
 	for i, op := range body.Ops {
-		if op.Name != ir.OpKernel {
+		if op.Name != otir.OpKernel {
 			continue
 		}
 		prog, err := LowerKernel(op, opts)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/passes"
@@ -119,8 +120,8 @@ otir.kernel @two(%a: !otir.tile<2xi8, #global>) {
 		t.Fatal(err)
 	}
 	ps := dais.Programs(m)
-	if len(ps) != 2 || len(m.Kernels()) != 0 {
-		t.Fatalf("%d programs, %d kernels left", len(ps), len(m.Kernels()))
+	if len(ps) != 2 || len(otir.Kernels(m)) != 0 {
+		t.Fatalf("%d programs, %d kernels left", len(ps), len(otir.Kernels(m)))
 	}
 	if l := verify.Verify(m); l.HasErrors() {
 		t.Fatalf("verify: %v", l)

@@ -1,6 +1,7 @@
 package tiles
 
 import (
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
@@ -122,7 +123,7 @@ func (l *lowerer) sliceBox(op *ir.Operation, firstDyn int, shape []int64) (tilev
 	b := tileview.Box{Offsets: make([]int64, len(shape)), Sizes: sizes.Values, Strides: strides.Values}
 	dyn := firstDyn
 	for d, o := range offs.Values {
-		if o == ir.DynamicOffset {
+		if o == otir.DynamicOffset {
 			if dyn >= len(op.Operands) {
 				return tileview.Box{}, l.errf("internal error: missing dynamic offset")
 			}

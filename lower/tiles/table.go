@@ -1,6 +1,8 @@
 package tiles
 
 import (
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -36,56 +38,56 @@ var lowerings map[string]lowering
 
 func init() {
 	lowerings = map[string]lowering{
-		ir.OpReturn: {ends: true},
-		ir.OpYield:  {ends: true, yields: true},
+		otir.OpReturn: {ends: true},
+		scf.OpYield:   {ends: true, yields: true},
 
-		ir.OpConstant:  {lower: (*lowerer).constant},
-		ir.OpProgramID: {lower: axis(false)},
-		ir.OpNumProgs:  {lower: axis(true)},
-		ir.OpAlloc:     {lower: (*lowerer).alloc, allocates: true},
-		ir.OpLoad:      {lower: (*lowerer).load},
-		ir.OpStore:     {lower: (*lowerer).store},
-		ir.OpDMA:       {lower: (*lowerer).dma},
-		ir.OpWait:      {lower: (*lowerer).wait},
-		ir.OpBarrier:   {lower: func(*lowerer, *ir.Operation) error { return nil }},
-		ir.OpAtomic:    {lower: (*lowerer).atomic},
-		ir.OpMatmul:    {lower: (*lowerer).matmul},
+		otir.OpConstant:  {lower: (*lowerer).constant},
+		otir.OpProgramID: {lower: axis(false)},
+		otir.OpNumProgs:  {lower: axis(true)},
+		otir.OpAlloc:     {lower: (*lowerer).alloc, allocates: true},
+		otir.OpLoad:      {lower: (*lowerer).load},
+		otir.OpStore:     {lower: (*lowerer).store},
+		otir.OpDMA:       {lower: (*lowerer).dma},
+		otir.OpWait:      {lower: (*lowerer).wait},
+		otir.OpBarrier:   {lower: func(*lowerer, *ir.Operation) error { return nil }},
+		otir.OpAtomic:    {lower: (*lowerer).atomic},
+		otir.OpMatmul:    {lower: (*lowerer).matmul},
 
-		ir.OpReshape:      {lower: shapeOp(reshapeSources)},
-		ir.OpTranspose:    {lower: shapeOp(transposeSources)},
-		ir.OpExtractSlice: {lower: shapeOp(sliceSources)},
-		ir.OpInsertSlice:  {lower: (*lowerer).insertSlice},
-		ir.OpReduce:       {lower: reduceWith(map[string]string{"add": ir.OpAdd, "max": ir.OpMax, "min": ir.OpMin})},
+		otir.OpReshape:      {lower: shapeOp(reshapeSources)},
+		otir.OpTranspose:    {lower: shapeOp(transposeSources)},
+		otir.OpExtractSlice: {lower: shapeOp(sliceSources)},
+		otir.OpInsertSlice:  {lower: (*lowerer).insertSlice},
+		otir.OpReduce:       {lower: reduceWith(map[string]string{"add": otir.OpAdd, "max": otir.OpMax, "min": otir.OpMin})},
 
-		ir.OpFor: {lower: (*lowerer).forOp},
-		ir.OpIf:  {lower: (*lowerer).ifOp},
+		scf.OpFor: {lower: (*lowerer).forOp},
+		scf.OpIf:  {lower: (*lowerer).ifOp},
 
-		ir.OpAdd:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.add(a, b, rt) }),
-		ir.OpSub:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.sub(a, b, rt) }),
-		ir.OpMul:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.mul(a, b, rt) }),
-		ir.OpDivS: binary(divRem(true, false)),
-		ir.OpDivU: binary(divRem(false, false)),
-		ir.OpRemS: binary(divRem(true, true)),
-		ir.OpRemU: binary(divRem(false, true)),
-		ir.OpShl:  binary(shift(true, false)),
-		ir.OpShrS: binary(shift(false, true)),
-		ir.OpShrU: binary(shift(false, false)),
-		ir.OpAnd:  binary(bitwise("and")),
-		ir.OpOr:   binary(bitwise("or")),
-		ir.OpXor:  binary(bitwise("xor")),
-		ir.OpMax:  binary(maxMin(true)),
-		ir.OpMin:  binary(maxMin(false)),
+		otir.OpAdd:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.add(a, b, rt) }),
+		otir.OpSub:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.sub(a, b, rt) }),
+		otir.OpMul:  binary(func(l *lowerer, a, b num, _, _, rt intT) (num, error) { return l.mul(a, b, rt) }),
+		otir.OpDivS: binary(divRem(true, false)),
+		otir.OpDivU: binary(divRem(false, false)),
+		otir.OpRemS: binary(divRem(true, true)),
+		otir.OpRemU: binary(divRem(false, true)),
+		otir.OpShl:  binary(shift(true, false)),
+		otir.OpShrS: binary(shift(false, true)),
+		otir.OpShrU: binary(shift(false, false)),
+		otir.OpAnd:  binary(bitwise("and")),
+		otir.OpOr:   binary(bitwise("or")),
+		otir.OpXor:  binary(bitwise("xor")),
+		otir.OpMax:  binary(maxMin(true)),
+		otir.OpMin:  binary(maxMin(false)),
 
-		ir.OpNeg:  unary((*lowerer).negate),
-		ir.OpAbs:  unary((*lowerer).absolute),
-		ir.OpNot:  unary((*lowerer).complement),
-		ir.OpSqrt: unsupported("has no integer lowering"),
-		ir.OpExp:  unsupported("has no integer lowering"),
-		ir.OpLog:  unsupported("has no integer lowering"),
+		otir.OpNeg:  unary((*lowerer).negate),
+		otir.OpAbs:  unary((*lowerer).absolute),
+		otir.OpNot:  unary((*lowerer).complement),
+		otir.OpSqrt: unsupported("has no integer lowering"),
+		otir.OpExp:  unsupported("has no integer lowering"),
+		otir.OpLog:  unsupported("has no integer lowering"),
 
-		ir.OpCmp:    {scalar: cmpElem},
-		ir.OpSelect: {scalar: selectElem},
-		ir.OpCast:   {scalar: func(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) { return l.convert(a[0], rt) }},
+		otir.OpCmp:    {scalar: cmpElem},
+		otir.OpSelect: {scalar: selectElem},
+		otir.OpCast:   {scalar: func(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) { return l.convert(a[0], rt) }},
 	}
 }
 

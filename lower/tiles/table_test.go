@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
 // notInTable lists the OTIR operations that have no entry in the lowering
 // table, each with why: the structure around the ops the table lowers.
 var notInTable = map[string]string{
-	ir.OpModule: "holds the kernels: the pass walks it for them (pass.go), it is never lowered",
-	ir.OpKernel: "is what LowerKernel lowers: its body becomes the dais.program",
+	ir.OpModule:   "holds the kernels: the pass walks it for them (pass.go), it is never lowered",
+	otir.OpKernel: "is what LowerKernel lowers: its body becomes the dais.program",
 }
 
 // otirDialect reports whether an operation belongs to OTIR (its own ops and
@@ -78,9 +79,9 @@ func TestUnsupportedAndUnknownOps(t *testing.T) {
 		entry *lowering // injected for the test
 		want  string
 	}{
-		{ir.OpSqrt, nil, "'otir.sqrt' op cannot be lowered to combinational logic: 'otir.sqrt' has no integer lowering"},
-		{ir.OpExp, nil, "'otir.exp' op cannot be lowered to combinational logic: 'otir.exp' has no integer lowering"},
-		{ir.OpLog, nil, "'otir.log' op cannot be lowered to combinational logic: 'otir.log' has no integer lowering"},
+		{otir.OpSqrt, nil, "'otir.sqrt' op cannot be lowered to combinational logic: 'otir.sqrt' has no integer lowering"},
+		{otir.OpExp, nil, "'otir.exp' op cannot be lowered to combinational logic: 'otir.exp' has no integer lowering"},
+		{otir.OpLog, nil, "'otir.log' op cannot be lowered to combinational logic: 'otir.log' has no integer lowering"},
 		{testOp, &lowering{unsupported: "exists only in this test"},
 			"'otir.test_only_op' op cannot be lowered to combinational logic: 'otir.test_only_op' exists only in this test"},
 		{testOp, nil, "'otir.test_only_op' op cannot be lowered to combinational logic: operation 'otir.test_only_op' is not supported"},
@@ -91,9 +92,9 @@ func TestUnsupportedAndUnknownOps(t *testing.T) {
 				defer delete(lowerings, testOp)
 			}
 			m := parseText(t, src)
-			k := m.Kernels()[0]
+			k := otir.Kernels(m)[0]
 			k.Walk(func(op *ir.Operation) bool {
-				if op.Name == ir.OpNeg {
+				if op.Name == otir.OpNeg {
 					op.Name = tc.name
 				}
 				return true

@@ -3,6 +3,8 @@ package cse
 import (
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -21,15 +23,15 @@ var (
 // fill add its body (otir.return is appended).
 func kernel(fill func(b *ir.Builder, arg *ir.Value)) *ir.Module {
 	m := ir.NewModule(ir.Location{})
-	_, body := ir.NewBuilder(m.Body()).Kernel("k", []ir.Type{g64}, nil)
+	_, body := otir.Kernel(ir.NewBuilder(m.Body()), "k", []ir.Type{g64}, nil)
 	b := ir.NewBuilder(body)
 	fill(b, body.Args[0])
-	b.Return()
+	otir.Return(b)
 	return m
 }
 
 func slice(b *ir.Builder, src *ir.Value, off int64) *ir.Value {
-	return b.Create(ir.OpExtractSlice, []*ir.Value{src}, []ir.Type{g16}, ir.SliceAttrs([]int64{off}, []int64{16}, []int64{1})).Results[0]
+	return b.Create(otir.OpExtractSlice, []*ir.Value{src}, []ir.Type{g16}, otir.SliceAttrs([]int64{off}, []int64{16}, []int64{1})).Results[0]
 }
 
 func TestCSE(t *testing.T) {
@@ -40,20 +42,20 @@ func TestCSE(t *testing.T) {
 		want    string // the kernel body after CSE
 	}{
 		{name: "constants and arithmetic", removed: 2, build: func(b *ir.Builder, _ *ir.Value) {
-			x, y := b.ConstInt(1, idx), b.ConstInt(1, idx)
-			s1, s2 := b.Binary(ir.OpAdd, x, y, idx), b.Binary(ir.OpAdd, x, y, idx)
-			b.Binary(ir.OpMul, s1, s2, idx)
+			x, y := otir.ConstInt(b, 1, idx), otir.ConstInt(b, 1, idx)
+			s1, s2 := b.Binary(otir.OpAdd, x, y, idx), b.Binary(otir.OpAdd, x, y, idx)
+			b.Binary(otir.OpMul, s1, s2, idx)
 		}, want: `
     %c1 = otir.constant 1 : index
     %0 = otir.add %c1, %c1 : index
     %1 = otir.mul %0, %0 : index`},
 		{name: "different attributes, types or operand order", removed: 0, build: func(b *ir.Builder, _ *ir.Value) {
-			x, y := b.ConstInt(1, idx), b.ConstInt(2, idx)
-			b.ConstInt(1, i8)
-			b.Binary(ir.OpSub, x, y, idx)
-			b.Binary(ir.OpSub, y, x, idx)
-			b.Cmp("slt", x, y, bits)
-			b.Cmp("sgt", x, y, bits)
+			x, y := otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx)
+			otir.ConstInt(b, 1, i8)
+			b.Binary(otir.OpSub, x, y, idx)
+			b.Binary(otir.OpSub, y, x, idx)
+			otir.Cmp(b, "slt", x, y, bits)
+			otir.Cmp(b, "sgt", x, y, bits)
 		}, want: `
     %c1 = otir.constant 1 : index
     %c2 = otir.constant 2 : index
@@ -64,18 +66,18 @@ func TestCSE(t *testing.T) {
     %3 = otir.cmp kind(sgt) %c1, %c2 : (index, index) -> i1`},
 		{name: "views are pure, memory operations never merge", removed: 2, build: func(b *ir.Builder, arg *ir.Value) {
 			s1, s2 := slice(b, arg, 0), slice(b, arg, 0)
-			w1, w2 := b.Create(ir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0], b.Create(ir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0]
-			t1 := b.Create(ir.OpDMA, []*ir.Value{s1, w1}, []ir.Type{ir.Token()}, nil).Results[0]
-			t2 := b.Create(ir.OpDMA, []*ir.Value{s2, w2}, []ir.Type{ir.Token()}, nil).Results[0]
-			b.Create(ir.OpWait, []*ir.Value{t1, t2}, nil, nil)
-			l1, l2 := b.Unary(ir.OpLoad, w1, p16), b.Unary(ir.OpLoad, w1, p16)
-			b.Create(ir.OpBarrier, nil, nil, nil)
-			b.Create(ir.OpBarrier, nil, nil, nil)
-			b.Create(ir.OpStore, []*ir.Value{l1, s1}, nil, nil)
-			b.Create(ir.OpStore, []*ir.Value{l2, s1}, nil, nil)
+			w1, w2 := b.Create(otir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0], b.Create(otir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0]
+			t1 := b.Create(otir.OpDMA, []*ir.Value{s1, w1}, []ir.Type{ir.Token()}, nil).Results[0]
+			t2 := b.Create(otir.OpDMA, []*ir.Value{s2, w2}, []ir.Type{ir.Token()}, nil).Results[0]
+			b.Create(otir.OpWait, []*ir.Value{t1, t2}, nil, nil)
+			l1, l2 := b.Unary(otir.OpLoad, w1, p16), b.Unary(otir.OpLoad, w1, p16)
+			b.Create(otir.OpBarrier, nil, nil, nil)
+			b.Create(otir.OpBarrier, nil, nil, nil)
+			b.Create(otir.OpStore, []*ir.Value{l1, s1}, nil, nil)
+			b.Create(otir.OpStore, []*ir.Value{l2, s1}, nil, nil)
 			// Loads of #private tiles are values: these two merge.
-			pl1, pl2 := b.Unary(ir.OpLoad, l1, p16), b.Unary(ir.OpLoad, l1, p16)
-			b.Binary(ir.OpAdd, pl1, pl2, p16)
+			pl1, pl2 := b.Unary(otir.OpLoad, l1, p16), b.Unary(otir.OpLoad, l1, p16)
+			b.Binary(otir.OpAdd, pl1, pl2, p16)
 		}, want: `
     %0 = otir.extract_slice %arg0[0] [16] [1] : !otir.tile<64xi8, #global> to !otir.tile<16xi8, #global>
     %alloc = otir.alloc() : !otir.tile<16xi8, #workgroup>
@@ -92,27 +94,27 @@ func TestCSE(t *testing.T) {
     %5 = otir.load %3 : !otir.tile<16xi8, #private> -> !otir.tile<16xi8, #private>
     %6 = otir.add %5, %5 : !otir.tile<16xi8, #private>`},
 		{name: "atomics never merge", removed: 0, build: func(b *ir.Builder, arg *ir.Value) {
-			p := b.Create(ir.OpExtractSlice, []*ir.Value{arg}, []ir.Type{ir.Tile([]int64{1}, i8, ir.Global)}, ir.SliceAttrs([]int64{0}, []int64{1}, []int64{1})).Results[0]
-			v := b.Create(ir.OpAlloc, nil, []ir.Type{ir.Tile([]int64{1}, i8, ir.Private)}, nil).Results[0]
+			p := b.Create(otir.OpExtractSlice, []*ir.Value{arg}, []ir.Type{ir.Tile([]int64{1}, i8, ir.Global)}, otir.SliceAttrs([]int64{0}, []int64{1}, []int64{1})).Results[0]
+			v := b.Create(otir.OpAlloc, nil, []ir.Type{ir.Tile([]int64{1}, i8, ir.Private)}, nil).Results[0]
 			attrs := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "add"}}, {Name: "memory_order", Value: &ir.StringAttr{Value: "relaxed"}}}
-			b.Create(ir.OpAtomic, []*ir.Value{p, v}, []ir.Type{v.Type}, attrs)
-			b.Create(ir.OpAtomic, []*ir.Value{p, v}, []ir.Type{v.Type}, attrs)
+			b.Create(otir.OpAtomic, []*ir.Value{p, v}, []ir.Type{v.Type}, attrs)
+			b.Create(otir.OpAtomic, []*ir.Value{p, v}, []ir.Type{v.Type}, attrs)
 		}, want: `
     %0 = otir.extract_slice %arg0[0] [1] [1] : !otir.tile<64xi8, #global> to !otir.tile<1xi8, #global>
     %alloc = otir.alloc() : !otir.tile<1xi8, #private>
     %1 = otir.atomic_rmw %0, %alloc, kind(add), memory_order(relaxed) : !otir.tile<1xi8, #global>, !otir.tile<1xi8, #private> -> !otir.tile<1xi8, #private>
     %2 = otir.atomic_rmw %0, %alloc, kind(add), memory_order(relaxed) : !otir.tile<1xi8, #global>, !otir.tile<1xi8, #private> -> !otir.tile<1xi8, #private>`},
 		{name: "dominating outer op replaces inner, not the reverse", removed: 2, build: func(b *ir.Builder, _ *ir.Value) {
-			c0, c4, c1 := b.ConstInt(0, idx), b.ConstInt(4, idx), b.ConstInt(1, idx)
-			outer := b.Binary(ir.OpMul, c4, c4, idx)
-			_, body := b.For(c0, c4, c1, outer)
+			c0, c4, c1 := otir.ConstInt(b, 0, idx), otir.ConstInt(b, 4, idx), otir.ConstInt(b, 1, idx)
+			outer := b.Binary(otir.OpMul, c4, c4, idx)
+			_, body := scf.For(b, c0, c4, c1, outer)
 			bb := ir.NewBuilder(body)
-			inner := bb.Binary(ir.OpMul, c4, c4, idx)           // same as outer: replaced
-			only := bb.Binary(ir.OpSub, body.Args[0], c1, idx)  // loop-local
-			again := bb.Binary(ir.OpSub, body.Args[0], c1, idx) // same as only: replaced
-			local := bb.Binary(ir.OpSub, c4, c1, idx)
-			bb.Yield(bb.Binary(ir.OpAdd, inner, bb.Binary(ir.OpAdd, only, bb.Binary(ir.OpAdd, again, local, idx), idx), idx))
-			b.Binary(ir.OpSub, c4, c1, idx) // the loop's copy does not dominate it
+			inner := bb.Binary(otir.OpMul, c4, c4, idx)           // same as outer: replaced
+			only := bb.Binary(otir.OpSub, body.Args[0], c1, idx)  // loop-local
+			again := bb.Binary(otir.OpSub, body.Args[0], c1, idx) // same as only: replaced
+			local := bb.Binary(otir.OpSub, c4, c1, idx)
+			scf.Yield(bb, bb.Binary(otir.OpAdd, inner, bb.Binary(otir.OpAdd, only, bb.Binary(otir.OpAdd, again, local, idx), idx), idx))
+			b.Binary(otir.OpSub, c4, c1, idx) // the loop's copy does not dominate it
 		}, want: `
     %c0 = otir.constant 0 : index
     %c4 = otir.constant 4 : index
@@ -128,13 +130,13 @@ func TestCSE(t *testing.T) {
     }
     %7 = otir.sub %c4, %c1 : index`},
 		{name: "sibling regions do not share", removed: 0, build: func(b *ir.Builder, _ *ir.Value) {
-			c1 := b.ConstInt(1, idx)
-			cond := b.Cmp("eq", c1, c1, bits)
-			_, then, els := b.If(cond, []ir.Type{idx}, true)
+			c1 := otir.ConstInt(b, 1, idx)
+			cond := otir.Cmp(b, "eq", c1, c1, bits)
+			_, then, els := scf.If(b, cond, []ir.Type{idx}, true)
 			tb, eb := ir.NewBuilder(then), ir.NewBuilder(els)
-			tb.Yield(tb.Binary(ir.OpAdd, c1, c1, idx))
-			eb.Yield(eb.Binary(ir.OpAdd, c1, c1, idx))
-			b.Binary(ir.OpAdd, c1, c1, idx)
+			scf.Yield(tb, tb.Binary(otir.OpAdd, c1, c1, idx))
+			scf.Yield(eb, eb.Binary(otir.OpAdd, c1, c1, idx))
+			b.Binary(otir.OpAdd, c1, c1, idx)
 		}, want: `
     %c1 = otir.constant 1 : index
     %0 = otir.cmp kind(eq) %c1, %c1 : (index, index) -> i1
@@ -168,10 +170,10 @@ func TestKernelsAreSeparateScopes(t *testing.T) {
 	m := ir.NewModule(ir.Location{})
 	mb := ir.NewBuilder(m.Body())
 	for _, name := range []string{"a", "b"} {
-		_, body := mb.Kernel(name, nil, nil)
+		_, body := otir.Kernel(mb, name, nil, nil)
 		b := ir.NewBuilder(body)
-		b.Binary(ir.OpAdd, b.ConstInt(7, idx), b.ConstInt(7, idx), idx)
-		b.Return()
+		b.Binary(otir.OpAdd, otir.ConstInt(b, 7, idx), otir.ConstInt(b, 7, idx), idx)
+		otir.Return(b)
 	}
 	info := passes.Lookup("cse")
 	if info == nil {
@@ -194,11 +196,11 @@ func TestKernelsAreSeparateScopes(t *testing.T) {
 // TestRegionOpsNotMerged checks that two identical pure scf.if are kept.
 func TestRegionOpsNotMerged(t *testing.T) {
 	m := kernel(func(b *ir.Builder, _ *ir.Value) {
-		c := b.Cmp("eq", b.ConstInt(1, idx), b.ConstInt(2, idx), bits)
+		c := otir.Cmp(b, "eq", otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx), bits)
 		for i := 0; i < 2; i++ {
-			_, then, els := b.If(c, []ir.Type{idx}, true)
-			ir.NewBuilder(then).Yield(ir.NewBuilder(then).ConstInt(3, idx))
-			ir.NewBuilder(els).Yield(ir.NewBuilder(els).ConstInt(4, idx))
+			_, then, els := scf.If(b, c, []ir.Type{idx}, true)
+			scf.Yield(ir.NewBuilder(then), otir.ConstInt(ir.NewBuilder(then), 3, idx))
+			scf.Yield(ir.NewBuilder(els), otir.ConstInt(ir.NewBuilder(els), 4, idx))
 		}
 	})
 	if n := Run(m); n != 0 {

@@ -3,6 +3,8 @@ package dce
 import (
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -20,10 +22,10 @@ var (
 // fill add its body (otir.return is appended).
 func kernel(fill func(b *ir.Builder, arg *ir.Value)) *ir.Module {
 	m := ir.NewModule(ir.Location{})
-	_, body := ir.NewBuilder(m.Body()).Kernel("k", []ir.Type{g16}, nil)
+	_, body := otir.Kernel(ir.NewBuilder(m.Body()), "k", []ir.Type{g16}, nil)
 	b := ir.NewBuilder(body)
 	fill(b, body.Args[0])
-	b.Return()
+	otir.Return(b)
 	return m
 }
 
@@ -35,26 +37,26 @@ func TestDCE(t *testing.T) {
 		want    string // the kernel body after DCE
 	}{
 		{name: "unused chain", removed: 4, build: func(b *ir.Builder, _ *ir.Value) {
-			x, y := b.ConstInt(1, idx), b.ConstInt(2, idx)
-			b.Binary(ir.OpMul, b.Binary(ir.OpAdd, x, y, idx), y, idx)
+			x, y := otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx)
+			b.Binary(otir.OpMul, b.Binary(otir.OpAdd, x, y, idx), y, idx)
 		}, want: ""},
 		{name: "stores keep their operands", removed: 2, build: func(b *ir.Builder, arg *ir.Value) {
-			v := b.Unary(ir.OpLoad, arg, p16)
-			b.Binary(ir.OpSub, v, v, p16) // dead
-			b.Create(ir.OpStore, []*ir.Value{b.Binary(ir.OpAdd, v, v, p16), arg}, nil, nil)
-			b.ConstInt(5, idx) // dead
+			v := b.Unary(otir.OpLoad, arg, p16)
+			b.Binary(otir.OpSub, v, v, p16) // dead
+			b.Create(otir.OpStore, []*ir.Value{b.Binary(otir.OpAdd, v, v, p16), arg}, nil, nil)
+			otir.ConstInt(b, 5, idx) // dead
 		}, want: `
     %0 = otir.load %arg0 : !otir.tile<16xi8, #global> -> !otir.tile<16xi8, #private>
     %1 = otir.add %0, %0 : !otir.tile<16xi8, #private>
     otir.store %1, %arg0 : !otir.tile<16xi8, #private>, !otir.tile<16xi8, #global>`},
 		{name: "memory effects stay, unused allocations go", removed: 2, build: func(b *ir.Builder, arg *ir.Value) {
-			b.Create(ir.OpAlloc, nil, []ir.Type{w16}, nil) // dead
-			w := b.Create(ir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0]
-			b.Create(ir.OpDMA, []*ir.Value{arg, w}, []ir.Type{ir.Token()}, nil) // token unused: kept
-			b.Unary(ir.OpLoad, w, p16)                                          // reads memory: kept
-			pl := b.Unary(ir.OpLoad, arg, p16)
-			b.Unary(ir.OpLoad, pl, p16) // load of a #private value: dead
-			b.Create(ir.OpBarrier, nil, nil, nil)
+			b.Create(otir.OpAlloc, nil, []ir.Type{w16}, nil) // dead
+			w := b.Create(otir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0]
+			b.Create(otir.OpDMA, []*ir.Value{arg, w}, []ir.Type{ir.Token()}, nil) // token unused: kept
+			b.Unary(otir.OpLoad, w, p16)                                          // reads memory: kept
+			pl := b.Unary(otir.OpLoad, arg, p16)
+			b.Unary(otir.OpLoad, pl, p16) // load of a #private value: dead
+			b.Create(otir.OpBarrier, nil, nil, nil)
 		}, want: `
     %alloc = otir.alloc() : !otir.tile<16xi8, #workgroup>
     %0 = otir.dma_copy_async %arg0, %alloc : (!otir.tile<16xi8, #global>, !otir.tile<16xi8, #workgroup>) -> !otir.token
@@ -62,21 +64,21 @@ func TestDCE(t *testing.T) {
     %2 = otir.load %arg0 : !otir.tile<16xi8, #global> -> !otir.tile<16xi8, #private>
     otir.barrier`},
 		{name: "pure loop and its operands go", removed: 7, build: func(b *ir.Builder, _ *ir.Value) {
-			c0, c4, c1 := b.ConstInt(0, idx), b.ConstInt(4, idx), b.ConstInt(1, idx)
-			init := b.Binary(ir.OpMul, c4, c4, idx) // used only by the dead loop
-			_, body := b.For(c0, c4, c1, init)
+			c0, c4, c1 := otir.ConstInt(b, 0, idx), otir.ConstInt(b, 4, idx), otir.ConstInt(b, 1, idx)
+			init := b.Binary(otir.OpMul, c4, c4, idx) // used only by the dead loop
+			_, body := scf.For(b, c0, c4, c1, init)
 			bb := ir.NewBuilder(body)
-			bb.Yield(bb.Binary(ir.OpAdd, body.Args[1], body.Args[0], idx))
+			scf.Yield(bb, bb.Binary(otir.OpAdd, body.Args[1], body.Args[0], idx))
 		}, want: ""},
 		{name: "loop with a store stays, its dead ops go", removed: 2, build: func(b *ir.Builder, arg *ir.Value) {
-			c0, c4, c1 := b.ConstInt(0, idx), b.ConstInt(4, idx), b.ConstInt(1, idx)
-			_, body := b.For(c0, c4, c1)
+			c0, c4, c1 := otir.ConstInt(b, 0, idx), otir.ConstInt(b, 4, idx), otir.ConstInt(b, 1, idx)
+			_, body := scf.For(b, c0, c4, c1)
 			bb := ir.NewBuilder(body)
-			bb.Binary(ir.OpAdd, body.Args[0], c1, idx) // dead
-			v := bb.Unary(ir.OpLoad, arg, p16)
-			bb.Binary(ir.OpXor, v, v, p16) // dead
-			bb.Create(ir.OpStore, []*ir.Value{v, arg}, nil, nil)
-			bb.Yield()
+			bb.Binary(otir.OpAdd, body.Args[0], c1, idx) // dead
+			v := bb.Unary(otir.OpLoad, arg, p16)
+			bb.Binary(otir.OpXor, v, v, p16) // dead
+			bb.Create(otir.OpStore, []*ir.Value{v, arg}, nil, nil)
+			scf.Yield(bb)
 		}, want: `
     %c0 = otir.constant 0 : index
     %c4 = otir.constant 4 : index
@@ -86,16 +88,16 @@ func TestDCE(t *testing.T) {
       otir.store %0, %arg0 : !otir.tile<16xi8, #private>, !otir.tile<16xi8, #global>
     }`},
 		{name: "unused pure if goes, used one stays", removed: 5, build: func(b *ir.Builder, arg *ir.Value) {
-			c := b.Cmp("eq", b.ConstInt(1, idx), b.ConstInt(2, idx), bits)
+			c := otir.Cmp(b, "eq", otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx), bits)
 			for i := 0; i < 2; i++ {
-				op, then, els := b.If(c, []ir.Type{idx}, true)
+				op, then, els := scf.If(b, c, []ir.Type{idx}, true)
 				tb, eb := ir.NewBuilder(then), ir.NewBuilder(els)
-				tb.Yield(tb.ConstInt(3, idx))
-				eb.Yield(eb.ConstInt(4, idx))
+				scf.Yield(tb, otir.ConstInt(tb, 3, idx))
+				scf.Yield(eb, otir.ConstInt(eb, 4, idx))
 				if i == 1 {
-					off := b.Create(ir.OpExtractSlice, []*ir.Value{arg, op.Results[0]}, []ir.Type{ir.Tile([]int64{1}, i8, ir.Global)},
-						ir.SliceAttrs([]int64{ir.DynamicOffset}, []int64{1}, []int64{1})).Results[0]
-					b.Create(ir.OpStore, []*ir.Value{b.Unary(ir.OpLoad, off, ir.Tile([]int64{1}, i8, ir.Private)), off}, nil, nil)
+					off := b.Create(otir.OpExtractSlice, []*ir.Value{arg, op.Results[0]}, []ir.Type{ir.Tile([]int64{1}, i8, ir.Global)},
+						otir.SliceAttrs([]int64{otir.DynamicOffset}, []int64{1}, []int64{1})).Results[0]
+					b.Create(otir.OpStore, []*ir.Value{b.Unary(otir.OpLoad, off, ir.Tile([]int64{1}, i8, ir.Private)), off}, nil, nil)
 				}
 			}
 		}, want: `
@@ -113,10 +115,10 @@ func TestDCE(t *testing.T) {
     %3 = otir.load %2 : !otir.tile<1xi8, #global> -> !otir.tile<1xi8, #private>
     otir.store %3, %2 : !otir.tile<1xi8, #private>, !otir.tile<1xi8, #global>`},
 		{name: "if with a barrier stays", removed: 0, build: func(b *ir.Builder, _ *ir.Value) {
-			c := b.Cmp("eq", b.ConstInt(1, idx), b.ConstInt(2, idx), bits)
-			_, then, _ := b.If(c, nil, false)
-			ir.NewBuilder(then).Create(ir.OpBarrier, nil, nil, nil)
-			ir.NewBuilder(then).Yield()
+			c := otir.Cmp(b, "eq", otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx), bits)
+			_, then, _ := scf.If(b, c, nil, false)
+			ir.NewBuilder(then).Create(otir.OpBarrier, nil, nil, nil)
+			scf.Yield(ir.NewBuilder(then))
 		}, want: `
     %c1 = otir.constant 1 : index
     %c2 = otir.constant 2 : index
@@ -149,8 +151,8 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := kernel(func(b *ir.Builder, _ *ir.Value) { b.ConstInt(1, idx) })
-	if err := p.Run(m); err != nil || len(m.Kernels()[0].Body(0).Ops) != 1 {
+	m := kernel(func(b *ir.Builder, _ *ir.Value) { otir.ConstInt(b, 1, idx) })
+	if err := p.Run(m); err != nil || len(otir.Kernels(m)[0].Body(0).Ops) != 1 {
 		t.Errorf("err %v, module:\n%s", err, m)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/typing"
 )
 
@@ -60,7 +60,7 @@ func semFor(t *testing.T, name string) opSem {
 		if !ok {
 			t.Fatalf("bad predicate %q", rest)
 		}
-		return semOf(ir.OpCmp, rest, key)
+		return semOf(otir.OpCmp, rest, key)
 	}
 	key, ok := typing.OpKey(name)
 	if !ok {

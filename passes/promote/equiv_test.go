@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -24,12 +25,12 @@ var randTypes = []string{
 }
 
 var randBinary = []string{
-	ir.OpAdd, ir.OpAdd, ir.OpAdd, ir.OpSub, ir.OpSub, ir.OpMul, ir.OpMul,
-	ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU, ir.OpAnd, ir.OpOr, ir.OpXor,
-	ir.OpShl, ir.OpShrS, ir.OpShrU, ir.OpMax, ir.OpMin,
+	otir.OpAdd, otir.OpAdd, otir.OpAdd, otir.OpSub, otir.OpSub, otir.OpMul, otir.OpMul,
+	otir.OpDivS, otir.OpDivU, otir.OpRemS, otir.OpRemU, otir.OpAnd, otir.OpOr, otir.OpXor,
+	otir.OpShl, otir.OpShrS, otir.OpShrU, otir.OpMax, otir.OpMin,
 }
 
-var randUnary = []string{ir.OpNeg, ir.OpNot, ir.OpAbs}
+var randUnary = []string{otir.OpNeg, otir.OpNot, otir.OpAbs}
 
 var randPreds = []string{"eq", "ne", "slt", "sle", "ugt", "uge", "olt"}
 
@@ -62,7 +63,7 @@ func randProgram(t *testing.T, rng *rand.Rand, style string, withIndex bool) *kb
 			name, operands = randUnary[rng.IntN(len(randUnary))], operands[:1]
 		case r < 4:
 			pred := randPreds[rng.IntN(len(randPreds))]
-			if _, err := typing.InferCmp(style, pred, []ir.Type{a.Type, b.Type}); err != nil {
+			if _, err := typing.InferCmp(style, "otir.cmp", pred, []ir.Type{a.Type, b.Type}); err != nil {
 				continue
 			}
 			vals = append(vals, k.cmp(pred, a, b))
@@ -89,7 +90,7 @@ func randProgram(t *testing.T, rng *rand.Rand, style string, withIndex bool) *kb
 			vals = append(vals, k.b.Binary(name, a, b, result))
 		}
 	}
-	k.b.Return()
+	otir.Return(k.b)
 	return k
 }
 
@@ -184,10 +185,10 @@ func evalWith(t *testing.T, name string, k *kb, in []*big.Int, text string) map[
 // value, in which case it is left as written. It returns how many were.
 func checkExplicit(t *testing.T, name string, k *kb, text string) (left int) {
 	t.Helper()
-	st, _ := typing.ParseStyle(k.m.TypingStyle())
+	st, _ := typing.ParseStyle(otir.TypingStyle(k.m))
 	k.m.Walk(func(op *ir.Operation) bool {
 		key, ok := typing.KeyOf(op)
-		if !ok || op.Name == ir.OpCast {
+		if !ok || op.Name == otir.OpCast {
 			return true
 		}
 		var elems []ir.Type

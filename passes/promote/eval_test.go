@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -86,48 +87,48 @@ func exactOp(op *ir.Operation, xs []*big.Int) (*big.Int, error) {
 		b = xs[1]
 	}
 	switch op.Name {
-	case ir.OpAdd:
+	case otir.OpAdd:
 		return add(a, b), nil
-	case ir.OpSub:
+	case otir.OpSub:
 		return sub(a, b), nil
-	case ir.OpMul:
+	case otir.OpMul:
 		return new(big.Int).Mul(a, b), nil
-	case ir.OpNeg:
+	case otir.OpNeg:
 		return neg(a), nil
-	case ir.OpDivS, ir.OpDivU, ir.OpRemS, ir.OpRemU:
+	case otir.OpDivS, otir.OpDivU, otir.OpRemS, otir.OpRemU:
 		if b.Sign() == 0 {
 			return nil, fmt.Errorf("division by zero: %w", errRunTime)
 		}
 		q, r := truncDivMod(a, b)
-		if op.Name == ir.OpRemS || op.Name == ir.OpRemU {
+		if op.Name == otir.OpRemS || op.Name == otir.OpRemU {
 			return r, nil
 		}
 		return q, nil
-	case ir.OpAnd:
+	case otir.OpAnd:
 		return new(big.Int).And(a, b), nil
-	case ir.OpOr:
+	case otir.OpOr:
 		return new(big.Int).Or(a, b), nil
-	case ir.OpXor:
+	case otir.OpXor:
 		return new(big.Int).Xor(a, b), nil
-	case ir.OpNot:
+	case otir.OpNot:
 		return new(big.Int).Not(a), nil
-	case ir.OpShl, ir.OpShrS, ir.OpShrU:
+	case otir.OpShl, otir.OpShrS, otir.OpShrU:
 		if b.Sign() < 0 {
 			return nil, fmt.Errorf("negative shift amount: %w", errRunTime)
 		}
-		if op.Name == ir.OpShl {
+		if op.Name == otir.OpShl {
 			return shiftLeft(a, b), nil
 		}
 		return shiftRight(a, b), nil
-	case ir.OpMax:
+	case otir.OpMax:
 		return maxInt(a, b), nil
-	case ir.OpMin:
+	case otir.OpMin:
 		return minInt(a, b), nil
-	case ir.OpAbs:
+	case otir.OpAbs:
 		return new(big.Int).Abs(a), nil
-	case ir.OpCast:
+	case otir.OpCast:
 		return a, nil
-	case ir.OpCmp:
+	case otir.OpCmp:
 		c := a.Cmp(b)
 		res := map[string]bool{"eq": c == 0, "ne": c != 0, "lt": c < 0, "le": c <= 0, "gt": c > 0, "ge": c >= 0}[key]
 		if res {
@@ -145,9 +146,9 @@ func exactOp(op *ir.Operation, xs []*big.Int) (*big.Int, error) {
 func evalBlock(b *ir.Block, env map[*ir.Value]*big.Int) error {
 	for _, op := range b.Ops {
 		switch op.Name {
-		case ir.OpReturn:
+		case otir.OpReturn:
 			continue
-		case ir.OpConstant:
+		case otir.OpConstant:
 			a, ok := op.Attr("value").(*ir.IntAttr)
 			if !ok {
 				return fmt.Errorf("evaluator: non-integer constant")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -30,7 +31,7 @@ func newKB(t *testing.T, style string, args ...string) *kb {
 	for _, a := range args {
 		ts = append(ts, mustType(t, a))
 	}
-	_, body := mb.Kernel("k", ts, nil)
+	_, body := otir.Kernel(mb, "k", ts, nil)
 	k := &kb{t: t, m: m, b: ir.NewBuilder(body), args: body.Args, line: 1}
 	return k
 }
@@ -57,11 +58,11 @@ func (k *kb) un(name string, a *ir.Value, result string) *ir.Value {
 func (k *kb) cmp(pred string, a, b *ir.Value) *ir.Value {
 	k.t.Helper()
 	k.b.Loc = k.loc()
-	rt, err := typing.InferCmp(k.m.TypingStyle(), pred, []ir.Type{a.Type, b.Type})
+	rt, err := typing.InferCmp(otir.TypingStyle(k.m), "otir.cmp", pred, []ir.Type{a.Type, b.Type})
 	if err != nil {
 		k.t.Fatalf("InferCmp: %v", err)
 	}
-	return k.b.Cmp(pred, a, b, rt)
+	return otir.Cmp(k.b, pred, a, b, rt)
 }
 
 func (k *kb) resultType(name, result string, vs ...*ir.Value) ir.Type {
@@ -73,7 +74,7 @@ func (k *kb) resultType(name, result string, vs ...*ir.Value) ir.Type {
 	for _, v := range vs {
 		ts = append(ts, v.Type)
 	}
-	rt, err := typing.InferResult(k.m.TypingStyle(), name, ts)
+	rt, err := typing.InferResult(otir.TypingStyle(k.m), name, ts)
 	if err != nil {
 		k.t.Fatalf("InferResult(%s): %v", name, err)
 	}
@@ -95,7 +96,7 @@ func (k *kb) kernelText() string {
 // run applies the pass with the module's style.
 func (k *kb) run() error {
 	k.t.Helper()
-	st, err := typing.ParseStyle(k.m.TypingStyle())
+	st, err := typing.ParseStyle(otir.TypingStyle(k.m))
 	if err != nil {
 		k.t.Fatal(err)
 	}

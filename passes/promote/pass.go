@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 	"github.com/otir-dev/otir/typing"
@@ -35,7 +36,7 @@ func newPass(opts map[string]string) (passes.Pass, error) {
 	return passes.PassFunc(func(m *ir.Module) error {
 		name := forced
 		if name == "" {
-			name = m.TypingStyle()
+			name = otir.TypingStyle(m)
 		}
 		style, err := typing.ParseStyle(name)
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 	"github.com/otir-dev/otir/typing"
@@ -25,7 +27,7 @@ func runRewriteCases(t *testing.T, cases []rewriteCase) {
 	for _, tc := range cases {
 		k := newKB(t, tc.style, tc.args...)
 		tc.build(k)
-		k.b.Return()
+		otir.Return(k.b)
 		if err := k.run(); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -47,13 +49,13 @@ func dedent(s string) string {
 func TestPairwiseRewrites(t *testing.T) {
 	runRewriteCases(t, []rewriteCase{{
 		name: "cpp u32 + i32 -> u32", style: "cpp", args: []string{"u32", "i32"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.args[0], k.args[1], "") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.args[0], k.args[1], "") },
 		want: `
 			%0 = otir.cast %arg1 : i32 -> u32
 			%1 = otir.add %arg0, %0 : u32`,
 	}, {
 		name: "cpp chains stay pairwise", style: "cpp", args: []string{"i8", "i16", "i32"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i16
 			%1 = otir.add %0, %arg1 : i16
@@ -61,7 +63,7 @@ func TestPairwiseRewrites(t *testing.T) {
 			%3 = otir.add %2, %arg2 : i32`,
 	}, {
 		name: "cpp explicit wider result: compute in the result type", style: "cpp", args: []string{"i8", "i8"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.args[0], k.args[1], "i16") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.args[0], k.args[1], "i16") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i16
 			%1 = otir.cast %arg1 : i8 -> i16
@@ -94,8 +96,8 @@ func TestPairwiseRewrites(t *testing.T) {
 	}, {
 		name: "shifts keep the left type and the amount", style: "hls", args: []string{"u8", "i32", "i4"},
 		build: func(k *kb) {
-			k.bin(ir.OpShl, k.args[0], k.args[1], "")
-			k.bin(ir.OpShrS, k.args[2], k.args[0], "i16")
+			k.bin(otir.OpShl, k.args[0], k.args[1], "")
+			k.bin(otir.OpShrS, k.args[2], k.args[0], "i16")
 		},
 		want: `
 			%0 = otir.shl %arg0, %arg1 : (u8, i32) -> u8
@@ -103,20 +105,20 @@ func TestPairwiseRewrites(t *testing.T) {
 			%2 = otir.cast %1 : i4 -> i16`,
 	}, {
 		name: "div_s of i8 and u8 reads 8-bit signed numbers: u8 keeps the bits", style: "hls", args: []string{"i8", "u8"},
-		build: func(k *kb) { k.bin(ir.OpDivS, k.args[0], k.args[1], "") },
+		build: func(k *kb) { k.bin(otir.OpDivS, k.args[0], k.args[1], "") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> u8
 			%1 = otir.div_s %0, %arg1 : u8`,
 	}, {
 		name: "div_s with an explicit wider result computes in it", style: "hls", args: []string{"i8", "i8"},
-		build: func(k *kb) { k.bin(ir.OpDivS, k.args[0], k.args[1], "i16") },
+		build: func(k *kb) { k.bin(otir.OpDivS, k.args[0], k.args[1], "i16") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i16
 			%1 = otir.cast %arg1 : i8 -> i16
 			%2 = otir.div_s %0, %1 : i16`,
 	}, {
 		name: "max of i8 and u8 reads values: u8 would misread -1, i9 holds both", style: "hls", args: []string{"i8", "u8"},
-		build: func(k *kb) { k.bin(ir.OpMax, k.args[0], k.args[1], "") },
+		build: func(k *kb) { k.bin(otir.OpMax, k.args[0], k.args[1], "") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i9
 			%1 = otir.cast %arg1 : u8 -> i9
@@ -125,14 +127,14 @@ func TestPairwiseRewrites(t *testing.T) {
 	}, {
 		name: "div_u of i8 and u16: no type keeps i8's 8-bit unsigned reading and u16's: left as written", style: "cpp",
 		args:  []string{"i8", "u16"},
-		build: func(k *kb) { k.bin(ir.OpDivU, k.args[0], k.args[1], "") },
+		build: func(k *kb) { k.bin(otir.OpDivU, k.args[0], k.args[1], "") },
 		want: `
 			%0 = otir.div_u %arg0, %arg1 : (i8, u16) -> u16`,
 	}, {
 		name: "hls neg grows; an explicit wrapping neg is left alone", style: "hls", args: []string{"u8"},
 		build: func(k *kb) {
-			k.un(ir.OpNeg, k.args[0], "")
-			k.un(ir.OpNeg, k.args[0], "u8")
+			k.un(otir.OpNeg, k.args[0], "")
+			k.un(otir.OpNeg, k.args[0], "u8")
 		},
 		want: `
 			%0 = otir.cast %arg0 : u8 -> i9
@@ -143,9 +145,9 @@ func TestPairwiseRewrites(t *testing.T) {
 		// first, so converting i32 to f32 explicitly keeps the value.
 		name: "special functions", style: "hls", args: []string{"i8", "i32"},
 		build: func(k *kb) {
-			k.un(ir.OpExp, k.args[0], "")
-			k.un(ir.OpSqrt, k.args[1], "")
-			k.un(ir.OpLog, k.args[1], "i32") // computes in f64: left as written
+			k.un(otir.OpExp, k.args[0], "")
+			k.un(otir.OpSqrt, k.args[1], "")
+			k.un(otir.OpLog, k.args[1], "i32") // computes in f64: left as written
 		},
 		want: `
 			%0 = otir.cast %arg0 : i8 -> f32
@@ -160,8 +162,8 @@ func TestPairwiseRewrites(t *testing.T) {
 		name: "f16 and bf16", style: "hls",
 		args: []string{"f16", "bf16"},
 		build: func(k *kb) {
-			k.bin(ir.OpAdd, k.args[0], k.args[1], "")
-			k.bin(ir.OpMax, k.args[1], k.args[0], "")
+			k.bin(otir.OpAdd, k.args[0], k.args[1], "")
+			k.bin(otir.OpMax, k.args[1], k.args[0], "")
 		},
 		want: `
 			%0 = otir.cast %arg0 : f16 -> f32
@@ -176,8 +178,8 @@ func TestPairwiseRewrites(t *testing.T) {
 		name: "f32 op f32 written to f16 computes in f32 (and f16 op f16 stays)", style: "cpp",
 		args: []string{"f32", "f32", "f16"},
 		build: func(k *kb) {
-			k.bin(ir.OpMul, k.args[0], k.args[1], "f16")
-			k.bin(ir.OpAdd, k.args[2], k.args[2], "")
+			k.bin(otir.OpMul, k.args[0], k.args[1], "f16")
+			k.bin(otir.OpAdd, k.args[2], k.args[2], "")
 		},
 		want: `
 			%0 = otir.mul %arg0, %arg1 : f32
@@ -185,15 +187,15 @@ func TestPairwiseRewrites(t *testing.T) {
 			%2 = otir.add %arg2, %arg2 : f16`,
 	}, {
 		name: "an operand used twice is cast once", style: "cpp", args: []string{"i8"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.args[0], k.args[0], "i16") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.args[0], k.args[0], "i16") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i16
 			%1 = otir.add %0, %0 : i16`,
 	}, {
 		name: "bitwise and max with mixed signs", style: "cpp", args: []string{"i8", "u8"},
 		build: func(k *kb) {
-			k.bin(ir.OpAnd, k.args[0], k.args[1], "")
-			k.bin(ir.OpMax, k.args[0], k.args[1], "")
+			k.bin(otir.OpAnd, k.args[0], k.args[1], "")
+			k.bin(otir.OpMax, k.args[0], k.args[1], "")
 		},
 		want: `
 			%0 = otir.cast %arg0 : i8 -> u8
@@ -207,12 +209,12 @@ func TestPairwiseRewrites(t *testing.T) {
 
 func TestNoRuleDiagnostics(t *testing.T) {
 	k := newKB(t, "hls", "index", "f32", "i8")
-	k.bin(ir.OpAdd, k.args[0], k.args[1], "f32")    // line 2
-	k.un(ir.OpAbs, k.args[0], "index")              // line 3
-	k.bin(ir.OpAdd, k.args[2], k.args[2], "")       // line 4: fine
-	k.b.Loc = k.loc()                               // line 5
-	k.b.Cmp("olt", k.args[1], k.args[0], ir.Bool()) // no rule
-	k.b.Return()
+	k.bin(otir.OpAdd, k.args[0], k.args[1], "f32")        // line 2
+	k.un(otir.OpAbs, k.args[0], "index")                  // line 3
+	k.bin(otir.OpAdd, k.args[2], k.args[2], "")           // line 4: fine
+	k.b.Loc = k.loc()                                     // line 5
+	otir.Cmp(k.b, "olt", k.args[1], k.args[0], ir.Bool()) // no rule
+	otir.Return(k.b)
 	before := k.m.String()
 	err := k.run()
 	var l diag.List
@@ -239,8 +241,8 @@ func TestNoRuleDiagnostics(t *testing.T) {
 
 func TestCPPNoRuleDiagnostic(t *testing.T) {
 	k := newKB(t, "cpp", "index", "bf16")
-	k.bin(ir.OpMul, k.args[1], k.args[0], "bf16")
-	k.b.Return()
+	k.bin(otir.OpMul, k.args[1], k.args[0], "bf16")
+	otir.Return(k.b)
 	err := k.run()
 	if err == nil || !strings.Contains(err.Error(), "No cpp type promotion rule for operator 'mul' with operand types bfloat16, index") {
 		t.Fatalf("got %v", err)
@@ -258,8 +260,8 @@ func TestRegisteredPass(t *testing.T) {
 	build := func(style string) (*kb, *ir.Value) {
 		k := newKB(t, style, "u8", "u8")
 		// hls negates the subtracted term and adds; cpp subtracts in i10.
-		v := k.bin(ir.OpSub, k.args[0], k.args[1], "i10")
-		k.b.Return()
+		v := k.bin(otir.OpSub, k.args[0], k.args[1], "i10")
+		otir.Return(k.b)
 		return k, v
 	}
 	tests := []struct {
@@ -282,7 +284,7 @@ func TestRegisteredPass(t *testing.T) {
 		if err := p.Run(k.m); err != nil {
 			t.Fatal(err)
 		}
-		if got := v.Def.Name == ir.OpAdd; got != tc.hls {
+		if got := v.Def.Name == otir.OpAdd; got != tc.hls {
 			t.Errorf("module style %q, option %q: rewritten=%v\n%s", tc.moduleStyle, tc.option, got, k.m.String())
 		}
 	}
@@ -303,12 +305,12 @@ func TestRegisteredPass(t *testing.T) {
 // verifier's to report; the pass leaves it alone.
 func TestNoTreeForMismatchedShapes(t *testing.T) {
 	k := newKB(t, "hls", "!otir.tile<4xi8, #private>", "!otir.tile<4xi8, #private>")
-	s := k.bin(ir.OpAdd, k.args[0], k.args[1], "!otir.tile<8xi9, #private>")
-	k.b.Return()
+	s := k.bin(otir.OpAdd, k.args[0], k.args[1], "!otir.tile<8xi9, #private>")
+	otir.Return(k.b)
 	if err := k.run(); err != nil {
 		t.Fatal(err)
 	}
-	if s.Def.Name != ir.OpAdd || s.Def.Operands[0] != k.args[0] {
+	if s.Def.Name != otir.OpAdd || s.Def.Operands[0] != k.args[0] {
 		t.Fatalf("unexpected rewrite:\n%s", k.m.String())
 	}
 }
@@ -326,17 +328,17 @@ func TestMalformedIR(t *testing.T) {
 	k := newKB(t, "hls", "i8", "u8")
 	body := k.args[0].Block
 	body.Ops = append(body.Ops, nil)
-	k.b.Create(ir.OpAdd, []*ir.Value{k.args[0]}, []ir.Type{ir.Int(9, true)}, nil)             // one operand
-	k.b.Create(ir.OpAdd, []*ir.Value{k.args[0], nil}, []ir.Type{ir.Int(9, true)}, nil)        // nil operand
-	k.b.Create(ir.OpAdd, []*ir.Value{k.args[0], k.args[1]}, nil, nil)                         // no result
-	k.b.Create(ir.OpAdd, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{nil}, nil)              // nil result type
-	k.b.Create(ir.OpNeg, []*ir.Value{{Type: nil}}, []ir.Type{ir.Int(9, true)}, nil)           // nil operand type
-	k.b.Create(ir.OpCmp, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{ir.Bool()}, nil)        // no predicate
-	k.b.Create(ir.OpAdd, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{ir.Token()}, nil)       // token result
-	k.b.Create(ir.OpMul, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{ir.Int(16, true)}, nil) // fine
-	op := k.b.Create(ir.OpIf, nil, nil, nil)
+	k.b.Create(otir.OpAdd, []*ir.Value{k.args[0]}, []ir.Type{ir.Int(9, true)}, nil)             // one operand
+	k.b.Create(otir.OpAdd, []*ir.Value{k.args[0], nil}, []ir.Type{ir.Int(9, true)}, nil)        // nil operand
+	k.b.Create(otir.OpAdd, []*ir.Value{k.args[0], k.args[1]}, nil, nil)                         // no result
+	k.b.Create(otir.OpAdd, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{nil}, nil)              // nil result type
+	k.b.Create(otir.OpNeg, []*ir.Value{{Type: nil}}, []ir.Type{ir.Int(9, true)}, nil)           // nil operand type
+	k.b.Create(otir.OpCmp, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{ir.Bool()}, nil)        // no predicate
+	k.b.Create(otir.OpAdd, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{ir.Token()}, nil)       // token result
+	k.b.Create(otir.OpMul, []*ir.Value{k.args[0], k.args[1]}, []ir.Type{ir.Int(16, true)}, nil) // fine
+	op := k.b.Create(scf.OpIf, nil, nil, nil)
 	op.Regions = []*ir.Region{nil, {Blocks: []*ir.Block{nil}}}
-	k.b.Return()
+	otir.Return(k.b)
 	if err := k.run(); err != nil {
 		t.Fatalf("malformed IR: %v", err)
 	}

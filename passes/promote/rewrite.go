@@ -2,6 +2,7 @@ package promote
 
 import (
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -202,7 +203,7 @@ func (rw *rewriter) rewriteOp(b *ir.Builder, op *ir.Operation, in *opInfo) {
 		return
 	}
 	inner := b.Create(op.Name, operands, []ir.Type{ir.WithElement(op.Results[0].Type, q)}, op.Attrs)
-	op.Name, op.Operands, op.Attrs = ir.OpCast, []*ir.Value{inner.Results[0]}, nil
+	op.Name, op.Operands, op.Attrs = otir.OpCast, []*ir.Value{inner.Results[0]}, nil
 }
 
 // explicit reports whether an operation's converted operands already have

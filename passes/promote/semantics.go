@@ -3,6 +3,7 @@ package promote
 import (
 	"math/big"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -44,17 +45,17 @@ func semOf(opName, pred, key string) opSem {
 		s.reads = s.reads[:1]
 	}
 	switch opName {
-	case ir.OpDivS, ir.OpRemS:
+	case otir.OpDivS, otir.OpRemS:
 		s.reads = []readKind{readSigned, readSigned}
-	case ir.OpDivU, ir.OpRemU:
+	case otir.OpDivU, otir.OpRemU:
 		s.reads = []readKind{readUnsigned, readUnsigned}
-	case ir.OpShl:
+	case otir.OpShl:
 		s.reads = []readKind{readValue, readAmount}
-	case ir.OpShrS:
+	case otir.OpShrS:
 		s.reads = []readKind{readSigned, readAmount}
-	case ir.OpShrU:
+	case otir.OpShrU:
 		s.reads = []readKind{readUnsigned, readAmount}
-	case ir.OpCmp:
+	case otir.OpCmp:
 		if len(pred) == 3 && (pred[0] == 's' || pred[0] == 'u') {
 			k := readSigned
 			if pred[0] == 'u' {

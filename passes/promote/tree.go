@@ -3,6 +3,7 @@ package promote
 import (
 	"math/big"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -70,8 +71,8 @@ type part struct {
 // and whether it is a mul chain (otherwise an add/sub expression).
 func treeGroup(op *ir.Operation) (mul, ok bool) {
 	switch op.Name {
-	case ir.OpAdd, ir.OpSub:
-	case ir.OpMul:
+	case otir.OpAdd, otir.OpSub:
+	case otir.OpMul:
 		mul = true
 	default:
 		return false, false
@@ -139,12 +140,12 @@ func planTree(root *ir.Operation, uses map[*ir.Value]int, checked func(*ir.Opera
 // node plans op's subtree.
 func (pl *planner) node(op *ir.Operation) part {
 	l := pl.operand(op.Operands[0], false)
-	r := pl.operand(op.Operands[1], op.Name == ir.OpSub)
+	r := pl.operand(op.Operands[1], op.Name == otir.OpSub)
 	p := part{terms: append(l.terms, r.terms...), inner: append(l.inner, r.inner...)}
 	switch op.Name {
-	case ir.OpAdd:
+	case otir.OpAdd:
 		p.lo, p.hi = add(l.lo, r.lo), add(l.hi, r.hi)
-	case ir.OpSub:
+	case otir.OpSub:
 		p.lo, p.hi = sub(l.lo, r.hi), sub(l.hi, r.lo)
 	default:
 		p.lo, p.hi = corners([2]*big.Int{l.lo, l.hi}, [2]*big.Int{r.lo, r.hi})
@@ -204,13 +205,13 @@ func (t *tree) emit(b *ir.Builder) {
 	for i, tm := range t.terms {
 		v := cast(tm.v, t.n)
 		if tm.neg {
-			v = b.Unary(ir.OpNeg, v, v.Type)
+			v = b.Unary(otir.OpNeg, v, v.Type)
 		}
 		vals[i] = v
 	}
-	name := ir.OpAdd
+	name := otir.OpAdd
 	if t.mul {
-		name = ir.OpMul
+		name = otir.OpMul
 	}
 	rootType := t.root.Results[0].Type
 	last := ir.ElementType(rootType) == t.n
@@ -231,7 +232,7 @@ func (t *tree) emit(b *ir.Builder) {
 		}
 		vals = next
 	}
-	t.root.Name, t.root.Operands, t.root.Attrs = ir.OpCast, []*ir.Value{vals[0]}, nil
+	t.root.Name, t.root.Operands, t.root.Attrs = otir.OpCast, []*ir.Value{vals[0]}, nil
 }
 
 // combinedType is the type of an element-wise result of elem on two operands:
@@ -259,7 +260,7 @@ func castOnce(b *ir.Builder) func(v *ir.Value, elem ir.Type) *ir.Value {
 		if c := done[v][elem]; c != nil {
 			return c
 		}
-		c := b.Cast(v, ir.WithElement(v.Type, elem))
+		c := otir.Cast(b, v, ir.WithElement(v.Type, elem))
 		if done[v] == nil {
 			done[v] = map[ir.Type]*ir.Value{}
 		}

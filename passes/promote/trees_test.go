@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -14,7 +16,7 @@ func TestHLSTrees(t *testing.T) {
 		args: []string{"i32", "i32", "i32", "i32"},
 		build: func(k *kb) {
 			a := k.args
-			k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.bin(ir.OpAdd, a[0], a[1], ""), a[2], ""), a[3], "i34")
+			k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.bin(otir.OpAdd, a[0], a[1], ""), a[2], ""), a[3], "i34")
 		},
 		want: `
 			%0 = otir.cast %arg0 : i32 -> i34
@@ -29,7 +31,7 @@ func TestHLSTrees(t *testing.T) {
 		args: []string{"i32", "i32", "i32", "i32"},
 		build: func(k *kb) {
 			a := k.args
-			k.bin(ir.OpSub, k.bin(ir.OpAdd, k.bin(ir.OpAdd, a[0], a[1], ""), a[2], ""), a[3], "")
+			k.bin(otir.OpSub, k.bin(otir.OpAdd, k.bin(otir.OpAdd, a[0], a[1], ""), a[2], ""), a[3], "")
 		},
 		want: `
 			%0 = otir.cast %arg0 : i32 -> i34
@@ -44,7 +46,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "u8 - u8 -> i10: the subtracted term is negated", style: "hls",
 		args:  []string{"u8", "u8"},
-		build: func(k *kb) { k.bin(ir.OpSub, k.args[0], k.args[1], "") },
+		build: func(k *kb) { k.bin(otir.OpSub, k.args[0], k.args[1], "") },
 		want: `
 			%0 = otir.cast %arg0 : u8 -> i10
 			%1 = otir.cast %arg1 : u8 -> i10
@@ -55,8 +57,8 @@ func TestHLSTrees(t *testing.T) {
 		args: []string{"i8", "u8", "i16", "u4", "i8"},
 		build: func(k *kb) {
 			a := k.args
-			s := k.bin(ir.OpAdd, k.bin(ir.OpSub, a[0], a[1], ""), a[2], "")
-			k.bin(ir.OpSub, s, k.bin(ir.OpSub, a[3], a[4], ""), "")
+			s := k.bin(otir.OpAdd, k.bin(otir.OpSub, a[0], a[1], ""), a[2], "")
+			k.bin(otir.OpSub, s, k.bin(otir.OpSub, a[3], a[4], ""), "")
 		},
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i19
@@ -74,7 +76,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "mul chain u8 * i8 * u4 -> i20", style: "hls",
 		args:  []string{"u8", "i8", "u4"},
-		build: func(k *kb) { k.bin(ir.OpMul, k.bin(ir.OpMul, k.args[0], k.args[1], ""), k.args[2], "") },
+		build: func(k *kb) { k.bin(otir.OpMul, k.bin(otir.OpMul, k.args[0], k.args[1], ""), k.args[2], "") },
 		want: `
 			%0 = otir.cast %arg0 : u8 -> i20
 			%1 = otir.cast %arg1 : i8 -> i20
@@ -84,7 +86,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "(b) a wrapping inner node at least as wide as the root is absorbed", style: "hls",
 		args:  []string{"i16", "i16", "i8"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], "i16"), k.args[2], "i8") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], "i16"), k.args[2], "i8") },
 		want: `
 			%0 = otir.cast %arg0 : i16 -> i18
 			%1 = otir.cast %arg1 : i16 -> i18
@@ -95,7 +97,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "a narrower wrapping inner node stays a term (and is already explicit)", style: "hls",
 		args:  []string{"i8", "i8", "i8"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], "i8"), k.args[2], "i16") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], "i8"), k.args[2], "i16") },
 		want: `
 			%0 = otir.add %arg0, %arg1 : i8
 			%1 = otir.cast %0 : i8 -> i9
@@ -105,7 +107,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "(a) a narrower inner node that holds its exact range is absorbed", style: "hls",
 		args:  []string{"u4", "u4", "u4"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], "u5"), k.args[2], "u16") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], "u5"), k.args[2], "u16") },
 		want: `
 			%0 = otir.cast %arg0 : u4 -> u6
 			%1 = otir.cast %arg1 : u4 -> u6
@@ -116,7 +118,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "(a) an inner sub that holds its exact range is absorbed", style: "hls",
 		args:  []string{"u8", "u8", "u8"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpSub, k.args[0], k.args[1], "i9"), k.args[2], "i16") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpSub, k.args[0], k.args[1], "i9"), k.args[2], "i16") },
 		want: `
 			%0 = otir.cast %arg0 : u8 -> i11
 			%1 = otir.cast %arg1 : u8 -> i11
@@ -129,8 +131,8 @@ func TestHLSTrees(t *testing.T) {
 		name: "a value with two uses is a term of both expressions", style: "hls",
 		args: []string{"i8", "i8", "i8"},
 		build: func(k *kb) {
-			s := k.bin(ir.OpAdd, k.args[0], k.args[1], "")
-			k.bin(ir.OpSub, k.bin(ir.OpAdd, s, k.args[2], ""), s, "")
+			s := k.bin(otir.OpAdd, k.args[0], k.args[1], "")
+			k.bin(otir.OpSub, k.bin(otir.OpAdd, s, k.args[2], ""), s, "")
 		},
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i9
@@ -145,7 +147,7 @@ func TestHLSTrees(t *testing.T) {
 		name: "a uniform wrapping chain is already explicit", style: "hls",
 		args: []string{"i32", "i32", "i32"},
 		build: func(k *kb) {
-			k.bin(ir.OpSub, k.bin(ir.OpAdd, k.args[0], k.args[1], "i32"), k.args[2], "i32")
+			k.bin(otir.OpSub, k.bin(otir.OpAdd, k.args[0], k.args[1], "i32"), k.args[2], "i32")
 		},
 		want: `
 			%0 = otir.add %arg0, %arg1 : i32
@@ -153,7 +155,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "a float term keeps the written shape", style: "hls",
 		args:  []string{"i8", "i8", "f32"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
 		want: `
 			%0 = otir.cast %arg0 : i8 -> i9
 			%1 = otir.cast %arg1 : i8 -> i9
@@ -163,7 +165,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "an index term keeps the written shape", style: "hls",
 		args:  []string{"index", "i8", "i8"},
-		build: func(k *kb) { k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
+		build: func(k *kb) { k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
 		want: `
 			%0 = otir.cast %arg1 : i8 -> index
 			%1 = otir.add %arg0, %0 : index
@@ -172,7 +174,7 @@ func TestHLSTrees(t *testing.T) {
 	}, {
 		name: "tiles and scalars broadcast in the tree", style: "hls",
 		args:  []string{"!otir.tile<4x8xi8, #private>", "i8", "!otir.tile<8xu8, #private>"},
-		build: func(k *kb) { k.bin(ir.OpSub, k.bin(ir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
+		build: func(k *kb) { k.bin(otir.OpSub, k.bin(otir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "") },
 		want: `
 			%0 = otir.cast %arg0 : !otir.tile<4x8xi8, #private> -> !otir.tile<4x8xi11, #private>
 			%1 = otir.cast %arg1 : i8 -> i11
@@ -186,16 +188,16 @@ func TestHLSTrees(t *testing.T) {
 
 func TestNestedRegions(t *testing.T) {
 	k := newKB(t, "hls", "u8", "u8", "u8")
-	c0 := k.b.ConstInt(0, ir.Index())
-	c4 := k.b.ConstInt(4, ir.Index())
-	c1 := k.b.ConstInt(1, ir.Index())
-	_, body := k.b.For(c0, c4, c1)
+	c0 := otir.ConstInt(k.b, 0, ir.Index())
+	c4 := otir.ConstInt(k.b, 4, ir.Index())
+	c1 := otir.ConstInt(k.b, 1, ir.Index())
+	_, body := scf.For(k.b, c0, c4, c1)
 	outer := k.b
 	k.b = ir.NewBuilder(body)
-	k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "")
-	k.b.Yield()
+	k.bin(otir.OpAdd, k.bin(otir.OpAdd, k.args[0], k.args[1], ""), k.args[2], "")
+	scf.Yield(k.b)
 	k.b = outer
-	k.b.Return()
+	otir.Return(k.b)
 	if err := k.run(); err != nil {
 		t.Fatal(err)
 	}
@@ -215,24 +217,24 @@ func TestNestedRegions(t *testing.T) {
 // in the same block).
 func TestTreesStayInTheirBlock(t *testing.T) {
 	k := newKB(t, "hls", "i32", "i32", "i32")
-	outside := k.bin(ir.OpAdd, k.args[0], k.args[1], "i32")
-	c0 := k.b.ConstInt(0, ir.Index())
-	c1 := k.b.ConstInt(1, ir.Index())
-	_, body := k.b.For(c0, c1, c1)
+	outside := k.bin(otir.OpAdd, k.args[0], k.args[1], "i32")
+	c0 := otir.ConstInt(k.b, 0, ir.Index())
+	c1 := otir.ConstInt(k.b, 1, ir.Index())
+	_, body := scf.For(k.b, c0, c1, c1)
 	outer := k.b
 	k.b = ir.NewBuilder(body)
-	inside := k.bin(ir.OpAdd, outside, k.args[2], "i8")
-	k.b.Yield()
+	inside := k.bin(otir.OpAdd, outside, k.args[2], "i8")
+	scf.Yield(k.b)
 	k.b = outer
-	k.b.Return()
+	otir.Return(k.b)
 	if err := k.run(); err != nil {
 		t.Fatal(err)
 	}
-	if outside.Def.Block != k.args[0].Block || outside.Def.Name != ir.OpAdd {
+	if outside.Def.Block != k.args[0].Block || outside.Def.Name != otir.OpAdd {
 		t.Fatalf("the outer add moved or changed:\n%s", k.m.String())
 	}
 	sum := inside.Def.Operands[0].Def // inside = cast(add(cast outside, cast arg2))
-	if inside.Def.Name != ir.OpCast || sum.Block != body || sum.Operands[0].Def.Operands[0] != outside {
+	if inside.Def.Name != otir.OpCast || sum.Block != body || sum.Operands[0].Def.Operands[0] != outside {
 		t.Fatalf("the loop's tree should add the outer sum as a term:\n%s", k.m.String())
 	}
 }
@@ -242,16 +244,16 @@ func TestTreesStayInTheirBlock(t *testing.T) {
 // broadcast.
 func TestIllShapedNodeStaysATerm(t *testing.T) {
 	k := newKB(t, "hls", "!otir.tile<4xi8, #private>", "!otir.tile<4xi8, #private>", "!otir.tile<8xi8, #private>")
-	bad := k.bin(ir.OpAdd, k.args[0], k.args[1], "!otir.tile<8xi9, #private>")
-	root := k.bin(ir.OpAdd, bad, k.args[2], "")
-	k.b.Return()
+	bad := k.bin(otir.OpAdd, k.args[0], k.args[1], "!otir.tile<8xi9, #private>")
+	root := k.bin(otir.OpAdd, bad, k.args[2], "")
+	otir.Return(k.b)
 	if err := k.run(); err != nil {
 		t.Fatal(err)
 	}
-	if bad.Def.Name != ir.OpAdd || bad.Def.Operands[0] != k.args[0] {
+	if bad.Def.Name != otir.OpAdd || bad.Def.Operands[0] != k.args[0] {
 		t.Fatalf("the ill-shaped add changed:\n%s", k.m.String())
 	}
-	if root.Def.Name != ir.OpAdd || root.Def.Operands[0].Def.Operands[0] != bad {
+	if root.Def.Name != otir.OpAdd || root.Def.Operands[0].Def.Operands[0] != bad {
 		t.Fatalf("the root should add the ill-shaped value as a term:\n%s", k.m.String())
 	}
 }

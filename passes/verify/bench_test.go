@@ -3,6 +3,7 @@ package verify
 import (
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -14,21 +15,21 @@ func chainModule(n int) *ir.Module {
 	tile := ty("!otir.tile<16xi8, #private>")
 	x := e.val("!otir.tile<16xi8, #private>")
 	c := e.val("i8")
-	s := e.b.ProgramID(0)
+	s := otir.ProgramID(e.b, 0)
 	for i := 0; i < n; i++ {
 		switch i % 4 {
 		case 0:
-			x = e.b.Binary(ir.OpAdd, x, c, tile)
+			x = e.b.Binary(otir.OpAdd, x, c, tile)
 		case 1:
-			x = e.b.Binary(ir.OpMul, x, x, tile)
+			x = e.b.Binary(otir.OpMul, x, x, tile)
 		case 2:
-			s = e.b.Binary(ir.OpAdd, s, s, ir.Index())
+			s = e.b.Binary(otir.OpAdd, s, s, ir.Index())
 		default:
-			x = e.b.Cmp("slt", x, c, ty("!otir.tile<16xi1, #private>"))
-			x = e.b.Create(ir.OpSelect, []*ir.Value{x, c, c}, []ir.Type{tile}, nil).Results[0]
+			x = otir.Cmp(e.b, "slt", x, c, ty("!otir.tile<16xi1, #private>"))
+			x = e.b.Create(otir.OpSelect, []*ir.Value{x, c, c}, []ir.Type{tile}, nil).Results[0]
 		}
 	}
-	e.op(ir.OpStore, ops(x, out), nil)
+	e.op(otir.OpStore, ops(x, out), nil)
 	e.finish()
 	return e.m
 }

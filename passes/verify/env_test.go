@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -35,7 +36,7 @@ func newEnv(grid []int64) *env {
 	m := ir.NewModule(at(1))
 	mb := ir.NewBuilder(m.Body())
 	mb.Loc = at(1)
-	k, body := mb.Kernel("k", nil, grid)
+	k, body := otir.Kernel(mb, "k", nil, grid)
 	b := ir.NewBuilder(body)
 	b.Loc = at(1)
 	return &env{m: m, kernel: k, body: body, b: b}
@@ -60,20 +61,20 @@ func (e *env) val(s string) *ir.Value {
 		case ir.Global:
 			return e.arg(s)
 		case ir.Workgroup:
-			return e.op(ir.OpAlloc, nil, nil, s).Results[0]
+			return e.op(otir.OpAlloc, nil, nil, s).Results[0]
 		}
 		a := &ir.DenseAttr{Type: x, Ints: []*big.Int{big.NewInt(0)}}
 		if asFloat(x.Elem) != nil {
 			a = &ir.DenseAttr{Type: x, Floats: []float64{0}}
 		}
-		return e.b.ConstDense(a)
+		return otir.ConstDense(e.b, a)
 	case *ir.TokenType:
 		src, dst := e.val("!otir.tile<1xi8, #global>"), e.val("!otir.tile<1xi8, #workgroup>")
-		return e.op(ir.OpDMA, []*ir.Value{src, dst}, nil, "!otir.token").Results[0]
+		return e.op(otir.OpDMA, []*ir.Value{src, dst}, nil, "!otir.token").Results[0]
 	case *ir.FloatType:
-		return e.b.ConstFloat(0, x)
+		return otir.ConstFloat(e.b, 0, x)
 	}
-	return e.b.ConstInt(0, t)
+	return otir.ConstInt(e.b, 0, t)
 }
 
 // vals makes one value per type.
@@ -114,7 +115,7 @@ func (e *env) in(b *ir.Block) *env {
 
 // finish ends the kernel body with otir.return.
 func (e *env) finish() {
-	e.body.Append(ir.NewOp(ir.OpReturn, at(1), nil, nil, nil))
+	e.body.Append(ir.NewOp(otir.OpReturn, at(1), nil, nil, nil))
 }
 
 // render formats diagnostics as "line: message" with notes as
@@ -150,10 +151,10 @@ func perm(p ...int64) ir.Attrs {
 	return ir.Attrs{{Name: "permutation", Value: &ir.DenseI64Attr{Values: p}}}
 }
 
-func slice(offs, sizes, strides []int64) ir.Attrs { return ir.SliceAttrs(offs, sizes, strides) }
+func slice(offs, sizes, strides []int64) ir.Attrs { return otir.SliceAttrs(offs, sizes, strides) }
 
 func ints(v ...int64) []int64 { return v }
 
 func ops(vs ...*ir.Value) []*ir.Value { return vs }
 
-const dyn = ir.DynamicOffset
+const dyn = otir.DynamicOffset

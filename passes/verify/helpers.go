@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math/big"
+	"reflect"
 	"slices"
 
 	"github.com/otir-dev/otir/diag"
@@ -97,8 +98,6 @@ func validType(t ir.Type) bool {
 		return x != nil
 	case *ir.TokenType:
 		return x != nil
-	case *ir.FixedType: // the dais dialect's values
-		return x != nil
 	case *ir.TileType:
 		if x == nil || !isScalar(x.Elem) || !validType(x.Elem) || x.Space > ir.Private {
 			return false
@@ -110,7 +109,12 @@ func validType(t ir.Type) bool {
 		}
 		return true
 	}
-	return false
+	// A dialect's own type (the dais dialect's !dais.q), when not nil.
+	if !ir.IsDialectType(t) {
+		return false
+	}
+	v := reflect.ValueOf(t)
+	return v.Kind() != reflect.Pointer || !v.IsNil()
 }
 
 // intValue returns an IntAttr's value, or nil if the attribute is malformed.

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -60,7 +62,7 @@ func (g *malformed) attr() ir.Attr {
 		func() ir.Attr { return (*ir.DenseI64Attr)(nil) },
 		func() ir.Attr { return &ir.DenseI64Attr{} },
 		func() ir.Attr {
-			return &ir.DenseI64Attr{Values: []int64{int64(g.r.Intn(4)) - 1, ir.DynamicOffset, 1 << 62}[:1+g.r.Intn(3)]}
+			return &ir.DenseI64Attr{Values: []int64{int64(g.r.Intn(4)) - 1, otir.DynamicOffset, 1 << 62}[:1+g.r.Intn(3)]}
 		},
 		func() ir.Attr { return (*ir.DenseAttr)(nil) },
 		func() ir.Attr { return &ir.DenseAttr{} },
@@ -86,7 +88,7 @@ func (g *malformed) value() *ir.Value {
 	case n == 1:
 		return &ir.Value{Type: g.typ()}
 	case n == 2:
-		return &ir.Value{Type: ir.Index(), Def: &ir.Operation{Name: ir.OpConstant}, Index: 3}
+		return &ir.Value{Type: ir.Index(), Def: &ir.Operation{Name: otir.OpConstant}, Index: 3}
 	case len(g.vals) > 0:
 		return g.vals[g.r.Intn(len(g.vals))]
 	}
@@ -220,24 +222,24 @@ func TestDegenerateInputs(t *testing.T) {
 	checkDiags(t, VerifyOp(nil), []string{"0: operation is null"})
 
 	// A detached, well-formed op verifies on its own; a broken one does not.
-	c := ir.NewOp(ir.OpConstant, at(2), nil, []ir.Type{ir.Index()}, ir.Attrs{{Name: "value", Value: ir.IndexAttr(3)}})
+	c := ir.NewOp(otir.OpConstant, at(2), nil, []ir.Type{ir.Index()}, ir.Attrs{{Name: "value", Value: ir.IndexAttr(3)}})
 	checkDiags(t, VerifyOp(c), nil)
 	c.Results[0].Type = ir.Int(8, true)
 	checkDiags(t, VerifyOp(c), []string{"2: 'otir.constant' op value type 'index' does not match the result type 'i8'"})
 
 	// A detached op using a detached op's result (this once panicked).
-	use := ir.NewOp(ir.OpAdd, at(3), ops(c.Results[0], c.Results[0]), []ir.Type{ir.Index()}, nil)
+	use := ir.NewOp(otir.OpAdd, at(3), ops(c.Results[0], c.Results[0]), []ir.Type{ir.Index()}, nil)
 	c.Results[0].Type = ir.Index()
 	checkDiags(t, VerifyOp(use), []string{"3: 'otir.add' op operand #0 does not dominate this use", "2: note: operand defined here (op is neither in a parent nor in a child region)"})
 
 	// A module whose op is not a module, and one without a body.
-	checkDiags(t, Verify(&ir.Module{Op: ir.NewOp(ir.OpBarrier, at(2), nil, nil, nil)}), []string{"2: 'otir.barrier' op cannot be the top-level operation (expected 'builtin.module')"})
+	checkDiags(t, Verify(&ir.Module{Op: ir.NewOp(otir.OpBarrier, at(2), nil, nil, nil)}), []string{"2: 'otir.barrier' op cannot be the top-level operation (expected 'builtin.module')"})
 	checkDiags(t, Verify(&ir.Module{Op: ir.NewOp(ir.OpModule, at(2), nil, nil, nil)}), []string{"2: 'builtin.module' op expects 1 region, but got 0"})
 
 	// An op nested inside itself is reported, not followed forever.
 	e := newEnv(nil)
-	i := e.b.ConstInt(0, ir.Index())
-	loop, body := e.b.For(i, i, i)
+	i := otir.ConstInt(e.b, 0, ir.Index())
+	loop, body := scf.For(e.b, i, i, i)
 	body.Append(loop)
 	e.finish()
 	// Appending the loop to its own body re-linked it there, so the outer
@@ -252,12 +254,12 @@ func TestDegenerateInputs(t *testing.T) {
 func TestSharedOps(t *testing.T) {
 	runRules(t, []ruleCase{
 		{name: "op listed twice", build: func(e *env) {
-			c := e.create(2, ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}}, "index")
+			c := e.create(2, otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}}, "index")
 			e.body.Append(c)
 		}, want: []string{"2: 'otir.constant' op appears more than once in the IR"}},
 		{name: "region op listed twice", build: func(e *env) {
-			_, then, _ := e.b.If(cond0(e), nil, false)
-			e.in(then).b.Yield()
+			_, then, _ := scf.If(e.b, cond0(e), nil, false)
+			scf.Yield(e.in(then).b)
 			e.body.Ops[len(e.body.Ops)-1].Loc = at(2)
 			e.body.Append(e.body.Ops[len(e.body.Ops)-1])
 		}, want: []string{"2: 'scf.if' op appears more than once in the IR (or inside its own regions)"}},
@@ -265,13 +267,13 @@ func TestSharedOps(t *testing.T) {
 			c := cond0(e)
 			var inner *ir.Operation
 			for i := 0; i < 40; i++ {
-				op := ir.NewOp(ir.OpIf, at(1), ops(c), nil, nil)
+				op := ir.NewOp(scf.OpIf, at(1), ops(c), nil, nil)
 				b := op.NewRegion()
 				if inner != nil {
 					b.Append(inner)
 					b.Ops = append(b.Ops, inner)
 				}
-				b.Append(ir.NewOp(ir.OpYield, at(1), nil, nil, nil))
+				b.Append(ir.NewOp(scf.OpYield, at(1), nil, nil, nil))
 				op.Regions = append(op.Regions, &ir.Region{Parent: op})
 				inner = op
 			}
@@ -286,12 +288,12 @@ func TestDepthLimit(t *testing.T) {
 	c := cond0(e)
 	b := e.b
 	for i := 0; i < maxDepth+5; i++ {
-		_, then, _ := b.If(c, nil, false)
+		_, then, _ := scf.If(b, c, nil, false)
 		b = e.in(then).b
 	}
 	// Each then-block holds the next scf.if; end them all with scf.yield.
 	for blk := b.Block; blk != e.body; blk = blk.ParentOp().Block {
-		blk.Append(ir.NewOp(ir.OpYield, at(1), nil, nil, nil))
+		blk.Append(ir.NewOp(scf.OpYield, at(1), nil, nil, nil))
 	}
 	e.finish()
 	checkDiags(t, Verify(e.m), []string{"1: 'scf.if' op regions are nested more than 1000 deep"})
@@ -309,15 +311,15 @@ func repeat(s string, n int) []string {
 // the kernel's grid, and rejects uses of later values.
 func TestVerifyOpInContext(t *testing.T) {
 	e := newEnv([]int64{2, 2})
-	i := e.b.ConstInt(0, ir.Index())
-	_, body := e.b.For(i, i, i)
+	i := otir.ConstInt(e.b, 0, ir.Index())
+	_, body := scf.For(e.b, i, i, i)
 	f := e.in(body)
-	pid := f.op(ir.OpProgramID, nil, ir.Attrs{{Name: "axis", Value: ir.I64(1)}}, "index")
-	use := f.op(ir.OpAdd, ops(i, body.Args[0]), nil, "index")
-	late := ir.NewOp(ir.OpConstant, at(3), nil, []ir.Type{ir.Index()}, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}})
-	bad := f.create(2, ir.OpAdd, ops(i, late.Results[0]), nil, "index")
+	pid := f.op(otir.OpProgramID, nil, ir.Attrs{{Name: "axis", Value: ir.I64(1)}}, "index")
+	use := f.op(otir.OpAdd, ops(i, body.Args[0]), nil, "index")
+	late := ir.NewOp(otir.OpConstant, at(3), nil, []ir.Type{ir.Index()}, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}})
+	bad := f.create(2, otir.OpAdd, ops(i, late.Results[0]), nil, "index")
 	f.b.Insert(late)
-	f.b.Yield()
+	scf.Yield(f.b)
 	e.finish()
 	checkDiags(t, VerifyOp(pid), nil)
 	checkDiags(t, VerifyOp(use), nil)
@@ -330,84 +332,84 @@ func TestVerifyOpInContext(t *testing.T) {
 func TestStructuralLinks(t *testing.T) {
 	runRules(t, []ruleCase{
 		{name: "stale block link", build: func(e *env) {
-			e.bad(ir.OpBarrier, nil, nil).Block = nil
+			e.bad(otir.OpBarrier, nil, nil).Block = nil
 		}, want: []string{"2: 'otir.barrier' op is not linked to the block that holds it"}},
 		{name: "null operand", build: func(e *env) {
-			e.bad(ir.OpNeg, []*ir.Value{nil}, nil, "i8")
+			e.bad(otir.OpNeg, []*ir.Value{nil}, nil, "i8")
 		}, want: []string{"2: 'otir.neg' op operand #0 is null"}},
 		{name: "operand without a type", build: func(e *env) {
 			v := e.val("i8")
 			v.Type = nil
-			e.bad(ir.OpNeg, ops(v), nil, "i8")
+			e.bad(otir.OpNeg, ops(v), nil, "i8")
 		}, want: []string{"1: 'otir.constant' op result #0 has no type", "2: 'otir.neg' op operand #0 has no type"}},
 		{name: "stale operand", build: func(e *env) {
 			v := e.val("i8")
 			v.Def.Results = []*ir.Value{{Type: v.Type, Def: v.Def}}
-			e.bad(ir.OpNeg, ops(v), nil, "i8")
+			e.bad(otir.OpNeg, ops(v), nil, "i8")
 		}, want: []string{"2: 'otir.neg' op operand #0 refers to a value that its defining operation or block no longer holds"}},
 		{name: "null result", build: func(e *env) {
-			e.bad(ir.OpAlloc, nil, nil, p16i8).Results[0] = nil
+			e.bad(otir.OpAlloc, nil, nil, p16i8).Results[0] = nil
 		}, want: []string{"2: 'otir.alloc' op result #0 is null"}},
 		{name: "result of another op", build: func(e *env) {
 			other := e.val("i8")
-			e.bad(ir.OpAlloc, nil, nil, p16i8).Results[0] = other
+			e.bad(otir.OpAlloc, nil, nil, p16i8).Results[0] = other
 		}, want: []string{"2: 'otir.alloc' op result #0 is not linked to this operation"}},
 		{name: "invalid tile type", build: func(e *env) {
-			e.b.Insert(ir.NewOp(ir.OpAlloc, at(2), nil, []ir.Type{ir.Tile([]int64{4, 0}, ir.Int(8, true), ir.Private)}, nil))
+			e.b.Insert(ir.NewOp(otir.OpAlloc, at(2), nil, []ir.Type{ir.Tile([]int64{4, 0}, ir.Int(8, true), ir.Private)}, nil))
 		}, want: []string{"2: 'otir.alloc' op result #0 has an invalid type: tile dimension #1 must be positive, but got 0"}},
 		{name: "tile of tokens", build: func(e *env) {
-			e.b.Insert(ir.NewOp(ir.OpAlloc, at(2), nil, []ir.Type{ir.Tile([]int64{4}, ir.Token(), ir.Private)}, nil))
+			e.b.Insert(ir.NewOp(otir.OpAlloc, at(2), nil, []ir.Type{ir.Tile([]int64{4}, ir.Token(), ir.Private)}, nil))
 		}, want: []string{"2: 'otir.alloc' op result #0 has an invalid type: tile element type must be an integer, float or index type, but got '!otir.token'"}},
 		{name: "integer width", build: func(e *env) {
-			e.b.Insert(ir.NewOp(ir.OpAlloc, at(2), nil, []ir.Type{ir.Int(1<<24, true)}, nil))
+			e.b.Insert(ir.NewOp(otir.OpAlloc, at(2), nil, []ir.Type{ir.Int(1<<24, true)}, nil))
 		}, want: []string{"2: 'otir.alloc' op result #0 has an invalid type: integer width 16777216 is out of range [1, 16777215]"}},
 		{name: "null region", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			e.bad(ir.OpFor, ops(i, i, i), nil).Regions = []*ir.Region{nil}
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			e.bad(scf.OpFor, ops(i, i, i), nil).Regions = []*ir.Region{nil}
 		}, want: []string{"2: 'scf.for' op region #0 is null"}},
 		{name: "null op in a block", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
 			b := op.NewRegion(ir.Index())
 			b.Ops = append(b.Ops, nil)
-			e.in(b).b.Yield()
+			scf.Yield(e.in(b).b)
 		}, want: []string{"2: 'scf.for' op region #0 holds a null operation"}},
 		{name: "block argument without a type", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
 			b := op.NewRegion(nil)
-			e.in(b).b.Yield()
+			scf.Yield(e.in(b).b)
 		}, want: []string{"2: 'scf.for' op region #0 argument #0 has no type"}},
 		{name: "else region with two blocks", build: func(e *env) {
 			e.b.Loc = at(2)
-			op, then, els := e.b.If(cond0(e), nil, true)
-			e.in(then).b.Yield()
-			e.in(els).b.Yield()
+			op, then, els := scf.If(e.b, cond0(e), nil, true)
+			scf.Yield(e.in(then).b)
+			scf.Yield(e.in(els).b)
 			op.Regions[1].Blocks = append(op.Regions[1].Blocks, els)
 		}, want: []string{"2: 'scf.if' op expects region #1 to have 0 or 1 blocks, but it has 2"}},
 		{name: "null block", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
 			op.Regions = []*ir.Region{{Parent: op, Blocks: []*ir.Block{nil}}}
 		}, want: []string{"2: 'scf.for' op region #0 holds a null block"}},
 		{name: "block of another region", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
-			e.in(op.NewRegion(ir.Index())).b.Yield()
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
+			scf.Yield(e.in(op.NewRegion(ir.Index())).b)
 			op.Regions[0].Blocks[0].Parent = nil
 		}, want: []string{"2: 'scf.for' op region #0 holds a block that is not linked to it"}},
 		{name: "null block argument", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
 			b := op.NewRegion(ir.Index())
-			e.in(b).b.Yield()
+			scf.Yield(e.in(b).b)
 			b.Args[0] = nil
 		}, want: []string{"2: 'scf.for' op region #0 argument #0 is null"}},
 		{name: "block argument of another block", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
 			b := op.NewRegion(ir.Index())
-			e.in(b).b.Yield()
+			scf.Yield(e.in(b).b)
 			b.Args[0] = (&ir.Block{}).AddArg(ir.Index(), at(1))
 		}, want: []string{"2: 'scf.for' op region #0 argument #0 is not linked to its block"}},
 		{name: "module body arguments", build: func(e *env) {
@@ -416,12 +418,12 @@ func TestStructuralLinks(t *testing.T) {
 		}, want: []string{"2: 'builtin.module' op body must have no arguments, but has 1"}},
 		{name: "null dense value", build: func(e *env) {
 			typ := ty("!otir.tile<2xi8, #private>").(*ir.TileType)
-			e.bad(ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.DenseAttr{Type: typ, Ints: []*big.Int{big.NewInt(1), nil}}}}, "!otir.tile<2xi8, #private>")
+			e.bad(otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.DenseAttr{Type: typ, Ints: []*big.Int{big.NewInt(1), nil}}}}, "!otir.tile<2xi8, #private>")
 		}, want: []string{"2: 'otir.constant' op dense value #1 is null"}},
 		{name: "region of another op", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
-			e.in(op.NewRegion(ir.Index())).b.Yield()
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
+			scf.Yield(e.in(op.NewRegion(ir.Index())).b)
 			op.Regions[0].Parent = nil
 		}, want: []string{"2: 'scf.for' op region #0 is not linked to this operation"}},
 	})

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -21,8 +23,8 @@ type nested struct {
 
 func newNested(seed int64, n int) *nested {
 	g := &nested{r: rand.New(rand.NewSource(seed)), e: newEnv([]int64{2})}
-	c := g.e.b.ConstInt(0, ir.Index())
-	g.fill(g.e.b, []*ir.Value{c, g.e.b.ProgramID(0)}, n, 0)
+	c := otir.ConstInt(g.e.b, 0, ir.Index())
+	g.fill(g.e.b, []*ir.Value{c, otir.ProgramID(g.e.b, 0)}, n, 0)
 	g.e.finish()
 	return g
 }
@@ -39,23 +41,23 @@ func (g *nested) fill(b *ir.Builder, scope []*ir.Value, n, depth int) {
 		}
 		switch k := g.r.Intn(40); {
 		case k == 0 && depth < 3:
-			loop, body := b.For(scope[0], pick(), pick())
+			loop, body := scf.For(b, scope[0], pick(), pick())
 			in := ir.NewBuilder(body)
 			g.fill(in, append(scope[:len(scope):len(scope)], body.Args[0]), g.r.Intn(12), depth+1)
-			in.Yield()
+			scf.Yield(in)
 			_ = loop
 		case k == 1 && depth < 3:
-			cond := b.Cmp("slt", pick(), pick(), ir.Bool())
-			_, then, els := b.If(cond, nil, g.r.Intn(2) == 0)
+			cond := otir.Cmp(b, "slt", pick(), pick(), ir.Bool())
+			_, then, els := scf.If(b, cond, nil, g.r.Intn(2) == 0)
 			for _, blk := range []*ir.Block{then, els} {
 				if blk != nil {
 					in := ir.NewBuilder(blk)
 					g.fill(in, scope, g.r.Intn(12), depth+1)
-					in.Yield()
+					scf.Yield(in)
 				}
 			}
 		default:
-			op := b.Create(ir.OpAdd, []*ir.Value{pick(), pick()}, []ir.Type{ir.Index()}, nil)
+			op := b.Create(otir.OpAdd, []*ir.Value{pick(), pick()}, []ir.Type{ir.Index()}, nil)
 			g.adds = append(g.adds, op)
 			scope = append(scope, op.Results[0])
 		}
@@ -109,7 +111,7 @@ func (g *nested) breakBoundaries(k int) {
 
 func lastAdd(ops []*ir.Operation) *ir.Operation {
 	for i := len(ops) - 1; i >= 0; i-- {
-		if ops[i].Name == ir.OpAdd {
+		if ops[i].Name == otir.OpAdd {
 			return ops[i]
 		}
 	}
@@ -118,7 +120,7 @@ func lastAdd(ops []*ir.Operation) *ir.Operation {
 
 func firstAdd(ops []*ir.Operation) *ir.Operation {
 	for _, op := range ops {
-		if op.Name == ir.OpAdd {
+		if op.Name == otir.OpAdd {
 			return op
 		}
 	}

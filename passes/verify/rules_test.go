@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -46,7 +48,7 @@ const (
 func TestStructureRules(t *testing.T) {
 	runRules(t, []ruleCase{
 		{name: "module body holds only kernels", build: func(e *env) {
-			e.m.Body().Append(ir.NewOp(ir.OpBarrier, at(2), nil, nil, nil))
+			e.m.Body().Append(ir.NewOp(otir.OpBarrier, at(2), nil, nil, nil))
 		}, want: []string{"2: 'otir.barrier' op cannot appear in the module body, which holds only 'otir.kernel' operations"}},
 		{name: "typing style", build: func(e *env) {
 			e.m.Op.Loc = at(2)
@@ -56,9 +58,9 @@ func TestStructureRules(t *testing.T) {
 			e.bad(ir.OpModule, nil, nil).NewRegion()
 		}, want: []string{"2: 'builtin.module' op must be the top-level operation"}},
 		{name: "kernel inside a kernel", build: func(e *env) {
-			k := e.bad(ir.OpKernel, nil, ir.Attrs{{Name: "function_type", Value: &ir.FunctionType{}}, {Name: "sym_name", Value: &ir.StringAttr{Value: "inner"}}})
+			k := e.bad(otir.OpKernel, nil, ir.Attrs{{Name: "function_type", Value: &ir.FunctionType{}}, {Name: "sym_name", Value: &ir.StringAttr{Value: "inner"}}})
 			k.NewRegion()
-			k.Body(0).Append(ir.NewOp(ir.OpReturn, at(1), nil, nil, nil))
+			k.Body(0).Append(ir.NewOp(otir.OpReturn, at(1), nil, nil, nil))
 		}, want: []string{"2: 'otir.kernel' op expects parent op 'builtin.module'"}},
 		{name: "kernel without sym_name", build: func(e *env) {
 			e.kernel.Attrs.Delete("sym_name")
@@ -75,8 +77,8 @@ func TestStructureRules(t *testing.T) {
 		{name: "redefinition", build: func(e *env) {
 			b := ir.NewBuilder(e.m.Body())
 			b.Loc = at(2)
-			_, body := b.Kernel("k", nil, nil)
-			body.Append(ir.NewOp(ir.OpReturn, at(1), nil, nil, nil))
+			_, body := otir.Kernel(b, "k", nil, nil)
+			body.Append(ir.NewOp(otir.OpReturn, at(1), nil, nil, nil))
 		}, want: []string{"2: redefinition of symbol named 'k'", "1: note: see existing symbol definition here"}},
 		{name: "function_type results", build: func(e *env) {
 			e.kernel.Attr("function_type").(*ir.FunctionType).Results = []ir.Type{ir.Int(8, true)}
@@ -111,47 +113,47 @@ func TestStructureRules(t *testing.T) {
 		}, want: []string{"2: 'otir.kernel' op attribute 'grid' must be an array attribute, but got a string attribute"}},
 		{name: "body must end with return", noReturn: true, build: func(e *env) {
 			e.kernel.Loc = at(2)
-			e.op(ir.OpBarrier, nil, nil)
+			e.op(otir.OpBarrier, nil, nil)
 		}, want: []string{"2: 'otir.kernel' op expects regions to end with 'otir.return', found 'otir.barrier'"}},
 		{name: "empty body", noReturn: true, build: func(e *env) {
 			e.kernel.Loc = at(2)
 		}, want: []string{"2: 'otir.kernel' op expects regions to end with 'otir.return', but the block is empty"}},
 		{name: "return not last", build: func(e *env) {
-			e.bad(ir.OpReturn, nil, nil)
-			e.op(ir.OpBarrier, nil, nil)
+			e.bad(otir.OpReturn, nil, nil)
+			e.op(otir.OpBarrier, nil, nil)
 		}, want: []string{"2: 'otir.return' op must be the last operation in its block"}},
 		{name: "return inside scf.if", build: func(e *env) {
-			_, then, _ := e.b.If(cond0(e), nil, false)
-			e.in(then).bad(ir.OpReturn, nil, nil)
+			_, then, _ := scf.If(e.b, cond0(e), nil, false)
+			e.in(then).bad(otir.OpReturn, nil, nil)
 		}, want: []string{
 			"1: 'scf.if' op expects regions to end with 'scf.yield', found 'otir.return'",
 			"2: 'otir.return' op expects parent op 'otir.kernel'"}},
 		{name: "return with operands", noReturn: true, build: func(e *env) {
-			e.bad(ir.OpReturn, e.vals("i8"), nil)
+			e.bad(otir.OpReturn, e.vals("i8"), nil)
 		}, want: []string{"2: 'otir.return' op expects no operands, but got 1"}},
 		{name: "unregistered op", build: func(e *env) {
 			e.bad("otir.frob", nil, nil)
 		}, want: []string{"2: unregistered operation 'otir.frob'"}},
 		{name: "operand count", build: func(e *env) {
-			e.bad(ir.OpAdd, e.vals("i8"), nil, "i8")
+			e.bad(otir.OpAdd, e.vals("i8"), nil, "i8")
 		}, want: []string{"2: 'otir.add' op expects 2 operands, but got 1"}},
 		{name: "operand range", build: func(e *env) {
-			e.bad(ir.OpDMA, e.vals(g16i8), nil, "!otir.token")
+			e.bad(otir.OpDMA, e.vals(g16i8), nil, "!otir.token")
 		}, want: []string{"2: 'otir.dma_copy_async' op expects 2 or 3 operands, but got 1"}},
 		{name: "result count", build: func(e *env) {
-			e.bad(ir.OpAdd, e.vals("i8", "i8"), nil)
+			e.bad(otir.OpAdd, e.vals("i8", "i8"), nil)
 		}, want: []string{"2: 'otir.add' op expects 1 result, but got 0"}},
 		{name: "region count", build: func(e *env) {
-			e.bad(ir.OpBarrier, nil, nil).NewRegion()
+			e.bad(otir.OpBarrier, nil, nil).NewRegion()
 		}, want: []string{"2: 'otir.barrier' op expects no regions, but got 1"}},
 		{name: "missing attribute", build: func(e *env) {
-			e.bad(ir.OpCmp, e.vals("i8", "i8"), nil, "i1")
+			e.bad(otir.OpCmp, e.vals("i8", "i8"), nil, "i1")
 		}, want: []string{"2: 'otir.cmp' op requires attribute 'kind'"}},
 		{name: "attribute kind", build: func(e *env) {
-			e.bad(ir.OpCmp, e.vals("i8", "i8"), ir.Attrs{{Name: "kind", Value: ir.I64(1)}}, "i1")
+			e.bad(otir.OpCmp, e.vals("i8", "i8"), ir.Attrs{{Name: "kind", Value: ir.I64(1)}}, "i1")
 		}, want: []string{"2: 'otir.cmp' op attribute 'kind' must be a string attribute, but got an integer attribute"}},
 		{name: "token from another op", build: func(e *env) {
-			e.bad(ir.OpAlloc, nil, nil, "!otir.token")
+			e.bad(otir.OpAlloc, nil, nil, "!otir.token")
 		}, want: []string{"2: 'otir.alloc' op result #0 cannot be !otir.token (only 'otir.dma_copy_async' produces tokens)"}},
 	})
 }
@@ -159,46 +161,46 @@ func TestStructureRules(t *testing.T) {
 func TestDominanceRules(t *testing.T) {
 	runRules(t, []ruleCase{
 		{name: "use before definition", build: func(e *env) {
-			c := ir.NewOp(ir.OpConstant, at(3), nil, []ir.Type{ir.Int(8, true)}, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: big.NewInt(1), Type: ir.Int(8, true)}}})
-			e.bad(ir.OpNeg, ops(c.Results[0]), nil, "i8")
+			c := ir.NewOp(otir.OpConstant, at(3), nil, []ir.Type{ir.Int(8, true)}, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: big.NewInt(1), Type: ir.Int(8, true)}}})
+			e.bad(otir.OpNeg, ops(c.Results[0]), nil, "i8")
 			e.b.Insert(c)
 		}, want: []string{"2: 'otir.neg' op operand #0 does not dominate this use", "3: note: operand defined here (op in the same block)"}},
 		{name: "use of its own result", build: func(e *env) {
-			op := e.bad(ir.OpNeg, nil, nil, "i8")
+			op := e.bad(otir.OpNeg, nil, nil, "i8")
 			op.Operands = ops(op.Results[0])
 		}, want: []string{"2: 'otir.neg' op operand #0 does not dominate this use", "2: note: operand defined here (the operation uses its own result)"}},
 		{name: "use of a value from inside a loop after it", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			_, body := e.b.For(i, i, i)
-			inner := e.in(body).create(3, ir.OpNeg, e.in(body).vals("i8"), nil, "i8").Results[0]
-			e.in(body).b.Yield()
-			e.bad(ir.OpNeg, ops(inner), nil, "i8")
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			_, body := scf.For(e.b, i, i, i)
+			inner := e.in(body).create(3, otir.OpNeg, e.in(body).vals("i8"), nil, "i8").Results[0]
+			scf.Yield(e.in(body).b)
+			e.bad(otir.OpNeg, ops(inner), nil, "i8")
 		}, want: []string{"2: 'otir.neg' op operand #0 does not dominate this use", "3: note: operand defined here (op is neither in a parent nor in a child region)"}},
 		{name: "loop bound from its own body", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			op := e.bad(ir.OpFor, ops(i, i, i), nil)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			op := e.bad(scf.OpFor, ops(i, i, i), nil)
 			body := op.NewRegion(ir.Index())
-			c := e.in(body).create(3, ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}}, "index").Results[0]
-			e.in(body).b.Yield()
+			c := e.in(body).create(3, otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}}, "index").Results[0]
+			scf.Yield(e.in(body).b)
 			op.Operands[2] = c
 		}, want: []string{"2: 'scf.for' op operand #2 does not dominate this use", "3: note: operand defined here (op in a child region)"}},
 		{name: "induction variable outside the loop", build: func(e *env) {
-			i := e.b.ConstInt(0, ir.Index())
-			_, body := e.b.For(i, i, i)
+			i := otir.ConstInt(e.b, 0, ir.Index())
+			_, body := scf.For(e.b, i, i, i)
 			body.Args[0].Loc = at(3)
-			e.in(body).b.Yield()
-			e.bad(ir.OpAdd, ops(body.Args[0], i), nil, "index")
+			scf.Yield(e.in(body).b)
+			e.bad(otir.OpAdd, ops(body.Args[0], i), nil, "index")
 		}, want: []string{"2: 'otir.add' op operand #0 does not dominate this use", "3: note: operand defined as a block argument (of a region that does not enclose this use)"}},
 		{name: "value of another kernel", build: func(e *env) {
-			c := e.create(3, ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}}, "index").Results[0]
+			c := e.create(3, otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: ir.IndexAttr(1)}}, "index").Results[0]
 			b := ir.NewBuilder(e.m.Body())
 			b.Loc = at(1)
-			_, body := b.Kernel("k2", nil, nil)
+			_, body := otir.Kernel(b, "k2", nil, nil)
 			nb := ir.NewBuilder(body)
 			nb.Loc = at(2)
-			nb.Unary(ir.OpNeg, c, ir.Index())
+			nb.Unary(otir.OpNeg, c, ir.Index())
 			nb.Loc = at(1)
-			nb.Return()
+			otir.Return(nb)
 		}, want: []string{"2: 'otir.neg' op operand #0 does not dominate this use", "3: note: operand defined here (op is neither in a parent nor in a child region)"}},
 	})
 }
@@ -218,74 +220,74 @@ func TestContextAndConstantRules(t *testing.T) {
 	axis := func(n int64) ir.Attrs { return ir.Attrs{{Name: "axis", Value: ir.I64(n)}} }
 	runRules(t, []ruleCase{
 		{name: "program_id axis beyond grid", grid: []int64{4}, build: func(e *env) {
-			e.bad(ir.OpProgramID, nil, axis(1), "index")
+			e.bad(otir.OpProgramID, nil, axis(1), "index")
 		}, want: []string{"2: 'otir.program_id' op axis 1 is out of range: the kernel's grid has rank 1"}},
 		{name: "program_id axis with default grid", build: func(e *env) {
-			e.bad(ir.OpProgramID, nil, axis(2), "index")
+			e.bad(otir.OpProgramID, nil, axis(2), "index")
 		}, want: []string{"2: 'otir.program_id' op axis 2 is out of range: the kernel's grid has rank 1"}},
 		{name: "num_programs axis beyond grid", grid: []int64{2, 2}, build: func(e *env) {
-			e.bad(ir.OpNumProgs, nil, axis(2), "index")
+			e.bad(otir.OpNumProgs, nil, axis(2), "index")
 		}, want: []string{"2: 'otir.num_programs' op axis 2 is out of range: the kernel's grid has rank 2"}},
 		{name: "negative axis", build: func(e *env) {
-			e.bad(ir.OpProgramID, nil, axis(-1), "index")
+			e.bad(otir.OpProgramID, nil, axis(-1), "index")
 		}, want: []string{"2: 'otir.program_id' op axis must be a non-negative integer, but got -1"}},
 		{name: "program_id result", build: func(e *env) {
-			e.bad(ir.OpProgramID, nil, axis(0), "i32")
+			e.bad(otir.OpProgramID, nil, axis(0), "i32")
 		}, want: []string{"2: 'otir.program_id' op result must be 'index', but got 'i32'"}},
 		{name: "axis attribute kind", build: func(e *env) {
-			e.bad(ir.OpProgramID, nil, ir.Attrs{{Name: "axis", Value: &ir.StringAttr{Value: "x"}}}, "index")
+			e.bad(otir.OpProgramID, nil, ir.Attrs{{Name: "axis", Value: &ir.StringAttr{Value: "x"}}}, "index")
 		}, want: []string{"2: 'otir.program_id' op attribute 'axis' must be an integer attribute, but got a string attribute"}},
 		{name: "constant type", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, intConst(1, "i8"), "i16")
+			e.bad(otir.OpConstant, nil, intConst(1, "i8"), "i16")
 		}, want: []string{"2: 'otir.constant' op value type 'i8' does not match the result type 'i16'"}},
 		{name: "constant signed range", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, intConst(128, "i8"), "i8")
+			e.bad(otir.OpConstant, nil, intConst(128, "i8"), "i8")
 		}, want: []string{"2: 'otir.constant' op value 128 does not fit in 'i8' (range [-128, 127])"}},
 		{name: "constant unsigned range", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, intConst(-1, "u8"), "u8")
+			e.bad(otir.OpConstant, nil, intConst(-1, "u8"), "u8")
 		}, want: []string{"2: 'otir.constant' op value -1 does not fit in 'u8' (range [0, 255])"}},
 		{name: "constant odd width", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, intConst(-5, "i3"), "i3")
+			e.bad(otir.OpConstant, nil, intConst(-5, "i3"), "i3")
 		}, want: []string{"2: 'otir.constant' op value -5 does not fit in 'i3' (range [-4, 3])"}},
 		{name: "constant bool", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, intConst(2, "i1"), "i1")
+			e.bad(otir.OpConstant, nil, intConst(2, "i1"), "i1")
 		}, want: []string{"2: 'otir.constant' op value 2 is not a boolean: i1 values are 0 or 1"}},
 		{name: "integer value on a float", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: big.NewInt(1), Type: ir.Float(ir.F32)}}}, "f32")
+			e.bad(otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: big.NewInt(1), Type: ir.Float(ir.F32)}}}, "f32")
 		}, want: []string{"2: 'otir.constant' op integer value needs an integer or index type, but got 'f32'"}},
 		{name: "float constant type", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.FloatAttr{Value: 1, Type: ir.Float(ir.F16)}}}, "f32")
+			e.bad(otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.FloatAttr{Value: 1, Type: ir.Float(ir.F16)}}}, "f32")
 		}, want: []string{"2: 'otir.constant' op value type 'f16' does not match the result type 'f32'"}},
 		{name: "value attribute kind", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.StringAttr{Value: "1"}}}, "i8")
+			e.bad(otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.StringAttr{Value: "1"}}}, "i8")
 		}, want: []string{"2: 'otir.constant' op attribute 'value' must be an integer, float or dense attribute, but got a string attribute"}},
 		{name: "dense type", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense("!otir.tile<4xi8, #private>", 0), "!otir.tile<4xi16, #private>")
+			e.bad(otir.OpConstant, nil, dense("!otir.tile<4xi8, #private>", 0), "!otir.tile<4xi16, #private>")
 		}, want: []string{"2: 'otir.constant' op value type '!otir.tile<4xi8, #private>' does not match the result type '!otir.tile<4xi16, #private>'"}},
 		{name: "dense in global", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense("!otir.tile<4xi8, #global>", 0), "!otir.tile<4xi8, #global>")
+			e.bad(otir.OpConstant, nil, dense("!otir.tile<4xi8, #global>", 0), "!otir.tile<4xi8, #global>")
 		}, want: []string{"2: 'otir.constant' op dense constant must be a #private tile, but got '!otir.tile<4xi8, #global>'"}},
 		{name: "dense count", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense("!otir.tile<2x2xi4, #private>", 1, 2, 3), "!otir.tile<2x2xi4, #private>")
+			e.bad(otir.OpConstant, nil, dense("!otir.tile<2x2xi4, #private>", 1, 2, 3), "!otir.tile<2x2xi4, #private>")
 		}, want: []string{"2: 'otir.constant' op dense constant has 3 values, but its type '!otir.tile<2x2xi4, #private>' needs 1 (a splat) or 4"}},
 		{name: "dense range", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense("!otir.tile<2x2xi4, #private>", 1, 8, 3, 4), "!otir.tile<2x2xi4, #private>")
+			e.bad(otir.OpConstant, nil, dense("!otir.tile<2x2xi4, #private>", 1, 8, 3, 4), "!otir.tile<2x2xi4, #private>")
 		}, want: []string{"2: 'otir.constant' op dense value #1 (8) does not fit in 'i4' (range [-8, 7])"}},
 		{name: "dense bool", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense(p16i1, 2), p16i1)
+			e.bad(otir.OpConstant, nil, dense(p16i1, 2), p16i1)
 		}, want: []string{"2: 'otir.constant' op dense value #0 (2) is not a boolean: i1 values are 0 or 1"}},
 		{name: "dense kind", build: func(e *env) {
 			typ := ty("!otir.tile<4xi8, #private>")
-			e.bad(ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.DenseAttr{Type: typ.(*ir.TileType), Floats: []float64{1}}}}, "!otir.tile<4xi8, #private>")
+			e.bad(otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.DenseAttr{Type: typ.(*ir.TileType), Floats: []float64{1}}}}, "!otir.tile<4xi8, #private>")
 		}, want: []string{"2: 'otir.constant' op dense constant of '!otir.tile<4xi8, #private>' must hold integer values"}},
 		{name: "dense floats needed", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense("!otir.tile<4xf32, #private>", 1), "!otir.tile<4xf32, #private>")
+			e.bad(otir.OpConstant, nil, dense("!otir.tile<4xf32, #private>", 1), "!otir.tile<4xf32, #private>")
 		}, want: []string{"2: 'otir.constant' op dense constant of '!otir.tile<4xf32, #private>' must hold float values"}},
 		{name: "dense on a scalar", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, dense("!otir.tile<1xi8, #private>", 1), "i8")
+			e.bad(otir.OpConstant, nil, dense("!otir.tile<1xi8, #private>", 1), "i8")
 		}, want: []string{"2: 'otir.constant' op value type '!otir.tile<1xi8, #private>' does not match the result type 'i8'"}},
 		{name: "scalar constant on a tile", build: func(e *env) {
-			e.bad(ir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: big.NewInt(1), Type: i8}}}, p16i8)
+			e.bad(otir.OpConstant, nil, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: big.NewInt(1), Type: i8}}}, p16i8)
 		}, want: []string{"2: 'otir.constant' op value type 'i8' does not match the result type '!otir.tile<16xi8, #private>'"}},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -43,7 +44,7 @@ func checkPlacement(op *ir.Operation, d *ir.OpDef, parent *ir.Block, p *ir.Opera
 		return lastInBlock(op, parent)
 	}
 	if pname == ir.OpModule {
-		return opError(op, "cannot appear in the module body, which holds only '%s' operations", ir.OpKernel)
+		return opError(op, "cannot appear in the module body, which holds only '%s' operations", otir.OpKernel)
 	}
 	return nil
 }

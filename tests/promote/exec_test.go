@@ -100,7 +100,7 @@ func randProgram(rng *rand.Rand, style string, floats bool) program {
 			if pred[0] == 'o' && !(isFloat(ta) && isFloat(tb)) || hasFloat && (pred[0] == 's' || pred[0] == 'u') {
 				continue
 			}
-			if _, err := typing.InferCmp(style, pred, []ir.Type{pa, pb}); err != nil {
+			if _, err := typing.InferCmp(style, "otir.cmp", pred, []ir.Type{pa, pb}); err != nil {
 				continue
 			}
 			res = ir.Bool()

@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/otir-dev/otir/cmd/internal/registry"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -40,20 +41,20 @@ func fakeParse(file, src string, lineOffset int) (*ir.Module, error) {
 		if body == nil {
 			b := ir.NewBuilder(m.Body())
 			b.Loc = loc
-			_, body = b.Kernel("k", nil, nil)
+			_, body = otir.Kernel(b, "k", nil, nil)
 		}
 		b := ir.NewBuilder(body)
 		b.Loc = loc
 		switch f[0] {
 		case "const":
 			n, _ := strconv.Atoi(f[1])
-			vals = append(vals, b.ConstInt(int64(n), ir.Index()))
+			vals = append(vals, otir.ConstInt(b, int64(n), ir.Index()))
 		case "add":
 			x, _ := strconv.Atoi(f[1])
 			y, _ := strconv.Atoi(f[2])
-			vals = append(vals, b.Binary(ir.OpAdd, vals[x], vals[y], ir.Index()))
+			vals = append(vals, b.Binary(otir.OpAdd, vals[x], vals[y], ir.Index()))
 		case "bad", "warn":
-			v := b.ConstInt(0, ir.Index())
+			v := otir.ConstInt(b, 0, ir.Index())
 			v.Def.SetAttr(f[0], &ir.UnitAttr{})
 			vals = append(vals, v)
 		default:
@@ -61,7 +62,7 @@ func fakeParse(file, src string, lineOffset int) (*ir.Module, error) {
 		}
 	}
 	if body != nil {
-		ir.NewBuilder(body).Return()
+		otir.Return(ir.NewBuilder(body))
 	}
 	return m, nil
 }
@@ -89,7 +90,7 @@ func init() {
 			return passes.PassFunc(func(m *ir.Module) error {
 				done := false
 				m.Walk(func(op *ir.Operation) bool {
-					if op.Name == ir.OpConstant && !done {
+					if op.Name == otir.OpConstant && !done {
 						op.SetAttr("bad", &ir.UnitAttr{})
 						done = true
 					}
@@ -105,7 +106,7 @@ func init() {
 			return passes.PassFunc(func(m *ir.Module) error {
 				var err error
 				m.Walk(func(op *ir.Operation) bool {
-					if op.Name == ir.OpConstant && err == nil {
+					if op.Name == otir.OpConstant && err == nil {
 						err = diag.Errorf(op.Loc, "cannot handle this constant")
 					}
 					return err == nil

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/tiles"
 )
@@ -32,7 +33,7 @@ func opRows() []opRow {
 		switch {
 		case strings.HasPrefix(name, "dais."):
 			r.exec, r.lower = "n/a: runs on the ALIR interpreter", "n/a: lower-tiles' output"
-		case name == ir.OpModule || name == ir.OpKernel:
+		case name == ir.OpModule || name == otir.OpKernel:
 			r.exec, r.lower = "yes (structure)", "yes (structure)"
 		}
 		r.operands = args(d.Operands)

@@ -1,28 +1,29 @@
-package ir
+package dais
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/otir-dev/otir/ir"
 )
 
 // FixedType is the type of a value of the scalar dataflow (`dais` dialect): a
 // fixed-point number known to lie in [Min, Max] on a grid of Step (a power of
 // two), as an ALIR quantization interval. It prints as !dais.q<min, max, step>.
 type FixedType struct {
+	ir.DialectType
 	Min, Max, Step float64
 	str            string
 }
 
-func (*FixedType) isType() {}
-
 func (t *FixedType) String() string { return t.str }
 
-// Fixed returns the interned fixed-point type of an interval.
-func Fixed(min, max, step float64) *FixedType {
+// FixedOf returns the interned fixed-point type of an interval.
+func FixedOf(min, max, step float64) *FixedType {
 	key := "!dais.q<" + fmtNum(min) + ", " + fmtNum(max) + ", " + fmtNum(step) + ">"
-	return intern(key, func() Type { return &FixedType{Min: min, Max: max, Step: step, str: key} }).(*FixedType)
+	return ir.InternType(key, func() ir.Type { return &FixedType{Min: min, Max: max, Step: step, str: key} }).(*FixedType)
 }
 
 // fmtNum prints an interval bound exactly and compactly: integers without a
@@ -35,7 +36,7 @@ func fmtNum(f float64) string {
 }
 
 // parseFixed reads the body of !dais.q<min, max, step>.
-func parseFixed(body string) (Type, error) {
+func parseFixed(body string) (ir.Type, error) {
 	parts := strings.Split(body, ",")
 	if len(parts) != 3 {
 		return nil, fmt.Errorf("expected !dais.q<min, max, step>, got '!dais.q<%s>'", body)
@@ -57,25 +58,7 @@ func parseFixed(body string) (Type, error) {
 	if frac, _ := math.Frexp(v[2]); frac != 0.5 {
 		return nil, fmt.Errorf("interval step must be a power of two, got %s", fmtNum(v[2]))
 	}
-	return Fixed(v[0], v[1], v[2]), nil
+	return FixedOf(v[0], v[1], v[2]), nil
 }
 
-// RegisterOp adds an operation of another dialect (such as `dais`) to the
-// registry. It panics on a duplicate name or a format that does not compile
-// against the record's declarations (programming errors at start-up).
-func RegisterOp(d OpDef) *OpDef {
-	if _, dup := opDefs[d.Name]; dup {
-		panic("ir: duplicate operation " + d.Name)
-	}
-	def := d
-	f, err := CompileFormat(&def)
-	if err != nil {
-		panic(err.Error())
-	}
-	def.asm = f
-	if f != nil {
-		f.def = &def
-	}
-	opDefs[d.Name] = &def
-	return &def
-}
+func init() { ir.RegisterType("dais.q", parseFixed) }
