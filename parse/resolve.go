@@ -8,7 +8,6 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/otir-dev/otir/diag"
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -226,7 +225,8 @@ func (r *resolver) op(o *Operation) error {
 			return err
 		}
 	}
-	isolated := o.op.Name == otir.OpKernel || o.op.Name == ir.OpModule
+	d := ir.LookupOp(o.op.Name)
+	isolated := d != nil && d.Has(ir.IsolatedFromAbove)
 	for _, reg := range o.regions {
 		if err := r.region(reg, isolated); err != nil {
 			return err

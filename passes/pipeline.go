@@ -3,6 +3,8 @@ package passes
 import (
 	"fmt"
 	"strings"
+
+	"github.com/otir-dev/otir/ir"
 )
 
 // PassSpec is one pass of a pipeline, with a value for every option.
@@ -37,13 +39,22 @@ type Pipeline []PassSpec
 const AnchorOp = "builtin.module"
 
 // NestedAnchors are the operations a pipeline may nest passes under, inside
-// builtin.module(...): `otir.kernel(cse)` and MLIR's `any(cse)`. Every OTIR
-// pass works kernel by kernel, so a nested pass runs as the same pass on the
-// module; the nesting is kept for printing.
-var NestedAnchors = []string{"otir.kernel", "any"}
+// builtin.module(...): the registered symbols of a module body (the records
+// with the Symbol trait: `otir.kernel(cse)`) and MLIR's `any(cse)`. Every
+// OTIR pass works kernel by kernel, so a nested pass runs as the same pass
+// on the module; the nesting is kept for printing.
+func NestedAnchors() []string {
+	var as []string
+	for _, name := range ir.OpNames() {
+		if ir.LookupOp(name).Has(ir.Symbol) {
+			as = append(as, name)
+		}
+	}
+	return append(as, "any")
+}
 
 func isNestedAnchor(name string) bool {
-	for _, a := range NestedAnchors {
+	for _, a := range NestedAnchors() {
 		if a == name {
 			return true
 		}
@@ -172,9 +183,9 @@ func (p *pipeParser) nested() (specs []PassSpec, ok bool, err error) {
 	}
 	if !isNestedAnchor(name) {
 		if name == AnchorOp {
-			return nil, false, p.errf(start, "'%s(...)' cannot be nested: an OTIR module holds no modules; nest passes under %s(...)", AnchorOp, strings.Join(NestedAnchors, "(...) or "))
+			return nil, false, p.errf(start, "'%s(...)' cannot be nested: an OTIR module holds no modules; nest passes under %s(...)", AnchorOp, strings.Join(NestedAnchors(), "(...) or "))
 		}
-		return nil, false, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors, "(...) or "))
+		return nil, false, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors(), "(...) or "))
 	}
 	p.pos++
 	specs, err = p.elements(name, name)
@@ -244,7 +255,7 @@ func (p *pipeParser) element() (PassSpec, error) {
 	}
 	p.ws()
 	if p.peek() == '(' {
-		return PassSpec{}, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors, "(...) or "))
+		return PassSpec{}, p.errf(start, "'%s(...)' cannot anchor a nested pass pipeline: OTIR nests passes only under %s(...)", name, strings.Join(NestedAnchors(), "(...) or "))
 	}
 	var args []OptionArg
 	if p.peek() == '{' {

@@ -97,3 +97,6 @@ func TypingStyle(m *ir.Module) string {
 	}
 	return "hls"
 }
+
+// IsKernel reports whether op is an otir.kernel.
+func IsKernel(op *ir.Operation) bool { return op.Name == OpKernel }

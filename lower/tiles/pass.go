@@ -46,7 +46,7 @@ func Lower(m *ir.Module, opts Options) error {
 	var errs diag.List
 	body := m.Body()
 	for i, op := range body.Ops {
-		if op.Name != otir.OpKernel {
+		if !otir.IsKernel(op) {
 			continue
 		}
 		prog, err := LowerKernel(op, opts)

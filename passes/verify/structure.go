@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -44,7 +43,7 @@ func checkPlacement(op *ir.Operation, d *ir.OpDef, parent *ir.Block, p *ir.Opera
 		return lastInBlock(op, parent)
 	}
 	if pname == ir.OpModule {
-		return opError(op, "cannot appear in the module body, which holds only '%s' operations", otir.OpKernel)
+		return opError(op, "cannot appear in the module body, which holds only '%s' operations", strings.Join(moduleSymbols(), "', '"))
 	}
 	return nil
 }
@@ -73,4 +72,16 @@ func (v *verifier) declare(k *ir.Operation) *ir.Operation {
 	}
 	v.symbols[name] = k
 	return k
+}
+
+// moduleSymbols names the registered operations a module body holds: those
+// with both the TopLevel and the Symbol traits (otir.kernel).
+func moduleSymbols() []string {
+	var ns []string
+	for _, name := range ir.OpNames() {
+		if d := ir.LookupOp(name); d.Has(ir.TopLevel) && d.Has(ir.Symbol) {
+			ns = append(ns, name)
+		}
+	}
+	return ns
 }

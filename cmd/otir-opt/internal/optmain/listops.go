@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/otir-dev/otir/backend/exec"
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/tiles"
 )
@@ -33,7 +32,7 @@ func opRows() []opRow {
 		switch {
 		case strings.HasPrefix(name, "dais."):
 			r.exec, r.lower = "n/a: runs on the ALIR interpreter", "n/a: lower-tiles' output"
-		case name == ir.OpModule || name == otir.OpKernel:
+		case name == ir.OpModule || d.Has(ir.Symbol):
 			r.exec, r.lower = "yes (structure)", "yes (structure)"
 		}
 		r.operands = args(d.Operands)
