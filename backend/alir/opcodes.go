@@ -64,6 +64,20 @@ type OpInfo struct {
 	// Adder: the cost model (Info's estimate, dais.Annotate) counts the op
 	// as an adder (a sum of N terms as N-1).
 	Adder bool
+	// Commutative: the two operands may be swapped when the op's shift
+	// (see Data) is 0, both at one scale: add, mul, ALIR bit_binary.
+	Commutative bool
+	// OperandBits: the result depends on the operands' bits in their types
+	// (width, signedness), not only on their values: lookup, bit operations.
+	OperandBits bool
+	// StepFloor: in a portable program the op's step may be any step no
+	// finer than its exact result's, the finest of its operands' steps
+	// (the second shifted by the op's shift, see Data) and constant's:
+	// add, sub, sum, ALIR const_add, quantize, relu, DAIS neg_quantize and
+	// neg_relu. Ops reading values that are not StepFloor tie their step
+	// to the operands' (neg, mul, mux; DAIS const_add no coarser than its
+	// operand) or read their bits (OperandBits). See Portability, StepOK.
+	StepFloor bool
 	// OriginalDAIS: the headerless DAIS binary of dais.md has the opcode.
 	OriginalDAIS bool
 	// MinSpec is the first ALIR spec version with the opcode (0 in DAIS).
@@ -154,17 +168,17 @@ func init() {
 	// the dialect) in ALIR and DAIS.
 	input := OpInfo{Code: OpInput, Name: "input", Operands: InputIndex, Wraps: true, OriginalDAIS: true,
 		V4Data: 1, exact: exactInput, compile: compileInput, span: spanInput, fromV4: v4InInput, toV4: v4OutInput}
-	add := OpInfo{Code: OpAdd, Name: "add", Operands: Binary, Data: DataShift, Linear: true, Adder: true, OriginalDAIS: true,
+	add := OpInfo{Code: OpAdd, Name: "add", Operands: Binary, Data: DataShift, Linear: true, Adder: true, Commutative: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 2, V4Data: 1, exact: exactAddSub, compile: compileAddSub, check: checkShiftData, span: spanAddSub,
 		step: stepAddSub, form: formAddSub, fromV4: v4InAddSub, toV4: v4OutAddSub}
 	sub := add
-	sub.Code, sub.Name = OpSub, "sub"
-	relu := OpInfo{Code: OpReLU, Name: "relu", Operands: Unary, Wraps: true, OriginalDAIS: true,
+	sub.Code, sub.Name, sub.Commutative = OpSub, "sub", false
+	relu := OpInfo{Code: OpReLU, Name: "relu", Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 1, exact: exactReLU, compile: compileReLUOp, span: spanQuantize, shift: shiftQuantize, fromV4: v4InUnary, toV4: v4OutUnary}
-	quantize := OpInfo{Code: OpQuantize, Name: "quantize", Operands: Unary, Data: DataRelShift, Wraps: true, OriginalDAIS: true,
+	quantize := OpInfo{Code: OpQuantize, Name: "quantize", Operands: Unary, Data: DataRelShift, Wraps: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 1, V4Data: 1, exact: exactQuantize, compile: compileQuantize, check: checkQuantizeData, span: spanQuantize, shift: shiftQuantize,
 		fromV4: v4InQuantize, toV4: v4OutQuantize}
-	constAdd := OpInfo{Code: OpConstAdd, Name: "const_add", Operands: Unary, Data: DataConstExp, Linear: true, Adder: true, OriginalDAIS: true,
+	constAdd := OpInfo{Code: OpConstAdd, Name: "const_add", Operands: Unary, Data: DataConstExp, Linear: true, Adder: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 1, V4Data: 2, exact: exactConstAdd, compile: compileConstAdd, check: checkConstAddData, span: spanConstAdd,
 		step: stepConstAdd, form: formConstAdd, fromV4: v4InConstAdd, toV4: v4OutConstAdd}
 	konst := OpInfo{Code: OpConst, Name: "const", Operands: NoOperands, Data: DataRaw, Linear: true, OriginalDAIS: true,
@@ -173,15 +187,15 @@ func init() {
 	mux := OpInfo{Code: OpMux, Name: "mux", Operands: MuxOperands, Data: DataMux, Wraps: true, OriginalDAIS: true,
 		V4Addr: 3, V4Data: 1, exact: exactMux, compile: compileMuxOp, check: checkMuxData, span: spanMux, shift: shiftMux,
 		fromV4: v4InMux, toV4: v4OutMux}
-	mul := OpInfo{Code: OpMul, Name: "mul", Operands: Binary, OriginalDAIS: true,
+	mul := OpInfo{Code: OpMul, Name: "mul", Operands: Binary, Commutative: true, OriginalDAIS: true,
 		V4Addr: 2, exact: exactMul, compile: compileMul, span: spanMul, fromV4: v4InMul, toV4: v4OutMul}
-	lookup := OpInfo{Code: OpLookup, Name: "lookup", Operands: Unary, Data: DataTable,
+	lookup := OpInfo{Code: OpLookup, Name: "lookup", Operands: Unary, Data: DataTable, OperandBits: true,
 		V4Addr: 1, V4Data: 1, exact: exactLookup, compile: compileLookup, check: checkLookupData, span: spanLookup,
 		fromV4: v4InLookup, toV4: v4OutLookup}
-	bitUnary := OpInfo{Code: OpBitUnary, Name: "bit_unary", Operands: Unary, Data: DataBitUnary,
+	bitUnary := OpInfo{Code: OpBitUnary, Name: "bit_unary", Operands: Unary, Data: DataBitUnary, OperandBits: true,
 		V4Addr: 1, V4Data: 1, exact: exactBitUnary, compile: compileBitUnary, check: checkBitUnaryData, span: spanBitUnary,
 		fromV4: v4InBitUnary, toV4: v4OutBitUnary}
-	bitBinary := OpInfo{Code: OpBitBinary, Name: "bit_binary", Operands: Binary, Data: DataBitBinary,
+	bitBinary := OpInfo{Code: OpBitBinary, Name: "bit_binary", Operands: Binary, Data: DataBitBinary, Commutative: true, OperandBits: true,
 		V4Addr: 2, V4Data: 2, exact: exactBitBinary, compile: compileBitBinary, check: checkBitBinaryData, span: spanBitBinary,
 		fromV4: v4InBitBinary, toV4: v4OutBitBinary}
 	shared := []OpInfo{input, add, sub, relu, quantize, constAdd, konst, mux, mul, lookup, bitUnary, bitBinary}
@@ -190,18 +204,18 @@ func init() {
 		{Code: OpNeg, Name: "neg", Operands: Unary, Linear: true, V4Addr: 1,
 			exact: exactNeg, compile: compileNeg, span: spanNeg, step: stepNeg, form: formNeg,
 			fromV4: v4InUnary, toV4: v4OutUnary},
-		{Code: OpSum, Name: "sum", Operands: TermOperands, Linear: true, Adder: true, MinSpec: 3,
+		{Code: OpSum, Name: "sum", Operands: TermOperands, Linear: true, Adder: true, StepFloor: true, MinSpec: 3,
 			exact: exactSum, compile: compileSum, check: checkSumData, span: spanSum, step: stepSum, form: formSum,
 			fromV4: v4InSum, toV4: v4OutSum},
 	}
 	daisOnly := []OpInfo{
-		{Code: OpNegReLU, Name: "neg_relu", Operands: Unary, Wraps: true, OriginalDAIS: true,
+		{Code: OpNegReLU, Name: "neg_relu", Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
 			exact: exactNegReLU, compile: compileNegReLU, span: spanNegReLU},
-		{Code: OpNegQuantize, Name: "neg_quantize", Operands: Unary, Wraps: true, OriginalDAIS: true,
+		{Code: OpNegQuantize, Name: "neg_quantize", Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
 			exact: exactNegQuantize, compile: compileNegQuantize, span: spanQuantize, shift: shiftQuantize},
 		{Code: OpNegMux, Name: "neg_mux", Operands: MuxOperands, Data: DataMux, Wraps: true, OriginalDAIS: true,
 			exact: exactMux, compile: compileMuxOp, check: checkMuxData, span: spanMux, shift: shiftMux},
-		{Code: OpNegBitUnary, Name: "neg_bit_unary", Operands: Unary, Data: DataBitUnary,
+		{Code: OpNegBitUnary, Name: "neg_bit_unary", Operands: Unary, Data: DataBitUnary, OperandBits: true,
 			exact: exactBitUnary, compile: compileBitUnary, check: checkBitUnaryData, span: spanBitUnary},
 	}
 	put := func(d Dialect, es ...OpInfo) {
@@ -211,6 +225,10 @@ func init() {
 				e.MinSpec, e.V4Addr, e.V4Data, e.fromV4, e.toV4 = 0, 0, 0, nil, nil
 				if e.Code == OpConstAdd {
 					e.Data = DataConstStep
+					e.StepFloor = false // no coarser than its operand
+				}
+				if e.Code == OpBitBinary {
+					e.Commutative = false // Data negates a and b separately
 				}
 				if e.Code == OpQuantize {
 					e.Data = DataNone // checkQuantizeData insists on 0
@@ -229,4 +247,18 @@ func init() {
 	put(ALIR, alirOnly...)
 	put(DAIS, shared...)
 	put(DAIS, daisOnly...)
+}
+
+// Commutes reports whether op's two operands may be swapped in dialect d:
+// the opcode is Commutative and op's shift, if it has one, is 0.
+func (o Op) Commutes(d Dialect) bool {
+	e := d.Info(o.Opcode)
+	if e == nil || !e.Commutative {
+		return false
+	}
+	switch e.Data {
+	case DataShift, DataBitBinary:
+		return o.DataLow() == 0
+	}
+	return true
 }

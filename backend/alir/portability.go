@@ -288,12 +288,14 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 		return rx, true
 	}
 	bop := p.Ops[br]
+	// Not a fact of the opcodes: the branch shapes this narrowing handles
+	// (those writers emit), whose table span is then re-run on rx.
 	switch bop.Opcode {
-	case OpConstAdd, -2, OpBitUnary, OpQuantize, OpReLU:
+	case OpConstAdd, OpNeg, OpBitUnary, OpQuantize, OpReLU:
 	default:
 		return rng{}, false
 	}
-	if bop.ID0 != x || (bop.Opcode == -2 && p.Dialect == DAIS) {
+	if bop.ID0 != x || (bop.Opcode == OpNeg && p.Dialect == DAIS) { // DAIS neg_relu
 		return rng{}, false
 	}
 	r, e, reason := p.exact(pc.inf, int(br), func(_ int, id int32) rng {
@@ -391,7 +393,8 @@ func stepConstAdd(p *Program, inf *info, i int) (int, string) {
 
 // exact returns the range r of op i's exact result, raw at fractional bits
 // e, for operands in the ranges that operand(i, id) gives; or why op i is
-// not portable whatever its operands (the opcode table's span). r.lo is nil
+// not portable whatever its operands (the opcode table's span; neg and mul
+// give their range even then, for Ranges). r.lo is nil
 // for an op whose result is not known (an input: any value of its type; a
 // lookup of an empty table). Mux gives the union of its branches; for the
 // ops that wrap, the result before the wrap.
@@ -460,14 +463,12 @@ func spanNegReLU(p *Program, inf *info, i int, operand func(int, int32) rng) (rn
 	return dec(op.ID0).neg().relu(), inf.kif[op.ID0].Fractionals, ""
 }
 
-// spanNeg is ALIR's neg: the raw value negated.
+// spanNeg is ALIR's neg: the raw value negated (also when the steps
+// differ, which is not portable).
 func spanNeg(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
 	dec := func(id int32) rng { return operand(i, id) }
-	e, reason := stepNeg(p, inf, i)
-	if reason != "" {
-		return rng{}, e, reason
-	}
-	return dec(p.Ops[i].ID0).neg(), e, ""
+	_, reason := stepNeg(p, inf, i)
+	return dec(p.Ops[i].ID0).neg(), inf.kif[i].Fractionals, reason
 }
 
 func spanAddSub(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
@@ -476,7 +477,7 @@ func spanAddSub(p *Program, inf *info, i int, operand func(int, int32) rng) (r r
 	fr := func(id int32) int { return inf.kif[id].Fractionals }
 	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.Data)
 	e, _ = stepAddSub(p, inf, i)
-	if op.ID0 == op.ID1 { // a ± a*2^s: one value, scaled
+	if op.ID0 == op.ID1 && !inf.plain { // a ± a*2^s: one value, scaled
 		ca := new(big.Int).Lsh(big.NewInt(1), uint(e-fa))
 		cb := new(big.Int).Lsh(big.NewInt(1), uint(e-fb))
 		if op.Opcode == OpSub {
@@ -529,17 +530,18 @@ func spanMul(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng,
 	op, t := p.Ops[i], inf.kif[i]
 	e = t.Fractionals
 	if fa, fb := inf.kif[op.ID0].Fractionals, inf.kif[op.ID1].Fractionals; fa+fb != t.Fractionals {
-		return rng{}, e, fmt.Sprintf("multiplies steps 2^%d and 2^%d into step 2^%d (the raw product is copied, not rescaled)", -fa, -fb, -t.Fractionals)
+		// The raw product, copied: the range holds, the op is not portable.
+		reason = fmt.Sprintf("multiplies steps 2^%d and 2^%d into step 2^%d (the raw product is copied, not rescaled)", -fa, -fb, -t.Fractionals)
 	}
-	if op.ID0 == op.ID1 { // a square is never negative
+	if op.ID0 == op.ID1 && !inf.plain { // a square is never negative
 		a := dec(op.ID0)
 		r = a.mul(a)
 		if a.lo.Sign() < 0 && a.hi.Sign() > 0 {
 			r.lo = new(big.Int)
 		}
-		return r, e, ""
+		return r, e, reason
 	}
-	return dec(op.ID0).mul(dec(op.ID1)), e, ""
+	return dec(op.ID0).mul(dec(op.ID1)), e, reason
 }
 
 // spanMux is mux and DAIS's neg_mux: the union of the branches.
@@ -562,11 +564,11 @@ func spanLookup(p *Program, inf *info, i int, operand func(int, int32) rng) (r r
 	if len(vals) == 0 {
 		return rng{}, e, ""
 	}
-	r = pointRange(big.NewInt(int64(vals[0])))
+	lo, hi := vals[0], vals[0]
 	for _, v := range vals[1:] {
-		r = r.union(pointRange(big.NewInt(int64(v))))
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	return r, e, ""
+	return rng{big.NewInt(int64(lo)), big.NewInt(int64(hi))}, e, ""
 }
 
 // spanBitUnary is bit_unary and DAIS's neg_bit_unary.
@@ -585,7 +587,7 @@ func spanBitUnary(p *Program, inf *info, i int, operand func(int, int32) rng) (r
 	default: // ^a masked to a's width: ^a itself when that is in range
 		w := inf.kif[op.ID0].Width()
 		mask := rng{new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
-		if r = a.not(); !r.within(mask) {
+		if r = a.not(); inf.plain || !r.within(mask) {
 			r = mask
 		}
 	}
@@ -609,7 +611,11 @@ func spanBitBinary(p *Program, inf *info, i int, operand func(int, int32) rng) (
 	} else {
 		a = a.shl(uint(-sh))
 	}
-	return a.bitwise(b, uint64(op.Data)>>56), inf.kif[i].Fractionals, ""
+	sub := uint64(op.Data) >> 56
+	if inf.plain {
+		sub = BitXor // the bound that holds for all three
+	}
+	return a.bitwise(b, sub), inf.kif[i].Fractionals, ""
 }
 
 // scaled formats r as real values at fractional bits f.

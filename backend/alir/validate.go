@@ -32,6 +32,10 @@ func (e *OpError) Unwrap() error { return e.Err }
 type info struct {
 	kif []KIF
 	pad []int64 // lookup ops only
+	// plain: the span rules use interval arithmetic only (Ranges), without
+	// Portability's refinements for a repeated operand (a - a, a * a) and
+	// for the kind of a bit operation.
+	plain bool
 }
 
 // Validate checks p: dialect and opcodes, causality, operand, condition,

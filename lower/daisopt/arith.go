@@ -12,10 +12,9 @@ import (
 // (k, i, f) holds a raw integer r standing for r*2^-f. (The operations
 // themselves are alir's: alir.Evaluator.)
 
-// span is a closed range of raw values.
-type span struct{ lo, hi *big.Int }
-
-func point(v *big.Int) span { return span{v, v} }
+// span is a closed range of raw values: alir's Range, whose opcode table
+// gives the ranges of results (see analyze).
+type span alir.Range
 
 // fullSpan returns the range of every raw value of t.
 func fullSpan(t alir.KIF) span {
@@ -32,72 +31,16 @@ func fullSpan(t alir.KIF) span {
 	return span{new(big.Int), hi.Sub(hi, big.NewInt(1))}
 }
 
-func (s span) within(o span) bool { return s.lo.Cmp(o.lo) >= 0 && s.hi.Cmp(o.hi) <= 0 }
+func (s span) within(o span) bool { return s.Lo.Cmp(o.Lo) >= 0 && s.Hi.Cmp(o.Hi) <= 0 }
 
 func (s span) shl(n uint) span {
-	return span{new(big.Int).Lsh(s.lo, n), new(big.Int).Lsh(s.hi, n)}
+	return span{new(big.Int).Lsh(s.Lo, n), new(big.Int).Lsh(s.Hi, n)}
 }
 
-func (s span) neg() span { return span{new(big.Int).Neg(s.hi), new(big.Int).Neg(s.lo)} }
+func (s span) neg() span { return span{new(big.Int).Neg(s.Hi), new(big.Int).Neg(s.Lo)} }
 
 func (s span) add(o span) span {
-	return span{new(big.Int).Add(s.lo, o.lo), new(big.Int).Add(s.hi, o.hi)}
-}
-
-func (s span) union(o span) span {
-	r := s
-	if o.lo.Cmp(r.lo) < 0 {
-		r.lo = o.lo
-	}
-	if o.hi.Cmp(r.hi) > 0 {
-		r.hi = o.hi
-	}
-	return r
-}
-
-func (s span) mul(o span) span {
-	c := [4]*big.Int{
-		new(big.Int).Mul(s.lo, o.lo), new(big.Int).Mul(s.lo, o.hi),
-		new(big.Int).Mul(s.hi, o.lo), new(big.Int).Mul(s.hi, o.hi),
-	}
-	r := span{c[0], c[0]}
-	for _, v := range c[1:] {
-		r = r.union(point(v))
-	}
-	return r
-}
-
-func (s span) relu() span {
-	r := s
-	if r.lo.Sign() < 0 {
-		r.lo = new(big.Int)
-	}
-	if r.hi.Sign() < 0 {
-		r.hi = new(big.Int)
-	}
-	return r
-}
-
-// bitwise returns a range that holds x AND y, x OR y and x XOR y for x in
-// s and y in o: with both non-negative and below 2^n, so is the result;
-// otherwise both lie in [-2^n, 2^n), and so does the result. (alir's
-// Portability bounds AND and OR more tightly, never more loosely.)
-func (s span) bitwise(o span) span {
-	if s.lo.Sign() >= 0 && o.lo.Sign() >= 0 {
-		top := new(big.Int).Lsh(big.NewInt(1), uint(max(s.hi.BitLen(), o.hi.BitLen())))
-		return span{new(big.Int), top.Sub(top, big.NewInt(1))}
-	}
-	top := new(big.Int).Lsh(big.NewInt(1), uint(max(s.mag(), o.mag())))
-	return span{new(big.Int).Neg(top), new(big.Int).Sub(top, big.NewInt(1))}
-}
-
-// mag returns the least n such that s lies in [-2^n, 2^n).
-func (s span) mag() int {
-	n := s.hi.BitLen()
-	if s.lo.Sign() < 0 {
-		n = max(n, new(big.Int).Not(s.lo).BitLen()) // -lo-1
-	}
-	return n
+	return span{new(big.Int).Add(s.Lo, o.Lo), new(big.Int).Add(s.Hi, o.Hi)}
 }
 
 // rescale brings raw values at e fractional bits to f fractional bits:
@@ -108,7 +51,7 @@ func (s span) rescale(e, f int) (r span, floored bool) {
 		return s.shl(uint(f - e)), false
 	}
 	n := uint(e - f)
-	return span{new(big.Int).Rsh(s.lo, n), new(big.Int).Rsh(s.hi, n)}, true
+	return span{new(big.Int).Rsh(s.Lo, n), new(big.Int).Rsh(s.Hi, n)}, true
 }
 
 // spanInterval returns the interval of the raw values s at f fractional
@@ -117,7 +60,7 @@ func (s span) rescale(e, f int) (r span, floored bool) {
 // outward when float64 cannot hold them. ok is false when no such type
 // exists (wider than 64 bits, or a step float64 cannot hold).
 func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
-	ib := dais.IntBits(s.lo, s.hi)
+	ib := dais.IntBits(s.Lo, s.Hi)
 	if ib.Width() == 0 {
 		step := math.Ldexp(1, -f)
 		if step == 0 || math.IsInf(step, 0) {
@@ -130,8 +73,8 @@ func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 		return q, k, false
 	}
 	full := k.QInterval()
-	lo := scaled(s.lo, f, big.Below)
-	hi := scaled(s.hi, f, big.Above)
+	lo := scaled(s.Lo, f, big.Below)
+	hi := scaled(s.Hi, f, big.Above)
 	lo, hi = math.Max(lo, full.Min), math.Min(hi, full.Max)
 	if lo == 0 {
 		lo = 0 // never -0

@@ -11,9 +11,9 @@ import (
 // CSE runs dais-cse on one program: in one forward walk with a hash table,
 // an op identical to an earlier one (same op, same operands, same
 // attributes other than the latency and cost annotations, same result type)
-// is removed and its uses read the earlier op. The operands of add and
-// bit_binary with shift 0, and of mul, are compared as an unordered pair:
-// those ops are commutative. Identical inputs and constants merge too. CSE
+// is removed and its uses read the earlier op. The operands of an op that
+// commutes (alir's opcode table: add and bit_binary with shift 0, mul) are
+// compared as an unordered pair. Identical inputs and constants merge too. CSE
 // returns the number of ops removed.
 func CSE(prog *ir.Operation) (int, error) {
 	v, err := load(prog)
@@ -54,7 +54,7 @@ func (v *view) cse() int {
 		}
 		// Unused entries of ids are 0; ops of one name have one arity.
 		key := cseKey{name: op.Name, a: ids[0], b: ids[1], c: ids[2], typ: op.Results[0].Type.String()}
-		if commutative(v.p.Ops[i]) && key.a > key.b {
+		if v.p.Ops[i].Commutes(alir.ALIR) && key.a > key.b {
 			key.a, key.b = key.b, key.a
 		}
 		sb.Reset()
@@ -84,19 +84,6 @@ func (v *view) cse() int {
 	v.remapOutput(cur)
 	v.setOps(ops)
 	return removed
-}
-
-// commutative reports whether op's two operands may be swapped: add and
-// the bit operations with shift 0 (both operands at the same scale, the
-// exact result computed at the finer one), and mul.
-func commutative(op alir.Op) bool {
-	switch op.Opcode {
-	case alir.OpMul:
-		return true
-	case alir.OpAdd, alir.OpBitBinary:
-		return op.DataLow() == 0
-	}
-	return false
 }
 
 // attrString prints an attribute value for a key; integers skip the

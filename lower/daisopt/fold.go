@@ -295,6 +295,9 @@ func (fo *folder) negOf(i int, op alir.Op, x int32) alir.Op {
 // rewritten op (op itself when none applies) or the slot op reduces to.
 func (fo *folder) identity(i int, op alir.Op) (alir.Op, int32) {
 	a, b := op.ID0, op.ID1
+	// A rewrite, not a fact: the identities are this pass's own (x + 0,
+	// x - x, x * ±1, mux of equal branches, ...), so they stay a switch
+	// here; the facts they rely on (steps, wrapping) come from alir.
 	switch op.Opcode {
 	case alir.OpAdd, alir.OpSub:
 		shift := op.DataLow()

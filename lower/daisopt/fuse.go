@@ -56,6 +56,8 @@ func FuseSums(prog *ir.Operation, maxTerms int, annotate bool) (int, error) {
 		kif[i], _ = o.QInt.KIF() // valid: ToALIR validated p
 	}
 	termsOf := func(i int32) []alir.Term {
+		// A rewrite, not a fact: which ops this pass fuses into a sum
+		// (add and sub as two terms; a sum already fused).
 		switch o := p.Ops[i]; o.Opcode {
 		case alir.OpAdd, alir.OpSub:
 			return []alir.Term{{ID: o.ID0}, {ID: o.ID1, Shift: int32(o.Data), Neg: o.Opcode == alir.OpSub}}

@@ -50,42 +50,32 @@ const (
 	pinStep                     // keep the step, for the use to stay portable
 )
 
-// pins returns, per slot, the ways its uses depend on its type. The step
-// matters when a value becomes zero-width, whose step is 1: a neg, a mul
-// and a mux must keep their operands' steps (neg and mul do not rescale, a
-// mux shifts one way only), and an add, sub, const_add, quantize or relu
-// whose step is finer than 1 might no longer have one no finer than its
-// exact result's.
+// pins returns, per slot, the ways its uses depend on its type, from
+// alir's opcode table: an operand of an op that reads its bits
+// (OperandBits: lookup, bit operations) keeps its type and a mux condition
+// its most significant bit. The step matters when a value becomes
+// zero-width, whose step is 1: an op that is StepFloor (add, sub,
+// const_add, quantize, relu) stays portable if the operand's share of its
+// exact result's step, 1 shifted by the op's shift for that operand, is no
+// finer than the op's step, whatever the other operands' steps; the other
+// ops (neg, mul, mux) keep their operands' steps.
 func (v *view) pins() []uint8 {
 	pin := make([]uint8, len(v.p.Ops))
 	for i, op := range v.p.Ops {
 		f := v.kif[i].Fractionals
-		switch op.Opcode {
-		case alir.OpLookup, alir.OpBitUnary:
-			pin[op.ID0] |= pinWidth
-		case alir.OpBitBinary:
-			pin[op.ID0] |= pinWidth
-			pin[op.ID1] |= pinWidth
-		case alir.OpMux:
+		e := alir.ALIR.Info(op.Opcode)
+		ids, n := args(op)
+		vals := ids[:n]
+		if e.Operands == alir.MuxOperands {
 			pin[op.DataLow()] |= pinCond
-			pin[op.ID0] |= pinStep
-			pin[op.ID1] |= pinStep
-		case alir.OpNeg:
-			pin[op.ID0] |= pinStep
-		case alir.OpMul:
-			pin[op.ID0] |= pinStep
-			pin[op.ID1] |= pinStep
-		case alir.OpAdd, alir.OpSub:
-			// The exact result is at max(fa, fb - shift) fractional bits.
-			if f > 0 {
-				pin[op.ID0] |= pinStep
-			}
-			if f > -int(op.DataLow()) {
-				pin[op.ID1] |= pinStep
-			}
-		case alir.OpConstAdd, alir.OpQuantize, alir.OpReLU:
-			if f > 0 {
-				pin[op.ID0] |= pinStep
+			vals = vals[1:]
+		}
+		for j, x := range vals {
+			switch {
+			case e.OperandBits:
+				pin[x] |= pinWidth
+			case !e.StepFloor || f > -operandShift(op, e, j):
+				pin[x] |= pinStep
 			}
 		}
 	}
@@ -95,6 +85,19 @@ func (v *view) pins() []uint8 {
 		}
 	}
 	return pin
+}
+
+// operandShift returns the shift by which op (table entry e) brings its
+// j-th operand towards its exact result: add and sub shift the second by
+// the op's shift, quantize the first by its relative shift.
+func operandShift(op alir.Op, e *alir.OpInfo, j int) int {
+	if j == 1 && e.Data == alir.DataShift {
+		return int(op.DataLow())
+	}
+	if j == 0 {
+		return op.RelShift()
+	}
+	return 0
 }
 
 func (v *view) narrow() int {
@@ -140,7 +143,7 @@ func (v *view) narrowSlot(i int, r *ranges, pin []uint8) bool {
 		// Zero width has step 1: an output's scale would change, or the op
 		// or a use would not be portable; and an adder at a coarser step,
 		// which floors and does not wrap, would floor less.
-		if pin[i]&(pinOutput|pinStep) != 0 || !v.portableStep(i, k.Fractionals) || old.Fractionals < 0 && isAdder(op.Opcode) {
+		if pin[i]&(pinOutput|pinStep) != 0 || !r.rules.StepOK(i, k) || old.Fractionals < 0 && isAdder(op.Opcode) {
 			return false
 		}
 	}
@@ -149,42 +152,15 @@ func (v *view) narrowSlot(i int, r *ranges, pin []uint8) bool {
 	return true
 }
 
-// portableStep reports whether op i, given f fractional bits, keeps the
-// step rules of portable programs (alir's Portability): an add, sub or
-// const_add no finer than its exact result, a quantize or relu no finer than
-// its operand, a neg at its operand's step and a mul at the sum of its
-// operands' fractional bits, and a mux reaching both branches by left
-// shifts, one of them by none.
-func (v *view) portableStep(i, f int) bool {
-	op := v.p.Ops[i]
-	fr := func(s int32) int { return v.kif[s].Fractionals }
-	switch op.Opcode {
-	case alir.OpAdd, alir.OpSub:
-		return f <= max(fr(op.ID0), fr(op.ID1)-int(op.DataLow()))
-	case alir.OpConstAdd:
-		return f <= max(fr(op.ID0), int(op.DataHigh()))
-	case alir.OpQuantize, alir.OpReLU:
-		return f <= fr(op.ID0)
-	case alir.OpNeg:
-		return f == fr(op.ID0)
-	case alir.OpMul:
-		return f == fr(op.ID0)+fr(op.ID1)
-	case alir.OpMux:
-		s0, s1 := f-fr(op.ID0), f-fr(op.ID1)+int(op.DataHigh())
-		return s0 >= 0 && s1 >= 0 && (s0 == 0 || s1 == 0)
-	}
-	return true
-}
-
 // exactAlready reports, cheaply, whether interval q is exactly the raw
 // values s at f fractional bits (so there is nothing to narrow); false means
 // "maybe not".
 func exactAlready(s span, q alir.QInterval, f int) bool {
 	const exact = 1 << 53 // integers float64 holds exactly
-	if !s.lo.IsInt64() || !s.hi.IsInt64() {
+	if !s.Lo.IsInt64() || !s.Hi.IsInt64() {
 		return false
 	}
-	lo, hi := s.lo.Int64(), s.hi.Int64()
+	lo, hi := s.Lo.Int64(), s.Hi.Int64()
 	if lo < -exact || hi > exact || (lo == 0 && hi == 0) {
 		return false
 	}

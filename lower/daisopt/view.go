@@ -147,6 +147,8 @@ func isAnnotation(name string) bool { return name == "latency" || name == "cost"
 func newSlotOp(a alir.Op, operands []*ir.Value, t ir.Type, loc ir.Location) *ir.Operation {
 	at := ir.Attrs{}
 	name := dais.OpQuantize
+	// A rewrite's builder, not a fact: the dais names and attributes of
+	// the five ops the passes create (lower/dais's table has no builder).
 	switch a.Opcode {
 	case alir.OpNeg:
 		name = dais.OpNeg
