@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
-
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -34,16 +32,23 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	if err != nil {
 		return err
 	}
-	if name == otir.OpConstant {
-		if v := attrs.Get("value"); v != nil {
-			v = constantValue(v)
-			if d, ok := v.(*ir.DenseAttr); ok && len(outs) == 1 && tensorTyped(dict, "value") {
-				// dense<...> : tensor<...> takes the result's tile type.
-				if rt, ok := outs[0].(*ir.TileType); ok && ir.Tile(d.Type.Shape, d.Type.Elem, rt.Space) == rt {
-					v = &ir.DenseAttr{Type: rt, Ints: d.Ints, Floats: d.Floats}
-				}
+	// A constant-valued attribute (otir.constant's value, by its record)
+	// written in MLIR's spelling reads as OTIR's.
+	if d := ir.LookupOp(name); d != nil {
+		for _, ad := range d.Attrs {
+			if ad.Kind != ir.AttrConstant {
+				continue
 			}
-			attrs.Set("value", v)
+			if v := attrs.Get(ad.Name); v != nil {
+				v = constantValue(v)
+				if d, ok := v.(*ir.DenseAttr); ok && len(outs) == 1 && tensorTyped(dict, ad.Name) {
+					// dense<...> : tensor<...> takes the result's tile type.
+					if rt, ok := outs[0].(*ir.TileType); ok && ir.Tile(d.Type.Shape, d.Type.Elem, rt.Space) == rt {
+						v = &ir.DenseAttr{Type: rt, Ints: d.Ints, Floats: d.Floats}
+					}
+				}
+				attrs.Set(ad.Name, v)
+			}
 		}
 	}
 	b.newOp(o, name, g.Operands, ins, outs, attrs)
