@@ -6,7 +6,6 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -34,16 +33,11 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	if err != nil {
 		return err
 	}
-	if name == otir.OpConstant {
-		if v := attrs.Get("value"); v != nil {
-			v = constantValue(v)
-			if d, ok := v.(*ir.DenseAttr); ok && len(outs) == 1 && tensorTyped(dict, "value") {
-				// dense<...> : tensor<...> takes the result's tile type.
-				if rt, ok := outs[0].(*ir.TileType); ok && ir.Tile(d.Type.Shape, d.Type.Elem, rt.Space) == rt {
-					v = &ir.DenseAttr{Type: rt, Ints: d.Ints, Floats: d.Floats}
-				}
+	if def := ir.LookupOp(name); def != nil {
+		for _, ad := range def.Attrs {
+			if ad.Kind == ir.AttrConstant {
+				constantAttr(&attrs, dict, ad.Name, outs)
 			}
-			attrs.Set("value", v)
 		}
 	}
 	b.newOp(o, name, g.Operands, ins, outs, attrs)
@@ -107,6 +101,24 @@ func attrEntries(d *AttrDict) []*AttrEntry {
 		return nil
 	}
 	return d.Entries
+}
+
+// constantAttr reads the typed constant attribute name (an ir.AttrConstant,
+// as otir.constant's value) as the pretty form does: a boolean is the i1
+// integer it denotes, and dense<...> : tensor<...> takes the type of the
+// op's one tile result.
+func constantAttr(attrs *ir.Attrs, dict *AttrDict, name string, outs []ir.Type) {
+	v := attrs.Get(name)
+	if v == nil {
+		return
+	}
+	v = constantValue(v)
+	if d, ok := v.(*ir.DenseAttr); ok && len(outs) == 1 && tensorTyped(dict, name) {
+		if rt, ok := outs[0].(*ir.TileType); ok && ir.Tile(d.Type.Shape, d.Type.Elem, rt.Space) == rt {
+			v = &ir.DenseAttr{Type: rt, Ints: d.Ints, Floats: d.Floats}
+		}
+	}
+	attrs.Set(name, v)
 }
 
 // tensorTyped reports whether the attribute name of d is typed tensor<...>.
