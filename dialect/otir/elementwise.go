@@ -127,9 +127,12 @@ type kindRule func(op *ir.Operation) *diag.Diagnostic
 // elementwise is the Verify hook of an Elementwise op whose element kinds
 // follow kinds (nil: any).
 func elementwise(kinds kindRule) func(*ir.Operation, *ir.VerifyContext) error {
-	return hook(func(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
-		return checkElementwise(op, ctx, kinds)
-	})
+	return func(op *ir.Operation, ctx *ir.VerifyContext) error {
+		if d := checkElementwise(op, ctx, kinds); d != nil {
+			return d
+		}
+		return nil
+	}
 }
 
 // checkElementwise covers the binary, unary, cmp, select and cast ops:
