@@ -88,10 +88,6 @@ type Format struct {
 	// custom directives with a Fits predicate.
 	nInferred int
 	customs   []*FormatElem
-	// inferer and terminator are the op's registered inference and
-	// implicit terminator (registered before the op).
-	inferer    InferFunc
-	terminator string
 	// varOperand and varResult are the index of the one operand (result)
 	// group that is not One, or -1.
 	varOperand, varResult int
@@ -122,13 +118,9 @@ type DirectivePrinter func(p AsmPrinter, op *Operation, f *Format, args []Format
 // DirectiveParser parses a custom directive's part of an operation into st.
 type DirectiveParser func(p AsmParser, st *OpState, args []FormatElem) error
 
-// The registries are filled by the dialects' init functions, before any
-// parse or print, and only read afterwards (so without locks).
-var (
-	directives = map[string]*Directive{}
-	inferers   = map[string]InferFunc{}
-	implicit   = map[string]string{}
-)
+// directives is filled by the dialects' init functions, before any parse or
+// print, and only read afterwards (so without locks).
+var directives = map[string]*Directive{}
 
 // RegisterDirective registers the custom directive custom<name>. It returns
 // the registration, whose Fits, Glued and SetsTypes the caller may set. It
@@ -161,28 +153,6 @@ type InferInput struct {
 // them: one type per One result group, in order, into out (which has that
 // length).
 type InferFunc func(in *InferInput, out []Type) error
-
-// RegisterInference registers the result type inference of an operation.
-func RegisterInference(opName string, f InferFunc) {
-	inferers[opName] = f
-}
-
-// LookupInference returns the result type inference of an op, or nil.
-func LookupInference(opName string) InferFunc {
-	return inferers[opName]
-}
-
-// RegisterImplicitTerminator declares that the regions of opName end with an
-// implicit terminator (MLIR's SingleBlockImplicitTerminator): the printer
-// elides an operand-less one and the parser adds it back.
-func RegisterImplicitTerminator(opName, terminator string) {
-	implicit[opName] = terminator
-}
-
-// ImplicitTerminator returns the implicit terminator of an op's regions, or "".
-func ImplicitTerminator(opName string) string {
-	return implicit[opName]
-}
 
 // AsmFormat returns the compiled format of the op, or nil when it has none
 // (it prints generically).
@@ -253,7 +223,6 @@ func CompileFormat(d *OpDef) (*Format, error) {
 		}
 	}
 	customs(f.Elems)
-	f.inferer, f.terminator = LookupInference(d.Name), ImplicitTerminator(d.Name)
 	return f, nil
 }
 
@@ -633,7 +602,7 @@ func (c *formatCompiler) check(f *Format) error {
 		}
 	}
 	for i, a := range d.Results {
-		if a.Arity == One && !f.spelledResults[i] && f.buildResult[i] == nil && LookupInference(d.Name) == nil {
+		if a.Arity == One && !f.spelledResults[i] && f.buildResult[i] == nil && d.Infer == nil {
 			return c.errf("the type of result '%s' is neither written, buildable nor inferred", a.Name)
 		}
 	}

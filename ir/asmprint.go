@@ -65,11 +65,7 @@ func (p *printer) PrintSymbolName(s string) {
 	p.str(symbolName(s))
 }
 func (p *printer) PrintRegion(r *Region) {
-	keep := true
-	if r != nil && r.Parent != nil && ImplicitTerminator(r.Parent.Name) != "" {
-		keep = false
-	}
-	p.region(r, p.depth, false, keep)
+	p.region(r, p.depth, false, r == nil || implicitTerminator(r.Parent) == "")
 }
 
 func (p *printer) ints(vs []int64) {
@@ -145,7 +141,7 @@ func (p *printer) elems(op *Operation, f *Format, es []FormatElem) {
 			p.sp = spNormal
 		case ElemRegion:
 			p.space()
-			p.region(op.Regions[e.Ref.Index], p.depth, false, f.terminator == "")
+			p.region(op.Regions[e.Ref.Index], p.depth, false, f.def.ImplicitTerminator == "")
 			p.sp = spNormal
 		case ElemType:
 			p.space()
@@ -336,7 +332,7 @@ func (f *Format) fits(op *Operation, sc *inferScratch) bool {
 	if !countFits(d.Operands, f.varOperand, len(op.Operands)) || !countFits(d.Results, f.varResult, len(op.Results)) || len(op.Regions) != len(d.Regions) {
 		return false
 	}
-	term := f.terminator
+	term := f.def.ImplicitTerminator
 	for i, r := range op.Regions {
 		if r == nil || len(r.Blocks) > 1 || len(r.Blocks) == 0 && !f.optionalRegion(i) {
 			return false
@@ -399,11 +395,11 @@ func (f *Format) fits(op *Operation, sc *inferScratch) bool {
 	return true
 }
 
-// reinfers reports whether the op's registered inference gives result group
+// reinfers reports whether the record's inference (Infer) gives result group
 // i (a One group) the types rs have (the parser infers them from the same
 // text).
 func (f *Format) reinfers(op *Operation, i int, rs []*Value, sc *inferScratch) bool {
-	inf := f.inferer
+	inf := f.def.Infer
 	if inf == nil || len(rs) != 1 || f.nInferred > len(sc.out) {
 		return false
 	}

@@ -77,6 +77,13 @@ const (
 	// VariadicRegion); Regions names them for the docs and the Verify hook
 	// checks them.
 	VariadicRegions
+	// SignedOperands: the op reads its integer operands' bits in their own
+	// width as two's complement (div_s, rem_s; shr_s's shifted value), not
+	// their values.
+	SignedOperands
+	// UnsignedOperands: the op reads its integer operands' bits in their own
+	// width as unsigned (div_u, rem_u; shr_u's shifted value).
+	UnsignedOperands
 )
 
 // OpDef is the record of one operation.
@@ -122,6 +129,16 @@ type OpDef struct {
 	// name (%c16, %true, %pid: MLIR's OpAsmOpInterface).
 	ResultName func(op *Operation) string
 
+	// Infer, when set, computes the op's result types when its text does
+	// not write them (MLIR's InferTypeOpInterface): the parser calls it, and
+	// the printer omits a result type it gives back.
+	Infer InferFunc
+
+	// ImplicitTerminator, when set, names the op that ends each of the op's
+	// regions implicitly (MLIR's SingleBlockImplicitTerminator): the printer
+	// elides an operand-less one and the parser adds it back.
+	ImplicitTerminator string
+
 	// Typing names the op's rule in the typing package (result type
 	// inference and promotion); empty when the op has no typing rule.
 	Typing string
@@ -135,6 +152,18 @@ type OpDef struct {
 
 	// asm is Format compiled (RegisterOp).
 	asm *Format
+}
+
+// implicitTerminator is the implicit terminator of op's regions, from its
+// record ("" for none, or for a nil or unregistered op).
+func implicitTerminator(op *Operation) string {
+	if op == nil {
+		return ""
+	}
+	if d := LookupOp(op.Name); d != nil {
+		return d.ImplicitTerminator
+	}
+	return ""
 }
 
 // Has reports whether the op has trait t.

@@ -489,7 +489,7 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 		}
 		ops := b.Ops
 		if n := len(ops); !keepYield && n > 0 {
-			if o := ops[n-1]; o != nil && r.Parent != nil && o.Name == ImplicitTerminator(r.Parent.Name) && len(o.Operands) == 0 && len(o.Attrs) == 0 {
+			if o := ops[n-1]; o != nil && r.Parent != nil && o.Name == implicitTerminator(r.Parent) && len(o.Operands) == 0 && len(o.Attrs) == 0 {
 				ops = ops[:n-1]
 			}
 		}

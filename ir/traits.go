@@ -7,7 +7,7 @@ var traitNames = []struct {
 }{
 	{Terminator, "Terminator"}, {Elementwise, "Elementwise"}, {IsolatedFromAbove, "IsolatedFromAbove"},
 	{SingleBlock, "SingleBlock"}, {NoTerminator, "NoTerminator"}, {TopLevel, "TopLevel"}, {Extension, "Extension"},
-	{Symbol, "Symbol"}, {VariadicRegions, "VariadicRegions"},
+	{Symbol, "Symbol"}, {VariadicRegions, "VariadicRegions"}, {SignedOperands, "SignedOperands"}, {UnsignedOperands, "UnsignedOperands"},
 }
 
 // Names lists the traits of t by name, in declaration order.
@@ -50,4 +50,5 @@ func (e Effect) String() string {
 
 // allTraits is every trait bit declared above; TestTraitNames checks that
 // each has a name.
-const allTraits = Terminator | Elementwise | IsolatedFromAbove | SingleBlock | NoTerminator | TopLevel | Extension | Symbol | VariadicRegions
+const allTraits = Terminator | Elementwise | IsolatedFromAbove | SingleBlock | NoTerminator | TopLevel | Extension | Symbol | VariadicRegions |
+	SignedOperands | UnsignedOperands

@@ -18,7 +18,7 @@ import (
 // compiled format is interpreted (ir.ParseFormat) over the tokens through
 // asmParser, this package's ir.AsmParser. The result is an ir.OpState that
 // the builder turns into IR, inferring the result types the text omits
-// (ir.LookupInference: the typing rules, a constant's value, ...).
+// (the record's Infer: the typing rules, a constant's value, ...).
 
 // PrettyOp is an operation in its pretty form.
 type PrettyOp struct {
@@ -485,7 +485,7 @@ func (b *builder) pretty(o *Operation, po *PrettyOp) error {
 	if len(d.Regions) == 0 {
 		return nil
 	}
-	term := ir.ImplicitTerminator(d.Name)
+	term := d.ImplicitTerminator
 	for i := range st.Regions {
 		r := &st.Regions[i]
 		if r.Body == nil {
@@ -510,7 +510,7 @@ func (b *builder) pretty(o *Operation, po *PrettyOp) error {
 func (b *builder) inferResults(o *Operation, st *ir.OpState) error {
 	d := st.Def
 	at := o.Tokens[0].Pos
-	inf := ir.LookupInference(d.Name)
+	inf := d.Infer
 	if inf == nil {
 		return errAt(at, "cannot infer the result type of '%s'", d.Name)
 	}

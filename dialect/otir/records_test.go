@@ -57,10 +57,22 @@ func TestRecordsAreComplete(t *testing.T) {
 			t.Errorf("NoVerify lists %s, which is not registered", n)
 		}
 	}
-	for n := range verifiers {
+	for n := range NoTyping {
 		if ir.LookupOp(n) == nil {
-			t.Errorf("verifiers has a hook for %s, which is not registered", n)
+			t.Errorf("NoTyping lists %s, which is not registered", n)
 		}
+	}
+	n := 0
+	for _, f := range families {
+		for i := range f.ops {
+			n++
+			if d := ir.LookupOp(f.ops[i].Name); d == nil || (d.Verify == nil) != (f.ops[i].Verify == nil) {
+				t.Errorf("%s: the family's record is not the one registered", f.ops[i].Name)
+			}
+		}
+	}
+	if got := len(dialectOps(t)); got != n {
+		t.Errorf("%d otir ops registered, the families hold %d", got, n)
 	}
 }
 

@@ -37,9 +37,9 @@ func TestRecordsAreComplete(t *testing.T) {
 	if n != len(Ops) {
 		t.Errorf("%d scf ops registered, want %d", n, len(Ops))
 	}
-	for name := range verifiers {
-		if ir.LookupOp(name) == nil {
-			t.Errorf("verifiers has a hook for %s, which is not registered", name)
+	for i := range Ops {
+		if d := ir.LookupOp(Ops[i].Name); d == nil || d.Verify == nil {
+			t.Errorf("%s: not registered with its Verify hook", Ops[i].Name)
 		}
 	}
 }

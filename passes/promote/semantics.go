@@ -3,7 +3,6 @@ package promote
 import (
 	"math/big"
 
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -38,31 +37,37 @@ type opSem struct {
 	reads []readKind
 }
 
-// semOf describes the operation opName (with cmp predicate pred) under key.
+// semOf describes the operation opName (with cmp predicate pred) under key,
+// from its record: the SignedOperands and UnsignedOperands traits say how it
+// reads its operands, a shift (its Typing key) reads its second operand as
+// an amount, and a comparison (its Typing key) reads its operands as its s*
+// or u* predicate says.
 func semOf(opName, pred, key string) opSem {
 	s := opSem{key: key, reads: []readKind{readValue, readValue}}
 	if typing.IsUnaryKey(key) {
 		s.reads = s.reads[:1]
 	}
-	switch opName {
-	case otir.OpDivS, otir.OpRemS:
-		s.reads = []readKind{readSigned, readSigned}
-	case otir.OpDivU, otir.OpRemU:
-		s.reads = []readKind{readUnsigned, readUnsigned}
-	case otir.OpShl:
-		s.reads = []readKind{readValue, readAmount}
-	case otir.OpShrS:
-		s.reads = []readKind{readSigned, readAmount}
-	case otir.OpShrU:
-		s.reads = []readKind{readUnsigned, readAmount}
-	case otir.OpCmp:
-		if len(pred) == 3 && (pred[0] == 's' || pred[0] == 'u') {
-			k := readSigned
-			if pred[0] == 'u' {
-				k = readUnsigned
-			}
-			s.reads = []readKind{k, k}
+	d := ir.LookupOp(opName)
+	if d == nil {
+		return s
+	}
+	k := readValue
+	switch {
+	case d.Has(ir.SignedOperands):
+		k = readSigned
+	case d.Has(ir.UnsignedOperands):
+		k = readUnsigned
+	case typing.IsComparison(d.Typing) && len(pred) == 3 && (pred[0] == 's' || pred[0] == 'u'):
+		k = readSigned
+		if pred[0] == 'u' {
+			k = readUnsigned
 		}
+	}
+	if k != readValue {
+		s.reads = []readKind{k, k}
+	}
+	if typing.IsShift(d.Typing) {
+		s.reads = []readKind{k, readAmount}
 	}
 	return s
 }

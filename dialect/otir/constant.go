@@ -8,23 +8,57 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// checkAxis: otir.program_id and otir.num_programs take a non-negative axis
-// below the enclosing kernel's grid rank and return index.
-func checkAxis(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
-	ia := op.Attr("axis").(*ir.IntAttr)
-	axis, ok := int64Value(ia)
-	if ia.Value.Sign() < 0 {
-		return diag.OpErrorf(op, "axis must be a non-negative integer, but got %s", ia.Value.String())
-	}
-	if k := ctx.Enclosing(op, OpKernel); k != nil {
-		if rank := gridRank(k); !ok || axis >= int64(rank) {
-			return diag.OpErrorf(op, "axis %s is out of range: the kernel's grid has rank %d", ia.Value.String(), rank)
-		}
-	}
-	if r := op.Results[0].Type; !isIndex(r) {
-		return diag.OpErrorf(op, "result must be 'index', but got '%s'", diag.TypeStr(r))
+// Constants: otir.constant, its inference and builders.
+
+// Operation names of the family.
+const (
+	OpConstant = "otir.constant"
+)
+
+var constantFamily = family{
+	ops: []ir.OpDef{
+		{Name: OpConstant, Summary: "a scalar or dense tile constant",
+			Results:    []ir.ArgDef{{Name: "result", Doc: "the value's type"}},
+			Attrs:      []ir.AttrDef{{Name: "value", Kind: ir.AttrConstant, Doc: "a typed integer, float or dense constant"}},
+			Verify:     hook(checkConstant),
+			Infer:      inferConstant,
+			ResultName: constantName,
+			Format:     "attr-dict $value"},
+	},
+}
+
+// inferConstant gives otir.constant the type of its value.
+func inferConstant(in *ir.InferInput, out []ir.Type) error {
+	switch v := in.Attrs.Get("value").(type) {
+	case *ir.IntAttr:
+		out[0] = v.Type
+	case *ir.FloatAttr:
+		out[0] = v.Type
+	case *ir.DenseAttr:
+		out[0] = v.Type
 	}
 	return nil
+}
+
+// constantName gives readable SSA names to constants, as MLIR's
+// OpAsmOpInterface does (%c16, %c-1_i8, %true, %cst).
+func constantName(op *ir.Operation) string {
+	switch a := op.Attr("value").(type) {
+	case *ir.IntAttr:
+		if a.Type == ir.Bool() {
+			if a.Value.Sign() != 0 {
+				return "true"
+			}
+			return "false"
+		}
+		if a.Type == ir.Index() {
+			return "c" + a.Value.String()
+		}
+		if a.Value.BitLen() <= 64 {
+			return "c" + a.Value.String() + "_" + a.Type.String()
+		}
+	}
+	return "cst"
 }
 
 // checkConstant: the value's type is the result type, integers fit their type,
@@ -161,10 +195,24 @@ func intRange(t ir.Type) (lo, hi *big.Int) {
 	return big.NewInt(0), hi.Sub(hi, one)
 }
 
-// gridRank is the rank of kernel k's launch grid (1 when it has none).
-func gridRank(k *ir.Operation) int {
-	if g, ok := k.Attr("grid").(*ir.ArrayAttr); ok && g != nil {
-		return len(g.Elems)
-	}
-	return 1
+// Builders of constants, at a builder's insertion point.
+
+// ConstInt creates an integer or index constant.
+func ConstInt(b *ir.Builder, v int64, t ir.Type) *ir.Value {
+	return ConstBig(b, big.NewInt(v), t)
+}
+
+// ConstBig creates an integer constant of any width.
+func ConstBig(b *ir.Builder, v *big.Int, t ir.Type) *ir.Value {
+	return b.Create(OpConstant, nil, []ir.Type{t}, ir.Attrs{{Name: "value", Value: &ir.IntAttr{Value: v, Type: t}}}).Results[0]
+}
+
+// ConstFloat creates a float constant.
+func ConstFloat(b *ir.Builder, v float64, t *ir.FloatType) *ir.Value {
+	return b.Create(OpConstant, nil, []ir.Type{t}, ir.Attrs{{Name: "value", Value: &ir.FloatAttr{Value: v, Type: t}}}).Results[0]
+}
+
+// ConstDense creates a dense tile constant.
+func ConstDense(b *ir.Builder, a *ir.DenseAttr) *ir.Value {
+	return b.Create(OpConstant, nil, []ir.Type{a.Type}, ir.Attrs{{Name: "value", Value: a}}).Results[0]
 }

@@ -8,6 +8,99 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
+// Memory: otir.alloc, otir.dma_copy_async, otir.load, otir.store,
+// otir.atomic_rmw, otir.wait, otir.barrier, the Mask and DMATypes
+// directives, and the dialect-wide rule that only otir.dma_copy_async
+// makes tokens.
+
+// Operation names of the family.
+const (
+	OpAlloc   = "otir.alloc"
+	OpDMA     = "otir.dma_copy_async"
+	OpLoad    = "otir.load"
+	OpStore   = "otir.store"
+	OpAtomic  = "otir.atomic_rmw"
+	OpBarrier = "otir.barrier"
+	OpWait    = "otir.wait"
+)
+
+// AtomicKinds are the read-modify-write kinds of otir.atomic_rmw.
+var AtomicKinds = []string{"add", "and", "or", "xor", "max", "min", "umax", "umin", "xchg"}
+
+// MemoryOrders are the memory orders of otir.atomic_rmw.
+var MemoryOrders = []string{"relaxed", "acquire", "release", "acq_rel"}
+
+var memoryFamily = family{
+	ops: []ir.OpDef{
+		{Name: OpAlloc, Summary: "allocates an uninitialised tile in #workgroup or #private",
+			Results:    []ir.ArgDef{{Name: "result", Doc: "a #workgroup or #private tile"}},
+			Effect:     ir.AllocEffect,
+			Verify:     hook(checkAlloc),
+			ResultName: func(*ir.Operation) string { return "alloc" },
+			Format:     "`(` `)` attr-dict `:` type($result)"},
+		{Name: OpDMA, Summary: "starts an asynchronous (optionally masked) copy, returns a token",
+			Operands: []ir.ArgDef{
+				{Name: "source", Doc: "a #global or #workgroup tile"},
+				{Name: "dest", Doc: "a #workgroup tile (#global for a write-back)"},
+				{Name: "mask", Arity: ir.Optional, Doc: "an i1 tile of the copy's shape"},
+			},
+			Results: []ir.ArgDef{{Name: "token", Doc: "!otir.token"}},
+			Effect:  ir.WriteEffect,
+			Verify:  hook(checkDMA),
+			Format:  "$source `,` $dest (`,` custom<Mask>($mask)^)? attr-dict `:` custom<DMATypes>(type($source), type($dest), type($mask), type($token))"},
+		{Name: OpLoad, Summary: "synchronous load between memory levels",
+			Operands: []ir.ArgDef{{Name: "source", Doc: "a #global or #workgroup tile"}},
+			Results:  []ir.ArgDef{{Name: "result", Doc: "a #private tile of the same shape and element type"}},
+			EffectOf: privateOperandIsPure(0, ir.ReadEffect),
+			Verify:   hook(checkLoad),
+			Format:   "$source attr-dict `:` type($source) `->` type($result)"},
+		{Name: OpStore, Summary: "synchronous store between memory levels",
+			Operands: []ir.ArgDef{{Name: "value", Doc: "a #private tile"}, {Name: "dest", Doc: "a #global or #workgroup tile"}},
+			Effect:   ir.WriteEffect,
+			Verify:   hook(checkStore),
+			Format:   "$value `,` $dest attr-dict `:` type($value) `,` type($dest)"},
+		{Name: OpAtomic, Summary: "atomic read-modify-write on #global memory",
+			Operands: []ir.ArgDef{{Name: "ptr", Doc: "a #global tile"}, {Name: "value", Doc: "a #private tile or scalar"}},
+			Results:  []ir.ArgDef{{Name: "result", Doc: "the old values"}},
+			Attrs: []ir.AttrDef{
+				{Name: "kind", Kind: ir.AttrString, Enum: AtomicKinds, EnumName: "atomic kind"},
+				{Name: "memory_order", Kind: ir.AttrString, Enum: MemoryOrders, EnumName: "memory order"},
+			},
+			Effect: ir.WriteEffect,
+			Verify: hook(checkAtomic),
+			Format: "$ptr `,` $value `,` `kind` `(` $kind `)` `,` `memory_order` `(` $memory_order `)` attr-dict `:` type($ptr) `,` type($value) `->` type($result)"},
+		{Name: OpBarrier, Summary: "workgroup barrier", Effect: ir.WriteEffect,
+			Format: "attr-dict"},
+		{Name: OpWait, Summary: "waits for asynchronous copies", Effect: ir.WriteEffect,
+			Operands: []ir.ArgDef{{Name: "tokens", Arity: ir.Variadic, Doc: "!otir.token"}},
+			Verify:   hook(checkWait),
+			Format:   "`[` $tokens `]` attr-dict"},
+	},
+	register: func() {
+		ir.RegisterDirective("Mask", printMask, parseMask)
+		dma := ir.RegisterDirective("DMATypes", printDMATypes, parseDMATypes)
+		dma.Fits = func(op *ir.Operation, f *ir.Format, args []ir.FormatElem) bool { return len(op.Results) == 1 }
+		ir.RegisterOpCheck(checkTokens)
+	},
+	noVerify: map[string]string{
+		OpBarrier: "no operands, results, regions or attributes: its record's form is the whole rule",
+	},
+}
+
+// checkTokens is the dialect's rule on every operation, of any dialect: only
+// otir.dma_copy_async produces !otir.token.
+func checkTokens(op *ir.Operation) error {
+	if op.Name == OpDMA {
+		return nil
+	}
+	for i, r := range op.Results {
+		if isToken(r.Type) {
+			return diag.OpErrorf(op, "result #%d cannot be !otir.token (only 'otir.dma_copy_async' produces tokens)", i)
+		}
+	}
+	return nil
+}
+
 // inMemory reports whether t is a #global or #workgroup tile (a reference).
 func inMemory(t *ir.TileType) bool {
 	return t != nil && (t.Space == ir.Global || t.Space == ir.Workgroup)
@@ -148,5 +241,50 @@ func checkWait(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 			return diag.OpErrorf(op, "operand #%d must be !otir.token, but got '%s'", i, diag.TypeStr(x.Type))
 		}
 	}
+	return nil
+}
+
+// custom<Mask>($mask): the optional mask operand, %m (the parser also reads
+// the specification's [%m]).
+func printMask(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir.FormatElem) {
+	p.PrintOperands(f.OperandGroup(op, args[0].Ref.Index))
+}
+
+func parseMask(p ir.AsmParser, st *ir.OpState, args []ir.FormatElem) error {
+	bracket := p.ParseOptionalPunct("[")
+	name, err := p.ParseOperand()
+	if err != nil {
+		return err
+	}
+	if bracket {
+		if err := p.ParsePunct("]"); err != nil {
+			return err
+		}
+	}
+	ns := p.Names(1)
+	ns[0] = name
+	st.Operands[args[0].Ref.Index] = ns
+	return nil
+}
+
+// custom<DMATypes>(type($source), type($dest), type($mask), type($token)):
+// `(S, D) -> T` or `(S, D, M) -> T` (the parser also reads `[M]`).
+func printDMATypes(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir.FormatElem) {
+	p.PrintFunctionalType(op.Operands, op.Results)
+}
+
+func parseDMATypes(p ir.AsmParser, st *ir.OpState, args []ir.FormatElem) error {
+	ins, outs, at, err := p.ParseFunctionalType(true)
+	if err != nil {
+		return err
+	}
+	if len(outs) != 1 {
+		return p.Errorf(at, "expected 1 result type, got %d", len(outs))
+	}
+	if n := st.NumOperands(); n != len(ins) {
+		return p.Errorf(p.NameLoc(), "%d operands present, but expected %d", n, len(ins))
+	}
+	setOperandTypes(st, ins)
+	st.ResultTypes[args[3].Ref.Index] = outs
 	return nil
 }

@@ -5,6 +5,23 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
+// Matrix multiplication: otir.matmul.
+
+// Operation names of the family.
+const (
+	OpMatmul = "otir.matmul"
+)
+
+var matmulFamily = family{
+	ops: []ir.OpDef{
+		{Name: OpMatmul, Summary: "fused matrix multiply-add D = A x B + C",
+			Operands: []ir.ArgDef{{Name: "a", Doc: "#private [M, K]"}, {Name: "b", Doc: "#private [K, N]"}, {Name: "c", Doc: "#private [M, N]"}},
+			Results:  []ir.ArgDef{{Name: "result", Doc: "#private [M, N]"}},
+			Verify:   hook(checkMatmul),
+			Format:   "$a `,` $b `,` $c attr-dict `:` functional-type(operands, results)"},
+	},
+}
+
 // matmulNames name matmul's operands in messages.
 var matmulNames = [3]string{"A", "B", "C"}
 

@@ -9,89 +9,38 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// verifiers holds each op's Verify hook, by name: the op's own semantic rules,
-// run by the verifier once the generic checks of its record passed (see
-// docs/verifier.md). Ops absent from it need no rule beyond their record:
-// otir.return (its parent and place come from Parents and the Terminator
-// trait) and otir.barrier (no operands, results or attributes).
-var verifiers = map[string]func(*ir.Operation, *ir.VerifyContext) error{
-	OpKernel:    hook(checkKernel),
-	OpConstant:  hook(checkConstant),
-	OpProgramID: hook(checkAxis),
-	OpNumProgs:  hook(checkAxis),
+// What the families of operations share: the family record, the Verify hook
+// adapter, and helpers that name no operation.
 
-	OpAlloc:  hook(checkAlloc),
-	OpDMA:    hook(checkDMA),
-	OpLoad:   hook(checkLoad),
-	OpStore:  hook(checkStore),
-	OpAtomic: hook(checkAtomic),
-	OpWait:   hook(checkWait),
-
-	OpMatmul:       hook(checkMatmul),
-	OpReshape:      hook(checkReshape),
-	OpTranspose:    hook(checkTranspose),
-	OpExtractSlice: hook(checkExtractSlice),
-	OpInsertSlice:  hook(checkInsertSlice),
+// A family is one file's operations, in the spirit of an ODS .td file: their
+// records and what the dialect registers with them.
+type family struct {
+	ops []ir.OpDef
+	// register, when set, registers what the records need before them (the
+	// custom directives of their formats) and the family's dialect-wide
+	// rules (ir.RegisterOpCheck, the module's hook).
+	register func()
+	// noVerify and noTyping are the family's entries of NoVerify and
+	// NoTyping.
+	noVerify, noTyping map[string]string
 }
 
-// elementwiseHook is the Verify hook of every Elementwise op (set in init).
-var elementwiseHook = hook(checkElementwise)
+// Exemptions from the completeness test of the records (records_test.go),
+// each with its reason, gathered from the families.
+
+// NoVerify lists the ops whose record is all there is to check, so that
+// they have no Verify hook (the completeness test holds every other op to
+// one).
+var NoVerify = map[string]string{}
+
+// NoTyping lists the Elementwise ops without a typing rule (Typing key).
+var NoTyping = map[string]string{}
 
 // hook makes a Verify hook of a rule: a nil *diag.Diagnostic must become a
 // nil error, not an error holding a nil pointer.
 func hook(rule func(*ir.Operation, *ir.VerifyContext) *diag.Diagnostic) func(*ir.Operation, *ir.VerifyContext) error {
 	return func(op *ir.Operation, ctx *ir.VerifyContext) error {
 		if d := rule(op, ctx); d != nil {
-			return d
-		}
-		return nil
-	}
-}
-
-// checkTokens is the dialect's rule on every operation, of any dialect: only
-// otir.dma_copy_async produces !otir.token.
-func checkTokens(op *ir.Operation) error {
-	if op.Name == OpDMA {
-		return nil
-	}
-	for i, r := range op.Results {
-		if isToken(r.Type) {
-			return diag.OpErrorf(op, "result #%d cannot be !otir.token (only 'otir.dma_copy_async' produces tokens)", i)
-		}
-	}
-	return nil
-}
-
-// checkTypingStyle is the dialect's rule on its otir.typing_style attribute,
-// added to builtin.module's hook: "hls" or "cpp" when present.
-func checkTypingStyle(op *ir.Operation) *diag.Diagnostic {
-	if a := op.Attr("otir.typing_style"); a != nil {
-		s, ok := a.(*ir.StringAttr)
-		if !ok || s == nil || (s.Value != "hls" && s.Value != "cpp") {
-			got := diag.AttrKind(a)
-			if ok && s != nil {
-				got = s.String()
-			}
-			return diag.OpErrorf(op, "attribute 'otir.typing_style' must be \"hls\" or \"cpp\", but got %s", got)
-		}
-	}
-	return nil
-}
-
-// registerModuleRule appends checkTypingStyle to builtin.module's Verify hook.
-func registerModuleRule() {
-	m := ir.LookupOp(ir.OpModule)
-	if m == nil {
-		return
-	}
-	prev := m.Verify
-	m.Verify = func(op *ir.Operation, ctx *ir.VerifyContext) error {
-		if prev != nil {
-			if err := prev(op, ctx); err != nil {
-				return err
-			}
-		}
-		if d := checkTypingStyle(op); d != nil {
 			return d
 		}
 		return nil
@@ -107,6 +56,36 @@ func enumOf(opName, attr string) []string {
 		}
 	}
 	return nil
+}
+
+// privateOperandIsPure is the effect of an op that only makes a new value
+// when operand i is a #private tile (or a scalar), and has effect e otherwise.
+func privateOperandIsPure(i int, e ir.Effect) func(*ir.Operation) ir.Effect {
+	return func(op *ir.Operation) ir.Effect {
+		if len(op.Operands) > i && isPrivate(op.Operands[i]) {
+			return ir.NoEffect
+		}
+		return e
+	}
+}
+
+func isPrivate(v *ir.Value) bool {
+	if v == nil {
+		return false
+	}
+	t, ok := v.Type.(*ir.TileType)
+	return !ok || t.Space == ir.Private
+}
+
+// setOperandTypes gives ts to the operand groups in order (for the custom
+// directives that read the operands' types).
+func setOperandTypes(st *ir.OpState, ts []ir.Type) {
+	k := 0
+	for g := range st.Operands {
+		m := len(st.Operands[g])
+		st.OperandTypes[g] = ts[k : k+m : k+m]
+		k += m
+	}
 }
 
 // Safe accessors. The verifier checked the op's form (counts, nil-ness,
