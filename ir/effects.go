@@ -34,7 +34,7 @@ func OpEffect(op *Operation) Effect {
 // a registered op marked Terminator).
 func IsTerminator(op *Operation) bool {
 	d := LookupOp(op.Name)
-	return d != nil && (d.Has(Terminator) || d.Terminator)
+	return d != nil && (d.Has(Terminator) || d.EndsBlock)
 }
 
 // IsPure reports whether op and every operation nested in its regions have no

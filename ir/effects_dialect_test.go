@@ -13,7 +13,7 @@ import (
 func TestRegisteredOpEffects(t *testing.T) {
 	ir.RegisterOp(ir.OpDef{Name: "testfx.pure"})
 	ir.RegisterOp(ir.OpDef{Name: "testfx.write", Effect: ir.WriteEffect})
-	ir.RegisterOp(ir.OpDef{Name: "testfx.end", Effect: ir.WriteEffect, Terminator: true})
+	ir.RegisterOp(ir.OpDef{Name: "testfx.end", Effect: ir.WriteEffect, Traits: ir.Terminator})
 	cases := []struct {
 		name       string
 		effect     ir.Effect

@@ -143,12 +143,11 @@ type OpDef struct {
 	// inference and promotion); empty when the op has no typing rule.
 	Typing string
 
-	// Extension marks operations the project adds beyond the specification
-	// (kept while Traits&Extension replaces it).
-	Extension bool
-	// Terminator marks an op that ends its block (kept while
-	// Traits&Terminator replaces it).
-	Terminator bool
+	// EndsBlock marks an op that ends its block (IsTerminator) but checks its
+	// own place: the dais dialect's dais.output, whose hook reports a
+	// misplaced output in its own words and order. Other terminators have
+	// the Terminator trait, which the verifier checks generically.
+	EndsBlock bool
 
 	// asm is Format compiled (RegisterOp).
 	asm *Format

@@ -521,7 +521,7 @@ func (b *builder) inferResults(o *Operation, st *ir.OpState) error {
 	if err != nil {
 		var noRule *typing.NoRuleError
 		if errors.As(err, &noRule) {
-			return errAt(at, "'%s' op %s", d.Name, err.Error())
+			return diag.OpErrorAt(loc(at), d.Name, "%s", err.Error())
 		}
 		return errAt(at, "%s", err.Error())
 	}

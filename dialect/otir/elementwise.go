@@ -76,12 +76,12 @@ var elementwiseFamily = family{
 			Verify:   elementwise(checkCmp),
 			Infer:    inferCmp,
 			Format:   "`kind` `(` $kind `)` $lhs `,` $rhs attr-dict `:` custom<ElementwiseTypes>(type(operands), type($result))"},
-		{Name: OpSelect, Summary: "element-wise choice by an i1 condition", Traits: ir.Elementwise | ir.Extension, Extension: true,
+		{Name: OpSelect, Summary: "element-wise choice by an i1 condition", Traits: ir.Elementwise | ir.Extension,
 			Operands: []ir.ArgDef{{Name: "condition", Doc: "i1 or a tile of i1"}, {Name: "true_value"}, {Name: "false_value"}},
 			Results:  []ir.ArgDef{{Name: "result"}},
 			Verify:   elementwise(boolCondition),
 			Format:   "$condition `,` $true_value `,` $false_value attr-dict `:` functional-type(operands, results)"},
-		{Name: OpCast, Summary: "converts to another element type (wraps/truncates)", Traits: ir.Elementwise | ir.Extension, Extension: true,
+		{Name: OpCast, Summary: "converts to another element type (wraps/truncates)", Traits: ir.Elementwise | ir.Extension,
 			Operands: []ir.ArgDef{{Name: "input"}},
 			Results:  []ir.ArgDef{{Name: "result"}},
 			Verify:   elementwise(nil),
@@ -101,7 +101,7 @@ var elementwiseFamily = family{
 // further traits (Extension; SignedOperands or UnsignedOperands for the ops
 // that read their operands' bits) and element kinds.
 func binary(name, key, summary string, traits ir.Trait, kinds kindRule) ir.OpDef {
-	return ir.OpDef{Name: name, Summary: summary, Traits: ir.Elementwise | traits, Extension: traits&ir.Extension != 0, Typing: key,
+	return ir.OpDef{Name: name, Summary: summary, Traits: ir.Elementwise | traits, Typing: key,
 		Operands: []ir.ArgDef{{Name: "lhs"}, {Name: "rhs"}},
 		Results:  []ir.ArgDef{{Name: "result"}},
 		Verify:   elementwise(kinds),

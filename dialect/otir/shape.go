@@ -60,7 +60,7 @@ var shapeFamily = family{
 			Infer:    inferInsertSlice,
 			Format:   "$source `into` $dest custom<SliceBounds>($offsets, $static_offsets, $static_sizes, $static_strides) attr-dict `:` type($source) `into` type($dest)"},
 
-		{Name: OpReduce, Summary: "folds a #private tile along one axis with add, max or min", Traits: ir.Extension, Extension: true,
+		{Name: OpReduce, Summary: "folds a #private tile along one axis with add, max or min", Traits: ir.Extension,
 			Operands: []ir.ArgDef{{Name: "input", Doc: "a #private tile of integers or floats"}},
 			Results:  []ir.ArgDef{{Name: "result", Doc: "the input's shape without the axis (its element type when the input has rank 1)"}},
 			Attrs: []ir.AttrDef{

@@ -39,7 +39,7 @@ var Ops = []ir.OpDef{
 		ImplicitTerminator: OpYield,
 		Verify:             hook(checkIf),
 		Format:             "$condition (`->` `(` type($results)^ `)`)? $thenRegion (`else` $elseRegion^)? attr-dict"},
-	{Name: OpYield, Summary: "yields values from an scf region", Traits: ir.Terminator, Terminator: true,
+	{Name: OpYield, Summary: "yields values from an scf region", Traits: ir.Terminator,
 		Parents:  []string{OpFor, OpIf},
 		Operands: []ir.ArgDef{{Name: "results", Arity: ir.Variadic}},
 		Verify:   hook(checkYield),

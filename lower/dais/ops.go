@@ -93,7 +93,7 @@ func init() {
 		Operands: anyOperands, Results: anyResults, Regions: []string{"body"}, Traits: ir.VariadicRegions | ir.TopLevel, Verify: verifyOp})
 	ir.RegisterOp(ir.OpDef{Name: OpTable, Summary: "a lookup table of a dais.program", Effect: ir.WriteEffect,
 		Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
-	ir.RegisterOp(ir.OpDef{Name: OpOutput, Summary: "ends a dais.program and lists its outputs", Effect: ir.WriteEffect, Terminator: true,
+	ir.RegisterOp(ir.OpDef{Name: OpOutput, Summary: "ends a dais.program and lists its outputs", Effect: ir.WriteEffect, EndsBlock: true,
 		Operands: anyOperands, Results: anyResults, Traits: ir.VariadicRegions, Verify: verifyOp})
 }
 

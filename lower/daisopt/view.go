@@ -33,7 +33,7 @@ func load(prog *ir.Operation) (*view, error) {
 	}
 	for _, op := range prog.Body(0).Ops {
 		if op.Name == dais.OpSum {
-			return nil, diag.Errorf(op.Loc, "'%s' op is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it", op.Name)
+			return nil, diag.OpErrorf(op, "is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it")
 		}
 	}
 	eval, err := alir.NewEvaluator(p)
