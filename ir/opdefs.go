@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 )
 
 // OpModule is builtin.module, the top-level operation (the dialects' own
@@ -28,7 +30,28 @@ func verifyModule(op *Operation, _ *VerifyContext) error {
 }
 
 // LookupOp returns the definition of a registered operation, or nil.
-func LookupOp(name string) *OpDef { return opDefs[name] }
+//
+// Most operation names share their bytes with their record's Name (the
+// parser and the builders take it from the record or from the same string
+// constant), so a small table keyed by the address of those bytes answers
+// before the map: the printer, the verifier and the passes look an op up
+// several times each.
+func LookupOp(name string) *OpDef {
+	p := unsafe.StringData(name)
+	slot := &lookupCache[(uintptr(unsafe.Pointer(p))>>3)&uintptr(len(lookupCache)-1)]
+	if d := slot.Load(); d != nil && unsafe.StringData(d.Name) == p && len(d.Name) == len(name) {
+		return d
+	}
+	d := opDefs[name]
+	if d != nil && unsafe.StringData(d.Name) == p {
+		slot.Store(d)
+	}
+	return d
+}
+
+// lookupCache is LookupOp's table: a record whose Name's bytes hash to the
+// slot (a miss falls back to the map; a collision only replaces the entry).
+var lookupCache [512]atomic.Pointer[OpDef]
 
 // OpNames lists every registered operation name, sorted.
 func OpNames() []string {

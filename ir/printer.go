@@ -117,11 +117,12 @@ func (p *printer) nameScope(op *Operation) {
 	p.split = true
 	var visit func(o *Operation)
 	visit = func(o *Operation) {
-		if o != op && opensScope(o) {
+		d := LookupOp(o.Name)
+		if o != op && opensScope(o, d) {
 			p.split = false
 		}
 		if len(o.Results) > 0 {
-			if hint := nameHint(o); hint != "" && len(o.Results) == 1 {
+			if hint := nameHint(o, d); hint != "" && len(o.Results) == 1 {
 				p.hints = append(p.hints, p.unique(hint))
 				p.name(o.Results[0], nameHinted, len(p.hints)-1)
 			} else {
@@ -182,8 +183,8 @@ func (p *printer) unique(hint string) string {
 
 // nameHint is the readable name the op's record gives its result (%c16,
 // %true, %pid: MLIR's OpAsmOpInterface), or "".
-func nameHint(op *Operation) string {
-	if d := LookupOp(op.Name); d != nil && d.ResultName != nil {
+func nameHint(op *Operation, d *OpDef) string {
+	if d != nil && d.ResultName != nil {
 		return d.ResultName(op)
 	}
 	return ""
@@ -273,25 +274,25 @@ func (p *printer) results(op *Operation) {
 
 // opensScope reports whether op is an isolated scope, whose values are
 // numbered from zero: a kernel, or any other op of a module body (a
-// dais.program).
-func opensScope(op *Operation) bool {
+// dais.program). d is op's record (nil if unregistered).
+func opensScope(op *Operation, d *OpDef) bool {
 	if op.Name == OpModule {
 		return false
 	}
 	parent := op.ParentOp()
-	if d := LookupOp(op.Name); d != nil && d.Has(IsolatedFromAbove) {
+	if d != nil && d.Has(IsolatedFromAbove) {
 		return true // otir.kernel
 	}
 	return parent != nil && parent.Name == OpModule
 }
 
 func (p *printer) op(op *Operation, depth int) {
-	scope := opensScope(op) || p.gen == 0 && op.Name != OpModule
+	d := LookupOp(op.Name)
+	scope := opensScope(op, d) || p.gen == 0 && op.Name != OpModule
 	if scope {
 		p.nameScope(op)
 	}
 	p.indent(depth)
-	d := LookupOp(op.Name)
 	if p.opts.Generic || d == nil || !p.pretty(op, d, depth) {
 		p.generic(op, depth)
 	}

@@ -35,6 +35,7 @@ func (b *builder) generic(o *Operation, g *GenericOp) error {
 	// A constant-valued attribute (otir.constant's value, by its record)
 	// written in MLIR's spelling reads as OTIR's.
 	if d := ir.LookupOp(name); d != nil {
+		name = d.Name // the record's string: LookupOp's fast path
 		for _, ad := range d.Attrs {
 			if ad.Kind != ir.AttrConstant {
 				continue

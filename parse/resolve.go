@@ -225,8 +225,11 @@ func (r *resolver) op(o *Operation) error {
 			return err
 		}
 	}
-	d := ir.LookupOp(o.op.Name)
-	isolated := d != nil && d.Has(ir.IsolatedFromAbove)
+	isolated := false
+	if len(o.regions) > 0 {
+		d := ir.LookupOp(o.op.Name)
+		isolated = d != nil && d.Has(ir.IsolatedFromAbove)
+	}
 	for _, reg := range o.regions {
 		if err := r.region(reg, isolated); err != nil {
 			return err

@@ -17,10 +17,21 @@ func CheckOp(style Style, op *ir.Operation) error {
 	if op == nil {
 		return nil
 	}
-	key, ok := KeyOf(op)
-	if !ok {
+	d := ir.LookupOp(op.Name)
+	if d == nil {
 		return nil
 	}
+	return CheckOpKey(style, op, d.Typing)
+}
+
+// CheckOpKey is CheckOp for an op whose record's Typing key is recordKey
+// (the Verify hooks know it without looking the record up); an empty key
+// has no rule.
+func CheckOpKey(style Style, op *ir.Operation, recordKey string) error {
+	if op == nil || recordKey == "" {
+		return nil
+	}
+	key := keyOf(recordKey, op)
 	if _, known := tables[style]; !known {
 		style = HLS
 	}

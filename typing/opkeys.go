@@ -69,13 +69,18 @@ func KeyOf(op *ir.Operation) (string, bool) {
 	if d == nil || d.Typing == "" {
 		return "", false
 	}
-	// A comparison (otir.cmp) takes its key from its predicate.
-	if IsComparison(d.Typing) {
+	return keyOf(d.Typing, op), true
+}
+
+// keyOf is the key of op whose record's key is recordKey: a comparison
+// (otir.cmp) takes its key from its predicate.
+func keyOf(recordKey string, op *ir.Operation) string {
+	if IsComparison(recordKey) {
 		if pred, ok := op.StringAttr("kind"); ok {
 			if k, ok := CmpKey(pred); ok {
-				return k, true
+				return k
 			}
 		}
 	}
-	return d.Typing, true
+	return recordKey
 }

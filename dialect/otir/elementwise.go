@@ -73,18 +73,18 @@ var elementwiseFamily = family{
 			Operands: []ir.ArgDef{{Name: "lhs"}, {Name: "rhs"}},
 			Results:  []ir.ArgDef{{Name: "result", Doc: "i1 (a tile of i1 when an operand is a tile)"}},
 			Attrs:    []ir.AttrDef{{Name: "kind", Kind: ir.AttrString, Enum: CmpPredicates, EnumName: "comparison kind"}},
-			Verify:   elementwise(checkCmp),
+			Verify:   elementwise("eq", checkCmp),
 			Infer:    inferCmp,
 			Format:   "`kind` `(` $kind `)` $lhs `,` $rhs attr-dict `:` custom<ElementwiseTypes>(type(operands), type($result))"},
 		{Name: OpSelect, Summary: "element-wise choice by an i1 condition", Traits: ir.Elementwise | ir.Extension,
 			Operands: []ir.ArgDef{{Name: "condition", Doc: "i1 or a tile of i1"}, {Name: "true_value"}, {Name: "false_value"}},
 			Results:  []ir.ArgDef{{Name: "result"}},
-			Verify:   elementwise(boolCondition),
+			Verify:   elementwise("", boolCondition),
 			Format:   "$condition `,` $true_value `,` $false_value attr-dict `:` functional-type(operands, results)"},
 		{Name: OpCast, Summary: "converts to another element type (wraps/truncates)", Traits: ir.Elementwise | ir.Extension,
 			Operands: []ir.ArgDef{{Name: "input"}},
 			Results:  []ir.ArgDef{{Name: "result"}},
-			Verify:   elementwise(nil),
+			Verify:   elementwise("", nil),
 			Format:   "$input attr-dict `:` type($input) `->` type($result)"},
 	},
 	register: func() {
@@ -104,7 +104,7 @@ func binary(name, key, summary string, traits ir.Trait, kinds kindRule) ir.OpDef
 	return ir.OpDef{Name: name, Summary: summary, Traits: ir.Elementwise | traits, Typing: key,
 		Operands: []ir.ArgDef{{Name: "lhs"}, {Name: "rhs"}},
 		Results:  []ir.ArgDef{{Name: "result"}},
-		Verify:   elementwise(kinds),
+		Verify:   elementwise(key, kinds),
 		Infer:    inferElementwise,
 		Format:   "$lhs `,` $rhs attr-dict `:` custom<ElementwiseTypes>(type(operands), type($result))"}
 }
@@ -115,7 +115,7 @@ func unary(name, key, summary string, kinds kindRule) ir.OpDef {
 	return ir.OpDef{Name: name, Summary: summary, Traits: ir.Elementwise, Typing: key,
 		Operands: []ir.ArgDef{{Name: "input"}},
 		Results:  []ir.ArgDef{{Name: "result"}},
-		Verify:   elementwise(kinds),
+		Verify:   elementwise(key, kinds),
 		Infer:    inferElementwise,
 		Format:   "$input attr-dict `:` custom<ElementwiseTypes>(type(operands), type($result))"}
 }
@@ -126,9 +126,9 @@ type kindRule func(op *ir.Operation) *diag.Diagnostic
 
 // elementwise is the Verify hook of an Elementwise op whose element kinds
 // follow kinds (nil: any).
-func elementwise(kinds kindRule) func(*ir.Operation, *ir.VerifyContext) error {
+func elementwise(key string, kinds kindRule) func(*ir.Operation, *ir.VerifyContext) error {
 	return func(op *ir.Operation, ctx *ir.VerifyContext) error {
-		if d := checkElementwise(op, ctx, kinds); d != nil {
+		if d := checkElementwise(op, ctx, key, kinds); d != nil {
 			return d
 		}
 		return nil
@@ -142,7 +142,7 @@ func elementwise(kinds kindRule) func(*ir.Operation, *ir.VerifyContext) error {
 // is produced, and the operand element types have a typing rule in the
 // module's style (Allo's rules, package typing), whether the result type was
 // written or inferred.
-func checkElementwise(op *ir.Operation, ctx *ir.VerifyContext, kinds kindRule) *diag.Diagnostic {
+func checkElementwise(op *ir.Operation, ctx *ir.VerifyContext, key string, kinds kindRule) *diag.Diagnostic {
 	for i, x := range op.Operands {
 		if t := asTile(x.Type); t != nil {
 			if t.Space != ir.Private {
@@ -163,7 +163,7 @@ func checkElementwise(op *ir.Operation, ctx *ir.VerifyContext, kinds kindRule) *
 	if rt := asTile(op.Results[0].Type); rt != nil && isIndex(rt.Elem) {
 		return diag.OpErrorf(op, "cannot produce a tile of index elements ('%s'): index is a scalar type", diag.TypeStr(rt))
 	}
-	if err := typing.CheckOp(typingStyle(op, ctx), op); err != nil {
+	if err := typing.CheckOpKey(typingStyle(op, ctx), op, key); err != nil {
 		return diag.OpErrorf(op, "%s", err.Error())
 	}
 	return nil
