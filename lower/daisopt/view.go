@@ -27,6 +27,9 @@ type view struct {
 // load checks a dais.program (dais.ToALIR, which reports a problem as a
 // diagnostic at the offending op) and returns its view.
 func load(prog *ir.Operation) (*view, error) {
+	if err := dais.Materialize(prog); err != nil {
+		return nil, err
+	}
 	p, err := dais.ToALIR(prog)
 	if err != nil {
 		return nil, err
