@@ -420,7 +420,8 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 			lookupOperand[op.ID0] = true
 		}
 	}
-	var b []byte
+	// About 60 bytes per op: one allocation for the whole document.
+	b := make([]byte, 0, 64*len(p.Ops)+16*len(p.Outputs)+8*len(p.InShifts)+1024)
 	ints := func(v []int32) {
 		b = append(b, '[')
 		for i, x := range v {
@@ -433,6 +434,10 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 	}
 	var ferr error
 	float := func(v float64) {
+		if fb, ok := appendPyInt(b, v); ok {
+			b = fb
+			return
+		}
 		s, err := pyFloat(v)
 		if err != nil && ferr == nil {
 			ferr = err
@@ -587,6 +592,20 @@ func tableSpecs(p *Program, inf *info) []Table {
 // pyFloat formats v as Python's repr(float) does: the shortest digits that
 // read back exactly, a ".0" on integral values, exponent form below 1e-4
 // and from 1e16 on.
+// appendPyInt appends an integral v below 10^16 in magnitude as Python's
+// repr writes it ("12.0", "-3.0", "-0.0"), without allocating; it reports
+// false for any other v, which pyFloat writes.
+func appendPyInt(b []byte, v float64) ([]byte, bool) {
+	if v != math.Trunc(v) || v <= -1e16 || v >= 1e16 {
+		return b, false
+	}
+	if v == 0 && math.Signbit(v) {
+		return append(b, "-0.0"...), true
+	}
+	b = strconv.AppendInt(b, int64(v), 10)
+	return append(b, ".0"...), true
+}
+
 func pyFloat(v float64) (string, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "", fmt.Errorf("json: cannot write non-finite number %v", v)

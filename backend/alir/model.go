@@ -260,6 +260,36 @@ func (o Op) mapOperands(d Dialect, f func(int32) int32) Op {
 	return o
 }
 
+// MapOperands returns o with every slot it reads (operands, a mux's
+// condition, a sum's terms) replaced by f(slot), in dialect d.
+func (o Op) MapOperands(d Dialect, f func(int32) int32) Op { return o.mapOperands(d, f) }
+
+// ForOperands calls f with every slot o reads, in dialect d, without
+// allocating.
+func (o Op) ForOperands(d Dialect, f func(int32)) {
+	e := d.Info(o.Opcode)
+	if e == nil {
+		f(o.ID0)
+		return
+	}
+	switch e.Operands {
+	case NoOperands, InputIndex:
+	case Binary:
+		f(o.ID0)
+		f(o.ID1)
+	case MuxOperands:
+		f(o.ID0)
+		f(o.ID1)
+		f(o.DataLow())
+	case TermOperands:
+		for _, t := range o.Terms {
+			f(t.ID)
+		}
+	default:
+		f(o.ID0)
+	}
+}
+
 // operands returns the slots op i reads (operands, then the mux condition;
 // the terms of a sum, in order).
 func (o Op) operands(d Dialect) []int32 {

@@ -31,6 +31,10 @@ func Annotate(prog *ir.Operation) error {
 		}
 		return math.Ceil(float64(n) / float64(size))
 	}
+	if d := DenseOf(prog); d != nil {
+		AnnotateProgram(d.P, carry, adder)
+		return nil
+	}
 	body := prog.Body(0)
 	if body == nil {
 		return nil
@@ -70,4 +74,47 @@ func setOrDelete(op *ir.Operation, name string, v float64) {
 		return
 	}
 	op.SetAttr(name, f64(v))
+}
+
+// AnnotateProgram sets the Latency and Cost of every op of p as Annotate
+// does, with the given carry and adder sizes (a dense program's Annotate).
+func AnnotateProgram(p *alir.Program, carry, adder int32) {
+	per := func(n int, size int32) float64 {
+		if size < 1 {
+			return 1
+		}
+		return math.Ceil(float64(n) / float64(size))
+	}
+	at := make([]float64, len(p.Ops))
+	for i := range p.Ops {
+		op := &p.Ops[i]
+		e := alir.ALIR.Info(op.Opcode)
+		t := 0.0
+		nOperands := 0
+		switch e.Operands {
+		case alir.Unary:
+			t, nOperands = at[op.ID0], 1
+		case alir.Binary:
+			t, nOperands = math.Max(at[op.ID0], at[op.ID1]), 2
+		case alir.MuxOperands:
+			t, nOperands = math.Max(at[op.DataLow()], math.Max(at[op.ID0], at[op.ID1])), 3
+		case alir.TermOperands:
+			for _, x := range op.Terms {
+				t = math.Max(t, at[x.ID])
+			}
+			nOperands = len(op.Terms)
+		}
+		cost := 0.0
+		if e.Adder {
+			n := 0
+			if k, err := op.QInt.KIF(); err == nil {
+				n = k.Width()
+			}
+			k := max(1, nOperands-1)
+			cost = float64(k) * per(n, adder)
+			t += per(n, carry)
+		}
+		at[i] = t
+		op.Latency, op.Cost = t, cost
+	}
 }

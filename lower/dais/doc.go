@@ -37,4 +37,14 @@
 //
 // ToALIR and FromALIR convert between a program op and *alir.Program; the
 // conversion round-trips exactly for every valid ALIR program.
+//
+// A program is held in one of two forms. In ops form its block holds the
+// ops above (as parsed from text, or made by FromALIR). In dense form
+// (Dense, dense.go) its block is empty and the program carries the
+// alir.Program itself, with a source location per op: lower-tiles emits
+// this form, the dais passes read and write it, the verifier checks it
+// (alir's Validate and Portability, no ops made) and --emit writes it.
+// The text is a view: Materialize makes the ops (the ones FromALIR
+// makes, so the printed text is what it always was), and otir-opt does so
+// before printing a module. Load gives the dense form of either.
 package dais

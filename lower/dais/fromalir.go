@@ -1,8 +1,6 @@
 package dais
 
 import (
-	"fmt"
-
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/ir"
 )
@@ -41,53 +39,9 @@ func FromALIR(p *alir.Program, symName string) (*ir.Operation, error) {
 		attrs.Set("firmware", i64(int64(p.Firmware)))
 	}
 	prog := ir.NewOp(OpProgram, ir.Location{}, nil, nil, attrs)
-	b := ir.NewBuilder(prog.NewRegion())
-	for _, t := range p.Tables {
-		b.Create(OpTable, nil, nil, tableAttrs(t))
+	if err := buildOps(prog, &Dense{P: p, OutLoc: -1}); err != nil {
+		return nil, err
 	}
-	vals := make([]*ir.Value, len(p.Ops))
-	for i, op := range p.Ops {
-		d := byOpcode[op.Opcode]
-		if d == nil {
-			return nil, fmt.Errorf("op %d: opcode %d has no dais operation", i, op.Opcode)
-		}
-		var operands []*ir.Value
-		at := ir.Attrs{}
-		switch alir.ALIR.Info(op.Opcode).Operands {
-		case alir.Unary:
-			operands = []*ir.Value{vals[op.ID0]}
-		case alir.Binary:
-			operands = []*ir.Value{vals[op.ID0], vals[op.ID1]}
-		case alir.MuxOperands: // the condition first
-			operands = []*ir.Value{vals[op.DataLow()], vals[op.ID0], vals[op.ID1]}
-		}
-		if err := d.set(op, &at); err != nil {
-			return nil, fmt.Errorf("op %d: %v", i, err)
-		}
-		if op.Latency != 0 {
-			at.Set("latency", f64(op.Latency))
-		}
-		if op.Cost != 0 {
-			at.Set("cost", f64(op.Cost))
-		}
-		vals[i] = b.Create(d.name, operands, []ir.Type{Fixed(op.QInt)}, at).Results[0]
-	}
-	var used []*ir.Value
-	outs := make([]int64, len(p.Outputs))
-	shifts := make([]int64, len(p.Outputs))
-	negs := make([]int64, len(p.Outputs))
-	for j, o := range p.Outputs {
-		outs[j] = -1
-		if o.Index >= 0 {
-			outs[j] = int64(len(used))
-			used = append(used, vals[o.Index])
-		}
-		shifts[j] = int64(o.Shift)
-		if o.Neg {
-			negs[j] = 1
-		}
-	}
-	b.Create(OpOutput, used, nil, outputAttrs(outs, shifts, negs))
 	return prog, nil
 }
 

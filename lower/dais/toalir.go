@@ -9,7 +9,9 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// ToALIR converts a dais.program op into an ALIR program (spec version 2).
+// ToALIR converts a dais.program op into an ALIR program (spec version 2):
+// a copy of its Dense's program when it is in dense form (checked by
+// alir.Program.Validate), else its ops converted.
 // Problems are reported as a *diag.Diagnostic at the offending op: an op
 // that is not a dais op, an operand that is not an earlier slot of the same
 // program, a malformed attribute, or a program alir.Program.Validate rejects
@@ -17,6 +19,12 @@ import (
 func ToALIR(prog *ir.Operation) (*alir.Program, error) {
 	if prog == nil || prog.Name != OpProgram {
 		return nil, fmt.Errorf("ToALIR: not a %s op", OpProgram)
+	}
+	if d := DenseOf(prog); d != nil {
+		if err := d.P.Validate(); err != nil {
+			return nil, d.errorAt(prog, err)
+		}
+		return d.P.Clone(), nil
 	}
 	fail := func(op *ir.Operation, err error) error {
 		return diag.OpErrorf(op, "%v", err)

@@ -61,12 +61,29 @@ func ceilLog2(x *big.Int) int {
 // (so the type, which alone decides ALIR's arithmetic, is always exact).
 // Intervals wider than 64 bits are an error.
 func IntType(lo, hi *big.Int) (*FixedType, error) {
+	q, err := IntInterval(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return Fixed(q), nil
+}
+
+// IntInterval is IntType's interval, without making the type.
+func IntInterval(lo, hi *big.Int) (alir.QInterval, error) {
 	if lo.Cmp(hi) > 0 {
-		return nil, fmt.Errorf("empty interval [%v, %v]", lo, hi)
+		return alir.QInterval{}, fmt.Errorf("empty interval [%v, %v]", lo, hi)
+	}
+	if lo.IsInt64() && hi.IsInt64() {
+		// The common case, without big.Float: bounds within ±2^53 are
+		// exact floats.
+		const exact = 1 << 53
+		if l, h := lo.Int64(), hi.Int64(); l >= -exact && h <= exact {
+			return alir.QInterval{Min: float64(l), Max: float64(h), Step: 1}, nil
+		}
 	}
 	k := IntBits(lo, hi)
 	if w := k.Width(); w > alir.MaxWidth {
-		return nil, fmt.Errorf("interval [%v, %v] needs %d bits, more than ALIR's %d", lo, hi, w, alir.MaxWidth)
+		return alir.QInterval{}, fmt.Errorf("interval [%v, %v] needs %d bits, more than ALIR's %d", lo, hi, w, alir.MaxWidth)
 	}
 	full := k.QInterval()
 	fmin, fmax := toFloat(lo, big.Below), toFloat(hi, big.Above)
@@ -76,7 +93,7 @@ func IntType(lo, hi *big.Int) (*FixedType, error) {
 	if fmax > full.Max {
 		fmax = full.Max
 	}
-	return FixedOf(fmin, fmax, 1), nil
+	return alir.QInterval{Min: fmin, Max: fmax, Step: 1}, nil
 }
 
 // toFloat rounds x to a float64 in the given direction.

@@ -10,7 +10,8 @@ import (
 // records declare variadic operands, results and regions, as ToALIR is the
 // dialect's form check: a dais.program must sit in the module body and
 // convert to a valid, portable ALIR program (ToALIR checks every op of it,
-// with the failing op's location; see checkPortable); every other dais op
+// with the failing op's location; see checkPortable; a program in dense
+// form is checked without making its ops); every other dais op
 // must sit directly in a dais.program, and dais.output must end it.
 func verifyOp(op *ir.Operation, ctx *ir.VerifyContext) error {
 	if d := checkOp(op, ctx.Parent(op)); d != nil {
@@ -34,6 +35,15 @@ func checkOp(op *ir.Operation, parent *ir.Operation) *diag.Diagnostic {
 		if _, ok := op.StringAttr("sym_name"); !ok {
 			return diag.OpErrorf(op, "requires string attribute 'sym_name'")
 		}
+		if d := DenseOf(op); d != nil {
+			if b := op.Body(0); b != nil && len(b.Ops) != 0 {
+				return diag.OpErrorf(op, "in dense form, must have an empty body")
+			}
+			if err := d.P.Validate(); err != nil {
+				return d.errorAt(op, err)
+			}
+			return checkPortable(op, d, d.P)
+		}
 		p, err := ToALIR(op)
 		if err != nil {
 			if d, ok := err.(*diag.Diagnostic); ok {
@@ -41,7 +51,7 @@ func checkOp(op *ir.Operation, parent *ir.Operation) *diag.Diagnostic {
 			}
 			return diag.OpErrorf(op, "%v", err)
 		}
-		return checkPortable(op, p)
+		return checkPortable(op, nil, p)
 	}
 	if parent == nil || parent.Name != OpProgram {
 		return diag.OpErrorf(op, "expects parent op '%s'", OpProgram)
@@ -60,10 +70,16 @@ func checkOp(op *ir.Operation, parent *ir.Operation) *diag.Diagnostic {
 // negations, products and constants never wrap, so such a program means
 // one thing here and another in any tool that sizes wires from the types.
 // The diagnostic is located at the first such op.
-func checkPortable(prog *ir.Operation, p *alir.Program) *diag.Diagnostic {
+func checkPortable(prog *ir.Operation, d *Dense, p *alir.Program) *diag.Diagnostic {
 	bad, err := p.Portability()
 	if err != nil || len(bad) == 0 {
 		return nil
+	}
+	if d != nil {
+		if i := bad[0].Index; i >= 0 && i < len(p.Ops) {
+			return diag.Errorf(d.Loc(prog, i), "'%s' op %s; only dais.input, dais.relu, dais.quantize and dais.mux wrap: quantize explicitly", byOpcode[p.Ops[i].Opcode].nameOr(), bad[0].Reason)
+		}
+		return diag.OpErrorf(prog, "%v", bad[0])
 	}
 	k := 0
 	for _, op := range prog.Body(0).Ops {

@@ -52,7 +52,7 @@ func Balance(prog *ir.Operation, annotate bool) (int, error) {
 type term struct {
 	neg   bool
 	shift int64
-	val   *ir.Value
+	id    int32 // the slot, or the id of a new node (balancer.next)
 	s     span
 	f     int
 	at    float64
@@ -70,14 +70,15 @@ type balancer struct {
 	inner []bool    // slot is an inner node of some chain
 	at    []float64 // time at which each slot is available
 	// before lists, per root slot, the new nodes to insert before it.
-	before map[int][]*ir.Operation
+	before map[int][]alir.Op // new nodes, made before the root
+	root   map[int]alir.Op   // the rebuilt roots
+	next   int32             // id of the next new node: len(p.Ops), len(p.Ops)+1, ...
 	drop   []bool
-	loc    ir.Location // of the root being rebuilt, given to its new nodes
 }
 
 func (v *view) balance() int {
 	n := len(v.p.Ops)
-	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), before: map[int][]*ir.Operation{}, drop: make([]bool, n)}
+	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), before: map[int][]alir.Op{}, root: map[int]alir.Op{}, next: int32(n), drop: make([]bool, n)}
 	b.markInner()
 	rebuilt := 0
 	for i, op := range v.p.Ops {
@@ -98,20 +99,20 @@ func (v *view) balance() int {
 	if rebuilt == 0 {
 		return 0
 	}
-	ops := make([]*ir.Operation, 0, len(v.body.Ops))
-	slot := 0
-	for _, op := range v.body.Ops {
-		if isSlot(op) {
-			i := slot
-			slot++
-			if b.drop[i] {
-				continue
-			}
-			ops = append(ops, b.before[i]...)
+	r := v.rebuild()
+	for i, op := range v.p.Ops {
+		if b.drop[i] {
+			continue
 		}
-		ops = append(ops, op)
+		for _, node := range b.before[i] {
+			r.add(node, i)
+		}
+		if rop, ok := b.root[i]; ok {
+			op = rop
+		}
+		r.keep(i, op)
 	}
-	v.setOps(ops)
+	r.finish()
 	return rebuilt
 }
 
@@ -161,7 +162,7 @@ func (b *balancer) leaves(root int) (terms []term, inner []int32) {
 		stack = stack[:len(stack)-1]
 		op := b.v.p.Ops[it.slot]
 		if int(it.slot) != root && !b.inner[it.slot] {
-			terms = append(terms, term{neg: it.neg, shift: it.shift, val: b.v.ops[it.slot].Results[0],
+			terms = append(terms, term{neg: it.neg, shift: it.shift, id: it.slot,
 				s: b.r.span[it.slot], f: b.v.kif[it.slot].Fractionals, at: b.at[it.slot], seq: len(terms)})
 			continue
 		}
@@ -185,8 +186,8 @@ func (b *balancer) rebuild(root int) bool {
 	if len(inner) == 0 {
 		return false
 	}
-	b.loc = b.v.ops[root].Loc
-	var nodes []*ir.Operation
+	next := b.next
+	var nodes []alir.Op
 	h := termHeap(terms)
 	heap.Init(&h)
 	seq := len(terms)
@@ -195,6 +196,7 @@ func (b *balancer) rebuild(root int) bool {
 		y := heap.Pop(&h).(term)
 		t, node, ok := b.node(x, y)
 		if !ok {
+			b.next = next
 			return false
 		}
 		t.seq = seq
@@ -207,19 +209,17 @@ func (b *balancer) rebuild(root int) bool {
 		l, r = r, l
 	}
 	if !l.lead() || math.Max(l.at, r.at) >= old {
+		b.next = next
 		return false
 	}
 	op, ok := combine(l, r, rop.QInt)
 	if !ok || max(l.f, r.f-int(op.Data)) < b.v.kif[root].Fractionals {
+		b.next = next
 		return false // the root's step would be finer than its exact result's
 	}
-	irop := b.v.ops[root]
-	irop.Name = dais.OpAdd
-	if op.Opcode == alir.OpSub {
-		irop.Name = dais.OpSub
-	}
-	irop.Operands = []*ir.Value{l.val, r.val}
-	irop.SetAttr("shift", ir.I64(op.Data))
+	op.ID0, op.ID1 = l.id, r.id
+	op.Latency, op.Cost = rop.Latency, rop.Cost
+	b.root[root] = op
 	b.before[root] = nodes
 	for _, s := range inner {
 		b.drop[s] = true
@@ -231,7 +231,7 @@ func (b *balancer) rebuild(root int) bool {
 // node builds the new inner node adding terms x and y exactly; the term it
 // stands for keeps the sign and shift of its first operand, the lead when
 // either is (so the lead's subtree stays a lead).
-func (b *balancer) node(x, y term) (term, *ir.Operation, bool) {
+func (b *balancer) node(x, y term) (term, alir.Op, bool) {
 	l, r := x, y
 	if r.lead() && !l.lead() {
 		l, r = r, l
@@ -239,7 +239,7 @@ func (b *balancer) node(x, y term) (term, *ir.Operation, bool) {
 	// l.val ± r.val*2^d, d = r.shift-l.shift, at e fractional bits.
 	d := r.shift - l.shift
 	if d < -alir.MaxShift || d > alir.MaxShift {
-		return l, nil, false
+		return l, alir.Op{}, false
 	}
 	e := max(l.f, r.f-int(d))
 	rs := r.s.shl(uint(e - r.f + int(d)))
@@ -247,14 +247,16 @@ func (b *balancer) node(x, y term) (term, *ir.Operation, bool) {
 		rs = rs.neg()
 	}
 	s := l.s.shl(uint(e - l.f)).add(rs)
-	t, k, ok := spanType(s, e)
+	q, k, ok := spanInterval(s, e)
 	if !ok || k.Fractionals != e {
-		return l, nil, false // (a sum that is always 0 would get step 1)
+		return l, alir.Op{}, false // (a sum that is always 0 would get step 1)
 	}
-	op, _ := combine(l, r, dais.QInt(t))
-	node := newSlotOp(op, []*ir.Value{l.val, r.val}, t, b.loc)
+	op, _ := combine(l, r, q)
+	op.ID0, op.ID1 = l.id, r.id
+	id := b.next
+	b.next++
 	at := math.Max(l.at, r.at) + b.delay(k.Width())
-	return term{neg: l.neg, shift: l.shift, val: node.Results[0], s: s, f: k.Fractionals, at: at}, node, true
+	return term{neg: l.neg, shift: l.shift, id: id, s: s, f: k.Fractionals, at: at}, op, true
 }
 
 // combine returns the add or sub computing l.val ± r.val*2^(r.shift-l.shift)

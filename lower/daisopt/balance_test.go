@@ -45,7 +45,7 @@ func wantDepth(want int) func(t *testing.T, prog *ir.Operation) {
 	return func(t *testing.T, prog *ir.Operation) {
 		t.Helper()
 		depth := map[*ir.Value]int{}
-		for _, op := range prog.Body(0).Ops {
+		for _, op := range body(prog).Ops {
 			if !isSlot(op) {
 				continue
 			}
@@ -58,7 +58,7 @@ func wantDepth(want int) func(t *testing.T, prog *ir.Operation) {
 			}
 			depth[op.Results[0]] = d
 		}
-		if got := depth[prog.Body(0).Terminator().Operands[0]]; got != want {
+		if got := depth[body(prog).Terminator().Operands[0]]; got != want {
 			t.Errorf("depth %d, want %d", got, want)
 		}
 	}

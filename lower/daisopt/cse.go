@@ -1,9 +1,6 @@
 package daisopt
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/ir"
 )
@@ -23,79 +20,44 @@ func CSE(prog *ir.Operation) (int, error) {
 	return v.cse(), nil
 }
 
-// cseKey identifies an op up to equivalence; operands are representative
-// slots.
+// cseKey identifies an op up to equivalence: the op without its
+// annotations, its operands replaced by representative slots.
 type cseKey struct {
-	name    string
-	a, b, c int32
-	attrs   string
-	typ     string
+	code     alir.Opcode
+	id0, id1 int32
+	data     int64
+	q        alir.QInterval
 }
 
 func (v *view) cse() int {
 	n := len(v.p.Ops)
 	rep := make([]int32, n)
-	cur := make([]*ir.Value, n)
 	seen := make(map[cseKey]int32, n)
-	ops := make([]*ir.Operation, 0, len(v.body.Ops))
+	r := v.rebuild()
 	removed := 0
-	var sb strings.Builder
-	slot := 0
-	for _, op := range v.body.Ops {
-		if !isSlot(op) {
-			ops = append(ops, op)
-			continue
-		}
-		i := slot
-		slot++
-		ids, k := args(v.p.Ops[i])
+	for i, op := range v.p.Ops {
+		ids, k := args(op)
 		for j := range ids[:k] {
 			ids[j] = rep[ids[j]]
 		}
-		// Unused entries of ids are 0; ops of one name have one arity.
-		key := cseKey{name: op.Name, a: ids[0], b: ids[1], c: ids[2], typ: op.Results[0].Type.String()}
-		if v.p.Ops[i].Commutes(alir.ALIR) && key.a > key.b {
-			key.a, key.b = key.b, key.a
+		if op.Commutes(alir.ALIR) && ids[0] > ids[1] {
+			ids[0], ids[1] = ids[1], ids[0]
 		}
-		sb.Reset()
-		for _, at := range op.Attrs {
-			if !isAnnotation(at.Name) {
-				sb.WriteString(at.Name)
-				sb.WriteByte('=')
-				sb.WriteString(attrString(at.Value))
-				sb.WriteByte(';')
-			}
-		}
-		key.attrs = sb.String()
+		c := withArgs(op, ids)
+		key := cseKey{c.Opcode, c.ID0, c.ID1, c.Data, c.QInt}
 		if prev, ok := seen[key]; ok {
 			rep[i] = prev
-			cur[i] = cur[prev]
+			r.alias(i, prev)
 			removed++
 			continue
 		}
 		seen[key] = int32(i)
 		rep[i] = int32(i)
-		for j, s := range ids[:k] {
-			op.Operands[j] = cur[s]
-		}
-		cur[i] = op.Results[0]
-		ops = append(ops, op)
+		r.keep(i, c)
 	}
-	v.remapOutput(cur)
-	v.setOps(ops)
+	if removed == 0 {
+		return 0
+	}
+	r.finish()
 	return removed
-}
-
-// attrString prints an attribute value for a key; integers skip the
-// general printer, which is slower.
-func attrString(a ir.Attr) string {
-	if ia, ok := a.(*ir.IntAttr); ok {
-		if x, ok := ia.Int64(); ok {
-			return strconv.FormatInt(x, 10)
-		}
-	}
-	if s, ok := a.(interface{ String() string }); ok {
-		return s.String()
-	}
-	return "?"
 }

@@ -39,7 +39,7 @@ func TestCSERewrites(t *testing.T) {
 			want: "input input mux mux mux add add"},
 		{name: "outputs follow", ops: []alir.Op{in(0, q8), in(1, q8), bin(add, 0, 1, 0, q9), bin(add, 0, 1, 0, q9)}, outs: []int32{2, 3},
 			want: "input input add", check: func(t *testing.T, prog *ir.Operation) {
-				out := prog.Body(0).Terminator()
+				out := body(prog).Terminator()
 				if out.Operands[0] != out.Operands[1] {
 					t.Errorf("outputs read different values")
 				}

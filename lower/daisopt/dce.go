@@ -3,7 +3,6 @@ package daisopt
 import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/lower/dais"
 )
 
 // DCE runs dais-dce on one program: it removes every slot op that no output
@@ -23,9 +22,9 @@ func DCE(prog *ir.Operation) (int, error) {
 
 func (v *view) dce() int {
 	live := make([]bool, len(v.p.Ops))
-	for _, s := range v.outSlot {
-		if s >= 0 {
-			live[s] = true
+	for _, o := range v.p.Outputs {
+		if o.Index >= 0 {
+			live[o.Index] = true
 		}
 	}
 	for i := len(v.p.Ops) - 1; i >= 0; i-- {
@@ -45,36 +44,37 @@ func (v *view) dce() int {
 	}
 	renum := make([]int64, len(used))
 	next := int64(0)
+	removed := 0
+	var tables []alir.Table
+	var tableLoc []int32
 	for t, u := range used {
 		renum[t] = next
 		if u {
 			next++
+			tables = append(tables, v.p.Tables[t])
+			if t < len(v.d.TableLoc) {
+				tableLoc = append(tableLoc, v.d.TableLoc[t])
+			}
+		} else {
+			removed++
 		}
 	}
-	ops := make([]*ir.Operation, 0, len(v.body.Ops))
-	removed, slot, table := 0, 0, 0
-	for _, op := range v.body.Ops {
-		switch {
-		case op.Name == dais.OpTable:
-			keep := used[table]
-			table++
-			if !keep {
-				removed++
-				continue
-			}
-		case isSlot(op):
-			i := slot
-			slot++
-			if !live[i] {
-				removed++
-				continue
-			}
-			if a := v.p.Ops[i]; a.Opcode == alir.OpLookup && renum[a.DataLow()] != int64(a.DataLow()) {
-				op.SetAttr("table", ir.I64(renum[a.DataLow()]))
-			}
+	r := v.rebuild()
+	for i, op := range v.p.Ops {
+		if !live[i] {
+			removed++
+			continue
 		}
-		ops = append(ops, op)
+		if op.Opcode == alir.OpLookup {
+			op.Data = renum[op.DataLow()]
+		}
+		r.keep(i, op)
 	}
-	v.setOps(ops)
+	if removed == 0 {
+		return 0
+	}
+	r.finish()
+	r.v.p.Tables = tables
+	r.v.d.TableLoc = tableLoc
 	return removed
 }

@@ -16,7 +16,7 @@ func TestDCERewrites(t *testing.T) {
 		return func(t *testing.T, prog *ir.Operation) {
 			t.Helper()
 			got := 0
-			for _, op := range prog.Body(0).Ops {
+			for _, op := range body(prog).Ops {
 				if op.Name == dais.OpTable {
 					got++
 				}

@@ -16,9 +16,10 @@
 // block, tables indexed by slot, a hash table for CSE), except dais-balance,
 // which is n log n (a heap per chain), and dais-fold, which checks its plan
 // with alir's Portability (also linear) and, in the rare case that rejects
-// some rewrites, plans again without them. A pass first reads the program as an ALIR
-// program (dais.ToALIR), which checks it, and analyses that compact form; it
-// then rewrites the ops of the block in place.
+// some rewrites, plans again without them. A pass reads the program in its
+// dense form (dais.Load: an ALIR program, checked), analyses it, and writes
+// the program it makes back as the dense form; no pass makes ir ops
+// (printing does, dais.Materialize).
 //
 // # What keeps outputs identical
 //

@@ -28,12 +28,12 @@ func TestMalformedProgramsAreReported(t *testing.T) {
 				if err != nil {
 					t.Skipf("does not parse: %v", err)
 				}
-				before := m.String()
+				before := text(m)
 				_, err = ps.run(dais.Programs(m)[0])
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("%s: error %v, want one containing %q", ps.name, err, c.want)
 				}
-				if m.String() != before {
+				if text(m) != before {
 					t.Errorf("%s: changed a malformed program", ps.name)
 				}
 			}

@@ -168,42 +168,28 @@ func (fo *folder) block() bool {
 // apply rewrites the block as planned.
 func (fo *folder) apply() int {
 	v := fo.v
-	cur := make([]*ir.Value, len(v.p.Ops))
-	ops := make([]*ir.Operation, 0, len(v.body.Ops))
+	r := v.rebuild()
 	changed := 0
-	slot := 0
-	for _, irop := range v.body.Ops {
-		if !isSlot(irop) {
-			ops = append(ops, irop)
-			continue
-		}
-		i := slot
-		slot++
-		if r := fo.rep[i]; r != int32(i) {
-			cur[i] = cur[r]
+	for i, op := range v.p.Ops {
+		if rep := fo.rep[i]; rep != int32(i) {
+			r.alias(i, rep)
 			changed++
 			continue
 		}
-		ids := fo.reps(v.p.Ops[i])
-		if op := fo.def[i]; !op.Equal(withArgs(v.p.Ops[i], ids)) {
-			nids, nk := args(op)
-			vals := make([]*ir.Value, nk)
-			for j, s := range nids[:nk] {
-				vals[j] = cur[s]
-			}
-			irop = newSlotOp(op, vals, irop.Results[0].Type, irop.Loc)
+		orig := withArgs(op, fo.reps(op))
+		if def := fo.def[i]; !def.Equal(orig) {
+			// A new op: no annotation, as the ir op the pass made.
+			def.Latency, def.Cost = 0, 0
+			r.keep(i, def)
 			changed++
-		} else {
-			_, k := args(op)
-			for j, s := range ids[:k] {
-				irop.Operands[j] = cur[s]
-			}
+			continue
 		}
-		cur[i] = irop.Results[0]
-		ops = append(ops, irop)
+		r.keep(i, orig)
 	}
-	v.remapOutput(cur)
-	v.setOps(ops)
+	if changed == 0 {
+		return 0
+	}
+	r.finish()
 	return changed
 }
 

@@ -28,27 +28,24 @@ func FuseSums(prog *ir.Operation, maxTerms int, annotate bool) (int, error) {
 	if maxTerms < 2 {
 		return 0, fmt.Errorf("dais-fuse-sums: max-terms must be at least 2, got %d", maxTerms)
 	}
-	p, err := dais.ToALIR(prog)
+	d, err := dais.Load(prog)
 	if err != nil {
 		return 0, err
 	}
-	body := prog.Body(0)
-	var ops []*ir.Operation // slot ops, slot order
-	for _, op := range body.Ops {
-		if isSlot(op) {
-			ops = append(ops, op)
-		}
+	p, err := dais.ProgramOf(prog) // validates a dense program
+	if err != nil {
+		return 0, err
 	}
-	slotOf := make(map[*ir.Value]int32, len(ops))
-	for i, op := range ops {
-		slotOf[op.Results[0]] = int32(i)
+	if d.P != p { // converted from ops: the pass owns d
+		d.P = p
 	}
-	uses := make([]int, len(ops))
-	for _, op := range body.Ops {
-		for _, v := range op.Operands {
-			if s, ok := slotOf[v]; ok {
-				uses[s]++
-			}
+	uses := make([]int, len(p.Ops))
+	for _, op := range p.Ops {
+		op.ForOperands(alir.ALIR, func(x int32) { uses[x]++ })
+	}
+	for _, o := range p.Outputs {
+		if o.Index >= 0 {
+			uses[o.Index]++
 		}
 	}
 	kif := make([]alir.KIF, len(p.Ops))
@@ -99,8 +96,8 @@ func FuseSums(prog *ir.Operation, maxTerms int, annotate bool) (int, error) {
 		}
 		return most+bits.Len(uint(len(ts)-1)) <= 62
 	}
-	dead := make([]bool, len(ops))
-	fused := make([]bool, len(ops))
+	dead := make([]bool, len(p.Ops))
+	fused := make([]bool, len(p.Ops))
 	for i := range p.Ops {
 		ts := termsOf(int32(i))
 		if ts == nil {
@@ -135,73 +132,26 @@ func FuseSums(prog *ir.Operation, maxTerms int, annotate bool) (int, error) {
 			fused[i] = true
 		}
 	}
-	// Rebuild the block: fused ops become dais.sum, the ops they absorbed go.
-	repl := map[*ir.Value]*ir.Value{}
-	out := make([]*ir.Operation, 0, len(body.Ops))
+	// Rebuild the program: fused ops are sums, the ops they absorbed go.
+	v := &view{prog: prog, d: d, p: p}
+	r := v.rebuild()
 	removed := 0
-	for _, op := range body.Ops {
-		for k, v := range op.Operands {
-			if r, ok := repl[v]; ok {
-				op.Operands[k] = r
-			}
-		}
-		s, isSlotOp := slotOf[firstResult(op)]
-		switch {
-		case !isSlotOp:
-		case dead[s]:
+	for i, op := range p.Ops {
+		if dead[i] {
 			removed++
 			continue
-		case fused[s]:
-			a := p.Ops[s]
-			operands := make([]*ir.Value, len(a.Terms))
-			shifts := make([]int64, len(a.Terms))
-			negs := make([]int64, len(a.Terms))
-			for k, t := range a.Terms {
-				operands[k] = ops[t.ID].Results[0]
-				if r, ok := repl[operands[k]]; ok {
-					operands[k] = r
-				}
-				shifts[k] = int64(t.Shift)
-				if t.Neg {
-					negs[k] = 1
-				}
-			}
-			at := ir.Attrs{}
-			at.Set("shifts", &ir.DenseI64Attr{Values: shifts})
-			at.Set("negs", &ir.DenseI64Attr{Values: negs})
-			for _, name := range []string{"latency", "cost"} {
-				if v := op.Attr(name); v != nil {
-					at.Set(name, v)
-				}
-			}
-			sum := ir.NewOp(dais.OpSum, op.Loc, operands, []ir.Type{op.Results[0].Type}, at)
-			repl[op.Results[0]] = sum.Results[0]
-			op = sum
 		}
-		out = append(out, op)
+		r.keep(i, op)
 	}
-	for _, op := range body.Ops {
-		op.Block = nil
-	}
-	for _, op := range out {
-		op.Block = body
-	}
-	body.Ops = out
+	r.finish()
 	if annotate {
 		if err := dais.Annotate(prog); err != nil {
 			return removed, err
 		}
 	}
 	// The program must still be what it was: valid, portable.
-	if _, err := dais.ToALIR(prog); err != nil {
+	if _, err := dais.ProgramOf(prog); err != nil {
 		return removed, fmt.Errorf("dais-fuse-sums: internal error: %v", err)
 	}
 	return removed, nil
-}
-
-func firstResult(op *ir.Operation) *ir.Value {
-	if len(op.Results) == 0 {
-		return nil
-	}
-	return op.Results[0]
 }

@@ -402,7 +402,7 @@ func check(t testing.TB, m *ir.Module) *alir.Program {
 	if ds := verify.Verify(m); len(ds) > 0 {
 		t.Fatalf("verifier: %v", ds)
 	}
-	text := m.String()
+	text := text(m)
 	m2, err := parse.Parse("after.otir", []byte(text), parse.Options{Workers: 1})
 	if err != nil {
 		t.Fatalf("re-parse: %v\n%s", err, head(text))
@@ -453,7 +453,7 @@ func run(t testing.TB, p *alir.Program, in []float64, n int) []float64 {
 // opNames lists the slot ops of a program by short name ("add", "const").
 func opNames(prog *ir.Operation) string {
 	var names []string
-	for _, op := range prog.Body(0).Ops {
+	for _, op := range body(prog).Ops {
 		if isSlot(op) {
 			names = append(names, strings.TrimPrefix(op.Name, "dais."))
 		}
@@ -551,7 +551,7 @@ func runCases(t *testing.T, cases []rewriteCase, pass func(*ir.Operation) (int, 
 
 // slotOp returns the i-th slot op of a program.
 func slotOp(prog *ir.Operation, i int) *ir.Operation {
-	for _, op := range prog.Body(0).Ops {
+	for _, op := range body(prog).Ops {
 		if isSlot(op) {
 			if i == 0 {
 				return op
@@ -580,4 +580,24 @@ func wantType(i int, want string) func(t *testing.T, prog *ir.Operation) {
 			t.Errorf("slot %d: type %s, want %s", i, got, want)
 		}
 	}
+}
+
+// body returns a program's block, its ops made first when it is dense
+// (dais.Materialize: the textual view the tests inspect).
+func body(prog *ir.Operation) *ir.Block {
+	if err := dais.Materialize(prog); err != nil {
+		panic(err)
+	}
+	return prog.Body(0)
+}
+
+// isSlot reports whether a block op is a slot op (not a table or the output).
+func isSlot(op *ir.Operation) bool { return op.Name != dais.OpTable && op.Name != dais.OpOutput }
+
+// text prints a module, its dense programs made into ops first.
+func text(m *ir.Module) string {
+	if err := dais.MaterializeAll(m); err != nil {
+		panic(err)
+	}
+	return m.String()
 }

@@ -34,6 +34,9 @@ func Narrow(prog *ir.Operation, annotate bool) (int, error) {
 		return 0, err
 	}
 	n := v.narrow()
+	if n > 0 {
+		v.commit()
+	}
 	if annotate {
 		if err := dais.Annotate(prog); err != nil {
 			return n, err
@@ -79,9 +82,9 @@ func (v *view) pins() []uint8 {
 			}
 		}
 	}
-	for _, s := range v.outSlot {
-		if s >= 0 {
-			pin[s] |= pinOutput
+	for _, o := range v.p.Outputs {
+		if o.Index >= 0 {
+			pin[o.Index] |= pinOutput
 		}
 	}
 	return pin
@@ -147,7 +150,6 @@ func (v *view) narrowSlot(i int, r *ranges, pin []uint8) bool {
 			return false
 		}
 	}
-	v.ops[i].Results[0].Type = dais.Fixed(q)
 	v.p.Ops[i].QInt, v.kif[i] = q, k
 	return true
 }

@@ -103,11 +103,11 @@ func TestPassesAreIdempotent(t *testing.T) {
 				if _, err := ps.run(prog); err != nil {
 					t.Fatal(err)
 				}
-				once := m.String()
+				once := text(m)
 				if _, err := ps.run(prog); err != nil {
 					t.Fatal(err)
 				}
-				if twice := m.String(); twice != once {
+				if twice := text(m); twice != once {
 					t.Fatalf("seed %d: a second run changed the program", seed)
 				}
 			}

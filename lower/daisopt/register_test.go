@@ -76,7 +76,7 @@ func TestAnnotateOption(t *testing.T) {
 		// Kept: the costs left are all the old ones (new nodes have none);
 		// recomputed: none is.
 		old, other := 0, 0
-		for _, op := range prog.Body(0).Ops {
+		for _, op := range body(prog).Ops {
 			if a, ok := op.Attr("cost").(*ir.FloatAttr); ok && a.Value == 1234 {
 				old++
 			} else if ok {

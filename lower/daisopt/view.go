@@ -7,65 +7,112 @@ import (
 	"github.com/otir-dev/otir/lower/dais"
 )
 
-// view is a dais.program seen as an ALIR program: slot i of p is ops[i], the
-// i-th slot op of the block. The passes analyse p (compact, with operand
-// slots as integers) and rewrite the ir ops.
+// view is a dais.program seen as an ALIR program: its dense form
+// (dais.Load: the program's own when it is dense, else its ops converted).
+// The passes analyse p (compact, with operand slots as integers) and write
+// the program they make back as the dense form (rebuild, commit); they
+// never make ir ops.
 type view struct {
 	prog *ir.Operation
-	body *ir.Block
+	d    *dais.Dense
 	p    *alir.Program
 	eval *alir.Evaluator // p's operations, by the reference semantics
-	ops  []*ir.Operation // slot ops, in block order
 	kif  []alir.KIF      // fixed-point type of every slot
-	out  *ir.Operation   // the dais.output terminator
-	// outSlot maps each operand of out to its slot (-1 when the operand is
-	// not a slot of this program; ToALIR accepts such an operand when no
-	// output refers to it).
-	outSlot []int32
 }
 
-// load checks a dais.program (dais.ToALIR, which reports a problem as a
-// diagnostic at the offending op) and returns its view.
+// load checks a dais.program (dais.Load and alir.Program.Validate; a
+// problem is a diagnostic at the offending op) and returns its view.
 func load(prog *ir.Operation) (*view, error) {
-	p, err := dais.ToALIR(prog)
+	d, err := dais.Load(prog)
 	if err != nil {
 		return nil, err
 	}
-	for _, op := range prog.Body(0).Ops {
-		if op.Name == dais.OpSum {
-			return nil, diag.OpErrorf(op, "is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it")
+	p, err := dais.ProgramOf(prog) // validates a dense program
+	if err != nil {
+		return nil, err
+	}
+	for i, op := range p.Ops {
+		if op.Opcode == alir.OpSum {
+			return nil, diag.Errorf(d.Loc(prog, i), "'%s' op is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it", dais.OpSum)
 		}
+	}
+	if d.P != p { // converted from ops: the pass owns d
+		d.P = p
 	}
 	eval, err := alir.NewEvaluator(p)
 	if err != nil {
 		return nil, err
 	}
-	v := &view{prog: prog, body: prog.Body(0), p: p, eval: eval, kif: make([]alir.KIF, len(p.Ops))}
-	v.ops = make([]*ir.Operation, 0, len(p.Ops))
-	for _, op := range v.body.Ops {
-		switch op.Name {
-		case dais.OpTable:
-		case dais.OpOutput:
-			v.out = op
-		default:
-			v.ops = append(v.ops, op)
-		}
-	}
+	v := &view{prog: prog, d: d, p: p, eval: eval, kif: make([]alir.KIF, len(p.Ops))}
 	for i, o := range p.Ops {
-		v.kif[i], _ = o.QInt.KIF() // valid: ToALIR validated p
-	}
-	v.outSlot = make([]int32, len(v.out.Operands))
-	want := make(map[*ir.Value][]int, len(v.out.Operands))
-	for k, val := range v.out.Operands {
-		v.outSlot[k] = -1
-		want[val] = append(want[val], k)
-	}
-	for i, op := range v.ops {
-		for _, k := range want[op.Results[0]] {
-			v.outSlot[k] = int32(i)
-		}
+		v.kif[i], _ = o.QInt.KIF() // valid: validated above
 	}
 	return v, nil
+}
+
+// commit makes the program dense, holding v.p (changed in place).
+func (v *view) commit() {
+	dais.SetDense(v.prog, v.d)
+}
+
+// rebuild makes a new program from v.p: a pass keeps, replaces, drops or
+// adds ops in order, naming operands by their slots in v.p (or by the ids
+// add returns), and finish renumbers them.
+type rebuild struct {
+	v   *view
+	ops []alir.Op
+	loc []int32
+	// ext maps a slot of v.p (0..n-1) or an added op (n, n+1, ...) to its
+	// index in ops.
+	ext []int32
+}
+
+func (v *view) rebuild() *rebuild {
+	n := len(v.p.Ops)
+	r := &rebuild{v: v, ops: make([]alir.Op, 0, n), loc: make([]int32, 0, n), ext: make([]int32, n, n+n/4)}
+	for i := range r.ext {
+		r.ext[i] = -1
+	}
+	return r
+}
+
+func (r *rebuild) resolve(x int32) int32 { return r.ext[x] }
+
+// keep makes op (reading slots or added ids) the op of slot i, at i's
+// location.
+func (r *rebuild) keep(i int, op alir.Op) {
+	r.ext[i] = int32(len(r.ops))
+	r.ops = append(r.ops, op.MapOperands(alir.ALIR, r.resolve))
+	r.loc = append(r.loc, r.v.d.LocIndex(i))
+}
+
+// alias makes slot i stand for to (an earlier slot or added id).
+func (r *rebuild) alias(i int, to int32) { r.ext[i] = r.ext[to] }
+
+// add appends a new op at slot at's location and returns its id.
+func (r *rebuild) add(op alir.Op, at int) int32 {
+	r.ext = append(r.ext, int32(len(r.ops)))
+	r.ops = append(r.ops, op.MapOperands(alir.ALIR, r.resolve))
+	r.loc = append(r.loc, r.v.d.LocIndex(at))
+	return int32(len(r.ext) - 1)
+}
+
+// finish replaces v.p's ops by the rebuilt ones (outputs renumbered) and
+// commits the program.
+func (r *rebuild) finish() {
+	p := *r.v.p
+	p.Ops = r.ops
+	p.Outputs = make([]alir.Output, len(r.v.p.Outputs))
+	for k, o := range r.v.p.Outputs {
+		if o.Index >= 0 {
+			o.Index = r.ext[o.Index]
+		}
+		p.Outputs[k] = o
+	}
+	d := *r.v.d
+	d.P, d.OpLoc = &p, r.loc
+	r.v.p, r.v.d = &p, &d
+	r.v.commit()
 }
 
 // args returns the slots op reads, in the order of its ir operands (a mux
@@ -106,61 +153,14 @@ func (v *view) uses() []int32 {
 			n[a]++
 		}
 	}
-	for _, s := range v.outSlot {
-		if s >= 0 {
-			n[s]++
+	for _, o := range v.p.Outputs {
+		if o.Index >= 0 {
+			n[o.Index]++
 		}
 	}
 	return n
 }
 
-// setOps replaces the block's operations, detaching the ones left out.
-func (v *view) setOps(ops []*ir.Operation) {
-	for _, op := range v.body.Ops {
-		op.Block = nil
-	}
-	for _, op := range ops {
-		op.Block = v.body
-	}
-	v.body.Ops = ops
-}
-
-// remapOutput points the output's operands at cur[slot].
-func (v *view) remapOutput(cur []*ir.Value) {
-	for k, s := range v.outSlot {
-		if s >= 0 {
-			v.out.Operands[k] = cur[s]
-		}
-	}
-}
-
-// isSlot reports whether a block op is a slot op (not a table or the output).
-func isSlot(op *ir.Operation) bool { return op.Name != dais.OpTable && op.Name != dais.OpOutput }
-
 // isAnnotation reports whether an attribute is one of the estimates of an
 // op's latency and cost, which never affect its value.
 func isAnnotation(name string) bool { return name == "latency" || name == "cost" }
-
-// newSlotOp builds the dais op computing a, one of the ops the passes create
-// (const, neg, quantize, add, sub), reading the given values (in args
-// order), of result type t, at loc; it carries no annotation.
-func newSlotOp(a alir.Op, operands []*ir.Value, t ir.Type, loc ir.Location) *ir.Operation {
-	at := ir.Attrs{}
-	name := dais.OpQuantize
-	// A rewrite's builder, not a fact: the dais names and attributes of
-	// the five ops the passes create (lower/dais's table has no builder).
-	switch a.Opcode {
-	case alir.OpNeg:
-		name = dais.OpNeg
-	case alir.OpAdd, alir.OpSub:
-		name = dais.OpAdd
-		if a.Opcode == alir.OpSub {
-			name = dais.OpSub
-		}
-		at.Set("shift", ir.I64(int64(a.DataLow())))
-	case alir.OpConst:
-		name = dais.OpConst
-		at.Set("value", ir.I64(a.Data))
-	}
-	return ir.NewOp(name, loc, operands, []ir.Type{t}, at)
-}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -119,12 +120,12 @@ func (l *lowerer) difference(a, b num, lo, hi *big.Int) (*slot, error) {
 	// Drop k low bits: floor((a - b) / 2^k) has a - b's sign.
 	k := w - 64
 	rlo, rhi := sar(lo, k), sar(hi, k)
-	t, err := dais.IntType(rlo, rhi)
+	t, err := dais.IntInterval(rlo, rhi)
 	if err != nil {
 		return nil, l.errf("internal error: %v", err)
 	}
 	scale := math.Ldexp(1, k)
-	return l.emitTyped(name, operands, attrs, dais.FixedOf(t.Min*scale, t.Max*scale, scale), rlo, rhi)
+	return l.emitTyped(name, operands, attrs, alir.QInterval{Min: t.Min * scale, Max: t.Max * scale, Step: scale}, rlo, rhi)
 }
 
 // notEqual returns a != b as a 0/1 value.

@@ -19,5 +19,7 @@
 // program's input_args and output_args attributes name them). What has no
 // combinational equivalent (floats, data-dependent trip counts or
 // addresses, division by a non-constant, programs beyond max-ops) is a
-// diagnostic at the operation. See docs/lowering.md.
+// diagnostic at the operation. The program is emitted in the dais
+// dialect's dense form (dais.Dense): an alir.Op per slot, no ir.Operation.
+// See docs/lowering.md.
 package tiles

@@ -1,10 +1,9 @@
 package tiles
 
 import (
-	"fmt"
 	"math/big"
-	"strings"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -16,17 +15,19 @@ import (
 // the lowering often computes the same difference or shift for several
 // elements or comparisons. Inputs are never merged (their index attribute
 // is set later).
-func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t *dais.FixedType, lo, hi *big.Int) (*slot, error) {
-	var key string
-	if name != dais.OpInput {
-		var sb strings.Builder
-		sb.WriteString(name)
-		for _, o := range operands {
-			fmt.Fprintf(&sb, " %p", o.v)
-		}
-		sb.WriteString(attrs.String())
-		sb.WriteString(t.String())
-		key = sb.String()
+func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t alir.QInterval, lo, hi *big.Int) (*slot, error) {
+	var ids [3]int32
+	for i, s := range operands {
+		ids[i] = s.id
+	}
+	op, err := dais.NewOp(name, ids[:len(operands)], attrs, t)
+	if err != nil {
+		return nil, l.errf("internal error: %v", err)
+	}
+	// The op's fields are its name, operands, attributes and type.
+	memo := name != dais.OpInput
+	key := memoKey{op.ID0, op.ID1, op.Opcode, op.Data, op.QInt}
+	if memo {
 		if s, ok := l.memo[key]; ok {
 			return s, nil
 		}
@@ -36,14 +37,16 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t *da
 		return nil, l.errf("cannot be lowered: the program exceeds max-ops=%d operations", l.opts.MaxOps).
 			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
 	}
-	vals := make([]*ir.Value, len(operands))
-	for i, s := range operands {
-		vals[i] = s.v
+	loc, ok := l.locOf[l.cur]
+	if !ok {
+		loc = int32(len(l.locs))
+		l.locs = append(l.locs, l.cur.Loc)
+		l.locOf[l.cur] = loc
 	}
-	l.b.Loc = l.cur.Loc
-	op := l.b.Create(name, vals, []ir.Type{t}, attrs)
-	s := &slot{v: op.Results[0], lo: lo, hi: hi}
-	if key != "" {
+	s := &slot{id: int32(len(l.ops)), lo: lo, hi: hi}
+	l.ops = append(l.ops, op)
+	l.opLoc = append(l.opLoc, loc)
+	if memo {
 		l.memo[key] = s
 	}
 	return s, nil
@@ -51,7 +54,7 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t *da
 
 // emit appends a dais op whose result holds the integers lo..hi exactly.
 func (l *lowerer) emit(name string, operands []*slot, attrs ir.Attrs, lo, hi *big.Int) (*slot, error) {
-	t, err := dais.IntType(lo, hi)
+	t, err := dais.IntInterval(lo, hi)
 	if err != nil {
 		return nil, l.cannot("a value in [%v, %v] needs %d bits, more than ALIR's %d", lo, hi, dais.IntBits(lo, hi).Width(), 64)
 	}
@@ -77,7 +80,7 @@ func (l *lowerer) value(name string, operands []*slot, attrs ir.Attrs, lo, hi *b
 			return num{}, err
 		}
 		if rt.width > 64 {
-			return slotNum(&slot{v: s.v, lo: s.lo, hi: s.hi, mod64: true}), nil
+			return slotNum(&slot{id: s.id, lo: s.lo, hi: s.hi, mod64: true}), nil
 		}
 		return l.convert(slotNum(s), rt)
 	case !rt.contains(lo, hi) && !wraps(name):
@@ -255,7 +258,7 @@ func (l *lowerer) convert(n num, rt intT) (num, error) {
 	lo, hi := n.bounds()
 	if rt.contains(lo, hi) {
 		if n.s != nil && n.s.mod64 { // i64: the slot is the value wrapped to it
-			return slotNum(&slot{v: n.s.v, lo: n.s.lo, hi: n.s.hi}), nil
+			return slotNum(&slot{id: n.s.id, lo: n.s.lo, hi: n.s.hi}), nil
 		}
 		return n, nil
 	}

@@ -2,6 +2,7 @@ package tiles
 
 import (
 	"fmt"
+	"github.com/otir-dev/otir/backend/alir"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
@@ -31,15 +32,21 @@ type lowerer struct {
 	opts   Options
 	kernel *ir.Operation
 	prog   *ir.Operation
-	b      *ir.Builder
-	nOps   int
-	steps  int
+	// ops are the program's slots, emitted straight into its dense form
+	// (dais.Dense): an alir.Op per slot, and where each comes from
+	// (an index into locs).
+	ops   []alir.Op
+	opLoc []int32
+	locs  []ir.Location
+	locOf map[*ir.Operation]int32
+	nOps  int
+	steps int
 	// cur is the op being lowered: diagnostics are located there.
 	cur *ir.Operation
 
 	consts map[string]*slot
 	// memo maps an op's name, operands, attributes and type to its slot.
-	memo  map[string]*slot
+	memo  map[memoKey]*slot
 	bools map[boolKey]*slot
 	args  []*argInfo
 	// frames are the memory overlays of the enclosing data-dependent
@@ -54,6 +61,15 @@ type lowerer struct {
 	grid []int64
 	pid  []int64
 	env  map[*ir.Value]any
+}
+
+// memoKey is an op without its annotations: its name, operands, attributes
+// and type.
+type memoKey struct {
+	id0, id1 int32
+	code     alir.Opcode
+	data     int64
+	q        alir.QInterval
 }
 
 type boolKey struct {
@@ -71,7 +87,7 @@ type argInfo struct {
 	scalar *num
 	// inputs are the dais.input ops reading the argument, and the element
 	// each reads; they are numbered once all inputs are known.
-	inputs     []*ir.Operation
+	inputs     []int32
 	inputElems []int
 	nElems     int
 	written    bool

@@ -98,7 +98,7 @@ func (l *lowerer) input(a *argInfo, i int, t intT) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	a.inputs = append(a.inputs, s.v.Def)
+	a.inputs = append(a.inputs, s.id)
 	a.inputElems = append(a.inputElems, i)
 	return slotNum(s), nil
 }

@@ -39,7 +39,7 @@ func (l *lowerer) mod64(name string, operands []*slot, attrs ir.Attrs) (*slot, e
 	for i, o := range operands {
 		plain[i] = o
 		if o.mod64 {
-			plain[i] = &slot{v: o.v, lo: o.lo, hi: o.hi}
+			plain[i] = &slot{id: o.id, lo: o.lo, hi: o.hi}
 		}
 	}
 	operands = plain

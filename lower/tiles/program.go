@@ -3,6 +3,7 @@ package tiles
 import (
 	"fmt"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
@@ -23,7 +24,7 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 	if body == nil {
 		return nil, diag.OpErrorf(k, "has no body")
 	}
-	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[string]*slot{}, bools: map[boolKey]*slot{}}
+	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[memoKey]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}}
 	defer func() {
 		if debugPanics {
 			return
@@ -37,8 +38,8 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 	attrs.Set("carry_size", ir.I64(int64(opts.CarrySize)))
 	attrs.Set("adder_size", ir.I64(int64(opts.AdderSize)))
 	prog = ir.NewOp(dais.OpProgram, k.Loc, nil, nil, attrs)
+	prog.NewRegion()
 	l.prog = prog
-	l.b = ir.NewBuilder(prog.NewRegion())
 	if err := l.checkSizes(k); err != nil {
 		return nil, err
 	}
@@ -67,9 +68,6 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 		return nil, err
 	}
 	l.finish(outs)
-	if err := dais.Annotate(prog); err != nil {
-		return nil, diag.Errorf(k.Loc, "internal error: %v", err)
-	}
 	return prog, nil
 }
 
@@ -153,36 +151,12 @@ func (l *lowerer) outputs() ([]*slot, error) {
 	return outs, nil
 }
 
-// finish numbers the inputs, drops the slots no output depends on, and
-// appends dais.output and the program's input and output attributes.
+// finish numbers the inputs, drops the slots no output depends on, sets
+// the program's outputs and its input and output attributes, annotates the
+// ops (dais.AnnotateProgram) and puts the program in dense form.
 func (l *lowerer) finish(outs []*slot) {
-	body := l.prog.Body(0)
-	live := map[*ir.Value]bool{}
-	for _, s := range outs {
-		if s != nil {
-			live[s.v] = true
-		}
-	}
-	for i := len(body.Ops) - 1; i >= 0; i-- {
-		op := body.Ops[i]
-		if !live[op.Results[0]] {
-			body.Ops[i] = nil
-			continue
-		}
-		for _, v := range op.Operands {
-			live[v] = true
-		}
-	}
-	kept := body.Ops[:0]
-	for _, op := range body.Ops {
-		if op != nil {
-			kept = append(kept, op)
-		}
-	}
-	body.Ops = kept
-
-	var inArgs, outArgs []ir.Attr
 	base := 0
+	var inArgs, outArgs []ir.Attr
 	for _, a := range l.args {
 		if a.written {
 			outArgs = append(outArgs, &ir.StringAttr{Value: a.name})
@@ -190,32 +164,57 @@ func (l *lowerer) finish(outs []*slot) {
 		if len(a.inputs) == 0 {
 			continue
 		}
-		for j, op := range a.inputs {
-			op.SetAttr("index", ir.I64(int64(base+a.inputElems[j])))
+		for j, id := range a.inputs {
+			l.ops[id].ID0 = int32(base + a.inputElems[j])
 		}
 		inArgs = append(inArgs, &ir.StringAttr{Value: a.name})
 		base += a.nElems
 	}
+
+	// Keep the slots the outputs depend on, renumbered in order.
+	live := make([]bool, len(l.ops))
+	for _, s := range outs {
+		if s != nil {
+			live[s.id] = true
+		}
+	}
+	for i := len(l.ops) - 1; i >= 0; i-- {
+		if live[i] {
+			l.ops[i].ForOperands(alir.ALIR, func(x int32) { live[x] = true })
+		}
+	}
+	renum := make([]int32, len(l.ops))
+	kept := 0
+	for i, op := range l.ops {
+		if !live[i] {
+			continue
+		}
+		renum[i] = int32(kept)
+		l.ops[kept] = op.MapOperands(alir.ALIR, func(x int32) int32 { return renum[x] })
+		l.opLoc[kept] = l.opLoc[i]
+		kept++
+	}
+	ops := l.ops[:kept:kept]
+	if kept < len(l.ops)/2 { // give the dropped slots' memory back
+		ops = append([]alir.Op(nil), ops...)
+	}
+	p := &alir.Program{Dialect: alir.ALIR, InShifts: make([]int32, base), Ops: ops,
+		CarrySize: int32(l.opts.CarrySize), AdderSize: int32(l.opts.AdderSize)}
+	p.Outputs = make([]alir.Output, len(outs))
+	for j, s := range outs {
+		p.Outputs[j] = alir.Output{Index: -1}
+		if s != nil {
+			p.Outputs[j].Index = renum[s.id]
+		}
+	}
 	l.prog.SetAttr("inp_shifts", &ir.DenseI64Attr{Values: make([]int64, base)})
 	l.prog.SetAttr("input_args", &ir.ArrayAttr{Elems: inArgs})
 	l.prog.SetAttr("output_args", &ir.ArrayAttr{Elems: outArgs})
-
-	var used []*ir.Value
-	idx := make([]int64, len(outs))
-	for j, s := range outs {
-		idx[j] = -1
-		if s != nil {
-			idx[j] = int64(len(used))
-			used = append(used, s.v)
-		}
-	}
-	zeros := make([]int64, len(outs))
-	at := ir.Attrs{}
-	at.Set("outputs", &ir.DenseI64Attr{Values: idx})
-	at.Set("shifts", &ir.DenseI64Attr{Values: zeros})
-	at.Set("negs", &ir.DenseI64Attr{Values: zeros})
-	l.b.Loc = l.kernel.Loc
-	l.b.Create(dais.OpOutput, used, nil, at)
+	dais.AnnotateProgram(p, p.CarrySize, p.AdderSize)
+	locs := l.locs
+	outLoc := int32(len(locs))
+	locs = append(locs, l.kernel.Loc)
+	dais.SetDense(l.prog, &dais.Dense{P: p, Locs: locs, OpLoc: l.opLoc[:kept:kept], OutLoc: outLoc})
 }
 
 // debugPanics lets tests see the panics of the lowering.

@@ -10,7 +10,7 @@ import (
 // values are the integers lo..hi (step 1; msb-condition slots may have a
 // coarser step, see lowerer.lessThan).
 type slot struct {
-	v      *ir.Value
+	id     int32 // the slot's index in the program (lowerer.ops)
 	lo, hi *big.Int
 	// mod64 marks a value of a type wider than 64 bits whose exact value
 	// needs more than 64 bits: the slot holds it modulo 2^64 (as a signed

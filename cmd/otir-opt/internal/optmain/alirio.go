@@ -74,6 +74,9 @@ func importALIR(path string) (*ir.Module, error) {
 // or (dot) the whole module as a Graphviz graph to path or ("-") stdout.
 func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 	if format == "dot" {
+		if err := dais.MaterializeAll(m); err != nil {
+			return err
+		}
 		var b bytes.Buffer
 		if err := dot.Write(&b, m); err != nil {
 			return err
@@ -91,7 +94,9 @@ func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 	if len(progs) != 1 {
 		return fmt.Errorf("--emit=%s needs exactly one dais.program after the pipeline, found %d (run --lower-tiles on a module with one kernel)", format, len(progs))
 	}
-	p, err := dais.ToALIR(progs[0])
+	// The program as it is held (dense after lower-tiles and the dais
+	// passes), checked, written without making its ops.
+	p, err := dais.ProgramOf(progs[0])
 	if err != nil {
 		return err
 	}

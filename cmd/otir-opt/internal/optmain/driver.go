@@ -12,6 +12,7 @@ import (
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -233,7 +234,7 @@ func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Tim
 		fmt.Fprintf(d.env.Stderr, "Pass Manager with %d passes:\n%s\n\n", len(pm.Entries), pm.Pipeline())
 	}
 	if d.cfg.printBefore != nil || d.cfg.printAfter != nil {
-		pm.AddInstrumentation(&passes.IRPrinter{W: d.env.Stderr, Before: d.cfg.printBefore, After: d.cfg.printAfter, Opts: d.cfg.print})
+		pm.AddInstrumentation(daisPrinter{&passes.IRPrinter{W: d.env.Stderr, Before: d.cfg.printBefore, After: d.cfg.printAfter, Opts: d.cfg.print}})
 	}
 	if timer != nil {
 		pm.AddInstrumentation(&passes.TimingInstrumentation{T: timer})
@@ -329,9 +330,31 @@ func printModule(w io.Writer, m *ir.Module, opts ir.PrintOptions) (err error) {
 			err = &printerPanic{r}
 		}
 	}()
+	if err := dais.MaterializeAll(m); err != nil { // the text view of dense programs
+		return err
+	}
 	if err := ir.Print(w, m, opts); err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, "\n")
 	return err
+}
+
+// daisPrinter is the IR printer of --mlir-print-ir-before/after: it first
+// gives the dense dais.programs their ops (dais.Materialize), which it
+// prints.
+type daisPrinter struct{ *passes.IRPrinter }
+
+func (p daisPrinter) BeforePass(e *passes.Entry, m *ir.Module) {
+	if p.Before != nil && p.Before(e) {
+		dais.MaterializeAll(m)
+	}
+	p.IRPrinter.BeforePass(e, m)
+}
+
+func (p daisPrinter) AfterPass(e *passes.Entry, m *ir.Module, failed bool) {
+	if p.After != nil && p.After(e) {
+		dais.MaterializeAll(m)
+	}
+	p.IRPrinter.AfterPass(e, m, failed)
 }
