@@ -1,7 +1,9 @@
 package parse
 
 import (
+	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/otir-dev/otir/ir"
@@ -40,3 +42,48 @@ func BenchmarkParsePrint1M(b *testing.B) { benchParse(b, 1000000, true) }
 
 // BenchmarkParse1M parses a 1,000,000-operation kernel.
 func BenchmarkParse1M(b *testing.B) { benchParse(b, 1000000, false) }
+
+func benchSource(b *testing.B, src []byte, print bool) {
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m, err := Parse("corner.otir", src, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if print {
+			if errs := verify.Verify(m); errs.HasErrors() {
+				b.Fatal(errs)
+			}
+			if err := ir.Print(io.Discard, m, ir.PrintOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkParseOneLine parses a kernel whose body is one line of about
+// 1.33M operations (issue 15's parser corner): the line cannot be cut at
+// line starts.
+func BenchmarkParseOneLine(b *testing.B) { benchSource(b, GenerateChainOneLine(1330000), false) }
+
+// BenchmarkParsePrintOneLine parses, verifies and prints that kernel.
+func BenchmarkParsePrintOneLine(b *testing.B) { benchSource(b, GenerateChainOneLine(1330000), true) }
+
+// BenchmarkParseKernels100k parses 100,000 empty kernels, one a line.
+func BenchmarkParseKernels100k(b *testing.B) { benchSource(b, GenerateEmptyKernels(100000), false) }
+
+// BenchmarkParsePrintKernels100k parses, verifies and prints them.
+func BenchmarkParsePrintKernels100k(b *testing.B) {
+	benchSource(b, GenerateEmptyKernels(100000), true)
+}
+
+// BenchmarkParseGenericKernels100k parses 100,000 empty kernels in the
+// generic form, three lines each.
+func BenchmarkParseGenericKernels100k(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&sb, "\"otir.kernel\"() ({\n  \"otir.return\"() : () -> ()\n}) {function_type = () -> (), sym_name = \"k%d\"} : () -> ()\n", i)
+	}
+	benchSource(b, []byte(sb.String()), false)
+}

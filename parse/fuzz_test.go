@@ -25,6 +25,8 @@ func addSeeds(f *testing.F) {
 		f.Add([]byte(c.src))
 	}
 	f.Add(GenerateChain(40))
+	f.Add(GenerateChainOneLine(40))
+	f.Add(GenerateEmptyKernels(5))
 }
 
 // printText prints m, or fails the test.

@@ -60,3 +60,40 @@ func GenerateChain(n int) []byte {
 	b.WriteString("    otir.return\n  }\n}\n")
 	return b.Bytes()
 }
+
+// GenerateChainOneLine is GenerateChain(n) with the kernel's whole body on
+// one line, the operations separated by single spaces: the input that
+// defeats cutting a large body at its line starts (a parser corner of issue
+// 15; `otir-gen chain -one-line`).
+func GenerateChainOneLine(n int) []byte {
+	src := GenerateChain(n)
+	// The body runs from the third line to the line before the kernel's
+	// closing "  }\n}\n", its terminator ("    otir.return\n") included.
+	start := bytes.IndexByte(src, '\n') + 1
+	start += bytes.IndexByte(src[start:], '\n') + 1
+	end := len(src) - len("  }\n}\n")
+	out := make([]byte, 0, len(src))
+	out = append(out, src[:start]...)
+	out = append(out, "   "...)
+	for line := range bytes.Lines(src[start:end]) {
+		out = append(out, ' ')
+		out = append(out, bytes.TrimSpace(line)...)
+	}
+	out = append(out, '\n')
+	return append(out, src[end:]...)
+}
+
+// GenerateEmptyKernels returns n empty kernels, one a line
+// (`otir.kernel @k0() { otir.return }`), without a module wrapper: the
+// input that measures what each kernel costs (a parser corner of issue 15;
+// `otir-gen kernels`).
+func GenerateEmptyKernels(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(n * 40)
+	for i := 0; i < n; i++ {
+		b.WriteString("otir.kernel @k")
+		b.WriteString(strconv.Itoa(i))
+		b.WriteString("() { otir.return }\n")
+	}
+	return b.Bytes()
+}

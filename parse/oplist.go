@@ -36,6 +36,32 @@ type parseState struct {
 	// unregistered accepts generic operations of unknown names as opaque
 	// operations (--allow-unregistered-dialect).
 	unregistered bool
+
+	// free holds allocators for the operations the grammar reaches (top-level
+	// ones, the blocks of generic regions), taken and given back by one
+	// goroutine at a time, so that a file of many small kernels does not
+	// start fresh slabs and arenas (kilobytes) for each of them.
+	mu   sync.Mutex
+	free []*allocator
+}
+
+// alloc takes an allocator; release gives it back. What it handed out stays
+// handed out (nothing is reset), so the AST it allocated stays valid.
+func (st *parseState) alloc() *allocator {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if n := len(st.free); n > 0 {
+		al := st.free[n-1]
+		st.free = st.free[:n-1]
+		return al
+	}
+	return &allocator{}
+}
+
+func (st *parseState) release(al *allocator) {
+	st.mu.Lock()
+	st.free = append(st.free, al)
+	st.mu.Unlock()
 }
 
 var states sync.Map // *lexer.Token (first token of a PeekingLexer) -> *parseState
@@ -65,13 +91,21 @@ func (l *OpList) Parse(lex *lexer.PeekingLexer) error {
 		return nil
 	}
 	st := stateOf(lex)
+	al := st.alloc()
+	defer st.release(al)
+	return l.parse(lex, st, al)
+}
+
+// parse parses the block's operations, allocating from al (unless the block
+// is cut into parallel chunks, which have their own).
+func (l *OpList) parse(lex *lexer.PeekingLexer, st *parseState, al *allocator) error {
 	if st.workers > 1 && layoutOK {
 		if ops, ok := parseChunks(lex, st); ok {
 			l.Ops = ops
 			return nil
 		}
 	}
-	ops, err := parseOps(lex, st, -1, &allocator{})
+	ops, err := parseOps(lex, st, -1, al)
 	l.Ops = ops
 	return err
 }

@@ -22,6 +22,8 @@ package parse
 
 import (
 	"fmt"
+
+	"github.com/alecthomas/participle/v2/lexer"
 	"math"
 	"runtime"
 
@@ -143,7 +145,7 @@ func parseText(filename, src string, opts Options, sk *skeleton) (*ir.Module, er
 		return nil, toDiag(err, filename)
 	}
 	defer register(peek, st)()
-	file, err := fileParser().ParseFromLexer(peek)
+	file, err := parseFile(peek, st)
 	if err != nil {
 		return nil, toDiag(err, filename)
 	}
@@ -169,6 +171,50 @@ func parseText(filename, src string, opts Options, sk *skeleton) (*ir.Module, er
 	}
 	mod.AllowUnregistered = opts.AllowUnregistered
 	return mod, nil
+}
+
+// parseFile parses the file's top-level items. Operations go through the
+// paths a block's operations take (parseOps), so that a file of many small
+// kernels does not pay for the grammar's reflection on each; a file that is
+// one pretty module, or whose top level fails, is parsed by the grammar from
+// the start, which gives the same AST, and the canonical errors.
+func parseFile(lex *lexer.PeekingLexer, st *parseState) (*File, error) {
+	if !st.slow {
+		if f := topLevel(lex, st); f != nil {
+			return f, nil
+		}
+		seek(lex, 0)
+	}
+	return fileParser().ParseFromLexer(lex)
+}
+
+// topLevel parses a file whose items are all operations, as the grammar's
+// File production would; it returns nil, with the lexer anywhere, at a
+// `module` or at any error.
+func topLevel(lex *lexer.PeekingLexer, st *parseState) *File {
+	al := st.alloc()
+	defer st.release(al)
+	f := &File{}
+	opP := opParser()
+	for {
+		t := lex.Peek()
+		if t.EOF() {
+			return f
+		}
+		if t.Value == "module" {
+			return nil
+		}
+		o, ok, err := prettyOperation(lex, al)
+		if !ok {
+			if o = fastGeneric(lex, al); o == nil {
+				o, err = opP.ParseFromLexer(lex, allowTrailing...)
+			}
+		}
+		if err != nil {
+			return nil
+		}
+		f.Items = append(f.Items, &TopLevel{Op: o})
+	}
 }
 
 // file builds the module: the file's single top-level module, or an implicit

@@ -38,7 +38,10 @@ func (po *PrettyOp) Parse(lex *lexer.PeekingLexer) error {
 	if d == nil || d.AsmFormat() == nil {
 		return participle.NextMatch
 	}
-	return po.parse(lex, &allocator{}, d)
+	st := stateOf(lex)
+	al := st.alloc()
+	defer st.release(al)
+	return po.parse(lex, al, d)
 }
 
 // parse reads the op's name and interprets its format.
@@ -420,8 +423,20 @@ func (p *asmParser) ParseRegion() (any, ir.AsmLoc, error) {
 		return nil, at, &syntaxError{pos: h.Pos, msg: "invalid block name in region with named arguments"}
 	}
 	r.Body = &OpList{}
-	if err := r.Body.Parse(p.lex); err != nil {
-		return nil, at, err
+	if t := p.lex.Peek(); t.Type == tokOpaque {
+		if err := r.Body.Parse(p.lex); err != nil {
+			return nil, at, err
+		}
+	} else {
+		// The region's operations come from this op's allocator; parsing
+		// them reuses its format interpreter (p), whose state is the outer
+		// operation's again after.
+		saved := *p
+		err := r.Body.parse(p.lex, stateOf(p.lex), p.al)
+		*p = saved
+		if err != nil {
+			return nil, at, err
+		}
 	}
 	if err := p.ParsePunct("}"); err != nil {
 		return nil, at, err

@@ -88,6 +88,19 @@ type skeletonScan struct {
 	lineOff, line, lineStart int
 	stack                    []openBrace
 	lastCut                  []int // per depth: offset of the last cut or '{'
+	// The last midLineOp search, over [midFrom, midTo), found midAt (-1:
+	// nothing); a search of a later part of the same stretch reuses it.
+	midFrom, midTo, midAt int
+}
+
+// midLineOp is midLineOp(s.src, from, to), without searching the same text
+// twice (a long stretch with no candidate would make the scan quadratic).
+func (s *skeletonScan) midLineOp(from, to int) int {
+	if to == s.midTo && s.midFrom <= from && (s.midAt < 0 || from <= s.midAt) {
+		return s.midAt
+	}
+	s.midFrom, s.midTo, s.midAt = from, to, midLineOp(s.src, from, to)
+	return s.midAt
 }
 
 // specials are the bytes the scan stops at.
@@ -216,9 +229,21 @@ func (s *skeletonScan) cuts(from, to int) {
 		if target >= to {
 			return
 		}
-		nl := strings.IndexByte(s.src[target:to], '\n')
-		if nl < 0 {
-			return
+		var nl int
+		if nl = strings.IndexByte(s.src[target:min(to, target+s.minChunk)], '\n'); nl < 0 {
+			// A long line (a whole body on one line, say) is cut inside,
+			// before an operation's results, so that its chunks stay small;
+			// unless a line starts before that operation.
+			j := s.midLineOp(target, to)
+			if j >= 0 && strings.IndexByte(s.src[target:j], '\n') < 0 {
+				line, lineStart := s.lineAt(j)
+				s.sk.cuts = append(s.sk.cuts, cutPoint{off: j, line: line, lineStart: lineStart, depth: d})
+				s.lastCut[d] = j
+				continue
+			}
+			if nl = strings.IndexByte(s.src[target:to], '\n'); nl < 0 {
+				return
+			}
 		}
 		lineStart := target + nl + 1
 		j := lineStart
@@ -259,6 +284,64 @@ func startsOp(src string, j int) bool {
 		return w != "true" && w != "false"
 	}
 	return false
+}
+
+// midLineOp returns the first offset in [from, to), a stretch without
+// strings, comments or braces, where an operation with results may begin
+// inside a line: a '%' after a blank that does not follow ',' or '(' (a
+// second result, an iter_args binding) or an operation name (scf.for's
+// induction variable), then a name, an optional ":N" and '=' -- or -1. A
+// wrong guess only makes its chunk fail (stream.go).
+func midLineOp(src string, from, to int) int {
+	for from < to {
+		j := strings.IndexByte(src[from:to], '%')
+		if j < 0 {
+			return -1
+		}
+		p := from + j
+		from = p + 1
+		if p == 0 || src[p-1] != ' ' && src[p-1] != '\t' {
+			continue
+		}
+		q := p - 1
+		for q > 0 && (src[q] == ' ' || src[q] == '\t') {
+			q--
+		}
+		if src[q] == ',' || src[q] == '(' || opNameBefore(src, q) {
+			continue
+		}
+		k := p + 1
+		for k < to && isSuffixChar(src[k]) {
+			k++
+		}
+		if k == p+1 {
+			continue
+		}
+		if k < to && src[k] == ':' {
+			k++
+			for k < to && isDigit(src[k]) {
+				k++
+			}
+		}
+		for k < to && (src[k] == ' ' || src[k] == '\t') {
+			k++
+		}
+		if k < to && src[k] == '=' {
+			return p
+		}
+	}
+	return -1
+}
+
+// opNameBefore reports whether src[:q+1] ends with a dotted bare
+// identifier, such as an operation's name (types and keywords have no dot).
+func opNameBefore(src string, q int) bool {
+	k := q
+	for k >= 0 && isIDChar(src[k]) {
+		k--
+	}
+	w := src[k+1 : q+1]
+	return w != "" && !isDigit(w[0]) && strings.IndexByte(w, '.') >= 0
 }
 
 // bodyStart finds the first operation of the body that starts at off (just

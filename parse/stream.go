@@ -128,15 +128,31 @@ func (b *builder) opaqueOps(body *OpList, blk *ir.Block) error {
 func (s *stream) chunks(sp *bodySpan, cuts []cutPoint) []chunk {
 	out := make([]chunk, 0, len(cuts)+1)
 	from := cutPoint{off: sp.start, line: sp.line, lineStart: sp.lineStart}
-	for _, c := range cuts {
+	for k, c := range cuts {
+		// The lookahead is the rest of the cut's line; on a long line (a cut
+		// inside it), up to the next operation's results, or the next cut.
 		look := sp.end
-		if nl := strings.IndexByte(s.src[c.off:sp.end], '\n'); nl >= 0 {
+		if k+1 < len(cuts) {
+			look = cuts[k+1].off
+		}
+		if nl := strings.IndexByte(s.src[c.off:look], '\n'); nl >= 0 {
 			look = c.off + nl
+		} else if j := midLineOp(s.src, c.off+1, c.off+1+specialFree(s.src[c.off+1:min(look, c.off+1+4096)])); j >= 0 {
+			look = j
 		}
 		out = append(out, chunk{from: from, to: c.off, lookTo: look, brackets: sp.brackets})
 		from = c
 	}
 	return append(out, chunk{from: from, to: sp.end, lookTo: sp.end + 1, brackets: sp.brackets})
+}
+
+// specialFree is the length of text's prefix without the bytes the skeleton
+// follows (braces, strings, comments), where midLineOp may look.
+func specialFree(text string) int {
+	if j := strings.IndexAny(text, specials); j >= 0 {
+		return j
+	}
+	return len(text)
 }
 
 // chunk scans, parses and builds the operations of one chunk, with buf as

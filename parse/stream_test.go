@@ -86,6 +86,93 @@ func TestStreamAgrees(t *testing.T) {
 	t.Logf("%d sources, %d streamed", len(srcs), bodies)
 }
 
+// oneLine joins the lines of src's bodies: each line that neither ends
+// with '{' nor starts with '}' or a block label goes on the line before,
+// unless that one ends with '{'. Comment lines are dropped; ok is false for
+// a source with other comments, which would swallow what follows them.
+func oneLine(src string) (string, bool) {
+	var lines []string
+	for _, l := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+			lines = append(lines, l)
+		}
+	}
+	if strings.Contains(strings.Join(lines, "\n"), "//") {
+		return "", false
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			prev, cur := strings.TrimSpace(lines[i-1]), strings.TrimSpace(l)
+			if strings.HasSuffix(prev, "{") || strings.HasPrefix(cur, "}") || strings.HasPrefix(cur, "^") || cur == "" {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+				l = cur
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String(), true
+}
+
+// TestStreamOneLine checks bodies written on one line, which the skeleton
+// cuts inside the line (before an operation's results): streaming them in
+// chunks of every size gives the IR of a parse without streaming, and
+// diagnostics keep their positions.
+func TestStreamOneLine(t *testing.T) {
+	var srcs []string
+	for _, src := range streamCorpus(t) {
+		one, ok := oneLine(src)
+		if !ok {
+			continue
+		}
+		if _, err := Parse("one.otir", []byte(one), Options{noStream: true}); err == nil {
+			srcs = append(srcs, one)
+		}
+	}
+	chain := string(GenerateChainOneLine(300))
+	srcs = append(srcs, chain)
+	if len(srcs) < 50 {
+		t.Fatalf("only %d one-line sources", len(srcs))
+	}
+	midCuts := 0
+	for _, src := range srcs {
+		want := printed(t, mustParse(t, src, Options{Workers: 1, noStream: true}), true)
+		for _, c := range []struct{ workers, minBytes int }{{1, 1}, {2, 1}, {3, 40}, {2, 300}} {
+			sk := skeletonOf(src, 1, c.minBytes)
+			if sk == nil {
+				continue
+			}
+			for _, cp := range sk.cuts {
+				if cp.off > cp.lineStart && strings.TrimSpace(src[cp.lineStart:cp.off]) != "" {
+					midCuts++
+				}
+			}
+			if got := streamed(t, src, c.workers, c.minBytes); got != want {
+				t.Fatalf("streamed parse %+v differs:\n--- streamed\n%s\n--- whole\n%s", c, got, want)
+			}
+		}
+	}
+	if midCuts < 100 {
+		t.Fatalf("only %d cuts inside lines", midCuts)
+	}
+	// An error on the line (at the stray comma) is where a parse of the whole
+	// file puts it.
+	bad := strings.Replace(chain, "%v7 = otir.sub %x, %v6", "%v7 = otir.sub %x, %v6 ,", 1)
+	_, want := Parse("one.otir", []byte(bad), Options{noStream: true})
+	col := strings.Index(bad, "%v6 ,") + len("%v6 ") - strings.LastIndexByte(bad[:strings.Index(bad, "%v6 ,")], '\n')
+	if want == nil || !strings.HasPrefix(want.Error(), fmt.Sprintf("one.otir:3:%d: error: ", col)) {
+		t.Fatalf("whole parse: %v, want an error at 3:%d", want, col)
+	}
+	for _, opts := range []Options{{Workers: 1, MinChunkBytes: 1}, {Workers: 2, MinChunkBytes: 100}} {
+		if _, got := Parse("one.otir", []byte(bad), opts); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%+v: got %v, want %v", opts, got, want)
+		}
+	}
+	t.Logf("%d sources, %d cuts inside lines", len(srcs), midCuts)
+}
+
 // TestStreamErrorsAreWholeFile checks that an error inside a streamed body
 // is reported as a parse of the whole file reports it, even when a chunk
 // alone would parse (a bare scf.yield followed by a result name).
@@ -219,6 +306,9 @@ func TestSkeleton(t *testing.T) {
 		{"the lines of a multi-line list do not start operations",
 			"m {\n  %a = c dense<[\n    [1, 2],\n    3, -4,\n    true, false // t\n  ]>\n  %b = y\n}\n",
 			[]string{"%a = c dense<[\n    [1, 2],\n    3, -4,\n    true, false // t\n  ]>\n  %b = y"}, [][]string{{"%b = y"}}},
+		{"a long line is cut before results, not before a second result, a binding or scf.for's variable",
+			"m {\n  %a = x %b, %c = y(%e = f, %g = h) scf.for %i = z %d:2 = w\n  %j = v\n}\n",
+			[]string{"%a = x %b, %c = y(%e = f, %g = h) scf.for %i = z %d:2 = w\n  %j = v"}, [][]string{{"%d:2 = w", "%j = v"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
