@@ -171,11 +171,11 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 	return best, nil
 }
 
-// better orders candidate graphs: fewer adders, then lower depth, then
-// lower cost.
+// better orders candidate graphs: fewer adders and negated outputs, then
+// lower depth, then lower cost.
 func better(s, t Stats) bool {
-	if s.Adders != t.Adders {
-		return s.Adders < t.Adders
+	if a, b := s.Adders+s.Negations, t.Adders+t.Negations; a != b {
+		return a < b
 	}
 	if s.Depth != t.Depth {
 		return s.Depth < t.Depth
