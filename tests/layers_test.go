@@ -26,7 +26,7 @@ var layers = []struct {
 	{2, "parser", []string{"parse"}},
 	{3, "passes", []string{"passes"}},
 	{4, "formats, interpreters, lowering, tool libraries", []string{"backend", "lower", "internal/filecheck", "internal/lit"}},
-	{5, "commands and tests", []string{"cmd", "tests"}},
+	{5, "commands, tests and benchmark harnesses", []string{"cmd", "tests", "bench"}},
 }
 
 // knownUpward lists the upward imports that are still to be removed, each

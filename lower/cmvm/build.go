@@ -39,5 +39,6 @@ func (e *engine) graph(refs []ref) *Graph {
 		}
 		g.Outputs = append(g.Outputs, o)
 	}
+	g.foldSigns()
 	return g
 }

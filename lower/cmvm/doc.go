@@ -26,6 +26,12 @@
 //     until no pattern occurs twice. Under a depth bound a pattern is only
 //     substituted where every output stays within the bound.
 //  4. What remains of each output is summed by a depth-aware adder tree.
+//  5. Signs are folded: ops flip the sign they store (a + b into -a - b
+//     written as (-a) - b, a - b into b - a) so that outputs read their
+//     node plain and no negation is left where one can be avoided.
+//
+// A problem with too many digit pairs for CSE is split by inputs into
+// blocks, each solved as above, whose values every output sums.
 //
 // Further randomised attempts (noisy tie-breaks and spanning trees) may be
 // made; the graph with the fewest adders is kept. Everything is

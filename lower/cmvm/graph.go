@@ -42,15 +42,18 @@ type Graph struct {
 
 // Stats summarises a graph's size.
 type Stats struct {
-	Adders  int // two-input add/sub nodes
-	Depth   int // the deepest output, in adders
-	Cost    int // sum of the adders' costs
-	Latency int // the largest accumulated latency of an output
+	Adders int // two-input add/sub nodes
+	// Negations counts the outputs that read an adder negated (free as
+	// ALIR out_negs, a negation where the value is used further).
+	Negations int
+	Depth     int // the deepest output, in adders
+	Cost      int // sum of the adders' costs
+	Latency   int // the largest accumulated latency of an output
 }
 
 // Stats returns the adder count, depth, total cost and latency of g.
 func (g *Graph) Stats() Stats {
-	s := Stats{Adders: len(g.Ops)}
+	s := Stats{Adders: len(g.Ops), Negations: g.Negations()}
 	for _, op := range g.Ops {
 		s.Cost += op.Cost
 	}

@@ -139,6 +139,17 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 		bound = min(opt.MaxDepth, maxBound)
 	}
 	model := CostModel{AdderSize: opt.AdderSize, CarrySize: opt.CarrySize}
+	if k := numBlocks(n); k > 1 {
+		if g, err := solveBlocks(n, opt, model, bound, k); err == nil {
+			return g, nil
+		}
+		// Blocks that cannot meet the bound (or overflow): solve whole.
+	}
+	return solveNormalized(n, opt, model, bound)
+}
+
+// solveNormalized makes the attempts of Solve on one (block of a) problem.
+func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
 	sts := strategies(opt, n)
 	restarts := opt.Restarts
 	if restarts == 0 {
@@ -171,11 +182,11 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 	return best, nil
 }
 
-// better orders candidate graphs: fewer adders, then lower depth, then
-// lower cost.
+// better orders candidate graphs: fewer adders and negated outputs, then
+// lower depth, then lower cost.
 func better(s, t Stats) bool {
-	if s.Adders != t.Adders {
-		return s.Adders < t.Adders
+	if a, b := s.Adders+s.Negations, t.Adders+t.Negations; a != b {
+		return a < b
 	}
 	if s.Depth != t.Depth {
 		return s.Depth < t.Depth

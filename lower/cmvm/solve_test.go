@@ -397,3 +397,44 @@ func TestSolveConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestBlocks forces the split by inputs on small problems: exact results,
+// intervals, depths and costs (checkGraph), and the depth bound.
+func TestBlocks(t *testing.T) {
+	defer func(v int) { blockPairs = v }(blockPairs)
+	blockPairs = 20
+	rng := rand.New(rand.NewPCG(5, 15))
+	for it := range 40 {
+		nOut, nIn := 1+rng.IntN(7), 2+rng.IntN(9)
+		m := make([][]int64, nOut)
+		for i := range m {
+			m[i] = make([]int64, nIn)
+			for j := range m[i] {
+				m[i][j] = rng.Int64N(511) - 255
+			}
+		}
+		ins := make([]Interval, nIn)
+		for j := range ins {
+			ins[j] = Interval{Lo: -rng.Int64N(200), Hi: rng.Int64N(200), Exp: rng.IntN(3) - 1}
+		}
+		p := Problem{Matrix: m, Inputs: ins}
+		n, err := normalize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if numBlocks(n) < 2 {
+			continue
+		}
+		for _, md := range []int{0, DepthMinimal} {
+			g, err := Solve(p, Options{MaxDepth: md})
+			if err != nil {
+				t.Fatalf("case %d: %v", it, err)
+			}
+			bound := -1
+			if md == DepthMinimal {
+				bound = minimalDepth(n)
+			}
+			checkGraph(t, rng, n, g, bound)
+		}
+	}
+}
