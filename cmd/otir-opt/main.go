@@ -50,14 +50,15 @@ func main() {
 //
 // The policy trades a little CPU on big runs for a bounded peak. Small
 // runs (parsing, verifying and printing 100k operations allocates about
-// 110 MB; lowering a 32x32x32 matmul about 150 MB) finish without a single
-// collection. A big run collects first at this threshold and then as usual
-// (GOGC=100: the heap grows to about twice what is live), so its peak
-// resident memory follows what it keeps, not what it allocated: lowering a
-// 64x64x64 matmul allocates about 1 GB but keeps 200 MB. Delaying the first
-// collection to gigabytes instead (as this tool did) made its peak equal to
-// its allocation, and the kernel's time to fault in the fresh pages (the
-// system time) cost more than the collections it saved.
+// 110 MB; lowering a 32x32x32 matmul to ALIR about 220 MB) finish without
+// a single collection. A big run collects first at this threshold and then
+// as usual (GOGC=100: the heap grows to about twice what is live), so its
+// peak resident memory follows what it keeps, not what it allocated:
+// lowering a 64x64x64 matmul allocates about 2 GB but never has more than
+// about 220 MB live, and peaks under 500 MB. Delaying the first collection
+// to gigabytes instead (as this tool did) made the peak equal to the whole
+// allocation, and the kernel's time to fault in the fresh pages (system
+// time) cost more than the collections saved.
 func startingHeap(physical uint64) int64 {
 	const lo, hi = 64 << 20, 256 << 20
 	if physical == 0 {
