@@ -18,7 +18,7 @@ import "math/big"
 type affine struct {
 	c0    int64
 	terms []aterm // sorted by sym, no zero coefficients
-	r     rng     // the range of the form's values
+	r     xrng    // the range of the form's values
 }
 
 type aterm struct {
@@ -29,11 +29,11 @@ type aterm struct {
 // maxAffineTerms bounds a form; a longer one becomes a source of its own.
 const maxAffineTerms = 128
 
-func sourceForm(sym int32, r rng) affine {
+func sourceForm(sym int32, r xrng) affine {
 	return affine{terms: []aterm{{sym, 1}}, r: r}
 }
 
-func constForm(v int64) affine { return affine{c0: v, r: pointRange(big.NewInt(v))} }
+func constForm(v int64) affine { return affine{c0: v, r: point64(v)} }
 
 // shl returns f*2^s, or false on overflow.
 func (f affine) shl(s uint) (affine, bool) {
@@ -66,7 +66,7 @@ func shl64(v int64, s uint) (int64, bool) {
 // add returns f + sign*g, or false on overflow or when the result would
 // have too many terms. src gives the range of a source, needed only when f
 // and g share one.
-func (f affine) add(g affine, sign int64, src func(int32) rng) (affine, bool) {
+func (f affine) add(g affine, sign int64, src func(int32) xrng) (affine, bool) {
 	c0, ok := addMul64(f.c0, g.c0, sign)
 	if !ok {
 		return affine{}, false
@@ -150,12 +150,37 @@ func (f affine) sar(s uint) (affine, bool) {
 }
 
 // rangeOver returns the exact range of f when each source sym ranges over
-// src(sym), independently.
-func (f affine) rangeOver(src func(int32) rng) rng {
+// src(sym), independently: in int64 while every partial sum fits, else on
+// big.Ints.
+func (f affine) rangeOver(src func(int32) xrng) xrng {
+	lo, hi := f.c0, f.c0
+	for _, t := range f.terms {
+		r := src(t.sym)
+		if r.wide != nil {
+			return f.rangeOverBig(src)
+		}
+		a, b := r.lo, r.hi
+		if t.coef < 0 {
+			a, b = b, a
+		}
+		x, ok1 := checkedMul(t.coef, a)
+		y, ok2 := checkedMul(t.coef, b)
+		var ok3, ok4 bool
+		lo, ok3 = checkedAdd(lo, x)
+		hi, ok4 = checkedAdd(hi, y)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return f.rangeOverBig(src)
+		}
+	}
+	return xrng{lo: lo, hi: hi}
+}
+
+// rangeOverBig is rangeOver on big.Ints.
+func (f affine) rangeOverBig(src func(int32) xrng) xrng {
 	lo, hi := big.NewInt(f.c0), big.NewInt(f.c0)
 	var x, c big.Int
 	for _, t := range f.terms {
-		r := src(t.sym)
+		r := src(t.sym).big()
 		a, b := r.lo, r.hi
 		if t.coef < 0 {
 			a, b = b, a
@@ -164,5 +189,5 @@ func (f affine) rangeOver(src func(int32) rng) rng {
 		lo.Add(lo, x.Mul(&c, a))
 		hi.Add(hi, x.Mul(&c, b))
 	}
-	return rng{lo, hi}
+	return xrngOf(rng{lo, hi})
 }

@@ -43,7 +43,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &portCtx{p: p, inf: inf, known: make([]rng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
+	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
 	pc.operandFn = pc.operand // one method value, not one per op
 	// A form is dropped after its op's last use: a chain keeps one live.
 	last := make([]int32, len(p.Ops))
@@ -70,7 +70,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 type portCtx struct {
 	p     *Program
 	inf   *info
-	known []rng
+	known []xrng    // (int64 bounds unless one leaves int64: range64.go)
 	form  []*affine // the linear form of every op; nil: a source (itself)
 	// operandFn is pc.operand, made once: the opcode table's span rules
 	// are called indirectly, so a method value made per call would escape.
@@ -90,10 +90,10 @@ func (pc *portCtx) formOf(id int32) affine {
 // that wraps or is not portable) the type's whole range.
 func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	t := pc.inf.kif[i]
-	tr := typeRange(t)
+	tr := typeRange64(t)
 	pc.known[i] = tr
 	// A linear op's range is its form's: no interval arithmetic needed.
-	var r rng
+	var r xrng
 	e, reason, linear := pc.p.linearStep(pc.inf, i)
 	if reason != "" {
 		return reason, need
@@ -104,7 +104,16 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		r = f.r
 	}
 	if !linear {
-		if r, e, reason = pc.p.exact(pc.inf, i, pc.operandFn); reason != "" || r.lo == nil {
+		var unknown, ok bool
+		if r, e, reason, unknown, ok = pc.span64(i); !ok {
+			var rb rng
+			rb, e, reason = pc.p.exact(pc.inf, i, pc.operandFn)
+			unknown = rb.lo == nil
+			if reason == "" && !unknown {
+				r = xrngOf(rb)
+			}
+		}
+		if reason != "" || unknown {
 			return reason, need
 		}
 	}
@@ -127,10 +136,11 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		if pc.p.Dialect.Wraps(pc.p.Ops[i].Opcode) {
 			return "", need
 		}
-		lo, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(r.lo), -t.Fractionals).Float64()
-		hi, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(r.hi), -t.Fractionals).Float64()
+		rb := r.big()
+		lo, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(rb.lo), -t.Fractionals).Float64()
+		hi, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(rb.hi), -t.Fractionals).Float64()
 		need = QInterval{lo, hi, math.Ldexp(1, -t.Fractionals)}
-		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", r.scaled(t.Fractionals), t, tr.scaled(t.Fractionals)), need
+		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", rb.scaled(t.Fractionals), t, tr.big().scaled(t.Fractionals)), need
 	}
 	pc.known[i] = r
 	if linear {
@@ -155,7 +165,7 @@ func (pc *portCtx) linear(i, e int) (affine, bool) {
 // at returns the form of op id, whose value is at fractional bits f, at e.
 func (pc *portCtx) at(id int32, f, e int) (affine, bool) { return pc.formOf(id).shl(uint(e - f)) }
 
-func (pc *portCtx) src(s int32) rng { return pc.known[s] }
+func (pc *portCtx) src(s int32) xrng { return pc.known[s] }
 
 func (pc *portCtx) fr(id int32) int { return pc.inf.kif[id].Fractionals }
 
@@ -228,7 +238,7 @@ func (pc *portCtx) operand(i int, id int32) rng {
 			return r
 		}
 	}
-	return pc.known[id]
+	return pc.known[id].big()
 }
 
 // muxBranch narrows the range of a mux branch when the condition is a
@@ -270,7 +280,7 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 	} else {
 		b.Neg(b.Rsh(b.Neg(b), uint(-d))) // ceil(y/2^n) = -floor(-y/2^n)
 	}
-	rx := pc.known[x]
+	rx := pc.known[x].big()
 	if first {
 		hi := minBig(rx.hi, new(big.Int).Sub(b, big.NewInt(1)))
 		if hi.Cmp(rx.lo) < 0 {
@@ -302,7 +312,7 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 		if id == x {
 			return rx
 		}
-		return pc.known[id]
+		return pc.known[id].big()
 	})
 	fb := pc.inf.kif[br].Fractionals
 	if reason != "" || r.lo == nil || e < fb {
@@ -323,7 +333,7 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	if pc.inf.kif[q].Fractionals != f || pc.inf.kif[br].Fractionals != f {
 		return rng{}, false
 	}
-	rp, rq := pc.known[p], pc.known[q]
+	rp, rq := pc.known[p].big(), pc.known[q].big()
 	one := big.NewInt(1)
 	var r rng
 	switch {

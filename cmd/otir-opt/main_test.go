@@ -47,12 +47,14 @@ func TestDelayFirstGCKeepsUserSetting(t *testing.T) {
 	}
 }
 
-// The starting heap is a quarter of the machine's memory, within 1-4 GiB.
+// The starting heap is a sixteenth of the machine's memory, within
+// 64-256 MiB: small runs never collect, big ones keep about twice what is
+// live.
 func TestStartingHeap(t *testing.T) {
 	for _, c := range []struct {
 		physical uint64
 		want     int64
-	}{{0, 1 << 30}, {2 << 30, 1 << 30}, {8 << 30, 2 << 30}, {6 << 30, 3 << 29}, {64 << 30, 4 << 30}} {
+	}{{0, 256 << 20}, {512 << 20, 64 << 20}, {2 << 30, 128 << 20}, {3 << 30, 192 << 20}, {4 << 30, 256 << 20}, {64 << 30, 256 << 20}} {
 		if got := startingHeap(c.physical); got != c.want {
 			t.Errorf("startingHeap(%d) = %d, want %d", c.physical, got, c.want)
 		}

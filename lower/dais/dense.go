@@ -301,6 +301,17 @@ func NewOp(name string, ids []int32, attrs ir.Attrs, q alir.QInterval) (alir.Op,
 	if len(attrs) == 0 && d.attrs == nil {
 		return a, nil
 	}
+	if d.code == alir.OpAdd || d.code == alir.OpSub {
+		// getShift without an ir.Operation (the most common case).
+		if len(attrs) == 1 && attrs[0].Name == "shift" {
+			if v, ok := attrs[0].Value.(*ir.IntAttr); ok {
+				if k, ok := v.Int64(); ok && k == int64(int32(k)) {
+					a.Data = k
+					return a, nil
+				}
+			}
+		}
+	}
 	tmp := ir.Operation{Name: name, Attrs: attrs}
 	return a, d.get(&tmp, &a, ids)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	mathbits "math/bits"
 
 	"github.com/otir-dev/otir/backend/alir"
 )
@@ -35,6 +36,19 @@ func IntBits(lo, hi *big.Int) alir.KIF {
 		return alir.KIF{}
 	}
 	// bits = ceil_log2(max(|lo|, hi + 1)).
+	if lo.IsInt64() && hi.IsInt64() {
+		// In int64: ceil_log2(x) = len(x - 1) for x >= 1, and -lo - 1 and
+		// hi do not overflow.
+		l, h := lo.Int64(), hi.Int64()
+		bits := 0
+		if l < 0 {
+			bits = mathbits.Len64(uint64(-(l + 1)))
+		}
+		if h >= 0 {
+			bits = max(bits, mathbits.Len64(uint64(h)))
+		}
+		return alir.KIF{Signed: l < 0, Integers: bits}
+	}
 	bits := 0
 	if lo.Sign() < 0 {
 		bits = ceilLog2(new(big.Int).Neg(lo))

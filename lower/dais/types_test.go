@@ -53,3 +53,40 @@ func TestIntType(t *testing.T) {
 		}
 	}
 }
+
+// IntBits' int64 path agrees with the big.Int definition (ceil_log2 of
+// max(-lo, hi + 1)) at the edges of 63-, 64- and 65-bit integers.
+func TestIntBitsEdges(t *testing.T) {
+	ref := func(lo, hi *big.Int) alir.KIF {
+		if lo.Sign() == 0 && hi.Sign() == 0 {
+			return alir.KIF{}
+		}
+		bits := 0
+		if lo.Sign() < 0 {
+			bits = ceilLog2(new(big.Int).Neg(lo))
+		}
+		if hi.Sign() >= 0 {
+			bits = max(bits, ceilLog2(new(big.Int).Add(hi, big.NewInt(1))))
+		}
+		return alir.KIF{Signed: lo.Sign() < 0, Integers: bits}
+	}
+	var vs []*big.Int
+	for _, w := range []uint{0, 1, 2, 31, 32, 53, 62, 63, 64, 65} {
+		p := new(big.Int).Lsh(big.NewInt(1), w)
+		for _, d := range []int64{-2, -1, 0, 1} {
+			v := new(big.Int).Add(p, big.NewInt(d))
+			vs = append(vs, v, new(big.Int).Neg(v))
+		}
+	}
+	vs = append(vs, big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64))
+	for _, lo := range vs {
+		for _, hi := range vs {
+			if lo.Cmp(hi) > 0 {
+				continue
+			}
+			if got, want := IntBits(lo, hi), ref(lo, hi); got != want {
+				t.Fatalf("IntBits(%v, %v) = %v, want %v", lo, hi, got, want)
+			}
+		}
+	}
+}

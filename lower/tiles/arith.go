@@ -97,7 +97,7 @@ func (l *lowerer) add(a, b num, rt intT) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), add(sa.lo, sb.lo), add(sa.hi, sb.hi), rt)
+	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), l.addB(sa.lo, sb.lo), l.addB(sa.hi, sb.hi), rt)
 }
 
 // addConst returns s + c: dais.const_add when c fits its 32-bit field.
@@ -105,7 +105,7 @@ func (l *lowerer) addConst(s *slot, c *big.Int, rt intT) (num, error) {
 	if c.Sign() == 0 {
 		return l.convert(slotNum(s), rt)
 	}
-	lo, hi := add(s.lo, c), add(s.hi, c)
+	lo, hi := l.addB(s.lo, c), l.addB(s.hi, c)
 	if c.IsInt64() && c.Int64() == int64(int32(c.Int64())) {
 		at := ir.Attrs{{Name: "exp", Value: ir.I64(0)}, {Name: "value", Value: ir.I64(c.Int64())}}
 		return l.value(dais.OpConstAdd, []*slot{s}, at, lo, hi, rt)
@@ -136,7 +136,7 @@ func (l *lowerer) sub(a, b num, rt intT) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	return l.value(dais.OpSub, []*slot{sa, sb}, shiftAttr(0), sub(sa.lo, sb.hi), sub(sa.hi, sb.lo), rt)
+	return l.value(dais.OpSub, []*slot{sa, sb}, shiftAttr(0), l.subB(sa.lo, sb.hi), l.subB(sa.hi, sb.lo), rt)
 }
 
 // productBounds is the range of x*y for x in [alo, ahi], y in [blo, bhi].
@@ -167,7 +167,7 @@ func (l *lowerer) mul(a, b num, rt intT) (num, error) {
 	if err != nil {
 		return num{}, err
 	}
-	lo, hi := productBounds(sa.lo, sa.hi, sb.lo, sb.hi)
+	lo, hi := l.productBounds(sa.lo, sa.hi, sb.lo, sb.hi)
 	return l.value(dais.OpMul, []*slot{sa, sb}, nil, lo, hi, rt)
 }
 

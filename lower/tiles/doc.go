@@ -9,7 +9,7 @@
 // array of cells updated in program order by stores, DMA copies (at their
 // wait) and atomics; data-dependent scf.if and otir.select become muxes.
 // Each scalar element is a constant or a program slot with an exact integer
-// interval; an operation's result is exact when it fits its OTIR type and
+// interval (big.Ints, computed in int64 while they fit: small.go); an operation's result is exact when it fits its OTIR type and
 // otherwise takes the type's whole range, so ALIR's quantization wraps it
 // exactly as the executor's conversion does.
 //

@@ -44,6 +44,13 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 		l.locOf[l.cur] = loc
 	}
 	s := &slot{id: int32(len(l.ops)), lo: lo, hi: hi}
+	if len(l.ops) == cap(l.ops) {
+		// Doubling: append grows big slices by a quarter, which copies
+		// (and allocates) the program about five times over.
+		n := max(2*cap(l.ops), 1024)
+		l.ops = append(make([]alir.Op, 0, n), l.ops...)
+		l.opLoc = append(make([]int32, 0, n), l.opLoc...)
+	}
 	l.ops = append(l.ops, op)
 	l.opLoc = append(l.opLoc, loc)
 	if memo {
@@ -132,7 +139,24 @@ func wraps(name string) bool {
 	return false
 }
 
-func shiftAttr(k int) ir.Attrs { return ir.Attrs{{Name: "shift", Value: ir.I64(int64(k))}} }
+// shiftAttr returns the attributes {shift = k} (shared for small k: never
+// modify them).
+func shiftAttr(k int) ir.Attrs {
+	if k >= -maxSharedShift && k <= maxSharedShift {
+		return sharedShifts[k+maxSharedShift]
+	}
+	return ir.Attrs{{Name: "shift", Value: ir.I64(int64(k))}}
+}
+
+const maxSharedShift = 128
+
+var sharedShifts = func() []ir.Attrs {
+	as := make([]ir.Attrs, 2*maxSharedShift+1)
+	for k := range as {
+		as[k] = ir.Attrs{{Name: "shift", Value: ir.I64(int64(k - maxSharedShift))}}
+	}
+	return as
+}()
 
 // constSlot returns a slot holding the constant v (one dais.const per
 // distinct value; beyond int64, a constant wrapped into place).

@@ -2,8 +2,9 @@ package tiles
 
 import (
 	"fmt"
-	"github.com/otir-dev/otir/backend/alir"
+	"math/big"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 )
@@ -48,7 +49,9 @@ type lowerer struct {
 	// memo maps an op's name, operands, attributes and type to its slot.
 	memo  map[memoKey]*slot
 	bools map[boolKey]*slot
-	args  []*argInfo
+	// ints are the shared small integers of the bounds (small.go).
+	ints map[int64]*big.Int
+	args []*argInfo
 	// frames are the memory overlays of the enclosing data-dependent
 	// branches (innermost last); writes go to the innermost.
 	frames  []*overlay

@@ -2,6 +2,7 @@ package tiles
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
@@ -24,7 +25,7 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 	if body == nil {
 		return nil, diag.OpErrorf(k, "has no body")
 	}
-	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[memoKey]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}}
+	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[memoKey]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}, ints: map[int64]*big.Int{}}
 	defer func() {
 		if debugPanics {
 			return
