@@ -104,9 +104,23 @@ func strategies(opt Options, n *normalized) []strategy {
 		if n.nIn <= maxTreeSize {
 			sts = append(sts, colTreeShallow)
 		}
-		if digitPairs(n) <= bothTiesPairs {
+		switch pairs := digitPairs(n); {
+		case pairs <= bothTiesPairs:
 			for _, st := range sts {
 				sts = append(sts, st-rowTreeShallow+rowTree)
+			}
+		case pairs > singleAttemptPairs && len(sts) > 1:
+			// One attempt: the tree over the longer side (more rows or
+			// columns to find similar ones among) measured as good as the
+			// best of both there.
+			if n.nIn > n.nOut {
+				sts = sts[1:]
+			} else {
+				sts = sts[:1]
+			}
+		default:
+			for i, st := range sts {
+				sts[i] = st - rowTreeShallow + rowTree
 			}
 		}
 	}
@@ -120,6 +134,12 @@ func strategies(opt Options, n *normalized) []strategy {
 // trees are tried with both tie-breaks: a 16x16 matrix of 8-bit entries
 // has about 22,000 pairs, a 32x32 one 150,000.
 const bothTiesPairs = 1 << 16
+
+// singleAttemptPairs is the largest problem (in digit pairs) that gets
+// both decompositions; larger ones (a block of a 128x128 int8 matrix has
+// 2 million pairs) only try the tree over the longer side, at half the
+// time (docs/cmvm.md).
+const singleAttemptPairs = 1 << 20
 
 // digitPairs returns the number of digit pairs of n's CSD rows.
 func digitPairs(n *normalized) int {
