@@ -40,6 +40,7 @@ func (e *engine) choose() (int32, bool) {
 		best      int32 = -1
 		bestCount int32
 		bestScore float64
+		bestDepth int32
 	)
 	for c := t.top; c >= 2; c-- {
 		if best >= 0 && bestCount > int32(c) {
@@ -60,11 +61,21 @@ func (e *engine) choose() (int32, bool) {
 				s += e.rng.Float64() * jitter
 			}
 			if n > bestCount || s > bestScore {
-				best, bestCount, bestScore = i, n, s
+				best, bestCount, bestScore, bestDepth = i, n, s, e.keyDepth(i)
+			} else if s == bestScore {
+				if dd := e.keyDepth(i); dd < bestDepth {
+					best, bestDepth = i, dd
+				}
 			}
 		}
 	}
 	return best, best >= 0
+}
+
+// keyDepth returns the depth of the node pattern slot i would build.
+func (e *engine) keyDepth(i int32) int32 {
+	a, b, _, _ := splitKey(e.pairs.keys[i])
+	return int32(max(e.nodes[a].depth, e.nodes[b].depth))
 }
 
 // effective returns the number of occurrences extraction would use, cached

@@ -44,7 +44,7 @@ func rowDistance(a, b []int64, s int64) (int, bool) {
 // r_i - r_j and r_i + r_j (and joining it to the root costs r_i's digits).
 // Ties are broken at random when rng is set. Rows whose difference would
 // overflow are only joined to the root.
-func spanRows(rows [][]int64, rng *rand.Rand) *spanning {
+func spanRows(rows [][]int64, rng *rand.Rand, shallow bool) *spanning {
 	m := len(rows)
 	const inf = math.MaxInt
 	// dist[i][j], sgn[i][j] for rows i, j.
@@ -70,8 +70,15 @@ func spanRows(rows [][]int64, rng *rand.Rand) *spanning {
 	sp := &spanning{parent: make([]int, m), sign: make([]int64, m), diff: make([][]int64, m)}
 	key := make([]int, m) // cheapest known join of each row to the tree
 	done := make([]bool, m)
+	hops := make([]int, m) // depth in the tree (root: 0 for its children)
 	for i := range rows {
 		key[i], sp.parent[i], sp.sign[i] = rowWeight(rows[i]), -1, 1
+	}
+	hopsOf := func(i int) int { // depth row i would get from its current parent
+		if p := sp.parent[i]; p >= 0 {
+			return hops[p] + 1
+		}
+		return 0
 	}
 	for range m {
 		pick, ties := -1, 0
@@ -80,7 +87,7 @@ func spanRows(rows [][]int64, rng *rand.Rand) *spanning {
 				continue
 			}
 			switch {
-			case pick < 0 || key[i] < key[pick]:
+			case pick < 0 || key[i] < key[pick] || key[i] == key[pick] && shallow && hopsOf(i) < hopsOf(pick):
 				pick, ties = i, 1
 			case key[i] == key[pick] && rng != nil:
 				ties++
@@ -90,8 +97,9 @@ func spanRows(rows [][]int64, rng *rand.Rand) *spanning {
 			}
 		}
 		done[pick] = true
+		hops[pick] = hopsOf(pick)
 		for i := range m {
-			if !done[i] && dist[i][pick] < key[i] {
+			if !done[i] && (dist[i][pick] < key[i] || dist[i][pick] == key[i] && shallow && hops[pick]+1 < hopsOf(i)) {
 				key[i], sp.parent[i], sp.sign[i] = dist[i][pick], pick, sgn[i][pick]
 			}
 		}
@@ -112,7 +120,7 @@ func spanRows(rows [][]int64, rng *rand.Rand) *spanning {
 // solveRowTree writes each row as D_i ± row_parent (spanning tree over the
 // rows), solves the CMVM of D, then sums the D along each output's path.
 func (e *engine) solveRowTree(m [][]int64) ([]ref, error) {
-	sp := spanRows(m, e.rng)
+	sp := spanRows(m, e.rng, e.shallow)
 	dRefs, err := e.solveRows(matrixRows(sp.diff))
 	if err != nil {
 		return nil, err
@@ -138,7 +146,7 @@ func (e *engine) solveColTree(m [][]int64) ([]ref, error) {
 			cols[j][i] = m[i][j]
 		}
 	}
-	sp := spanRows(cols, e.rng)
+	sp := spanRows(cols, e.rng, e.shallow)
 	children := make([][]int, nIn)
 	for j, p := range sp.parent {
 		if p >= 0 {

@@ -18,7 +18,7 @@ func TestSpanRows(t *testing.T) {
 		if trial%2 == 1 {
 			tie = rand.New(rand.NewPCG(uint64(trial), 0))
 		}
-		sp := spanRows(m, tie)
+		sp := spanRows(m, tie, false)
 		plain, diff := 0, 0
 		for i, r := range m {
 			p := sp.parent[i]
@@ -50,7 +50,7 @@ func TestSpanRows(t *testing.T) {
 // are not joined.
 func TestSpanRowsOverflow(t *testing.T) {
 	m := [][]int64{{math.MaxInt64}, {math.MinInt64}, {math.MaxInt64 - 1}, {-1}, {1}}
-	sp := spanRows(m, nil)
+	sp := spanRows(m, nil, false)
 	for i := range m {
 		want := big.NewInt(m[i][0])
 		p := sp.parent[i]

@@ -46,6 +46,8 @@ type engine struct {
 	model  CostModel
 	rows   []row
 	rng    *rand.Rand // nil: deterministic tie-breaks
+	// shallow breaks spanning-tree ties towards the shallower tree.
+	shallow bool
 
 	bounded bool
 	bound   int    // maximal depth when bounded

@@ -83,11 +83,7 @@ func AutoRestarts(p Problem, opt Options) (int, error) {
 }
 
 func autoRestarts(n *normalized, deterministic int) int {
-	pairs := 1
-	for _, r := range n.rows {
-		w := rowWeight(r)
-		pairs += w * (w - 1) / 2
-	}
+	pairs := 1 + digitPairs(n)
 	return min(max(effortBudget/pairs-deterministic, 0), maxAutoRestarts)
 }
 
@@ -95,21 +91,64 @@ func autoRestarts(n *normalized, deterministic int) int {
 // decompositions without a depth bound; under a bound, or without
 // decomposition, the plain CSE only (a decomposition lengthens the paths:
 // y_i = D_i ± y_parent chains outputs). Each decomposition needs at most
-// maxTreeSize rows (columns).
+// maxTreeSize rows (columns). The spanning trees break ties towards the
+// shallower tree (shorter chains); problems of at most bothTiesPairs digit
+// pairs also try the trees with ties broken by index, the attempts being
+// ranked with depth in the balance (better).
 func strategies(opt Options, n *normalized) []strategy {
 	var sts []strategy
 	if !opt.NoDecompose && opt.MaxDepth == 0 {
 		if n.nOut <= maxTreeSize {
-			sts = append(sts, rowTree)
+			sts = append(sts, rowTreeShallow)
 		}
 		if n.nIn <= maxTreeSize {
-			sts = append(sts, colTree)
+			sts = append(sts, colTreeShallow)
+		}
+		switch pairs := digitPairs(n); {
+		case pairs <= bothTiesPairs:
+			for _, st := range sts {
+				sts = append(sts, st-rowTreeShallow+rowTree)
+			}
+		case pairs > singleAttemptPairs && len(sts) > 1:
+			// One attempt: the tree over the longer side (more rows or
+			// columns to find similar ones among) measured as good as the
+			// best of both there.
+			if n.nIn > n.nOut {
+				sts = sts[1:]
+			} else {
+				sts = sts[:1]
+			}
+		default:
+			for i, st := range sts {
+				sts[i] = st - rowTreeShallow + rowTree
+			}
 		}
 	}
 	if len(sts) == 0 {
 		sts = append(sts, plainRows)
 	}
 	return sts
+}
+
+// bothTiesPairs is the largest problem (in digit pairs) whose spanning
+// trees are tried with both tie-breaks: a 16x16 matrix of 8-bit entries
+// has about 22,000 pairs, a 32x32 one 150,000.
+const bothTiesPairs = 1 << 16
+
+// singleAttemptPairs is the largest problem (in digit pairs) that gets
+// both decompositions; larger ones (a block of a 128x128 int8 matrix has
+// 2 million pairs) only try the tree over the longer side, at half the
+// time (docs/cmvm.md).
+const singleAttemptPairs = 1 << 20
+
+// digitPairs returns the number of digit pairs of n's CSD rows.
+func digitPairs(n *normalized) int {
+	pairs := 0
+	for _, r := range n.rows {
+		w := rowWeight(r)
+		pairs += w * (w - 1) / 2
+	}
+	return pairs
 }
 
 // maxTreeSize bounds the rows (columns) a spanning tree is built over: its
@@ -172,7 +211,7 @@ func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*G
 			// differences may overflow); the fallback below decides.
 			continue
 		}
-		if s := g.Stats(); best == nil || better(s, bestStats) {
+		if s := g.Stats(); best == nil || better(s, bestStats, bound < 0) {
 			best, bestStats = g, s
 		}
 	}
@@ -183,10 +222,20 @@ func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*G
 }
 
 // better orders candidate graphs: fewer adders and negated outputs, then
-// lower depth, then lower cost.
-func better(s, t Stats) bool {
-	if a, b := s.Adders+s.Negations, t.Adders+t.Negations; a != b {
+// lower depth, then lower cost. Without a depth bound (free) depth enters
+// the balance: a level of depth weighs depthWeight adders, so an attempt
+// with a few more adders but a much shorter critical path wins.
+func better(s, t Stats, free bool) bool {
+	a, b := 2*(s.Adders+s.Negations), 2*(t.Adders+t.Negations)
+	if free {
+		a += depthWeight2 * s.Depth
+		b += depthWeight2 * t.Depth
+	}
+	if a != b {
 		return a < b
+	}
+	if s.Adders+s.Negations != t.Adders+t.Negations {
+		return s.Adders+s.Negations < t.Adders+t.Negations
 	}
 	if s.Depth != t.Depth {
 		return s.Depth < t.Depth
@@ -194,27 +243,35 @@ func better(s, t Stats) bool {
 	return s.Cost < t.Cost
 }
 
+// depthWeight2 is twice the adders a level of depth weighs in better:
+// 1.5 adders a level took the 16x16 Table 2 set from 330.2 adders at depth
+// 13.3 (adders only) to 330.6 at depth 12.8 (docs/cmvm.md).
+const depthWeight2 = 3
+
 // strategy selects how an attempt shapes the problem before CSE.
 type strategy int
 
 const (
-	plainRows strategy = iota // CSE on M directly
-	rowTree                   // rows as differences along a spanning tree
-	colTree                   // columns as differences along a spanning tree
+	plainRows      strategy = iota // CSE on M directly
+	rowTree                        // rows as differences along a spanning tree
+	colTree                        // columns as differences along a spanning tree
+	rowTreeShallow                 // rowTree, spanning-tree ties to the shallower tree
+	colTreeShallow                 // colTree, likewise
 )
 
 // attempt runs one CSE pass per stage of the strategy and builds the graph.
 // bound < 0 means unconstrained depth.
 func attempt(ws *workspace, n *normalized, model CostModel, bound int, st strategy, rng *rand.Rand) (*Graph, error) {
 	e := newEngine(ws, n.inputs, model, bound, rng)
+	e.shallow = st == rowTreeShallow || st == colTreeShallow
 	var refs []ref
 	var err error
 	switch st {
 	case plainRows:
 		refs, err = e.solveRows(matrixRows(n.rows))
-	case rowTree:
+	case rowTree, rowTreeShallow:
 		refs, err = e.solveRowTree(n.rows)
-	case colTree:
+	case colTree, colTreeShallow:
 		refs, err = e.solveColTree(n.rows)
 	}
 	if err != nil {

@@ -75,7 +75,7 @@ func TestAutoRestarts(t *testing.T) {
 		opt  Options
 		want int
 	}{
-		{8, Options{}, 3},
+		{8, Options{}, 1},
 		{16, Options{}, 0},
 		{64, Options{MaxDepth: DepthMinimal}, 0},
 	} {
