@@ -10,7 +10,8 @@ import (
 )
 
 // Locations written in the input: an operation's loc(...) after its last
-// token becomes its location, as in mlir-opt. Location aliases,
+// token becomes its location, and a block argument's after its type its
+// location, as in mlir-opt. Location aliases,
 // #name = loc(...), are found by scanning the source once, when a location
 // first refers to one (they may follow their uses).
 
@@ -149,10 +150,15 @@ type locError struct {
 
 func (e *locError) Error() string { return e.msg }
 
-// fail makes an error at the next token.
+// fail makes an error where mlir-opt reports a wrong token: right after
+// the token before it (the next token, backed up over blanks).
 func (lp *locParser) fail(msg string) error {
 	lp.blank()
-	return &locError{msg: msg, off: lp.base + lp.p}
+	p := lp.p
+	for p > 0 && (lp.s[p-1] == ' ' || lp.s[p-1] == '\t') {
+		p--
+	}
+	return &locError{msg: msg, off: lp.base + p}
 }
 
 func (lp *locParser) top() (*ir.Loc, error) {
