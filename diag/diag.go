@@ -156,21 +156,57 @@ func (sm *SourceMgr) Line(file string, line int) (string, bool) {
 	return strings.TrimSuffix(f.text[start:end], "\r"), true
 }
 
-// Render writes d and its notes, each with its source line and a caret.
+// callStackLimit is the most "called from" notes a diagnostic shows (as
+// mlir-opt's default).
+const callStackLimit = 10
+
+// Render writes d and its notes, each with its source line and a caret, as
+// mlir-opt does: a diagnostic at a call site location (or a name or fused
+// location that holds one) is shown at its callee, followed by a "called
+// from" note at each caller in turn; a note shows its source line only when
+// its location differs from the one shown before it.
 func (sm *SourceMgr) Render(w io.Writer, d *Diagnostic) {
-	sm.renderOne(w, d)
+	sm.renderOne(w, d, true)
+	last := d.Loc
+	if m := d.Loc.MLIR(); m != nil {
+		if cs := m.CallSite(); cs != nil {
+			caller := cs.Locs[1]
+			last = ir.LocationOf(caller)
+			for depth := 0; depth < callStackLimit; depth++ {
+				sm.renderOne(w, &Diagnostic{Severity: Note, Loc: last, Msg: "called from"}, true)
+				if cs = caller.CallSite(); cs == nil {
+					break
+				}
+				caller = cs.Locs[1]
+				last = ir.LocationOf(caller)
+			}
+		}
+	}
 	for _, n := range d.Notes {
-		sm.renderOne(w, n)
+		sm.renderOne(w, n, n.Loc != last)
+		last = n.Loc
 	}
 }
 
-func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
+func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic, showLine bool) {
 	msg := ShortenWords(d.Msg)
 	if named(d.Loc) {
 		// A location without a file location in it (loc("name")): as
 		// mlir-opt, "<unknown>:0: error: loc("name"): message".
 		fmt.Fprintf(w, "<unknown>:0: %s: %s: %s\n", d.Severity, ir.LocText(d.Loc), msg)
 		return
+	}
+	if m := d.Loc.MLIR(); m != nil {
+		if m.Kind == ir.LocUnknown {
+			// loc(unknown) written in the input: as mlir-opt.
+			fmt.Fprintf(w, "<unknown>:0: %s: %s\n", d.Severity, msg)
+			return
+		}
+		if s, ok := m.Shown(); ok && s.Line == 0 {
+			// "file":0:0: mlir-opt's unknown line and column.
+			fmt.Fprintf(w, "%s:0:%d: %s: %s\n", s.File, s.Col, d.Severity, msg)
+			return
+		}
 	}
 	d = &Diagnostic{Severity: d.Severity, Loc: d.Loc.Shown(), Msg: d.Msg}
 	if d.Loc.Line == 0 {
@@ -182,7 +218,9 @@ func (sm *SourceMgr) renderOne(w io.Writer, d *Diagnostic) {
 		return
 	}
 	fmt.Fprintf(w, "%s: %s: %s\n", d.Loc, d.Severity, msg)
-	if sm == nil {
+	// Column 0 is an unknown column (a location "file":line): no source
+	// line, as mlir-opt.
+	if sm == nil || !showLine || d.Loc.Col == 0 {
 		return
 	}
 	line, ok := sm.Line(d.Loc.File, d.Loc.Line)

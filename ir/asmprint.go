@@ -32,6 +32,10 @@ type AsmPrinter interface {
 	// PrintRegion writes a region "{ ... }" without its entry block's
 	// header; an operand-less implicit terminator is elided.
 	PrintRegion(r *Region)
+	// PrintOptionalLocation writes " loc(...)" when locations are printed
+	// (PrintOptions.DebugInfo), and nothing otherwise (MLIR's
+	// printOptionalLocationSpecifier): a block argument's location.
+	PrintOptionalLocation(l Location)
 }
 
 // Printer spacing states: what the previous element was.
@@ -66,6 +70,13 @@ func (p *printer) PrintSymbolName(s string) {
 }
 func (p *printer) PrintRegion(r *Region) {
 	p.region(r, p.depth, false, r == nil || implicitTerminator(r.Parent) == "")
+}
+
+func (p *printer) PrintOptionalLocation(l Location) {
+	if p.opts.DebugInfo {
+		p.w.WriteByte(' ')
+		p.str(LocText(l))
+	}
 }
 
 func (p *printer) ints(vs []int64) {

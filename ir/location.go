@@ -15,6 +15,7 @@ const (
 	LocName                    // "name" or "name"(child)
 	LocCallSite                // callsite(callee at caller)
 	LocFused                   // fused[a, b] or fused<meta>[a, b]
+	LocRange                   // "file":line:col to line:col (MLIR's FileLineColRange)
 )
 
 // Loc is an MLIR location read from the input that is not a plain
@@ -22,9 +23,13 @@ const (
 // locations nested in it). Locations hold one only when the input wrote one.
 type Loc struct {
 	Kind LocKind
-	// Name is the file of a file location or the name of a name location.
+	// Name is the file of a file location or range, or the name of a name
+	// location.
 	Name      string
 	Line, Col int
+	// EndLine and EndCol end a range (a range that ends where it starts is
+	// a file location).
+	EndLine, EndCol int
 	// Meta is a fused location's metadata attribute, as written.
 	Meta string
 	// Locs are a name location's child (none for unknown), a call site's
@@ -47,6 +52,19 @@ func (l *Loc) write(sb *strings.Builder) {
 		sb.WriteString(strconv.Itoa(l.Line))
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(l.Col))
+	case LocRange:
+		// As mlir-opt: "f":1:2 to 3:4, or "f":1:2 to :4 on one line.
+		sb.WriteString(strconv.Quote(l.Name))
+		sb.WriteByte(':')
+		sb.WriteString(strconv.Itoa(l.Line))
+		sb.WriteByte(':')
+		sb.WriteString(strconv.Itoa(l.Col))
+		sb.WriteString(" to ")
+		if l.EndLine != l.Line {
+			sb.WriteString(strconv.Itoa(l.EndLine))
+		}
+		sb.WriteByte(':')
+		sb.WriteString(strconv.Itoa(l.EndCol))
 	case LocUnknown:
 		sb.WriteString("unknown")
 	case LocName:
@@ -70,6 +88,9 @@ func (l *Loc) write(sb *strings.Builder) {
 			sb.WriteByte('>')
 		}
 		sb.WriteByte('[')
+		if len(l.Locs) == 0 {
+			sb.WriteString("unknown") // as mlir-opt: fused<"m">[unknown]
+		}
 		for i, c := range l.Locs {
 			if i > 0 {
 				sb.WriteString(", ")
@@ -81,19 +102,14 @@ func (l *Loc) write(sb *strings.Builder) {
 }
 
 // Shown is the file location a diagnostic at l shows, as mlir-opt finds
-// it: a file location itself, a name location's child, a call site's
-// callee, a fused location's first location that has one.
+// it (the first file location of a walk of l): a file location itself, a
+// range's start, a name location's child, a call site's callee or else its
+// caller, a fused location's first location that has one.
 func (l *Loc) Shown() (Location, bool) {
 	switch l.Kind {
-	case LocFile:
+	case LocFile, LocRange:
 		return Location{File: l.Name, Line: l.Line, Col: l.Col}, true
-	case LocName:
-		if len(l.Locs) == 1 {
-			return l.Locs[0].Shown()
-		}
-	case LocCallSite:
-		return l.Locs[0].Shown()
-	case LocFused:
+	case LocName, LocCallSite, LocFused:
 		for _, c := range l.Locs {
 			if s, ok := c.Shown(); ok {
 				return s, true
@@ -101,6 +117,27 @@ func (l *Loc) Shown() (Location, bool) {
 		}
 	}
 	return Location{}, false
+}
+
+// CallSite is the call site whose callers a diagnostic at l lists (as
+// "called from" notes, in mlir-opt): l itself, a name location's child's,
+// or a fused location's first; nil when there is none.
+func (l *Loc) CallSite() *Loc {
+	switch l.Kind {
+	case LocCallSite:
+		return l
+	case LocName:
+		if len(l.Locs) == 1 {
+			return l.Locs[0].CallSite()
+		}
+	case LocFused:
+		for _, c := range l.Locs {
+			if cs := c.CallSite(); cs != nil {
+				return cs
+			}
+		}
+	}
+	return nil
 }
 
 // locTable numbers the locations other than plain file locations, each
@@ -114,7 +151,7 @@ var locTable struct {
 // LocationOf makes the Location of an MLIR location: a file location is a
 // plain Location; any other is numbered in a table (Col is minus its number).
 func LocationOf(l *Loc) Location {
-	if l.Kind == LocFile {
+	if l.Kind == LocFile && l.Line > 0 && l.Col >= 0 {
 		return Location{File: l.Name, Line: l.Line, Col: l.Col}
 	}
 	key := l.String()

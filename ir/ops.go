@@ -4,7 +4,7 @@ import "fmt"
 
 // Location is a position in a source file (1-based line and column). The zero
 // Location means "unknown". A location the input wrote that is not a plain
-// "file":line:col (a name, call site, fused or unknown location) has a
+// "file":line:col (a range, name, call site, fused or unknown location) has a
 // negative Col that numbers it in a table of such locations (see LocationOf),
 // so that a Location stays three words.
 type Location struct {

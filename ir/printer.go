@@ -483,6 +483,7 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 					p.val(a)
 					p.str(": ")
 					p.typ(a.Type)
+					p.PrintOptionalLocation(a.Loc)
 				}
 				p.w.WriteByte(')')
 			}

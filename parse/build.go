@@ -131,11 +131,31 @@ type regionSpec struct {
 	argTypes []ir.Type
 	argNames []string
 	argPos   []lexer.Position
+	argEnd   []int // see Region.argEnd
 	// pretty regions never have a ^bb header and always have one block;
 	// terminator, when set, is their implicit terminator (scf.yield), added
 	// without operands when the block does not end with it.
 	pretty     bool
 	terminator string
+}
+
+// typeEnd is the end offset of the type of the block argument declared
+// "%name: type" at offset at among toks, or -1.
+func typeEnd(toks []lexer.Token, at int) int {
+	for i := range toks {
+		if toks[i].Pos.Offset < at {
+			continue
+		}
+		if toks[i].Pos.Offset > at || i+2 >= len(toks) {
+			return -1
+		}
+		if c := &toks[i+1]; c.Type != tokPunct || c.Value != ":" {
+			return -1
+		}
+		t := &toks[i+2]
+		return t.Pos.Offset + len(t.Value)
+	}
+	return -1
 }
 
 // region builds a region of op.
@@ -156,6 +176,7 @@ func (b *builder) region(o *Operation, spec regionSpec) error {
 			spec.argTypes = append(spec.argTypes, t)
 			spec.argNames = append(spec.argNames, a.Name)
 			spec.argPos = append(spec.argPos, a.Tokens[0].Pos)
+			spec.argEnd = append(spec.argEnd, typeEnd(a.Tokens, a.Tokens[0].Pos.Offset))
 		}
 	}
 	var list []*Operation
@@ -174,7 +195,7 @@ func (b *builder) region(o *Operation, spec regionSpec) error {
 		blk.AddArg(t, b.loc(spec.argPos[i]))
 		blk.Args[i].Name = strings.TrimPrefix(spec.argNames[i], "%")
 	}
-	r.block, r.argNames, r.argPos = blk, spec.argNames, spec.argPos
+	r.block, r.argNames, r.argPos, r.argEnd = blk, spec.argNames, spec.argPos, spec.argEnd
 	if opaque {
 		if b.stream == nil {
 			return errStreamFailed

@@ -98,10 +98,12 @@ type Region struct {
 	Body   *OpList      `parser:"@@ '}'"`
 
 	// Filled by the builder: the block (nil for an empty region) and the
-	// names and positions of its arguments.
+	// names and positions of its arguments, and where each argument's type
+	// ends (a loc(...) may follow it; -1: not "%name: type").
 	block    *ir.Block
 	argNames []string
 	argPos   []lexer.Position
+	argEnd   []int
 }
 
 // BlockHeader = Caret ("(" (ArgDecl ("," ArgDecl)*)? ")")? ":" .

@@ -512,6 +512,7 @@ func (b *builder) pretty(o *Operation, po *PrettyOp) error {
 			spec.argTypes = append(spec.argTypes, a.Type)
 			spec.argNames = append(spec.argNames, a.Name)
 			spec.argPos = append(spec.argPos, lexPos(a.Loc))
+			spec.argEnd = append(spec.argEnd, typeEnd(o.Tokens, a.Loc.Offset))
 		}
 		if err := b.region(o, spec); err != nil {
 			return err

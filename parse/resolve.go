@@ -79,7 +79,7 @@ type resolver struct {
 	src        string // the parsed text, to locate operands in diagnostics
 	scopes     []*isoScope
 	undeclared []lexer.Position
-	aliases    map[string]string // location aliases, found on first use
+	aliases    map[string]locAlias // location aliases, found on first use
 }
 
 func (r *resolver) top() *isoScope { return r.scopes[len(r.scopes)-1] }
@@ -231,7 +231,7 @@ func (r *resolver) op(o *Operation) error {
 		isolated = d != nil && d.Has(ir.IsolatedFromAbove)
 	}
 	for _, reg := range o.regions {
-		if err := r.region(reg, isolated); err != nil {
+		if err := r.region(o, reg, isolated); err != nil {
 			return err
 		}
 	}
@@ -292,8 +292,11 @@ func (r *resolver) uses(o *Operation) error {
 	return nil
 }
 
-// region resolves a region: its block arguments, then its operations.
-func (r *resolver) region(reg *Region, isolated bool) error {
+// region resolves a region of o: its block arguments, then its operations.
+// An argument's loc(...) becomes its location once the region is resolved
+// (until then, diagnostics of the parser about it point at its name, as
+// mlir-opt's do).
+func (r *resolver) region(o *Operation, reg *Region, isolated bool) error {
 	var list []*Operation
 	if reg.Body != nil {
 		list = reg.Body.Ops
@@ -305,10 +308,23 @@ func (r *resolver) region(reg *Region, isolated bool) error {
 		r.pushNested()
 		defer r.popNested()
 	}
+	var argLocs []ir.Location // the args' written locations, if any
 	if reg.block != nil {
 		for i, a := range reg.block.Args {
 			if strings.IndexByte(reg.argNames[i], '#') >= 0 {
 				return errAt(reg.argPos[i], "invalid block argument name '%s'", reg.argNames[i])
+			}
+			if i < len(reg.argEnd) && reg.argEnd[i] >= 0 {
+				l, ok, err := r.locAfter(o, reg.argEnd[i])
+				if err != nil {
+					return err
+				}
+				if ok {
+					if argLocs == nil {
+						argLocs = make([]ir.Location, len(reg.block.Args))
+					}
+					argLocs[i] = l
+				}
 			}
 			if err := r.define(reg.argNames[i], 0, a, loc(reg.argPos[i])); err != nil {
 				return err
@@ -318,6 +334,11 @@ func (r *resolver) region(reg *Region, isolated bool) error {
 	for _, o := range list {
 		if err := r.op(o); err != nil {
 			return err
+		}
+	}
+	for i, l := range argLocs {
+		if l != (ir.Location{}) {
+			reg.block.Args[i].Loc = l
 		}
 	}
 	return nil

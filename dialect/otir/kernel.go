@@ -181,8 +181,10 @@ func gridRank(k *ir.Operation) int {
 }
 
 // custom<KernelArguments>($body, $function_type): `(%arg0: T, ...)`, the
-// body's entry block arguments, printed right after the symbol; the parser
-// makes function_type from their types.
+// body's entry block arguments, printed right after the symbol, each with
+// its location under --mlir-print-debuginfo (a loc(...) after an argument's
+// type is read as its location); the parser makes function_type from their
+// types.
 func printKernelArguments(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir.FormatElem) {
 	b := op.Regions[args[0].Ref.Index].Blocks[0]
 	p.WriteString("(")
@@ -193,6 +195,7 @@ func printKernelArguments(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args 
 		p.PrintOperand(a)
 		p.WriteString(": ")
 		p.PrintType(a.Type)
+		p.PrintOptionalLocation(a.Loc)
 	}
 	p.WriteString(")")
 }

@@ -89,7 +89,7 @@ func TestOpt(t *testing.T) {
 			stdout: "\"builtin.module\"() ({\n  \"otir.kernel\"() ({\n    \"otir.return\"() : () -> ()\n  }) {function_type = () -> (), sym_name = \"k\"} : () -> ()\n}) : () -> ()\n\n"},
 
 		{name: "verifier error", args: []string{"bad.otir"}, code: 1,
-			stderr: "bad.otir:2:1: error: op is bad\nbad\n^\nbad.otir:2:1: note: bad op here\nbad\n^\n"},
+			stderr: "bad.otir:2:1: error: op is bad\nbad\n^\nbad.otir:2:1: note: bad op here\n"},
 		{name: "warning succeeds", args: []string{"warn.otir", "--dce"},
 			stdout: "module {\n  otir.kernel @k() {\n    otir.return\n  }\n}\n\n",
 			stderr: "warn.otir:1:1: warning: op is suspicious\nwarn\n^\n"},
@@ -100,7 +100,7 @@ func TestOpt(t *testing.T) {
 		{name: "pass error keeps location", args: []string{"dup.otir", "--cse", "--test-fail"}, code: 1,
 			stderr: "dup.otir:1:1: error: cannot handle this constant\nconst 1\n^\n"},
 		{name: "verify each names the pass", args: []string{"dup.otir", "--test-break", "--cse"}, code: 1,
-			stderr: "dup.otir:1:1: error: op is bad\nconst 1\n^\ndup.otir:1:1: note: bad op here\nconst 1\n^\nnote: the IR was made invalid by pass 'test-break' (TestBreak)\n"},
+			stderr: "dup.otir:1:1: error: op is bad\nconst 1\n^\ndup.otir:1:1: note: bad op here\nnote: the IR was made invalid by pass 'test-break' (TestBreak)\n"},
 		{name: "verify-each=false", args: []string{"dup.otir", "--test-break", "--verify-each=false", "--dce"},
 			stdout: "module {\n  otir.kernel @k() {\n    otir.return\n  }\n}\n\n"},
 
@@ -109,9 +109,9 @@ func TestOpt(t *testing.T) {
 				"// -----\n" +
 				"// -----\n" +
 				"module {\n  otir.kernel @k() {\n    %c3 = otir.constant 3 : index\n    otir.return\n  }\n}\n\n",
-			stderr: "split.otir:4:1: error: op is bad\nbad\n^\nsplit.otir:4:1: note: bad op here\nbad\n^\n"},
+			stderr: "split.otir:4:1: error: op is bad\nbad\n^\nsplit.otir:4:1: note: bad op here\n"},
 		{name: "no split", args: []string{"split.otir", "--dce"}, code: 1,
-			stderr: "split.otir:4:1: error: op is bad\nbad\n^\nsplit.otir:4:1: note: bad op here\nbad\n^\n"},
+			stderr: "split.otir:4:1: error: op is bad\nbad\n^\nsplit.otir:4:1: note: bad op here\n"},
 
 		{name: "verify diagnostics met", args: []string{"expect.otir", "--verify-diagnostics"},
 			stdout: ""},
