@@ -131,13 +131,20 @@ func wellShaped(result ir.Type, shape []int64, tiled bool) bool {
 func (rw *rewriter) block(b *ir.Block) {
 	trees := map[*ir.Operation]*tree{}
 	claimed := map[*ir.Operation]bool{}
+	inUniform := map[*ir.Operation]bool{} // inner nodes of uniform trees: no tree of their own
 	if rw.style == typing.HLS {
 		for i := len(b.Ops) - 1; i >= 0; i-- {
 			op := b.Ops[i]
-			if op == nil || claimed[op] || rw.info[op] == nil {
+			if op == nil || claimed[op] || inUniform[op] || rw.info[op] == nil {
 				continue
 			}
 			if t := planTree(op, rw.uses, func(d *ir.Operation) bool { return rw.info[d] != nil }); t != nil {
+				if t.uniform {
+					for _, in := range t.inner {
+						inUniform[in] = true
+					}
+					continue
+				}
 				trees[op] = t
 				for _, in := range t.inner {
 					claimed[in] = true

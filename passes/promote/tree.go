@@ -57,6 +57,9 @@ type tree struct {
 	terms []term
 	mul   bool
 	n     ir.Type // the n-ary result element type
+	// uniform: every node has one element type; the tree is left to the
+	// pairwise path (see planTree).
+	uniform bool
 }
 
 // part is a planned subtree: its terms (signs relative to its value), its
@@ -89,6 +92,9 @@ func treeGroup(op *ir.Operation) (mul, ok bool) {
 }
 
 // planner collects the expression rooted at one operation.
+// onNode, when set (by a test), is called for every node a plan visits.
+var onNode func()
+
 type planner struct {
 	uses      map[*ir.Value]int
 	checked   func(*ir.Operation) bool
@@ -98,8 +104,13 @@ type planner struct {
 }
 
 // planTree plans the HLS rewrite of the expression rooted at root, or
-// returns nil when it is left to the pairwise path (uniform types, an
-// unrepresentable n-ary type). checked reports the operations that passed
+// returns nil when it is left to the pairwise path (an unrepresentable n-ary
+// type). A tree of uniform types is returned with uniform set: it too is left
+// to the pairwise path, and so is every subtree of it (each has the same
+// element type throughout), which the caller need not plan again: without
+// that, a chain of n operations would be planned n times, each time over
+// its whole prefix (quadratic, and each step does exact range arithmetic in
+// the operations' widths). checked reports the operations that passed
 // the rule check and are well formed; only those join a tree, so the root's
 // shape is the broadcast of its terms' shapes.
 //
@@ -115,7 +126,8 @@ func planTree(root *ir.Operation, uses map[*ir.Value]int, checked func(*ir.Opera
 	p := pl.node(root)
 	t := &tree{root: root, inner: p.inner, terms: p.terms, mul: mul}
 	if uniform(t) {
-		return nil
+		t.uniform = true
+		return t
 	}
 	elems := make([]ir.Type, len(t.terms))
 	signs := make([]int, len(t.terms))
@@ -139,6 +151,9 @@ func planTree(root *ir.Operation, uses map[*ir.Value]int, checked func(*ir.Opera
 
 // node plans op's subtree.
 func (pl *planner) node(op *ir.Operation) part {
+	if onNode != nil {
+		onNode()
+	}
 	l := pl.operand(op.Operands[0], false)
 	r := pl.operand(op.Operands[1], op.Name == otir.OpSub)
 	p := part{terms: append(l.terms, r.terms...), inner: append(l.inner, r.inner...)}
