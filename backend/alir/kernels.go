@@ -50,8 +50,18 @@ func slotAt[T elem](buf []T, off int) *blk[T] { return (*blk[T])(buf[off : off+b
 func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, base int) error {
 	buf := w.buf
 	nIn := m.prog.NumInputs()
-	for k := range m.code {
+	for k := 0; k < len(m.code); k++ {
 		ins := &m.code[k]
+		if ins.ilen > 0 {
+			inputRun(buf, m.inputs[ins.istart:ins.istart+ins.ilen], in, nIn, n)
+			k += int(ins.ilen) - 1
+			continue
+		}
+		if ins.vlen > 0 {
+			runVector(m, buf, ins)
+			k += int(ins.vlen) - 1
+			continue
+		}
 		d := slotAt(buf, ins.d)
 		switch ins.kind {
 		case kInput:
@@ -217,6 +227,66 @@ func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, 
 	return nil
 }
 
+// inSpec is one kInput instruction of an input run.
+type inSpec struct {
+	d, col int
+	scale  float64
+	w      uint8
+	mask   int64
+}
+
+// buildInputs groups consecutive kInput instructions into input runs, which
+// inputRun converts row by row (reading each row once, in order) instead of
+// column by column.
+func (m *Machine) buildInputs() {
+	for k := 0; k < len(m.code); {
+		j := k
+		for j < len(m.code) && m.code[j].kind == kInput && m.code[j].wrap == wrapNone {
+			j++
+		}
+		if j-k >= 2 {
+			m.code[k].istart, m.code[k].ilen = int32(len(m.inputs)), int32(j-k)
+			for _, ins := range m.code[k:j] {
+				m.inputs = append(m.inputs, inSpec{d: ins.d, col: ins.a, scale: ins.scale, w: ins.fsh & 63, mask: ins.fmask})
+			}
+		}
+		k = max(j, k+1)
+	}
+}
+
+// inputRun is inputKernel for several inputs at once, by tiles of
+// ioTile samples: each tile's rows are read once for all its inputs, and
+// each input's slot written ioTile values at a time.
+func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
+	for i0 := 0; i0 < n; i0 += ioTile {
+		i1 := min(i0+ioTile, n)
+		for q := range specs {
+			sp := &specs[q]
+			d := buf[sp.d+i0 : sp.d+i1]
+			for t := range d {
+				x := in[(i0+t)*nIn+sp.col] * sp.scale
+				var v int64
+				if x > -0x1p63 && x < 0x1p63 { // false for NaN
+					v = int64(x) // truncates toward zero
+					if float64(v) > x {
+						v-- // floor of a negative non-integer
+					}
+				} else {
+					v = hugeToBits(math.Floor(x))
+				}
+				d[t] = T(v << sp.w >> sp.w & sp.mask)
+			}
+		}
+	}
+	for q := range specs {
+		clear(buf[specs[q].d+n : specs[q].d+blockSize])
+	}
+}
+
+// ioTile is the number of samples inputRun and writeOutputs convert
+// together.
+const ioTile = 16
+
 // inputKernel quantizes column col of n input rows: floor, then wrap
 // ((v << w >> w) & mask); rows past n are zero.
 func inputKernel[T elem](d *blk[T], in []float64, nIn, col, n int, scale float64, w uint8, mask int64) {
@@ -300,10 +370,29 @@ func exactKernel[T elem](m *Machine, w *worker[T], i int, d *blk[T], in []float6
 	return nil
 }
 
-// writeOutputs converts the output slots of n samples to float64 rows.
+// writeOutputs converts the output slots of n samples to float64 rows:
+// the plain outputs (rowOutput) by tiles of ioTile samples, then
+// the others column by column.
 func writeOutputs[T elem](m *Machine, w *worker[T], out []float64, n int) {
 	nOut := len(m.outs)
+	if fast := m.fastOuts; len(fast) > 0 {
+		buf := w.buf
+		for s0 := 0; s0 < n; s0 += ioTile {
+			s1 := min(s0+ioTile, n)
+			for q := range fast {
+				o := &fast[q]
+				v := buf[o.slot+s0 : o.slot+s1]
+				for t, x := range v {
+					x := int64(x)
+					out[(s0+t)*nOut+o.col] = float64((x^o.neg)-o.neg) * o.scale
+				}
+			}
+		}
+	}
 	for j, o := range m.outs {
+		if o.fast {
+			continue
+		}
 		if o.slot < 0 {
 			for s := range n {
 				out[s*nOut+j] = 0
@@ -343,5 +432,30 @@ func writeOutputs[T elem](m *Machine, w *worker[T], out []float64, n int) {
 				out[s*nOut+j] = float64(v[s]) * sc
 			}
 		}
+	}
+}
+
+// rowOutput is an output written by writeOutputs' tile loop: a signed slot,
+// negated (neg = -1) only if it cannot hold -2^63 (whose negation
+// overflows).
+type rowOutput struct {
+	col, slot int
+	neg       int64
+	scale     float64
+}
+
+// buildOutputs picks the outputs writeOutputs writes row by row.
+func (m *Machine) buildOutputs() {
+	for j := range m.outs {
+		o := &m.outs[j]
+		if o.slot < 0 || o.wide >= 0 || o.unsigned || o.neg && m.vr[m.prog.Outputs[j].Index].lo.Cmp(minInt64) <= 0 {
+			continue
+		}
+		ro := rowOutput{col: j, slot: o.slot, scale: o.scale}
+		if o.neg {
+			ro.neg = -1
+		}
+		o.fast = true
+		m.fastOuts = append(m.fastOuts, ro)
 	}
 }
