@@ -262,9 +262,11 @@ func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
 		i1 := min(i0+ioTile, n)
 		for q := range specs {
 			sp := &specs[q]
+			sc, w, mask := sp.scale, sp.w&63, sp.mask
 			d := buf[sp.d+i0 : sp.d+i1]
+			src := in[i0*nIn+sp.col:]
 			for t := range d {
-				x := in[(i0+t)*nIn+sp.col] * sp.scale
+				x := src[t*nIn] * sc
 				var v int64
 				if x > -0x1p63 && x < 0x1p63 { // false for NaN
 					v = int64(x) // truncates toward zero
@@ -274,7 +276,7 @@ func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
 				} else {
 					v = hugeToBits(math.Floor(x))
 				}
-				d[t] = T(v << sp.w >> sp.w & sp.mask)
+				d[t] = T(v << w >> w & mask)
 			}
 		}
 	}
