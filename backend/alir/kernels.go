@@ -265,16 +265,17 @@ func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
 			sc, w, mask := sp.scale, sp.w&63, sp.mask
 			d := buf[sp.d+i0 : sp.d+i1]
 			src := in[i0*nIn+sp.col:]
+			// No call in this loop (a call would spill its variables):
+			// a value beyond ±2^63 or NaN sends the tile to inputTileSlow.
 			for t := range d {
 				x := src[t*nIn] * sc
-				var v int64
-				if x > -0x1p63 && x < 0x1p63 { // false for NaN
-					v = int64(x) // truncates toward zero
-					if float64(v) > x {
-						v-- // floor of a negative non-integer
-					}
-				} else {
-					v = hugeToBits(math.Floor(x))
+				if !(x > -0x1p63 && x < 0x1p63) { // NaN too
+					inputTileSlow(d, src, nIn, sc, w, mask)
+					break
+				}
+				v := int64(x) // truncates toward zero
+				if float64(v) > x {
+					v-- // floor of a negative non-integer
 				}
 				d[t] = T(v << w >> w & mask)
 			}
@@ -282,6 +283,23 @@ func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
 	}
 	for q := range specs {
 		clear(buf[specs[q].d+n : specs[q].d+blockSize])
+	}
+}
+
+// inputTileSlow converts a tile of one input that holds huge values or NaN.
+//
+//go:noinline
+func inputTileSlow[T elem](d []T, src []float64, nIn int, sc float64, w uint8, mask int64) {
+	w &= 63
+	for t := range d {
+		x := src[t*nIn] * sc
+		var v int64
+		if x > -0x1p63 && x < 0x1p63 {
+			v = int64(math.Floor(x))
+		} else {
+			v = hugeToBits(math.Floor(x))
+		}
+		d[t] = T(v << w >> w & mask)
 	}
 }
 

@@ -29,9 +29,9 @@ const (
 	vShSub        // d = (a << s) - b
 )
 
-// useVector enables vector runs (when the CPU has them); tests turn it off
-// to compare with the Go kernels.
-var useVector = true
+// useVector enables vector runs (when the CPU has them), use512 their
+// AVX-512 loops (when the CPU has them); tests turn them off to compare.
+var useVector, use512 = true, true
 
 // vecInstr returns the vector form of ins, if it has one.
 func vecInstr(ins *instr) (vinstr, bool) {
@@ -92,9 +92,15 @@ func runVector[T elem](m *Machine, buf []T, ins *instr) {
 	var z T
 	size := int(unsafe.Sizeof(z))
 	p := unsafe.Pointer(unsafe.SliceData(buf))
-	if size == 4 {
+	wide := haveVector512 && use512 && blockSize*4%256 == 0
+	switch {
+	case size == 4 && wide:
+		vrun32z(p, &code[0], len(code), blockSize*4)
+	case size == 4:
 		vrun32(p, &code[0], len(code), blockSize*4)
-	} else {
+	case wide:
+		vrun64z(p, &code[0], len(code), blockSize*8)
+	default:
 		vrun64(p, &code[0], len(code), blockSize*8)
 	}
 }

@@ -4,8 +4,12 @@ package alir
 
 import "unsafe"
 
-const haveVector = false
+const haveVector, haveVector512 = false, false
 
 func vrun32(buf unsafe.Pointer, code *vinstr, n int, nbytes int) { panic("alir: no vector runs") }
 
 func vrun64(buf unsafe.Pointer, code *vinstr, n int, nbytes int) { panic("alir: no vector runs") }
+
+func vrun32z(buf unsafe.Pointer, code *vinstr, n int, nbytes int) { panic("alir: no vector runs") }
+
+func vrun64z(buf unsafe.Pointer, code *vinstr, n int, nbytes int) { panic("alir: no vector runs") }

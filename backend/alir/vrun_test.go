@@ -7,13 +7,22 @@ import (
 
 // TestVectorKernels runs every vector operation with every shift, on slots
 // that are distinct or the same (d = a, d = b, a = b), against the Go
-// kernels of the same instruction kinds, for both slot storages.
+// kernels of the same instruction kinds, for both slot storages, with AVX2
+// and (where the CPU has it) AVX-512.
 func TestVectorKernels(t *testing.T) {
 	if !haveVector {
 		t.Skip("no vector runs on this CPU")
 	}
-	testVectorKernels[int32](t)
-	testVectorKernels[int64](t)
+	defer func(v bool) { use512 = v }(use512)
+	for _, z := range []bool{false, true} {
+		if z && !haveVector512 {
+			t.Log("no AVX-512 on this CPU")
+			continue
+		}
+		use512 = z
+		testVectorKernels[int32](t)
+		testVectorKernels[int64](t)
+	}
 }
 
 func testVectorKernels[T elem](t *testing.T) {
@@ -56,7 +65,7 @@ func testVectorKernels[T elem](t *testing.T) {
 				runVector(m, buf, &m.code[0])
 				for i := range buf {
 					if buf[i] != want[i] {
-						t.Fatalf("%T kind %d shift %d slots %v: lane %d: vector %d, Go %d", buf[0], kd, s, l, i, buf[i], want[i])
+						t.Fatalf("%T (AVX-512 %v) kind %d shift %d slots %v: lane %d: vector %d, Go %d", buf[0], use512, kd, s, l, i, buf[i], want[i])
 					}
 				}
 			}
@@ -90,8 +99,9 @@ func TestVectorMatchesGo(t *testing.T) {
 	if !haveVector {
 		t.Skip("no vector runs on this CPU")
 	}
-	defer func(v bool) { useVector = v }(useVector)
-	for seed := range uint64(6) {
+	defer func(v, z bool) { useVector, use512 = v, z }(useVector, use512)
+	for seed := range uint64(8) {
+		use512 = seed%2 == 0
 		p := RandomShiftAdd(ShiftAddConfig{Seed: seed, Ops: 600, Window: 32, MaxWidth: []int{12, 32, 60}[seed%3]})
 		n := []int{1, blockSize + 5, 3 * blockSize}[seed%3]
 		in := RandomInputs(p, n, seed)
