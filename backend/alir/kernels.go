@@ -262,27 +262,48 @@ func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
 		i1 := min(i0+ioTile, n)
 		for q := range specs {
 			sp := &specs[q]
-			sc, w, mask := sp.scale, sp.w&63, sp.mask
+			sc, w, mask := sp.scale, sp.w, sp.mask
 			d := buf[sp.d+i0 : sp.d+i1]
 			src := in[i0*nIn+sp.col:]
-			// No call in this loop (a call would spill its variables):
-			// a value beyond ±2^63 or NaN sends the tile to inputTileSlow.
-			for t := range d {
-				x := src[t*nIn] * sc
-				if !(x > -0x1p63 && x < 0x1p63) { // NaN too
-					inputTileSlow(d, src, nIn, sc, w, mask)
-					break
-				}
-				v := int64(x) // truncates toward zero
-				if float64(v) > x {
-					v-- // floor of a negative non-integer
-				}
-				d[t] = T(v << w >> w & mask)
+			if !inputTile(d, src, nIn, sc, w, mask) {
+				inputTileSlow(d, src, nIn, sc, w, mask)
 			}
 		}
 	}
 	for q := range specs {
 		clear(buf[specs[q].d+n : specs[q].d+blockSize])
+	}
+}
+
+// inputTile converts a tile of one input: d[t] = wrap(floor(src[t*nIn] *
+// sc)). It returns false, leaving the work to inputTileSlow, at a value
+// beyond ±2^63 or NaN. (A small function of its own, not inlined: its few
+// variables stay in registers.)
+//
+//go:noinline
+func inputTile[T elem](d []T, src []float64, nIn int, sc float64, w uint8, mask int64) bool {
+	w &= 63
+	for t := range d {
+		x := src[t*nIn] * sc
+		if !(x > -0x1p63 && x < 0x1p63) { // NaN too
+			return false
+		}
+		v := int64(x) // truncates toward zero
+		if float64(v) > x {
+			v-- // floor of a negative non-integer
+		}
+		d[t] = T(v << w >> w & mask)
+	}
+	return true
+}
+
+// outputTile writes dst[t*nOut] = ±v[t] * sc (neg is 0 or -1).
+//
+//go:noinline
+func outputTile[T elem](dst []float64, nOut int, v []T, neg int64, sc float64) {
+	for t, x := range v {
+		x := int64(x)
+		dst[t*nOut] = float64((x^neg)-neg) * sc
 	}
 }
 
@@ -401,11 +422,7 @@ func writeOutputs[T elem](m *Machine, w *worker[T], out []float64, n int) {
 			s1 := min(s0+ioTile, n)
 			for q := range fast {
 				o := &fast[q]
-				v := buf[o.slot+s0 : o.slot+s1]
-				for t, x := range v {
-					x := int64(x)
-					out[(s0+t)*nOut+o.col] = float64((x^o.neg)-o.neg) * o.scale
-				}
+				outputTile(out[s0*nOut+o.col:], nOut, buf[o.slot+s0:o.slot+s1], o.neg, o.scale)
 			}
 		}
 	}
