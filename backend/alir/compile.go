@@ -23,7 +23,7 @@ var keepRanges = false
 
 // blockSize is the number of samples every instruction processes at once.
 // Each slot is a [blockSize]int64 array in a worker's buffer.
-const blockSize = 256
+const blockSize = 128
 
 // kind selects an instruction's kernel. Shifts s0, s1, rs and rs2 are below
 // 64 except where noted; wrap(v) = (v << fsh >> fsh) & fmask.

@@ -60,17 +60,19 @@ func vecInstr(ins *instr) (vinstr, bool) {
 
 // buildVector finds the runs of consecutive instructions with a vector form
 // and records them: code[k].vlen > 0 starts a run of vlen instructions whose
-// vector forms are vcode[code[k].vstart:][:vlen]. Runs shorter than minRun
-// stay with the Go kernels (the call costs more than it saves).
+// vector forms are vcode[code[k].vstart:][:vlen]. Even a run of one
+// instruction is faster than the Go kernel (the call costs a few cycles, the
+// Go loop one or more per lane). A run is at most maxRun instructions: the
+// assembly cannot be preempted, so one call must not take long.
 func (m *Machine) buildVector() {
 	if !haveVector || !useVector || blockSize*4%128 != 0 {
 		return
 	}
-	const minRun = 2
+	const maxRun = 2048
 	for k := 0; k < len(m.code); {
 		j := k
 		var run []vinstr
-		for j < len(m.code) {
+		for j < len(m.code) && len(run) < maxRun {
 			v, ok := vecInstr(&m.code[j])
 			if !ok {
 				break
@@ -78,7 +80,7 @@ func (m *Machine) buildVector() {
 			run = append(run, v)
 			j++
 		}
-		if len(run) >= minRun {
+		if len(run) > 0 {
 			m.code[k].vstart, m.code[k].vlen = int32(len(m.vcode)), int32(len(run))
 			m.vcode = append(m.vcode, run...)
 		}
