@@ -235,9 +235,9 @@ type inSpec struct {
 	mask   int64
 }
 
-// buildInputs groups consecutive kInput instructions into input runs, which
-// inputRun converts row by row (reading each row once, in order) instead of
-// column by column.
+// buildInputs groups consecutive kInput instructions (all the inputs: they
+// run first, see execOrder) into input runs, which inputRun converts by
+// tiles of rows instead of one column of the whole block at a time.
 func (m *Machine) buildInputs() {
 	for k := 0; k < len(m.code); {
 		j := k
