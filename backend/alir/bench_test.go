@@ -121,3 +121,44 @@ func BenchmarkPortability(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCMVM64 runs alkaid's 64x64 constant-matrix program (4,994 adds
+// and subtracts, spec 2 and spec 4 files) on its 1,000 input rows, one
+// worker per -cpu (the figure of `otir-run bench`).
+func BenchmarkCMVM64(b *testing.B) {
+	rows, err := os.ReadFile(filepath.Join(conformanceDir, "alkaid-cmvm64", "inputs.txt"))
+	if err != nil {
+		b.Skip(err)
+	}
+	in, n, _, err := ReadRows(bytes.NewReader(rows))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range []string{"model-v2.json.gz", "model-v4.json.gz"} {
+		data, err := os.ReadFile(filepath.Join(conformanceDir, "alkaid-cmvm64", f))
+		if err != nil {
+			b.Skip(err)
+		}
+		p, _, err := Decode(data, FormatAuto)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := Compile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(f[:len("model-v2")], func(b *testing.B) {
+			out := make([]float64, n*p.NumOutputs())
+			if err := m.RunInto(out, in, n); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if err := m.RunInto(out, in, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(p.Ops))*float64(n)*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+		})
+	}
+}

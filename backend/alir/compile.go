@@ -23,7 +23,7 @@ var keepRanges = false
 
 // blockSize is the number of samples every instruction processes at once.
 // Each slot is a [blockSize]int64 array in a worker's buffer.
-const blockSize = 256
+const blockSize = 128
 
 // kind selects an instruction's kernel. Shifts s0, s1, rs and rs2 are below
 // 64 except where noted; wrap(v) = (v << fsh >> fsh) & fmask.
@@ -85,6 +85,11 @@ type instr struct {
 	op          int32 // index of the operation in the program
 	tab         []int64
 	sum         []sumTerm // kSumN
+	// vlen > 0 starts a vector run of vlen instructions, vcode[vstart:]
+	// (vrun.go).
+	vstart, vlen int32
+	// ilen > 0 starts a run of ilen kInput instructions, inputs[istart:].
+	istart, ilen int32
 }
 
 // sumTerm is one addend of a kSumN instruction: the slot at offset off
@@ -101,19 +106,24 @@ type outSpec struct {
 	neg      bool
 	unsigned bool // unsigned 64-bit slot: convert as uint64
 	wide     int  // the operation, if its values may not fit 64 bits; else -1
+	fast     bool // written by the row loop of writeOutputs (fastOuts)
 }
 
 // Machine is a compiled program, safe for concurrent use.
 type Machine struct {
-	prog    *Program
-	inf     *info
-	code    []instr
-	outs    []outSpec
-	nSlots  int
-	slotOf  []int // offset of every operation's slot
-	nExact  int   // number of operations evaluated exactly (slow path)
-	workers sync.Pool
-	vr      []rng // value range of every slot, proven at compile time
+	prog   *Program
+	inf    *info
+	code   []instr
+	vcode  []vinstr // vector runs (vrun.go)
+	inputs []inSpec // input runs (kernels.go)
+	// fastOuts are the outputs writeOutputs writes row by row.
+	fastOuts []rowOutput
+	outs     []outSpec
+	nSlots   int
+	slotOf   []int // offset of every operation's slot
+	nExact   int   // number of operations evaluated exactly (slow path)
+	workers  sync.Pool
+	vr       []rng // value range of every slot, proven at compile time
 	// narrow is set when every slot value fits an int32: slots are then
 	// stored as int32, halving the memory traffic.
 	narrow bool
@@ -137,7 +147,8 @@ func Compile(p *Program) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{prog: p, inf: inf}
-	m.allocSlots()
+	order := m.execOrder()
+	m.allocSlots(order)
 	m.code = make([]instr, len(p.Ops))
 	m.vr = make([]rng, len(p.Ops))
 	m.u64 = make([]bool, len(p.Ops))
@@ -162,15 +173,19 @@ func Compile(p *Program) (*Machine, error) {
 			}
 		}
 	}
+	code := make([]instr, len(m.code))
+	for q, i := range order {
+		code[q] = m.code[i]
+	}
+	m.code = code
 	m.narrow = true
 	for _, r := range m.vr {
 		if r.lo.Cmp(minInt32) < 0 || r.hi.Cmp(maxInt32) > 0 {
 			m.narrow = false
 		}
 	}
-	if !keepRanges {
-		m.vr = nil
-	}
+	m.buildInputs()
+	m.buildVector()
 	m.outs = make([]outSpec, len(p.Outputs))
 	for j, o := range p.Outputs {
 		if o.Index < 0 {
@@ -190,6 +205,10 @@ func Compile(p *Program) (*Machine, error) {
 			unsigned: m.u64[o.Index],
 		}
 	}
+	m.buildOutputs()
+	if !keepRanges {
+		m.vr = nil
+	}
 	return m, nil
 }
 
@@ -199,23 +218,52 @@ func (m *Machine) Program() *Program { return m.prog }
 // NumSlots returns the number of buffer slots after reuse.
 func (m *Machine) NumSlots() int { return m.nSlots }
 
+// Storage describes how slots are stored: "int32" or "int64".
+func (m *Machine) Storage() string {
+	if m.narrow {
+		return "int32"
+	}
+	return "int64"
+}
+
 // NumExact returns how many operations run on the exact (slow) path.
 func (m *Machine) NumExact() int { return m.nExact }
 
+// execOrder returns the order the operations run in: the inputs first
+// (they read nothing but the input rows, so inputRun converts them in one
+// pass over the rows), then every other operation in program order (so a
+// failing lookup is still found in program order).
+func (m *Machine) execOrder() []int32 {
+	p := m.prog
+	order := make([]int32, 0, len(p.Ops))
+	for i, op := range p.Ops {
+		if op.Opcode == OpInput {
+			order = append(order, int32(i))
+		}
+	}
+	for i, op := range p.Ops {
+		if op.Opcode != OpInput {
+			order = append(order, int32(i))
+		}
+	}
+	return order
+}
+
 // allocSlots assigns every operation a buffer slot, reusing the slot of a
-// value after its last use (an operation may write the slot it reads).
-func (m *Machine) allocSlots() {
+// value after its last use in the given execution order (an operation may
+// write the slot it reads).
+func (m *Machine) allocSlots(order []int32) {
 	p := m.prog
 	n := len(p.Ops)
 	const pinned = -2
-	last := make([]int, n)
+	last := make([]int, n) // position in order of the last use
 	for i := range last {
 		last[i] = -1
 	}
-	for i, op := range p.Ops {
-		for _, j := range op.operands(p.Dialect) {
+	for q, i := range order {
+		for _, j := range p.Ops[i].operands(p.Dialect) {
 			if last[j] != pinned {
-				last[j] = i
+				last[j] = q
 			}
 		}
 	}
@@ -233,8 +281,8 @@ func (m *Machine) allocSlots() {
 	m.slotOf = make([]int, n)
 	var free []int
 	next := 0
-	for i := range p.Ops {
-		for _, j := range release[i] {
+	for q, i := range order {
+		for _, j := range release[q] {
 			free = append(free, m.slotOf[j])
 		}
 		var s int

@@ -50,8 +50,18 @@ func slotAt[T elem](buf []T, off int) *blk[T] { return (*blk[T])(buf[off : off+b
 func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, base int) error {
 	buf := w.buf
 	nIn := m.prog.NumInputs()
-	for k := range m.code {
+	for k := 0; k < len(m.code); k++ {
 		ins := &m.code[k]
+		if ins.ilen > 0 {
+			inputRun(buf, m.inputs[ins.istart:ins.istart+ins.ilen], in, nIn, n)
+			k += int(ins.ilen) - 1
+			continue
+		}
+		if ins.vlen > 0 {
+			runVector(m, buf, ins)
+			k += int(ins.vlen) - 1
+			continue
+		}
 		d := slotAt(buf, ins.d)
 		switch ins.kind {
 		case kInput:
@@ -217,6 +227,107 @@ func runBlock[T elem](m *Machine, w *worker[T], in []float64, out []float64, n, 
 	return nil
 }
 
+// inSpec is one kInput instruction of an input run.
+type inSpec struct {
+	d, col int
+	scale  float64
+	w      uint8
+	mask   int64
+}
+
+// buildInputs groups consecutive kInput instructions (all the inputs: they
+// run first, see execOrder) into input runs, which inputRun converts by
+// tiles of rows instead of one column of the whole block at a time.
+func (m *Machine) buildInputs() {
+	for k := 0; k < len(m.code); {
+		j := k
+		for j < len(m.code) && m.code[j].kind == kInput && m.code[j].wrap == wrapNone {
+			j++
+		}
+		if j-k >= 2 {
+			m.code[k].istart, m.code[k].ilen = int32(len(m.inputs)), int32(j-k)
+			for _, ins := range m.code[k:j] {
+				m.inputs = append(m.inputs, inSpec{d: ins.d, col: ins.a, scale: ins.scale, w: ins.fsh & 63, mask: ins.fmask})
+			}
+		}
+		k = max(j, k+1)
+	}
+}
+
+// inputRun is inputKernel for several inputs at once, by tiles of
+// ioTile samples: each tile's rows are read once for all its inputs, and
+// each input's slot written ioTile values at a time.
+func inputRun[T elem](buf []T, specs []inSpec, in []float64, nIn, n int) {
+	for i0 := 0; i0 < n; i0 += ioTile {
+		i1 := min(i0+ioTile, n)
+		for q := range specs {
+			sp := &specs[q]
+			sc, w, mask := sp.scale, sp.w, sp.mask
+			d := buf[sp.d+i0 : sp.d+i1]
+			src := in[i0*nIn+sp.col:]
+			if !inputTile(d, src, nIn, sc, w, mask) {
+				inputTileSlow(d, src, nIn, sc, w, mask)
+			}
+		}
+	}
+	for q := range specs {
+		clear(buf[specs[q].d+n : specs[q].d+blockSize])
+	}
+}
+
+// inputTile converts a tile of one input: d[t] = wrap(floor(src[t*nIn] *
+// sc)). It returns false, leaving the work to inputTileSlow, at a value
+// beyond ±2^63 or NaN. (A small function of its own, not inlined: its few
+// variables stay in registers.)
+//
+//go:noinline
+func inputTile[T elem](d []T, src []float64, nIn int, sc float64, w uint8, mask int64) bool {
+	w &= 63
+	for t := range d {
+		x := src[t*nIn] * sc
+		if !(x > -0x1p63 && x < 0x1p63) { // NaN too
+			return false
+		}
+		v := int64(x) // truncates toward zero
+		if float64(v) > x {
+			v-- // floor of a negative non-integer
+		}
+		d[t] = T(v << w >> w & mask)
+	}
+	return true
+}
+
+// outputTile writes dst[t*nOut] = ±v[t] * sc (neg is 0 or -1).
+//
+//go:noinline
+func outputTile[T elem](dst []float64, nOut int, v []T, neg int64, sc float64) {
+	for t, x := range v {
+		x := int64(x)
+		dst[t*nOut] = float64((x^neg)-neg) * sc
+	}
+}
+
+// inputTileSlow converts a tile of one input that holds huge values or NaN.
+//
+//go:noinline
+func inputTileSlow[T elem](d []T, src []float64, nIn int, sc float64, w uint8, mask int64) {
+	w &= 63
+	for t := range d {
+		x := src[t*nIn] * sc
+		var v int64
+		if x > -0x1p63 && x < 0x1p63 {
+			v = int64(math.Floor(x))
+		} else {
+			v = hugeToBits(math.Floor(x))
+		}
+		d[t] = T(v << w >> w & mask)
+	}
+}
+
+// ioTile is the number of samples inputRun and writeOutputs convert
+// together.
+const ioTile = 16
+
 // inputKernel quantizes column col of n input rows: floor, then wrap
 // ((v << w >> w) & mask); rows past n are zero.
 func inputKernel[T elem](d *blk[T], in []float64, nIn, col, n int, scale float64, w uint8, mask int64) {
@@ -300,10 +411,25 @@ func exactKernel[T elem](m *Machine, w *worker[T], i int, d *blk[T], in []float6
 	return nil
 }
 
-// writeOutputs converts the output slots of n samples to float64 rows.
+// writeOutputs converts the output slots of n samples to float64 rows:
+// the plain outputs (rowOutput) by tiles of ioTile samples, then
+// the others column by column.
 func writeOutputs[T elem](m *Machine, w *worker[T], out []float64, n int) {
 	nOut := len(m.outs)
+	if fast := m.fastOuts; len(fast) > 0 {
+		buf := w.buf
+		for s0 := 0; s0 < n; s0 += ioTile {
+			s1 := min(s0+ioTile, n)
+			for q := range fast {
+				o := &fast[q]
+				outputTile(out[s0*nOut+o.col:], nOut, buf[o.slot+s0:o.slot+s1], o.neg, o.scale)
+			}
+		}
+	}
 	for j, o := range m.outs {
+		if o.fast {
+			continue
+		}
 		if o.slot < 0 {
 			for s := range n {
 				out[s*nOut+j] = 0
@@ -343,5 +469,30 @@ func writeOutputs[T elem](m *Machine, w *worker[T], out []float64, n int) {
 				out[s*nOut+j] = float64(v[s]) * sc
 			}
 		}
+	}
+}
+
+// rowOutput is an output written by writeOutputs' tile loop: a signed slot,
+// negated (neg = -1) only if it cannot hold -2^63 (whose negation
+// overflows).
+type rowOutput struct {
+	col, slot int
+	neg       int64
+	scale     float64
+}
+
+// buildOutputs picks the outputs writeOutputs writes row by row.
+func (m *Machine) buildOutputs() {
+	for j := range m.outs {
+		o := &m.outs[j]
+		if o.slot < 0 || o.wide >= 0 || o.unsigned || o.neg && m.vr[m.prog.Outputs[j].Index].lo.Cmp(minInt64) <= 0 {
+			continue
+		}
+		ro := rowOutput{col: j, slot: o.slot, scale: o.scale}
+		if o.neg {
+			ro.neg = -1
+		}
+		o.fast = true
+		m.fastOuts = append(m.fastOuts, ro)
 	}
 }

@@ -197,7 +197,7 @@ func TestFastMatchesExact(t *testing.T) {
 		iters = 60
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	exactOps, narrow, wide := 0, 0, 0
+	exactOps, narrow, wide, vec, inRuns := 0, 0, 0, 0, 0
 	for it := range iters {
 		d := Dialect(it % 2)
 		nIn := r.IntN(5)
@@ -213,6 +213,8 @@ func TestFastMatchesExact(t *testing.T) {
 			t.Fatalf("iteration %d: %v", it, err)
 		}
 		exactOps += m.NumExact()
+		vec += len(m.vcode)
+		inRuns += len(m.inputs)
 		if m.narrow {
 			narrow++
 		} else {
@@ -242,5 +244,11 @@ func TestFastMatchesExact(t *testing.T) {
 	}
 	if narrow == 0 || wide == 0 {
 		t.Errorf("%d programs ran with int32 slots, %d with int64 slots; the test misses one", narrow, wide)
+	}
+	if haveVector && vec == 0 {
+		t.Error("no vector run; the test misses them")
+	}
+	if inRuns == 0 {
+		t.Error("no input run; the test misses them")
 	}
 }

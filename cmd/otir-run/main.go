@@ -216,7 +216,7 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 
 // valueFlags are the flags that take a value; reorderArgs needs them.
 var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true}
+	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
@@ -224,7 +224,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT\notir-run report PROGRAM -o report.html\n\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\n\n" +
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
 			"a limit exceeded), 2 bad usage (flags, arguments).",
@@ -248,6 +248,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		}, kernelFlags...),
 		Action: runAction,
 		Commands: []*cli.Command{
+			benchCommand(formatFlag, maxInputFlag),
 			{
 				Name:         "info",
 				OnUsageError: onUsageError,
@@ -488,7 +489,7 @@ func reorderArgs(args []string) []string {
 		return args
 	}
 	head, rest := args[:1], args[1:]
-	if rest[0] == "info" || rest[0] == "convert" || rest[0] == "report" {
+	if rest[0] == "info" || rest[0] == "convert" || rest[0] == "report" || rest[0] == "bench" {
 		head, rest = args[:2], args[2:]
 	}
 	var flags, pos []string
