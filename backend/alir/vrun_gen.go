@@ -123,26 +123,6 @@ done:
 `)
 }
 
-const cpuid = `
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv0() (eax uint32)
-TEXT ·xgetbv0(SB), NOSPLIT, $0-4
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	RET
-`
-
 func main() {
 	var b strings.Builder
 	b.WriteString(header)
@@ -153,7 +133,6 @@ func main() {
 	fn(&b, "vrun32z", "VPADDD", "VPSUBD", "VPSLLD", 2)
 	vmov = "VMOVDQU64"
 	fn(&b, "vrun64z", "VPADDQ", "VPSUBQ", "VPSLLQ", 3)
-	b.WriteString(cpuid)
 	if err := os.WriteFile("vrun_amd64.s", []byte(b.String()), 0o666); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
