@@ -84,7 +84,18 @@ func (pm *Manager) Run(m *ir.Module) diag.List {
 		for _, in := range pm.instr {
 			in.BeforePass(e, m)
 		}
+		pr, reports := e.Pass.(ProgressReporter)
+		if reports {
+			if report := pm.progressFor(e); report != nil {
+				pr.SetProgress(report)
+			} else {
+				reports = false
+			}
+		}
 		ds := pm.runPass(e, m)
+		if reports {
+			pr.SetProgress(nil)
+		}
 		all = append(all, ds...)
 		failed := ds.HasErrors()
 		for _, in := range pm.instr {

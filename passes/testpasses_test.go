@@ -66,3 +66,22 @@ func testVerify(m *ir.Module) diag.List {
 	}
 	return nil
 }
+
+// progressPass reports two statuses when it has a report function.
+type progressPass struct{ report func(fmt.Stringer) }
+
+func (p *progressPass) SetProgress(report func(fmt.Stringer)) { p.report = report }
+
+func (p *progressPass) Run(*ir.Module) error {
+	if p.report != nil {
+		p.report(Status("step 1"))
+		p.report(Status("step 2"))
+	}
+	return nil
+}
+
+func init() {
+	Register(Info{Name: "test-progress", New: func(map[string]string) (Pass, error) {
+		return &progressPass{}, nil
+	}})
+}

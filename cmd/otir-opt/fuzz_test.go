@@ -42,6 +42,7 @@ func FuzzCommandLine(f *testing.F) {
 		"--print-ir-after-all", "--print-ir-before=cse", "--print-ir-after=nope", "--dump-pass-pipeline", "--timing",
 		"--list-passes", "--help", "-o", p("out.otir"), p("out.json"), "--emit=alir-json", "--emit=bogus",
 		"--import-alir", p("bad.json"), "--bogus", "--", "extra",
+		"--progress=always", "--progress-delay=0", "--progress=bogus",
 	}
 	f.Add([]byte{0, 6})
 	f.Add([]byte{1, 11})

@@ -16,6 +16,7 @@ import (
 
 	_ "github.com/otir-dev/otir/cmd/internal/registry"
 	"github.com/otir-dev/otir/cmd/otir-opt/internal/optmain"
+	"github.com/otir-dev/otir/internal/progress"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes/verify"
@@ -33,8 +34,9 @@ func env() optmain.Env {
 		ParseUnregistered: func(filename, src string, lineOffset int) (*ir.Module, error) {
 			return parse.ParseString(filename, src, parse.Options{LineOffset: lineOffset, AllowUnregistered: true})
 		},
-		Verify:   verify.Verify,
-		Dialects: ir.Dialects(),
+		Verify:         verify.Verify,
+		Dialects:       ir.Dialects(),
+		StderrTerminal: func() (bool, int) { return progress.Terminal(os.Stderr) },
 	}
 }
 

@@ -1,6 +1,7 @@
 package daisopt
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/otir-dev/otir/ir"
@@ -55,48 +56,96 @@ func init() {
 			n, _ := strconv.Atoi(opts["max-terms"])
 			return func(p *ir.Operation) error { _, err := FuseSums(p, n, annotate); return err }
 		})
-	register("dais-optimize", "DAISOptimize", "Run dais-fold, dais-cse, dais-narrow, dais-balance and dais-dce on dais programs",
+	registerSteps("dais-optimize", "DAISOptimize", "Run dais-fold, dais-cse, dais-narrow, dais-balance and dais-dce on dais programs",
 		[]passes.Option{annotateOption},
-		func(opts map[string]string) func(*ir.Operation) error {
+		func(opts map[string]string) func(*ir.Operation, func(string)) error {
 			annotate := opts["annotate"] != "false"
-			return func(p *ir.Operation) error { _, err := Optimize(p, annotate); return err }
+			return func(p *ir.Operation, step func(string)) error { _, err := optimize(p, annotate, step); return err }
 		})
 }
 
 // register adds a pass that runs fn(options) on every dais.program of the
 // module, in order.
 func register(name, title, summary string, opts []passes.Option, fn func(map[string]string) func(*ir.Operation) error) {
+	registerSteps(name, title, summary, opts, func(o map[string]string) func(*ir.Operation, func(string)) error {
+		run := fn(o)
+		return func(p *ir.Operation, _ func(string)) error { return run(p) }
+	})
+}
+
+// registerSteps is register for a pass made of named steps, which it
+// reports (with the program) as its progress: fn's step is called with the
+// name of each step as it starts.
+func registerSteps(name, title, summary string, opts []passes.Option, fn func(map[string]string) func(*ir.Operation, func(string)) error) {
 	passes.Register(passes.Info{
 		Name:    name,
 		Title:   title,
 		Summary: summary,
 		Options: opts,
 		New: func(o map[string]string) (passes.Pass, error) {
-			run := fn(o)
-			return passes.PassFunc(func(m *ir.Module) error {
-				for _, p := range dais.Programs(m) {
-					if err := run(p); err != nil {
-						return err
-					}
-				}
-				return nil
-			}), nil
+			return &programPass{run: fn(o)}, nil
 		},
 	})
+}
+
+// programPass runs on every dais.program of the module, reporting the
+// program and step it is at (passes.ProgressReporter) when asked to.
+type programPass struct {
+	run    func(p *ir.Operation, step func(string)) error
+	report func(fmt.Stringer)
+}
+
+func (pp *programPass) SetProgress(report func(fmt.Stringer)) { pp.report = report }
+
+func (pp *programPass) Run(m *ir.Module) error {
+	progs := dais.Programs(m)
+	for i, p := range progs {
+		var step func(string)
+		if pp.report != nil {
+			where := "@" + programName(p)
+			if len(progs) > 1 {
+				where = fmt.Sprintf("program %d/%d %s", i+1, len(progs), where)
+			}
+			pp.report(passes.Status(where))
+			step = func(s string) { pp.report(passes.Status(where + ": " + s)) }
+		}
+		if err := pp.run(p, step); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func programName(p *ir.Operation) string {
+	name, _ := p.StringAttr("sym_name")
+	return name
 }
 
 // Optimize runs Fold, CSE, Narrow, Balance and DCE on one program, in that
 // order (see Pipeline). With annotate, latency and cost are recomputed once,
 // after Balance (DCE's removals do not change the others').
 func Optimize(prog *ir.Operation, annotate bool) (int, error) {
+	return optimize(prog, annotate, nil)
+}
+
+// optimize is Optimize, calling onStep (if not nil) with the name of each
+// pass as it starts.
+func optimize(prog *ir.Operation, annotate bool, onStep func(string)) (int, error) {
 	total := 0
-	for _, step := range []func(*ir.Operation) (int, error){
-		Fold, CSE,
-		func(p *ir.Operation) (int, error) { return Narrow(p, false) },
-		func(p *ir.Operation) (int, error) { return Balance(p, annotate) },
-		DCE,
+	for _, step := range []struct {
+		name string
+		run  func(*ir.Operation) (int, error)
+	}{
+		{"dais-fold", Fold},
+		{"dais-cse", CSE},
+		{"dais-narrow", func(p *ir.Operation) (int, error) { return Narrow(p, false) }},
+		{"dais-balance", func(p *ir.Operation) (int, error) { return Balance(p, annotate) }},
+		{"dais-dce", DCE},
 	} {
-		n, err := step(prog)
+		if onStep != nil {
+			onStep(step.name)
+		}
+		n, err := step.run(prog)
 		total += n
 		if err != nil {
 			return total, err

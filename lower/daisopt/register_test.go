@@ -1,6 +1,7 @@
 package daisopt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,5 +96,54 @@ func TestRegistered(t *testing.T) {
 		if info := passes.Lookup(name); info == nil || info.Summary == "" {
 			t.Errorf("%s is not registered", name)
 		}
+	}
+}
+
+// progressLog records the progress reports of the passes.
+type progressLog struct {
+	passes.NoInstrumentation
+	log []string
+}
+
+func (p *progressLog) PassProgress(e *passes.Entry, s fmt.Stringer) {
+	p.log = append(p.log, e.Name()+" "+s.String())
+}
+
+// dais-optimize reports each program and each of its steps; the single
+// passes report the program.
+func TestProgress(t *testing.T) {
+	m, _ := toDais(t, randomProgram(genConfig{inputs: 4, ops: 50, outputs: 4, seed: 3}))
+	prog2, err := dais.FromALIR(randomProgram(genConfig{inputs: 4, ops: 50, outputs: 4, seed: 4}), "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Body().Append(prog2)
+	pl, err := passes.ParsePipeline("builtin.module(dais-cse,dais-optimize)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := passes.NewManager(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &progressLog{}
+	pm.AddInstrumentation(rec)
+	if ds := pm.Run(m); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	first := "@" + programName(dais.Programs(m)[0])
+	var want []string
+	for i, name := range []string{first, "@second"} {
+		want = append(want, fmt.Sprintf("dais-cse program %d/2 %s", i+1, name))
+	}
+	for i, name := range []string{first, "@second"} {
+		where := fmt.Sprintf("dais-optimize program %d/2 %s", i+1, name)
+		want = append(want, where)
+		for _, s := range []string{"dais-fold", "dais-cse", "dais-narrow", "dais-balance", "dais-dce"} {
+			want = append(want, where+": "+s)
+		}
+	}
+	if got := strings.Join(rec.log, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("progress:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
 }

@@ -15,13 +15,19 @@ import (
 // cannot take (values beyond int64) is multiplied element by element. It
 // reports false, touching nothing, when neither operand is constant.
 func (l *lowerer) constMatmul(a, b []num, M, K, N int, rt intT, terms [][]term) (bool, error) {
+	defer func() {
+		l.progress.Solved, l.progress.Products = 0, 0
+		l.progress.SolveOutputs, l.progress.SolveInputs = 0, 0
+	}()
 	switch {
 	case allConst(b) && !allConst(a):
 		// Row m: y[n] = sum_k x[k] * B[k][n], x = A[m, :]: B is the
 		// transposed matrix (rows are inputs).
 		mat := constMatrix(b, K, N)
 		coef := func(k, n int) *big.Int { return b[k*N+n].c }
+		l.progress.Products = M
 		for m := 0; m < M; m++ {
+			l.progress.Solved = m
 			out := func(n int) *[]term { return &terms[m*N+n] }
 			if err := l.constVector(a[m*K:(m+1)*K], mat, true, N, rt, out, coef); err != nil {
 				return true, err
@@ -32,7 +38,9 @@ func (l *lowerer) constMatmul(a, b []num, M, K, N int, rt intT, terms [][]term) 
 		// Column n: y[m] = sum_k A[m][k] * x[k], x = B[:, n].
 		mat := constMatrix(a, M, K)
 		coef := func(k, m int) *big.Int { return a[m*K+k].c }
+		l.progress.Products = N
 		for n := 0; n < N; n++ {
+			l.progress.Solved = n
 			x := make([]num, K)
 			for k := range x {
 				x[k] = b[k*N+n]
@@ -126,8 +134,11 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 		}
 		inputs[k] = cmvm.Interval{Lo: lo.Int64(), Hi: hi.Int64()}
 	}
+	l.progress.SolveOutputs, l.progress.SolveInputs = nOut, len(x)
+	l.report()
 	g, err := cmvm.Solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs},
 		cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize, MaxDepth: l.opts.MaxAdderDepth})
+	l.progress.SolveOutputs, l.progress.SolveInputs = 0, 0
 	if err != nil || len(g.Outputs) != nOut {
 		return nil, nil
 	}

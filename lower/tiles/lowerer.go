@@ -23,6 +23,9 @@ type Options struct {
 	// (lower/cmvm): 0 leaves it unconstrained, cmvm.DepthMinimal (-1) bounds it
 	// to the minimal adder tree, a positive value to that many adders.
 	MaxAdderDepth int
+	// Progress, when not nil, is called at coarse points of the lowering
+	// (see Progress); nil turns progress reporting off.
+	Progress func(Progress)
 }
 
 // DefaultMaxOps is the default of Options.MaxOps.
@@ -42,6 +45,8 @@ type lowerer struct {
 	locOf map[*ir.Operation]int32
 	nOps  int
 	steps int
+	// progress is reported through opts.Progress (progress.go).
+	progress Progress
 	// cur is the op being lowered: diagnostics are located there.
 	cur *ir.Operation
 

@@ -51,6 +51,8 @@ func (l *lowerer) matmul(op *ir.Operation) error {
 	}
 	if !done {
 		for m := 0; m < M; m++ {
+			l.progress.Row, l.progress.Rows = m, M
+			l.report()
 			for n := 0; n < N; n++ {
 				for k := 0; k < K; k++ {
 					p, err := l.mul(a[m*K+k], b[k*N+n], rt)
@@ -62,6 +64,7 @@ func (l *lowerer) matmul(op *ir.Operation) error {
 			}
 		}
 	}
+	l.progress.Row, l.progress.Rows = 0, 0
 	out := make([]num, M*N)
 	for i, ts := range terms {
 		if out[i], err = l.sum(ts, rt); err != nil {

@@ -35,9 +35,26 @@ func init() {
 			if opts.MaxAdderDepth, err = strconv.Atoi(o["max-adder-depth"]); err != nil || opts.MaxAdderDepth < -1 {
 				return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
 			}
-			return passes.PassFunc(func(m *ir.Module) error { return Lower(m, opts) }), nil
+			return &pass{opts: opts}, nil
 		},
 	})
+}
+
+// pass is lower-tiles in the pass manager; it reports its progress
+// (passes.ProgressReporter) when the manager asks for it.
+type pass struct {
+	opts Options
+}
+
+func (p *pass) Run(m *ir.Module) error { return Lower(m, p.opts) }
+
+// SetProgress reports the lowering's Progress to report; nil turns it off.
+func (p *pass) SetProgress(report func(fmt.Stringer)) {
+	if report == nil {
+		p.opts.Progress = nil
+		return
+	}
+	p.opts.Progress = func(pr Progress) { report(pr) }
 }
 
 // Lower replaces every otir.kernel of the module by its dais.program (see

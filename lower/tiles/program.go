@@ -58,7 +58,10 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 			return nil, l.errf("cannot be lowered: its grid has more than max-ops=%d workgroups", l.opts.MaxOps)
 		}
 	}
+	l.progress = Progress{Kernel: ir.KernelName(k), Workgroups: total}
 	for wg := 0; wg < total; wg++ {
+		l.progress.Workgroup = wg
+		l.report()
 		if err := l.workgroup(body, wg); err != nil {
 			return nil, err
 		}

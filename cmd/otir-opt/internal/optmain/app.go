@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/internal/progress"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -43,6 +44,9 @@ func newApp(env Env) *cli.App {
 		&cli.StringSliceFlag{Name: "print-ir-before", Aliases: []string{"mlir-print-ir-before"}, Usage: "print the IR to stderr before each pass of the comma-separated list `PASSES`", Category: catDebug},
 		&cli.StringSliceFlag{Name: "print-ir-after", Aliases: []string{"mlir-print-ir-after"}, Usage: "print the IR to stderr after each pass of the comma-separated list `PASSES`", Category: catDebug},
 		&cli.BoolFlag{Name: "timing", Aliases: []string{"mlir-timing"}, Usage: "print an execution time report to stderr", Category: catDebug},
+		&cli.StringFlag{Name: "progress", Value: progressAuto, Usage: "show the running pass and its progress on one status line of stderr, rewritten in place and erased at the end, once a run lasts half a second: `WHEN` auto (the default: only when stderr is a terminal), always or never", Category: catDebug},
+		// Hidden: how long a run lasts before the status line is drawn (tests set 0).
+		&cli.DurationFlag{Name: "progress-delay", Value: progress.DefaultDelay, Hidden: true},
 		&cli.BoolFlag{Name: "version", Usage: "print the version, then exit", Category: catDebug},
 	}
 	taken := map[string]bool{"help": true, "h": true}

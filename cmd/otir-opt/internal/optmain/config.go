@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,6 +31,10 @@ type config struct {
 	printBefore  func(*passes.Entry) bool
 	printAfter   func(*passes.Entry) bool
 	timing       bool
+	// progress is --progress (auto, always or never), progressDelay the
+	// hidden --progress-delay.
+	progress      string
+	progressDelay time.Duration
 	// importALIR is the ALIR/DAIS file read instead of OTIR text, emit the
 	// --emit format ("" to print the module).
 	importALIR, emit string
@@ -39,19 +44,21 @@ type config struct {
 // usage error.
 func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	cfg := &config{
-		input:        "-",
-		output:       c.String("o"),
-		print:        ir.PrintOptions{Generic: c.Bool("print-op-generic"), DebugInfo: c.Bool("mlir-print-debuginfo")},
-		split:        c.IsSet("split-input-file"),
-		splitMarker:  c.String("split-input-file"),
-		outputMarker: c.String("output-split-marker"),
-		verifyDiags:  c.IsSet("verify-diagnostics"),
-		unregistered: c.Bool("allow-unregistered-dialect"),
-		verifyEach:   c.Bool("verify-each"),
-		dumpPipeline: c.Bool("dump-pass-pipeline"),
-		timing:       c.Bool("timing"),
-		importALIR:   c.String("import-alir"),
-		emit:         c.String("emit"),
+		input:         "-",
+		output:        c.String("o"),
+		print:         ir.PrintOptions{Generic: c.Bool("print-op-generic"), DebugInfo: c.Bool("mlir-print-debuginfo")},
+		split:         c.IsSet("split-input-file"),
+		splitMarker:   c.String("split-input-file"),
+		outputMarker:  c.String("output-split-marker"),
+		verifyDiags:   c.IsSet("verify-diagnostics"),
+		unregistered:  c.Bool("allow-unregistered-dialect"),
+		verifyEach:    c.Bool("verify-each"),
+		dumpPipeline:  c.Bool("dump-pass-pipeline"),
+		timing:        c.Bool("timing"),
+		progress:      c.String("progress"),
+		progressDelay: c.Duration("progress-delay"),
+		importALIR:    c.String("import-alir"),
+		emit:          c.String("emit"),
 	}
 	switch c.NArg() {
 	case 0:
@@ -69,6 +76,14 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		cfg.onlyExpected = true
 	default:
 		return nil, usageErrorf("invalid --verify-diagnostics=%s (expected all or only-expected)", lvl)
+	}
+	switch cfg.progress {
+	case progressAuto, progressAlways, progressNever:
+	default:
+		return nil, usageErrorf("invalid --progress=%s (expected auto, always or never)", cfg.progress)
+	}
+	if cfg.progressDelay < 0 {
+		return nil, usageErrorf("invalid --progress-delay=%s (expected a duration of at least 0)", cfg.progressDelay)
 	}
 	if c.Bool("mlir-disable-threading") {
 		runtime.GOMAXPROCS(1)

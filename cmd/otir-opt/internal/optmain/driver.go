@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/progress"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/passes"
@@ -37,7 +38,15 @@ func run(cfg *config, env Env) error {
 		}
 		src = diag.NormalizeNewlines(src)
 	}
-	d := &driver{cfg: cfg, env: env, file: name, sm: diag.NewSourceMgr(), parse: parse}
+	// The status line of --progress: everything else written to stderr
+	// erases it first.
+	disp := newProgress(cfg, env)
+	if disp != nil {
+		env.Stderr = disp.Writer(env.Stderr)
+		disp.Start()
+		defer disp.Stop()
+	}
+	d := &driver{cfg: cfg, env: env, file: name, sm: diag.NewSourceMgr(), parse: parse, progress: disp}
 	if cfg.importALIR == "" { // a binary file has no source lines to show
 		d.sm.Add(name, src)
 	}
@@ -123,7 +132,13 @@ type driver struct {
 	sm   *diag.SourceMgr
 	// parse reads a chunk: env.Parse, or the --import-alir reader.
 	parse func(filename, src string, lineOffset int) (*ir.Module, error)
+	// progress is the --progress display, nil when off.
+	progress *progress.Display
 }
+
+// phaseNames are the display's names of the driver's steps (the rows of
+// --timing).
+var phaseNames = map[string]string{"Parser": "parsing", "Verifier": "verifying", "Output": "writing the output"}
 
 // chunk parses, verifies, transforms and prints one chunk, giving the
 // printed module to out on success. It reports whether the chunk succeeded:
@@ -135,6 +150,10 @@ func (d *driver) chunk(ch chunk, out output) bool {
 		defer timer.Report(d.env.Stderr)
 	}
 	timed := func(name string, fn func()) {
+		if d.progress != nil {
+			d.progress.Phase(phaseNames[name])
+			defer d.progress.Phase("")
+		}
 		if timer == nil {
 			fn()
 			return
@@ -238,6 +257,9 @@ func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Tim
 	}
 	if timer != nil {
 		pm.AddInstrumentation(&passes.TimingInstrumentation{T: timer})
+	}
+	if d.progress != nil {
+		pm.AddInstrumentation(newProgressInstrumentation(d.progress, pm))
 	}
 	return append(diags, pm.Run(m)...), m
 }

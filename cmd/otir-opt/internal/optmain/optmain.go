@@ -39,6 +39,9 @@ type Env struct {
 	Version string
 	// Verify checks a module.
 	Verify func(*ir.Module) diag.List
+	// StderrTerminal reports whether Stderr is a terminal, and its width in
+	// columns, for --progress=auto; nil means it is not one.
+	StderrTerminal func() (ok bool, width int)
 }
 
 // exitError ends a run with a code; its message, if any, is printed as
