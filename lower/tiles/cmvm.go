@@ -1,6 +1,7 @@
 package tiles
 
 import (
+	binenc "encoding/binary"
 	"math/big"
 
 	"github.com/otir-dev/otir/lower/cmvm"
@@ -134,11 +135,7 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 		}
 		inputs[k] = cmvm.Interval{Lo: lo.Int64(), Hi: hi.Int64()}
 	}
-	l.progress.SolveOutputs, l.progress.SolveInputs = nOut, len(x)
-	l.report()
-	g, err := cmvm.Solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs},
-		cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize, MaxDepth: l.opts.MaxAdderDepth})
-	l.progress.SolveOutputs, l.progress.SolveInputs = 0, 0
+	g, err := l.solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs}, nOut)
 	if err != nil || len(g.Outputs) != nOut {
 		return nil, nil
 	}
@@ -187,4 +184,62 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 		outs[i] = append(outs[i], term{s: nodes[o.Node], shift: o.Shift, neg: o.Neg})
 	}
 	return outs, nil
+}
+
+// solve solves a constant-matrix problem once per lowering: the workgroups
+// of a grid often multiply the same constant matrix by inputs of the same
+// ranges, and the solver is deterministic, so an identical problem reuses
+// the graph found the first time (a graph is only read by cmvmRow).
+func (l *lowerer) solve(p cmvm.Problem, nOut int) (*cmvm.Graph, error) {
+	l.progress.SolveOutputs, l.progress.SolveInputs = nOut, len(p.Inputs)
+	l.report()
+	key := problemKey(p)
+	if g, ok := l.solved[key]; ok {
+		l.progress.SolveOutputs, l.progress.SolveInputs = 0, 0
+		return g, nil
+	}
+	if onSolve != nil {
+		onSolve()
+	}
+	g, err := cmvm.Solve(p, cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize, MaxDepth: l.opts.MaxAdderDepth})
+	l.progress.SolveOutputs, l.progress.SolveInputs = 0, 0
+	if err != nil {
+		return nil, err
+	}
+	if l.solved == nil {
+		l.solved = map[string]*cmvm.Graph{}
+	}
+	l.solved[key] = g
+	return g, nil
+}
+
+// onSolve, when set (by a test), is called for every problem solved.
+var onSolve func()
+
+// problemKey is a problem's identity: its orientation, matrix and input
+// ranges, as bytes.
+func problemKey(p cmvm.Problem) string {
+	n := 0
+	for _, row := range p.Matrix {
+		n += len(row)
+	}
+	b := make([]byte, 0, 8*(n+2*len(p.Inputs)+len(p.Matrix)+2))
+	put := func(v int64) { b = binenc.LittleEndian.AppendUint64(b, uint64(v)) }
+	if p.Transposed {
+		put(1)
+	} else {
+		put(0)
+	}
+	put(int64(len(p.Matrix)))
+	for _, row := range p.Matrix {
+		put(int64(len(row)))
+		for _, v := range row {
+			put(v)
+		}
+	}
+	for _, in := range p.Inputs {
+		put(in.Lo)
+		put(in.Hi)
+	}
+	return string(b)
 }

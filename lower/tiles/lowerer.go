@@ -7,6 +7,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/cmvm"
 )
 
 // Options configure the lowering.
@@ -47,6 +48,9 @@ type lowerer struct {
 	steps int
 	// progress is reported through opts.Progress (progress.go).
 	progress Progress
+	// solved holds the constant-matrix problems solved so far, by
+	// problemKey (cmvm.go).
+	solved map[string]*cmvm.Graph
 	// cur is the op being lowered: diagnostics are located there.
 	cur *ir.Operation
 

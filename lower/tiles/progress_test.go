@@ -77,3 +77,29 @@ func TestProgressOff(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A grid whose workgroups multiply the same constant matrix by inputs of
+// the same ranges solves the product once: the later workgroups reuse the
+// graph (lowerer.solve), and the program is the same.
+func TestIdenticalProductsSolvedOnce(t *testing.T) {
+	src := `otir.kernel @cm(%X: !otir.tile<3x4xi8, #global>, %Y: !otir.tile<2x4xi32, #global>) attributes {grid = [4]} {
+  %pid = otir.program_id axis(0)
+  %w = otir.constant dense<[[3, 5, 7], [11, 13, 17]]> : !otir.tile<2x3xi8, #private>
+  %xs = otir.extract_slice %X[0, %pid] [3, 1] [1, 1] : !otir.tile<3x4xi8, #global> to !otir.tile<3x1xi8, #global>
+  %x = otir.load %xs : !otir.tile<3x1xi8, #global> -> !otir.tile<3x1xi8, #private>
+  %z = otir.constant dense<0> : !otir.tile<2x1xi32, #private>
+  %y = otir.matmul %w, %x, %z : (!otir.tile<2x3xi8, #private>, !otir.tile<3x1xi8, #private>, !otir.tile<2x1xi32, #private>) -> !otir.tile<2x1xi32, #private>
+  %ys = otir.extract_slice %Y[0, %pid] [2, 1] [1, 1] : !otir.tile<2x4xi32, #global> to !otir.tile<2x1xi32, #global>
+  otir.store %y, %ys : !otir.tile<2x1xi32, #private>, !otir.tile<2x1xi32, #global>
+  otir.return
+}`
+	solves := 0
+	onSolve = func() { solves++ }
+	defer func() { onSolve = nil }()
+	if _, err := lowerText(t, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if solves != 1 {
+		t.Fatalf("4 workgroups with the same constant product solved it %d times, want 1", solves)
+	}
+}
