@@ -73,7 +73,7 @@ type workspace struct {
 }
 
 func newWorkspace() *workspace {
-	return &workspace{pairs: &pairTable{}, made: map[uint64]int32{}}
+	return &workspace{pairs: &pairTable{freeOcc: -1}, made: map[uint64]int32{}}
 }
 
 // workspaces recycles workspaces across Solve calls: a lowering pass solves

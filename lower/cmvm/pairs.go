@@ -54,12 +54,16 @@ type pairTable struct {
 	top     int // no bucket above top is non-empty
 
 	pool     []occNode
-	freeOccs []int32
+	freeOcc  int32   // first free pool node (threaded on next), -1 if none
 	termHead []int32 // per term id: first occurrence holding it, -1 if none
 	conf     []int32 // per term id
 	scratch  []keyedOcc
 	sortBuf  []keyedOcc
 	groups   grouper
+
+	counter   keyCounter // bulkAdd's
+	bulkKeys  []uint64
+	bulkStart []int32
 }
 
 // reset empties the table, keeping its memory.
@@ -70,7 +74,7 @@ func (t *pairTable) reset() {
 		t.buckets[i] = t.buckets[i][:0]
 	}
 	t.top = 0
-	t.pool, t.freeOccs = t.pool[:0], t.freeOccs[:0]
+	t.pool, t.freeOcc = t.pool[:0], -1
 	t.termHead, t.conf = t.termHead[:0], t.conf[:0]
 	t.scratch = t.scratch[:0]
 }
@@ -191,13 +195,18 @@ func (t *pairTable) setCount(i, old, nw int32) {
 // link adds occurrence o to slot i's list and to its terms' lists.
 func (t *pairTable) link(i int32, o occurrence) {
 	var j int32
-	if n := len(t.freeOccs); n > 0 {
-		j = t.freeOccs[n-1]
-		t.freeOccs = t.freeOccs[:n-1]
+	if t.freeOcc >= 0 {
+		j = t.freeOcc
+		t.freeOcc = t.pool[j].next
 	} else {
 		j = int32(len(t.pool))
 		t.pool = append(t.pool, occNode{})
 	}
+	t.linkAt(i, j, o)
+}
+
+// linkAt threads pool node j, holding occurrence o of slot i, on the lists.
+func (t *pairTable) linkAt(i, j int32, o occurrence) {
 	n := occNode{occurrence: o, slot: i, next: t.head[i], prev: -1,
 		tNext: t.termHead[o.t], tPrev: -1, uNext: t.termHead[o.u], uPrev: -1}
 	t.pool[j] = n
@@ -263,7 +272,8 @@ func (t *pairTable) drop(j int32) {
 	t.unlinkTerm(j, n.t)
 	t.unlinkTerm(j, n.u)
 	t.pool[j].slot = dropped
-	t.freeOccs = append(t.freeOccs, j)
+	t.pool[j].next = t.freeOcc
+	t.freeOcc = j
 	t.conf[n.t] -= weightOf(c)
 	t.conf[n.u] -= weightOf(c)
 	if dw := weightOf(c-1) - weightOf(c); dw != 0 {
@@ -295,4 +305,151 @@ func (t *pairTable) occurrencesOf(i int32, dst []occurrence) []occurrence {
 		dst = append(dst, t.pool[j].occurrence)
 	}
 	return dst
+}
+
+// bulkAdd counts a large first batch of pairs without staging them: each
+// calls f on every pair (key and occurrence), in the same order both times
+// it is called. The first pass counts the keys in a hash table, the second
+// places every occurrence of a key seen twice or more straight at its final
+// position in the pool (grouped by key, keys ascending, occurrences in the
+// order each produced them), and the groups are then linked in that order.
+// The table ends up exactly as staging every pair and calling addGroups
+// would leave it, without the two staging buffers (48 bytes a pair) and with
+// a pool allocated once at its final size.
+func (t *pairTable) bulkAdd(each func(f func(k uint64, o occurrence))) {
+	h := &t.counter
+	h.reset(1 << 12)
+	n := 0
+	each(func(k uint64, o occurrence) { h.add(k); n++ })
+	if n <= maxHashGroup {
+		// Small after all (a depth bound left few usable pairs): stage them,
+		// as addGroups groups such batches by hashing, in another order.
+		each(t.stage)
+		t.addGroups()
+		return
+	}
+	// Live keys, ascending: slots in the order addGroups would make them.
+	keys := t.bulkKeys[:0]
+	for x, k := range h.keys {
+		if k != 0 && h.count[x] >= 2 {
+			keys = append(keys, k-1)
+		}
+	}
+	slices.Sort(keys)
+	t.bulkKeys = keys
+	total := int32(0)
+	base := int32(len(t.keys))
+	for _, k := range keys {
+		x := h.find(k)
+		c := h.count[x]
+		h.count[x] = -(base + int32(len(t.bulkStart))) - 1 // slot id, marked
+		t.bulkStart = append(t.bulkStart, total)
+		total += c
+	}
+	first := int32(len(t.pool))
+	if cap(t.pool)-len(t.pool) < int(total) {
+		// With room for a slightly larger next stage or block, which then
+		// reuses this memory instead of allocating its own.
+		t.pool = slices.Grow(t.pool, int(total)+int(total)/4)
+	}
+	t.pool = t.pool[:len(t.pool)+int(total)]
+	next := t.bulkStart
+	each(func(k uint64, o occurrence) {
+		c := h.count[h.find(k)]
+		if c >= 0 {
+			return // seen once
+		}
+		g := -c - 1 - base
+		t.pool[first+next[g]] = occNode{occurrence: o, slot: base + g}
+		next[g]++
+	})
+	// next[g] is now the end of group g (its start is the previous end).
+	start := first
+	for g, k := range keys {
+		end := first + next[g]
+		i := t.newSlot(k)
+		w := weightOf(end - start)
+		for j := start; j < end; j++ {
+			o := t.pool[j].occurrence
+			t.linkAt(i, j, o)
+			t.conf[o.t] += w
+			t.conf[o.u] += w
+		}
+		t.setCount(i, 0, end-start)
+		start = end
+	}
+	t.bulkStart = t.bulkStart[:0]
+}
+
+// keyCounter counts uint64 keys in an open-addressing hash table (linear
+// probing, Fibonacci hashing) that doubles at half load.
+type keyCounter struct {
+	keys  []uint64 // key + 1, 0 marking an empty slot
+	count []int32
+	n     int
+	shift uint
+}
+
+func (h *keyCounter) reset(size int) {
+	shift := uint(64)
+	for s := size; s > 1; s >>= 1 {
+		shift--
+	}
+	if cap(h.keys) >= size {
+		h.keys, h.count = h.keys[:size], h.count[:size]
+		clear(h.keys)
+		clear(h.count)
+	} else {
+		h.keys, h.count = make([]uint64, size), make([]int32, size)
+	}
+	h.n, h.shift = 0, shift
+}
+
+// find returns the table position of key k, which must be present.
+func (h *keyCounter) find(k uint64) int {
+	k++
+	mask := uint64(len(h.keys) - 1)
+	i := (k * 0x9e3779b97f4a7c15) >> h.shift
+	for h.keys[i] != k {
+		i = (i + 1) & mask
+	}
+	return int(i)
+}
+
+// add counts one more occurrence of key k.
+func (h *keyCounter) add(k uint64) {
+	k++
+	mask := uint64(len(h.keys) - 1)
+	i := (k * 0x9e3779b97f4a7c15) >> h.shift
+	for {
+		switch h.keys[i] {
+		case k:
+			h.count[i]++
+			return
+		case 0:
+			h.keys[i], h.count[i] = k, 1
+			if h.n++; 2*h.n > len(h.keys) {
+				h.grow()
+			}
+			return
+		}
+		i = (i + 1) & mask
+	}
+}
+
+func (h *keyCounter) grow() {
+	keys, count := h.keys, h.count
+	h.keys, h.count = make([]uint64, 2*len(keys)), make([]int32, 2*len(keys))
+	h.shift--
+	mask := uint64(len(h.keys) - 1)
+	for x, k := range keys {
+		if k == 0 {
+			continue
+		}
+		i := (k * 0x9e3779b97f4a7c15) >> h.shift
+		for h.keys[i] != 0 {
+			i = (i + 1) & mask
+		}
+		h.keys[i], h.count[i] = k, count[x]
+	}
 }

@@ -83,6 +83,24 @@ func (e *engine) setRows(rows []row) error {
 	if pairs > maxPairs {
 		return nil // too big to count: no CSE, only adder trees
 	}
+	if pairs > maxHashGroup {
+		// Large: count without staging (pairTable.bulkAdd).
+		e.pairs.bulkAdd(func(f func(uint64, occurrence)) {
+			for i := range rows {
+				r := &rows[i]
+				s := e.slack(r)
+				for x := range r.terms {
+					for y := x + 1; y < len(r.terms); y++ {
+						if t, u := r.terms[x], r.terms[y]; e.counted(t, u, s) {
+							k, o := e.occurrenceOf(r, t, u)
+							f(k, o)
+						}
+					}
+				}
+			}
+		})
+		return nil
+	}
 	e.pairs.grow(pairs)
 	for i := range rows {
 		r := &rows[i]
@@ -106,11 +124,17 @@ const maxPairs = 1 << 23
 
 // stage queues the pair (t, u) of row r for the next addGroups.
 func (e *engine) stage(r *row, t, u term) {
+	e.pairs.stage(e.occurrenceOf(r, t, u))
+}
+
+// occurrenceOf returns the pattern key of the pair (t, u) of row r and its
+// occurrence.
+func (e *engine) occurrenceOf(r *row, t, u term) (uint64, occurrence) {
 	k, base := pairKey(t, u)
 	if base.id != t.id {
 		t, u = u, t
 	}
-	e.pairs.stage(k, occurrence{row: int32(r.index), shift: base.shift, t: t.id, u: u.id})
+	return k, occurrence{row: int32(r.index), shift: base.shift, t: t.id, u: u.id}
 }
 
 // maxShift bounds term shifts so that shift differences fit a pattern key.

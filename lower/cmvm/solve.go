@@ -189,6 +189,13 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 
 // solveNormalized makes the attempts of Solve on one (block of a) problem.
 func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
+	ws := getWorkspace()
+	defer putWorkspace(ws)
+	return solveIn(ws, n, opt, model, bound)
+}
+
+// solveIn is solveNormalized in workspace ws.
+func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
 	sts := strategies(opt, n)
 	restarts := opt.Restarts
 	if restarts == 0 {
@@ -196,8 +203,6 @@ func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*G
 	}
 	restarts = max(restarts, 0)
 
-	ws := getWorkspace()
-	defer putWorkspace(ws)
 	var best *Graph
 	var bestStats Stats
 	for a := range len(sts) + restarts {
