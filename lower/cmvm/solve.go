@@ -178,6 +178,19 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 		bound = min(opt.MaxDepth, maxBound)
 	}
 	model := CostModel{AdderSize: opt.AdderSize, CarrySize: opt.CarrySize}
+	if nt := transposeFor(n, opt, bound); nt != nil {
+		if gt, err := solveSplit(nt, opt, model, -1); err == nil {
+			if g, err := transposeGraph(gt, n.inputs, model); err == nil {
+				return g, nil
+			}
+		}
+		// The transposed problem overflowed: solve as given.
+	}
+	return solveSplit(n, opt, model, bound)
+}
+
+// solveSplit solves n in input blocks when it is too large, else whole.
+func solveSplit(n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
 	if k := numBlocks(n); k > 1 {
 		if g, err := solveBlocks(n, opt, model, bound, k); err == nil {
 			return g, nil
