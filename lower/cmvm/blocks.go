@@ -20,7 +20,7 @@ import (
 // blockPairs is the most digit pairs a block may hold; a problem with more
 // is split into k = ceil(sqrt(pairs / blockPairs)) blocks (a variable for
 // the tests).
-var blockPairs = 1 << 21
+var blockPairs = 1 << 23
 
 // numBlocks returns the number of input blocks for n (1: no split).
 func numBlocks(n *normalized) int {

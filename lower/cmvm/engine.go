@@ -49,6 +49,8 @@ type engine struct {
 	// shallow breaks spanning-tree ties towards the shallower tree.
 	shallow bool
 
+	recounts int // full counts of the rows after the first (statistics)
+
 	bounded bool
 	bound   int    // maximal depth when bounded
 	full    uint64 // 2^bound

@@ -85,6 +85,21 @@ func (e *engine) setRows(rows []row) error {
 	}
 	if pairs > maxHashGroup {
 		// Large: count without staging (pairTable.bulkAdd).
+		budget := 0
+		if pairs > trackAbove {
+			budget = trackBudget
+		}
+		// A dense count table when the rows' nodes and shifts are few.
+		var dense denseShape
+		maxNode, maxShift := int32(0), int32(0)
+		for _, r := range rows {
+			for _, t := range r.terms {
+				maxNode, maxShift = max(maxNode, t.node), max(maxShift, t.shift)
+			}
+		}
+		if c := int64(maxNode+1) * int64(maxNode+1) * int64(maxShift+1) * 2; c <= maxDenseCells {
+			dense = denseShape{nodes: int(maxNode + 1), shifts: int(maxShift + 1)}
+		}
 		e.pairs.bulkAdd(func(f func(uint64, occurrence)) {
 			for i := range rows {
 				r := &rows[i]
@@ -98,7 +113,7 @@ func (e *engine) setRows(rows []row) error {
 					}
 				}
 			}
-		})
+		}, budget, dense)
 		return nil
 	}
 	e.pairs.grow(pairs)
@@ -116,6 +131,17 @@ func (e *engine) setRows(rows []row) error {
 	e.pairs.addGroups()
 	return nil
 }
+
+// trackBudget bounds the occurrences the pair table tracks (about 44
+// bytes each) when there is no depth bound: beyond it only the most
+// frequent patterns are tracked, the rest counted again when needed
+// (pairTable.floor). A variable for the tests.
+var trackBudget = 1 << 19
+
+// trackAbove is the largest problem (in digit pairs) whose patterns are
+// all tracked: 64x64 int8 (1.4 million pairs) keeps its exact conflicts
+// (4,778 adders; 4,780 with the budget).
+const trackAbove = 1 << 21
 
 // maxPairs bounds the number of digit pairs CSE counts (its memory is
 // about 80 bytes a pair); larger problems get adder trees only. A 64x64

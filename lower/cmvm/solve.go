@@ -124,8 +124,8 @@ func strategies(opt Options, n *normalized) []strategy {
 			}
 		}
 	}
-	if len(sts) == 0 {
-		sts = append(sts, plainRows)
+	if len(sts) == 0 || digitPairs(n) > plainPairs {
+		sts = append(sts[:0], plainRows)
 	}
 	return sts
 }
@@ -140,6 +140,12 @@ const bothTiesPairs = 1 << 16
 // 2 million pairs) only try the tree over the longer side, at half the
 // time (docs/cmvm.md).
 const singleAttemptPairs = 1 << 20
+
+// plainPairs is the largest problem (in digit pairs) that tries the
+// decompositions; larger ones (128x128 int8 and up) make one attempt, the
+// plain CSE, which measured better there (17,336 adders against 17,473 and
+// 17,540 for the trees, at depth 10 against 21: docs/cmvm.md).
+const plainPairs = 1 << 21
 
 // digitPairs returns the number of digit pairs of n's CSD rows.
 func digitPairs(n *normalized) int {
@@ -295,5 +301,10 @@ func attempt(ws *workspace, n *normalized, model CostModel, bound int, st strate
 	if err != nil {
 		return nil, err
 	}
+	if debugRecounts {
+		println("recounts", e.recounts, "nodes", len(e.nodes), "pool", cap(e.pairs.pool), "slots", cap(e.pairs.keys))
+	}
 	return e.graph(refs), nil
 }
+
+var debugRecounts = false
