@@ -96,3 +96,5 @@ func BenchmarkInt8x128Depth(b *testing.B) {
 	b.ReportMetric(float64(s.Adders+s.Negations), "adders")
 	b.ReportMetric(float64(s.Depth), "depth")
 }
+
+func BenchmarkInt8x256x64(b *testing.B) { benchInt8(b, 256, 64) }

@@ -124,7 +124,7 @@ func strategies(opt Options, n *normalized) []strategy {
 			}
 		}
 	}
-	if len(sts) == 0 || digitPairs(n) > plainPairs {
+	if len(sts) == 0 || digitPairs(n) > plainPairs && n.nOut < 4*n.nIn {
 		sts = append(sts[:0], plainRows)
 	}
 	return sts
@@ -141,10 +141,12 @@ const bothTiesPairs = 1 << 16
 // time (docs/cmvm.md).
 const singleAttemptPairs = 1 << 20
 
-// plainPairs is the largest problem (in digit pairs) that tries the
-// decompositions; larger ones (128x128 int8 and up) make one attempt, the
-// plain CSE, which measured better there (17,336 adders against 17,473 and
-// 17,540 for the trees, at depth 10 against 21: docs/cmvm.md).
+// plainPairs is the largest problem (in digit pairs) that always tries the
+// decompositions; larger ones with fewer than four times as many outputs
+// as inputs (128x128 int8, the blocks of 256x256) make one attempt, the
+// plain CSE, which measured better there (128x128: 17,370 adders at depth
+// 10 against 17,540 at depth 21 for the row tree: docs/cmvm.md). Taller
+// ones, like the transpose of a 1024x64 matrix, keep the row tree.
 const plainPairs = 1 << 21
 
 // digitPairs returns the number of digit pairs of n's CSD rows.
