@@ -81,3 +81,20 @@ func BenchmarkInt8x64(b *testing.B)   { benchInt8(b, 64, 64) }
 func BenchmarkInt8x128(b *testing.B)  { benchInt8(b, 128, 128) }
 func BenchmarkInt8x256(b *testing.B)  { benchInt8(b, 256, 256) }
 func BenchmarkInt8x1024(b *testing.B) { benchInt8(b, 1024, 64) }
+
+// BenchmarkInt8x128Depth solves the 128x128 int8 matrix at minimal depth.
+func BenchmarkInt8x128Depth(b *testing.B) {
+	p := int8Problem(128, 128)
+	var s Stats
+	for b.Loop() {
+		g, err := Solve(p, Options{Restarts: -1, MaxDepth: DepthMinimal})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s = g.Stats()
+	}
+	b.ReportMetric(float64(s.Adders+s.Negations), "adders")
+	b.ReportMetric(float64(s.Depth), "depth")
+}
+
+func BenchmarkInt8x256x64(b *testing.B) { benchInt8(b, 256, 64) }

@@ -20,7 +20,7 @@ import (
 // blockPairs is the most digit pairs a block may hold; a problem with more
 // is split into k = ceil(sqrt(pairs / blockPairs)) blocks (a variable for
 // the tests).
-var blockPairs = 1 << 21
+var blockPairs = 1 << 23
 
 // numBlocks returns the number of input blocks for n (1: no split).
 func numBlocks(n *normalized) int {
@@ -46,6 +46,11 @@ func solveBlocks(n *normalized, opt Options, model CostModel, bound, k int) (*Gr
 	g := &Graph{Inputs: append([]Interval(nil), n.inputs...), Model: model}
 	nIn := n.nIn
 	terms := make([][]blockTerm, n.nOut)
+	// One workspace for all blocks: each block's pair table reuses the
+	// memory of the one before (a block of a 128x128 int8 matrix holds
+	// about 2 million pairs).
+	ws := getWorkspace()
+	defer putWorkspace(ws)
 	for b := range k {
 		lo, hi := b*nIn/k, (b+1)*nIn/k
 		bn := &normalized{nOut: n.nOut, nIn: hi - lo, inputs: n.inputs[lo:hi], rows: make([][]int64, n.nOut)}
@@ -55,7 +60,7 @@ func solveBlocks(n *normalized, opt Options, model CostModel, bound, k int) (*Gr
 		if sub >= 0 && minimalDepth(bn) > sub {
 			return nil, fmt.Errorf("cmvm: blocks cannot meet the depth bound")
 		}
-		bg, err := solveNormalized(bn, opt, model, sub)
+		bg, err := solveIn(ws, bn, opt, model, sub)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,15 @@ const jitter = 3.0
 func (e *engine) runCSE() error {
 	for {
 		i, ok := e.choose()
+		if t := e.pairs; t.floor > 2 && (!ok || e.effective(i) < t.floor) {
+			// Untracked patterns may now be the most frequent: count the
+			// rows again.
+			e.recounts++
+			if err := e.setRows(e.rows); err != nil {
+				return err
+			}
+			continue
+		}
 		if !ok {
 			return nil
 		}

@@ -31,7 +31,11 @@
 //     node plain and no negation is left where one can be avoided.
 //
 // A problem with too many digit pairs for CSE is split by inputs into
-// blocks, each solved as above, whose values every output sums.
+// blocks, each solved as above, whose values every output sums; a tall one
+// (more inputs than outputs) is solved as its transpose when that needs
+// fewer blocks, and the graph transposed back (the transposition
+// principle). Large problems track only their frequent patterns, counting
+// the rows again when the rest may matter.
 //
 // Further randomised attempts (noisy tie-breaks and spanning trees) may be
 // made; the graph with the fewest adders is kept. Everything is

@@ -49,6 +49,8 @@ type engine struct {
 	// shallow breaks spanning-tree ties towards the shallower tree.
 	shallow bool
 
+	recounts int // full counts of the rows after the first (statistics)
+
 	bounded bool
 	bound   int    // maximal depth when bounded
 	full    uint64 // 2^bound
@@ -73,7 +75,7 @@ type workspace struct {
 }
 
 func newWorkspace() *workspace {
-	return &workspace{pairs: &pairTable{}, made: map[uint64]int32{}}
+	return &workspace{pairs: &pairTable{freeOcc: -1}, made: map[uint64]int32{}}
 }
 
 // workspaces recycles workspaces across Solve calls: a lowering pass solves

@@ -83,6 +83,39 @@ func (e *engine) setRows(rows []row) error {
 	if pairs > maxPairs {
 		return nil // too big to count: no CSE, only adder trees
 	}
+	if pairs > maxHashGroup {
+		// Large: count without staging (pairTable.bulkAdd).
+		budget := 0
+		if pairs > trackAbove {
+			budget = trackBudget
+		}
+		// A dense count table when the rows' nodes and shifts are few.
+		var dense denseShape
+		maxNode, maxShift := int32(0), int32(0)
+		for _, r := range rows {
+			for _, t := range r.terms {
+				maxNode, maxShift = max(maxNode, t.node), max(maxShift, t.shift)
+			}
+		}
+		if c := int64(maxNode+1) * int64(maxNode+1) * int64(maxShift+1) * 2; c <= maxDenseCells {
+			dense = denseShape{nodes: int(maxNode + 1), shifts: int(maxShift + 1)}
+		}
+		e.pairs.bulkAdd(func(f func(uint64, occurrence)) {
+			for i := range rows {
+				r := &rows[i]
+				s := e.slack(r)
+				for x := range r.terms {
+					for y := x + 1; y < len(r.terms); y++ {
+						if t, u := r.terms[x], r.terms[y]; e.counted(t, u, s) {
+							k, o := e.occurrenceOf(r, t, u)
+							f(k, o)
+						}
+					}
+				}
+			}
+		}, budget, dense)
+		return nil
+	}
 	e.pairs.grow(pairs)
 	for i := range rows {
 		r := &rows[i]
@@ -99,6 +132,17 @@ func (e *engine) setRows(rows []row) error {
 	return nil
 }
 
+// trackBudget bounds the occurrences the pair table tracks (about 44
+// bytes each) when there is no depth bound: beyond it only the most
+// frequent patterns are tracked, the rest counted again when needed
+// (pairTable.floor). A variable for the tests.
+var trackBudget = 1 << 19
+
+// trackAbove is the largest problem (in digit pairs) whose patterns are
+// all tracked: 64x64 int8 (1.4 million pairs) keeps its exact conflicts
+// (4,778 adders; 4,780 with the budget).
+const trackAbove = 1 << 21
+
 // maxPairs bounds the number of digit pairs CSE counts (its memory is
 // about 80 bytes a pair); larger problems get adder trees only. A 64x64
 // matrix of 8-bit entries has about 1.4 million pairs.
@@ -106,11 +150,17 @@ const maxPairs = 1 << 23
 
 // stage queues the pair (t, u) of row r for the next addGroups.
 func (e *engine) stage(r *row, t, u term) {
+	e.pairs.stage(e.occurrenceOf(r, t, u))
+}
+
+// occurrenceOf returns the pattern key of the pair (t, u) of row r and its
+// occurrence.
+func (e *engine) occurrenceOf(r *row, t, u term) (uint64, occurrence) {
 	k, base := pairKey(t, u)
 	if base.id != t.id {
 		t, u = u, t
 	}
-	e.pairs.stage(k, occurrence{row: int32(r.index), shift: base.shift, t: t.id, u: u.id})
+	return k, occurrence{row: int32(r.index), shift: base.shift, t: t.id, u: u.id}
 }
 
 // maxShift bounds term shifts so that shift differences fit a pattern key.

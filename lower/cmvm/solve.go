@@ -124,8 +124,8 @@ func strategies(opt Options, n *normalized) []strategy {
 			}
 		}
 	}
-	if len(sts) == 0 {
-		sts = append(sts, plainRows)
+	if len(sts) == 0 || digitPairs(n) > plainPairs && n.nOut < 4*n.nIn {
+		sts = append(sts[:0], plainRows)
 	}
 	return sts
 }
@@ -140,6 +140,14 @@ const bothTiesPairs = 1 << 16
 // 2 million pairs) only try the tree over the longer side, at half the
 // time (docs/cmvm.md).
 const singleAttemptPairs = 1 << 20
+
+// plainPairs is the largest problem (in digit pairs) that always tries the
+// decompositions; larger ones with fewer than four times as many outputs
+// as inputs (128x128 int8, the blocks of 256x256) make one attempt, the
+// plain CSE, which measured better there (128x128: 17,370 adders at depth
+// 10 against 17,540 at depth 21 for the row tree: docs/cmvm.md). Taller
+// ones, like the transpose of a 1024x64 matrix, keep the row tree.
+const plainPairs = 1 << 21
 
 // digitPairs returns the number of digit pairs of n's CSD rows.
 func digitPairs(n *normalized) int {
@@ -178,6 +186,19 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 		bound = min(opt.MaxDepth, maxBound)
 	}
 	model := CostModel{AdderSize: opt.AdderSize, CarrySize: opt.CarrySize}
+	if nt := transposeFor(n, opt, bound); nt != nil {
+		if gt, err := solveSplit(nt, opt, model, -1); err == nil {
+			if g, err := transposeGraph(gt, n.inputs, model); err == nil {
+				return g, nil
+			}
+		}
+		// The transposed problem overflowed: solve as given.
+	}
+	return solveSplit(n, opt, model, bound)
+}
+
+// solveSplit solves n in input blocks when it is too large, else whole.
+func solveSplit(n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
 	if k := numBlocks(n); k > 1 {
 		if g, err := solveBlocks(n, opt, model, bound, k); err == nil {
 			return g, nil
@@ -189,6 +210,13 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 
 // solveNormalized makes the attempts of Solve on one (block of a) problem.
 func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
+	ws := getWorkspace()
+	defer putWorkspace(ws)
+	return solveIn(ws, n, opt, model, bound)
+}
+
+// solveIn is solveNormalized in workspace ws.
+func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
 	sts := strategies(opt, n)
 	restarts := opt.Restarts
 	if restarts == 0 {
@@ -196,8 +224,6 @@ func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*G
 	}
 	restarts = max(restarts, 0)
 
-	ws := getWorkspace()
-	defer putWorkspace(ws)
 	var best *Graph
 	var bestStats Stats
 	for a := range len(sts) + restarts {
@@ -277,5 +303,10 @@ func attempt(ws *workspace, n *normalized, model CostModel, bound int, st strate
 	if err != nil {
 		return nil, err
 	}
+	if debugRecounts {
+		println("recounts", e.recounts, "nodes", len(e.nodes), "pool", cap(e.pairs.pool), "slots", cap(e.pairs.keys))
+	}
 	return e.graph(refs), nil
 }
+
+var debugRecounts = false

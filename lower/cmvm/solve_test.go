@@ -438,3 +438,65 @@ func TestBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose solves random problems through their transpose
+// (transposeGraph of a graph for Mᵀ): exact results, intervals, depths and
+// costs (checkGraph), with zero, constant-zero and mixed-step inputs, and
+// the adder count A' + outputs' - inputs' where every node is used.
+func TestTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 21))
+	for it := range 60 {
+		nOut, nIn := 1+rng.IntN(6), 1+rng.IntN(12)
+		m := make([][]int64, nOut)
+		for i := range m {
+			m[i] = make([]int64, nIn)
+			for j := range m[i] {
+				if rng.IntN(5) > 0 {
+					m[i][j] = rng.Int64N(511) - 255
+				}
+			}
+		}
+		p := Problem{Matrix: m, Inputs: randomInputs(rng, nIn, it%2 == 0)}
+		n, err := normalize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nt := &normalized{nOut: n.nIn, nIn: n.nOut, rows: make([][]int64, n.nIn), inputs: make([]Interval, n.nOut)}
+		for j := range nt.rows {
+			nt.rows[j] = make([]int64, n.nOut)
+			for i := range n.nOut {
+				nt.rows[j][i] = n.rows[i][j]
+			}
+		}
+		for i := range nt.inputs {
+			nt.inputs[i] = Interval{Lo: -1, Hi: 1}
+		}
+		model := CostModel{AdderSize: 1 + rng.IntN(8), CarrySize: 1 + rng.IntN(8)}
+		gt, err := solveNormalized(nt, Options{}, model, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := transposeGraph(gt, n.inputs, model)
+		if err != nil {
+			t.Fatalf("case %d: %v", it, err)
+		}
+		checkGraph(t, rng, n, g, -1)
+	}
+	// Through Solve: a tall problem that needs blocks goes through its
+	// transpose.
+	defer func(v int) { blockPairs = v }(blockPairs)
+	blockPairs = 40
+	p := int8Problem(24, 3)
+	n, err := normalize(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if transposeFor(n, Options{}, -1) == nil {
+		t.Fatal("a 24x3 problem over 40-pair blocks is not transposed")
+	}
+	g, err := Solve(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGraph(t, rng, n, g, -1)
+}
