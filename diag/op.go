@@ -41,6 +41,10 @@ func TypeStr(t ir.Type) string {
 		}
 		return "!otir.tile<" + ShapeStr(tt.Shape) + "x" + TypeStr(tt.Elem) + ", " + tt.Space.String() + ">"
 	}
+	if tt, ok := t.(*ir.TensorType); ok && tt.String() == "" {
+		// A TensorType not made by ir.Tensor has no cached text.
+		return "tensor<" + strings.TrimPrefix(ShapeStr(tt.Shape)+"x", "rank-0x") + TypeStr(tt.Elem) + ">"
+	}
 	if it, ok := t.(*ir.IntType); ok && it.Width < 1 {
 		return "i" + strconv.Itoa(it.Width)
 	}
@@ -61,6 +65,8 @@ func isNilType(t ir.Type) bool {
 	case *ir.TokenType:
 		return x == nil
 	case *ir.TileType:
+		return x == nil
+	case *ir.TensorType:
 		return x == nil
 	}
 	return false

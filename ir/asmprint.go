@@ -485,6 +485,9 @@ func attrKindOK(a Attr, k AttrKind) bool {
 	case AttrArray:
 		_, ok := a.(*ArrayAttr)
 		return ok
+	case AttrFloat:
+		_, ok := a.(*FloatAttr)
+		return ok
 	}
 	return true
 }

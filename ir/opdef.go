@@ -36,6 +36,7 @@ const (
 	AttrConstant                 // a typed scalar or dense constant (IntAttr, FloatAttr, DenseAttr)
 	AttrFuncType                 // a function type (FunctionType)
 	AttrArray                    // an array [...] (ArrayAttr)
+	AttrFloat                    // a float (FloatAttr): 1.0e-05
 )
 
 // AttrDef declares one attribute of an operation.
@@ -366,6 +367,7 @@ func OpDoc(d *OpDef) string {
 var attrKindNames = [...]string{
 	AttrAny: "any", AttrInt: "integer", AttrString: "string", AttrDenseI64: "array<i64>",
 	AttrConstant: "constant", AttrFuncType: "function type", AttrArray: "array",
+	AttrFloat: "float",
 }
 
 // RecordProblems lists what is missing or inconsistent in an operation's

@@ -233,9 +233,13 @@ func Tile(shape []int64, elem Type, space MemSpace) *TileType {
 	}).(*TileType)
 }
 
-// ElementType is the element type of a tile, or t itself for a scalar.
+// ElementType is the element type of a tile or a tensor, or t itself for a
+// scalar.
 func ElementType(t Type) Type {
-	if tt, ok := t.(*TileType); ok {
+	switch tt := t.(type) {
+	case *TileType:
+		return tt.Elem
+	case *TensorType:
 		return tt.Elem
 	}
 	return t
@@ -318,6 +322,9 @@ func parseType(s string) (Type, error) {
 	}
 	if strings.HasPrefix(s, "!otir.tile<") && strings.HasSuffix(s, ">") {
 		return parseTile(s[len("!otir.tile<") : len(s)-1])
+	}
+	if strings.HasPrefix(s, "tensor<") && strings.HasSuffix(s, ">") {
+		return parseTensor(s[len("tensor<") : len(s)-1])
 	}
 	return nil, fmt.Errorf("unknown type '%s'", s)
 }

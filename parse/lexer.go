@@ -716,8 +716,13 @@ func (s *scanner) signature(start int) bool {
 		if end, ok = s.parenGroup(p); !ok {
 			return false
 		}
-	case p < len(s.src) && s.src[p] == '!':
-		end = p + 1
+	case p < len(s.src) && (s.src[p] == '!' || isLetter(s.src[p]) || s.src[p] == '_'):
+		// A dialect type (!otir.tile<...>), a builtin shaped type
+		// (tensor<...>) or a bare type (i8).
+		end = p
+		if s.src[p] == '!' {
+			end++
+		}
 		for end < len(s.src) && isIDChar(s.src[end]) {
 			end++
 		}
@@ -736,11 +741,6 @@ func (s *scanner) signature(start int) bool {
 			if depth != 0 || end >= len(s.src) {
 				return false
 			}
-			end++
-		}
-	case p < len(s.src) && (isLetter(s.src[p]) || s.src[p] == '_'):
-		end = p
-		for end < len(s.src) && isIDChar(s.src[end]) {
 			end++
 		}
 	default:

@@ -42,7 +42,7 @@ var extraNamers = map[string]struct {
 }
 
 // dialectDirs are the dialects whose operations the rule covers.
-var dialectDirs = []string{"dialect/otir", "dialect/scf"}
+var dialectDirs = []string{"dialect/otir", "dialect/scf", "dialect/nn"}
 
 func TestOpNamedInThreeFiles(t *testing.T) {
 	root := ".."

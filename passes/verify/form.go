@@ -155,6 +155,9 @@ func checkAttr(op *ir.Operation, a *ir.AttrDef) *diag.Diagnostic {
 	case ir.AttrFuncType:
 		f, is := v.(*ir.FunctionType)
 		ok, want = is && f != nil, "a function type"
+	case ir.AttrFloat:
+		f, is := v.(*ir.FloatAttr)
+		ok, want = is && f != nil, "a float attribute"
 	case ir.AttrConstant:
 		want = "an integer, float or dense attribute"
 		switch x := v.(type) {

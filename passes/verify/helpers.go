@@ -98,6 +98,16 @@ func validType(t ir.Type) bool {
 		return x != nil
 	case *ir.TokenType:
 		return x != nil
+	case *ir.TensorType:
+		if x == nil || !validType(x.Elem) || x.Elem == ir.Type(ir.Token()) {
+			return false
+		}
+		for _, d := range x.Shape {
+			if d < 0 {
+				return false
+			}
+		}
+		return true
 	case *ir.TileType:
 		if x == nil || !isScalar(x.Elem) || !validType(x.Elem) || x.Space > ir.Private {
 			return false

@@ -32,6 +32,8 @@ func opRows() []opRow {
 		switch {
 		case strings.HasPrefix(name, "dais."):
 			r.exec, r.lower = "n/a: runs on the ALIR interpreter", "n/a: lower-tiles' output"
+		case strings.HasPrefix(name, "nn."):
+			r.exec, r.lower = nnNotHere, nnNotHere
 		case name == ir.OpModule || d.Has(ir.Symbol):
 			r.exec, r.lower = "yes (structure)", "yes (structure)"
 		}
@@ -60,6 +62,10 @@ func opRows() []opRow {
 	}
 	return rows
 }
+
+// nnNotHere is what the executor and lower-tiles columns say of the nn
+// dialect's operations.
+const nnNotHere = "n/a: nn graphs run on the nn evaluator (issue 18)"
 
 func support(ok bool, why string) string {
 	if ok {
