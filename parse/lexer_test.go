@@ -81,3 +81,20 @@ func TestGrammarText(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureTokens: a signature after ':' is one token whatever its result
+// type: a dialect type, a builtin tensor type, a bare type or a list.
+func TestSignatureTokens(t *testing.T) {
+	for _, sig := range []string{
+		"(tensor<784xf64>) -> tensor<128xf64>", "(tensor<f64>, tensor<2x3xf64>) -> tensor<f64>",
+		"(!otir.tile<4xi8, #private>) -> !otir.tile<4xi8, #private>", "(i8) -> i8", "() -> (tensor<2xf64>, i8)",
+	} {
+		toks, err := tokenize("%0 = nn.relu %x : "+sig+"\n", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(toks); n < 2 || toks[n-2].Type != tokSig || toks[n-2].Value != sig {
+			t.Errorf("%s: tokens %v, want the signature as one token", sig, toks)
+		}
+	}
+}

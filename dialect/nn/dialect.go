@@ -270,8 +270,9 @@ func (n *node) axis(rank int) (int, error) {
 	return int(v.Int64()), nil
 }
 
-// positive reads a positive integer attribute (def when optional and absent,
-// def < 0 when required); zero is allowed when def is 0 (padding).
+// nonNegative reads a size attribute: def when absent (def < 0: the
+// attribute is required), positive when positive is set (stride), else
+// non-negative (padding).
 func (n *node) nonNegative(name string, def int64, positive bool) (int64, error) {
 	v, err := n.intAttr(name)
 	if err != nil {
@@ -349,14 +350,6 @@ func (n *node) float(name string, def float64) (float64, error) {
 	return f.Value, nil
 }
 
-// rankAtLeast: operand i has at least rank r.
-func (n *node) rankAtLeast(i, r int, what string) error {
-	if got := n.ins[i].Rank(); got < r {
-		return fmt.Errorf("%s must have rank %d or more, but got '%s'", what, r, n.ins[i])
-	}
-	return nil
-}
-
 // numel is the number of elements of a shape.
 func numel(shape []int64) int64 {
 	p := int64(1)
@@ -415,8 +408,11 @@ func (n *node) window() (batch []int64, c int64, out [2]int64, kernel [2]int64, 
 		return nil, 0, out, kernel, 0, fmt.Errorf("kernel must be [kH, kW], but has %d entries", len(k))
 	}
 	for i, v := range k {
-		if v <= 0 || v > maxDim {
+		if v <= 0 {
 			return nil, 0, out, kernel, 0, fmt.Errorf("kernel %s must be positive, but got %d", [2]string{"height", "width"}[i], v)
+		}
+		if v > maxDim {
+			return nil, 0, out, kernel, 0, fmt.Errorf("kernel %s %d is out of range", [2]string{"height", "width"}[i], v)
 		}
 		kernel[i] = v
 	}
