@@ -1,0 +1,99 @@
+package rtl
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/alir"
+)
+
+// conformanceDir is shared/conformance/alir beside the repository.
+const conformanceDir = "../../../shared/conformance/alir"
+
+var conformanceCases = []struct{ dir, model string }{
+	{"alir-v2-mixed", "model.json.gz"},
+	{"dais-v1-example", "model.bin"},
+	{"alkaid-cmvm64", "model-v2.json.gz"},
+	{"alkaid-cmvm64", "model-v4.json.gz"},
+	{"alkaid-mlp", "model-v4.json.gz"},
+}
+
+// readConformance returns a conformance program and up to max rows of its
+// inputs.txt.
+func readConformance(t *testing.T, dir, model string, maxRows int) (*alir.Program, []float64) {
+	t.Helper()
+	path := filepath.Join(conformanceDir, dir, model)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("conformance data not found: %v", err)
+	}
+	p, _, err := alir.ReadFile(path, alir.FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(conformanceDir, dir, "inputs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, n, _, err := alir.ReadRows(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = min(n, maxRows, rowsFor(p))
+	return p, in[:n*p.NumInputs()]
+}
+
+// TestConformanceIverilog runs every conformance program's design in
+// Icarus Verilog, combinational and pipelined, on rows of its inputs.txt
+// and compares every output bit with the interpreter.
+func TestConformanceIverilog(t *testing.T) {
+	needTool(t, "iverilog")
+	for _, c := range conformanceCases {
+		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
+			t.Parallel()
+			p, in := readConformance(t, c.dir, c.model, 300)
+			check(t, "combinational", p, Options{Name: "conf"}, in)
+			lat := maxLatency(p)
+			if lat > 0 {
+				check(t, "pipelined", p, Options{Name: "conf", LatencyCutoff: lat / 3}, in)
+			}
+		})
+	}
+}
+
+// TestConformanceLint runs verilator --lint-only -Wall on the designs.
+func TestConformanceLint(t *testing.T) {
+	needTool(t, "verilator")
+	for _, c := range conformanceCases {
+		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
+			t.Parallel()
+			p, _ := readConformance(t, c.dir, c.model, 1)
+			for _, cut := range []float64{0, maxLatency(p) / 3} {
+				d, err := Build(p, Options{Name: "conf", LatencyCutoff: cut})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lint(t, d)
+			}
+		})
+	}
+}
+
+// rowsFor returns how many rows a simulation of p takes by default: event
+// driven simulators take time in proportion to rows times ops, so large
+// programs run fewer rows (all of them with OTIR_RTL_FULL=1).
+func rowsFor(p *alir.Program) int {
+	if os.Getenv("OTIR_RTL_FULL") != "" {
+		return 1 << 30
+	}
+	return max(20, min(300, 100000/max(len(p.Ops), 1)))
+}
+
+func maxLatency(p *alir.Program) float64 {
+	l := 0.0
+	for _, op := range p.Ops {
+		l = max(l, op.Latency)
+	}
+	return l
+}
