@@ -97,3 +97,19 @@ func maxLatency(p *alir.Program) float64 {
 	}
 	return l
 }
+
+// TestConformanceGHDL runs every conformance program's VHDL in GHDL,
+// combinational and pipelined.
+func TestConformanceGHDL(t *testing.T) {
+	needTool(t, "ghdl")
+	for _, c := range conformanceCases {
+		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
+			t.Parallel()
+			p, in := readConformance(t, c.dir, c.model, 300)
+			checkVHDL(t, "combinational", p, Options{Name: "conf"}, in)
+			if lat := maxLatency(p); lat > 0 {
+				checkVHDL(t, "pipelined", p, Options{Name: "conf", LatencyCutoff: lat / 3}, in)
+			}
+		})
+	}
+}

@@ -266,3 +266,28 @@ func TestRandomLint(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomGHDL is TestRandomIverilog's VHDL half, on fewer programs.
+func TestRandomGHDL(t *testing.T) {
+	needTool(t, "ghdl")
+	n := randomCount(12)
+	r := rand.New(rand.NewPCG(23, 2008))
+	tested := 0
+	for it := 0; tested < n && it < 20*n+100; it++ {
+		d := alir.Dialect(it % 2)
+		nIn := 1 + r.IntN(4)
+		p := randomProgram(r, d, nIn, 1+r.IntN(40))
+		if it%4 == 2 {
+			p = randomProgramV4(r, nIn, 1+r.IntN(40))
+		}
+		if _, err := alir.Compile(p); err != nil {
+			continue
+		}
+		in := randomInputValues(r, nIn, 16)
+		cut := float64(it%2) * 0.5
+		t.Run(fmt.Sprintf("it%d_%v/cut%g", it, d, cut), func(t *testing.T) {
+			checkVHDL(t, "random", p, Options{Name: "rnd", LatencyCutoff: cut}, in)
+		})
+		tested++
+	}
+}

@@ -208,3 +208,53 @@ func check(t *testing.T, what string, p *alir.Program, o Options, in []float64) 
 	got := simIverilog(t, d, p, in)
 	compare(t, fmt.Sprintf("%s (latency %d)", what, d.Latency), want, got)
 }
+
+// simGHDL runs the design's VHDL in GHDL like simIverilog.
+func simGHDL(t *testing.T, d *Design, p *alir.Program, in []float64) [][]*big.Int {
+	t.Helper()
+	dir := t.TempDir()
+	var v, tb, rows bytes.Buffer
+	if err := d.WriteVHDL(&v); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteVHDLTestbench(&tb); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.EncodeInputs(&rows, p.InShifts, in); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"design.vhd": v.Bytes(), "tb.vhd": tb.Bytes(), "in.hex": rows.Bytes()} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args ...string) []byte {
+		cmd := exec.Command("ghdl", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			msg := ""
+			if ee, ok := err.(*exec.ExitError); ok {
+				msg = string(ee.Stderr)
+			}
+			t.Fatalf("ghdl %s: %v\n%s%s", args[0], err, out, msg)
+		}
+		return out
+	}
+	run("-a", "--std=08", "design.vhd", "tb.vhd")
+	run("-e", "--std=08", d.Name+"_tb")
+	out := run("-r", "--std=08", d.Name+"_tb", "-ginfile=in.hex", "--ieee-asserts=disable")
+	return decodeRows(t, d, string(out))
+}
+
+// checkVHDL builds p with o, simulates its VHDL in GHDL and compares.
+func checkVHDL(t *testing.T, what string, p *alir.Program, o Options, in []float64) {
+	t.Helper()
+	d, err := Build(p, o)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	want := reference(t, p, d, in, len(in)/p.NumInputs())
+	got := simGHDL(t, d, p, in)
+	compare(t, fmt.Sprintf("%s (VHDL, latency %d)", what, d.Latency), want, got)
+}

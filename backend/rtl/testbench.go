@@ -89,7 +89,11 @@ func (d *Design) EncodeInputs(w io.Writer, shifts []int32, in []float64) error {
 		return fmt.Errorf("rtl: the design has no inputs")
 	}
 	for r := 0; r+nIn <= len(in); r += nIn {
-		fmt.Fprintln(bw, d.encodeRow(shifts, in[r:r+nIn]).Text(16))
+		h := d.encodeRow(shifts, in[r:r+nIn]).Text(16)
+		if digits := (max(d.InWidth, 1) + 3) / 4; len(h) < digits {
+			h = strings.Repeat("0", digits-len(h)) + h
+		}
+		fmt.Fprintln(bw, h)
 	}
 	return bw.Flush()
 }
