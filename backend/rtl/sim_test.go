@@ -258,3 +258,8 @@ func checkVHDL(t *testing.T, what string, p *alir.Program, o Options, in []float
 	got := simGHDL(t, d, p, in)
 	compare(t, fmt.Sprintf("%s (VHDL, latency %d)", what, d.Latency), want, got)
 }
+
+func lookTool(tool string) (string, bool) {
+	p, err := exec.LookPath(tool)
+	return p, err == nil
+}
