@@ -3,6 +3,7 @@ package rtl
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -111,5 +112,34 @@ func TestConformanceGHDL(t *testing.T) {
 				checkVHDL(t, "pipelined", p, Options{Name: "conf", LatencyCutoff: lat / 3}, in)
 			}
 		})
+	}
+}
+
+// TestTwoDesigns compiles two designs into one simulation: every name
+// carries the design's prefix, so nothing clashes (alkaid's generic module
+// names do).
+func TestTwoDesigns(t *testing.T) {
+	needTool(t, "iverilog")
+	dir := t.TempDir()
+	var files []string
+	for k, name := range []string{"first", "second"} {
+		p, _ := readConformance(t, conformanceCases[k].dir, conformanceCases[k].model, 1)
+		d, err := Build(p, Options{Name: name, LatencyCutoff: float64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := d.WriteVerilog(&b); err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, name+".v")
+		if err := os.WriteFile(f, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	args := append([]string{"-g2001", "-o", filepath.Join(dir, "both.vvp")}, files...)
+	if out, err := exec.Command("iverilog", args...).CombinedOutput(); err != nil {
+		t.Fatalf("iverilog: %v\n%s", err, out)
 	}
 }

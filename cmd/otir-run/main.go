@@ -219,7 +219,7 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 // valueFlags are the flags that take a value; reorderArgs needs them.
 var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
 	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
-	"latency-cutoff": true, "testbench": true, "name": true}
+	"latency-cutoff": true, "testbench": true, "name": true, "rows": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
@@ -287,7 +287,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
 					&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"},
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
-					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile; prints model_out in hex)"},
+					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile, default inputs.hex; prints model_out in hex)"},
+					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: encode the input samples in `X` (.npy or text) as inputs.hex beside the testbench"},
 				},
 				Action: convertAction,
 			},
@@ -479,8 +480,8 @@ func convertAction(c *cli.Context) error {
 	if hw {
 		return convertRTL(c, src, dst, lang)
 	}
-	if c.IsSet("latency-cutoff") || c.IsSet("testbench") || c.IsSet("name") {
-		return usagef("--latency-cutoff, --name and --testbench apply to hardware output only (OUT.v, OUT.vhd, --to verilog|vhdl)")
+	if c.IsSet("latency-cutoff") || c.IsSet("testbench") || c.IsSet("name") || c.IsSet("rows") {
+		return usagef("--latency-cutoff, --name, --testbench and --rows apply to hardware output only (OUT.v, OUT.vhd, --to verilog|vhdl)")
 	}
 	if s := c.String("to"); s != "" {
 		var err error
@@ -508,6 +509,9 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	name := c.String("name")
 	if name == "" {
 		name = rtl.NameFromPath(dst)
+	}
+	if c.IsSet("rows") && !c.IsSet("testbench") {
+		return usagef("--rows needs --testbench (it writes inputs.hex beside it)")
 	}
 	p, err := openALIR(src, c.String("format"))
 	if err != nil {
@@ -545,7 +549,17 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		if tl == rtl.VHDL {
 			f = d.WriteVHDLTestbench
 		}
-		return write(tb, f)
+		if err := write(tb, f); err != nil {
+			return err
+		}
+		if rows := c.String("rows"); rows != "" {
+			in, _, err := readSamples(rows, c.App.Reader, p.prog.NumInputs())
+			if err != nil {
+				return fileErr(rows, "standard input", err)
+			}
+			hex := filepath.Join(filepath.Dir(tb), "inputs.hex")
+			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, in) })
+		}
 	}
 	return nil
 }
