@@ -2,6 +2,8 @@ package rtl
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,5 +150,36 @@ func TestTwoDesigns(t *testing.T) {
 	args := append([]string{"-g2001", "-o", filepath.Join(dir, "both.vvp")}, files...)
 	if out, err := exec.Command("iverilog", args...).CombinedOutput(); err != nil {
 		t.Fatalf("iverilog: %v\n%s", err, out)
+	}
+}
+
+// TestPipelineLatency checks the header's latency: the number of stages of
+// C units of latency the outputs need (alkaid's latencies grow along every
+// path, so an op's stage is that of its own latency).
+func TestPipelineLatency(t *testing.T) {
+	p, _ := readConformance(t, "alkaid-cmvm64", "model-v4.json.gz", 1)
+	lat := 0.0
+	for _, o := range p.Outputs {
+		lat = max(lat, p.Ops[o.Index].Latency)
+	}
+	for _, c := range []float64{0, 1, 2.5, 4, lat, 2 * lat} {
+		d, err := Build(p, Options{LatencyCutoff: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if c > 0 {
+			want = max(int(math.Ceil(lat/c)), 1)
+		}
+		if d.Latency != want {
+			t.Errorf("cutoff %g: latency %d, want %d", c, d.Latency, want)
+		}
+		var b bytes.Buffer
+		if err := d.WriteVerilog(&b); err != nil {
+			t.Fatal(err)
+		}
+		if line := fmt.Sprintf("// latency: %d\n", want); !bytes.Contains(b.Bytes(), []byte(line)) {
+			t.Errorf("cutoff %g: no line %q", c, line)
+		}
 	}
 }
