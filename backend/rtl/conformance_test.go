@@ -35,6 +35,9 @@ func readConformance(t *testing.T, dir, model string, maxRows int) (*alir.Progra
 	if err != nil {
 		t.Fatal(err)
 	}
+	if testing.Short() && len(p.Ops) > 2000 {
+		t.Skip("large program: not in -short")
+	}
 	b, err := os.ReadFile(filepath.Join(conformanceDir, dir, "inputs.txt"))
 	if err != nil {
 		t.Fatal(err)
