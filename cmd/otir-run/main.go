@@ -5,6 +5,7 @@
 //	otir-run model.bin --format dais-v1 --input x.txt --output -
 //	otir-run info model.json.gz
 //	otir-run convert model.bin model.json.gz
+//	otir-run convert model.json.gz design.v [--latency-cutoff C] [--testbench tb.v]
 //	otir-run report model.json.gz -o report.html
 //	otir-run kernel.otir --arg a=a.npy --arg n=42 --out-dir DIR [--print]
 //
@@ -31,6 +32,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/alir/report"
+	"github.com/otir-dev/otir/backend/rtl"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
 )
@@ -216,7 +218,8 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 
 // valueFlags are the flags that take a value; reorderArgs needs them.
 var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true}
+	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
+	"latency-cutoff": true, "testbench": true, "name": true, "rows": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
@@ -224,7 +227,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\n\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\n\n" +
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
 			"a limit exceeded), 2 bad usage (flags, arguments).",
@@ -276,12 +279,16 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "convert",
 				OnUsageError: onUsageError,
-				Usage:        "write a program in another format (by OUT's name, or --to)",
+				Usage:        "write a program in another format (by OUT's name, or --to), or as hardware: Verilog (OUT.v) or VHDL (OUT.vhd)",
 				ArgsUsage:    "PROGRAM OUT",
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
-					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + " (default: from OUT's name)"},
+					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
+					&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"},
+					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
+					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile, default inputs.hex; prints model_out in hex)"},
+					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: encode the input samples in `X` (.npy or text) as inputs.hex beside the testbench"},
 				},
 				Action: convertAction,
 			},
@@ -460,6 +467,22 @@ func convertAction(c *cli.Context) error {
 	}
 	src, dst := c.Args().Get(0), c.Args().Get(1)
 	to := alir.FormatAuto
+	lang, hw := rtl.LanguageOf(dst)
+	switch strings.ToLower(c.String("to")) {
+	case "verilog":
+		lang, hw = rtl.Verilog, true
+	case "vhdl":
+		lang, hw = rtl.VHDL, true
+	case "":
+	default:
+		hw = false
+	}
+	if hw {
+		return convertRTL(c, src, dst, lang)
+	}
+	if c.IsSet("latency-cutoff") || c.IsSet("testbench") || c.IsSet("name") || c.IsSet("rows") {
+		return usagef("--latency-cutoff, --name, --testbench and --rows apply to hardware output only (OUT.v, OUT.vhd, --to verilog|vhdl)")
+	}
 	if s := c.String("to"); s != "" {
 		var err error
 		if to, err = alir.ParseFormat(s); err != nil {
@@ -476,6 +499,67 @@ func convertAction(c *cli.Context) error {
 			return fileErr(dst, "", err)
 		}
 		return fileErr(src, "", err) // the program cannot be written so
+	}
+	return nil
+}
+
+// convertRTL writes the program at src as a hardware design (and its
+// testbench with --testbench).
+func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
+	name := c.String("name")
+	if name == "" {
+		name = rtl.NameFromPath(dst)
+	}
+	if c.IsSet("rows") && !c.IsSet("testbench") {
+		return usagef("--rows needs --testbench (it writes inputs.hex beside it)")
+	}
+	p, err := openALIR(src, c.String("format"))
+	if err != nil {
+		return inputErr(err)
+	}
+	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff")})
+	if err != nil {
+		if !c.IsSet("name") && strings.Contains(err.Error(), "design name") {
+			return usagef("%v: give one with --name", err)
+		}
+		if strings.Contains(err.Error(), "design name") || strings.Contains(err.Error(), "latency cutoff") {
+			return usageError{err}
+		}
+		return fileErr(src, "", err)
+	}
+	write := func(path string, f func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o666); err != nil {
+			return fileErr(path, "", err)
+		}
+		return nil
+	}
+	if err := write(dst, func(w io.Writer) error { return d.Write(w, lang) }); err != nil {
+		return err
+	}
+	if tb := c.String("testbench"); tb != "" {
+		tl := lang
+		if l, ok := rtl.LanguageOf(tb); ok {
+			tl = l
+		}
+		f := d.WriteVerilogTestbench
+		if tl == rtl.VHDL {
+			f = d.WriteVHDLTestbench
+		}
+		if err := write(tb, f); err != nil {
+			return err
+		}
+		if rows := c.String("rows"); rows != "" {
+			in, _, err := readSamples(rows, c.App.Reader, p.prog.NumInputs())
+			if err != nil {
+				return fileErr(rows, "standard input", err)
+			}
+			hex := filepath.Join(filepath.Dir(tb), "inputs.hex")
+			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, in) })
+		}
 	}
 	return nil
 }

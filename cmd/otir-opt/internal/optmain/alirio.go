@@ -6,25 +6,57 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/dot"
+	"github.com/otir-dev/otir/backend/rtl"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
 
 // emitFormats are the values of --emit: the file formats a dais.program is
-// written in (alir-* are ALIR spec 2, alir-v4-* spec 4).
-var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "alir-v4-json", "alir-v4-json-gz", "alir-v4-bytecode", "dais-binary", "dot"}
+// written in (alir-* are ALIR spec 2, alir-v4-* spec 4; verilog and vhdl
+// are hardware designs, backend/rtl, which take an option:
+// verilog,latency-cutoff=C pipelines).
+var emitFormats = []string{"alir-json", "alir-json-gz", "alir-bytecode", "alir-v4-json", "alir-v4-json-gz", "alir-v4-bytecode", "dais-binary", "verilog", "vhdl", "dot"}
+
+// rtlEmit splits a hardware --emit value into its language and latency
+// cutoff; ok is false for the other formats.
+func rtlEmit(format string) (lang rtl.Language, cutoff float64, ok bool, err error) {
+	base, opt, hasOpt := strings.Cut(format, ",")
+	switch base {
+	case "verilog":
+		lang = rtl.Verilog
+	case "vhdl":
+		lang = rtl.VHDL
+	default:
+		return 0, 0, false, nil
+	}
+	if hasOpt {
+		v, found := strings.CutPrefix(opt, "latency-cutoff=")
+		if !found {
+			return lang, 0, true, fmt.Errorf("unknown --emit=%s option '%s' (want latency-cutoff=C)", base, opt)
+		}
+		if cutoff, err = strconv.ParseFloat(v, 64); err != nil || cutoff < 0 || math.IsInf(cutoff, 0) || math.IsNaN(cutoff) {
+			return lang, 0, true, fmt.Errorf("--emit=%s: latency-cutoff '%s' is not a number >= 0", base, v)
+		}
+	}
+	return lang, cutoff, true, nil
+}
 
 // checkEmit validates --emit and --import-alir against the other flags.
 func checkEmit(cfg *config) error {
 	if cfg.emit != "" {
-		ok := false
+		_, _, ok, err := rtlEmit(cfg.emit)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
 		for _, f := range emitFormats {
 			ok = ok || f == cfg.emit
 		}
@@ -101,6 +133,18 @@ func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 		return err
 	}
 	var data []byte
+	if lang, cutoff, ok, _ := rtlEmit(format); ok {
+		name, _ := progs[0].StringAttr("sym_name")
+		d, err := rtl.Build(p, rtl.Options{Name: rtl.NameFromPath(name), LatencyCutoff: cutoff})
+		if err != nil {
+			return fmt.Errorf("cannot write the program as %s: %v", lang, err)
+		}
+		var b bytes.Buffer
+		if err := d.Write(&b, lang); err != nil {
+			return err
+		}
+		format, data = "", b.Bytes()
+	}
 	switch format {
 	case "alir-json", "alir-json-gz", "alir-v4-json", "alir-v4-json-gz":
 		if strings.HasPrefix(format, "alir-v4-") {

@@ -110,7 +110,7 @@ func TestImportAndEmitErrors(t *testing.T) {
 		stderr string
 	}{
 		{"emit needs a file", []string{"--import-alir", "prog.json", "--emit=alir-json"}, ExitUsage, "otir-opt: --emit=alir-json needs an output file: -o FILE\n"},
-		{"unknown format", []string{"--import-alir", "prog.json", "--emit=verilog", "-o", "x"}, ExitUsage, "otir-opt: unknown --emit format 'verilog' (want one of alir-json, alir-json-gz, alir-bytecode, alir-v4-json, alir-v4-json-gz, alir-v4-bytecode, dais-binary, dot)\n"},
+		{"unknown format", []string{"--import-alir", "prog.json", "--emit=systemc", "-o", "x"}, ExitUsage, "otir-opt: unknown --emit format 'systemc' (want one of alir-json, alir-json-gz, alir-bytecode, alir-v4-json, alir-v4-json-gz, alir-v4-bytecode, dais-binary, verilog, vhdl, dot)\n"},
 		{"import and input", []string{"dup.otir", "--import-alir", "prog.json"}, ExitUsage, "otir-opt: --import-alir reads its own file; do not also give an input file (dup.otir)\n"},
 		{"split", []string{"--import-alir", "prog.json", "--split-input-file"}, ExitUsage, "otir-opt: --split-input-file cannot be combined with --emit or --import-alir\n"},
 		{"missing file", []string{"--import-alir", "nope.json"}, ExitError, "nope.json: error: cannot import the program: no such file or directory\n"},

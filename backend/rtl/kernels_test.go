@@ -1,0 +1,93 @@
+package rtl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/lower/dais"
+	"github.com/otir-dev/otir/lower/daisopt"
+	"github.com/otir-dev/otir/lower/difftest"
+	"github.com/otir-dev/otir/lower/tiles"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes"
+	_ "github.com/otir-dev/otir/passes/promote"
+	"github.com/otir-dev/otir/passes/verify"
+)
+
+// lowerKernel runs promote-types, lower-tiles and dais-optimize on the
+// only kernel of src and returns its program.
+func lowerKernel(t *testing.T, src string) *alir.Program {
+	t.Helper()
+	m, err := parse.Parse("k.otir", []byte(src), parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := passes.ParsePipeline("builtin.module(promote-types)")
+	pm, err := passes.NewManager(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm.Verify = verify.Verify
+	if l := pm.Run(m); l.HasErrors() {
+		t.Fatalf("promote-types: %v", l)
+	}
+	prog, err := tiles.LowerKernel(otir.Kernels(m)[0], tiles.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := daisopt.Optimize(prog, true); err != nil {
+		t.Fatal(err)
+	}
+	p, err := dais.ToALIR(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestKernelsIverilog simulates lowered kernels: the bundled examples and
+// generated kernels (lower/difftest.Generate), combinational and
+// pipelined, in Icarus Verilog (and their VHDL in GHDL when installed),
+// against the interpreter.
+func TestKernelsIverilog(t *testing.T) {
+	needTool(t, "iverilog")
+	files, err := filepath.Glob("../../examples/*.otir")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	type kernel struct{ name, src string }
+	var ks []kernel
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, kernel{filepath.Base(f), string(b)})
+	}
+	for k := range randomCount(12) {
+		ks = append(ks, kernel{fmt.Sprintf("gen%d", k), difftest.Generate(9100 + uint64(k))})
+	}
+	_, ghdl := lookTool("ghdl")
+	for k, kn := range ks {
+		t.Run(kn.name, func(t *testing.T) {
+			p := lowerKernel(t, kn.src)
+			if p.NumInputs() == 0 {
+				t.Skip("no inputs")
+			}
+			rows := min(64, rowsFor(p))
+			in := alir.RandomInputs(p, rows, uint64(k))
+			check(t, kn.name, p, Options{Name: "k"}, in)
+			cut := maxLatency(p) / 3
+			if cut > 0 {
+				check(t, kn.name, p, Options{Name: "k", LatencyCutoff: cut}, in)
+			}
+			if ghdl {
+				checkVHDL(t, kn.name, p, Options{Name: "k", LatencyCutoff: cut}, in)
+			}
+		})
+	}
+}
