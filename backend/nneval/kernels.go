@@ -36,8 +36,13 @@ func binaryFn(f func(a, b float64) float64) func(*node) (*Tensor, error) {
 // sigmoid is 1/(1+exp(−x)).
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// relu is max(x, 0), NaN staying NaN (torch.relu).
-func relu(x float64) float64 { return math.Max(x, 0) }
+// relu is max(x, 0) as torch.relu computes it: NaN stays NaN, −0 stays −0.
+func relu(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	return x
+}
 
 // identity copies the operand (nn.detach).
 func identity(n *node) (*Tensor, error) {
