@@ -1,5 +1,6 @@
 // Package npy is the project's only reader and writer of NumPy .npy files
-// (format versions 1.0, 2.0 and 3.0) holding numeric arrays.
+// (format versions 1.0, 2.0 and 3.0) holding numeric arrays, and of .npz
+// archives of them (npz.go: ReadNPZ, WriteNPZ).
 //
 // ReadArray and WriteArray work on typed arrays (Array): booleans, signed
 // and unsigned integers of 1, 2, 4 and 8 bytes kept exactly as int64 and

@@ -8,6 +8,7 @@
 //	otir-run convert model.json.gz design.v [--latency-cutoff C] [--testbench tb.v]
 //	otir-run report model.json.gz -o report.html
 //	otir-run kernel.otir --arg a=a.npy --arg n=42 --out-dir DIR [--print]
+//	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR]
 //
 // Program files are ALIR spec v2 JSON (plain or .json.gz), ALIR v2 int32
 // bytecode, DAIS v1 binaries and original DAIS binaries; the format is
@@ -218,7 +219,7 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 
 // valueFlags are the flags that take a value; reorderArgs needs them.
 var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
+	"kernel": true, "arg": true, "params": true, "entry": true, "all-values": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
 	"latency-cutoff": true, "testbench": true, "name": true, "rows": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
@@ -227,8 +228,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\n\n" +
-			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor.\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\n\n" +
+			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor;\n" +
+			"OTIR text with --input, --output, --params, --entry or --all-values is an nn graph, run on the nn evaluator.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
 			"a limit exceeded), 2 bad usage (flags, arguments).",
 		Reader:    stdin,
@@ -242,13 +244,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// --arg 'a=[1, 2]' holds commas; they must not split the value.
 		DisableSliceFlagSeparator: true,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin)"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "output samples: .npy, or text (- for stdout)"},
+			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument (repeatable)"},
+			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output (repeatable)"},
 			formatFlag,
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
 			maxInputFlag,
-		}, kernelFlags...),
+		}, append(kernelFlags, graphFlags...)...),
 		Action: runAction,
 		Commands: []*cli.Command{
 			benchCommand(formatFlag, maxInputFlag),
@@ -329,6 +331,12 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	kernel := c.String("format") == "" && isKernelFile(path)
+	if kernel && isGraphRun(c) {
+		if err := checkGraphApplicable(c, path); err != nil {
+			return err
+		}
+		return inputErr(runGraph(c, path))
+	}
 	if err := checkApplicable(c, path, kernel); err != nil {
 		return err
 	}
@@ -340,7 +348,7 @@ func runAction(c *cli.Context) error {
 
 // checkApplicable rejects flags that do not apply to the kind of program.
 func checkApplicable(c *cli.Context, path string, kernel bool) error {
-	kind, other := "an ALIR/DAIS program", kernelFlagNames
+	kind, other := "an ALIR/DAIS program", append(kernelFlagNames, graphFlagNames...)
 	if kernel {
 		kind, other = "an OTIR kernel (the file is OTIR text)", alirFlagNames
 	}
@@ -349,8 +357,14 @@ func checkApplicable(c *cli.Context, path string, kernel bool) error {
 			return usagef("--%s does not apply to %s: %s", name, kind, path)
 		}
 	}
-	if !kernel && c.String("input") == "" {
+	if !kernel && len(c.StringSlice("input")) == 0 {
 		return usagef("--input is required to run %s (%s)", kind, path)
+	}
+	if n := len(c.StringSlice("input")); n > 1 {
+		return usagef("--input is given %d times; %s takes one", n, kind)
+	}
+	if n := len(c.StringSlice("output")); n > 1 {
+		return usagef("--output is given %d times; %s takes one", n, kind)
 	}
 	return nil
 }
@@ -376,7 +390,7 @@ func runALIR(c *cli.Context, path string) error {
 	if a, ok := p.(*alirProgram); ok {
 		a.exact = c.Bool("exact")
 	}
-	in, n, err := readSamples(c.String("input"), c.App.Reader, p.NumInputs())
+	in, n, err := readSamples(c.StringSlice("input")[0], c.App.Reader, p.NumInputs())
 	if err != nil {
 		return err
 	}
@@ -384,7 +398,11 @@ func runALIR(c *cli.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	return writeSamples(c.String("output"), c.App.Writer, out, n, p.NumOutputs())
+	output := "-"
+	if o := c.StringSlice("output"); len(o) == 1 {
+		output = o[0]
+	}
+	return writeSamples(output, c.App.Writer, out, n, p.NumOutputs())
 }
 
 func infoAction(c *cli.Context) error {

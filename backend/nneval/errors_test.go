@@ -1,0 +1,73 @@
+package nneval
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/otir-dev/otir/parse"
+)
+
+const errGraph = `nn.graph @g(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %c = nn.const {params = "k"} : () -> tensor<2x2xf64>
+  %y = nn.linear %x {params = "fc"} : (tensor<3xf64>) -> tensor<2xf64>
+  nn.return %y : tensor<2xf64>
+}
+`
+
+// TestPayloadErrors: a missing or misshapen payload entry, or an input of
+// the wrong shape, is an error at the node (or argument) naming it and the
+// key.
+func TestPayloadErrors(t *testing.T) {
+	m, err := parse.Parse("g.mlir", []byte(errGraph), parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := FindGraph(m, "@g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &Tensor{Shape: []int64{3}, Data: []float64{1, 2, 3}}
+	k := &Tensor{Shape: []int64{4}, Data: []float64{1, 2, 3, 4}}
+	w := &Tensor{Shape: []int64{2, 3}, Data: make([]float64, 6)}
+	b := &Tensor{Shape: []int64{2}, Data: []float64{1, 2}}
+	for _, c := range []struct {
+		what string
+		in   *Tensor
+		p    Payload
+		want string
+	}{
+		{"no const entry", x, Payload{}, "g.mlir:2:3: error: 'nn.const' op %c: the payload has no entry 'k'"},
+		{"const count", x, Payload{"k": b}, "g.mlir:2:3: error: 'nn.const' op %c: payload entry 'k' has 2 elements (shape [2]), but the node's type 'tensor<2x2xf64>' holds 4"},
+		{"no weight", x, Payload{"k": k}, "g.mlir:3:3: error: 'nn.linear' op %y: the payload has no entry 'fc.weight'"},
+		{"weight shape", x, Payload{"k": k, "fc.weight": k, "fc.bias": b}, "g.mlir:3:3: error: 'nn.linear' op %y: payload entry 'fc.weight' has shape [4], but the node needs [2, 3]"},
+		{"bias shape", x, Payload{"k": k, "fc.weight": w, "fc.bias": k}, "payload entry 'fc.bias' has shape [4], but the node needs [2]"},
+		{"input shape", k, Payload{}, "g.mlir:1:13: error: graph @g: input #0 (%x) has shape [4], but the argument's type is 'tensor<3xf64>'"},
+	} {
+		_, err := Eval(g, []*Tensor{c.in}, c.p, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.what, err, c.want)
+		}
+	}
+	if res, err := Eval(g, []*Tensor{x}, Payload{"k": k, "fc.weight": w, "fc.bias": b}, Options{}); err != nil || res.Outputs[0].Data[1] != 2 || len(res.Values) != 3 {
+		t.Fatalf("got %v, %v", res, err)
+	}
+	if _, err := Eval(g, []*Tensor{x}, Payload{"k": k}, Options{MaxElements: 3}); err == nil || !strings.Contains(err.Error(), "more than 3 elements") {
+		t.Errorf("MaxElements: got %v", err)
+	}
+}
+
+func TestFindGraph(t *testing.T) {
+	src := errGraph + strings.ReplaceAll(errGraph, "@g", "@h")
+	m, err := parse.Parse("g.mlir", []byte(src), parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := FindGraph(m, "h"); err != nil || g == nil {
+		t.Fatalf("h: %v", err)
+	}
+	for name, want := range map[string]string{"": "holds 2 graphs (@g, @h): choose one with --entry", "@z": "has no graph @z (it has @g, @h)"} {
+		if _, err := FindGraph(m, name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", name, err, want)
+		}
+	}
+}

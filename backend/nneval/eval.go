@@ -1,0 +1,292 @@
+// Package nneval evaluates nn graphs (dialect/nn) in float64 by the nn
+// graph semantics (../shared/spec/nn-graph-semantics.md and
+// nn-graph-ops.md), following PyTorch where TorchLean and PyTorch differ
+// (docs/nn.md): each node in SSA order applies its kind's function to its
+// operands' values; const, linear and conv2d read their parameters from a
+// payload (a .npz file's arrays, by key); random nodes are deterministic
+// from their seed and node index (TorchLean's SplitMix64 generator).
+//
+// The meaning of every node kind is one entry of the table in
+// semantics.go, the only file of the package that names operations;
+// TestSemanticsComplete checks that every nn operation has one. Tensors are
+// flat row-major float64 slices with their shapes. f32 graphs are
+// evaluated in float64 too.
+package nneval
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/ir"
+)
+
+// Tensor is a value of the evaluator: row-major data and its shape ([] for
+// rank 0, one value).
+type Tensor struct {
+	Shape []int64
+	Data  []float64
+}
+
+// NumElements is the product of the dimensions.
+func NumElements(shape []int64) int64 {
+	n := int64(1)
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// New returns a zero tensor of the given shape.
+func New(shape []int64) *Tensor {
+	return &Tensor{Shape: append([]int64{}, shape...), Data: make([]float64, NumElements(shape))}
+}
+
+// Payload holds the parameters of a graph by key: NAME for nn.const,
+// NAME.weight and NAME.bias for nn.linear and nn.conv2d (PyTorch's
+// state_dict names).
+type Payload map[string]*Tensor
+
+// Options bounds an evaluation.
+type Options struct {
+	// MaxElements is the most elements one value may hold (0:
+	// DefaultMaxElements).
+	MaxElements int64
+}
+
+// DefaultMaxElements bounds a value when Options.MaxElements is 0.
+const DefaultMaxElements = 1 << 28
+
+// Value is one node's value: the SSA value (a graph argument or an op's
+// result) and its tensor.
+type Value struct {
+	Value  *ir.Value
+	Tensor *Tensor
+}
+
+// Result is an evaluation: the graph's outputs, and every node's value in
+// node order (graph arguments first, then the nodes in text order).
+type Result struct {
+	Outputs []*Tensor
+	Values  []Value
+}
+
+// Name is the name of a node's value for files and messages: its source
+// name ("x" for %x, "3" for %3), or "argN"/"nodeN" when it has none.
+func Name(v *ir.Value, index int) string {
+	if v.Name != "" {
+		return v.Name
+	}
+	if v.Def == nil {
+		return fmt.Sprintf("arg%d", v.Index)
+	}
+	return fmt.Sprintf("node%d", index)
+}
+
+// Eval evaluates graph g (an nn.graph, verified) on one tensor per graph
+// argument, in order. Errors are diagnostics at the node (or graph
+// argument) concerned: an input or payload entry of the wrong shape, a
+// missing payload entry, a value too large.
+func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, error) {
+	if opts.MaxElements <= 0 {
+		opts.MaxElements = DefaultMaxElements
+	}
+	name, _ := g.StringAttr("sym_name")
+	if len(g.Regions) != 1 || len(g.Regions[0].Blocks) != 1 {
+		return nil, diag.OpErrorf(g, "is not a graph with one body")
+	}
+	body := g.Body(0)
+	if len(inputs) != len(body.Args) {
+		return nil, diag.OpErrorf(g, "graph @%s takes %s, but %d were given", name, diag.Plural(len(body.Args), "input"), len(inputs))
+	}
+	vals := map[*ir.Value]*Tensor{}
+	res := &Result{}
+	for i, a := range body.Args {
+		t, ok := a.Type.(*ir.TensorType)
+		in := inputs[i]
+		if !ok || in == nil {
+			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d is missing", name, i)
+		}
+		if !sameShape(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
+			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
+		}
+		vals[a] = in
+		res.Values = append(res.Values, Value{a, in})
+	}
+	index := len(body.Args)
+	for _, op := range body.Ops {
+		s, ok := semOf(op.Name)
+		switch {
+		case !ok:
+			return nil, diag.OpErrorf(op, "is not an operation the nn evaluator can run")
+		case s.unsupported != "":
+			return nil, diag.OpErrorf(op, "is not supported by the nn evaluator: %s", s.unsupported)
+		case s.ends:
+			for _, v := range op.Operands {
+				res.Outputs = append(res.Outputs, vals[v])
+			}
+			return res, nil
+		}
+		n := &node{op: op, index: index, payload: p, max: opts.MaxElements}
+		for _, v := range op.Operands {
+			t, ok := vals[v]
+			if !ok {
+				return nil, diag.OpErrorf(op, "uses a value that is not defined before it")
+			}
+			n.ins = append(n.ins, t)
+		}
+		if len(op.Results) != 1 {
+			return nil, diag.OpErrorf(op, "must have exactly one result")
+		}
+		rt, ok := op.Results[0].Type.(*ir.TensorType)
+		if !ok {
+			return nil, diag.OpErrorf(op, "result must be a tensor")
+		}
+		n.out = rt
+		n.name = Name(op.Results[0], index)
+		if NumElements(rt.Shape) > opts.MaxElements {
+			return nil, diag.OpErrorf(op, "%%%s: result '%s' has more than %d elements", n.name, rt, opts.MaxElements)
+		}
+		t, err := s.eval(n)
+		if err != nil {
+			var d *diag.Diagnostic
+			if errors.As(err, &d) {
+				return nil, d
+			}
+			return nil, diag.OpErrorf(op, "%%%s: %v", n.name, err)
+		}
+		if !sameShape(t.Shape, rt.Shape) {
+			// A bug of an entry, not of the input.
+			return nil, diag.OpErrorf(op, "%%%s: evaluated to shape %s, but its type is '%s'", n.name, shapeText(t.Shape), rt)
+		}
+		vals[op.Results[0]] = t
+		res.Values = append(res.Values, Value{op.Results[0], t})
+		index++
+	}
+	return nil, diag.OpErrorf(g, "graph @%s has no terminator", name)
+}
+
+// node is what an entry of the table reads: the operation, its operands'
+// values, its declared result type, its node index (the random nodes'
+// counter) and the payload.
+type node struct {
+	op      *ir.Operation
+	name    string
+	ins     []*Tensor
+	out     *ir.TensorType
+	index   int
+	payload Payload
+	max     int64
+}
+
+// result is a zero tensor of the node's declared shape.
+func (n *node) result() *Tensor { return New(n.out.Shape) }
+
+// param reads the payload entry key, which must hold want's shape (nil:
+// any shape holding numel values).
+func (n *node) param(key string, want []int64, numel int64) (*Tensor, error) {
+	t, ok := n.payload[key]
+	if !ok || t == nil {
+		return nil, fmt.Errorf("the payload has no entry '%s'", key)
+	}
+	if want != nil && !sameShape(t.Shape, want) {
+		return nil, fmt.Errorf("payload entry '%s' has shape %s, but the node needs %s", key, shapeText(t.Shape), shapeText(want))
+	}
+	if want == nil && int64(len(t.Data)) != numel {
+		return nil, fmt.Errorf("payload entry '%s' has %d elements (shape %s), but the node's type '%s' holds %d", key, len(t.Data), shapeText(t.Shape), n.out, numel)
+	}
+	return t, nil
+}
+
+// params is the node's params attribute (verified present).
+func (n *node) params() string {
+	s, _ := n.op.StringAttr("params")
+	return s
+}
+
+// intAttr reads an integer attribute (def when absent).
+func (n *node) intAttr(name string, def int64) int64 {
+	a, ok := n.op.Attr(name).(*ir.IntAttr)
+	if !ok || a == nil || a.Value == nil {
+		return def
+	}
+	return a.Value.Int64()
+}
+
+// uintAttr reads an integer attribute in [0, 2^64) (the seed).
+func (n *node) uintAttr(name string) uint64 {
+	a, ok := n.op.Attr(name).(*ir.IntAttr)
+	if !ok || a == nil || a.Value == nil {
+		return 0
+	}
+	return a.Value.Uint64()
+}
+
+// intList reads an array attribute of integers.
+func (n *node) intList(name string) []int64 {
+	arr, ok := n.op.Attr(name).(*ir.ArrayAttr)
+	if !ok || arr == nil {
+		return nil
+	}
+	out := make([]int64, len(arr.Elems))
+	for i, e := range arr.Elems {
+		if ia, ok := e.(*ir.IntAttr); ok && ia != nil && ia.Value != nil {
+			out[i] = ia.Value.Int64()
+		}
+	}
+	return out
+}
+
+// floatAttr reads a float attribute (def when absent).
+func (n *node) floatAttr(name string, def float64) float64 {
+	a, ok := n.op.Attr(name).(*ir.FloatAttr)
+	if !ok || a == nil {
+		return def
+	}
+	return a.Value
+}
+
+func sameShape(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// shapeText prints a shape as the spec does: [2, 3], [] for rank 0.
+func shapeText(s []int64) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = fmt.Sprint(d)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// FindGraph returns the module's graph named name ("@name" or "name"), or
+// its only graph when name is empty.
+func FindGraph(m *ir.Module, name string) (*ir.Operation, error) {
+	name = strings.TrimPrefix(name, "@")
+	gs := nn.Graphs(m)
+	var names []string
+	for _, g := range gs {
+		s, _ := g.StringAttr("sym_name")
+		if s == name || name == "" && len(gs) == 1 {
+			return g, nil
+		}
+		names = append(names, "@"+s)
+	}
+	switch {
+	case len(gs) == 0:
+		return nil, errors.New("the file holds no nn graph")
+	case name == "":
+		return nil, fmt.Errorf("the file holds %d graphs (%s): choose one with --entry", len(gs), strings.Join(names, ", "))
+	}
+	return nil, fmt.Errorf("the file has no graph @%s (it has %s)", name, strings.Join(names, ", "))
+}

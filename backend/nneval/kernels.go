@@ -1,0 +1,488 @@
+package nneval
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/otir-dev/otir/dialect/nn"
+)
+
+// The node kinds' functions on tensors. Sums are left-to-right folds from
+// +0.0 in row-major order of the summed index, as the semantics fix them.
+
+// unaryFn applies f to every element.
+func unaryFn(f func(float64) float64) func(*node) (*Tensor, error) {
+	return func(n *node) (*Tensor, error) {
+		x, y := n.ins[0], n.result()
+		for i, v := range x.Data {
+			y.Data[i] = f(v)
+		}
+		return y, nil
+	}
+}
+
+// binaryFn applies f to the elements of two equal-shaped operands.
+func binaryFn(f func(a, b float64) float64) func(*node) (*Tensor, error) {
+	return func(n *node) (*Tensor, error) {
+		a, b, y := n.ins[0], n.ins[1], n.result()
+		for i := range y.Data {
+			y.Data[i] = f(a.Data[i], b.Data[i])
+		}
+		return y, nil
+	}
+}
+
+// sigmoid is 1/(1+exp(−x)).
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// relu is max(x, 0) as torch.relu computes it: NaN stays NaN, −0 stays −0.
+func relu(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	return x
+}
+
+// identity copies the operand (nn.detach).
+func identity(n *node) (*Tensor, error) {
+	y := n.result()
+	copy(y.Data, n.ins[0].Data)
+	return y, nil
+}
+
+// reshape keeps the values in row-major order (nn.reshape, nn.flatten).
+func reshape(n *node) (*Tensor, error) { return identity(n) }
+
+// constant reads the payload entry params: numel(result) values in any
+// array shape.
+func constant(n *node) (*Tensor, error) {
+	p, err := n.param(n.params(), nil, NumElements(n.out.Shape))
+	if err != nil {
+		return nil, err
+	}
+	y := n.result()
+	copy(y.Data, p.Data)
+	return y, nil
+}
+
+// SplitMix64's mixing function (TorchLean's generator, nn-graph-ops.md
+// §3.6), all arithmetic mod 2^64.
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// uniform is the node's draw for the element at row-major index l:
+// mix(key + l) mod 2^32 over 2^32, key = mix(seed + node index).
+func (n *node) uniform() func(l int) float64 {
+	key := mix(n.uintAttr("seed") + uint64(n.index))
+	return func(l int) float64 { return float64(mix(key+uint64(l))&0xffffffff) / (1 << 32) }
+}
+
+func randUniform(n *node) (*Tensor, error) {
+	y, u := n.result(), n.uniform()
+	for i := range y.Data {
+		y.Data[i] = u(i)
+	}
+	return y, nil
+}
+
+func bernoulliMask(n *node) (*Tensor, error) {
+	y, u, p := n.result(), n.uniform(), n.ins[0].Data[0]
+	for i := range y.Data {
+		if p > u(i) {
+			y.Data[i] = 1
+		}
+	}
+	return y, nil
+}
+
+// linear is W·x + b over the last dimension, for every leading index.
+func linear(n *node) (*Tensor, error) {
+	x := n.ins[0]
+	r := len(x.Shape)
+	in, out := x.Shape[r-1], n.out.Shape[r-1]
+	w, err := n.param(n.params()+".weight", []int64{out, in}, 0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := n.param(n.params()+".bias", []int64{out}, 0)
+	if err != nil {
+		return nil, err
+	}
+	y := n.result()
+	rows := NumElements(x.Shape[:r-1])
+	for row := range rows {
+		xs := x.Data[row*in : (row+1)*in]
+		for o := range out {
+			s := 0.0
+			ws := w.Data[o*in : (o+1)*in]
+			for i, v := range xs {
+				s += ws[i] * v
+			}
+			y.Data[row*out+o] = s + b.Data[o]
+		}
+	}
+	return y, nil
+}
+
+// matmul is [m,n]·[n,p] or per batch [B,m,n]·[B,n,p].
+func matmul(n *node) (*Tensor, error) {
+	a, b, y := n.ins[0], n.ins[1], n.result()
+	r := len(a.Shape)
+	m, k, p := a.Shape[r-2], a.Shape[r-1], b.Shape[r-1]
+	batches := int64(1)
+	if r == 3 {
+		batches = a.Shape[0]
+	}
+	for bt := range batches {
+		ad, bd, yd := a.Data[bt*m*k:], b.Data[bt*k*p:], y.Data[bt*m*p:]
+		for i := range m {
+			for j := range p {
+				s := 0.0
+				for l := range k {
+					s += ad[i*k+l] * bd[l*p+j]
+				}
+				yd[i*p+j] = s
+			}
+		}
+	}
+	return y, nil
+}
+
+// window reads the attributes of conv2d and the pools and the input's
+// layout: batch count, channels, height, width (rank 3 or 4).
+type window struct {
+	batch, c, h, w int64
+	kh, kw, stride int64
+	pad            int64
+	oh, ow         int64
+}
+
+func (n *node) window() window {
+	x := n.ins[0]
+	r := len(x.Shape)
+	k := n.intList("kernel")
+	wd := window{batch: NumElements(x.Shape[:r-3]), c: x.Shape[r-3], h: x.Shape[r-2], w: x.Shape[r-1],
+		kh: k[0], kw: k[1], stride: n.intAttr("stride", 1), pad: n.intAttr("padding", 0)}
+	wd.oh, wd.ow = n.out.Shape[r-2], n.out.Shape[r-1]
+	return wd
+}
+
+// conv2d: y[o,i,j] = Σ_c Σ_di Σ_dj x[c, i·s+di−p, j·s+dj−p]·W[o,c,di,dj] +
+// b[o], x zero outside the input; summed in-channel, kernel row, kernel
+// column, bias last.
+func conv2d(n *node) (*Tensor, error) {
+	x, wd := n.ins[0], n.window()
+	outC := n.out.Shape[len(n.out.Shape)-3]
+	w, err := n.param(n.params()+".weight", []int64{outC, wd.c, wd.kh, wd.kw}, 0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := n.param(n.params()+".bias", []int64{outC}, 0)
+	if err != nil {
+		return nil, err
+	}
+	y := n.result()
+	for bt := range wd.batch {
+		xd := x.Data[bt*wd.c*wd.h*wd.w:]
+		yd := y.Data[bt*outC*wd.oh*wd.ow:]
+		for o := range outC {
+			for i := range wd.oh {
+				for j := range wd.ow {
+					s := 0.0
+					for c := range wd.c {
+						for di := range wd.kh {
+							hi := i*wd.stride + di - wd.pad
+							if hi < 0 || hi >= wd.h {
+								continue
+							}
+							for dj := range wd.kw {
+								wj := j*wd.stride + dj - wd.pad
+								if wj < 0 || wj >= wd.w {
+									continue
+								}
+								s += xd[(c*wd.h+hi)*wd.w+wj] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
+							}
+						}
+					}
+					yd[(o*wd.oh+i)*wd.ow+j] = s + b.Data[o]
+				}
+			}
+		}
+	}
+	return y, nil
+}
+
+// pool applies one window function per output cell; cells outside the
+// input are padding: max ignores them, avg counts them as 0 and divides by
+// kH·kW (count_include_pad).
+func pool(isMax bool) func(*node) (*Tensor, error) {
+	return func(n *node) (*Tensor, error) {
+		x, wd, y := n.ins[0], n.window(), n.result()
+		planes := wd.batch * wd.c
+		for pl := range planes {
+			xd := x.Data[pl*wd.h*wd.w:]
+			yd := y.Data[pl*wd.oh*wd.ow:]
+			for i := range wd.oh {
+				for j := range wd.ow {
+					acc := 0.0
+					if isMax {
+						acc = math.Inf(-1)
+					}
+					for di := range wd.kh {
+						hi := i*wd.stride + di - wd.pad
+						if hi < 0 || hi >= wd.h {
+							continue
+						}
+						for dj := range wd.kw {
+							wj := j*wd.stride + dj - wd.pad
+							if wj < 0 || wj >= wd.w {
+								continue
+							}
+							v := xd[hi*wd.w+wj]
+							if !isMax {
+								acc += v
+							} else if v > acc || math.IsNaN(v) && !math.IsNaN(acc) {
+								acc = v // NaN propagates, as in PyTorch
+							}
+						}
+					}
+					if !isMax {
+						acc /= float64(wd.kh * wd.kw)
+					}
+					yd[i*wd.ow+j] = acc
+				}
+			}
+		}
+		return y, nil
+	}
+}
+
+// lines splits a shape at axis: the product of the dimensions before it,
+// its size, and the product after it (the stride of the axis).
+func lines(shape []int64, axis int) (outer, size, inner int64) {
+	return NumElements(shape[:axis]), shape[axis], NumElements(shape[axis+1:])
+}
+
+// reduce sums along axis (mean: then divides by its size).
+func reduce(mean bool) func(*node) (*Tensor, error) {
+	return func(n *node) (*Tensor, error) {
+		x, y := n.ins[0], n.result()
+		outer, size, inner := lines(x.Shape, int(n.intAttr("axis", 0)))
+		for o := range outer {
+			for in := range inner {
+				s := 0.0
+				for k := range size {
+					s += x.Data[(o*size+k)*inner+in]
+				}
+				if mean {
+					s /= float64(size)
+				}
+				y.Data[o*inner+in] = s
+			}
+		}
+		return y, nil
+	}
+}
+
+func sumAll(n *node) (*Tensor, error) {
+	s := 0.0
+	for _, v := range n.ins[0].Data {
+		s += v
+	}
+	return &Tensor{Shape: []int64{}, Data: []float64{s}}, nil
+}
+
+// softmax along axis: m = max; e = exp(x − m); y = e / Σe.
+func softmax(n *node) (*Tensor, error) {
+	x, y := n.ins[0], n.result()
+	outer, size, inner := lines(x.Shape, int(n.intAttr("axis", 0)))
+	for o := range outer {
+		for in := range inner {
+			at := func(k int64) int64 { return (o*size+k)*inner + in }
+			m := math.Inf(-1)
+			for k := range size {
+				if v := x.Data[at(k)]; v > m || math.IsNaN(v) {
+					m = v
+				}
+			}
+			s := 0.0
+			for k := range size {
+				e := math.Exp(x.Data[at(k)] - m)
+				y.Data[at(k)] = e
+				s += e
+			}
+			for k := range size {
+				y.Data[at(k)] /= s
+			}
+		}
+	}
+	return y, nil
+}
+
+// layerNorm normalizes each row of the [M, N] view (N the product of the
+// dimensions from axis on): μ = Σx/N; c = x − μ; var = Σc²/N − (Σc/N)²,
+// at least 0; y = c / sqrt(var + ε).
+func layerNorm(n *node) (*Tensor, error) {
+	x, y := n.ins[0], n.result()
+	axis := int(n.intAttr("axis", 0))
+	eps := n.floatAttr("epsilon", nn.DefaultEpsilon)
+	cols := NumElements(x.Shape[axis:])
+	if cols == 0 {
+		return y, nil
+	}
+	rows := NumElements(x.Shape[:axis])
+	N := float64(cols)
+	for r := range rows {
+		xs, ys := x.Data[r*cols:(r+1)*cols], y.Data[r*cols:(r+1)*cols]
+		s := 0.0
+		for _, v := range xs {
+			s += v
+		}
+		mu := s / N
+		sc, sc2 := 0.0, 0.0
+		for i, v := range xs {
+			c := v - mu
+			ys[i] = c
+			sc += c
+			sc2 += c * c
+		}
+		v := sc2/N - (sc/N)*(sc/N)
+		if v < 0 {
+			v = 0
+		}
+		d := math.Sqrt(v + eps)
+		for i := range ys {
+			ys[i] /= d
+		}
+	}
+	return y, nil
+}
+
+// permuteBy makes y with axis i of y axis perm[i] of x.
+func permuteBy(x *Tensor, perm []int64, y *Tensor) {
+	r := len(x.Shape)
+	if r == 0 {
+		copy(y.Data, x.Data)
+		return
+	}
+	xStride := strides(x.Shape)
+	// step[i]: how far x's index moves when y's index i grows by one.
+	step := make([]int64, r)
+	for i, p := range perm {
+		step[i] = xStride[p]
+	}
+	idx := make([]int64, r)
+	src := int64(0)
+	for k := range y.Data {
+		y.Data[k] = x.Data[src]
+		for d := r - 1; d >= 0; d-- {
+			idx[d]++
+			src += step[d]
+			if idx[d] < y.Shape[d] {
+				break
+			}
+			src -= step[d] * idx[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// strides are the row-major strides of a shape.
+func strides(shape []int64) []int64 {
+	s := make([]int64, len(shape))
+	acc := int64(1)
+	for i := len(shape) - 1; i >= 0; i-- {
+		s[i] = acc
+		acc *= shape[i]
+	}
+	return s
+}
+
+func permute(n *node) (*Tensor, error) {
+	y := n.result()
+	permuteBy(n.ins[0], n.intList("perm"), y)
+	return y, nil
+}
+
+// swapAxes returns the function of a node that swaps axes a and b.
+func swapAxes(a, b int) func(*node) (*Tensor, error) {
+	return func(n *node) (*Tensor, error) {
+		r := len(n.ins[0].Shape)
+		perm := make([]int64, r)
+		for i := range perm {
+			perm[i] = int64(i)
+		}
+		perm[a], perm[b] = perm[b], perm[a]
+		y := n.result()
+		permuteBy(n.ins[0], perm, y)
+		return y, nil
+	}
+}
+
+// broadcastTo copies x along broadcast dimensions; shapes align from the
+// back (PyTorch).
+func broadcastTo(n *node) (*Tensor, error) {
+	x, y := n.ins[0], n.result()
+	r, off := len(y.Shape), len(y.Shape)-len(x.Shape)
+	if off < 0 {
+		return nil, errors.New("the input has more dimensions than the result")
+	}
+	xs := strides(x.Shape)
+	step := make([]int64, r)
+	for d := off; d < r; d++ {
+		if x.Shape[d-off] != 1 {
+			step[d] = xs[d-off]
+		}
+	}
+	idx := make([]int64, r)
+	src := int64(0)
+	for k := range y.Data {
+		y.Data[k] = x.Data[src]
+		for d := r - 1; d >= 0; d-- {
+			idx[d]++
+			src += step[d]
+			if idx[d] < y.Shape[d] {
+				break
+			}
+			src -= step[d] * idx[d]
+			idx[d] = 0
+		}
+	}
+	return y, nil
+}
+
+// concat joins the operands along axis in operand order.
+func concat(n *node) (*Tensor, error) {
+	y := n.result()
+	axis := int(n.intAttr("axis", 0))
+	outer := NumElements(y.Shape[:axis])
+	inner := NumElements(y.Shape[axis+1:])
+	at := int64(0)
+	for o := range outer {
+		for _, x := range n.ins {
+			chunk := x.Shape[axis] * inner
+			copy(y.Data[at:at+chunk], x.Data[o*chunk:(o+1)*chunk])
+			at += chunk
+		}
+	}
+	if at != int64(len(y.Data)) {
+		return nil, fmt.Errorf("the operands hold %d elements, the result %d", at, len(y.Data))
+	}
+	return y, nil
+}
+
+// mseLoss is Σ(p − t)² / numel.
+func mseLoss(n *node) (*Tensor, error) {
+	p, t := n.ins[0], n.ins[1]
+	s := 0.0
+	for i, v := range p.Data {
+		d := v - t.Data[i]
+		s += d * d
+	}
+	return &Tensor{Shape: []int64{}, Data: []float64{s / float64(len(p.Data))}}, nil
+}

@@ -1,0 +1,197 @@
+// Package graphrun is otir-run's command-line driver for the nn graph
+// evaluator: it reads a file holding nn graphs, the payload (.npz) and one
+// .npy input per graph argument, evaluates a graph with
+// github.com/otir-dev/otir/backend/nneval and writes its outputs (and, on
+// request, every node's value). It sits at the command layer because it
+// needs the parser.
+package graphrun
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+)
+
+// FileRun is one `otir-run` invocation on a graph:
+//
+//	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR]
+type FileRun struct {
+	// Path is the file holding the graph.
+	Path string
+	// Entry names the graph ("@name" or "name"; "" for the file's only graph).
+	Entry string
+	// Params is the payload .npz ("": none).
+	Params string
+	// Inputs are .npy files, one per graph argument, in order.
+	Inputs []string
+	// Outputs are .npy files ("-": stdout as text), one per graph output;
+	// none prints every output to stdout.
+	Outputs []string
+	// AllValues, if set, receives every node's value as DIR/<ssa-name>.npy.
+	AllValues string
+}
+
+// ErrNoGraph is returned, unreported, when the file parses but holds no nn
+// graph (otir-run then says what it makes of the flags).
+var ErrNoGraph = errors.New("the file holds no nn graph")
+
+// RunFile evaluates the graph as the otir-run command does. Diagnostics
+// are rendered to stderr with their source lines and kernelrun.ErrReported
+// returned (exit 1); a wrong number of --input or --output files is a
+// *kernelrun.ArgError (a usage error, exit 2).
+func RunFile(fr FileRun, stdout, stderr io.Writer) error {
+	sm := diag.NewSourceMgr()
+	report := func(err error) error {
+		var d *diag.Diagnostic
+		var ae *kernelrun.ArgError
+		switch e := err.(type) {
+		case diag.List:
+			sm.RenderAll(stderr, e)
+		default:
+			if errors.As(err, &ae) || !errors.As(err, &d) {
+				return err
+			}
+			sm.Render(stderr, d)
+		}
+		return kernelrun.ErrReported
+	}
+	src, err := os.ReadFile(fr.Path)
+	if err != nil {
+		return report(diag.AboutFile(fr.Path, err))
+	}
+	src = []byte(diag.NormalizeNewlines(string(src)))
+	sm.Add(fr.Path, string(src))
+	m, err := parse.Parse(fr.Path, src, parse.Options{})
+	if err != nil {
+		return report(err)
+	}
+	if len(nn.Graphs(m)) == 0 {
+		return ErrNoGraph
+	}
+	g, err := nneval.FindGraph(m, fr.Entry)
+	if err != nil {
+		return report(diag.AboutFile(fr.Path, err))
+	}
+	name, _ := g.StringAttr("sym_name")
+	body := g.Body(0)
+	if len(fr.Inputs) != len(body.Args) {
+		return &kernelrun.ArgError{Err: fmt.Errorf("graph @%s takes %s, but %d --input files were given (one per argument, in order)",
+			name, diag.Plural(len(body.Args), "input"), len(fr.Inputs))}
+	}
+	results := g.Body(0).Terminator().Operands
+	if len(fr.Outputs) != 0 && len(fr.Outputs) != len(results) {
+		return &kernelrun.ArgError{Err: fmt.Errorf("graph @%s has %s, but %d --output files were given (one per output, in order)",
+			name, diag.Plural(len(results), "output"), len(fr.Outputs))}
+	}
+	p := nneval.Payload{}
+	if fr.Params != "" {
+		if p, err = nneval.ReadPayloadFile(fr.Params); err != nil {
+			return report(diag.AboutFile(fr.Params, err))
+		}
+	}
+	var ins []*nneval.Tensor
+	for _, path := range fr.Inputs {
+		t, err := nneval.ReadTensorFile(path)
+		if err != nil {
+			return report(diag.AboutFile(path, err))
+		}
+		ins = append(ins, t)
+	}
+	res, err := nneval.Eval(g, ins, p, nneval.Options{})
+	if err != nil {
+		if fr.Params == "" {
+			var d *diag.Diagnostic
+			if errors.As(err, &d) && strings.Contains(d.Msg, "the payload has no entry") {
+				d.Msg += " (no --params file was given)"
+			}
+		}
+		return report(err)
+	}
+	if fr.AllValues != "" {
+		if err := os.MkdirAll(fr.AllValues, 0o755); err != nil {
+			return report(diag.AboutFile(fr.AllValues, err))
+		}
+		for i, v := range res.Values {
+			path := filepath.Join(fr.AllValues, nneval.Name(v.Value, i)+".npy")
+			if err := nneval.WriteTensorFile(path, v.Tensor); err != nil {
+				return report(aboutPath(path, err))
+			}
+		}
+	}
+	index := map[*ir.Value]int{}
+	for i, v := range res.Values {
+		index[v.Value] = i
+	}
+	for i, t := range res.Outputs {
+		out := "-"
+		if len(fr.Outputs) > 0 {
+			out = fr.Outputs[i]
+		}
+		if out == "-" {
+			fmt.Fprintf(stdout, "%%%s = %s : %s\n", nneval.Name(results[i], index[results[i]]), Text(t), results[i].Type)
+			continue
+		}
+		if err := nneval.WriteTensorFile(out, t); err != nil {
+			return report(aboutPath(out, err))
+		}
+	}
+	return nil
+}
+
+func aboutPath(path string, err error) *diag.Diagnostic {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		path = pe.Path
+	}
+	return diag.AboutFile(path, err)
+}
+
+// Text prints a tensor as nested lists, row-major: [[1, 2], [3, 4]], a
+// scalar as its value. Values are the shortest decimal that reads back
+// exactly.
+func Text(t *nneval.Tensor) string {
+	var sb strings.Builder
+	var rec func(dim int, off int64)
+	rec = func(dim int, off int64) {
+		if dim == len(t.Shape) {
+			sb.WriteString(number(t.Data[off]))
+			return
+		}
+		sb.WriteByte('[')
+		inner := nneval.NumElements(t.Shape[dim+1:])
+		for i := range t.Shape[dim] {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			rec(dim+1, off+i*inner)
+		}
+		sb.WriteByte(']')
+	}
+	rec(0, 0)
+	return sb.String()
+}
+
+func number(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

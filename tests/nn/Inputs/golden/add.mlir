@@ -1,0 +1,4 @@
+nn.graph @add(%x0: tensor<3x4xf64>, %x1: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %v0 = nn.add %x0, %x1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+  nn.return %v0 : tensor<3x4xf64>
+}

@@ -1,0 +1,4 @@
+nn.graph @cos(%x0: tensor<2x3x4xf64>) -> tensor<2x3x4xf64> {
+  %v0 = nn.cos %x0 : (tensor<2x3x4xf64>) -> tensor<2x3x4xf64>
+  nn.return %v0 : tensor<2x3x4xf64>
+}

@@ -1,0 +1,4 @@
+nn.graph @exp(%x0: tensor<16xf64>) -> tensor<16xf64> {
+  %v0 = nn.exp %x0 : (tensor<16xf64>) -> tensor<16xf64>
+  nn.return %v0 : tensor<16xf64>
+}

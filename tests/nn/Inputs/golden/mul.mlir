@@ -1,0 +1,4 @@
+nn.graph @mul(%x0: tensor<3x4xf64>, %x1: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %v0 = nn.mul %x0, %x1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+  nn.return %v0 : tensor<3x4xf64>
+}

@@ -1,0 +1,4 @@
+nn.graph @sub(%x0: tensor<3x4xf64>, %x1: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %v0 = nn.sub %x0, %x1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+  nn.return %v0 : tensor<3x4xf64>
+}
