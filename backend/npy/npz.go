@@ -48,6 +48,11 @@ func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
 		return nil, fmt.Errorf("archive has %d members, more than %d", len(zr.File), maxMembers)
 	}
 	z := &NPZ{Arrays: map[string]*Array{}}
+	// Deflate expands at most about 1032 times, so an honest archive's
+	// members together hold at most about 1032 times its size: members that
+	// share compressed data (a zip bomb) claim more.
+	limit := uint64(size)*1032 + 1<<20
+	var total uint64
 	for _, f := range zr.File {
 		key, ok := strings.CutSuffix(f.Name, ".npy")
 		if !ok || key == "" {
@@ -56,8 +61,8 @@ func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
 		if _, dup := z.Arrays[key]; dup {
 			return nil, fmt.Errorf("member %q appears twice", f.Name)
 		}
-		if f.UncompressedSize64 > uint64(size)*1032+1<<20 {
-			// Deflate expands at most about 1032 times.
+		total += f.UncompressedSize64
+		if f.UncompressedSize64 > limit || total > limit {
 			return nil, fmt.Errorf("member %q: uncompressed size %d is implausible for the archive's size", f.Name, f.UncompressedSize64)
 		}
 		rc, err := f.Open()
