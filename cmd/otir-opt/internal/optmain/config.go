@@ -60,6 +60,14 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		importALIR:    c.String("import-alir"),
 		emit:          c.String("emit"),
 	}
+	if c.IsSet("latency-cutoff") {
+		// --latency-cutoff C is --emit=verilog|vhdl,latency-cutoff=C.
+		base, opt, _ := strings.Cut(cfg.emit, ",")
+		if (base != "verilog" && base != "vhdl") || opt != "" {
+			return nil, usageErrorf("--latency-cutoff applies to --emit=verilog or --emit=vhdl")
+		}
+		cfg.emit = base + ",latency-cutoff=" + c.String("latency-cutoff")
+	}
 	switch c.NArg() {
 	case 0:
 	case 1:
