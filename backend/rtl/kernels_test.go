@@ -55,11 +55,35 @@ func lowerKernel(t *testing.T, src string) *alir.Program {
 // against the interpreter.
 func TestKernelsIverilog(t *testing.T) {
 	needTool(t, "iverilog")
+	_, ghdl := lookTool("ghdl")
+	for k, kn := range kernelCases(t) {
+		t.Run(kn.name, func(t *testing.T) {
+			p := lowerKernel(t, kn.src)
+			if p.NumInputs() == 0 {
+				t.Skip("no inputs")
+			}
+			in := kernelInputs(p, k)
+			check(t, kn.name, p, Options{Name: "k"}, in)
+			cut := maxLatency(p) / 3
+			if cut > 0 {
+				check(t, kn.name, p, Options{Name: "k", LatencyCutoff: cut}, in)
+			}
+			if ghdl {
+				checkVHDL(t, kn.name, p, Options{Name: "k", LatencyCutoff: cut}, in)
+			}
+		})
+	}
+}
+
+type kernel struct{ name, src string }
+
+// kernelCases returns the bundled examples and generated kernels.
+func kernelCases(t *testing.T) []kernel {
+	t.Helper()
 	files, err := filepath.Glob("../../examples/*.otir")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
-	type kernel struct{ name, src string }
 	var ks []kernel
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -71,23 +95,10 @@ func TestKernelsIverilog(t *testing.T) {
 	for k := range randomCount(12) {
 		ks = append(ks, kernel{fmt.Sprintf("gen%d", k), difftest.Generate(9100 + uint64(k))})
 	}
-	_, ghdl := lookTool("ghdl")
-	for k, kn := range ks {
-		t.Run(kn.name, func(t *testing.T) {
-			p := lowerKernel(t, kn.src)
-			if p.NumInputs() == 0 {
-				t.Skip("no inputs")
-			}
-			rows := min(64, rowsFor(p))
-			in := alir.RandomInputs(p, rows, uint64(k))
-			check(t, kn.name, p, Options{Name: "k"}, in)
-			cut := maxLatency(p) / 3
-			if cut > 0 {
-				check(t, kn.name, p, Options{Name: "k", LatencyCutoff: cut}, in)
-			}
-			if ghdl {
-				checkVHDL(t, kn.name, p, Options{Name: "k", LatencyCutoff: cut}, in)
-			}
-		})
-	}
+	return ks
+}
+
+// kernelInputs returns the input rows kernel k is simulated on.
+func kernelInputs(p *alir.Program, k int) []float64 {
+	return alir.RandomInputs(p, min(64, rowsFor(p)), uint64(k))
 }

@@ -208,10 +208,29 @@ func randomCount(def int) int {
 func TestRandomIverilog(t *testing.T) {
 	needTool(t, "iverilog")
 	n := randomCount(40)
-	r := rand.New(rand.NewPCG(17, 2001))
+	for _, c := range randomCases(t, n, rand.New(rand.NewPCG(17, 2001))) {
+		for _, cut := range []float64{0, 0.5} {
+			t.Run(fmt.Sprintf("%s/cut%g", c.name, cut), func(t *testing.T) {
+				check(t, c.name, c.p, Options{Name: "rnd", LatencyCutoff: cut}, c.in)
+			})
+		}
+	}
+}
+
+type randomCase struct {
+	name string
+	p    *alir.Program
+	in   []float64
+}
+
+// randomCases returns n random programs (of both dialects, ALIR spec 2 and
+// 4 and DAIS, that the interpreter accepts) with 24 rows of inputs each;
+// with n >= 40 every opcode must occur.
+func randomCases(t *testing.T, n int, r *rand.Rand) []randomCase {
+	t.Helper()
 	seen := map[string]bool{}
-	tested := 0
-	for it := 0; tested < n && it < 20*n+100; it++ {
+	var cs []randomCase
+	for it := 0; len(cs) < n && it < 20*n+100; it++ {
 		d := alir.Dialect(it % 2)
 		nIn := 1 + r.IntN(4)
 		p := randomProgram(r, d, nIn, 1+r.IntN(40))
@@ -224,17 +243,10 @@ func TestRandomIverilog(t *testing.T) {
 		for _, op := range p.Ops {
 			seen[p.Dialect.OpName(op.Opcode)+"/"+p.Dialect.String()] = true
 		}
-		in := randomInputValues(r, nIn, 24)
-		for _, cut := range []float64{0, 0.5} {
-			name := fmt.Sprintf("it%d_%v", it, d)
-			t.Run(fmt.Sprintf("%s/cut%g", name, cut), func(t *testing.T) {
-				check(t, name, p, Options{Name: "rnd", LatencyCutoff: cut}, in)
-			})
-		}
-		tested++
+		cs = append(cs, randomCase{fmt.Sprintf("it%d_%v", it, d), p, randomInputValues(r, nIn, 24)})
 	}
-	if tested < n {
-		t.Errorf("only %d of %d random programs could run", tested, n)
+	if len(cs) < n {
+		t.Errorf("only %d of %d random programs could run", len(cs), n)
 	}
 	if n >= 40 {
 		for _, d := range []alir.Dialect{alir.ALIR, alir.DAIS} {
@@ -245,6 +257,7 @@ func TestRandomIverilog(t *testing.T) {
 			}
 		}
 	}
+	return cs
 }
 
 // TestRandomLint runs verilator --lint-only -Wall on random designs.

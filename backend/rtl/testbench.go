@@ -21,7 +21,7 @@ func (d *Design) WriteVerilogTestbench(w io.Writer) error {
 	fmt.Fprintf(bw, "// (default inputs.hex); prints model_out in hex, one line per row.\n")
 	fmt.Fprintf(bw, "// latency: %d\n`timescale 1ns/1ps\n\nmodule %s_tb;\n", d.Latency, d.Name)
 	fmt.Fprintf(bw, "    reg [%d:0] model_inp;\n    reg [%d:0] row;\n    wire [%d:0] model_out;\n", wi-1, wi-1, wo-1)
-	fmt.Fprintf(bw, "    reg [8*1024-1:0] fname;\n    integer fd, r, n, cyc, done;\n")
+	fmt.Fprintf(bw, "    reg [8*1024-1:0] fname;\n    reg done;\n    integer fd, r, n, cyc;\n")
 	if d.Latency > 0 {
 		fmt.Fprintf(bw, "    reg clk;\n    %s dut (.clk(clk), .model_inp(model_inp), .model_out(model_out));\n", d.Name)
 	} else {

@@ -79,7 +79,10 @@ func (d *Design) WriteVerilog(w io.Writer) error {
 	fmt.Fprintf(bw, "    input [%d:0] model_inp,\n", max(d.InWidth, 1)-1)
 	fmt.Fprintf(bw, "    output [%d:0] model_out\n);\n\n", max(d.OutWidth, 1)-1)
 	for _, t := range d.tables {
-		fmt.Fprintf(bw, "    function [%d:0] %s;\n        input [%d:0] idx;\n        begin\n            case (idx)\n", t.width-1, t.name, t.index-1)
+		// no_inline_task: Verilator makes the ROM one C++ function instead
+		// of a copy of the whole case at every use (a build of minutes for
+		// large tables used often); other tools ignore the comment.
+		fmt.Fprintf(bw, "    function [%d:0] %s; /* verilator no_inline_task */\n        input [%d:0] idx;\n        begin\n            case (idx)\n", t.width-1, t.name, t.index-1)
 		for k, v := range t.values {
 			fmt.Fprintf(bw, "                %d'd%d: %s = %d'h%s;\n", t.index, k, t.name, t.width, v.Text(16))
 		}
