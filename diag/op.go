@@ -31,7 +31,7 @@ func OpErrorAt(loc ir.Location, name, format string, args ...any) *Diagnostic {
 
 // TypeStr prints a type for a message ("<<NULL TYPE>>" for a missing one).
 func TypeStr(t ir.Type) string {
-	if isNilType(t) {
+	if IsNilType(t) {
 		return "<<NULL TYPE>>"
 	}
 	if tt, ok := t.(*ir.TileType); ok {
@@ -51,8 +51,9 @@ func TypeStr(t ir.Type) string {
 	return t.String()
 }
 
-// isNilType reports whether t is nil or a typed nil pointer.
-func isNilType(t ir.Type) bool {
+// IsNilType reports whether t is nil or a typed nil pointer (malformed IR
+// may hold either; the verifier and the messages check with it).
+func IsNilType(t ir.Type) bool {
 	switch x := t.(type) {
 	case nil:
 		return true

@@ -78,7 +78,7 @@ func TestOpTableFastMatchesExact(t *testing.T) {
 			ran := 0
 			for it := 0; ran < iters && it < 50*iters; it++ {
 				nIn := 1 + r.IntN(4)
-				p := randomProgramOf(r, d, nIn, 4+r.IntN(12), c == OpSum)
+				p := RandomProgram(r, d, nIn, 4+r.IntN(12), c == OpSum)
 				// Keep only the programs that use c.
 				if !slices.ContainsFunc(p.Ops, func(o Op) bool { return o.Opcode == c }) {
 					continue

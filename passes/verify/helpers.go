@@ -39,28 +39,9 @@ func isScalar(t ir.Type) bool {
 	return false
 }
 
-// isNilType reports whether t is nil or a typed nil pointer.
-func isNilType(t ir.Type) bool {
-	switch x := t.(type) {
-	case nil:
-		return true
-	case *ir.IntType:
-		return x == nil
-	case *ir.FloatType:
-		return x == nil
-	case *ir.IndexType:
-		return x == nil
-	case *ir.TokenType:
-		return x == nil
-	case *ir.TileType:
-		return x == nil
-	}
-	return false
-}
-
 // invalidType explains why a type is not well formed, or returns "".
 func invalidType(t ir.Type) string {
-	if isNilType(t) {
+	if diag.IsNilType(t) {
 		return "has no type"
 	}
 	switch x := t.(type) {
