@@ -122,18 +122,7 @@ func checkReturn(op *ir.Operation, ctx *ir.VerifyContext) *diag.Diagnostic {
 // the symbol as func.func's signature; the parser makes function_type from
 // them.
 func printGraphSignature(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir.FormatElem) {
-	b := op.Regions[args[0].Ref.Index].Blocks[0]
-	p.WriteString("(")
-	for i, a := range b.Args {
-		if i > 0 {
-			p.WriteString(", ")
-		}
-		p.PrintOperand(a)
-		p.WriteString(": ")
-		p.PrintType(a.Type)
-		p.PrintOptionalLocation(a.Loc)
-	}
-	p.WriteString(")")
+	ir.PrintBlockArgList(p, op.Regions[args[0].Ref.Index].Blocks[0])
 	fn, _ := op.Attr(args[1].Ref.Name).(*ir.FunctionType)
 	if fn == nil || len(fn.Results) == 0 {
 		return
@@ -171,31 +160,8 @@ func graphSignatureFits(op *ir.Operation, _ *ir.Format, args []ir.FormatElem) bo
 }
 
 func parseGraphSignature(p ir.AsmParser, st *ir.OpState, args []ir.FormatElem) error {
-	if err := p.ParsePunct("("); err != nil {
-		return err
-	}
-	var bargs []ir.BlockArg
-	if !p.IsPunct(")") {
-		for {
-			at := p.CurrentLoc()
-			name, err := p.ParseOperand()
-			if err != nil {
-				return err
-			}
-			if err := p.ParsePunct(":"); err != nil {
-				return err
-			}
-			t, err := p.ParseType()
-			if err != nil {
-				return err
-			}
-			bargs = append(bargs, ir.BlockArg{Name: name, Type: t, Loc: at})
-			if !p.ParseOptionalPunct(",") {
-				break
-			}
-		}
-	}
-	if err := p.ParsePunct(")"); err != nil {
+	bargs, err := ir.ParseBlockArgList(p)
+	if err != nil {
 		return err
 	}
 	var outs []ir.Type

@@ -186,46 +186,12 @@ func gridRank(k *ir.Operation) int {
 // type is read as its location); the parser makes function_type from their
 // types.
 func printKernelArguments(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args []ir.FormatElem) {
-	b := op.Regions[args[0].Ref.Index].Blocks[0]
-	p.WriteString("(")
-	for i, a := range b.Args {
-		if i > 0 {
-			p.WriteString(", ")
-		}
-		p.PrintOperand(a)
-		p.WriteString(": ")
-		p.PrintType(a.Type)
-		p.PrintOptionalLocation(a.Loc)
-	}
-	p.WriteString(")")
+	ir.PrintBlockArgList(p, op.Regions[args[0].Ref.Index].Blocks[0])
 }
 
 func parseKernelArguments(p ir.AsmParser, st *ir.OpState, args []ir.FormatElem) error {
-	if err := p.ParsePunct("("); err != nil {
-		return err
-	}
-	var bargs []ir.BlockArg
-	if !p.IsPunct(")") {
-		for {
-			at := p.CurrentLoc()
-			name, err := p.ParseOperand()
-			if err != nil {
-				return err
-			}
-			if err := p.ParsePunct(":"); err != nil {
-				return err
-			}
-			t, err := p.ParseType()
-			if err != nil {
-				return err
-			}
-			bargs = append(bargs, ir.BlockArg{Name: name, Type: t, Loc: at})
-			if !p.ParseOptionalPunct(",") {
-				break
-			}
-		}
-	}
-	if err := p.ParsePunct(")"); err != nil {
+	bargs, err := ir.ParseBlockArgList(p)
+	if err != nil {
 		return err
 	}
 	st.Regions[args[0].Ref.Index].Args = bargs
