@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/tileview"
 )
 
 // The node kinds' functions on tensors. Sums are left-to-right folds from
@@ -370,37 +371,21 @@ func permuteBy(x *Tensor, perm []int64, y *Tensor) {
 		copy(y.Data, x.Data)
 		return
 	}
-	xStride := strides(x.Shape)
+	xStride := tileview.Strides(x.Shape)
 	// step[i]: how far x's index moves when y's index i grows by one.
 	step := make([]int64, r)
 	for i, p := range perm {
 		step[i] = xStride[p]
 	}
-	idx := make([]int64, r)
-	src := int64(0)
-	for k := range y.Data {
-		y.Data[k] = x.Data[src]
-		for d := r - 1; d >= 0; d-- {
-			idx[d]++
-			src += step[d]
-			if idx[d] < y.Shape[d] {
-				break
-			}
-			src -= step[d] * idx[d]
-			idx[d] = 0
-		}
-	}
+	gather(y, x, step)
 }
 
-// strides are the row-major strides of a shape.
-func strides(shape []int64) []int64 {
-	s := make([]int64, len(shape))
-	acc := int64(1)
-	for i := len(shape) - 1; i >= 0; i-- {
-		s[i] = acc
-		acc *= shape[i]
+// gather sets y's elements, in row-major order, to those of x at the
+// strided index map step (tileview.Map).
+func gather(y, x *Tensor, step []int64) {
+	for k, src := range tileview.Map[int64](y.Shape, step) {
+		y.Data[k] = x.Data[src]
 	}
-	return s
 }
 
 func permute(n *node) (*Tensor, error) {
@@ -428,31 +413,10 @@ func swapAxes(a, b int) func(*node) (*Tensor, error) {
 // back (PyTorch).
 func broadcastTo(n *node) (*Tensor, error) {
 	x, y := n.ins[0], n.result()
-	r, off := len(y.Shape), len(y.Shape)-len(x.Shape)
-	if off < 0 {
+	if len(x.Shape) > len(y.Shape) {
 		return nil, errors.New("the input has more dimensions than the result")
 	}
-	xs := strides(x.Shape)
-	step := make([]int64, r)
-	for d := off; d < r; d++ {
-		if x.Shape[d-off] != 1 {
-			step[d] = xs[d-off]
-		}
-	}
-	idx := make([]int64, r)
-	src := int64(0)
-	for k := range y.Data {
-		y.Data[k] = x.Data[src]
-		for d := r - 1; d >= 0; d-- {
-			idx[d]++
-			src += step[d]
-			if idx[d] < y.Shape[d] {
-				break
-			}
-			src -= step[d] * idx[d]
-			idx[d] = 0
-		}
-	}
+	gather(y, x, tileview.BroadcastStrides(x.Shape, y.Shape))
 	return y, nil
 }
 
