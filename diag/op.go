@@ -128,3 +128,17 @@ func AttrKind(a ir.Attr) string {
 	}
 	return "an unknown attribute"
 }
+
+// CheckTerminator requires block b of op's region to end with the op named
+// term (mlir-opt's "expects regions to end with ..."), or returns the
+// diagnostic; the dialects' hooks of ops with a fixed terminator use it.
+func CheckTerminator(op *ir.Operation, b *ir.Block, term string) *Diagnostic {
+	last := b.Terminator()
+	if last == nil {
+		return OpErrorf(op, "expects regions to end with '%s', but the block is empty", term)
+	}
+	if last.Name != term {
+		return OpErrorf(op, "expects regions to end with '%s', found '%s'", term, last.Name)
+	}
+	return nil
+}

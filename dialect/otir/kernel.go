@@ -87,19 +87,7 @@ func checkKernel(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if d := checkGrid(op); d != nil {
 		return d
 	}
-	return checkTerminator(op, body, OpReturn)
-}
-
-// checkTerminator requires block b of op's region to end with the op named term.
-func checkTerminator(op *ir.Operation, b *ir.Block, term string) *diag.Diagnostic {
-	last := b.Terminator()
-	if last == nil {
-		return diag.OpErrorf(op, "expects regions to end with '%s', but the block is empty", term)
-	}
-	if last.Name != term {
-		return diag.OpErrorf(op, "expects regions to end with '%s', found '%s'", term, last.Name)
-	}
-	return nil
+	return diag.CheckTerminator(op, body, OpReturn)
 }
 
 // MaxWorkgroups bounds the number of workgroups of a grid (an

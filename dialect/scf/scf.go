@@ -87,7 +87,7 @@ func checkFor(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 			return diag.OpErrorf(op, "types mismatch between iter_args operand #%d ('%s') and result #%d ('%s')", i, diag.TypeStr(x.Type), i, diag.TypeStr(r))
 		}
 	}
-	return checkTerminator(op, body, OpYield)
+	return diag.CheckTerminator(op, body, OpYield)
 }
 
 // checkIf: a scalar i1 condition; regions without arguments; an else region
@@ -104,7 +104,7 @@ func checkIf(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 			if len(b.Args) != 0 {
 				return diag.OpErrorf(op, "region #%d must have no arguments, but has %d", i, len(b.Args))
 			}
-			if d := checkTerminator(op, b, OpYield); d != nil {
+			if d := diag.CheckTerminator(op, b, OpYield); d != nil {
 				return d
 			}
 		}
@@ -160,18 +160,6 @@ func hook(rule func(*ir.Operation, *ir.VerifyContext) *diag.Diagnostic) func(*ir
 		}
 		return nil
 	}
-}
-
-// checkTerminator requires block b of op's region to end with the op named term.
-func checkTerminator(op *ir.Operation, b *ir.Block, term string) *diag.Diagnostic {
-	last := b.Terminator()
-	if last == nil {
-		return diag.OpErrorf(op, "expects regions to end with '%s', but the block is empty", term)
-	}
-	if last.Name != term {
-		return diag.OpErrorf(op, "expects regions to end with '%s', found '%s'", term, last.Name)
-	}
-	return nil
 }
 
 // isIndex reports whether t is the index type.
