@@ -1,0 +1,80 @@
+package quant
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/otir-dev/otir/ir"
+)
+
+func TestParsePrint(t *testing.T) {
+	for _, tc := range []struct{ in, out string }{
+		{"!quant.uniform<i8:f64, 0.0625>", "!quant.uniform<i8:f64, 0.0625>"},
+		{"!quant.uniform<u7:f64, 1.250000e-01>", "!quant.uniform<u7:f64, 0.125>"},
+		{"!quant.uniform<i9:f64, 0.125:0>", "!quant.uniform<i9:f64, 0.125>"},
+		{"!quant.uniform<i4:f64, 4.0>", "!quant.uniform<i4:f64, 4.0>"},
+		{"!quant.uniform<u1:f64, 1.0>", "!quant.uniform<u1:f64, 1.0>"},
+		{"tensor<3x!quant.uniform<i12:f64, 0.125>>", "tensor<3x!quant.uniform<i12:f64, 0.125>>"},
+	} {
+		ty, err := ir.ParseType(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if got := ir.TypeString(ty); got != tc.out {
+			t.Errorf("%s printed %s, want %s", tc.in, got, tc.out)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"!quant.uniform<i8:f64, 0.1>", "scale must be a positive power of two, got 0.1"},
+		{"!quant.uniform<i8:f64, -0.5>", "scale must be a positive power of two"},
+		{"!quant.uniform<i8:f64, 0.5:3>", "zero point must be 0, got 3"},
+		{"!quant.uniform<i8:f32, 0.5>", "expressed type must be f64, got 'f32'"},
+		{"!quant.uniform<i8<-7:7>:f64, 0.5>", "storage ranges"},
+		{"!quant.uniform<i8:f64:0, {0.5,0.25}>", "per-axis quantization is not supported"},
+		{"!quant.uniform<i64:f64, 0.5>", "storage width must be in [2, 63], got 64"},
+		{"!quant.uniform<i1:f64, 0.5>", "storage width must be in [2, 63], got 1"},
+		{"!quant.uniform<f8:f64, 0.5>", "storage type must be iN or uN"},
+		{"!quant.uniform<i8:f64>", "missing the scale"},
+		{"!quant.uniform<i8:f64, 1.4916681462400413e-154>", "out of range"},
+		{"!quant.uniform<i8:f64, 2^-4>", "invalid scale"},
+	} {
+		_, err := ir.ParseType(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// Quantize is floor then wrap, as alkaid-mlp's quant.json states:
+// q = wrap_s9(floor(8x)), q = floor(8v) mod 128.
+func TestQuantize(t *testing.T) {
+	s9 := Uniform(9, true, 3)
+	u7 := Uniform(7, false, 3)
+	for _, tc := range []struct {
+		ty   *UniformType
+		v    float64
+		want int64
+	}{
+		{s9, 0, 0}, {s9, -0.015625, -1}, {s9, 0.124, 0}, {s9, 31.875, 255}, {s9, 32, -256},
+		{s9, -32.125, 255}, {s9, 100.5, 804 - 1024}, {s9, -100.5, -804 + 1024},
+		{u7, 15.875, 127}, {u7, 16, 0}, {u7, 17.3, 10}, {u7, -0.125, 127},
+		{s9, math.NaN(), 0}, {s9, math.Inf(1), 0},
+		{Uniform(8, true, 0), 1e300, 0}, {Uniform(8, true, 0), -129, 127},
+		{Uniform(63, false, 0), -1, 1<<63 - 1},
+	} {
+		if got := tc.ty.Quantize(tc.v); got != tc.want {
+			t.Errorf("%s.Quantize(%v) = %d, want %d", tc.ty, tc.v, got, tc.want)
+		}
+	}
+	if s9.Min() != -32 || s9.Max() != 31.875 || u7.Max() != 15.875 || u7.Min() != 0 {
+		t.Errorf("bounds: s9 [%v, %v], u7 [%v, %v]", s9.Min(), s9.Max(), u7.Min(), u7.Max())
+	}
+	if k, i, f := s9.KIF(); k != 1 || i != 5 || f != 3 {
+		t.Errorf("KIF of %s = %d %d %d", s9, k, i, f)
+	}
+}
