@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -151,24 +152,39 @@ func checkNode(op *ir.Operation, r rule) *diag.Diagnostic {
 	return nil
 }
 
-// checkElem: t's element type is f64 or f32 and the one of the op's other
-// tensors (elem, set by the first).
+// checkElem: t's element type is f64, f32 or a quantized type, and agrees
+// with the op's other tensors (elem, set by the first): float tensors share
+// one element type; quantized tensors mix with f64 ones (an f64 tensor of a
+// quantized graph holds exact values, ../shared/design/nn-graph.md §5).
 func checkElem(op *ir.Operation, t *ir.TensorType, elem *ir.Type) *diag.Diagnostic {
 	if !IsElementType(t.Elem) {
-		return diag.OpErrorf(op, "element type must be f64 or f32, but got '%s'", diag.TypeStr(t))
+		return diag.OpErrorf(op, "element type must be f64, f32 or !quant.uniform, but got '%s'", diag.TypeStr(t))
 	}
-	if *elem == nil {
+	switch {
+	case *elem == nil:
 		*elem = t.Elem
-	} else if *elem != t.Elem {
+	case *elem == t.Elem:
+	case compatibleQuantized(*elem, t.Elem):
+		if quant.ElementOf(*elem) == nil {
+			*elem = t.Elem // remember a quantized one
+		}
+	default:
 		return diag.OpErrorf(op, "operands and result must have the same element type, but got '%s' and '%s'", diag.TypeStr(*elem), diag.TypeStr(t.Elem))
 	}
 	return nil
 }
 
+// compatibleQuantized: a and b are quantized or f64, and not both f64.
+func compatibleQuantized(a, b ir.Type) bool {
+	f64 := ir.Type(ir.Float(ir.F64))
+	qa, qb := quant.ElementOf(a) != nil, quant.ElementOf(b) != nil
+	return (qa || a == f64) && (qb || b == f64) && (qa || qb)
+}
+
 // IsElementType reports whether t is an element type of nn tensors: f64
-// (the reference) or f32.
+// (the reference), f32, or a quantized type (!quant.uniform).
 func IsElementType(t ir.Type) bool {
-	return t == ir.Type(ir.Float(ir.F64)) || t == ir.Type(ir.Float(ir.F32))
+	return t == ir.Type(ir.Float(ir.F64)) || t == ir.Type(ir.Float(ir.F32)) || quant.ElementOf(t) != nil
 }
 
 // inferWith makes a record's Infer of a rule that needs no declared result:

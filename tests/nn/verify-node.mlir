@@ -31,7 +31,7 @@ nn.graph @operand_not_tensor(%x: tensor<3xf64>) -> tensor<3xf64> {
 // -----
 
 nn.graph @element_type(%x: tensor<3xf64>) -> tensor<3xf64> {
-  // expected-error @+1 {{'nn.const' op element type must be f64 or f32, but got 'tensor<3xi8>'}}
+  // expected-error @+1 {{'nn.const' op element type must be f64, f32 or !quant.uniform, but got 'tensor<3xi8>'}}
   %c = nn.const {params = "c"} : () -> tensor<3xi8>
   nn.return %x : tensor<3xf64>
 }
@@ -95,4 +95,15 @@ nn.graph @other(%y: tensor<3xf64>) -> tensor<3xf64> {
   // expected-error @+1 {{use of undeclared SSA value name}}
   %1 = nn.relu %0 : (tensor<3xf64>) -> tensor<3xf64>
   nn.return %1 : tensor<3xf64>
+}
+
+// -----
+
+// Quantized and f64 tensors mix (an f64 tensor of a quantized graph is exact);
+// f32 does not mix with them.
+nn.graph @g(%x: tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf32> {
+  %0 = nn.relu %x : (tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf64>
+  // expected-error @+1 {{'nn.relu' op operands and result must have the same element type, but got '!quant.uniform<i8:f64, 0.0625>' and 'f32'}}
+  %1 = nn.relu %x : (tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf32>
+  nn.return %1 : tensor<4xf32>
 }
