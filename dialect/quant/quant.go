@@ -214,3 +214,23 @@ func ElementOf(t ir.Type) *UniformType {
 }
 
 func init() { ir.RegisterType("quant.uniform", parseUniform) }
+
+// MaxTableWidth bounds the input width of a lookup table (2^20 entries).
+const MaxTableWidth = 20
+
+// LookupTable tabulates f over every value of in: entry j is the stored
+// integer of out for f(in.Value(in.QMin()+j)), quantized as Quantize does
+// (floor, wrap; NaN and ±Inf give 0). The quantized evaluator and the
+// lowering to a circuit both read functions through it, so that the table a
+// circuit holds is the evaluator's function, bit for bit.
+func LookupTable(in, out *UniformType, f func(float64) float64) ([]int64, error) {
+	if in.Width > MaxTableWidth {
+		return nil, fmt.Errorf("a lookup table over %s would have 2^%d entries (at most 2^%d: narrow the input)", in, in.Width, MaxTableWidth)
+	}
+	n := int64(1) << in.Width
+	table := make([]int64, n)
+	for j := range table {
+		table[j] = out.Quantize(f(in.Value(in.QMin() + int64(j))))
+	}
+	return table, nil
+}

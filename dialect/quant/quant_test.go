@@ -78,3 +78,20 @@ func TestQuantize(t *testing.T) {
 		t.Errorf("KIF of %s = %d %d %d", s9, k, i, f)
 	}
 }
+
+func TestLookupTable(t *testing.T) {
+	in, out := Uniform(3, true, 1), Uniform(6, false, 2) // in: -2, -1.5, ..., 1.5
+	got, err := LookupTable(in, out, func(v float64) float64 { return v * v })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{16, 9, 4, 1, 0, 1, 4, 9} // v² · 4
+	for j := range want {
+		if got[j] != want[j] {
+			t.Fatalf("table = %v, want %v", got, want)
+		}
+	}
+	if _, err := LookupTable(Uniform(21, true, 0), out, math.Exp); err == nil || !strings.Contains(err.Error(), "2^21 entries") {
+		t.Errorf("a 21-bit table: %v", err)
+	}
+}
