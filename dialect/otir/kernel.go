@@ -28,6 +28,7 @@ var kernelFamily = family{
 				{Name: "sym_name", Kind: ir.AttrString, Doc: "the kernel's name"},
 				{Name: "function_type", Kind: ir.AttrFuncType, Doc: "the arguments' types; no results"},
 				{Name: "grid", Kind: ir.AttrArray, Optional: true, Doc: "the launch grid, one positive extent per axis"},
+				{Name: "frac_bits", Kind: ir.AttrDenseI64, Optional: true, Doc: "one entry F per argument: its integers q mean the reals q*2^-F (a circuit's inputs are quantized as ALIR's inp_shifts, its outputs scaled as out_shifts; docs/otir-extensions.md)"},
 			},
 			Regions: []string{"body"}, Traits: ir.IsolatedFromAbove | ir.SingleBlock | ir.TopLevel | ir.Symbol, Parents: []string{ir.OpModule},
 			Verify: hook(checkKernel),
@@ -87,7 +88,41 @@ func checkKernel(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if d := checkGrid(op); d != nil {
 		return d
 	}
+	if d := checkFracBits(op, len(body.Args)); d != nil {
+		return d
+	}
 	return diag.CheckTerminator(op, body, OpReturn)
+}
+
+// MaxFracBits bounds the magnitude of a frac_bits entry (an ALIR shift is
+// an int32; the scales of quantized types stay far inside).
+const MaxFracBits = 1 << 10
+
+// checkFracBits: the optional frac_bits attribute has one entry per
+// argument, each at most MaxFracBits in magnitude.
+func checkFracBits(op *ir.Operation, nArgs int) *diag.Diagnostic {
+	a, ok := op.Attr("frac_bits").(*ir.DenseI64Attr)
+	if !ok || a == nil {
+		return nil
+	}
+	if len(a.Values) != nArgs {
+		return diag.OpErrorf(op, "frac_bits has %s, but the kernel has %s", diag.Plural(len(a.Values), "value"), diag.Plural(nArgs, "argument"))
+	}
+	for i, f := range a.Values {
+		if f < -MaxFracBits || f > MaxFracBits {
+			return diag.OpErrorf(op, "frac_bits entry #%d (%d) is out of range [-%d, %d]", i, f, MaxFracBits, MaxFracBits)
+		}
+	}
+	return nil
+}
+
+// FracBits returns the kernel's frac_bits entry for argument i (0 when the
+// kernel has none: plain integers).
+func FracBits(k *ir.Operation, i int) int64 {
+	if a, ok := k.Attr("frac_bits").(*ir.DenseI64Attr); ok && a != nil && i < len(a.Values) {
+		return a.Values[i]
+	}
+	return 0
 }
 
 // MaxWorkgroups bounds the number of workgroups of a grid (an

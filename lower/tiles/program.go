@@ -6,6 +6,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -157,13 +158,21 @@ func (l *lowerer) outputs() ([]*slot, error) {
 
 // finish numbers the inputs, drops the slots no output depends on, sets
 // the program's outputs and its input and output attributes, annotates the
-// ops (dais.AnnotateProgram) and puts the program in dense form.
+// ops (dais.AnnotateProgram) and puts the program in dense form. The
+// kernel's frac_bits (otir.FracBits) become the input shifts of its
+// arguments' elements (input q = wrap(floor(x*2^F))) and the output shifts
+// -F (output x = q*2^-F), so the program reads and writes the reals.
 func (l *lowerer) finish(outs []*slot) {
 	base := 0
 	var inArgs, outArgs []ir.Attr
-	for _, a := range l.args {
+	var inShifts, outShifts []int32
+	for i, a := range l.args {
+		frac := int32(otir.FracBits(l.kernel, i))
 		if a.written {
 			outArgs = append(outArgs, &ir.StringAttr{Value: a.name})
+			for range outputCells(a) {
+				outShifts = append(outShifts, -frac)
+			}
 		}
 		if len(a.inputs) == 0 {
 			continue
@@ -173,6 +182,9 @@ func (l *lowerer) finish(outs []*slot) {
 		}
 		inArgs = append(inArgs, &ir.StringAttr{Value: a.name})
 		base += a.nElems
+		for range a.nElems {
+			inShifts = append(inShifts, frac)
+		}
 	}
 
 	// Keep the slots the outputs depend on, renumbered in order.
@@ -202,16 +214,23 @@ func (l *lowerer) finish(outs []*slot) {
 	if kept < len(l.ops)/2 { // give the dropped slots' memory back
 		ops = append([]alir.Op(nil), ops...)
 	}
-	p := &alir.Program{Dialect: alir.ALIR, InShifts: make([]int32, base), Ops: ops,
+	p := &alir.Program{Dialect: alir.ALIR, InShifts: inShifts, Ops: ops,
 		CarrySize: int32(l.opts.CarrySize), AdderSize: int32(l.opts.AdderSize)}
+	if p.InShifts == nil {
+		p.InShifts = []int32{}
+	}
 	p.Outputs = make([]alir.Output, len(outs))
 	for j, s := range outs {
-		p.Outputs[j] = alir.Output{Index: -1}
+		p.Outputs[j] = alir.Output{Index: -1, Shift: outShifts[j]}
 		if s != nil {
 			p.Outputs[j].Index = renum[s.id]
 		}
 	}
-	l.prog.SetAttr("inp_shifts", &ir.DenseI64Attr{Values: make([]int64, base)})
+	shifts := make([]int64, len(inShifts))
+	for i, s := range inShifts {
+		shifts[i] = int64(s)
+	}
+	l.prog.SetAttr("inp_shifts", &ir.DenseI64Attr{Values: shifts})
 	l.prog.SetAttr("input_args", &ir.ArrayAttr{Elems: inArgs})
 	l.prog.SetAttr("output_args", &ir.ArrayAttr{Elems: outArgs})
 	dais.AnnotateProgram(p, p.CarrySize, p.AdderSize)
@@ -219,6 +238,14 @@ func (l *lowerer) finish(outs []*slot) {
 	outLoc := int32(len(locs))
 	locs = append(locs, l.kernel.Loc)
 	dais.SetDense(l.prog, &dais.Dense{P: p, Locs: locs, OpLoc: l.opLoc[:kept:kept], OutLoc: outLoc})
+}
+
+// outputCells are the cells of a written argument that outputs() reads.
+func outputCells(a *argInfo) []cell {
+	if a.mem == nil {
+		return nil
+	}
+	return a.mem.cells
 }
 
 // debugPanics lets tests see the panics of the lowering.
