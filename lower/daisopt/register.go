@@ -56,6 +56,12 @@ func init() {
 			n, _ := strconv.Atoi(opts["max-terms"])
 			return func(p *ir.Operation) error { _, err := FuseSums(p, n, annotate); return err }
 		})
+	register("dais-rescale", "DAISRescale", "Move constant shifts into the scales of dais slots: shifts and constant-plus-shifted adds stop costing adders (after dais-optimize)",
+		[]passes.Option{annotateOption},
+		func(opts map[string]string) func(*ir.Operation) error {
+			annotate := opts["annotate"] != "false"
+			return func(p *ir.Operation) error { _, err := Rescale(p, annotate); return err }
+		})
 	registerSteps("dais-optimize", "DAISOptimize", "Run dais-fold, dais-cse, dais-narrow, dais-balance and dais-dce on dais programs",
 		[]passes.Option{annotateOption},
 		func(opts map[string]string) func(*ir.Operation, func(string)) error {

@@ -60,6 +60,7 @@ func newCircuit(o map[string]string) (passes.Pass, error) {
 		{"promote-types", nil},
 		{"lower-tiles", map[string]string{"max-adder-depth": o["max-adder-depth"], "carry-size": o["carry-size"], "adder-size": o["adder-size"]}},
 		{"dais-optimize", nil},
+		{"dais-rescale", nil},
 	}
 	var pl passes.Pipeline
 	for _, s := range steps {
