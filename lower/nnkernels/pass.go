@@ -8,6 +8,11 @@ import (
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 	"github.com/otir-dev/otir/passes/verify"
+
+	// The passes nn-to-circuit runs (found by name when it is built).
+	_ "github.com/otir-dev/otir/lower/daisopt"
+	_ "github.com/otir-dev/otir/lower/tiles"
+	_ "github.com/otir-dev/otir/passes/promote"
 )
 
 // paramsOption names the payload file; otir-opt's --params FILE fills it.

@@ -1,0 +1,51 @@
+package nnkernels_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/nneval"
+	cmvmbench "github.com/otir-dev/otir/bench/cmvm"
+)
+
+// alkaid's figures for its program of the alkaid-mlp network
+// (../shared/conformance/alir/alkaid-mlp/README.md).
+const (
+	alkaidAdders = 4314
+	alkaidDepth  = 35
+)
+
+// The quantized alkaid-mlp graph (its quant.json written as types) through
+// nn-to-circuit computes alkaid's outputs on alkaid's inputs bit for bit,
+// with fewer adders than alkaid's program at no greater adder depth.
+func TestAlkaidMLP(t *testing.T) {
+	dir := conformance(t, "alir", "alkaid-mlp")
+	text, err := os.ReadFile(filepath.Join("..", "..", "tests", "nn", "Inputs", "alkaid-mlp-q.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := nneval.ReadPayloadFile(filepath.Join(dir, "params.npz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := circuit(t, string(text), payload, "builtin.module(promote-types,lower-tiles,dais-optimize,dais-rescale)")
+	in, want := readRows(t, filepath.Join(dir, "inputs.txt")), readRows(t, filepath.Join(dir, "expected.txt"))
+	n := len(in) / p.NumInputs()
+	got := run(t, p, in, n)
+	if k := sameBits(got, want); k >= 0 {
+		t.Fatalf("sample %d output %d: %v, alkaid's %v", k/p.NumOutputs(), k%p.NumOutputs(), got[k], want[k])
+	}
+	c := cmvmbench.Count(p)
+	consts := 0
+	for _, op := range p.Ops {
+		if op.Opcode == alir.OpConstAdd {
+			consts++
+		}
+	}
+	t.Logf("otir: %d adders (%d negations), depth %d, %d constant adds; alkaid: %d adders, depth %d", c.Adders, c.Negs, c.Depth, consts, alkaidAdders, alkaidDepth)
+	if c.Adders >= alkaidAdders || c.Depth > alkaidDepth {
+		t.Errorf("otir's circuit has %d adders at depth %d; alkaid's %d at depth %d", c.Adders, c.Depth, alkaidAdders, alkaidDepth)
+	}
+}
