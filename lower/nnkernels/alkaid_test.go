@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/nneval"
 	cmvmbench "github.com/otir-dev/otir/bench/cmvm"
 )
 
@@ -26,11 +25,7 @@ func TestAlkaidMLP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	payload, err := nneval.ReadPayloadFile(filepath.Join(dir, "params.npz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := circuit(t, string(text), payload, "builtin.module(promote-types,lower-tiles,dais-optimize,dais-rescale)")
+	p := circuit(t, string(text), filepath.Join(dir, "params.npz"), "")
 	in, want := readRows(t, filepath.Join(dir, "inputs.txt")), readRows(t, filepath.Join(dir, "expected.txt"))
 	n := len(in) / p.NumInputs()
 	got := run(t, p, in, n)

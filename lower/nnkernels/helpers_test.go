@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/lower/dais"
-	"github.com/otir-dev/otir/lower/nnkernels"
+	_ "github.com/otir-dev/otir/lower/nnkernels"
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes"
 	"github.com/otir-dev/otir/passes/verify"
@@ -26,9 +25,9 @@ func conformance(t testing.TB, parts ...string) string {
 	return dir
 }
 
-// circuit runs the pipeline (nn-to-circuit and its options) on a graph's
-// text with the payload file and returns the ALIR program.
-func circuit(t testing.TB, text string, payload nneval.Payload, pipeline string) *alir.Program {
+// circuit runs nn-to-circuit{params=FILE opts} on a graph's text and
+// returns the ALIR program.
+func circuit(t testing.TB, text, params, opts string) *alir.Program {
 	t.Helper()
 	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
 	if err != nil {
@@ -37,11 +36,7 @@ func circuit(t testing.TB, text string, payload nneval.Payload, pipeline string)
 	if ds := verify.Verify(m); ds.HasErrors() {
 		t.Fatalf("verify: %v\n%s", ds, text)
 	}
-	if payload != nil {
-		if err := nnkernels.Lower(m, payload); err != nil {
-			t.Fatalf("nn-to-otir: %v\n%s", err, text)
-		}
-	}
+	pipeline := "builtin.module(nn-to-circuit{params=" + params + " " + opts + "})"
 	pl, err := passes.ParsePipeline(pipeline)
 	if err != nil {
 		t.Fatal(err)

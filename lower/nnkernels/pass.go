@@ -39,7 +39,7 @@ func init() {
 		Options: []passes.Option{
 			paramsOption,
 			{Name: "quant", Help: "the quantization (a quant.json; otir-opt --quant FILE sets it), for nn-quantize"},
-			{Name: "max-adder-depth", Help: "lower-tiles' adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders", Default: "0", Kind: passes.IntOption},
+			{Name: "max-adder-depth", Help: "lower-tiles' adder depth bound of each constant-matrix product: -1 (the default) the minimal adder tree, since a network's depth is the sum of its layers'; 0 unconstrained; N at most N adders", Default: "-1", Kind: passes.IntOption},
 			{Name: "carry-size", Help: "lower-tiles' cost model: carry chain length", Default: "-1", Kind: passes.IntOption},
 			{Name: "adder-size", Help: "lower-tiles' cost model: adder size", Default: "-1", Kind: passes.IntOption},
 		},
