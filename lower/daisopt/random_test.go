@@ -20,6 +20,7 @@ var passFuncs = []struct {
 	{"narrow", func(p *ir.Operation) (int, error) { return Narrow(p, true) }},
 	{"balance", func(p *ir.Operation) (int, error) { return Balance(p, true) }},
 	{"optimize", func(p *ir.Operation) (int, error) { return Optimize(p, true) }},
+	{"rescale", func(p *ir.Operation) (int, error) { return Rescale(p, true) }},
 }
 
 // Every pass keeps every output bit-identical on random programs that use

@@ -27,8 +27,9 @@ import (
 //   - each output's shift by -e of its slot,
 //
 // so the program computes the same outputs, and every raw integer (what
-// lookups, muxes' conditions and bit operations read) is unchanged. The
-// slots whose raw bits an op reads are never replaced by x itself. Rescale
+// lookups, muxes' conditions and bit operations read) is unchanged: a slot
+// whose raw bits an op reads is never replaced by x itself (an exact shift
+// becomes x + 0 in the result's scaled type). Rescale
 // returns the number of adders removed; the ops no output reads any more
 // are dropped (dais-dce).
 func Rescale(prog *ir.Operation, annotate bool) (int, error) {
@@ -74,13 +75,17 @@ func (v *view) rescale() int {
 			switch {
 			case isConst(a) && isConst(b):
 				r.keep(i, op) // folded by dais-fold; kept as is
-			case op.Opcode == alir.OpAdd && isConst(a) && p.Ops[a].Data == 0 && !rawRead[i]:
+			case op.Opcode == alir.OpAdd && isConst(a) && p.Ops[a].Data == 0:
 				// x*2^s: exact when the result's step holds it.
 				e[i] = e[b] - s
-				if frac(int32(i)) >= frac(b)-s {
+				q := scaleQ(op.QInt, e[i])
+				switch exact := frac(int32(i)) >= frac(b)-s; {
+				case exact && !rawRead[i]:
 					r.alias(i, b)
-				} else {
-					r.keep(i, alir.Op{ID0: b, ID1: -1, Opcode: alir.OpQuantize, QInt: scaleQ(op.QInt, e[i])})
+				case exact: // keep the result's raw bits: x + 0 in its type
+					r.keep(i, constAdd(b, 0, frac(int32(i))-e[i], q))
+				default: // a floor: a quantize, which keeps the raw bits too
+					r.keep(i, alir.Op{ID0: b, ID1: -1, Opcode: alir.OpQuantize, QInt: q})
 				}
 				removed++
 			case op.Opcode == alir.OpAdd && isConst(a) && fitsConstAdd(p.Ops[a].Data, frac(a)+s-e[b]):
