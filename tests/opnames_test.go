@@ -35,6 +35,12 @@ var extraNamers = map[string]struct {
 		[]string{"otir.add", "otir.sub", "otir.mul", "otir.neg", "otir.cast"},
 		"promote-types rebuilds add/sub/mul expressions as Allo's balanced trees of casts, negations, adds and muls",
 	},
+	"lower/nnkernels/emit.go": {
+		[]string{"otir.add", "otir.sub", "otir.mul", "otir.div_s", "otir.div_u", "otir.shl", "otir.shr_s", "otir.shr_u",
+			"otir.max", "otir.min", "otir.abs", "otir.matmul", "otir.load", "otir.store", "otir.reshape", "otir.transpose",
+			"otir.extract_slice", "otir.insert_slice", "otir.reduce"},
+		"nn-to-otir builds the kernel of an nn graph out of these operations (its one file that names otir operations)",
+	},
 	"passes/promote/rewrite.go": {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",
