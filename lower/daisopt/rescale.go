@@ -17,8 +17,10 @@ import (
 // Rescale gives every slot a scale factor 2^e (its new value is the old
 // times 2^e) and rewrites
 //
-//   - 0 + x*2^s, exact: x itself (e = e_x - s); floored: a quantize of x to
-//     the result's type scaled by 2^(e_x - s) (ALIR op 3, not an adder);
+//   - 0 + x*2^s, exact: x itself (e = e_x - s) when its type is the
+//     result's scaled, else x + 0 in the result's scaled type (a constant
+//     add); floored: a quantize of x to the result's type scaled by
+//     2^(e_x - s) (ALIR op 3, not an adder);
 //   - c + x*2^s and x ± c*2^s, c a constant slot: a constant add (op 4);
 //   - every other op: its result type scaled by the scale of its first
 //     operand (of the sum of both for a product), the shift of its second
@@ -80,9 +82,9 @@ func (v *view) rescale() int {
 				e[i] = e[b] - s
 				q := scaleQ(op.QInt, e[i])
 				switch exact := frac(int32(i)) >= frac(b)-s; {
-				case exact && !rawRead[i]:
-					r.alias(i, b)
-				case exact: // keep the result's raw bits: x + 0 in its type
+				case frac(int32(i)) == frac(b)-s && !rawRead[i]:
+					r.alias(i, b) // x itself: the same scaled type
+				case exact: // keep the result's type (and raw bits): x + 0
 					r.keep(i, constAdd(b, 0, frac(int32(i))-e[i], q))
 				default: // a floor: a quantize, which keeps the raw bits too
 					r.keep(i, alir.Op{ID0: b, ID1: -1, Opcode: alir.OpQuantize, QInt: q})

@@ -235,7 +235,7 @@ func (l *lowerer) shiftLeft(t *tensor, frac int) *tensor {
 		return t
 	}
 	lo, hi := new(big.Int).Lsh(t.lo, uint(k)), new(big.Int).Lsh(t.hi, uint(k))
-	elem := intType(lo, hi)
+	elem := intType(lo, maxBig(hi, big.NewInt(int64(k)))) // the type holds the shift amount too
 	return &tensor{v: l.withScalar("shl", t.v, int64(k), elem), shape: t.shape, frac: frac, lo: lo, hi: hi}
 }
 
@@ -247,7 +247,7 @@ func (l *lowerer) floorShift(t *tensor, frac int) *tensor {
 		return t
 	}
 	lo, hi := floorDiv(t.lo, k), floorDiv(t.hi, k)
-	kind, elem := "shr_s", intType(t.lo, t.hi)
+	kind, elem := "shr_s", intType(t.lo, maxBig(t.hi, big.NewInt(int64(min(k, 64)))))
 	if t.lo.Sign() >= 0 {
 		kind = "shr_u"
 	}

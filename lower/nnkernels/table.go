@@ -409,16 +409,14 @@ func (l *lowerer) divide(s *tensor, n int64, res *ir.TensorType) (*tensor, error
 	cn := new(big.Int).Mul(c, N)
 	lo, hi := new(big.Int).Add(s.lo, cn), new(big.Int).Add(s.hi, cn)
 	v := s.v
-	elem := intType(lo, hi)
 	if c.Sign() != 0 {
-		v = l.withScalar("add", l.cast(v, intType(minBig(s.lo, lo), maxBig(s.hi, hi))), cn.Int64(), intType(minBig(s.lo, lo), maxBig(s.hi, hi)))
+		v = l.withScalar("add", v, cn.Int64(), intType(minBig(s.lo, lo), maxBig(s.hi, hi, cn)))
 	}
-	v = l.withScalar("div_u", l.cast(v, elem), n, elem)
+	v = l.withScalar("div_u", v, n, intType(lo, maxBig(hi, N)))
 	qlo, qhi := new(big.Int).Quo(lo, N), new(big.Int).Quo(hi, N)
 	if c.Sign() != 0 {
 		rlo, rhi := new(big.Int).Sub(qlo, c), new(big.Int).Sub(qhi, c)
-		e := intType(minBig(rlo, qlo), maxBig(rhi, qhi))
-		v = l.withScalar("sub", v, c.Int64(), e)
+		v = l.withScalar("sub", v, c.Int64(), intType(minBig(rlo, qlo), maxBig(rhi, qhi, c)))
 		qlo, qhi = rlo, rhi
 	}
 	return &tensor{v: l.cast(v, intType(qlo, qhi)), frac: q.Frac, lo: qlo, hi: qhi}, nil

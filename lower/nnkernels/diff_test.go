@@ -1,0 +1,499 @@
+package nnkernels_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/dialect/quant"
+)
+
+// The differential test: random quantized graphs (MLPs and CNNs with random
+// widths and scales; linear, conv2d, relu, add, sub, max, mul, max_pool2d,
+// avg_pool2d, reduce_sum, reduce_mean, flatten) through nn-to-circuit, whose
+// ALIR programs must give, on random real inputs (in range and wrapping),
+// bit for bit what refModel computes: the quantized-graph contract
+// evaluated on exact rationals (math/big), independently of the lowering's
+// integers and scales.
+
+// gtensor is a value of a generated graph: its SSA name, shape and
+// quantized type (nil: f64, exact).
+type gtensor struct {
+	name  string
+	shape []int64
+	q     *quant.UniformType
+}
+
+func (t gtensor) typ() string {
+	var sb strings.Builder
+	sb.WriteString("tensor<")
+	for _, d := range t.shape {
+		fmt.Fprintf(&sb, "%dx", d)
+	}
+	if t.q != nil {
+		sb.WriteString(t.q.String())
+	} else {
+		sb.WriteString("f64")
+	}
+	return sb.String() + ">"
+}
+
+// node is one generated node for the reference model.
+type node struct {
+	kind  string
+	ins   []int // operand tensors
+	out   int
+	param string
+	attrs map[string]int64
+}
+
+// graphGen builds a random graph, its payload and its reference model.
+type graphGen struct {
+	rng     *rand.Rand
+	ts      []gtensor
+	nodes   []node
+	lines   []string
+	payload map[string]*nneval.Tensor
+}
+
+func (g *graphGen) quantType() *quant.UniformType {
+	signed := g.rng.IntN(3) != 0
+	w := 3 + g.rng.IntN(7)
+	if !signed {
+		w = 2 + g.rng.IntN(7)
+	}
+	return quant.Uniform(w, signed, g.rng.IntN(7)-1)
+}
+
+// result is a random result type: quantized or, sometimes, exact.
+func (g *graphGen) result(exact bool) *quant.UniformType {
+	if exact && g.rng.IntN(2) == 0 {
+		return nil
+	}
+	return g.quantType()
+}
+
+func (g *graphGen) add(kind string, ins []int, shape []int64, q *quant.UniformType, param string, attrs map[string]int64, attrText string) int {
+	out := len(g.ts)
+	t := gtensor{name: fmt.Sprintf("%%v%d", out), shape: shape, q: q}
+	g.ts = append(g.ts, t)
+	var names, types []string
+	for _, i := range ins {
+		names = append(names, g.ts[i].name)
+		types = append(types, g.ts[i].typ())
+	}
+	a := attrText
+	if param != "" {
+		a = strings.TrimSuffix(fmt.Sprintf("{params = %q, %s", param, strings.TrimPrefix(attrText, "{")), ", ")
+		if attrText == "" {
+			a = fmt.Sprintf("{params = %q}", param)
+		}
+	}
+	g.lines = append(g.lines, fmt.Sprintf("  %s = nn.%s %s %s : (%s) -> %s", t.name, kind, strings.Join(names, ", "), a, strings.Join(types, ", "), t.typ()))
+	g.nodes = append(g.nodes, node{kind: kind, ins: ins, out: out, param: param, attrs: attrs})
+	return out
+}
+
+// weights draws small dyadic parameters: integers in [-7, 7] / 2^f.
+func (g *graphGen) weights(key string, shape []int64) {
+	n := int64(1)
+	for _, d := range shape {
+		n *= d
+	}
+	f := g.rng.IntN(5)
+	t := nneval.New(shape)
+	for i := range t.Data {
+		t.Data[i] = math.Ldexp(float64(g.rng.IntN(15)-7), -f)
+	}
+	g.payload[key] = t
+}
+
+func (g *graphGen) linear(x int, out int64, q *quant.UniformType) int {
+	key := fmt.Sprintf("fc%d", len(g.nodes))
+	in := g.ts[x].shape[len(g.ts[x].shape)-1]
+	g.weights(key+".weight", []int64{out, in})
+	g.weights(key+".bias", []int64{out})
+	shape := append(append([]int64{}, g.ts[x].shape[:len(g.ts[x].shape)-1]...), out)
+	return g.add("linear", []int{x}, shape, q, key, nil, "")
+}
+
+// mlp: linear layers with relu, an element-wise join of two branches, and
+// a reduction at the end.
+func (g *graphGen) mlp() {
+	n := int64(2 + g.rng.IntN(6))
+	x := 0
+	g.ts = append(g.ts, gtensor{name: "%x", shape: []int64{n}, q: g.quantType()})
+	for range 1 + g.rng.IntN(3) {
+		m := int64(2 + g.rng.IntN(6))
+		h := g.linear(x, m, g.result(true))
+		x = g.add("relu", []int{h}, []int64{m}, g.quantType(), "", nil, "")
+	}
+	m := int64(2 + g.rng.IntN(4))
+	a := g.linear(x, m, g.result(true))
+	b := g.linear(x, m, g.result(true))
+	kind := []string{"add", "sub", "max", "min", "mul"}[g.rng.IntN(5)]
+	y := g.add(kind, []int{a, b}, []int64{m}, g.quantType(), "", nil, "")
+	if g.rng.IntN(2) == 0 {
+		y = g.add("abs", []int{y}, []int64{m}, g.result(true), "", nil, "")
+	}
+	switch g.rng.IntN(3) {
+	case 0:
+		g.add("reduce_sum", []int{y}, []int64{}, g.result(true), "", map[string]int64{"axis": 0}, "{axis = 0}")
+	case 1:
+		g.add("reduce_mean", []int{y}, []int64{}, g.quantType(), "", map[string]int64{"axis": 0}, "{axis = 0}")
+	}
+}
+
+// cnn: conv2d, relu, a pool, flatten, linear.
+func (g *graphGen) cnn() {
+	c, h, w := int64(1+g.rng.IntN(2)), int64(4+g.rng.IntN(3)), int64(4+g.rng.IntN(3))
+	g.ts = append(g.ts, gtensor{name: "%x", shape: []int64{c, h, w}, q: g.quantType()})
+	k, s, p := int64(2+g.rng.IntN(2)), int64(1+g.rng.IntN(2)), int64(g.rng.IntN(2))
+	oc := int64(1 + g.rng.IntN(3))
+	oh, ow := (h+2*p-k)/s+1, (w+2*p-k)/s+1
+	key := fmt.Sprintf("conv%d", len(g.nodes))
+	g.weights(key+".weight", []int64{oc, c, k, k})
+	g.weights(key+".bias", []int64{oc})
+	attrs := map[string]int64{"k": k, "stride": s, "padding": p}
+	y := g.add("conv2d", []int{0}, []int64{oc, oh, ow}, g.result(true), key, attrs, fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", k, k, p, s))
+	y = g.add("relu", []int{y}, []int64{oc, oh, ow}, g.quantType(), "", nil, "")
+	ph, pw := oh, ow
+	if pk, ps := int64(2), int64(1+g.rng.IntN(2)); oh >= pk && ow >= pk {
+		ph, pw = (oh-pk)/ps+1, (ow-pk)/ps+1
+		pa := map[string]int64{"k": pk, "stride": ps, "padding": 0}
+		pt := fmt.Sprintf("{kernel = [%d, %d], padding = 0, stride = %d}", pk, pk, ps)
+		if g.rng.IntN(2) == 0 {
+			y = g.add("max_pool2d", []int{y}, []int64{oc, ph, pw}, g.result(true), "", pa, pt)
+		} else {
+			y = g.add("avg_pool2d", []int{y}, []int64{oc, ph, pw}, g.result(true), "", pa, pt) // count 4: exact allowed
+		}
+	}
+	y = g.add("flatten", []int{y}, []int64{oc * ph * pw}, g.ts[y].q, "", nil, "")
+	g.linear(y, int64(1+g.rng.IntN(3)), g.result(true))
+}
+
+func (g *graphGen) text() string {
+	x, y := g.ts[0], g.ts[len(g.ts)-1]
+	return fmt.Sprintf("nn.graph @g(%s: %s) -> %s {\n%s\n  nn.return %s : %s\n}\n", x.name, x.typ(), y.typ(), strings.Join(g.lines, "\n"), y.name, y.typ())
+}
+
+// refModel evaluates the graph on one input sample, exactly.
+func (g *graphGen) refModel(in []float64) []float64 {
+	vals := make([][]*big.Rat, len(g.ts))
+	x := g.ts[0]
+	vals[0] = make([]*big.Rat, len(in))
+	for i, v := range in {
+		vals[0][i] = ratQ(x.q, x.q.Quantize(v))
+	}
+	for _, n := range g.nodes {
+		var v []*big.Rat
+		a := vals[n.ins[0]]
+		switch n.kind {
+		case "linear":
+			w, b := g.payload[n.param+".weight"], g.payload[n.param+".bias"]
+			out := int(w.Shape[0])
+			for o := range out {
+				s := rat(b.Data[o])
+				for i := range a {
+					s.Add(s, new(big.Rat).Mul(rat(w.Data[o*len(a)+i]), a[i]))
+				}
+				v = append(v, s)
+			}
+		case "conv2d":
+			v = g.conv(n, a)
+		case "max_pool2d", "avg_pool2d":
+			v = g.pool(n, a)
+		case "relu":
+			for _, e := range a {
+				v = append(v, maxRat(e, new(big.Rat)))
+			}
+		case "abs":
+			for _, e := range a {
+				v = append(v, new(big.Rat).Abs(e))
+			}
+		case "add", "sub", "max", "min", "mul":
+			b := vals[n.ins[1]]
+			for i := range a {
+				r := new(big.Rat)
+				switch n.kind {
+				case "add":
+					r.Add(a[i], b[i])
+				case "sub":
+					r.Sub(a[i], b[i])
+				case "mul":
+					r.Mul(a[i], b[i])
+				case "max":
+					r.Set(maxRat(a[i], b[i]))
+				case "min":
+					r.Set(a[i])
+					if b[i].Cmp(a[i]) < 0 {
+						r.Set(b[i])
+					}
+				}
+				v = append(v, r)
+			}
+		case "reduce_sum", "reduce_mean":
+			s := new(big.Rat)
+			for _, e := range a {
+				s.Add(s, e)
+			}
+			if n.kind == "reduce_mean" {
+				s.Quo(s, big.NewRat(int64(len(a)), 1))
+			}
+			v = []*big.Rat{s}
+		case "flatten":
+			v = a
+		default:
+			panic(n.kind)
+		}
+		if q := g.ts[n.out].q; q != nil {
+			for i, e := range v {
+				v[i] = quantizeRat(q, e)
+			}
+		}
+		vals[n.out] = v
+	}
+	var out []float64
+	for _, e := range vals[len(g.ts)-1] {
+		f, _ := e.Float64()
+		out = append(out, f)
+	}
+	return out
+}
+
+func (g *graphGen) conv(n node, x []*big.Rat) []*big.Rat {
+	in, out := g.ts[n.ins[0]], g.ts[n.out]
+	c, h, w := in.shape[0], in.shape[1], in.shape[2]
+	oc, oh, ow := out.shape[0], out.shape[1], out.shape[2]
+	k, s, p := n.attrs["k"], n.attrs["stride"], n.attrs["padding"]
+	wt, b := g.payload[n.param+".weight"], g.payload[n.param+".bias"]
+	var v []*big.Rat
+	for o := range oc {
+		for i := range oh {
+			for j := range ow {
+				acc := rat(b.Data[o])
+				for ci := range c {
+					for di := range k {
+						for dj := range k {
+							hi, wj := i*s+di-p, j*s+dj-p
+							if hi < 0 || hi >= h || wj < 0 || wj >= w {
+								continue
+							}
+							acc.Add(acc, new(big.Rat).Mul(x[(ci*h+hi)*w+wj], rat(wt.Data[((o*c+ci)*k+di)*k+dj])))
+						}
+					}
+				}
+				v = append(v, acc)
+			}
+		}
+	}
+	return v
+}
+
+func (g *graphGen) pool(n node, x []*big.Rat) []*big.Rat {
+	in, out := g.ts[n.ins[0]], g.ts[n.out]
+	c, h, w := in.shape[0], in.shape[1], in.shape[2]
+	oh, ow := out.shape[1], out.shape[2]
+	k, s := n.attrs["k"], n.attrs["stride"]
+	var v []*big.Rat
+	for ci := range c {
+		for i := range oh {
+			for j := range ow {
+				var acc *big.Rat
+				for di := range k {
+					for dj := range k {
+						e := x[(ci*h+i*s+di)*w+j*s+dj]
+						switch {
+						case acc == nil:
+							acc = new(big.Rat).Set(e)
+						case n.kind == "max_pool2d":
+							acc = maxRat(acc, e)
+						default:
+							acc = new(big.Rat).Add(acc, e)
+						}
+					}
+				}
+				if n.kind == "avg_pool2d" {
+					acc.Quo(acc, big.NewRat(k*k, 1))
+				}
+				v = append(v, acc)
+			}
+		}
+	}
+	return v
+}
+
+func rat(f float64) *big.Rat { return new(big.Rat).SetFloat64(f) }
+
+func ratQ(q *quant.UniformType, v int64) *big.Rat {
+	r := new(big.Rat).SetInt64(v)
+	return r.Mul(r, pow2(-q.Frac))
+}
+
+// pow2 is 2^e as a rational.
+func pow2(e int) *big.Rat {
+	if e >= 0 {
+		return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(e)))
+	}
+	return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-e)))
+}
+
+// quantizeRat is Quantize on an exact value: floor(v*2^F), wrapped.
+func quantizeRat(q *quant.UniformType, v *big.Rat) *big.Rat {
+	s := new(big.Rat).Mul(v, pow2(q.Frac))
+	fl := new(big.Int).Div(s.Num(), s.Denom()) // Euclidean: floor for a positive denominator
+	m := new(big.Int).Lsh(big.NewInt(1), uint(q.Width))
+	fl.Mod(fl, m)
+	if q.Signed && fl.Cmp(new(big.Int).Rsh(m, 1)) >= 0 {
+		fl.Sub(fl, m)
+	}
+	return ratQ(q, fl.Int64())
+}
+
+func maxRat(a, b *big.Rat) *big.Rat {
+	if a.Cmp(b) >= 0 {
+		return new(big.Rat).Set(a)
+	}
+	return new(big.Rat).Set(b)
+}
+
+// writePayload writes the payload as an .npz file.
+func writePayload(t testing.TB, dir string, p map[string]*nneval.Tensor) string {
+	z := &npy.NPZ{Arrays: map[string]*npy.Array{}}
+	for k, v := range p {
+		z.Names = append(z.Names, k)
+		z.Arrays[k] = v.NPY()
+	}
+	path := filepath.Join(dir, "p.npz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := npy.WriteNPZ(f, z); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// randomInputs draws samples of real inputs: most on the input type's grid
+// and range, some between grid points, some beyond the range (they wrap).
+func randomInputs(rng *rand.Rand, q *quant.UniformType, n, rows int) []float64 {
+	in := make([]float64, n*rows)
+	for i := range in {
+		span := float64(q.QMax()-q.QMin()) + 1
+		v := float64(q.QMin()) + math.Floor(rng.Float64()*span)
+		switch rng.IntN(4) {
+		case 0:
+			v += rng.Float64() // between grid points: floors
+		case 1:
+			v += (rng.Float64() - 0.5) * 4 * span // wraps
+		}
+		in[i] = math.Ldexp(v, -q.Frac)
+	}
+	return in
+}
+
+// runReference runs a program in alkaid's ALIR spec 4 interpreter (the
+// reference tools' alir_v4_run) on rows of inputs.
+func runReference(t testing.TB, bin string, p *alir.Program, in []float64) []float64 {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "m.json")
+	if err := alir.WriteFile(file, p, alir.FormatJSONV4); err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := alir.WriteRows(&text, in, p.NumInputs()); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, file, "-")
+	cmd.Stdin = &text
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v: %s", bin, err, stderr.String())
+	}
+	got, _, _, err := alir.ReadRows(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestRandomGraphsMatchModel runs the generated graphs; with
+// OTIR_REFERENCE_BIN set (the reference tools' bin folder) each program
+// also runs in alkaid's ALIR spec 4 interpreter, which must agree:
+//
+//	OTIR_REFERENCE_BIN=/work/ref/bin go test ./lower/nnkernels -run RandomGraphs
+func TestRandomGraphsMatchModel(t *testing.T) {
+	graphs := 60
+	if testing.Short() {
+		graphs = 15
+	}
+	nonzero, total := 0, 0
+	defer func() {
+		// The outputs are not trivially zero (wrapped and floored to
+		// nothing): most graphs compute something.
+		if total > 0 && nonzero*4 < total {
+			t.Errorf("only %d of %d outputs are non-zero", nonzero, total)
+		}
+		t.Logf("%d of %d outputs non-zero", nonzero, total)
+	}()
+	for seed := range graphs {
+		g := &graphGen{rng: rand.New(rand.NewPCG(uint64(seed), 19)), payload: map[string]*nneval.Tensor{}}
+		kind := "mlp"
+		if seed%2 == 1 {
+			kind = "cnn"
+			g.cnn()
+		} else {
+			g.mlp()
+		}
+		text := g.text()
+		t.Run(fmt.Sprintf("%s%d", kind, seed), func(t *testing.T) {
+			params := writePayload(t, t.TempDir(), g.payload)
+			p := circuit(t, text, params, "")
+			x := g.ts[0]
+			nIn := 1
+			for _, d := range x.shape {
+				nIn *= int(d)
+			}
+			rows := 200
+			in := randomInputs(g.rng, x.q, nIn, rows)
+			got := run(t, p, in, rows)
+			var want []float64
+			for r := range rows {
+				want = append(want, g.refModel(in[r*nIn:(r+1)*nIn])...)
+			}
+			for _, v := range want {
+				total++
+				if v != 0 {
+					nonzero++
+				}
+			}
+			if k := sameBits(got, want); k >= 0 {
+				nOut := len(want) / rows
+				t.Fatalf("row %d output %d: circuit %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
+			}
+			if ref := os.Getenv("OTIR_REFERENCE_BIN"); ref != "" {
+				got := runReference(t, filepath.Join(ref, "alir_v4_run"), p, in)
+				if k := sameBits(got, want); k >= 0 {
+					nOut := len(want) / rows
+					t.Fatalf("alir_v4_run: row %d output %d: %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
+				}
+			}
+		})
+	}
+}
