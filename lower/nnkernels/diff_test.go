@@ -154,10 +154,16 @@ func (g *graphGen) mlp() {
 	}
 }
 
-// cnn: conv2d, relu, a pool, flatten, linear.
+// cnn: conv2d, relu, a pool, flatten, linear; sometimes over a batch of
+// two samples, and with padded windows.
 func (g *graphGen) cnn() {
 	c, h, w := int64(1+g.rng.IntN(2)), int64(4+g.rng.IntN(3)), int64(4+g.rng.IntN(3))
-	g.ts = append(g.ts, gtensor{name: "%x", shape: []int64{c, h, w}, q: g.quantType()})
+	var batch []int64
+	if g.rng.IntN(3) == 0 {
+		batch = []int64{2}
+	}
+	shape := func(s ...int64) []int64 { return append(append([]int64{}, batch...), s...) }
+	g.ts = append(g.ts, gtensor{name: "%x", shape: shape(c, h, w), q: g.quantType()})
 	k, s, p := int64(2+g.rng.IntN(2)), int64(1+g.rng.IntN(2)), int64(g.rng.IntN(2))
 	oc := int64(1 + g.rng.IntN(3))
 	oh, ow := (h+2*p-k)/s+1, (w+2*p-k)/s+1
@@ -165,21 +171,51 @@ func (g *graphGen) cnn() {
 	g.weights(key+".weight", []int64{oc, c, k, k})
 	g.weights(key+".bias", []int64{oc})
 	attrs := map[string]int64{"k": k, "stride": s, "padding": p}
-	y := g.add("conv2d", []int{0}, []int64{oc, oh, ow}, g.result(true), key, attrs, fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", k, k, p, s))
-	y = g.add("relu", []int{y}, []int64{oc, oh, ow}, g.quantType(), "", nil, "")
+	y := g.add("conv2d", []int{0}, shape(oc, oh, ow), g.result(true), key, attrs, fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", k, k, p, s))
+	y = g.add("relu", []int{y}, shape(oc, oh, ow), g.quantType(), "", nil, "")
 	ph, pw := oh, ow
-	if pk, ps := int64(2), int64(1+g.rng.IntN(2)); oh >= pk && ow >= pk {
-		ph, pw = (oh-pk)/ps+1, (ow-pk)/ps+1
-		pa := map[string]int64{"k": pk, "stride": ps, "padding": 0}
-		pt := fmt.Sprintf("{kernel = [%d, %d], padding = 0, stride = %d}", pk, pk, ps)
+	if pk, ps, pp := int64(2), int64(1+g.rng.IntN(2)), int64(g.rng.IntN(2)); oh >= pk && ow >= pk {
+		ph, pw = (oh+2*pp-pk)/ps+1, (ow+2*pp-pk)/ps+1
+		pa := map[string]int64{"k": pk, "stride": ps, "padding": pp}
+		pt := fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", pk, pk, pp, ps)
 		if g.rng.IntN(2) == 0 {
-			y = g.add("max_pool2d", []int{y}, []int64{oc, ph, pw}, g.result(true), "", pa, pt)
+			y = g.add("max_pool2d", []int{y}, shape(oc, ph, pw), g.result(true), "", pa, pt)
 		} else {
-			y = g.add("avg_pool2d", []int{y}, []int64{oc, ph, pw}, g.result(true), "", pa, pt) // count 4: exact allowed
+			y = g.add("avg_pool2d", []int{y}, shape(oc, ph, pw), g.result(true), "", pa, pt) // count 4: exact allowed
 		}
 	}
-	y = g.add("flatten", []int{y}, []int64{oc * ph * pw}, g.ts[y].q, "", nil, "")
+	if batch != nil {
+		y = g.add("reshape", []int{y}, []int64{2, oc * ph * pw}, g.ts[y].q, "", nil, "")
+	} else {
+		y = g.add("flatten", []int{y}, []int64{oc * ph * pw}, g.ts[y].q, "", nil, "")
+	}
 	g.linear(y, int64(1+g.rng.IntN(3)), g.result(true))
+}
+
+// shapes: a constant, concat, permute, a product of two tensors, a batched
+// linear, swap_first_two, reshape, broadcast_to, transpose3d_last_two and
+// sum.
+func (g *graphGen) shapes() {
+	a, b := int64(2+g.rng.IntN(2)), int64(2+g.rng.IntN(2))
+	g.ts = append(g.ts, gtensor{name: "%x", shape: []int64{a, b}, q: g.quantType()})
+	g.weights("c", []int64{a, b})
+	c := g.add("const", nil, []int64{a, b}, nil, "c", nil, "")
+	y := g.add("add", []int{0, c}, []int64{a, b}, g.result(true), "", nil, "")
+	axis := int64(g.rng.IntN(2))
+	zs := []int64{a, b}
+	zs[axis] *= 2
+	z := g.add("concat", []int{0, y}, zs, g.result(true), "", map[string]int64{"axis": axis}, fmt.Sprintf("{axis = %d}", axis))
+	pz := g.add("permute", []int{z}, []int64{zs[1], zs[0]}, g.ts[z].q, "", nil, "{perm = [1, 0]}")
+	m := g.add("matmul", []int{pz, z}, []int64{zs[1], zs[1]}, g.quantType(), "", nil, "")
+	k := int64(1 + g.rng.IntN(3))
+	lin := g.linear(m, k, g.quantType())
+	sw := g.add("swap_first_two", []int{lin}, []int64{k, zs[1]}, g.ts[lin].q, "", nil, "")
+	n := k * zs[1]
+	r := g.add("reshape", []int{sw}, []int64{n}, g.ts[sw].q, "", nil, "")
+	bc := g.add("broadcast_to", []int{r}, []int64{2, n}, g.ts[r].q, "", nil, "")
+	r3 := g.add("reshape", []int{bc}, []int64{2, k, zs[1]}, g.ts[r].q, "", nil, "")
+	t3 := g.add("transpose3d_last_two", []int{r3}, []int64{2, zs[1], k}, g.ts[r].q, "", nil, "")
+	g.add("sum", []int{t3}, []int64{}, g.result(true), "", nil, "")
 }
 
 func (g *graphGen) text() string {
@@ -197,17 +233,36 @@ func (g *graphGen) refModel(in []float64) []float64 {
 	}
 	for _, n := range g.nodes {
 		var v []*big.Rat
-		a := vals[n.ins[0]]
+		var a []*big.Rat
+		if len(n.ins) > 0 {
+			a = vals[n.ins[0]]
+		}
 		switch n.kind {
+		case "const":
+			for _, f := range g.payload[n.param].Data {
+				v = append(v, rat(f))
+			}
+		case "concat", "permute", "swap_first_two", "transpose3d_last_two", "broadcast_to":
+			v = g.gather(n, vals)
+		case "matmul":
+			v = g.matmul(n, vals)
+		case "sum":
+			s := new(big.Rat)
+			for _, e := range a {
+				s.Add(s, e)
+			}
+			v = []*big.Rat{s}
 		case "linear":
 			w, b := g.payload[n.param+".weight"], g.payload[n.param+".bias"]
-			out := int(w.Shape[0])
-			for o := range out {
-				s := rat(b.Data[o])
-				for i := range a {
-					s.Add(s, new(big.Rat).Mul(rat(w.Data[o*len(a)+i]), a[i]))
+			out, in := int(w.Shape[0]), int(w.Shape[1])
+			for row := 0; row < len(a); row += in {
+				for o := range out {
+					s := rat(b.Data[o])
+					for i := range in {
+						s.Add(s, new(big.Rat).Mul(rat(w.Data[o*in+i]), a[row+i]))
+					}
+					v = append(v, s)
 				}
-				v = append(v, s)
 			}
 		case "conv2d":
 			v = g.conv(n, a)
@@ -251,7 +306,7 @@ func (g *graphGen) refModel(in []float64) []float64 {
 				s.Quo(s, big.NewRat(int64(len(a)), 1))
 			}
 			v = []*big.Rat{s}
-		case "flatten":
+		case "flatten", "reshape":
 			v = a
 		default:
 			panic(n.kind)
@@ -271,48 +326,131 @@ func (g *graphGen) refModel(in []float64) []float64 {
 	return out
 }
 
+// gather computes the shape kinds element by element: out[i] = in[src(i)].
+func (g *graphGen) gather(n node, vals [][]*big.Rat) []*big.Rat {
+	in, out := g.ts[n.ins[0]].shape, g.ts[n.out].shape
+	x := vals[n.ins[0]]
+	var v []*big.Rat
+	idx := make([]int64, len(out))
+	total := int64(1)
+	for _, d := range out {
+		total *= d
+	}
+	for flat := range total {
+		r := flat
+		for d := len(out) - 1; d >= 0; d-- {
+			idx[d] = r % out[d]
+			r /= out[d]
+		}
+		src := append([]int64{}, idx...)
+		from := x
+		switch n.kind {
+		case "permute", "swap_first_two":
+			src[0], src[1] = idx[1], idx[0]
+		case "transpose3d_last_two":
+			src[1], src[2] = idx[2], idx[1]
+		case "broadcast_to":
+			src = src[len(out)-len(in):]
+			for d := range in {
+				if in[d] == 1 {
+					src[d] = 0
+				}
+			}
+		case "concat":
+			axis := n.attrs["axis"]
+			if src[axis] >= in[axis] {
+				src[axis] -= in[axis]
+				from = vals[n.ins[1]]
+			}
+		}
+		off := int64(0)
+		for d, i := range src {
+			off = off*in[d] + i
+		}
+		v = append(v, from[off])
+	}
+	return v
+}
+
+// matmul is [m,n]·[n,p].
+func (g *graphGen) matmul(n node, vals [][]*big.Rat) []*big.Rat {
+	a, b := vals[n.ins[0]], vals[n.ins[1]]
+	sa, sb := g.ts[n.ins[0]].shape, g.ts[n.ins[1]].shape
+	var v []*big.Rat
+	for i := range sa[0] {
+		for j := range sb[1] {
+			s := new(big.Rat)
+			for k := range sa[1] {
+				s.Add(s, new(big.Rat).Mul(a[i*sa[1]+k], b[k*sb[1]+j]))
+			}
+			v = append(v, s)
+		}
+	}
+	return v
+}
+
+// window is the geometry of a conv2d or pool node: batch, channels,
+// input and output planes, kernel, stride, padding.
+func (g *graphGen) window(n node) (batch, c, h, w, oh, ow, k, s, p int64) {
+	in, out := g.ts[n.ins[0]].shape, g.ts[n.out].shape
+	r := len(in)
+	batch = 1
+	if r == 4 {
+		batch = in[0]
+	}
+	return batch, in[r-3], in[r-2], in[r-1], out[r-2], out[r-1], n.attrs["k"], n.attrs["stride"], n.attrs["padding"]
+}
+
 func (g *graphGen) conv(n node, x []*big.Rat) []*big.Rat {
-	in, out := g.ts[n.ins[0]], g.ts[n.out]
-	c, h, w := in.shape[0], in.shape[1], in.shape[2]
-	oc, oh, ow := out.shape[0], out.shape[1], out.shape[2]
-	k, s, p := n.attrs["k"], n.attrs["stride"], n.attrs["padding"]
+	batch, c, h, w, oh, ow, k, s, p := g.window(n)
+	out := g.ts[n.out].shape
+	oc := out[len(out)-3]
 	wt, b := g.payload[n.param+".weight"], g.payload[n.param+".bias"]
 	var v []*big.Rat
-	for o := range oc {
-		for i := range oh {
-			for j := range ow {
-				acc := rat(b.Data[o])
-				for ci := range c {
-					for di := range k {
-						for dj := range k {
-							hi, wj := i*s+di-p, j*s+dj-p
-							if hi < 0 || hi >= h || wj < 0 || wj >= w {
-								continue
+	for bt := range batch {
+		xs := x[bt*c*h*w:]
+		for o := range oc {
+			for i := range oh {
+				for j := range ow {
+					acc := rat(b.Data[o])
+					for ci := range c {
+						for di := range k {
+							for dj := range k {
+								hi, wj := i*s+di-p, j*s+dj-p
+								if hi < 0 || hi >= h || wj < 0 || wj >= w {
+									continue
+								}
+								acc.Add(acc, new(big.Rat).Mul(xs[(ci*h+hi)*w+wj], rat(wt.Data[((o*c+ci)*k+di)*k+dj])))
 							}
-							acc.Add(acc, new(big.Rat).Mul(x[(ci*h+hi)*w+wj], rat(wt.Data[((o*c+ci)*k+di)*k+dj])))
 						}
 					}
+					v = append(v, acc)
 				}
-				v = append(v, acc)
 			}
 		}
 	}
 	return v
 }
 
+// pool: max ignores the padding, avg counts it as zeros and divides by k².
 func (g *graphGen) pool(n node, x []*big.Rat) []*big.Rat {
-	in, out := g.ts[n.ins[0]], g.ts[n.out]
-	c, h, w := in.shape[0], in.shape[1], in.shape[2]
-	oh, ow := out.shape[1], out.shape[2]
-	k, s := n.attrs["k"], n.attrs["stride"]
+	batch, c, h, w, oh, ow, k, s, p := g.window(n)
 	var v []*big.Rat
-	for ci := range c {
+	for pl := range batch * c {
+		xs := x[pl*h*w:]
 		for i := range oh {
 			for j := range ow {
 				var acc *big.Rat
+				if n.kind == "avg_pool2d" {
+					acc = new(big.Rat)
+				}
 				for di := range k {
 					for dj := range k {
-						e := x[(ci*h+i*s+di)*w+j*s+dj]
+						hi, wj := i*s+di-p, j*s+dj-p
+						if hi < 0 || hi >= h || wj < 0 || wj >= w {
+							continue
+						}
+						e := xs[hi*w+wj]
 						switch {
 						case acc == nil:
 							acc = new(big.Rat).Set(e)
@@ -454,12 +592,14 @@ func TestRandomGraphsMatchModel(t *testing.T) {
 	}()
 	for seed := range graphs {
 		g := &graphGen{rng: rand.New(rand.NewPCG(uint64(seed), 19)), payload: map[string]*nneval.Tensor{}}
-		kind := "mlp"
-		if seed%2 == 1 {
-			kind = "cnn"
-			g.cnn()
-		} else {
+		kind := []string{"mlp", "cnn", "shapes"}[seed%3]
+		switch kind {
+		case "mlp":
 			g.mlp()
+		case "cnn":
+			g.cnn()
+		default:
+			g.shapes()
 		}
 		text := g.text()
 		t.Run(fmt.Sprintf("%s%d", kind, seed), func(t *testing.T) {
