@@ -8,7 +8,8 @@
 #   bench/nn-to-circuit.sh [ROUNDS] [PIPELINE-OPTIONS]
 #
 # PIPELINE-OPTIONS go inside nn-to-circuit{...}, e.g. 'max-adder-depth=0'.
-# CONF defaults to ../shared/conformance/alir/alkaid-mlp, REF to /work/ref/bin.
+# CONF defaults to ../shared/conformance/alir/alkaid-mlp, REF to /work/ref/bin;
+# SVG=/abs/path.svg also draws the adders at each adder depth (docs/nn-to-circuit-depth.svg).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 R=${1:-5} O=${2:-}
@@ -29,4 +30,4 @@ else
   echo "alir_v4_run: otir's program differs from expected.txt" >&2
   exit 1
 fi
-OTIR_NNCIRCUIT_PROGRAM="$T/m.json" go test ./bench/nncircuit -run Figures -v -count=1 | sed -n 's/^ *figures_test.go:[0-9]*: //p'
+OTIR_NNCIRCUIT_PROGRAM="$T/m.json" OTIR_NNCIRCUIT_SVG="${SVG:-}" go test ./bench/nncircuit -run Figures -v -count=1 | sed -n 's/^ *figures_test.go:[0-9]*: //p'

@@ -6,6 +6,10 @@ package nncircuit
 
 import (
 	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
 	cmvmbench "github.com/otir-dev/otir/bench/cmvm"
@@ -54,4 +58,83 @@ func Count(p *alir.Program) Figures {
 // Row is the figures as a row of BENCHMARKS.md's table.
 func (f Figures) Row(name string) string {
 	return fmt.Sprintf("| %s | %d | %d | %d | %d (%d counting constant adds) | %d |", name, f.Adders, f.ConstAdds, f.Lookups, f.Depth, f.DepthWithConstAdds, f.Ops)
+}
+
+// Profile counts the adders of a program at each adder depth: Profile[d]
+// is the number of adders whose longest chain of adders from an input,
+// themselves included, is d+1.
+func Profile(p *alir.Program) []int {
+	depth := make([]int, len(p.Ops))
+	var prof []int
+	for i, op := range p.Ops {
+		d := 0
+		for _, id := range p.Operands(i) {
+			if id >= 0 && int(id) < i {
+				d = max(d, depth[id])
+			}
+		}
+		switch op.Opcode {
+		case alir.OpAdd, alir.OpSub, alir.OpNeg:
+			d++
+			for len(prof) < d {
+				prof = append(prof, 0)
+			}
+			prof[d-1]++
+		}
+		depth[i] = d
+	}
+	return prof
+}
+
+// Series is one program's profile in a chart.
+type Series struct {
+	Name    string
+	Color   string
+	Profile []int
+}
+
+// WriteSVG draws the profiles as grouped bars: adders (vertical) at each
+// adder depth (horizontal), one color per program.
+func WriteSVG(w io.Writer, title string, series []Series) error {
+	const barW, plotH, top, bottom, left, right = 6, 220, 40, 50, 50, 20
+	levels, most := 0, 1
+	for _, s := range series {
+		levels = max(levels, len(s.Profile))
+		for _, c := range s.Profile {
+			most = max(most, c)
+		}
+	}
+	group := len(series)*barW + 4
+	width := left + levels*group + right
+	height := top + plotH + bottom
+	var b strings.Builder
+	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", width, height, width, height)
+	fmt.Fprintf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height)
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"16\" font-weight=\"bold\">%s</text>\n", left, html.EscapeString(title))
+	for k, s := range series {
+		x := left + 260*k
+		fmt.Fprintf(&b, "<rect x=\"%d\" y=\"24\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"33\">%s</text>\n", x, s.Color, x+14, html.EscapeString(s.Name))
+	}
+	fmt.Fprintf(&b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n", left-2, top+plotH, width-right, top+plotH)
+	fmt.Fprintf(&b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n", left-2, top, left-2, top+plotH)
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n", left-6, top+8, most)
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n", left-6, top+plotH)
+	for d := range levels {
+		x0 := left + d*group
+		for k, s := range series {
+			if d >= len(s.Profile) {
+				continue
+			}
+			h := int(math.Round(float64(s.Profile[d]) / float64(most) * plotH))
+			fmt.Fprintf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s, depth %d: %d adders</title></rect>\n",
+				x0+k*barW, top+plotH-h, barW, h, s.Color, html.EscapeString(s.Name), d+1, s.Profile[d])
+		}
+		if (d+1)%5 == 0 || d == 0 {
+			fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x0+group/2, top+plotH+14, d+1)
+		}
+	}
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">adder depth (adders per level)</text>\n", width/2, height-10)
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }

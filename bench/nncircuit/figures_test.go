@@ -1,6 +1,7 @@
 package nncircuit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,11 +30,29 @@ func TestAlkaidMLPFigures(t *testing.T) {
 	t.Log("| program | adders (0, 1, -2) | constant adds (4) | lookups (8) | adder depth | ops |")
 	t.Log("|---|---|---|---|---|---|")
 	t.Log(a.Row("alkaid 5ad1e53 (model-v4.json.gz)"))
-	if path := os.Getenv("OTIR_NNCIRCUIT_PROGRAM"); path != "" {
-		p, _, err := alir.ReadFile(path, alir.FormatAuto)
+	path := os.Getenv("OTIR_NNCIRCUIT_PROGRAM")
+	if path == "" {
+		return
+	}
+	p, _, err := alir.ReadFile(path, alir.FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Count(p)
+	t.Log(o.Row("otir nn-to-circuit"))
+	// OTIR_NNCIRCUIT_SVG: the adders of both programs by adder depth.
+	if svg := os.Getenv("OTIR_NNCIRCUIT_SVG"); svg != "" {
+		f, err := os.Create(svg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Log(Count(p).Row("otir nn-to-circuit"))
+		defer f.Close()
+		err = WriteSVG(f, "alkaid-mlp (16-64-32-32-5): adders at each adder depth", []Series{
+			{fmt.Sprintf("alkaid: %d adders, depth %d", a.Adders, a.Depth), "#d9822b", Profile(ref)},
+			{fmt.Sprintf("otir nn-to-circuit: %d adders, depth %d", o.Adders, o.Depth), "#4a7ebb", Profile(p)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
