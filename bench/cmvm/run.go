@@ -43,6 +43,25 @@ type Result struct {
 // Count counts the adders, negations and adder depth of an ALIR program.
 func Count(p *alir.Program) Result {
 	var r Result
+	for _, op := range p.Ops {
+		if IsAdder(op.Opcode) {
+			r.Adders++
+		}
+		if op.Opcode == alir.OpNeg {
+			r.Negs++
+		}
+	}
+	r.Depth = OutputDepth(p, Depths(p, IsAdder))
+	return r
+}
+
+// IsAdder reports whether an ALIR opcode is an adder: add, sub or
+// negation.
+func IsAdder(c alir.Opcode) bool { return c == alir.OpAdd || c == alir.OpSub || c == alir.OpNeg }
+
+// Depths returns, for every op of p, the most ops of the opcodes step
+// selects on a path from an input to it, itself included.
+func Depths(p *alir.Program, step func(alir.Opcode) bool) []int {
 	depth := make([]int, len(p.Ops))
 	for i, op := range p.Ops {
 		d := 0
@@ -51,23 +70,23 @@ func Count(p *alir.Program) Result {
 				d = max(d, depth[id])
 			}
 		}
-		switch op.Opcode {
-		case alir.OpAdd, alir.OpSub:
-			r.Adders++
-			d++
-		case alir.OpNeg:
-			r.Adders++
-			r.Negs++
+		if step(op.Opcode) {
 			d++
 		}
 		depth[i] = d
 	}
+	return depth
+}
+
+// OutputDepth is the largest depth of an output.
+func OutputDepth(p *alir.Program, depth []int) int {
+	d := 0
 	for _, o := range p.Outputs {
 		if o.Index >= 0 {
-			r.Depth = max(r.Depth, depth[o.Index])
+			d = max(d, depth[o.Index])
 		}
 	}
-	return r
+	return d
 }
 
 // kernel returns an OTIR module computing y = x @ w for x a row of

@@ -28,30 +28,17 @@ type Figures struct {
 func Count(p *alir.Program) Figures {
 	c := cmvmbench.Count(p)
 	f := Figures{Ops: len(p.Ops), Adders: c.Adders, Negs: c.Negs, Depth: c.Depth}
-	depth := make([]int, len(p.Ops))
-	for i, op := range p.Ops {
-		d := 0
-		for _, id := range p.Operands(i) {
-			if id >= 0 && int(id) < i {
-				d = max(d, depth[id])
-			}
-		}
+	for _, op := range p.Ops {
 		switch op.Opcode {
-		case alir.OpAdd, alir.OpSub, alir.OpNeg:
-			d++
 		case alir.OpConstAdd:
 			f.ConstAdds++
-			d++
 		case alir.OpLookup:
 			f.Lookups++
 		}
-		depth[i] = d
 	}
-	for _, o := range p.Outputs {
-		if o.Index >= 0 {
-			f.DepthWithConstAdds = max(f.DepthWithConstAdds, depth[o.Index])
-		}
-	}
+	f.DepthWithConstAdds = cmvmbench.OutputDepth(p, cmvmbench.Depths(p, func(c alir.Opcode) bool {
+		return cmvmbench.IsAdder(c) || c == alir.OpConstAdd
+	}))
 	return f
 }
 
@@ -64,24 +51,15 @@ func (f Figures) Row(name string) string {
 // is the number of adders whose longest chain of adders from an input,
 // themselves included, is d+1.
 func Profile(p *alir.Program) []int {
-	depth := make([]int, len(p.Ops))
 	var prof []int
-	for i, op := range p.Ops {
-		d := 0
-		for _, id := range p.Operands(i) {
-			if id >= 0 && int(id) < i {
-				d = max(d, depth[id])
-			}
+	for i, d := range cmvmbench.Depths(p, cmvmbench.IsAdder) {
+		if !cmvmbench.IsAdder(p.Ops[i].Opcode) {
+			continue
 		}
-		switch op.Opcode {
-		case alir.OpAdd, alir.OpSub, alir.OpNeg:
-			d++
-			for len(prof) < d {
-				prof = append(prof, 0)
-			}
-			prof[d-1]++
+		for len(prof) < d {
+			prof = append(prof, 0)
 		}
-		depth[i] = d
+		prof[d-1]++
 	}
 	return prof
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -305,8 +306,8 @@ func (l *lowerer) param(key string, want []int64) (*nneval.Tensor, error) {
 	if !ok || t == nil {
 		return nil, diag.OpErrorf(l.node, "the payload has no entry '%s' (give the parameters with --params FILE.npz)", key)
 	}
-	if !sameShape(t.Shape, want) {
-		return nil, diag.OpErrorf(l.node, "payload entry '%s' has shape %s, but the node needs %s", key, shapeText(t.Shape), shapeText(want))
+	if !tileview.SameShape(t.Shape, want) {
+		return nil, diag.OpErrorf(l.node, "payload entry '%s' has shape %v, but the node needs %v", key, t.Shape, want)
 	}
 	for i, v := range t.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -353,18 +354,3 @@ func integers(data []float64, frac int) (ints []*big.Int, lo, hi *big.Int) {
 	return ints, lo, hi
 }
 
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func shapeText(s []int64) string {
-	return fmt.Sprint(s)
-}
