@@ -353,4 +353,3 @@ func integers(data []float64, frac int) (ints []*big.Int, lo, hi *big.Int) {
 	}
 	return ints, lo, hi
 }
-
