@@ -26,7 +26,7 @@ const MaxLookupWidth = 20
 
 var lookupFamily = family{
 	ops: []ir.OpDef{
-		{Name: OpLookup, Summary: "element-wise table lookup: table[x - min], min the least value of x's type", Traits: ir.Elementwise | ir.Extension,
+		{Name: OpLookup, Summary: "element-wise table lookup, table[x - min of x's type] (an extension: docs/otir-extensions.md)", Traits: ir.Elementwise | ir.Extension,
 			Operands: []ir.ArgDef{{Name: "input", Doc: "an integer scalar or #private tile of integers, of at most 20 bits"}},
 			Results:  []ir.ArgDef{{Name: "result", Doc: "the input's shape (scalar or #private tile), integer elements that hold every table entry"}},
 			Attrs: []ir.AttrDef{{Name: "table", Kind: ir.AttrConstant,
