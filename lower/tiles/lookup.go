@@ -23,10 +23,20 @@ import (
 // is a constant and needs no lookup.
 
 // lookupTable is an otir.lookup's table: its entries for the input type's
-// values in ascending order, the least of which is min.
+// values in ascending order, the least of which is min, and the program
+// tables of its slices made so far, by operand interval.
 type lookupTable struct {
 	entries []*big.Int
 	min     *big.Int
+	slices  map[[2]int64]tableSlice
+}
+
+// tableSlice is the program table of a lookup over one operand interval:
+// table (its index in the program; -1 when the slice holds the one value
+// lo), and the range lo..hi of its entries.
+type tableSlice struct {
+	table  int32
+	lo, hi *big.Int
 }
 
 // lookupElem lowers otir.lookup on one element.
@@ -37,7 +47,7 @@ func lookupElem(l *lowerer, op *ir.Operation, a []num, _ []intT, rt intT) (num, 
 		if entries == nil {
 			return num{}, l.errf("internal error: no table")
 		}
-		t = &lookupTable{entries, min}
+		t = &lookupTable{entries: entries, min: min, slices: map[[2]int64]tableSlice{}}
 		if l.lookups == nil {
 			l.lookups = map[*ir.Operation]*lookupTable{}
 		}
@@ -58,42 +68,60 @@ func lookupElem(l *lowerer, op *ir.Operation, a []num, _ []intT, rt intT) (num, 
 	if err != nil {
 		return num{}, err
 	}
-	q := l.ops[s.id].QInt
-	if q.Step != 1 || q.Min != math.Trunc(q.Min) || q.Max != math.Trunc(q.Max) {
-		return num{}, l.errf("internal error: lookup operand of interval %v is not an integer interval", q)
-	}
-	first, last := big.NewInt(int64(q.Min)), big.NewInt(int64(q.Max))
-	lo, err := l.entry(t, first)
+	sl, err := l.slice(t, l.ops[s.id].QInt)
 	if err != nil {
 		return num{}, err
 	}
+	if sl.table < 0 {
+		return constNum(sl.lo), nil
+	}
+	return l.value(dais.OpLookup, []*slot{s}, ir.Attrs{{Name: "table", Value: ir.I64(int64(sl.table))}}, sl.lo, sl.hi, rt)
+}
+
+// slice returns the program table of t's entries over the operand interval
+// q (an integer interval within the input type), adding it to the program
+// the first time.
+func (l *lowerer) slice(t *lookupTable, q alir.QInterval) (tableSlice, error) {
+	if q.Step != 1 || q.Min != math.Trunc(q.Min) || q.Max != math.Trunc(q.Max) {
+		return tableSlice{}, l.errf("internal error: lookup operand of interval %v is not an integer interval", q)
+	}
+	key := [2]int64{int64(q.Min), int64(q.Max)}
+	if sl, ok := t.slices[key]; ok {
+		return sl, nil
+	}
+	first, last := big.NewInt(key[0]), big.NewInt(key[1])
+	lo, err := l.entry(t, first)
+	if err != nil {
+		return tableSlice{}, err
+	}
 	if _, err := l.entry(t, last); err != nil {
-		return num{}, err
+		return tableSlice{}, err
 	}
 	base := sub(first, t.min).Int64()
-	slice := t.entries[base : base+sub(last, first).Int64()+1]
+	entries := t.entries[base : base+key[1]-key[0]+1]
 	hi := lo
-	values := make([]int32, len(slice))
-	for i, v := range slice {
+	values := make([]int32, len(entries))
+	for i, v := range entries {
 		if !v.IsInt64() || v.Int64() != int64(int32(v.Int64())) {
-			return num{}, l.cannot("table entry %v does not fit ALIR's 32-bit tables", v)
+			return tableSlice{}, l.cannot("table entry %v does not fit ALIR's 32-bit tables", v)
 		}
 		values[i] = int32(v.Int64())
 		lo, hi = minBig(lo, v), maxBig(hi, v)
 	}
-	if lo.Cmp(hi) == 0 {
-		return constNum(lo), nil
+	sl := tableSlice{table: -1, lo: lo, hi: hi}
+	if lo.Cmp(hi) != 0 {
+		out, err := dais.IntInterval(lo, hi)
+		if err != nil {
+			return tableSlice{}, l.errf("internal error: %v", err)
+		}
+		k, err := q.KIF()
+		if err != nil {
+			return tableSlice{}, l.errf("internal error: %v", err)
+		}
+		sl.table = l.table(alir.Table{Values: values, OutQInt: out, InpWidth: k.Width()})
 	}
-	out, err := dais.IntInterval(lo, hi)
-	if err != nil {
-		return num{}, l.errf("internal error: %v", err)
-	}
-	k, err := q.KIF()
-	if err != nil {
-		return num{}, l.errf("internal error: %v", err)
-	}
-	idx := l.table(alir.Table{Values: values, OutQInt: out, InpWidth: k.Width()})
-	return l.value(dais.OpLookup, []*slot{s}, ir.Attrs{{Name: "table", Value: ir.I64(int64(idx))}}, lo, hi, rt)
+	t.slices[key] = sl
+	return sl, nil
 }
 
 // entry is the table's entry for the value v of the input type.
