@@ -4,6 +4,7 @@ import (
 	bin "encoding/binary"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/dialect/otir"
@@ -114,11 +115,8 @@ func (l *lowerer) slice(t *lookupTable, q alir.QInterval) (tableSlice, error) {
 		if err != nil {
 			return tableSlice{}, l.errf("internal error: %v", err)
 		}
-		k, err := q.KIF()
-		if err != nil {
-			return tableSlice{}, l.errf("internal error: %v", err)
-		}
-		sl.table = l.table(alir.Table{Values: values, OutQInt: out, InpWidth: k.Width()})
+		// inp_width is alkaid's: ceil(log2(entries)), the index's width.
+		sl.table = l.table(alir.Table{Values: values, OutQInt: out, InpWidth: bits.Len(uint(len(values) - 1))})
 	}
 	t.slices[key] = sl
 	return sl, nil
