@@ -11,6 +11,11 @@
 // TestSemanticsComplete checks that every nn operation has one. Tensors are
 // flat row-major float64 slices with their shapes. f32 graphs are
 // evaluated in float64 too.
+//
+// A quantized graph (one with !quant.uniform tensors) is evaluated bit for
+// bit as a circuit computes it (quantized.go): exact dyadic values, floor
+// and wrap at each quantized result, lookup tables for the function kinds
+// over the same functions as the float evaluator's (UnaryFunc).
 package nneval
 
 import (
@@ -20,6 +25,7 @@ import (
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -54,6 +60,10 @@ type Options struct {
 	// MaxElements is the most elements one value may hold (0:
 	// DefaultMaxElements).
 	MaxElements int64
+	// Float evaluates a quantized graph in float64 as if its quantized
+	// types were f64: nothing is quantized (the float reading that
+	// quantization error is measured against).
+	Float bool
 }
 
 // DefaultMaxElements bounds a value when Options.MaxElements is 0.
@@ -67,10 +77,13 @@ type Value struct {
 }
 
 // Result is an evaluation: the graph's outputs, and every node's value in
-// node order (graph arguments first, then the nodes in text order).
+// node order (graph arguments first, then the nodes in text order). For a
+// quantized graph, Exact holds every node's exact value, in the order of
+// Values (whose tensors are those values as float64).
 type Result struct {
 	Outputs []*Tensor
 	Values  []Value
+	Exact   []*Exact
 }
 
 // Name is the name of a node's value for files and messages: its source
@@ -86,7 +99,8 @@ func Name(v *ir.Value, index int) string {
 }
 
 // Eval evaluates graph g (an nn.graph, verified) on one tensor per graph
-// argument, in order. Errors are diagnostics at the node (or graph
+// argument, in order. A quantized graph (nn.IsQuantized) is evaluated
+// bit-exactly by its quantized types (quantized.go), unless opts.Float. Errors are diagnostics at the node (or graph
 // argument) concerned: an input or payload entry of the wrong shape, a
 // missing payload entry, a value too large.
 func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, error) {
@@ -103,6 +117,8 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 	}
 	vals := map[*ir.Value]*Tensor{}
 	res := &Result{}
+	quantized := nn.IsQuantized(g) && !opts.Float
+	exacts := map[*ir.Value]*Exact{}
 	for i, a := range body.Args {
 		t, ok := a.Type.(*ir.TensorType)
 		in := inputs[i]
@@ -111,6 +127,14 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		if !sameShape(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
+		}
+		if quantized {
+			e, err := quantizedArg(a, in)
+			if err != nil {
+				return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s): %v", name, i, Name(a, i), err)
+			}
+			exacts[a], in = e, e.Float()
+			res.Exact = append(res.Exact, e)
 		}
 		vals[a] = in
 		res.Values = append(res.Values, Value{a, in})
@@ -136,6 +160,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 				return nil, diag.OpErrorf(op, "uses a value that is not defined before it")
 			}
 			n.ins = append(n.ins, t)
+			n.qins = append(n.qins, exacts[v])
 		}
 		if len(op.Results) != 1 {
 			return nil, diag.OpErrorf(op, "must have exactly one result")
@@ -149,7 +174,17 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if NumElements(rt.Shape) > opts.MaxElements {
 			return nil, diag.OpErrorf(op, "%%%s: result '%s' has more than %d elements", n.name, rt, opts.MaxElements)
 		}
-		t, err := s.eval(n)
+		var t *Tensor
+		var e *Exact
+		var err error
+		if quantized {
+			n.outQ = quant.ElementOf(rt)
+			if e, err = evalExact(s, n); err == nil {
+				t = e.Float()
+			}
+		} else {
+			t, err = s.eval(n)
+		}
 		if err != nil {
 			var d *diag.Diagnostic
 			if errors.As(err, &d) {
@@ -163,6 +198,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		vals[op.Results[0]] = t
 		res.Values = append(res.Values, Value{op.Results[0], t})
+		if quantized {
+			exacts[op.Results[0]] = e
+			res.Exact = append(res.Exact, e)
+		}
 		index++
 	}
 	return nil, diag.OpErrorf(g, "graph @%s has no terminator", name)
@@ -172,10 +211,14 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 // values, its declared result type, its node index (the random nodes'
 // counter) and the payload.
 type node struct {
-	op      *ir.Operation
-	name    string
-	ins     []*Tensor
-	out     *ir.TensorType
+	op   *ir.Operation
+	name string
+	ins  []*Tensor
+	out  *ir.TensorType
+	// qins are the operands' exact values and outQ the result's quantized
+	// element type (nil: f64), in a quantized graph.
+	qins    []*Exact
+	outQ    *quant.UniformType
 	index   int
 	payload Payload
 	max     int64

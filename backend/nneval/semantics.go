@@ -16,11 +16,23 @@ import (
 type semantics struct {
 	// eval computes the node's value from its operands' values.
 	eval func(*node) (*Tensor, error)
+	// exact computes the node's exact value in a quantized graph (nil:
+	// the kind is not allowed there; the verifier rejects it).
+	exact func(*node) (*Exact, error)
+	// fn is a function kind's float function: eval applies it to every
+	// element, a quantized graph tabulates it (quant.LookupTable).
+	fn func(float64) float64
 	// ends marks nn.return: its operands are the graph's outputs.
 	ends bool
 	// unsupported is why the evaluator cannot run the operation; running
 	// it is an error that shows the reason.
 	unsupported string
+}
+
+// function is the entry of a function kind: f element-wise, a lookup
+// table in a quantized graph.
+func function(f func(float64) float64) semantics {
+	return semantics{eval: unaryFn(f), exact: lookup, fn: f}
 }
 
 var ops map[string]semantics
@@ -29,51 +41,51 @@ func init() {
 	ops = map[string]semantics{
 		nn.OpReturn: {ends: true},
 
-		nn.OpConst:         {eval: constant},
+		nn.OpConst:         {eval: constant, exact: exactConstant},
 		nn.OpRandUniform:   {eval: randUniform},
 		nn.OpBernoulliMask: {eval: bernoulliMask},
 
-		nn.OpAdd: {eval: binaryFn(func(a, b float64) float64 { return a + b })},
-		nn.OpSub: {eval: binaryFn(func(a, b float64) float64 { return a - b })},
-		nn.OpMul: {eval: binaryFn(func(a, b float64) float64 { return a * b })},
+		nn.OpAdd: {eval: binaryFn(func(a, b float64) float64 { return a + b }), exact: exactAligned(addExact)},
+		nn.OpSub: {eval: binaryFn(func(a, b float64) float64 { return a - b }), exact: exactAligned(subExact)},
+		nn.OpMul: {eval: binaryFn(func(a, b float64) float64 { return a * b }), exact: exactMul},
 		// torch.maximum and torch.minimum propagate NaN, as math.Max and
 		// math.Min do.
-		nn.OpMax: {eval: binaryFn(math.Max)},
-		nn.OpMin: {eval: binaryFn(math.Min)},
+		nn.OpMax: {eval: binaryFn(math.Max), exact: exactAligned(maxExact)},
+		nn.OpMin: {eval: binaryFn(math.Min), exact: exactAligned(minExact)},
 
-		nn.OpDetach:  {eval: identity},
-		nn.OpAbs:     {eval: unaryFn(math.Abs)},
-		nn.OpSqrt:    {eval: unaryFn(math.Sqrt)}, // NaN below 0 (PyTorch; TorchLean: 0)
-		nn.OpInv:     {eval: unaryFn(func(x float64) float64 { return 1 / x })},
-		nn.OpRelu:    {eval: unaryFn(relu)},
-		nn.OpTanh:    {eval: unaryFn(math.Tanh)},
-		nn.OpSigmoid: {eval: unaryFn(sigmoid)},
-		nn.OpExp:     {eval: unaryFn(math.Exp)},
-		nn.OpLog:     {eval: unaryFn(math.Log)}, // −inf at 0, NaN below (PyTorch)
-		nn.OpSin:     {eval: unaryFn(math.Sin)},
-		nn.OpCos:     {eval: unaryFn(math.Cos)},
+		nn.OpDetach:  {eval: identity, exact: exactGather},
+		nn.OpAbs:     {eval: unaryFn(math.Abs), exact: exactUnary(absExact)},
+		nn.OpSqrt:    function(math.Sqrt), // NaN below 0 (PyTorch; TorchLean: 0)
+		nn.OpInv:     function(func(x float64) float64 { return 1 / x }),
+		nn.OpRelu:    {eval: unaryFn(relu), exact: exactUnary(reluExact)},
+		nn.OpTanh:    function(math.Tanh),
+		nn.OpSigmoid: function(sigmoid),
+		nn.OpExp:     function(math.Exp),
+		nn.OpLog:     function(math.Log), // −inf at 0, NaN below (PyTorch)
+		nn.OpSin:     function(math.Sin),
+		nn.OpCos:     function(math.Cos),
 
-		nn.OpLinear: {eval: linear},
-		nn.OpMatmul: {eval: matmul},
-		nn.OpConv2d: {eval: conv2d},
+		nn.OpLinear: {eval: linear, exact: exactLinear},
+		nn.OpMatmul: {eval: matmul, exact: exactMatmul},
+		nn.OpConv2d: {eval: conv2d, exact: exactConv2d},
 
-		nn.OpMaxPool2d: {eval: pool(true)},
-		nn.OpAvgPool2d: {eval: pool(false)},
+		nn.OpMaxPool2d: {eval: pool(true), exact: exactMaxPool},
+		nn.OpAvgPool2d: {eval: pool(false), exact: exactAvgPool},
 
 		nn.OpSoftmax:   {eval: softmax},
 		nn.OpLayerNorm: {eval: layerNorm},
 
-		nn.OpReduceSum:  {eval: reduce(false)},
-		nn.OpReduceMean: {eval: reduce(true)},
-		nn.OpSum:        {eval: sumAll},
+		nn.OpReduceSum:  {eval: reduce(false), exact: exactReduce(false)},
+		nn.OpReduceMean: {eval: reduce(true), exact: exactReduce(true)},
+		nn.OpSum:        {eval: sumAll, exact: exactSumAll},
 
-		nn.OpPermute:         {eval: permute},
-		nn.OpBroadcastTo:     {eval: broadcastTo},
-		nn.OpReshape:         {eval: reshape},
-		nn.OpFlatten:         {eval: reshape},
-		nn.OpConcat:          {eval: concat},
-		nn.OpSwapFirstTwo:    {eval: swapAxes(0, 1)},
-		nn.OpTranspose3dLast: {eval: swapAxes(1, 2)},
+		nn.OpPermute:         {eval: permute, exact: exactGather},
+		nn.OpBroadcastTo:     {eval: broadcastTo, exact: exactGather},
+		nn.OpReshape:         {eval: reshape, exact: exactGather},
+		nn.OpFlatten:         {eval: reshape, exact: exactGather},
+		nn.OpConcat:          {eval: concat, exact: exactGather},
+		nn.OpSwapFirstTwo:    {eval: swapAxes(0, 1), exact: exactGather},
+		nn.OpTranspose3dLast: {eval: swapAxes(1, 2), exact: exactGather},
 
 		nn.OpMseLoss: {eval: mseLoss},
 	}
@@ -83,4 +95,13 @@ func init() {
 func semOf(name string) (semantics, bool) {
 	s, ok := ops[name]
 	return s, ok
+}
+
+// UnaryFunc is the float function of a function kind (nn.exp, nn.tanh,
+// ...): the one the float evaluator applies and the quantized evaluator
+// tabulates with quant.LookupTable, for a circuit's lookup table to hold
+// the same values. false for other kinds.
+func UnaryFunc(opName string) (func(float64) float64, bool) {
+	s, ok := ops[opName]
+	return s.fn, ok && s.fn != nil
 }
