@@ -1,8 +1,8 @@
-// The alkaid-mlp conformance case (../shared/conformance/alir/alkaid-mlp/:
-// graph.mlir with the types of its quant.json written in): %x is quantized
-// on entry (i9 at 1/8), the linear outputs %0, %2, %4 are exact (f64), the
-// relus %1, %3, %5 floor and wrap into u7 at 1/8, the last linear %6 into
-// i12 at 1/8. Run it with --params ../shared/conformance/alir/alkaid-mlp/params.npz.
+// The alkaid-mlp graph (../shared/conformance/alir/alkaid-mlp/graph.mlir)
+// with the quantization of its quant.json written as types: the input is
+// quantize(1,5,3) = i9 at 2^-3, the linears are exact (f64), each relu is
+// relu(i=4,f=3) = u7 at 2^-3, and the last linear is quantize(1,8,3) = i12 at
+// 2^-3. Parameters: params.npz of the same directory.
 nn.graph @mlp(%x: tensor<16x!quant.uniform<i9:f64, 0.125>>) -> tensor<5x!quant.uniform<i12:f64, 0.125>> {
   %0 = nn.linear %x {params = "fc1"} : (tensor<16x!quant.uniform<i9:f64, 0.125>>) -> tensor<64xf64>
   %1 = nn.relu %0 : (tensor<64xf64>) -> tensor<64x!quant.uniform<u7:f64, 0.125>>
