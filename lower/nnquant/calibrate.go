@@ -3,8 +3,8 @@ package nnquant
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"math"
+	"strings"
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/diag"
@@ -12,9 +12,6 @@ import (
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 )
-
-// maxCalibrationSamples bounds the samples of a calibration batch.
-const maxCalibrationSamples = 1 << 16
 
 // valueRange is the range of a tensor's values over the samples.
 type valueRange struct{ min, max float64 }
@@ -37,7 +34,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 		if err != nil {
 			return fmt.Errorf("reading the calibration input %s: %v", opts.Calibration[i], err)
 		}
-		if batches[i], err = split(t, a.Type.(*ir.TensorType).Shape); err != nil {
+		if batches[i], err = nneval.SplitBatch(t, a.Type.(*ir.TensorType).Shape); err != nil {
 			return fmt.Errorf("calibration input %s for %s: %v", opts.Calibration[i], nameOf(names, a), err)
 		}
 		if samples >= 0 && len(batches[i]) != samples {
@@ -98,39 +95,6 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 		types[v] = assignment{elem: t, from: "calibration"}
 	}
 	return nil
-}
-
-// split cuts t into samples of the argument's shape: t itself, or its
-// slices along a leading batch dimension.
-func split(t *nneval.Tensor, shape []int64) ([]*nneval.Tensor, error) {
-	if sameShape(t.Shape, shape) {
-		return []*nneval.Tensor{t}, nil
-	}
-	if len(t.Shape) != len(shape)+1 || !sameShape(t.Shape[1:], shape) {
-		return nil, fmt.Errorf("shape %v is neither the argument's %v nor a batch of it [N, ...]", t.Shape, shape)
-	}
-	n := t.Shape[0]
-	if n > maxCalibrationSamples {
-		return nil, fmt.Errorf("%d samples (at most %d)", n, maxCalibrationSamples)
-	}
-	size := nneval.NumElements(shape)
-	out := make([]*nneval.Tensor, n)
-	for i := range n {
-		out[i] = &nneval.Tensor{Shape: shape, Data: t.Data[i*size : (i+1)*size]}
-	}
-	return out, nil
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // typeOfRange is the type of the given width for values in r: signed (k =

@@ -360,6 +360,7 @@ def case_const():
     c.write()
 
 
-for case in [case_add, case_mul, case_relu, case_linear, case_conv2d, case_pool, case_reduce,
-             case_linalg_misc, case_functions, case_const]:
-    case()
+if __name__ == "__main__":
+    for case in [case_add, case_mul, case_relu, case_linear, case_conv2d, case_pool, case_reduce,
+                 case_linalg_misc, case_functions, case_const]:
+        case()
