@@ -140,25 +140,32 @@ func linear(n *node) (*Tensor, error) {
 // matmul is [m,n]·[n,p] or per batch [B,m,n]·[B,n,p].
 func matmul(n *node) (*Tensor, error) {
 	a, b, y := n.ins[0], n.ins[1], n.result()
-	r := len(a.Shape)
-	m, k, p := a.Shape[r-2], a.Shape[r-1], b.Shape[r-1]
+	matmulInto(a.Shape, b.Shape, a.Data, b.Data, y.Data, func(s, x, w float64) float64 { return s + x*w })
+	return y, nil
+}
+
+// matmulInto sets y to the product of a and b ([m,n]·[n,p] or per batch
+// [B,m,n]·[B,n,p]): each element folds mac(s, a, b) from the zero value
+// over the inner index, left to right.
+func matmulInto[T any](aShape, bShape []int64, a, b, y []T, mac func(s, x, w T) T) {
+	r := len(aShape)
+	m, k, p := aShape[r-2], aShape[r-1], bShape[r-1]
 	batches := int64(1)
 	if r == 3 {
-		batches = a.Shape[0]
+		batches = aShape[0]
 	}
 	for bt := range batches {
-		ad, bd, yd := a.Data[bt*m*k:], b.Data[bt*k*p:], y.Data[bt*m*p:]
+		ad, bd, yd := a[bt*m*k:], b[bt*k*p:], y[bt*m*p:]
 		for i := range m {
 			for j := range p {
-				s := 0.0
+				var s T
 				for l := range k {
-					s += ad[i*k+l] * bd[l*p+j]
+					s = mac(s, ad[i*k+l], bd[l*p+j])
 				}
 				yd[i*p+j] = s
 			}
 		}
 	}
-	return y, nil
 }
 
 // window reads the attributes of conv2d and the pools and the input's

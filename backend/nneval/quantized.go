@@ -369,45 +369,58 @@ func exactGather(n *node) (*Exact, error) {
 	return y, nil
 }
 
-// exactLinear is W·x + b exactly: the products at the scale of x times
-// W's, the bias brought to the finer of that and its own.
+// affine is the exact weight and bias of W·x + b, and its scales: the
+// products at fp (x's scale plus W's), the result at f, the finer of fp
+// and the bias's.
+type affine struct {
+	w, b  *Exact
+	fp, f int
+}
+
+// exactAffine reads the exact weight and bias for input x.
+func (n *node) exactAffine(x *Exact, wt, bt *Tensor) (*affine, error) {
+	w, err := n.exactParam(n.params()+".weight", wt)
+	if err != nil {
+		return nil, err
+	}
+	b, err := n.exactParam(n.params()+".bias", bt)
+	if err != nil {
+		return nil, err
+	}
+	fp := x.F + w.F
+	return &affine{w: w, b: b, fp: fp, f: max(fp, b.F)}, nil
+}
+
+// plusBias is the sum of products s (at fp) plus bias o, at f.
+func (a *affine) plusBias(c *checked, s int64, o int64) int64 {
+	return c.add(c.shl(s, a.f-a.fp), c.shl(a.b.M[o], a.f-a.b.F))
+}
+
+// exactLinear is W·x + b exactly.
 func exactLinear(n *node) (*Exact, error) {
 	x := n.qins[0]
 	rows, in, out, wt, bt, err := n.linearParams(x.Shape)
 	if err != nil {
 		return nil, err
 	}
-	w, b, err := n.exactWeights(wt, bt)
+	a, err := n.exactAffine(x, wt, bt)
 	if err != nil {
 		return nil, err
 	}
 	c := &checked{}
-	fp := x.F + w.F
-	f := max(fp, b.F)
-	y := newExact(n.out.Shape, f)
+	y := newExact(n.out.Shape, a.f)
 	for row := range rows {
 		xs := x.M[row*in : (row+1)*in]
 		for o := range out {
 			s := int64(0)
-			ws := w.M[o*in : (o+1)*in]
+			ws := a.w.M[o*in : (o+1)*in]
 			for i, v := range xs {
 				s = c.add(s, c.mul(ws[i], v))
 			}
-			y.M[row*out+o] = c.add(c.shl(s, f-fp), c.shl(b.M[o], f-b.F))
+			y.M[row*out+o] = a.plusBias(c, s, o)
 		}
 	}
 	return n.exactResult(c, y)
-}
-
-// exactWeights is the exact value of a weight and a bias.
-func (n *node) exactWeights(wt, bt *Tensor) (w, b *Exact, err error) {
-	if w, err = n.exactParam(n.params()+".weight", wt); err != nil {
-		return nil, nil, err
-	}
-	if b, err = n.exactParam(n.params()+".bias", bt); err != nil {
-		return nil, nil, err
-	}
-	return w, b, nil
 }
 
 // exactMatmul is the matrix product; the scales add.
@@ -415,24 +428,7 @@ func exactMatmul(n *node) (*Exact, error) {
 	a, b := n.qins[0], n.qins[1]
 	c := &checked{}
 	y := newExact(n.out.Shape, a.F+b.F)
-	r := len(a.Shape)
-	m, k, p := a.Shape[r-2], a.Shape[r-1], b.Shape[r-1]
-	batches := int64(1)
-	if r == 3 {
-		batches = a.Shape[0]
-	}
-	for bt := range batches {
-		ad, bd, yd := a.M[bt*m*k:], b.M[bt*k*p:], y.M[bt*m*p:]
-		for i := range m {
-			for j := range p {
-				s := int64(0)
-				for l := range k {
-					s = c.add(s, c.mul(ad[i*k+l], bd[l*p+j]))
-				}
-				yd[i*p+j] = s
-			}
-		}
-	}
+	matmulInto(a.Shape, b.Shape, a.M, b.M, y.M, func(s, x, w int64) int64 { return c.add(s, c.mul(x, w)) })
 	return n.exactResult(c, y)
 }
 
@@ -443,14 +439,12 @@ func exactConv2d(n *node) (*Exact, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, b, err := n.exactWeights(wt, bt)
+	a, err := n.exactAffine(x, wt, bt)
 	if err != nil {
 		return nil, err
 	}
 	c := &checked{}
-	fp := x.F + w.F
-	f := max(fp, b.F)
-	y := newExact(n.out.Shape, f)
+	y := newExact(n.out.Shape, a.f)
 	for bt := range wd.batch {
 		xd := x.M[bt*wd.c*wd.h*wd.w:]
 		yd := y.M[bt*outC*wd.oh*wd.ow:]
@@ -460,10 +454,10 @@ func exactConv2d(n *node) (*Exact, error) {
 					s := int64(0)
 					for ch := range wd.c {
 						wd.taps(i, j, func(at, di, dj int64) {
-							s = c.add(s, c.mul(xd[ch*wd.h*wd.w+at], w.M[((o*wd.c+ch)*wd.kh+di)*wd.kw+dj]))
+							s = c.add(s, c.mul(xd[ch*wd.h*wd.w+at], a.w.M[((o*wd.c+ch)*wd.kh+di)*wd.kw+dj]))
 						})
 					}
-					yd[(o*wd.oh+i)*wd.ow+j] = c.add(c.shl(s, f-fp), c.shl(b.M[o], f-b.F))
+					yd[(o*wd.oh+i)*wd.ow+j] = a.plusBias(c, s, o)
 				}
 			}
 		}

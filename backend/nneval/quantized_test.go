@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
@@ -57,45 +56,17 @@ func TestQuantizedGolden(t *testing.T) {
 	for _, path := range ms {
 		name := strings.TrimSuffix(filepath.Base(path), ".mlir")
 		t.Run(name, func(t *testing.T) {
-			base := strings.TrimSuffix(path, ".mlir")
-			g := readGraph(t, path)
-			io, err := npy.ReadNPZFile(base + ".npz")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ins []*Tensor
-			for i := 0; ; i++ {
-				a, ok := io.Arrays[fmt.Sprintf("in%d", i)]
-				if !ok {
-					break
-				}
-				ins = append(ins, FromNPY(a))
-			}
-			p := Payload{}
-			if _, err := os.Stat(base + ".params.npz"); err == nil {
-				if p, err = ReadPayloadFile(base + ".params.npz"); err != nil {
-					t.Fatal(err)
-				}
-			}
+			readGraph(t, path) // verifies
+			g, io, ins, p := readCase(t, strings.TrimSuffix(path, ".mlir"))
 			res, err := Eval(g, ins, p, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, got := range res.Outputs {
-				a, ok := io.Arrays[fmt.Sprintf("out%d", i)]
-				if !ok {
-					t.Fatalf("no expected out%d", i)
+			forOutputs(t, res, io, func(i, k int, g, w float64) {
+				if math.Float64bits(g) != math.Float64bits(w) && !(g == 0 && w == 0) {
+					t.Errorf("output #%d, element %d: got %v, want %v", i, k, g, w)
 				}
-				want := FromNPY(a)
-				if !sameShape(got.Shape, want.Shape) {
-					t.Fatalf("output #%d: shape %v, want %v", i, got.Shape, want.Shape)
-				}
-				for k, w := range want.Data {
-					if g := got.Data[k]; math.Float64bits(g) != math.Float64bits(w) && !(g == 0 && w == 0) {
-						t.Errorf("output #%d, element %d: got %v, want %v", i, k, g, w)
-					}
-				}
-			}
+			})
 		})
 	}
 }
