@@ -25,7 +25,6 @@ import (
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
-	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -57,13 +56,14 @@ type Payload map[string]*Tensor
 
 // Options bounds an evaluation.
 type Options struct {
-	// MaxElements is the most elements one value may hold (0:
-	// DefaultMaxElements).
-	MaxElements int64
 	// Float evaluates a quantized graph in float64 as if its quantized
 	// types were f64: nothing is quantized (the float reading that
 	// quantization error is measured against).
 	Float bool
+
+	// MaxElements is the most elements one value may hold (0:
+	// DefaultMaxElements).
+	MaxElements int64
 }
 
 // DefaultMaxElements bounds a value when Options.MaxElements is 0.
@@ -117,8 +117,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 	}
 	vals := map[*ir.Value]*Tensor{}
 	res := &Result{}
-	quantized := nn.IsQuantized(g) && !opts.Float
-	exacts := map[*ir.Value]*Exact{}
+	var exact *exactState
+	if nn.IsQuantized(g) && !opts.Float {
+		exact = &exactState{values: map[*ir.Value]*Exact{}}
+	}
 	for i, a := range body.Args {
 		t, ok := a.Type.(*ir.TensorType)
 		in := inputs[i]
@@ -128,16 +130,13 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if !sameShape(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
 		}
-		if quantized {
-			e, err := quantizedArg(a, in)
-			if err != nil {
-				return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s): %v", name, i, Name(a, i), err)
-			}
-			exacts[a], in = e, e.Float()
-			res.Exact = append(res.Exact, e)
-		}
 		vals[a] = in
 		res.Values = append(res.Values, Value{a, in})
+	}
+	if exact != nil {
+		if err := exact.quantizeArgs(name, body.Args, vals, res); err != nil {
+			return nil, err
+		}
 	}
 	index := len(body.Args)
 	for _, op := range body.Ops {
@@ -160,7 +159,9 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 				return nil, diag.OpErrorf(op, "uses a value that is not defined before it")
 			}
 			n.ins = append(n.ins, t)
-			n.qins = append(n.qins, exacts[v])
+		}
+		if exact != nil {
+			s.eval = exact.node(n)
 		}
 		if len(op.Results) != 1 {
 			return nil, diag.OpErrorf(op, "must have exactly one result")
@@ -174,17 +175,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if NumElements(rt.Shape) > opts.MaxElements {
 			return nil, diag.OpErrorf(op, "%%%s: result '%s' has more than %d elements", n.name, rt, opts.MaxElements)
 		}
-		var t *Tensor
-		var e *Exact
-		var err error
-		if quantized {
-			n.outQ = quant.ElementOf(rt)
-			if e, err = evalExact(s, n); err == nil {
-				t = e.Float()
-			}
-		} else {
-			t, err = s.eval(n)
-		}
+		t, err := s.eval(n)
 		if err != nil {
 			var d *diag.Diagnostic
 			if errors.As(err, &d) {
@@ -198,9 +189,8 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		vals[op.Results[0]] = t
 		res.Values = append(res.Values, Value{op.Results[0], t})
-		if quantized {
-			exacts[op.Results[0]] = e
-			res.Exact = append(res.Exact, e)
+		if exact != nil {
+			exact.record(op.Results[0], n, res)
 		}
 		index++
 	}
@@ -211,17 +201,15 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 // values, its declared result type, its node index (the random nodes'
 // counter) and the payload.
 type node struct {
-	op   *ir.Operation
-	name string
-	ins  []*Tensor
-	out  *ir.TensorType
-	// qins are the operands' exact values and outQ the result's quantized
-	// element type (nil: f64), in a quantized graph.
-	qins    []*Exact
-	outQ    *quant.UniformType
+	op      *ir.Operation
+	name    string
+	ins     []*Tensor
+	out     *ir.TensorType
 	index   int
 	payload Payload
 	max     int64
+	// exact is the node's state in a quantized graph (nil otherwise).
+	exact *exactNode
 }
 
 // result is a zero tensor of the node's declared shape.

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 )
@@ -135,10 +136,10 @@ func floorDiv(a, n int64) int64 {
 // errTooWide is the error of a node whose exact value needs more than 62
 // bits.
 func (n *node) errTooWide(f int) error {
-	if n.outQ == nil {
+	if n.exact.out == nil {
 		return fmt.Errorf("its exact value needs more than %d bits at scale 2^%d: give it a quantized result type (a circuit cannot hold it exactly)", MaxExactBits, -f)
 	}
-	return fmt.Errorf("its exact value, before quantization to '%s', needs more than %d bits at scale 2^%d: narrow its operands' types", n.outQ, MaxExactBits, -f)
+	return fmt.Errorf("its exact value, before quantization to '%s', needs more than %d bits at scale 2^%d: narrow its operands' types", n.exact.out, MaxExactBits, -f)
 }
 
 // exactResult returns e, or the error of a node whose arithmetic
@@ -258,15 +259,15 @@ var errNotQuantized = errors.New("needs quantized operand and result types in a 
 func lookup(n *node) (*Exact, error) {
 	in := quant.ElementOf(n.op.Operands[0].Type)
 	f, _ := UnaryFunc(n.op.Name)
-	if in == nil || n.outQ == nil || f == nil {
+	if in == nil || n.exact.out == nil || f == nil {
 		return nil, errNotQuantized
 	}
-	tab, err := table(n.op.Name, in, n.outQ, f)
+	tab, err := table(n.op.Name, in, n.exact.out, f)
 	if err != nil {
 		return nil, err
 	}
-	x := n.qins[0]
-	y := newExact(x.Shape, n.outQ.Frac)
+	x := n.exact.ins[0]
+	y := newExact(x.Shape, n.exact.out.Frac)
 	for i, q := range x.M {
 		j := q - in.QMin()
 		if j < 0 || j >= int64(len(tab)) {
@@ -295,7 +296,7 @@ func exactConstant(n *node) (*Exact, error) {
 func exactAligned(f func(c *checked, a, b int64) int64) func(*node) (*Exact, error) {
 	return func(n *node) (*Exact, error) {
 		c := &checked{}
-		ab, fa := alignAll(c, n.qins)
+		ab, fa := alignAll(c, n.exact.ins)
 		y := newExact(n.out.Shape, fa)
 		for i := range y.M {
 			y.M[i] = f(c, ab[0].M[i], ab[1].M[i])
@@ -312,7 +313,7 @@ func minExact(_ *checked, a, b int64) int64 { return min(a, b) }
 // exactMul multiplies element-wise; the scales add.
 func exactMul(n *node) (*Exact, error) {
 	c := &checked{}
-	a, b := n.qins[0], n.qins[1]
+	a, b := n.exact.ins[0], n.exact.ins[1]
 	y := newExact(n.out.Shape, a.F+b.F)
 	for i := range y.M {
 		y.M[i] = c.mul(a.M[i], b.M[i])
@@ -324,7 +325,7 @@ func exactMul(n *node) (*Exact, error) {
 // the scale: abs, relu).
 func exactUnary(f func(int64) int64) func(*node) (*Exact, error) {
 	return func(n *node) (*Exact, error) {
-		x := n.qins[0]
+		x := n.exact.ins[0]
 		y := newExact(n.out.Shape, x.F)
 		for i, m := range x.M {
 			y.M[i] = f(m)
@@ -343,7 +344,7 @@ func reluExact(m int64) int64 { return max(m, 0) }
 // brought to one scale.
 func exactGather(n *node) (*Exact, error) {
 	c := &checked{}
-	xs, f := alignAll(c, n.qins)
+	xs, f := alignAll(c, n.exact.ins)
 	if c.over {
 		return nil, n.errTooWide(f)
 	}
@@ -398,7 +399,7 @@ func (a *affine) plusBias(c *checked, s int64, o int64) int64 {
 
 // exactLinear is W·x + b exactly.
 func exactLinear(n *node) (*Exact, error) {
-	x := n.qins[0]
+	x := n.exact.ins[0]
 	rows, in, out, wt, bt, err := n.linearParams(x.Shape)
 	if err != nil {
 		return nil, err
@@ -425,7 +426,7 @@ func exactLinear(n *node) (*Exact, error) {
 
 // exactMatmul is the matrix product; the scales add.
 func exactMatmul(n *node) (*Exact, error) {
-	a, b := n.qins[0], n.qins[1]
+	a, b := n.exact.ins[0], n.exact.ins[1]
 	c := &checked{}
 	y := newExact(n.out.Shape, a.F+b.F)
 	matmulInto(a.Shape, b.Shape, a.M, b.M, y.M, func(s, x, w int64) int64 { return c.add(s, c.mul(x, w)) })
@@ -434,7 +435,7 @@ func exactMatmul(n *node) (*Exact, error) {
 
 // exactConv2d is conv2d exactly (scales as exactLinear's).
 func exactConv2d(n *node) (*Exact, error) {
-	x, wd := n.qins[0], n.window()
+	x, wd := n.exact.ins[0], n.window()
 	outC, wt, bt, err := n.convParams(wd)
 	if err != nil {
 		return nil, err
@@ -469,7 +470,7 @@ func exactConv2d(n *node) (*Exact, error) {
 // ⌊S·2^F'/count⌋ wrapped (S the exact sum s·2^-f); into f64, the exact
 // quotient, which needs a power-of-two count.
 func (n *node) divide(c *checked, s int64, f int, count int64) (int64, error) {
-	if n.outQ == nil {
+	if n.exact.out == nil {
 		if count <= 0 || count&(count-1) != 0 {
 			return 0, fmt.Errorf("divides by %d, not a power of two, so its exact result is not a fixed-point value: give it a quantized result type (floor division)", count)
 		}
@@ -478,21 +479,21 @@ func (n *node) divide(c *checked, s int64, f int, count int64) (int64, error) {
 	if count <= 0 {
 		return 0, nil // NaN in the float reading, which quantizes to 0
 	}
-	d := n.outQ.Frac - f
+	d := n.exact.out.Frac - f
 	var q int64
 	if d >= 0 {
 		q = floorDiv(c.shl(s, d), count)
 	} else {
 		q = floorDiv(s>>uint(-d), count) // ⌊⌊s/2^-d⌋/count⌋ = ⌊s/(2^-d·count)⌋
 	}
-	return n.outQ.Wrap(q), nil
+	return n.exact.out.Wrap(q), nil
 }
 
 // divScale is the scale of a division's result: the quantized type's, or
 // the sum's finer by log2(count).
 func (n *node) divScale(f int, count int64) int {
-	if n.outQ != nil {
-		return n.outQ.Frac
+	if n.exact.out != nil {
+		return n.exact.out.Frac
 	}
 	return f + bits.TrailingZeros64(uint64(count))
 }
@@ -500,7 +501,7 @@ func (n *node) divScale(f int, count int64) int {
 // exactReduce sums along axis exactly (mean: then divides by its size).
 func exactReduce(mean bool) func(*node) (*Exact, error) {
 	return func(n *node) (*Exact, error) {
-		x := n.qins[0]
+		x := n.exact.ins[0]
 		c := &checked{}
 		outer, size, inner := lines(x.Shape, int(n.intAttr("axis", 0)))
 		f := x.F
@@ -529,7 +530,7 @@ func exactReduce(mean bool) func(*node) (*Exact, error) {
 
 func exactSumAll(n *node) (*Exact, error) {
 	c := &checked{}
-	x := n.qins[0]
+	x := n.exact.ins[0]
 	s := int64(0)
 	for _, m := range x.M {
 		s = c.add(s, m)
@@ -542,7 +543,7 @@ func exactSumAll(n *node) (*Exact, error) {
 // divided by kH·kW.
 func exactPool(isMax bool) func(*node) (*Exact, error) {
 	return func(n *node) (*Exact, error) {
-		x, wd := n.qins[0], n.window()
+		x, wd := n.exact.ins[0], n.window()
 		c := &checked{}
 		count := wd.kh * wd.kw
 		f := x.F
@@ -584,28 +585,66 @@ var (
 	exactAvgPool = exactPool(false)
 )
 
-// evalExact computes node n of a quantized graph: its kind's exact value,
-// then, for a quantized result type, the floor to its scale and the wrap to
-// its width.
-func evalExact(s semantics, n *node) (*Exact, error) {
-	if s.exact == nil {
-		return nil, errors.New("is not allowed in a quantized graph")
-	}
-	e, err := s.exact(n)
-	if err != nil {
-		return nil, err
-	}
-	if n.outQ != nil {
-		e = Requantize(e, n.outQ)
-	}
-	return e, nil
+// exactState is the evaluation of a quantized graph: every value's exact
+// value.
+type exactState struct {
+	values map[*ir.Value]*Exact
 }
 
-// quantizedArg is the exact value of argument a of a quantized graph.
-func quantizedArg(a *ir.Value, in *Tensor) (*Exact, error) {
-	q := quant.ElementOf(a.Type)
-	if q == nil {
-		return nil, fmt.Errorf("argument of type '%s' in a quantized graph: an argument must be quantized", a.Type)
+// exactNode is what a node of a quantized graph reads besides the float
+// node: its operands' exact values, its result's quantized element type
+// (nil: f64), and its exact result once computed.
+type exactNode struct {
+	ins    []*Exact
+	out    *quant.UniformType
+	result *Exact
+}
+
+// quantizeArgs quantizes the caller's inputs of the graph's arguments
+// (floor, wrap): vals and res.Values then hold the quantized values.
+func (st *exactState) quantizeArgs(graph string, args []*ir.Value, vals map[*ir.Value]*Tensor, res *Result) error {
+	for i, a := range args {
+		q := quant.ElementOf(a.Type)
+		if q == nil {
+			return diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) of type '%s': an argument of a quantized graph must be quantized", graph, i, Name(a, i), a.Type)
+		}
+		e := QuantizeInput(vals[a], q)
+		st.values[a] = e
+		vals[a] = e.Float()
+		res.Values[i].Tensor = vals[a]
+		res.Exact = append(res.Exact, e)
 	}
-	return QuantizeInput(in, q), nil
+	return nil
+}
+
+// node returns the function that evaluates n in the quantized graph: its
+// kind's exact value (exactOps), floored and wrapped into a quantized
+// result type, as float64.
+func (st *exactState) node(n *node) func(*node) (*Tensor, error) {
+	n.exact = &exactNode{}
+	for _, v := range n.op.Operands {
+		n.exact.ins = append(n.exact.ins, st.values[v])
+	}
+	return func(n *node) (*Tensor, error) {
+		f, ok := exactOps[n.op.Name]
+		if !ok {
+			return nil, errors.New("is not allowed in a quantized graph")
+		}
+		n.exact.out = quant.ElementOf(n.out)
+		e, err := f(n)
+		if err != nil {
+			return nil, err
+		}
+		if n.exact.out != nil {
+			e = Requantize(e, n.exact.out)
+		}
+		n.exact.result = e
+		return e.Float(), nil
+	}
+}
+
+// record keeps the exact value of node n's result v.
+func (st *exactState) record(v *ir.Value, n *node, res *Result) {
+	st.values[v] = n.exact.result
+	res.Exact = append(res.Exact, n.exact.result)
 }

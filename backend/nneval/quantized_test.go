@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
@@ -355,4 +356,24 @@ func FuzzQuantized(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExactOpsComplete: a kind has a quantized meaning (exactOps) exactly
+// when the verifier allows it in a quantized graph; the function kinds
+// (and only they) read a lookup table of their float function.
+func TestExactOpsComplete(t *testing.T) {
+	for _, name := range ir.OpNames() {
+		if !strings.HasPrefix(name, "nn.") || name == nn.OpGraph || name == nn.OpReturn {
+			continue
+		}
+		_, has := exactOps[name]
+		role := nn.QuantRoleOf(name)
+		if has == (role == nn.QuantForbidden) {
+			t.Errorf("%s: role %d, exact entry %v: an allowed kind needs one, a forbidden kind none", name, role, has)
+		}
+		_, fn := UnaryFunc(name)
+		if fn != (role == nn.QuantFunction) {
+			t.Errorf("%s: role %d, but UnaryFunc gives a function: %v", name, role, fn)
+		}
+	}
 }

@@ -16,9 +16,6 @@ import (
 type semantics struct {
 	// eval computes the node's value from its operands' values.
 	eval func(*node) (*Tensor, error)
-	// exact computes the node's exact value in a quantized graph (nil:
-	// the kind is not allowed there; the verifier rejects it).
-	exact func(*node) (*Exact, error)
 	// fn is a function kind's float function: eval applies it to every
 	// element, a quantized graph tabulates it (quant.LookupTable).
 	fn func(float64) float64
@@ -29,11 +26,9 @@ type semantics struct {
 	unsupported string
 }
 
-// function is the entry of a function kind: f element-wise, a lookup
-// table in a quantized graph.
-func function(f func(float64) float64) semantics {
-	return semantics{eval: unaryFn(f), exact: lookup, fn: f}
-}
+// function is the entry of a function kind: f element-wise (and a lookup
+// table of f in a quantized graph).
+func function(f func(float64) float64) semantics { return semantics{eval: unaryFn(f), fn: f} }
 
 var ops map[string]semantics
 
@@ -41,23 +36,23 @@ func init() {
 	ops = map[string]semantics{
 		nn.OpReturn: {ends: true},
 
-		nn.OpConst:         {eval: constant, exact: exactConstant},
+		nn.OpConst:         {eval: constant},
 		nn.OpRandUniform:   {eval: randUniform},
 		nn.OpBernoulliMask: {eval: bernoulliMask},
 
-		nn.OpAdd: {eval: binaryFn(func(a, b float64) float64 { return a + b }), exact: exactAligned(addExact)},
-		nn.OpSub: {eval: binaryFn(func(a, b float64) float64 { return a - b }), exact: exactAligned(subExact)},
-		nn.OpMul: {eval: binaryFn(func(a, b float64) float64 { return a * b }), exact: exactMul},
+		nn.OpAdd: {eval: binaryFn(func(a, b float64) float64 { return a + b })},
+		nn.OpSub: {eval: binaryFn(func(a, b float64) float64 { return a - b })},
+		nn.OpMul: {eval: binaryFn(func(a, b float64) float64 { return a * b })},
 		// torch.maximum and torch.minimum propagate NaN, as math.Max and
 		// math.Min do.
-		nn.OpMax: {eval: binaryFn(math.Max), exact: exactAligned(maxExact)},
-		nn.OpMin: {eval: binaryFn(math.Min), exact: exactAligned(minExact)},
+		nn.OpMax: {eval: binaryFn(math.Max)},
+		nn.OpMin: {eval: binaryFn(math.Min)},
 
-		nn.OpDetach:  {eval: identity, exact: exactGather},
-		nn.OpAbs:     {eval: unaryFn(math.Abs), exact: exactUnary(absExact)},
+		nn.OpDetach:  {eval: identity},
+		nn.OpAbs:     {eval: unaryFn(math.Abs)},
 		nn.OpSqrt:    function(math.Sqrt), // NaN below 0 (PyTorch; TorchLean: 0)
 		nn.OpInv:     function(func(x float64) float64 { return 1 / x }),
-		nn.OpRelu:    {eval: unaryFn(relu), exact: exactUnary(reluExact)},
+		nn.OpRelu:    {eval: unaryFn(relu)},
 		nn.OpTanh:    function(math.Tanh),
 		nn.OpSigmoid: function(sigmoid),
 		nn.OpExp:     function(math.Exp),
@@ -65,27 +60,27 @@ func init() {
 		nn.OpSin:     function(math.Sin),
 		nn.OpCos:     function(math.Cos),
 
-		nn.OpLinear: {eval: linear, exact: exactLinear},
-		nn.OpMatmul: {eval: matmul, exact: exactMatmul},
-		nn.OpConv2d: {eval: conv2d, exact: exactConv2d},
+		nn.OpLinear: {eval: linear},
+		nn.OpMatmul: {eval: matmul},
+		nn.OpConv2d: {eval: conv2d},
 
-		nn.OpMaxPool2d: {eval: pool(true), exact: exactMaxPool},
-		nn.OpAvgPool2d: {eval: pool(false), exact: exactAvgPool},
+		nn.OpMaxPool2d: {eval: pool(true)},
+		nn.OpAvgPool2d: {eval: pool(false)},
 
 		nn.OpSoftmax:   {eval: softmax},
 		nn.OpLayerNorm: {eval: layerNorm},
 
-		nn.OpReduceSum:  {eval: reduce(false), exact: exactReduce(false)},
-		nn.OpReduceMean: {eval: reduce(true), exact: exactReduce(true)},
-		nn.OpSum:        {eval: sumAll, exact: exactSumAll},
+		nn.OpReduceSum:  {eval: reduce(false)},
+		nn.OpReduceMean: {eval: reduce(true)},
+		nn.OpSum:        {eval: sumAll},
 
-		nn.OpPermute:         {eval: permute, exact: exactGather},
-		nn.OpBroadcastTo:     {eval: broadcastTo, exact: exactGather},
-		nn.OpReshape:         {eval: reshape, exact: exactGather},
-		nn.OpFlatten:         {eval: reshape, exact: exactGather},
-		nn.OpConcat:          {eval: concat, exact: exactGather},
-		nn.OpSwapFirstTwo:    {eval: swapAxes(0, 1), exact: exactGather},
-		nn.OpTranspose3dLast: {eval: swapAxes(1, 2), exact: exactGather},
+		nn.OpPermute:         {eval: permute},
+		nn.OpBroadcastTo:     {eval: broadcastTo},
+		nn.OpReshape:         {eval: reshape},
+		nn.OpFlatten:         {eval: reshape},
+		nn.OpConcat:          {eval: concat},
+		nn.OpSwapFirstTwo:    {eval: swapAxes(0, 1)},
+		nn.OpTranspose3dLast: {eval: swapAxes(1, 2)},
 
 		nn.OpMseLoss: {eval: mseLoss},
 	}
@@ -104,4 +99,48 @@ func semOf(name string) (semantics, bool) {
 func UnaryFunc(opName string) (func(float64) float64, bool) {
 	s, ok := ops[opName]
 	return s.fn, ok && s.fn != nil
+}
+
+// exactOps is the meaning of every kind allowed in a quantized graph
+// (quantized.go): its exact value from its operands' exact values. A kind
+// not listed is not allowed there (nn.QuantForbidden: the verifier rejects
+// it); TestExactOpsComplete checks the two agree.
+var exactOps map[string]func(*node) (*Exact, error)
+
+func init() {
+	exactOps = map[string]func(*node) (*Exact, error){
+		nn.OpConst: exactConstant,
+
+		nn.OpAdd: exactAligned(addExact),
+		nn.OpSub: exactAligned(subExact),
+		nn.OpMul: exactMul,
+		nn.OpMax: exactAligned(maxExact),
+		nn.OpMin: exactAligned(minExact),
+
+		nn.OpDetach: exactGather,
+		nn.OpAbs:    exactUnary(absExact),
+		nn.OpRelu:   exactUnary(reluExact),
+		// The function kinds: lookup tables of their fn.
+		nn.OpSqrt: lookup, nn.OpInv: lookup, nn.OpTanh: lookup, nn.OpSigmoid: lookup,
+		nn.OpExp: lookup, nn.OpLog: lookup, nn.OpSin: lookup, nn.OpCos: lookup,
+
+		nn.OpLinear: exactLinear,
+		nn.OpMatmul: exactMatmul,
+		nn.OpConv2d: exactConv2d,
+
+		nn.OpMaxPool2d: exactMaxPool,
+		nn.OpAvgPool2d: exactAvgPool,
+
+		nn.OpReduceSum:  exactReduce(false),
+		nn.OpReduceMean: exactReduce(true),
+		nn.OpSum:        exactSumAll,
+
+		nn.OpPermute:         exactGather,
+		nn.OpBroadcastTo:     exactGather,
+		nn.OpReshape:         exactGather,
+		nn.OpFlatten:         exactGather,
+		nn.OpConcat:          exactGather,
+		nn.OpSwapFirstTwo:    exactGather,
+		nn.OpTranspose3dLast: exactGather,
+	}
 }
