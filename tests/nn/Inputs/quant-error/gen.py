@@ -2,7 +2,8 @@
 """Inputs and expected output of tests/nn/quant-error.lit (otir-run quant-error).
 
 Writes next to this script: graph.mlir (a quantized graph), params.npz, x.npy (a batch of 40
-samples) and expected.txt, the report otir-run must print. The quantized values come from the
+samples) and expected.txt, the report otir-run must print; x0.npy (the first sample) and
+expected-run.txt, what `otir-run graph.mlir --input x0.npy` prints (the quantized outputs). The quantized values come from the
 exact integer model of ../quantized/gen.py (Fractions: floor, wrap, tables); the float reading
 (the same graph with its quantized types read as f64) is computed here in float64, sums left to
 right as the nn semantics fix them; the errors are |quantized - float|, the mean summed in
@@ -62,7 +63,16 @@ def qv(q, v):
     return q.value(q.quantize(v))
 
 
+np.save(os.path.join(HERE, "x0.npy"), xs[0])
+
+
+def num(v):
+    r = repr(float(v))
+    return r[:-2] if r.endswith(".0") else r
+
+
 errs = {k: [] for k in types}
+runs = []
 for x in xs:
     # quantized, exactly
     vx = [qv(qx, float(v)) for v in x]
@@ -70,6 +80,7 @@ for x in xs:
     v1 = [qv(q1, max(v, Fraction(0))) for v in e0]
     v2 = [qv(q2, v) for v in lin_exact(w2, b2, v1)]
     v3 = [qv(q3, math.tanh(float(v))) for v in vx]
+    runs.append(f"%2 = [{', '.join(num(v) for v in v2)}] : {ty([2], q2)}\n%3 = [{', '.join(num(v) for v in v3)}] : {ty([4], q3)}\n")
     # the float reading
     fx = [float(v) for v in x]
     f0 = lin_float(w1, b1, fx)
@@ -95,3 +106,5 @@ for k in ["%x", "%0", "%1", "%2", "%3"]:
     out.append(f"tensor {k} ({ty(shape, q)}): {line(errs[k])}")
 with open(os.path.join(HERE, "expected.txt"), "w") as f:
     f.write("\n".join(out) + "\n")
+with open(os.path.join(HERE, "expected-run.txt"), "w") as f:
+    f.write(runs[0])
