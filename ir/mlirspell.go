@@ -29,13 +29,14 @@ func MLIRTypeString(t Type) string {
 }
 
 // mlirSpelling rewrites every unsigned integer type uN of a printed type as
-// uiN. A type's text holds no user strings, so a "u" that starts a word (or
+// uiN, except the storage of !quant.uniform (MLIR's quant dialect spells it
+// uN). A type's text holds no user strings, so a "u" that starts a word (or
 // follows a dimension's "x") and is followed by digits only is such a type.
 func mlirSpelling(s string) string {
 	var sb strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if s[i] != 'u' || !startsType(s, i) {
+		if s[i] != 'u' || !startsType(s, i) || strings.HasSuffix(s[:i], quantStoragePrefix) {
 			continue
 		}
 		j := i + 1
@@ -55,6 +56,10 @@ func mlirSpelling(s string) string {
 	sb.WriteString(s[last:])
 	return sb.String()
 }
+
+// quantStoragePrefix precedes the storage type of a quantized type, which
+// MLIR's quant dialect spells uN, not uiN (!quant.uniform<u8:f32, 0.5>).
+const quantStoragePrefix = "!quant.uniform<"
 
 // startsType reports whether a type may start at s[i]: at the start, after
 // punctuation or a blank, or after the "x" that ends a dimension ("16xu8").

@@ -13,6 +13,8 @@ func TestMLIRSpelling(t *testing.T) {
 		"!foo.bu8<u8>":                    "!foo.bu8<ui8>",
 		"u":                               "u",
 		"u8x":                             "u8x",
+		"tensor<4x!quant.uniform<u7:f64, 0.125>>":             "tensor<4x!quant.uniform<u7:f64, 0.125>>",
+		"(tensor<u8>, tensor<2x!quant.uniform<u3:f64, 1.0>>)": "(tensor<ui8>, tensor<2x!quant.uniform<u3:f64, 1.0>>)",
 	} {
 		if got := mlirSpelling(in); got != want {
 			t.Errorf("mlirSpelling(%q) = %q, want %q", in, got, want)

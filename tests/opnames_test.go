@@ -45,6 +45,11 @@ var extraNamers = map[string]struct {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",
 	},
+	"lower/nnquant/decompose.go": {
+		[]string{"nn.softmax", "nn.layer_norm", "nn.exp", "nn.reduce_sum", "nn.inv", "nn.mul", "nn.reshape", "nn.broadcast_to",
+			"nn.reduce_mean", "nn.sub", "nn.sqrt", "nn.flatten", "nn.permute", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.detach"},
+		"nn-quantize decomposes softmax and layer_norm into primitive nodes (a quantized graph may not hold them), and gives the shape kinds their operand's type",
+	},
 }
 
 // dialectDirs are the dialects whose operations the rule covers.

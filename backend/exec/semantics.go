@@ -110,6 +110,7 @@ func init() {
 		otir.OpCmp:    {elem: &elemSem{pick: pickCmp}},
 		otir.OpSelect: {elem: &elemSem{pick: pickSelect}},
 		otir.OpCast:   {elem: &elemSem{pick: pickCast}},
+		otir.OpLookup: {elem: &elemSem{pick: pickLookup}},
 	}
 }
 

@@ -11,6 +11,11 @@
 // TestSemanticsComplete checks that every nn operation has one. Tensors are
 // flat row-major float64 slices with their shapes. f32 graphs are
 // evaluated in float64 too.
+//
+// A quantized graph (one with !quant.uniform tensors) is evaluated bit for
+// bit as a circuit computes it (quantized.go): exact dyadic values, floor
+// and wrap at each quantized result, lookup tables for the function kinds
+// over the same functions as the float evaluator's (UnaryFunc).
 package nneval
 
 import (
@@ -51,6 +56,11 @@ type Payload map[string]*Tensor
 
 // Options bounds an evaluation.
 type Options struct {
+	// Float evaluates a quantized graph in float64 as if its quantized
+	// types were f64: nothing is quantized (the float reading that
+	// quantization error is measured against).
+	Float bool
+
 	// MaxElements is the most elements one value may hold (0:
 	// DefaultMaxElements).
 	MaxElements int64
@@ -67,10 +77,13 @@ type Value struct {
 }
 
 // Result is an evaluation: the graph's outputs, and every node's value in
-// node order (graph arguments first, then the nodes in text order).
+// node order (graph arguments first, then the nodes in text order). For a
+// quantized graph, Exact holds every node's exact value, in the order of
+// Values (whose tensors are those values as float64).
 type Result struct {
 	Outputs []*Tensor
 	Values  []Value
+	Exact   []*Exact
 }
 
 // Name is the name of a node's value for files and messages: its source
@@ -86,7 +99,8 @@ func Name(v *ir.Value, index int) string {
 }
 
 // Eval evaluates graph g (an nn.graph, verified) on one tensor per graph
-// argument, in order. Errors are diagnostics at the node (or graph
+// argument, in order. A quantized graph (nn.IsQuantized) is evaluated
+// bit-exactly by its quantized types (quantized.go), unless opts.Float. Errors are diagnostics at the node (or graph
 // argument) concerned: an input or payload entry of the wrong shape, a
 // missing payload entry, a value too large.
 func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, error) {
@@ -103,6 +117,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 	}
 	vals := map[*ir.Value]*Tensor{}
 	res := &Result{}
+	var exact *exactState
+	if nn.IsQuantized(g) && !opts.Float {
+		exact = &exactState{values: map[*ir.Value]*Exact{}}
+	}
 	for i, a := range body.Args {
 		t, ok := a.Type.(*ir.TensorType)
 		in := inputs[i]
@@ -114,6 +132,11 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		vals[a] = in
 		res.Values = append(res.Values, Value{a, in})
+	}
+	if exact != nil {
+		if err := exact.quantizeArgs(name, body.Args, vals, res); err != nil {
+			return nil, err
+		}
 	}
 	index := len(body.Args)
 	for _, op := range body.Ops {
@@ -136,6 +159,9 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 				return nil, diag.OpErrorf(op, "uses a value that is not defined before it")
 			}
 			n.ins = append(n.ins, t)
+		}
+		if exact != nil {
+			s.eval = exact.node(n)
 		}
 		if len(op.Results) != 1 {
 			return nil, diag.OpErrorf(op, "must have exactly one result")
@@ -163,6 +189,9 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		vals[op.Results[0]] = t
 		res.Values = append(res.Values, Value{op.Results[0], t})
+		if exact != nil {
+			exact.record(op.Results[0], n, res)
+		}
 		index++
 	}
 	return nil, diag.OpErrorf(g, "graph @%s has no terminator", name)
@@ -179,6 +208,8 @@ type node struct {
 	index   int
 	payload Payload
 	max     int64
+	// exact is the node's state in a quantized graph (nil otherwise).
+	exact *exactNode
 }
 
 // result is a zero tensor of the node's declared shape.

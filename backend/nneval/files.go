@@ -2,6 +2,7 @@ package nneval
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 
 	"github.com/otir-dev/otir/backend/npy"
@@ -68,4 +69,29 @@ func WriteTensorFile(path string, t *Tensor) error {
 		err = cerr
 	}
 	return err
+}
+
+// MaxBatch bounds the samples of a batch (SplitBatch).
+const MaxBatch = 1 << 20
+
+// SplitBatch cuts t into samples of the given shape: t itself when it has
+// that shape, or its slices along a leading batch dimension ([N, ...shape]).
+// The samples share t's data.
+func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
+	if sameShape(t.Shape, shape) {
+		return []*Tensor{t}, nil
+	}
+	if len(t.Shape) != len(shape)+1 || !sameShape(t.Shape[1:], shape) {
+		return nil, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it [N, ...]", shapeText(t.Shape), shapeText(shape))
+	}
+	n := t.Shape[0]
+	if n > MaxBatch {
+		return nil, fmt.Errorf("%d samples (at most %d)", n, MaxBatch)
+	}
+	size := NumElements(shape)
+	out := make([]*Tensor, n)
+	for i := range n {
+		out[i] = &Tensor{Shape: shape, Data: t.Data[i*size : (i+1)*size]}
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package nneval
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/otir-dev/otir/ir"
@@ -15,7 +16,8 @@ import (
 // value beyond the small bound the fuzzer sets.
 func FuzzEval(f *testing.F) {
 	f.Add(errGraph)
-	for _, name := range []string{"../../tests/nn/every-kind.mlir", "../../tests/nn/mlp.mlir"} {
+	quantized, _ := filepath.Glob(filepath.Join(quantizedDir, "*.mlir"))
+	for _, name := range append([]string{"../../tests/nn/every-kind.mlir", "../../tests/nn/mlp.mlir", alkaidMLP}, quantized...) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(string(b))
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
 )
 
@@ -75,37 +76,7 @@ func goldenCases(t *testing.T) []string {
 func TestGolden(t *testing.T) {
 	for _, name := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
-			base := filepath.Join(goldenDir, name)
-			src, err := os.ReadFile(base + ".mlir")
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := parse.Parse(base+".mlir", src, parse.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := FindGraph(m, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			io, err := npy.ReadNPZFile(base + ".npz")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ins []*Tensor
-			for i := 0; ; i++ {
-				a, ok := io.Arrays[fmt.Sprintf("in%d", i)]
-				if !ok {
-					break
-				}
-				ins = append(ins, FromNPY(a))
-			}
-			p := Payload{}
-			if _, err := os.Stat(base + ".params.npz"); err == nil {
-				if p, err = ReadPayloadFile(base + ".params.npz"); err != nil {
-					t.Fatal(err)
-				}
-			}
+			g, io, ins, p := readCase(t, filepath.Join(goldenDir, name))
 			res, err := Eval(g, ins, p, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -114,23 +85,70 @@ func TestGolden(t *testing.T) {
 			if os.Getenv("NNEVAL_EXACT") != "" {
 				tol = 0
 			}
-			for i, got := range res.Outputs {
-				a, ok := io.Arrays[fmt.Sprintf("out%d", i)]
-				if !ok {
-					t.Fatalf("no expected out%d", i)
+			forOutputs(t, res, io, func(i, k int, g, w float64) {
+				if !close(g, w, tol) {
+					t.Errorf("output #%d, element %d: got %v, PyTorch %v (difference %g, tolerance %g + %g·|want|)", i, k, g, w, math.Abs(g-w), tol, tol)
 				}
-				want := FromNPY(a)
-				if !sameShape(got.Shape, want.Shape) {
-					t.Fatalf("output #%d: shape %v, PyTorch's %v", i, got.Shape, want.Shape)
-				}
-				for k, w := range want.Data {
-					if g := got.Data[k]; !close(g, w, tol) {
-						t.Errorf("output #%d, element %d: got %v, PyTorch %v (difference %g, tolerance %g + %g·|want|)", i, k, g, w, math.Abs(g-w), tol, tol)
-					}
-				}
-			}
+			})
 		})
 	}
+}
+
+// forOutputs calls check on each element of each output with the case's
+// expected value (out0, out1, ... of io), after checking the shapes.
+func forOutputs(t *testing.T, res *Result, io *npy.NPZ, check func(output, element int, got, want float64)) {
+	t.Helper()
+	for i, got := range res.Outputs {
+		a, ok := io.Arrays[fmt.Sprintf("out%d", i)]
+		if !ok {
+			t.Fatalf("no expected out%d", i)
+		}
+		want := FromNPY(a)
+		if !sameShape(got.Shape, want.Shape) {
+			t.Fatalf("output #%d: shape %v, expected %v", i, got.Shape, want.Shape)
+		}
+		for k, w := range want.Data {
+			check(i, k, got.Data[k], w)
+		}
+	}
+}
+
+// readCase reads a generated case: the graph of base.mlir, base.npz (its
+// inputs in0, in1, ... and expected outputs), and the payload
+// base.params.npz (empty when absent).
+func readCase(t *testing.T, base string) (*ir.Operation, *npy.NPZ, []*Tensor, Payload) {
+	t.Helper()
+	src, err := os.ReadFile(base + ".mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := parse.Parse(base+".mlir", src, parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := FindGraph(m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io, err := npy.ReadNPZFile(base + ".npz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []*Tensor
+	for i := 0; ; i++ {
+		a, ok := io.Arrays[fmt.Sprintf("in%d", i)]
+		if !ok {
+			break
+		}
+		ins = append(ins, FromNPY(a))
+	}
+	p := Payload{}
+	if _, err := os.Stat(base + ".params.npz"); err == nil {
+		if p, err = ReadPayloadFile(base + ".params.npz"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g, io, ins, p
 }
 
 // close: g and w are equal within tol (absolute plus relative), NaN equals

@@ -101,21 +101,28 @@ func bernoulliMask(n *node) (*Tensor, error) {
 	return y, nil
 }
 
+// linearParams reads linear's weight [out, in] and bias [out] for an input
+// of shape xShape: rows is the number of leading indices.
+func (n *node) linearParams(xShape []int64) (rows, in, out int64, w, b *Tensor, err error) {
+	r := len(xShape)
+	in, out = xShape[r-1], n.out.Shape[r-1]
+	if w, err = n.param(n.params()+".weight", []int64{out, in}, 0); err != nil {
+		return 0, 0, 0, nil, nil, err
+	}
+	if b, err = n.param(n.params()+".bias", []int64{out}, 0); err != nil {
+		return 0, 0, 0, nil, nil, err
+	}
+	return NumElements(xShape[:r-1]), in, out, w, b, nil
+}
+
 // linear is W·x + b over the last dimension, for every leading index.
 func linear(n *node) (*Tensor, error) {
 	x := n.ins[0]
-	r := len(x.Shape)
-	in, out := x.Shape[r-1], n.out.Shape[r-1]
-	w, err := n.param(n.params()+".weight", []int64{out, in}, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := n.param(n.params()+".bias", []int64{out}, 0)
+	rows, in, out, w, b, err := n.linearParams(x.Shape)
 	if err != nil {
 		return nil, err
 	}
 	y := n.result()
-	rows := NumElements(x.Shape[:r-1])
 	for row := range rows {
 		xs := x.Data[row*in : (row+1)*in]
 		for o := range out {
@@ -133,25 +140,32 @@ func linear(n *node) (*Tensor, error) {
 // matmul is [m,n]·[n,p] or per batch [B,m,n]·[B,n,p].
 func matmul(n *node) (*Tensor, error) {
 	a, b, y := n.ins[0], n.ins[1], n.result()
-	r := len(a.Shape)
-	m, k, p := a.Shape[r-2], a.Shape[r-1], b.Shape[r-1]
+	matmulInto(a.Shape, b.Shape, a.Data, b.Data, y.Data, func(s, x, w float64) float64 { return s + x*w })
+	return y, nil
+}
+
+// matmulInto sets y to the product of a and b ([m,n]·[n,p] or per batch
+// [B,m,n]·[B,n,p]): each element folds mac(s, a, b) from the zero value
+// over the inner index, left to right.
+func matmulInto[T any](aShape, bShape []int64, a, b, y []T, mac func(s, x, w T) T) {
+	r := len(aShape)
+	m, k, p := aShape[r-2], aShape[r-1], bShape[r-1]
 	batches := int64(1)
 	if r == 3 {
-		batches = a.Shape[0]
+		batches = aShape[0]
 	}
 	for bt := range batches {
-		ad, bd, yd := a.Data[bt*m*k:], b.Data[bt*k*p:], y.Data[bt*m*p:]
+		ad, bd, yd := a[bt*m*k:], b[bt*k*p:], y[bt*m*p:]
 		for i := range m {
 			for j := range p {
-				s := 0.0
+				var s T
 				for l := range k {
-					s += ad[i*k+l] * bd[l*p+j]
+					s = mac(s, ad[i*k+l], bd[l*p+j])
 				}
 				yd[i*p+j] = s
 			}
 		}
 	}
-	return y, nil
 }
 
 // window reads the attributes of conv2d and the pools and the input's
@@ -173,17 +187,41 @@ func (n *node) window() window {
 	return wd
 }
 
+// taps calls visit for each input cell in the window of output cell (i,
+// j), kernel row then kernel column, skipping the padding: the cell's
+// offset in its plane (row hi·w + column) and the kernel's row and column.
+func (wd window) taps(i, j int64, visit func(at, di, dj int64)) {
+	for di := range wd.kh {
+		hi := i*wd.stride + di - wd.pad
+		if hi < 0 || hi >= wd.h {
+			continue
+		}
+		for dj := range wd.kw {
+			wj := j*wd.stride + dj - wd.pad
+			if wj < 0 || wj >= wd.w {
+				continue
+			}
+			visit(hi*wd.w+wj, di, dj)
+		}
+	}
+}
+
+// convParams reads conv2d's weight [outC, C, kH, kW] and bias [outC].
+func (n *node) convParams(wd window) (outC int64, w, b *Tensor, err error) {
+	outC = n.out.Shape[len(n.out.Shape)-3]
+	if w, err = n.param(n.params()+".weight", []int64{outC, wd.c, wd.kh, wd.kw}, 0); err != nil {
+		return 0, nil, nil, err
+	}
+	b, err = n.param(n.params()+".bias", []int64{outC}, 0)
+	return outC, w, b, err
+}
+
 // conv2d: y[o,i,j] = Σ_c Σ_di Σ_dj x[c, i·s+di−p, j·s+dj−p]·W[o,c,di,dj] +
 // b[o], x zero outside the input; summed in-channel, kernel row, kernel
 // column, bias last.
 func conv2d(n *node) (*Tensor, error) {
 	x, wd := n.ins[0], n.window()
-	outC := n.out.Shape[len(n.out.Shape)-3]
-	w, err := n.param(n.params()+".weight", []int64{outC, wd.c, wd.kh, wd.kw}, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := n.param(n.params()+".bias", []int64{outC}, 0)
+	outC, w, b, err := n.convParams(wd)
 	if err != nil {
 		return nil, err
 	}
@@ -196,19 +234,9 @@ func conv2d(n *node) (*Tensor, error) {
 				for j := range wd.ow {
 					s := 0.0
 					for c := range wd.c {
-						for di := range wd.kh {
-							hi := i*wd.stride + di - wd.pad
-							if hi < 0 || hi >= wd.h {
-								continue
-							}
-							for dj := range wd.kw {
-								wj := j*wd.stride + dj - wd.pad
-								if wj < 0 || wj >= wd.w {
-									continue
-								}
-								s += xd[(c*wd.h+hi)*wd.w+wj] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
-							}
-						}
+						wd.taps(i, j, func(at, di, dj int64) {
+							s += xd[c*wd.h*wd.w+at] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
+						})
 					}
 					yd[(o*wd.oh+i)*wd.ow+j] = s + b.Data[o]
 				}
@@ -234,24 +262,14 @@ func pool(isMax bool) func(*node) (*Tensor, error) {
 					if isMax {
 						acc = math.Inf(-1)
 					}
-					for di := range wd.kh {
-						hi := i*wd.stride + di - wd.pad
-						if hi < 0 || hi >= wd.h {
-							continue
+					wd.taps(i, j, func(at, _, _ int64) {
+						v := xd[at]
+						if !isMax {
+							acc += v
+						} else if v > acc || math.IsNaN(v) && !math.IsNaN(acc) {
+							acc = v // NaN propagates, as in PyTorch
 						}
-						for dj := range wd.kw {
-							wj := j*wd.stride + dj - wd.pad
-							if wj < 0 || wj >= wd.w {
-								continue
-							}
-							v := xd[hi*wd.w+wj]
-							if !isMax {
-								acc += v
-							} else if v > acc || math.IsNaN(v) && !math.IsNaN(acc) {
-								acc = v // NaN propagates, as in PyTorch
-							}
-						}
-					}
+					})
 					if !isMax {
 						acc /= float64(wd.kh * wd.kw)
 					}

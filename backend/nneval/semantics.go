@@ -16,12 +16,19 @@ import (
 type semantics struct {
 	// eval computes the node's value from its operands' values.
 	eval func(*node) (*Tensor, error)
+	// fn is a function kind's float function: eval applies it to every
+	// element, a quantized graph tabulates it (quant.LookupTable).
+	fn func(float64) float64
 	// ends marks nn.return: its operands are the graph's outputs.
 	ends bool
 	// unsupported is why the evaluator cannot run the operation; running
 	// it is an error that shows the reason.
 	unsupported string
 }
+
+// function is the entry of a function kind: f element-wise (and a lookup
+// table of f in a quantized graph).
+func function(f func(float64) float64) semantics { return semantics{eval: unaryFn(f), fn: f} }
 
 var ops map[string]semantics
 
@@ -43,15 +50,15 @@ func init() {
 
 		nn.OpDetach:  {eval: identity},
 		nn.OpAbs:     {eval: unaryFn(math.Abs)},
-		nn.OpSqrt:    {eval: unaryFn(math.Sqrt)}, // NaN below 0 (PyTorch; TorchLean: 0)
-		nn.OpInv:     {eval: unaryFn(func(x float64) float64 { return 1 / x })},
+		nn.OpSqrt:    function(math.Sqrt), // NaN below 0 (PyTorch; TorchLean: 0)
+		nn.OpInv:     function(func(x float64) float64 { return 1 / x }),
 		nn.OpRelu:    {eval: unaryFn(relu)},
-		nn.OpTanh:    {eval: unaryFn(math.Tanh)},
-		nn.OpSigmoid: {eval: unaryFn(sigmoid)},
-		nn.OpExp:     {eval: unaryFn(math.Exp)},
-		nn.OpLog:     {eval: unaryFn(math.Log)}, // −inf at 0, NaN below (PyTorch)
-		nn.OpSin:     {eval: unaryFn(math.Sin)},
-		nn.OpCos:     {eval: unaryFn(math.Cos)},
+		nn.OpTanh:    function(math.Tanh),
+		nn.OpSigmoid: function(sigmoid),
+		nn.OpExp:     function(math.Exp),
+		nn.OpLog:     function(math.Log), // −inf at 0, NaN below (PyTorch)
+		nn.OpSin:     function(math.Sin),
+		nn.OpCos:     function(math.Cos),
 
 		nn.OpLinear: {eval: linear},
 		nn.OpMatmul: {eval: matmul},
@@ -83,4 +90,57 @@ func init() {
 func semOf(name string) (semantics, bool) {
 	s, ok := ops[name]
 	return s, ok
+}
+
+// UnaryFunc is the float function of a function kind (nn.exp, nn.tanh,
+// ...): the one the float evaluator applies and the quantized evaluator
+// tabulates with quant.LookupTable, for a circuit's lookup table to hold
+// the same values. false for other kinds.
+func UnaryFunc(opName string) (func(float64) float64, bool) {
+	s, ok := ops[opName]
+	return s.fn, ok && s.fn != nil
+}
+
+// exactOps is the meaning of every kind allowed in a quantized graph
+// (quantized.go): its exact value from its operands' exact values. A kind
+// not listed is not allowed there (nn.QuantForbidden: the verifier rejects
+// it); TestExactOpsComplete checks the two agree.
+var exactOps map[string]func(*node) (*Exact, error)
+
+func init() {
+	exactOps = map[string]func(*node) (*Exact, error){
+		nn.OpConst: exactConstant,
+
+		nn.OpAdd: exactAligned(addExact),
+		nn.OpSub: exactAligned(subExact),
+		nn.OpMul: exactMul,
+		nn.OpMax: exactAligned(maxExact),
+		nn.OpMin: exactAligned(minExact),
+
+		nn.OpDetach: exactGather,
+		nn.OpAbs:    exactUnary(absExact),
+		nn.OpRelu:   exactUnary(reluExact),
+		// The function kinds: lookup tables of their fn.
+		nn.OpSqrt: lookup, nn.OpInv: lookup, nn.OpTanh: lookup, nn.OpSigmoid: lookup,
+		nn.OpExp: lookup, nn.OpLog: lookup, nn.OpSin: lookup, nn.OpCos: lookup,
+
+		nn.OpLinear: exactLinear,
+		nn.OpMatmul: exactMatmul,
+		nn.OpConv2d: exactConv2d,
+
+		nn.OpMaxPool2d: exactMaxPool,
+		nn.OpAvgPool2d: exactAvgPool,
+
+		nn.OpReduceSum:  exactReduce(false),
+		nn.OpReduceMean: exactReduce(true),
+		nn.OpSum:        exactSumAll,
+
+		nn.OpPermute:         exactGather,
+		nn.OpBroadcastTo:     exactGather,
+		nn.OpReshape:         exactGather,
+		nn.OpFlatten:         exactGather,
+		nn.OpConcat:          exactGather,
+		nn.OpSwapFirstTwo:    exactGather,
+		nn.OpTranspose3dLast: exactGather,
+	}
 }

@@ -77,7 +77,9 @@ func TestKernelsIverilog(t *testing.T) {
 
 type kernel struct{ name, src string }
 
-// kernelCases returns the bundled examples and generated kernels.
+// kernelCases returns the bundled examples, the kernels of the table
+// lookup tests (whose ROMs read slices of their tables) and generated
+// kernels.
 func kernelCases(t *testing.T) []kernel {
 	t.Helper()
 	files, err := filepath.Glob("../../examples/*.otir")
@@ -91,6 +93,13 @@ func kernelCases(t *testing.T) []kernel {
 			t.Fatal(err)
 		}
 		ks = append(ks, kernel{filepath.Base(f), string(b)})
+	}
+	for _, f := range []string{"../../tests/exec/lookup.otir", "../../tests/lower/Inputs/lookup.otir"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, kernel{filepath.Base(filepath.Dir(f)) + "-" + filepath.Base(f), string(b)})
 	}
 	for k := range randomCount(12) {
 		ks = append(ks, kernel{fmt.Sprintf("gen%d", k), difftest.Generate(9100 + uint64(k))})

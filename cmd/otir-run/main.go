@@ -228,7 +228,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\n\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\notir-run quant-error GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--per-tensor]\n\n" +
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor;\n" +
 			"OTIR text with --input, --output, --params, --entry or --all-values is an nn graph, run on the nn evaluator.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
@@ -254,6 +254,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Action: runAction,
 		Commands: []*cli.Command{
 			benchCommand(formatFlag, maxInputFlag),
+			quantErrorCommand(),
 			{
 				Name:         "info",
 				OnUsageError: onUsageError,
@@ -591,7 +592,7 @@ func reorderArgs(args []string) []string {
 		return args
 	}
 	head, rest := args[:1], args[1:]
-	if rest[0] == "info" || rest[0] == "convert" || rest[0] == "report" || rest[0] == "bench" {
+	if rest[0] == "info" || rest[0] == "convert" || rest[0] == "report" || rest[0] == "bench" || rest[0] == "quant-error" {
 		head, rest = args[:2], args[2:]
 	}
 	var flags, pos []string

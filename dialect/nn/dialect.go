@@ -16,6 +16,7 @@
 //	reduce.go       nn.reduce_sum, nn.reduce_mean, nn.sum
 //	shape.go        nn.permute, nn.broadcast_to, nn.reshape, nn.flatten, nn.concat, nn.swap_first_two, nn.transpose3d_last_two
 //	loss.go         nn.mse_loss
+//	quantized.go    the rules of quantized graphs and each kind's role in them
 //
 // dialect.go holds what they share: the family record, the node verifier
 // every compute op's hook is made of, and helpers that name no operation.
@@ -52,6 +53,7 @@ func init() {
 			ir.RegisterOp(d)
 		}
 		maps.Copy(NoVerify, f.noVerify)
+		maps.Copy(quantRules, f.quant)
 	}
 }
 
@@ -64,6 +66,9 @@ type family struct {
 	register func()
 	// noVerify is the family's entries of NoVerify.
 	noVerify map[string]string
+	// quant is how the family's kinds compute in a quantized graph, for
+	// the kinds that are not exact (QuantExact is the default).
+	quant map[string]quantRule
 }
 
 // NoVerify lists the ops whose record is all there is to check, each with

@@ -50,6 +50,8 @@ var elementwiseFamily = family{
 		unary(OpSin, "sin(x)"),
 		unary(OpCos, "cos(x)"),
 	},
+	quant: map[string]quantRule{OpSqrt: function, OpInv: function, OpTanh: function, OpSigmoid: function,
+		OpExp: function, OpLog: function, OpSin: function, OpCos: function},
 }
 
 // binary is the record of a binary element-wise kind.

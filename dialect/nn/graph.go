@@ -49,7 +49,8 @@ func hook(r func(*ir.Operation, *ir.VerifyContext) *diag.Diagnostic) func(*ir.Op
 // checkGraph: a non-empty name; a function_type whose inputs are the body's
 // argument types and which has at least one result; every input and output
 // a tensor of f64 or f32; a body ending with nn.return (whose operands
-// checkReturn matches to the results). Its place in the module is the
+// checkReturn matches to the results); the rules of quantized graphs
+// (checkQuantized) when it is one. Its place in the module is the
 // TopLevel trait and Parents; a redefined name the Symbol trait's rule.
 func checkGraph(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	name, _ := op.StringAttr("sym_name")
@@ -84,7 +85,7 @@ func checkGraph(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if last.Name != OpReturn {
 		return diag.OpErrorf(op, "expects its body to end with '%s', found '%s'", OpReturn, last.Name)
 	}
-	return nil
+	return checkQuantized(op, fn, body)
 }
 
 // isNNTensor reports whether t is a tensor of an nn element type.

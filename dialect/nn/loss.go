@@ -19,6 +19,7 @@ var lossFamily = family{
 			Verify: nodeHook(checkMseLoss), Infer: inferWith(checkMseLoss),
 			Format: "$prediction `,` $target attr-dict `:` functional-type(operands, results)"},
 	},
+	quant: map[string]quantRule{OpMseLoss: {role: QuantForbidden, why: "a loss belongs to training, not to a circuit"}},
 }
 
 // checkMseLoss: the two shapes are equal (PyTorch would broadcast); the

@@ -34,6 +34,10 @@ var normFamily = family{
 			},
 			Verify: nodeHook(checkLayerNorm), Infer: inferWith(checkLayerNorm), Format: formatUnary},
 	},
+	quant: map[string]quantRule{
+		OpSoftmax:   {role: QuantForbidden, why: "nn-quantize decomposes it into primitive nodes (exp, reduce_sum, inv, mul)"},
+		OpLayerNorm: {role: QuantForbidden, why: "nn-quantize decomposes it into primitive nodes (reduce_mean, sub, mul, sqrt, inv)"},
+	},
 }
 
 // checkSoftmax: axis is a dimension of the input (so a rank-0 input is

@@ -29,6 +29,18 @@ var poolFamily = family{
 			Operands: poolOperand, Results: poolResult, Attrs: windowAttrs, Parents: graphParent,
 			Verify: nodeHook(checkPool), Infer: inferWith(checkPool), Format: formatUnary},
 	},
+	quant: map[string]quantRule{OpAvgPool2d: {role: QuantDivide, count: windowSize}},
+}
+
+// windowSize is a pool's kH·kW: the count nn.avg_pool2d divides by
+// (count_include_pad).
+func windowSize(op *ir.Operation) (int64, bool) {
+	n := &node{attrs: op.Attrs}
+	k, err := n.intList("kernel")
+	if err != nil || len(k) != 2 || k[0] <= 0 || k[1] <= 0 || k[0] > maxDim || k[1] > maxDim {
+		return 0, false
+	}
+	return k[0] * k[1], true
 }
 
 // checkPool: the window rule, and padding at most half the kernel in each

@@ -35,6 +35,10 @@ var randomFamily = family{
 			Parents: graphParent, Effect: ir.AllocEffect, Verify: nodeHook(checkBernoulliMask),
 			Format: "$keep_prob attr-dict `:` functional-type(operands, results)"},
 	},
+	quant: map[string]quantRule{
+		OpRandUniform:   {role: QuantForbidden, why: "a circuit has no random source"},
+		OpBernoulliMask: {role: QuantForbidden, why: "a circuit has no random source"},
+	},
 }
 
 // checkSeed: the seed is an integer in [0, 2^64).

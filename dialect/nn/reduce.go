@@ -28,6 +28,21 @@ var reduceFamily = family{
 			Operands: unaryOperand, Results: []ir.ArgDef{{Name: "output", Doc: "rank 0"}}, Parents: graphParent,
 			Verify: nodeHook(scalar), Infer: inferWith(scalar), Format: formatUnary},
 	},
+	quant: map[string]quantRule{OpReduceMean: {role: QuantDivide, count: axisSize}},
+}
+
+// axisSize is the size of a reduction's axis: the count nn.reduce_mean
+// divides by.
+func axisSize(op *ir.Operation) (int64, bool) {
+	a, ok := op.IntAttr("axis")
+	if len(op.Operands) != 1 || !ok {
+		return 0, false
+	}
+	t, isTensor := op.Operands[0].Type.(*ir.TensorType)
+	if !isTensor || t == nil || a < 0 || a >= int64(t.Rank()) {
+		return 0, false
+	}
+	return t.Shape[a], true
 }
 
 // checkReduce: axis is a dimension of the input, which the result drops.

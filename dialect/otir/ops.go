@@ -14,6 +14,7 @@
 //	elementwise.go  the binary and unary ops, otir.cmp, otir.select, otir.cast
 //	matmul.go       otir.matmul
 //	shape.go        otir.reshape, otir.transpose, otir.extract_slice, otir.insert_slice, otir.reduce
+//	lookup.go       otir.lookup (an extension: a table lookup)
 //
 // dialect.go holds the helpers they share.
 package otir
@@ -26,7 +27,7 @@ import (
 
 // families are the dialect's families of operations, in the order of the
 // specification's section 6.
-var families = []*family{&kernelFamily, &constantFamily, &memoryFamily, &elementwiseFamily, &matmulFamily, &shapeFamily}
+var families = []*family{&kernelFamily, &constantFamily, &memoryFamily, &elementwiseFamily, &matmulFamily, &shapeFamily, &lookupFamily}
 
 func init() {
 	// The custom directives and dialect-wide rules first: the records'

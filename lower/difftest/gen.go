@@ -240,24 +240,26 @@ func (g *gen) castTo(v val, t ity) val {
 
 // step adds one random operation (or a loop, or a branch) to the pool.
 func (g *gen) step() {
-	switch r := g.rng.IntN(20); {
+	switch r := g.rng.IntN(24); {
 	case r < 7:
 		g.pool = append(g.pool, g.binary())
 	case r < 8:
 		g.pool = append(g.pool, g.reduction())
-	case r < 10:
-		g.pool = append(g.pool, g.unary())
 	case r < 12:
-		g.pool = append(g.pool, g.shiftOrDivide())
+		g.pool = append(g.pool, g.lookup())
 	case r < 14:
+		g.pool = append(g.pool, g.unary())
+	case r < 16:
+		g.pool = append(g.pool, g.shiftOrDivide())
+	case r < 18:
 		g.pool = append(g.pool, g.selectOp())
-	case r < 15 && g.rng.IntN(2) == 0:
+	case r < 19 && g.rng.IntN(2) == 0:
 		g.pool = append(g.pool, g.constant(g.ty(), []int{g.T}))
-	case r < 15 && g.rng.IntN(2) == 0:
+	case r < 19 && g.rng.IntN(2) == 0:
 		g.pool = append(g.pool, g.reshuffle())
-	case r < 15:
+	case r < 19:
 		g.pool = append(g.pool, g.insert())
-	case r < 17 && g.depth == 0:
+	case r < 21 && g.depth == 0:
 		g.pool = append(g.pool, g.loop())
 	case g.depth == 0:
 		g.pool = append(g.pool, g.branch())
@@ -569,6 +571,65 @@ func (g *gen) reduction() val {
 	op := binOps[g.rng.IntN(len(binOps))]
 	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", name, op, y.name, s, y.typ(), x.t, out.typ())
 	return out
+}
+
+// lookupTypes are the input types of the generated lookups (tables of 2 to
+// 256 entries); a wider pool value is cast to one first.
+var lookupTypes = []ity{{1, false}, {3, true}, {4, true}, {4, false}, {6, false}, {8, true}, {8, false}}
+
+// lookup reads a random table with otir.lookup, over a pool value or the
+// scalar argument (whose scalar result is combined with a pool value). The
+// input is sometimes masked (otir.and) or clamped (otir.max), so that its
+// interval is narrower than its type's and the circuit's table is a slice;
+// the entries are anywhere in the result type, or within a few values of
+// each other (a slice may then be constant), or all one value.
+func (g *gen) lookup() val {
+	x := g.pick()
+	scalar := len(g.scal) > 0 && g.rng.IntN(2) == 0
+	if scalar {
+		x = g.scal[0]
+	}
+	if x.t.w > 8 || g.rng.IntN(4) == 0 {
+		x = g.castTo(x, lookupTypes[g.rng.IntN(len(lookupTypes))])
+	}
+	xlo, xhi := rangeOf(x.t)
+	switch op := g.rng.IntN(6); {
+	case op == 0 && x.t.w > 1:
+		c, name := g.fresh(), g.fresh()
+		g.line("%s = otir.constant %d : %s", c, int64(1)<<g.rng.IntN(x.t.w)-1, x.t)
+		g.line("%s = otir.and %s, %s : (%s, %s) -> %s", name, x.name, c, x.typ(), x.t, x.typ())
+		x = val{name, x.t, x.shape}
+	case op == 1 && x.t.w > 1:
+		c, name := g.fresh(), g.fresh()
+		g.line("%s = otir.constant %d : %s", c, xlo+g.rng.Int64N(xhi-xlo+1), x.t)
+		g.line("%s = otir.max %s, %s : (%s, %s) -> %s", name, x.name, c, x.typ(), x.t, x.typ())
+		x = val{name, x.t, x.shape}
+	}
+	rt := g.ty()
+	lo, hi := rangeOf(rt)
+	if spread := int64(1) << g.rng.IntN(3); g.rng.IntN(3) == 0 && hi-lo > spread {
+		lo += g.rng.Int64N(hi - lo - spread + 1)
+		hi = lo + spread
+	}
+	entries := make([]string, int64(1)<<x.t.w)
+	splat := g.rng.IntN(8) == 0
+	for i := range entries {
+		if i == 0 || !splat {
+			entries[i] = fmt.Sprint(lo + g.rng.Int64N(hi-lo+1))
+		} else {
+			entries[i] = entries[0]
+		}
+	}
+	name := g.fresh()
+	out := val{name, rt, x.shape}
+	g.line("%s = otir.lookup %s, table(dense<[%s]> : tensor<%dx%s>) : %s -> %s", name, x.name, strings.Join(entries, ", "), len(entries), rt, x.typ(), out.typ())
+	if !scalar {
+		return out
+	}
+	y, res := g.pick(), g.fresh()
+	rt = g.ty()
+	g.line("%s = otir.%s %s, %s : (%s, %s) -> %s", res, binOps[g.rng.IntN(len(binOps))], y.name, name, y.typ(), out.typ(), tileT([]int{g.T}, rt, "private"))
+	return val{res, rt, []int{g.T}}
 }
 
 func (g *gen) reshuffle() val {

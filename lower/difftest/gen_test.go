@@ -56,7 +56,7 @@ func TestGeneratorCoverage(t *testing.T) {
 	}
 	features := []string{`"hls"`, `"cpp"`, "grid = [3]", "otir.dma_copy_async", "otir.wait", "otir.alloc", "scf.for", "scf.if",
 		"otir.select", "otir.cmp", "otir.matmul", "otir.atomic_rmw", "otir.insert_slice", "otir.transpose", "otir.div_s", "otir.rem_u",
-		"otir.shr_s", "otir.cast", "otir.abs", "otir.reduce kind(add)", "otir.reduce kind(max)", "otir.reduce kind(min)", "axis(1)", "%s: ", "!otir.tile<4xi1, #private>) -> !otir.token"}
+		"otir.shr_s", "otir.cast", "otir.abs", "otir.reduce kind(add)", "otir.reduce kind(max)", "otir.reduce kind(min)", "axis(1)", "otir.lookup %v", "otir.lookup %s,", "%s: ", "!otir.tile<4xi1, #private>) -> !otir.token"}
 	seen := map[string]int{}
 	for seed := uint64(1); seed <= 300; seed++ {
 		src := Generate(seed)

@@ -21,7 +21,7 @@ import (
 // (difftest.Generate(7000+N)) lowered with lower-tiles and dais-optimize,
 // written as ALIR v2 JSON, ALIR v2 bytecode, DAIS v1, ALIR v4 JSON and ALIR
 // v4 bytecode, and after dais-fuse-sums as ALIR v4 JSON and bytecode (with
-// sums) and v2 JSON (sums expanded again), and run by the original interpreters (alkaid's spec 2 and
+// sums) and v2 JSON (sums expanded again), some with lookup tables, and run by the original interpreters (alkaid's spec 2 and
 // spec 4 interpreters, da4ml's DAIS v1 interpreter) on random input rows; every output must equal otir's
 // interpreter's bit for bit. It needs the binaries that
 // ../shared/reference-tools/build.sh builds:
@@ -88,6 +88,9 @@ func TestReferenceTools(t *testing.T) {
 		}
 		if fused.NeedsV4() {
 			ran["with-sums"]++
+		}
+		if len(p.Tables) > 0 {
+			ran["with-lookups"]++
 		}
 		for _, c := range []struct {
 			name, bin string

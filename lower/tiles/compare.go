@@ -143,6 +143,7 @@ func (l *lowerer) notEqual(a, b num) (num, error) {
 	}
 	if a.c != nil {
 		a, b = b, a
+		alo, ahi, blo, bhi = blo, bhi, alo, ahi
 	}
 	var d *slot
 	var err error

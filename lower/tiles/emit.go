@@ -37,12 +37,7 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 		return nil, l.errf("cannot be lowered: the program exceeds max-ops=%d operations", l.opts.MaxOps).
 			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
 	}
-	loc, ok := l.locOf[l.cur]
-	if !ok {
-		loc = int32(len(l.locs))
-		l.locs = append(l.locs, l.cur.Loc)
-		l.locOf[l.cur] = loc
-	}
+	loc := l.locIndex()
 	s := &slot{id: int32(len(l.ops)), lo: lo, hi: hi}
 	if len(l.ops) == cap(l.ops) {
 		// Doubling: append grows big slices by a quarter, which copies
@@ -57,6 +52,18 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 		l.memo[key] = s
 	}
 	return s, nil
+}
+
+// locIndex returns the index in l.locs of the location of the op being
+// lowered, adding it when it is new.
+func (l *lowerer) locIndex() int32 {
+	loc, ok := l.locOf[l.cur]
+	if !ok {
+		loc = int32(len(l.locs))
+		l.locs = append(l.locs, l.cur.Loc)
+		l.locOf[l.cur] = loc
+	}
+	return loc
 }
 
 // emit appends a dais op whose result holds the integers lo..hi exactly.

@@ -73,6 +73,14 @@ type lowerer struct {
 	grid []int64
 	pid  []int64
 	env  map[*ir.Value]any
+
+	// tables are the program's lookup tables (lookup.go), where each comes
+	// from, and the index of each by content; lookups caches the tables of
+	// the otir.lookup ops lowered so far.
+	tables     []alir.Table
+	tableLoc   []int32
+	tableIndex map[string]int32
+	lookups    map[*ir.Operation]*lookupTable
 }
 
 // memoKey is an op without its annotations: its name, operands, attributes

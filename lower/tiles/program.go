@@ -219,6 +219,8 @@ func (l *lowerer) finish(outs []*slot) {
 	if p.InShifts == nil {
 		p.InShifts = []int32{}
 	}
+	tables, tableLoc := l.liveTables(ops)
+	p.Tables = tables
 	p.Outputs = make([]alir.Output, len(outs))
 	for j, s := range outs {
 		p.Outputs[j] = alir.Output{Index: -1, Shift: outShifts[j]}
@@ -237,7 +239,38 @@ func (l *lowerer) finish(outs []*slot) {
 	locs := l.locs
 	outLoc := int32(len(locs))
 	locs = append(locs, l.kernel.Loc)
-	dais.SetDense(l.prog, &dais.Dense{P: p, Locs: locs, OpLoc: l.opLoc[:kept:kept], OutLoc: outLoc})
+	dais.SetDense(l.prog, &dais.Dense{P: p, Locs: locs, OpLoc: l.opLoc[:kept:kept], TableLoc: tableLoc, OutLoc: outLoc})
+}
+
+// liveTables returns the tables the lookups among ops read, in the order of
+// l.tables, with their locations, and renumbers the lookups' table
+// indices to match.
+func (l *lowerer) liveTables(ops []alir.Op) ([]alir.Table, []int32) {
+	if len(l.tables) == 0 {
+		return nil, nil
+	}
+	live := make([]bool, len(l.tables))
+	for i := range ops {
+		if ops[i].Opcode == alir.OpLookup {
+			live[ops[i].Data] = true
+		}
+	}
+	renum := make([]int64, len(l.tables))
+	var tables []alir.Table
+	var locs []int32
+	for i, t := range l.tables {
+		if live[i] {
+			renum[i] = int64(len(tables))
+			tables = append(tables, t)
+			locs = append(locs, l.tableLoc[i])
+		}
+	}
+	for i := range ops {
+		if ops[i].Opcode == alir.OpLookup {
+			ops[i].Data = renum[ops[i].Data]
+		}
+	}
+	return tables, locs
 }
 
 // outputCells are the cells of a written argument that outputs() reads.

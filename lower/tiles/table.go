@@ -87,6 +87,7 @@ func init() {
 
 		otir.OpCmp:    {scalar: cmpElem},
 		otir.OpSelect: {scalar: selectElem},
+		otir.OpLookup: {scalar: lookupElem},
 		otir.OpCast:   {scalar: func(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) { return l.convert(a[0], rt) }},
 	}
 }

@@ -68,6 +68,10 @@ func validModule() *ir.Module {
 	e.op(otir.OpReduce, ops(m4), ir.Attrs{{Name: "axis", Value: ir.I64(1)}, {Name: "kind", Value: &ir.StringAttr{Value: "add"}}}, "!otir.tile<4xi8, #private>")
 	e.op(otir.OpReduce, ops(va), ir.Attrs{{Name: "axis", Value: ir.I64(0)}, {Name: "kind", Value: &ir.StringAttr{Value: "max"}}}, "i8")
 
+	otir.Lookup(e.b, e.val("!otir.tile<4xi3, #private>"), []int64{16, 9, 4, 1, 0, 1, 4, 9}, ty("!otir.tile<4xu6, #private>"))
+	splat := &ir.DenseAttr{Type: ty("!otir.tile<4xi8, #private>").(*ir.TileType), Ints: []*big.Int{big.NewInt(-7)}}
+	e.op(otir.OpLookup, e.vals("u2"), ir.Attrs{{Name: "table", Value: splat}}, "i8")
+
 	e.op(otir.OpStore, ops(s, gc), nil)
 	one := e.val("!otir.tile<1xi32, #private>")
 	e.op(otir.OpAtomic, ops(acc, one), atomicAttrs("add", "relaxed"), "!otir.tile<1xi32, #private>")

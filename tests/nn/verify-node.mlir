@@ -100,7 +100,9 @@ nn.graph @other(%y: tensor<3xf64>) -> tensor<3xf64> {
 // -----
 
 // Quantized and f64 tensors mix (an f64 tensor of a quantized graph is exact);
-// f32 does not mix with them.
+// f32 does not mix with them (nor is it a tensor of a quantized graph:
+// verify-quant.mlir).
+// expected-error @+1 {{'nn.graph' op result #0 of a quantized graph has type 'tensor<4xf32>'}}
 nn.graph @g(%x: tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf32> {
   %0 = nn.relu %x : (tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf64>
   // expected-error @+1 {{'nn.relu' op operands and result must have the same element type, but got '!quant.uniform<i8:f64, 0.0625>' and 'f32'}}

@@ -41,6 +41,7 @@ func newApp(env Env) *cli.App {
 		&cli.BoolFlag{Name: "list-ops", Usage: "list the registered operations (operands, results, attributes, traits, assembly format, executor and lower-tiles support), then exit", Category: catPipeline},
 		&cli.BoolFlag{Name: "show-dialects", Usage: "print the registered dialects, then exit", Category: catPipeline},
 		&cli.BoolFlag{Name: "mlir-disable-threading", Usage: "run on one thread: parse, verify and print without worker goroutines", Category: catPipeline},
+		quantFlag,
 		&cli.BoolFlag{Name: "print-ir-before-all", Aliases: []string{"mlir-print-ir-before-all"}, Usage: "print the IR to stderr before each pass", Category: catDebug},
 		&cli.BoolFlag{Name: "print-ir-after-all", Aliases: []string{"mlir-print-ir-after-all"}, Usage: "print the IR to stderr after each pass", Category: catDebug},
 		&cli.StringSliceFlag{Name: "print-ir-before", Aliases: []string{"mlir-print-ir-before"}, Usage: "print the IR to stderr before each pass of the comma-separated list `PASSES`", Category: catDebug},

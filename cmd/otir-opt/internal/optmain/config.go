@@ -103,7 +103,7 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		return nil, err
 	}
 	var err error
-	if cfg.pipeline, err = pipeline(c, rec); err != nil {
+	if cfg.pipeline, err = pipelineWithFiles(c, rec); err != nil {
 		return nil, err
 	}
 	fillFileOptions(c, cfg.pipeline)

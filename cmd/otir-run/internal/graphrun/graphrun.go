@@ -53,72 +53,20 @@ var ErrNoGraph = errors.New("the file holds no nn graph")
 // returned (exit 1); a wrong number of --input or --output files is a
 // *kernelrun.ArgError (a usage error, exit 2).
 func RunFile(fr FileRun, stdout, stderr io.Writer) error {
-	sm := diag.NewSourceMgr()
-	report := func(err error) error {
-		var d *diag.Diagnostic
-		var ae *kernelrun.ArgError
-		switch e := err.(type) {
-		case diag.List:
-			sm.RenderAll(stderr, e)
-		default:
-			if errors.As(err, &ae) || !errors.As(err, &d) {
-				return err
-			}
-			sm.Render(stderr, d)
-		}
-		return kernelrun.ErrReported
-	}
-	src, err := os.ReadFile(fr.Path)
+	l, err := load(fr, stderr)
 	if err != nil {
-		return report(diag.AboutFile(fr.Path, err))
+		return err
 	}
-	src = []byte(diag.NormalizeNewlines(string(src)))
-	sm.Add(fr.Path, string(src))
-	m, err := parse.Parse(fr.Path, src, parse.Options{})
-	if err != nil {
-		return report(err)
-	}
-	if len(nn.Graphs(m)) == 0 {
-		return ErrNoGraph
-	}
-	g, err := nneval.FindGraph(m, fr.Entry)
-	if err != nil {
-		return report(diag.AboutFile(fr.Path, err))
-	}
-	name, _ := g.StringAttr("sym_name")
-	body := g.Body(0)
-	if len(fr.Inputs) != len(body.Args) {
-		return &kernelrun.ArgError{Err: fmt.Errorf("graph @%s takes %s, but %d --input files were given (one per argument, in order)",
-			name, diag.Plural(len(body.Args), "input"), len(fr.Inputs))}
-	}
+	g, p, ins, report := l.g, l.payload, l.inputs, l.report
+	name := l.name
 	results := g.Body(0).Terminator().Operands
 	if len(fr.Outputs) != 0 && len(fr.Outputs) != len(results) {
 		return &kernelrun.ArgError{Err: fmt.Errorf("graph @%s has %s, but %d --output files were given (one per output, in order)",
 			name, diag.Plural(len(results), "output"), len(fr.Outputs))}
 	}
-	p := nneval.Payload{}
-	if fr.Params != "" {
-		if p, err = nneval.ReadPayloadFile(fr.Params); err != nil {
-			return report(diag.AboutFile(fr.Params, err))
-		}
-	}
-	var ins []*nneval.Tensor
-	for _, path := range fr.Inputs {
-		t, err := nneval.ReadTensorFile(path)
-		if err != nil {
-			return report(diag.AboutFile(path, err))
-		}
-		ins = append(ins, t)
-	}
 	res, err := nneval.Eval(g, ins, p, nneval.Options{})
 	if err != nil {
-		if fr.Params == "" {
-			var d *diag.Diagnostic
-			if errors.As(err, &d) && strings.Contains(d.Msg, "the payload has no entry") {
-				d.Msg += " (no --params file was given)"
-			}
-		}
-		return report(err)
+		return l.reportEval(err)
 	}
 	if fr.AllValues != "" {
 		if err := os.MkdirAll(fr.AllValues, 0o755); err != nil {
@@ -149,6 +97,88 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// loaded is a graph file read for a run: the graph, its payload and inputs,
+// and the reporting of diagnostics against the file's text.
+type loaded struct {
+	fr      FileRun
+	g       *ir.Operation
+	name    string
+	payload nneval.Payload
+	inputs  []*nneval.Tensor
+	// report renders a diagnostic (or list) to stderr and returns
+	// kernelrun.ErrReported; other errors it returns as they are.
+	report func(error) error
+}
+
+// load parses the file, finds the graph and reads the payload and one
+// input per graph argument (ErrNoGraph when the file holds no graph).
+func load(fr FileRun, stderr io.Writer) (*loaded, error) {
+	sm := diag.NewSourceMgr()
+	report := func(err error) error {
+		var d *diag.Diagnostic
+		var ae *kernelrun.ArgError
+		switch e := err.(type) {
+		case diag.List:
+			sm.RenderAll(stderr, e)
+		default:
+			if errors.As(err, &ae) || !errors.As(err, &d) {
+				return err
+			}
+			sm.Render(stderr, d)
+		}
+		return kernelrun.ErrReported
+	}
+	src, err := os.ReadFile(fr.Path)
+	if err != nil {
+		return nil, report(diag.AboutFile(fr.Path, err))
+	}
+	src = []byte(diag.NormalizeNewlines(string(src)))
+	sm.Add(fr.Path, string(src))
+	m, err := parse.Parse(fr.Path, src, parse.Options{})
+	if err != nil {
+		return nil, report(err)
+	}
+	if len(nn.Graphs(m)) == 0 {
+		return nil, ErrNoGraph
+	}
+	g, err := nneval.FindGraph(m, fr.Entry)
+	if err != nil {
+		return nil, report(diag.AboutFile(fr.Path, err))
+	}
+	name, _ := g.StringAttr("sym_name")
+	body := g.Body(0)
+	if len(fr.Inputs) != len(body.Args) {
+		return nil, &kernelrun.ArgError{Err: fmt.Errorf("graph @%s takes %s, but %d --input files were given (one per argument, in order)",
+			name, diag.Plural(len(body.Args), "input"), len(fr.Inputs))}
+	}
+	p := nneval.Payload{}
+	if fr.Params != "" {
+		if p, err = nneval.ReadPayloadFile(fr.Params); err != nil {
+			return nil, report(diag.AboutFile(fr.Params, err))
+		}
+	}
+	var ins []*nneval.Tensor
+	for _, path := range fr.Inputs {
+		t, err := nneval.ReadTensorFile(path)
+		if err != nil {
+			return nil, report(diag.AboutFile(path, err))
+		}
+		ins = append(ins, t)
+	}
+	return &loaded{fr: fr, g: g, name: name, payload: p, inputs: ins, report: report}, nil
+}
+
+// reportEval reports an evaluation error, noting a missing --params.
+func (l *loaded) reportEval(err error) error {
+	if l.fr.Params == "" {
+		var d *diag.Diagnostic
+		if errors.As(err, &d) && strings.Contains(d.Msg, "the payload has no entry") && !strings.Contains(d.Msg, "--params") {
+			d.Msg += " (no --params file was given)"
+		}
+	}
+	return l.report(err)
 }
 
 func aboutPath(path string, err error) *diag.Diagnostic {

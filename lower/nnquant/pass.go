@@ -1,0 +1,236 @@
+// Package nnquant is the nn-quantize pass: it gives a float nn graph
+// quantized types (docs/nn.md "Quantized graphs"), from three sources in
+// order:
+//
+//  1. types already written: a graph that is already quantized (a tensor of
+//     it has a quantized type) keeps every type, its f64 tensors being
+//     exact; a quant.json may only repeat them;
+//  2. a quant.json file (option quant=PATH, otir-opt --quant PATH), in the
+//     form of ../shared/conformance/alir/alkaid-mlp/quant.json: each tensor
+//     by its SSA name (%x, %1) with kif = [k, i, f] (alkaid's convention:
+//     k = 1 signed, i integer bits, f fractional bits), or kif null with
+//     mode "exact" for an exact f64 tensor;
+//  3. calibration (option calibration=x.npy with params=p.npz): the float
+//     evaluator runs on the samples, and each tensor still untyped gets the
+//     width of its kind (input-bits for arguments, func-bits for the results
+//     of function kinds, act-bits for the others), signed when a negative
+//     value was seen, i the integer bits of the largest magnitude seen and
+//     f = width - k - i. Shape kinds (reshape, permute, broadcast_to, ...)
+//     keep their operand's type.
+//
+// Before typing, nn.softmax and nn.layer_norm, which a quantized graph may
+// not hold, are decomposed into primitive nodes (decompose.go).
+package nnquant
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
+)
+
+// Options of nn-quantize.
+type Options struct {
+	// Quant is the quant.json file ("": none).
+	Quant string
+	// Params is the payload .npz, for calibration.
+	Params string
+	// Calibration lists one .npy per graph argument: a sample of the
+	// argument's shape, or a batch of them (one more leading dimension).
+	Calibration []string
+	// InputBits, ActBits and FuncBits are the widths calibration gives
+	// arguments, function results and every other node.
+	InputBits, ActBits, FuncBits int
+}
+
+func init() {
+	passes.Register(passes.Info{
+		Name:    "nn-quantize",
+		Summary: "give nn graphs quantized types: kept when written, from a quant.json, or from calibration (softmax and layer_norm are decomposed first)",
+		Options: []passes.Option{
+			{Name: "quant", Help: "a quant.json: each tensor by SSA name (%x, %1) with kif [k, i, f], or null with mode exact (otir-opt --quant FILE sets it)"},
+			{Name: "params", Help: "the payload .npz, for calibration (otir-opt --params FILE sets it)"},
+			{Name: "calibration", Help: "comma-separated .npy files, one per graph argument (a sample, or a batch with one more leading dimension): the float evaluator's range of each tensor chooses its integer bits"},
+			{Name: "input-bits", Help: "calibration: the width of the graph arguments", Default: "8", Kind: passes.IntOption},
+			{Name: "act-bits", Help: "calibration: the width of the results of every node but the function kinds", Default: "8", Kind: passes.IntOption},
+			{Name: "func-bits", Help: "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)", Default: "8", Kind: passes.IntOption},
+		},
+		New: func(o map[string]string) (passes.Pass, error) {
+			opts := Options{Quant: o["quant"], Params: o["params"]}
+			if o["calibration"] != "" {
+				opts.Calibration = strings.Split(o["calibration"], ",")
+			}
+			for _, w := range []struct {
+				name string
+				to   *int
+			}{{"input-bits", &opts.InputBits}, {"act-bits", &opts.ActBits}, {"func-bits", &opts.FuncBits}} {
+				v, err := strconv.Atoi(o[w.name])
+				if err != nil || v < 2 || v > 32 {
+					return nil, fmt.Errorf("%s must be an integer in [2, 32], got '%s'", w.name, o[w.name])
+				}
+				*w.to = v
+			}
+			return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
+		},
+	})
+}
+
+// Quantize gives every nn graph of m quantized types by opts.
+func Quantize(m *ir.Module, opts Options) error {
+	var spec *quantSpec
+	if opts.Quant != "" {
+		var err error
+		if spec, err = readQuantSpec(opts.Quant); err != nil {
+			return err
+		}
+	}
+	for _, g := range nn.Graphs(m) {
+		if err := quantizeGraph(g, spec, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assignment is what a tensor gets: a quantized element type, or exact
+// (f64).
+type assignment struct {
+	elem  ir.Type
+	from  string // where it comes from, for messages
+	exact bool
+}
+
+func quantizeGraph(g *ir.Operation, spec *quantSpec, opts Options) error {
+	gname, _ := g.StringAttr("sym_name")
+	if nn.IsQuantized(g) {
+		// Every type is written: f64 tensors are exact. A quant.json may
+		// only repeat them.
+		if spec != nil {
+			return spec.checkWritten(g, gname)
+		}
+		return nil
+	}
+	names := valueNames(g)
+	if err := decompose(g, names); err != nil {
+		return err
+	}
+	body := g.Body(0)
+	types := map[*ir.Value]assignment{}
+	var order []*ir.Value
+	order = append(order, body.Args...)
+	for _, op := range body.Ops {
+		order = append(order, op.Results...)
+	}
+	if spec != nil {
+		if err := spec.assign(gname, names, types); err != nil {
+			return err
+		}
+	}
+	var untyped []*ir.Value
+	for _, v := range order {
+		if _, ok := types[v]; !ok {
+			untyped = append(untyped, v)
+		}
+	}
+	if len(untyped) > 0 {
+		if len(opts.Calibration) == 0 {
+			return fmt.Errorf("graph @%s: %s has no quantized type: give it in a quant.json (quant=, --quant), or give calibration= (and params=) to choose types from the range the float evaluator sees",
+				gname, nameOf(names, untyped[0]))
+		}
+		if err := calibrate(g, gname, names, untyped, types, opts); err != nil {
+			return err
+		}
+	}
+	retype(g, types)
+	return nil
+}
+
+// retype writes the assignments: each value's tensor type with its new
+// element type, and the graph's function_type.
+func retype(g *ir.Operation, types map[*ir.Value]assignment) {
+	body := g.Body(0)
+	for v, a := range types {
+		tt := v.Type.(*ir.TensorType)
+		elem := a.elem
+		if a.exact {
+			elem = ir.Float(ir.F64)
+		}
+		v.Type = ir.Tensor(tt.Shape, elem)
+	}
+	fn := &ir.FunctionType{}
+	for _, a := range body.Args {
+		fn.Inputs = append(fn.Inputs, a.Type)
+	}
+	if ret := body.Terminator(); ret != nil {
+		for _, v := range ret.Operands {
+			fn.Results = append(fn.Results, v.Type)
+		}
+	}
+	g.SetAttr("function_type", fn)
+}
+
+// valueNames names the graph's values as a quant.json does: "%x" by its
+// source name, and as printed ("%arg0", "%0", "%1", ... in node order); a
+// source name wins over a printed one.
+func valueNames(g *ir.Operation) map[string]*ir.Value {
+	names := map[string]*ir.Value{}
+	body := g.Body(0)
+	for i, a := range body.Args {
+		names["%arg"+strconv.Itoa(i)] = a
+	}
+	n := 0
+	for _, op := range body.Ops {
+		if len(op.Results) == 0 {
+			continue
+		}
+		names["%"+strconv.Itoa(n)] = op.Results[0]
+		n++
+	}
+	for _, a := range body.Args {
+		if a.Name != "" {
+			names["%"+a.Name] = a
+		}
+	}
+	for _, op := range body.Ops {
+		for _, r := range op.Results {
+			if r.Name != "" {
+				names["%"+r.Name] = r
+			}
+		}
+	}
+	return names
+}
+
+// nameOf is the name of v for messages: its source name, or the first of
+// its names.
+func nameOf(names map[string]*ir.Value, v *ir.Value) string {
+	if v.Name != "" {
+		return "%" + v.Name
+	}
+	best := ""
+	for k, w := range names {
+		if w == v && (best == "" || k < best) {
+			best = k
+		}
+	}
+	if best == "" {
+		return "a value"
+	}
+	return best
+}
+
+// readPayload reads the payload ("" is empty).
+func readPayload(path string) (nneval.Payload, error) {
+	if path == "" {
+		return nneval.Payload{}, nil
+	}
+	p, err := nneval.ReadPayloadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the payload %s: %v", path, err)
+	}
+	return p, nil
+}
