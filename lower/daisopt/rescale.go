@@ -17,10 +17,13 @@ import (
 // Rescale gives every slot a scale factor 2^e (its new value is the old
 // times 2^e) and rewrites
 //
-//   - 0 + x*2^s, exact: x itself (e = e_x - s) when its type is the
-//     result's scaled, else x + 0 in the result's scaled type (a constant
-//     add); floored: a quantize of x to the result's type scaled by
-//     2^(e_x - s) (ALIR op 3, not an adder);
+//   - 0 + x*2^s at the step of x*2^s or coarser: x itself (e = e_x - s)
+//     when x's type is the result's scaled, else a quantize of x to the
+//     result's type scaled by 2^(e_x - s) (ALIR op 3, not an adder: it
+//     floors a coarser step, and never wraps) when only wrapping ops (relu,
+//     quantize, mux) read it, else x + 0 in that type (a constant add: it
+//     floors too, and its interval stays exact for the adders that read
+//     it, where a quantize's would be its whole type);
 //   - c + x*2^s and x ± c*2^s, c a constant slot: a constant add (op 4);
 //   - every other op: its result type scaled by the scale of its first
 //     operand (of the sum of both for a product), the shift of its second
@@ -30,30 +33,57 @@ import (
 //
 // so the program computes the same outputs, and every raw integer (what
 // lookups, muxes' conditions and bit operations read) is unchanged: a slot
-// whose raw bits an op reads is never replaced by x itself (an exact shift
-// becomes x + 0 in the result's scaled type). Rescale
+// whose raw bits an op reads is never replaced by x itself. Rescale
 // returns the number of adders removed; the ops no output reads any more
 // are dropped (dais-dce).
 func Rescale(prog *ir.Operation, annotate bool) (int, error) {
-	v, err := load(prog)
-	if err != nil {
-		return 0, err
+	// The rewrites keep every value, but the portability check proves some
+	// ranges from the program's shape (a mux that is max(a, b) of its own
+	// condition's operands) that a rescaled program may no longer show. A
+	// program the check rejects is rescaled again without touching what
+	// any mux reads, directly or not, and else left as it was.
+	for _, spareMuxes := range []bool{false, true} {
+		v, err := load(prog)
+		if err != nil {
+			return 0, err
+		}
+		before := v.d
+		n := v.rescale(spareMuxes)
+		if bad, err := v.p.Portability(); err != nil || len(bad) > 0 {
+			dais.SetDense(prog, before)
+			continue
+		}
+		if annotate {
+			dais.AnnotateProgram(v.p, v.p.CarrySize, v.p.AdderSize)
+		}
+		v.commit()
+		_, err = DCE(prog)
+		return n, err
 	}
-	n := v.rescale()
-	if annotate {
-		dais.AnnotateProgram(v.p, v.p.CarrySize, v.p.AdderSize)
-	}
-	v.commit()
-	_, err = DCE(prog)
-	return n, err
+	return 0, nil
 }
 
-func (v *view) rescale() int {
+// rescale rewrites v's program (see Rescale) and returns the number of
+// adders removed; with spareMuxes, no slot that a mux reads, directly or
+// through other ops, is rewritten or rescaled.
+func (v *view) rescale(spareMuxes bool) int {
 	p := v.p
 	// rawRead marks the slots whose raw integers an op reads beyond their
 	// value: lookup indices, mux conditions, bit operations.
 	rawRead := make([]bool, len(p.Ops))
+	// exactUse marks the slots an op reads whose result does not wrap: the
+	// portability check carries their intervals through it, so they must
+	// keep an exact interval (a quantize's is its whole type).
+	exactUse := make([]bool, len(p.Ops))
 	for _, op := range p.Ops {
+		switch op.Opcode {
+		case alir.OpReLU, alir.OpQuantize, alir.OpMux:
+		default:
+			ids, n := args(op)
+			for _, x := range ids[:n] {
+				exactUse[x] = true
+			}
+		}
 		switch op.Opcode {
 		case alir.OpLookup, alir.OpBitUnary:
 			rawRead[op.ID0] = true
@@ -63,12 +93,42 @@ func (v *view) rescale() int {
 			rawRead[op.DataLow()] = true
 		}
 	}
+	// keepSlot marks the slots never replaced by the slot they shift: those
+	// whose raw bits an op reads, and the operands of a mux and of its
+	// condition (the portability check bounds a mux max(a, b) by knowing
+	// its condition is b - a of its own branches).
+	keepSlot := append([]bool(nil), rawRead...)
+	for _, op := range p.Ops {
+		if op.Opcode != alir.OpMux {
+			continue
+		}
+		keepSlot[op.ID0], keepSlot[op.ID1] = true, true
+		if c := p.Ops[op.DataLow()]; c.Opcode == alir.OpAdd || c.Opcode == alir.OpSub {
+			keepSlot[c.ID0], keepSlot[c.ID1] = true, true
+		}
+	}
+	// spared: the slots muxes read, directly or not (a backward walk).
+	spared := make([]bool, len(p.Ops))
+	if spareMuxes {
+		for i := len(p.Ops) - 1; i >= 0; i-- {
+			if p.Ops[i].Opcode == alir.OpMux || spared[i] {
+				ids, n := args(p.Ops[i])
+				for _, x := range ids[:n] {
+					spared[x] = true
+				}
+			}
+		}
+	}
 	e := make([]int, len(p.Ops))
 	r := v.rebuild()
 	removed := 0
 	isConst := func(x int32) bool { return p.Ops[x].Opcode == alir.OpConst }
 	frac := func(x int32) int { return v.kif[x].Fractionals }
 	for i, op := range p.Ops {
+		if spared[i] { // its operands are spared too: all at scale 1
+			r.keep(i, op)
+			continue
+		}
 		switch op.Opcode {
 		case alir.OpInput, alir.OpConst:
 			r.keep(i, op)
@@ -77,17 +137,19 @@ func (v *view) rescale() int {
 			switch {
 			case isConst(a) && isConst(b):
 				r.keep(i, op) // folded by dais-fold; kept as is
-			case op.Opcode == alir.OpAdd && isConst(a) && p.Ops[a].Data == 0:
-				// x*2^s: exact when the result's step holds it.
+			case op.Opcode == alir.OpAdd && isConst(a) && p.Ops[a].Data == 0 && frac(int32(i)) <= frac(b)-s:
+				// x*2^s at the step of x*2^s (exact) or coarser (a floor).
 				e[i] = e[b] - s
 				q := scaleQ(op.QInt, e[i])
-				switch exact := frac(int32(i)) >= frac(b)-s; {
-				case frac(int32(i)) == frac(b)-s && !rawRead[i]:
-					r.alias(i, b) // x itself: the same scaled type
-				case exact: // keep the result's type (and raw bits): x + 0
-					r.keep(i, constAdd(b, 0, frac(int32(i))-e[i], q))
-				default: // a floor: a quantize, which keeps the raw bits too
+				switch {
+				case q == r.ops[r.ext[b]].QInt && !keepSlot[i]:
+					r.alias(i, b) // x itself: the same type once scaled
+				case !exactUse[i]:
+					// A quantize to the result's scaled type: its raw bits
+					// stay, it floors, and it never needs its wrap.
 					r.keep(i, alir.Op{ID0: b, ID1: -1, Opcode: alir.OpQuantize, QInt: q})
+				default: // x + 0 in that type: it floors and keeps the interval
+					r.keep(i, constAdd(b, 0, frac(int32(i))-e[i], q))
 				}
 				removed++
 			case op.Opcode == alir.OpAdd && isConst(a) && fitsConstAdd(p.Ops[a].Data, frac(a)+s-e[b]):
@@ -139,13 +201,12 @@ func (v *view) rescale() int {
 			r.keep(i, op)
 		}
 	}
-	outs := v.p.Outputs
-	for k, o := range outs {
+	r.finish() // a new program: its outputs are copies
+	for k, o := range p.Outputs {
 		if o.Index >= 0 {
-			outs[k].Shift -= int32(e[o.Index])
+			r.v.p.Outputs[k].Shift -= int32(e[o.Index])
 		}
 	}
-	r.finish()
 	return removed
 }
 

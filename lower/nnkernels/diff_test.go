@@ -48,6 +48,9 @@ func (t gtensor) typ() string {
 	return sb.String() + ">"
 }
 
+// functionKinds are the nn kinds that become lookup tables.
+var functionKinds = []string{"exp", "log", "tanh", "sigmoid", "sqrt", "inv", "sin", "cos"}
+
 // node is one generated node for the reference model.
 type node struct {
 	kind  string
@@ -137,6 +140,10 @@ func (g *graphGen) mlp() {
 		m := int64(2 + g.rng.IntN(6))
 		h := g.linear(x, m, g.result(true))
 		x = g.add("relu", []int{h}, []int64{m}, g.quantType(), "", nil, "")
+		if g.rng.IntN(3) == 0 { // a function of a quantized value: a lookup table
+			fn := functionKinds[g.rng.IntN(len(functionKinds))]
+			x = g.add(fn, []int{x}, []int64{m}, g.quantType(), "", nil, "")
+		}
 	}
 	m := int64(2 + g.rng.IntN(4))
 	a := g.linear(x, m, g.result(true))
@@ -308,6 +315,16 @@ func (g *graphGen) refModel(in []float64) []float64 {
 			v = []*big.Rat{s}
 		case "flatten", "reshape":
 			v = a
+		case "exp", "log", "tanh", "sigmoid", "sqrt", "inv", "sin", "cos":
+			// The contract: out.Quantize(f(value)) of the operand's exact
+			// (quantized, so float64-exact) value.
+			f, _ := nneval.UnaryFunc("nn." + n.kind)
+			in, out := g.ts[n.ins[0]].q, g.ts[n.out].q
+			for _, e := range a {
+				x, _ := e.Float64()
+				v = append(v, ratQ(out, out.Quantize(f(x))))
+			}
+			_ = in
 		default:
 			panic(n.kind)
 		}
@@ -603,7 +620,18 @@ func TestRandomGraphsMatchModel(t *testing.T) {
 		}
 		text := g.text()
 		t.Run(fmt.Sprintf("%s%d", kind, seed), func(t *testing.T) {
-			params := writePayload(t, t.TempDir(), g.payload)
+			dir := t.TempDir()
+			if keep := os.Getenv("OTIR_NNDIFF_KEEP"); keep != "" {
+				// Keep each graph and payload for a look by hand.
+				dir = filepath.Join(keep, t.Name())
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "graph.mlir"), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			params := writePayload(t, dir, g.payload)
 			p := circuit(t, text, params, "")
 			x := g.ts[0]
 			nIn := 1

@@ -161,3 +161,10 @@ func (l *lowerer) broadcast(v *ir.Value, shape []int64) *ir.Value {
 	z := l.splat(shape, elemOf(v), 0)
 	return l.create(otir.OpAdd, []*ir.Value{v, z}, z.Type, nil)
 }
+
+// lookup reads table[x - min of x's element type], element-wise, into a
+// tile of elem.
+func (l *lowerer) lookup(x *ir.Value, table []int64, elem ir.Type) *ir.Value {
+	l.b.Loc = l.loc
+	return otir.Lookup(l.b, x, table, private(shapeOf(x), elem))
+}

@@ -81,7 +81,7 @@ func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) 
 	if body == nil {
 		return nil, diag.OpErrorf(g, "has no body")
 	}
-	if !isQuantized(g) {
+	if !nn.IsQuantized(g) {
 		return nil, diag.OpErrorf(g, "graph @%s is not quantized: no tensor has a !quant.uniform element type (write the types, or run nn-quantize first)", name)
 	}
 	ret := body.Terminator()
@@ -173,25 +173,6 @@ func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) 
 	k.SetAttr("function_type", &ir.FunctionType{Inputs: argTypes})
 	k.SetAttr("frac_bits", &ir.DenseI64Attr{Values: fracs})
 	return k, nil
-}
-
-// isQuantized reports whether a tensor of the graph has a quantized
-// element type.
-func isQuantized(g *ir.Operation) bool {
-	body := g.Body(0)
-	for _, a := range body.Args {
-		if quant.ElementOf(a.Type) != nil {
-			return true
-		}
-	}
-	for _, op := range body.Ops {
-		for _, r := range op.Results {
-			if quant.ElementOf(r.Type) != nil {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // storage is the integer type of a quantized type's stored values.

@@ -60,7 +60,7 @@ func newCircuit(o map[string]string) (passes.Pass, error) {
 		name string
 		opts map[string]string
 	}{
-		{"nn-quantize", map[string]string{"quant": o["quant"]}},
+		{"nn-quantize", map[string]string{"quant": o["quant"], "params": o["params"]}},
 		{"nn-to-otir", map[string]string{"params": o["params"]}},
 		{"promote-types", nil},
 		{"lower-tiles", map[string]string{"max-adder-depth": o["max-adder-depth"], "carry-size": o["carry-size"], "adder-size": o["adder-size"]}},

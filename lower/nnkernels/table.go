@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
@@ -26,7 +27,7 @@ var lowerings map[string]lowering
 
 func init() {
 	notQuantized := lowering{unsupported: "not allowed in a quantized graph (nn-quantize decomposes softmax and layer_norm into primitive nodes)"}
-	function := lowering{unsupported: "function kinds become table lookups, which need the OTIR lookup operation (not yet available)"}
+	function := lowering{lower: lookupNode}
 	lowerings = map[string]lowering{
 		nn.OpLinear: {lower: linear},
 		nn.OpConv2d: {lower: conv2d},
@@ -644,4 +645,24 @@ func concat(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 // errf is a diagnostic at the node being lowered.
 func (l *lowerer) errf(format string, args ...any) error {
 	return fmt.Errorf(format, args...)
+}
+
+// lookupNode is a function kind (exp, log, tanh, sigmoid, sqrt, inv, sin,
+// cos) on a quantized operand with a quantized result: a table over every
+// stored value of the operand (quant.LookupTable of the float evaluator's
+// function, nneval.UnaryFunc), read by otir.lookup (ALIR opcode 8).
+func lookupNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+	in, out := quant.ElementOf(op.Operands[0].Type), quant.ElementOf(res)
+	if in == nil || out == nil {
+		return nil, l.errf("needs a quantized operand and a quantized result: it becomes a lookup table over the operand's stored values")
+	}
+	f, ok := nneval.UnaryFunc(op.Name)
+	if !ok {
+		return nil, l.errf("has no function to tabulate")
+	}
+	table, err := quant.LookupTable(in, out, f)
+	if err != nil {
+		return nil, err
+	}
+	return &tensor{v: l.lookup(ins[0].v, table, storage(out)), frac: out.Frac, lo: big.NewInt(out.QMin()), hi: big.NewInt(out.QMax())}, nil
 }

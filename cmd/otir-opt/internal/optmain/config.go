@@ -106,7 +106,6 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	if cfg.pipeline, err = pipelineWithFiles(c, rec); err != nil {
 		return nil, err
 	}
-	fillFileOptions(c, cfg.pipeline)
 	// Building the passes once checks what their constructors check.
 	if _, err := passes.NewManager(cfg.pipeline); err != nil {
 		return nil, usageErrorf("%v", err)
@@ -145,25 +144,6 @@ func pipeline(c *cli.Context, rec *passRecorder) (passes.Pipeline, error) {
 		pl = append(pl, spec)
 	}
 	return pl, nil
-}
-
-// fileOptions are the flags that name a file for the passes: --params
-// FILE sets the option 'params' of every pass of the pipeline that has one
-// and leaves it empty.
-var fileOptions = []string{"params"}
-
-// fillFileOptions applies the fileOptions flags to the pipeline.
-func fillFileOptions(c *cli.Context, pl passes.Pipeline) {
-	for _, name := range fileOptions {
-		if !c.IsSet(name) {
-			continue
-		}
-		for _, s := range pl {
-			if s.Info.Option(name) != nil && s.Options[name] == "" {
-				s.Options[name] = c.String(name)
-			}
-		}
-	}
 }
 
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
