@@ -40,7 +40,7 @@ func TestRescaleShifts(t *testing.T) {
 	floor := b.Add(zero, x, -3, alir.QInterval{Min: -16, Max: 15, Step: 1}) // floor(x / 8)
 	relu := b.ReLU(floor, alir.QInterval{Min: 0, Max: 15, Step: 1})
 	exact := b.Add(zero, y, 2, alir.QInterval{Min: -512, Max: 508, Step: 4})  // y * 4
-	bias := b.Add(c, x, 3, alir.QInterval{Min: -1019, Max: 1021, Step: 1})   // 5 + x*8
+	bias := b.Add(c, x, 3, alir.QInterval{Min: -1019, Max: 1021, Step: 1})    // 5 + x*8
 	minus := b.Sub(exact, c, 1, alir.QInterval{Min: -522, Max: 498, Step: 2}) // y*4 - 10
 	sum := b.Add(bias, minus, 0, alir.QInterval{Min: -1541, Max: 1519, Step: 1})
 	for _, s := range []int32{floor, relu, exact, sum} {
