@@ -16,15 +16,18 @@ import (
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/parse"
 )
 
 // The differential test: random quantized graphs (MLPs and CNNs with random
-// widths and scales; linear, conv2d, relu, add, sub, max, mul, max_pool2d,
-// avg_pool2d, reduce_sum, reduce_mean, flatten) through nn-to-circuit, whose
-// ALIR programs must give, on random real inputs (in range and wrapping),
-// bit for bit what refModel computes: the quantized-graph contract
-// evaluated on exact rationals (math/big), independently of the lowering's
-// integers and scales.
+// widths and scales; linear, conv2d, relu, add, sub, max, min, mul, abs,
+// the function kinds, max_pool2d, avg_pool2d, reduce_sum, reduce_mean, the
+// shape kinds, const, matmul) through nn-to-circuit, whose ALIR programs
+// must give, on random real inputs (in range, between grid points and
+// wrapping), bit for bit what refModel computes (the quantized-graph
+// contract evaluated on exact rationals, math/big, independently of the
+// lowering's integers and scales) and what the quantized evaluator
+// (backend/nneval) computes.
 
 // gtensor is a value of a generated graph: its SSA name, shape and
 // quantized type (nil: f64, exact).
@@ -561,6 +564,30 @@ func randomInputs(rng *rand.Rand, q *quant.UniformType, n, rows int) []float64 {
 	return in
 }
 
+// evaluate runs the graph in the quantized evaluator, one row at a time.
+func evaluate(t testing.TB, text string, payload nneval.Payload, shape []int64, in []float64, rows int) []float64 {
+	t.Helper()
+	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := nneval.FindGraph(m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(in) / rows
+	var out []float64
+	for r := range rows {
+		x := &nneval.Tensor{Shape: shape, Data: in[r*n : (r+1)*n]}
+		res, err := nneval.Eval(g, []*nneval.Tensor{x}, payload, nneval.Options{})
+		if err != nil {
+			t.Fatalf("nneval: %v\n%s", err, text)
+		}
+		out = append(out, res.Outputs[0].Data...)
+	}
+	return out
+}
+
 // runReference runs a program in alkaid's ALIR spec 4 interpreter (the
 // reference tools' alir_v4_run) on rows of inputs.
 func runReference(t testing.TB, bin string, p *alir.Program, in []float64) []float64 {
@@ -654,6 +681,11 @@ func TestRandomGraphsMatchModel(t *testing.T) {
 			if k := sameBits(got, want); k >= 0 {
 				nOut := len(want) / rows
 				t.Fatalf("row %d output %d: circuit %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
+			}
+			// The quantized evaluator (backend/nneval) computes the same.
+			if k := sameBits(evaluate(t, text, g.payload, x.shape, in, rows), want); k >= 0 {
+				nOut := len(want) / rows
+				t.Fatalf("nneval: row %d output %d differs from the model's %v\n%s", k/nOut, k%nOut, want[k], text)
 			}
 			if ref := os.Getenv("OTIR_REFERENCE_BIN"); ref != "" {
 				got := runReference(t, filepath.Join(ref, "alir_v4_run"), p, in)
