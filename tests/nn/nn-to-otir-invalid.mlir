@@ -1,19 +1,13 @@
-// nn-to-otir's diagnostics, each at the graph, input or node concerned
-// (docs/nn-to-circuit.md). The payload is alkaid-mlp's (fc1.weight [64, 16],
-// fc1.bias [64], ...).
+// nn-to-otir's diagnostics, each at the graph or node concerned
+// (docs/nn-to-circuit.md); what the verifier rejects in a quantized graph
+// (an f64 argument, an exact division by a count that is not a power of
+// two, ...) is tests/nn/verify-quant.mlir's. The payload is alkaid-mlp's
+// (fc1.weight [64, 16], fc1.bias [64], ...).
 // RUN: otir-opt %s --split-input-file --verify-diagnostics --nn-to-otir --params %S/../../../shared/conformance/alir/alkaid-mlp/params.npz
 
 // expected-error @+1 {{graph @plain is not quantized: no tensor has a !quant.uniform element type (write the types, or run nn-quantize first)}}
 nn.graph @plain(%x: tensor<4xf64>) -> tensor<4xf64> {
   %0 = nn.relu %x : (tensor<4xf64>) -> tensor<4xf64>
-  nn.return %0 : tensor<4xf64>
-}
-
-// -----
-
-// expected-error @+1 {{graph @mixed: input #1 has type 'tensor<4xf64>', but the inputs of a quantized graph must be quantized (the circuit quantizes its real inputs on entry)}}
-nn.graph @mixed(%x: tensor<4x!quant.uniform<i8:f64, 0.125>>, %y: tensor<4xf64>) -> tensor<4xf64> {
-  %0 = nn.add %x, %y : (tensor<4x!quant.uniform<i8:f64, 0.125>>, tensor<4xf64>) -> tensor<4xf64>
   nn.return %0 : tensor<4xf64>
 }
 
@@ -31,14 +25,6 @@ nn.graph @misshapen(%x: tensor<8x!quant.uniform<i8:f64, 0.125>>) -> tensor<64xf6
   // expected-error @+1 {{payload entry 'fc1.weight' has shape [64 16], but the node needs [64 8]}}
   %0 = nn.linear %x {params = "fc1"} : (tensor<8x!quant.uniform<i8:f64, 0.125>>) -> tensor<64xf64>
   nn.return %0 : tensor<64xf64>
-}
-
-// -----
-
-nn.graph @average(%x: tensor<1x3x3x!quant.uniform<i8:f64, 0.125>>) -> tensor<1x1x1xf64> {
-  // expected-error @+1 {{divides by 9, which is not a power of two, for an f64 (exact) result: give the node a quantized result type}}
-  %0 = nn.avg_pool2d %x {kernel = [3, 3], stride = 1} : (tensor<1x3x3x!quant.uniform<i8:f64, 0.125>>) -> tensor<1x1x1xf64>
-  nn.return %0 : tensor<1x1x1xf64>
 }
 
 // -----
