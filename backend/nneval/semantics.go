@@ -21,6 +21,8 @@ type semantics struct {
 	// unsupported is why the evaluator cannot run the operation; running
 	// it is an error that shows the reason.
 	unsupported string
+	// work, when set, is the node's multiply-accumulates (Options.MaxWork).
+	work func(*node) int64
 }
 
 var ops map[string]semantics
@@ -53,12 +55,12 @@ func init() {
 		nn.OpSin:     {eval: unaryFn(math.Sin)},
 		nn.OpCos:     {eval: unaryFn(math.Cos)},
 
-		nn.OpLinear: {eval: linear},
-		nn.OpMatmul: {eval: matmul},
-		nn.OpConv2d: {eval: conv2d},
+		nn.OpLinear: {eval: linear, work: func(n *node) int64 { return n.innerWork() }},
+		nn.OpMatmul: {eval: matmul, work: func(n *node) int64 { return n.innerWork() }},
+		nn.OpConv2d: {eval: conv2d, work: func(n *node) int64 { return n.windowWork(true) }},
 
-		nn.OpMaxPool2d: {eval: pool(true)},
-		nn.OpAvgPool2d: {eval: pool(false)},
+		nn.OpMaxPool2d: {eval: pool(true), work: func(n *node) int64 { return n.windowWork(false) }},
+		nn.OpAvgPool2d: {eval: pool(false), work: func(n *node) int64 { return n.windowWork(false) }},
 
 		nn.OpSoftmax:   {eval: softmax},
 		nn.OpLayerNorm: {eval: layerNorm},
