@@ -83,7 +83,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Description: "--import-onnx reads an ONNX model as torch.onnx.export writes it (opsets " +
 			"13 to 17, static shapes) and writes an nn graph (MLIR text) and its parameters (.npz, " +
 			"the payload otir-run --params reads). MODEL \"-\" is standard input. Supported operators: " +
-			strings.Join(onnximport.Operators(), ", ") + ". See docs/nn.md.",
+			strings.Join(onnximport.Operators(), ", ") + ". See docs/nn.md.\n" +
+			"Exit status: 0 success, 1 an error in the model or a file (naming the node and operator), 2 bad usage.",
 		HideHelpCommand: true,
 		Reader:          stdin,
 		Writer:          stdout,
