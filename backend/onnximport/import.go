@@ -32,6 +32,7 @@ import (
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/onnxpb"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes/dce"
 	"github.com/otir-dev/otir/passes/verify"
 )
 
@@ -316,10 +317,34 @@ func (im *importer) graph(g *onnxpb.GraphProto) (*Result, error) {
 	}
 	nn.Return(im.b, outs...)
 	gop.SetAttr("function_type", &ir.FunctionType{Inputs: argTypes, Results: outTypes})
+	// Nodes the translation left unread (a reshape a later reshape went
+	// around, an Unsqueeze's before a Squeeze) go, and the payload entries
+	// no node reads with them.
+	dce.Run(mod)
+	im.prunePayload(body)
 	if ds := verify.Verify(mod); len(ds) > 0 {
 		return nil, fmt.Errorf("the imported graph does not verify (a bug of the importer): %v", ds[0])
 	}
 	return &Result{Module: mod, Payload: im.payload}, nil
+}
+
+// prunePayload drops the payload entries that no node of body reads.
+func (im *importer) prunePayload(body *ir.Block) {
+	read := map[string]bool{}
+	for _, op := range body.Ops {
+		if name, ok := op.StringAttr("params"); ok {
+			read[name], read[name+".weight"], read[name+".bias"] = true, true, true
+		}
+	}
+	kept := im.payload.Names[:0]
+	for _, k := range im.payload.Names {
+		if read[k] {
+			kept = append(kept, k)
+		} else {
+			delete(im.payload.Arrays, k)
+		}
+	}
+	im.payload.Names = kept
 }
 
 // f64 is the element type of imported graphs: float32 models too are

@@ -286,8 +286,12 @@ func intsAttr(name string, vs []int64) ir.NamedAttr {
 	return ir.NamedAttr{Name: name, Value: &ir.ArrayAttr{Elems: elems}}
 }
 
-// reshape reshapes x to shape (x itself when it has that shape).
+// reshape reshapes x to shape (x itself when it has that shape; a reshape
+// of a reshape reshapes the first one's operand).
 func (im *importer) reshape(x *ir.Value, shape []int64) (*ir.Value, error) {
+	if x.Def != nil && x.Def.Name == nn.OpReshape && len(x.Def.Operands) == 1 {
+		x = x.Def.Operands[0]
+	}
 	if equalShapes(x.Type.(*ir.TensorType).Shape, shape) {
 		return x, nil
 	}

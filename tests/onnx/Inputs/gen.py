@@ -131,6 +131,77 @@ def models():
     save("misc", Misc().double(), torch.randn(3, 4, dtype=torch.float64))
 
 
+def helper_ops():
+    """A model written with onnx.helper for the operators PyTorch's exporter
+    did not write above (Identity, Neg, Abs, Exp, Log, Reciprocal, Sin, Cos,
+    Max, Min, Squeeze, Unsqueeze, MatMul of vectors and of broadcast
+    batches, Gemm with transA, Softmax on axis 0, ReduceSum of two axes
+    without keepdims), with several outputs; the expected values are
+    NumPy's, in float64."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 3, 4))
+    w = rng.standard_normal(4)
+    v = rng.standard_normal(3)
+    y = rng.standard_normal((1, 4, 5))
+    g = rng.standard_normal((4, 2))
+    f64 = TensorProto.DOUBLE
+    inits = [helper.make_tensor(n, f64, a.shape, a.ravel().tolist()) for n, a in
+             [("w", w), ("v", v), ("y", y), ("g", g), ("one", np.array(1.0))]]
+    inits += [helper.make_tensor("ax0", TensorProto.INT64, [1], [0]),
+              helper.make_tensor("ax02", TensorProto.INT64, [2], [0, 2]),
+              helper.make_tensor("shape46", TensorProto.INT64, [2], [4, 6])]
+    N = helper.make_node
+    nodes = [
+        N("Identity", ["x"], ["a"], name="Identity_0"),
+        N("Neg", ["a"], ["b"], name="Neg_1"),
+        N("Max", ["x", "b"], ["mx"], name="Max_2"),
+        N("Min", ["x", "b"], ["mn"], name="Min_3"),
+        N("Abs", ["x"], ["ab"], name="Abs_4"),
+        N("Add", ["ab", "one"], ["ab1"], name="Add_5"),
+        N("Log", ["ab1"], ["lg"], name="Log_6"),
+        N("Reciprocal", ["ab1"], ["rc"], name="Reciprocal_7"),
+        N("Exp", ["x"], ["ex"], name="Exp_8"),
+        N("Sin", ["ex"], ["sn"], name="Sin_9"),
+        N("Cos", ["sn"], ["cs"], name="Cos_10"),
+        N("Sub", ["mx", "mn"], ["d1"], name="Sub_11"),
+        N("Mul", ["d1", "lg"], ["d2"], name="Mul_12"),
+        N("Add", ["d2", "rc"], ["d3"], name="Add_13"),
+        N("Add", ["d3", "cs"], ["d4"], name="Add_14"),
+        N("Unsqueeze", ["d4", "ax0"], ["u"], name="Unsqueeze_15"),
+        N("Squeeze", ["u", "ax0"], ["s"], name="Squeeze_16"),
+        N("MatMul", ["s", "w"], ["m1"], name="MatMul_17"),        # [2,3,4]·[4] -> [2,3]
+        N("MatMul", ["v", "s"], ["m2"], name="MatMul_18"),        # [3]·[2,3,4] -> [2,4]
+        N("MatMul", ["s", "y"], ["m3"], name="MatMul_19"),        # [2,3,4]·[1,4,5] -> [2,3,5]
+        N("Reshape", ["s", "shape46"], ["r"], name="Reshape_20"),
+        N("Gemm", ["r", "g"], ["gm"], name="Gemm_21", transA=1, alpha=0.5),  # [4,6]ᵀ·[4,2] -> [6,2]
+        N("Softmax", ["m3"], ["sm"], name="Softmax_22", axis=0),
+        N("ReduceSum", ["sm", "ax02"], ["rs"], name="ReduceSum_23", keepdims=0),
+    ]
+    outs = ["m1", "m2", "gm", "rs"]
+    # NumPy's values.
+    b = -x
+    d4 = (np.maximum(x, b) - np.minimum(x, b)) * np.log(np.abs(x) + 1) + 1 / (np.abs(x) + 1) + np.cos(np.sin(np.exp(x)))
+    m1, m2, m3 = d4 @ w, v @ d4, d4 @ y
+    gm = 0.5 * (d4.reshape(4, 6).T @ g)
+    e = np.exp(m3 - m3.max(axis=0))
+    rs = (e / e.sum(axis=0)).sum(axis=(0, 2))
+    return nodes, inits, x, dict(m1=m1, m2=m2, gm=gm, rs=rs), outs
+
+
+def helper_model():
+    nodes, inits, x, values, outs = helper_ops()
+    f64 = TensorProto.DOUBLE
+    g = helper.make_graph(nodes, "ops", [helper.make_tensor_value_info("x", f64, x.shape)],
+                          [helper.make_tensor_value_info(o, f64, values[o].shape) for o in outs], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    with open(os.path.join(HERE, "ops.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    np.save(os.path.join(HERE, "ops.in0.npy"), x)
+    for i, o in enumerate(outs):
+        np.save(os.path.join(HERE, "ops.out%d.npy" % i), values[o])
+
+
 def bad(name, nodes, inputs, outputs, initializers=()):
     g = helper.make_graph(nodes, name, inputs, outputs, list(initializers))
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
@@ -162,4 +233,5 @@ def errors():
 
 if __name__ == "__main__":
     models()
+    helper_model()
     errors()
