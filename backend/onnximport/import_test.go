@@ -26,9 +26,10 @@ const goldenTol = 1e-9
 // TestGolden imports every model gen.py writes, verifies the graph,
 // writes and reads back the payload, evaluates the graph with nneval and
 // compares each output with PyTorch's (NumPy's for the onnx.helper model
-// "ops").
+// "ops"; for the float32 export "cnn32", PyTorch's in float64 on the
+// float32 weights and input).
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"mlp", "cnn", "padconv", "attention13", "attention17", "misc", "ops"} {
+	for _, name := range []string{"mlp", "cnn", "padconv", "attention13", "attention17", "misc", "ops", "cnn32"} {
 		t.Run(name, func(t *testing.T) {
 			res := importFile(t, filepath.Join(inputs, name+".onnx"))
 			var buf bytes.Buffer

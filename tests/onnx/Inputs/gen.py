@@ -129,6 +129,23 @@ def models():
     save("attention17", att, x, opset=17)
     torch.manual_seed(5)
     save("misc", Misc().double(), torch.randn(3, 4, dtype=torch.float64))
+    save_float32("cnn32", CNN, (2, 2, 8, 8), seed=6)
+
+
+def save_float32(name, cls, shape, seed):
+    """A float32 export (initializers float32, as most models are); the
+    expected output is PyTorch's in float64 on the float32 weights and
+    input, which is what the importer (float64 graphs) computes."""
+    torch.manual_seed(seed)
+    model = cls().eval()
+    x = torch.randn(*shape)
+    path = os.path.join(HERE, name + ".onnx")
+    torch.onnx.export(model, (x,), path, opset_version=13, input_names=["x"], output_names=["y"])
+    with torch.no_grad():
+        y = model.double()(x.double())
+    np.save(os.path.join(HERE, name + ".in0.npy"), x.numpy())
+    np.save(os.path.join(HERE, name + ".out0.npy"), y.numpy())
+    print(name, os.path.getsize(path), "bytes (float32)")
 
 
 def helper_ops():
