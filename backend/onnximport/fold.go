@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/internal/tileview"
 )
 
 // Constant folding: the operators that move constants around (the shape
@@ -28,17 +29,6 @@ func gatherConst(c *constant, shape []int64, src []int64) *constant {
 		}
 	}
 	return out
-}
-
-// stridesOf are the row-major strides of a shape.
-func stridesOf(shape []int64) []int64 {
-	s := make([]int64, len(shape))
-	acc := int64(1)
-	for i := len(shape) - 1; i >= 0; i-- {
-		s[i] = acc
-		acc *= shape[i]
-	}
-	return s
 }
 
 // walk calls f with the flat index in a source of strides src of each
@@ -67,7 +57,7 @@ func walk(out []int64, base int64, step []int64, f func(int64)) {
 
 // permuteConst transposes a constant: out[i] = in[perm[i]].
 func permuteConst(c *constant, perm, shape []int64) *constant {
-	st := stridesOf(c.shape)
+	st := tileview.Strides(c.shape)
 	step := make([]int64, len(perm))
 	for i, p := range perm {
 		step[i] = st[p]
@@ -105,16 +95,13 @@ func (im *importer) gather() error {
 	if err := im.checkArity(2, 2); err != nil {
 		return err
 	}
-	data, err := im.constInput(0, "data")
+	data, err := im.needConst(0, "data")
 	if err != nil {
 		return err
 	}
-	idx, err := im.constInput(1, "indices")
+	idx, err := im.needConst(1, "indices")
 	if err != nil {
 		return err
-	}
-	if data == nil || idx == nil {
-		return im.errorf("inputs are missing")
 	}
 	ids, err := idx.int64s()
 	if err != nil {
@@ -157,12 +144,9 @@ func (im *importer) slice() error {
 	if err := im.checkArity(3, 5); err != nil {
 		return err
 	}
-	data, err := im.constInput(0, "data")
+	data, err := im.needConst(0, "data")
 	if err != nil {
 		return err
-	}
-	if data == nil {
-		return im.errorf("input #0 is missing")
 	}
 	var lists [4][]int64
 	for i, what := range []string{"starts", "ends", "axes", "steps"} {
@@ -193,7 +177,7 @@ func (im *importer) slice() error {
 		return im.errorf("starts, ends, axes and steps differ in length")
 	}
 	shape := slices.Clone(data.shape)
-	st := stridesOf(data.shape)
+	st := tileview.Strides(data.shape)
 	step := slices.Clone(st)
 	var base int64
 	seen := make([]bool, rank)
@@ -210,6 +194,9 @@ func (im *importer) slice() error {
 		if s == 0 {
 			return im.errorf("step 0")
 		}
+		// A step longer than the dimension takes one element at most:
+		// bound it so that the arithmetic below cannot overflow.
+		s = max(min(s, dim+1), -dim-1)
 		clamp := func(v, lo, hi int64) int64 {
 			if v < 0 {
 				if v < -dim {
@@ -223,12 +210,12 @@ func (im *importer) slice() error {
 		if s > 0 {
 			start, end = clamp(starts[i], 0, dim), clamp(ends[i], 0, dim)
 			if end > start {
-				n = (end - start + s - 1) / s
+				n = (end-start-1)/s + 1
 			}
 		} else {
 			start, end = clamp(starts[i], -1, dim-1), clamp(ends[i], -1, dim-1)
 			if start > end {
-				n = (start - end - s - 1) / -s
+				n = (start-end-1)/-s + 1
 			}
 		}
 		shape[ax] = n

@@ -31,6 +31,7 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/onnxpb"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes/dce"
 	"github.com/otir-dev/otir/passes/verify"
@@ -670,25 +671,10 @@ func keyOf(name string) string {
 	return k
 }
 
-func numel(shape []int64) int64 {
-	n := int64(1)
-	for _, d := range shape {
-		n *= d
-	}
-	return n
-}
+// numel is the number of elements of a shape (checked by checkSize).
+func numel(shape []int64) int64 { return tileview.Count(shape) }
 
-func equalShapes(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func equalShapes(a, b []int64) bool { return tileview.SameShape(a, b) }
 
 func shapeText(s []int64) string {
 	parts := make([]string, len(s))

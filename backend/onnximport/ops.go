@@ -141,6 +141,15 @@ func (im *importer) constInput(i int, what string) (*constant, error) {
 	return v.c, nil
 }
 
+// needConst is the node's input i, which must be present and a constant.
+func (im *importer) needConst(i int, what string) (*constant, error) {
+	c, err := im.constInput(i, what)
+	if err == nil && c == nil {
+		err = im.errorf("the %s (input #%d) is missing", what, i)
+	}
+	return c, err
+}
+
 // checkArity checks the number of inputs (max < 0: any) and that only the
 // first output is used.
 func (im *importer) checkArity(minIn, maxIn int) error {
@@ -566,7 +575,7 @@ func (im *importer) pow() error {
 	if err != nil {
 		return err
 	}
-	e, err := im.constInput(1, "exponent")
+	e, err := im.needConst(1, "exponent")
 	if err != nil {
 		return err
 	}
@@ -738,12 +747,9 @@ func (im *importer) constantOfShape() error {
 	if err := im.checkArity(1, 1); err != nil {
 		return err
 	}
-	s, err := im.constInput(0, "shape")
+	s, err := im.needConst(0, "shape")
 	if err != nil {
 		return err
-	}
-	if s == nil {
-		return im.errorf("input #0 is missing")
 	}
 	shape, err := s.int64s()
 	if err != nil {
@@ -1232,7 +1238,7 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	w, err := im.constInput(1, "weight")
+	w, err := im.needConst(1, "weight")
 	if err != nil {
 		return err
 	}
@@ -1340,7 +1346,7 @@ func (im *importer) pad() error {
 	if err != nil {
 		return err
 	}
-	pc, err := im.constInput(1, "pads")
+	pc, err := im.needConst(1, "pads")
 	if err != nil {
 		return err
 	}
@@ -1623,7 +1629,7 @@ func (im *importer) reshapeNode() error {
 	if err != nil {
 		return err
 	}
-	sc, err := im.constInput(1, "shape")
+	sc, err := im.needConst(1, "shape")
 	if err != nil {
 		return err
 	}
