@@ -80,7 +80,9 @@ func Import(data []byte, path string, opts Options) (*Result, error) {
 	}
 	var m onnxpb.ModelProto
 	if err := proto.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("not an ONNX model: %v", err)
+		// The decoder's own message is not stable (google.golang.org/protobuf
+		// varies its spacing on purpose), so it is not repeated.
+		return nil, errors.New("not an ONNX model: the file is not a protobuf ModelProto (truncated, or another format)")
 	}
 	g := m.GetGraph()
 	if g == nil || m.IrVersion == nil {
