@@ -29,7 +29,7 @@ const goldenTol = 1e-9
 // "ops"; for the float32 export "cnn32", PyTorch's in float64 on the
 // float32 weights and input).
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"mlp", "cnn", "padconv", "attention13", "attention17", "misc", "ops", "cnn32"} {
+	for _, name := range []string{"mlp", "cnn", "padconv", "attention13", "attention17", "misc", "ops", "cnn32", "misc15", "padconv16"} {
 		t.Run(name, func(t *testing.T) {
 			res := importFile(t, filepath.Join(inputs, name+".onnx"))
 			var buf bytes.Buffer

@@ -130,6 +130,12 @@ def models():
     torch.manual_seed(5)
     save("misc", Misc().double(), torch.randn(3, 4, dtype=torch.float64))
     save_float32("cnn32", CNN, (2, 2, 8, 8), seed=6)
+    # The opsets between (the exporter writes the same operators for these
+    # models in 14 to 16).
+    torch.manual_seed(5)
+    save("misc15", Misc().double(), torch.randn(3, 4, dtype=torch.float64), opset=15)
+    torch.manual_seed(3)
+    save("padconv16", PadConv().double(), torch.randn(1, 1, 9, 9, dtype=torch.float64), opset=16)
 
 
 def save_float32(name, cls, shape, seed):
