@@ -107,11 +107,7 @@ func (im *importer) gather() error {
 	if err != nil {
 		return im.errorf("indices: %v", err)
 	}
-	a, err := im.attrInt("axis", 0)
-	if err != nil {
-		return err
-	}
-	axis, err := im.axisOf("axis", a, len(data.shape))
+	axis, err := im.axisOf("axis", im.attrInt("axis", 0), len(data.shape))
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,10 @@ package onnximport
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,7 +122,7 @@ func FuzzImportONNXNodes(f *testing.F) {
 				}
 			}
 			var attrs []*onnxpb.AttributeProto
-			for _, a := range operators[op].attrs {
+			for _, a := range slices.Sorted(maps.Keys(operators[op].attrs)) {
 				switch r.next() % 6 {
 				case 1:
 					attrs = append(attrs, intAttrP(a, int64(r.next()%7)-2))

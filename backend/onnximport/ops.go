@@ -18,11 +18,25 @@ import (
 const opConst = nn.OpConst
 
 // An operator is the translation of one ONNX operator: the attributes it
-// reads (any other is an error) and its function.
+// reads with their kinds (any other attribute, or one of another kind, is
+// an error) and its function.
 type operator struct {
-	attrs []string
+	attrs attrs
 	run   func(im *importer) error
 }
+
+// attrs are an operator's attributes by name, with their kinds.
+type attrs map[string]onnxpb.AttributeProto_AttributeType
+
+// The attribute kinds of the operators' tables.
+const (
+	kindInt    = onnxpb.AttributeProto_INT
+	kindInts   = onnxpb.AttributeProto_INTS
+	kindFloat  = onnxpb.AttributeProto_FLOAT
+	kindFloats = onnxpb.AttributeProto_FLOATS
+	kindString = onnxpb.AttributeProto_STRING
+	kindTensor = onnxpb.AttributeProto_TENSOR
+)
 
 // operators are the supported ONNX operators of the default domain.
 var operators map[string]operator
@@ -33,31 +47,31 @@ func init() {
 	binaryOps := map[string]string{"Add": nn.OpAdd, "Sub": nn.OpSub, "Mul": nn.OpMul, "Max": nn.OpMax, "Min": nn.OpMin}
 	operators = map[string]operator{
 		"Identity":           {nil, (*importer).identity},
-		"Dropout":            {[]string{"seed", "ratio"}, (*importer).dropout},
-		"Cast":               {[]string{"to", "saturate"}, (*importer).cast},
-		"Constant":           {[]string{"value", "value_float", "value_floats", "value_int", "value_ints"}, (*importer).constantNode},
+		"Dropout":            {attrs{"seed": kindInt, "ratio": kindFloat}, (*importer).dropout},
+		"Cast":               {attrs{"to": kindInt, "saturate": kindInt}, (*importer).cast},
+		"Constant":           {attrs{"value": kindTensor, "value_float": kindFloat, "value_floats": kindFloats, "value_int": kindInt, "value_ints": kindInts}, (*importer).constantNode},
 		"Div":                {nil, (*importer).div},
 		"Pow":                {nil, (*importer).pow},
 		"Neg":                {nil, (*importer).neg},
-		"Gemm":               {[]string{"alpha", "beta", "transA", "transB"}, (*importer).gemm},
+		"Gemm":               {attrs{"alpha": kindFloat, "beta": kindFloat, "transA": kindInt, "transB": kindInt}, (*importer).gemm},
 		"MatMul":             {nil, (*importer).matmulNode},
-		"Conv":               {[]string{"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}, (*importer).conv},
-		"MaxPool":            {[]string{"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"}, poolOp(nn.OpMaxPool2d)},
-		"AveragePool":        {[]string{"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"}, poolOp(nn.OpAvgPool2d)},
-		"Pad":                {[]string{"mode"}, (*importer).pad},
-		"Softmax":            {[]string{"axis"}, (*importer).softmax},
-		"LayerNormalization": {[]string{"axis", "epsilon", "stash_type"}, (*importer).layerNorm},
-		"ReduceMean":         {[]string{"axes", "keepdims"}, reduceOp(nn.OpReduceMean)},
-		"ReduceSum":          {[]string{"keepdims", "noop_with_empty_axes"}, reduceOp(nn.OpReduceSum)},
-		"Transpose":          {[]string{"perm"}, (*importer).transpose},
-		"Reshape":            {[]string{"allowzero"}, (*importer).reshapeNode},
-		"Flatten":            {[]string{"axis"}, (*importer).flattenNode},
+		"Conv":               {attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, (*importer).conv},
+		"MaxPool":            {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "dilations": kindInts, "kernel_shape": kindInts, "pads": kindInts, "storage_order": kindInt, "strides": kindInts}, poolOp(nn.OpMaxPool2d)},
+		"AveragePool":        {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "count_include_pad": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, poolOp(nn.OpAvgPool2d)},
+		"Pad":                {attrs{"mode": kindString}, (*importer).pad},
+		"Softmax":            {attrs{"axis": kindInt}, (*importer).softmax},
+		"LayerNormalization": {attrs{"axis": kindInt, "epsilon": kindFloat, "stash_type": kindInt}, (*importer).layerNorm},
+		"ReduceMean":         {attrs{"axes": kindInts, "keepdims": kindInt}, reduceOp(nn.OpReduceMean)},
+		"ReduceSum":          {attrs{"keepdims": kindInt, "noop_with_empty_axes": kindInt}, reduceOp(nn.OpReduceSum)},
+		"Transpose":          {attrs{"perm": kindInts}, (*importer).transpose},
+		"Reshape":            {attrs{"allowzero": kindInt}, (*importer).reshapeNode},
+		"Flatten":            {attrs{"axis": kindInt}, (*importer).flattenNode},
 		"Squeeze":            {nil, (*importer).squeeze},
 		"Unsqueeze":          {nil, (*importer).unsqueeze},
-		"Concat":             {[]string{"axis"}, (*importer).concat},
-		"Shape":              {[]string{"start", "end"}, (*importer).shapeNode},
-		"ConstantOfShape":    {[]string{"value"}, (*importer).constantOfShape},
-		"Gather":             {[]string{"axis"}, (*importer).gather},
+		"Concat":             {attrs{"axis": kindInt}, (*importer).concat},
+		"Shape":              {attrs{"start": kindInt, "end": kindInt}, (*importer).shapeNode},
+		"ConstantOfShape":    {attrs{"value": kindTensor}, (*importer).constantOfShape},
+		"Gather":             {attrs{"axis": kindInt}, (*importer).gather},
 		"Slice":              {nil, (*importer).slice},
 	}
 	for onnxName, kind := range unaryOps {
@@ -88,10 +102,18 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 	if !ok {
 		return im.errorf("operator %s is not supported", n.GetOpType())
 	}
+	seen := map[string]bool{}
 	for _, a := range n.GetAttribute() {
-		if !slices.Contains(op.attrs, a.GetName()) {
+		kind, ok := op.attrs[a.GetName()]
+		switch {
+		case !ok:
 			return im.errorf("attribute '%s' is not supported", a.GetName())
+		case a.GetType() != kind:
+			return im.errorf("attribute '%s' must be of kind %s, but is %s", a.GetName(), kind, a.GetType())
+		case seen[a.GetName()]:
+			return im.errorf("attribute '%s' is given twice", a.GetName())
 		}
+		seen[a.GetName()] = true
 	}
 	if len(n.GetOutput()) == 0 || n.GetOutput()[0] == "" {
 		return im.errorf("has no output")
@@ -188,48 +210,36 @@ func (im *importer) attr(name string) *onnxpb.AttributeProto {
 	return nil
 }
 
-func (im *importer) attrInt(name string, def int64) (int64, error) {
-	a := im.attr(name)
-	if a == nil {
-		return def, nil
+// The accessors of the node's attributes, whose kinds translate has
+// checked against the operator's table: the value, or def when absent.
+
+func (im *importer) attrInt(name string, def int64) int64 {
+	if a := im.attr(name); a != nil {
+		return a.GetI()
 	}
-	if a.GetType() != onnxpb.AttributeProto_INT {
-		return 0, im.errorf("attribute '%s' must be an integer", name)
-	}
-	return a.GetI(), nil
+	return def
 }
 
-func (im *importer) attrInts(name string) ([]int64, bool, error) {
-	a := im.attr(name)
-	if a == nil {
-		return nil, false, nil
+// attrInts is a list attribute and whether the node has it.
+func (im *importer) attrInts(name string) ([]int64, bool) {
+	if a := im.attr(name); a != nil {
+		return a.GetInts(), true
 	}
-	if a.GetType() != onnxpb.AttributeProto_INTS {
-		return nil, false, im.errorf("attribute '%s' must be a list of integers", name)
-	}
-	return a.GetInts(), true, nil
+	return nil, false
 }
 
-func (im *importer) attrFloat(name string, def float64) (float64, error) {
-	a := im.attr(name)
-	if a == nil {
-		return def, nil
+func (im *importer) attrFloat(name string, def float64) float64 {
+	if a := im.attr(name); a != nil {
+		return widen(a.GetF())
 	}
-	if a.GetType() != onnxpb.AttributeProto_FLOAT {
-		return 0, im.errorf("attribute '%s' must be a float", name)
-	}
-	return widen(a.GetF()), nil
+	return def
 }
 
-func (im *importer) attrString(name, def string) (string, error) {
-	a := im.attr(name)
-	if a == nil {
-		return def, nil
+func (im *importer) attrString(name, def string) string {
+	if a := im.attr(name); a != nil {
+		return string(a.GetS())
 	}
-	if a.GetType() != onnxpb.AttributeProto_STRING {
-		return "", im.errorf("attribute '%s' must be a string", name)
-	}
-	return string(a.GetS()), nil
+	return def
 }
 
 // widen reads a float attribute, which ONNX stores as a float32, as the
@@ -656,10 +666,7 @@ func (im *importer) cast() error {
 	if err != nil {
 		return err
 	}
-	to, err := im.attrInt("to", -1)
-	if err != nil {
-		return err
-	}
+	to := im.attrInt("to", -1)
 	dt := onnxpb.TensorProto_DataType(to)
 	isFloat := dt == onnxpb.TensorProto_FLOAT || dt == onnxpb.TensorProto_DOUBLE || dt == onnxpb.TensorProto_FLOAT16
 	if x.c == nil {
@@ -796,14 +803,8 @@ func (im *importer) shapeNode() error {
 		return err
 	}
 	r := int64(len(x.shape))
-	start, err := im.attrInt("start", 0)
-	if err != nil {
-		return err
-	}
-	end, err := im.attrInt("end", r)
-	if err != nil {
-		return err
-	}
+	start := im.attrInt("start", 0)
+	end := im.attrInt("end", r)
 	clamp := func(v int64) int64 {
 		if v < 0 {
 			v += r
@@ -840,22 +841,10 @@ func (im *importer) gemm() error {
 	if err != nil {
 		return err
 	}
-	alpha, err := im.attrFloat("alpha", 1)
-	if err != nil {
-		return err
-	}
-	beta, err := im.attrFloat("beta", 1)
-	if err != nil {
-		return err
-	}
-	transA, err := im.attrInt("transA", 0)
-	if err != nil {
-		return err
-	}
-	transB, err := im.attrInt("transB", 0)
-	if err != nil {
-		return err
-	}
+	alpha := im.attrFloat("alpha", 1)
+	beta := im.attrFloat("beta", 1)
+	transA := im.attrInt("transA", 0)
+	transB := im.attrInt("transB", 0)
 	if len(a.shape) != 2 || len(b.shape) != 2 {
 		return im.errorf("A and B must have rank 2, but have shapes %s and %s", shapeText(a.shape), shapeText(b.shape))
 	}
@@ -1143,39 +1132,26 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 // strides, pads, dilations, auto_pad, ceil_mode) and returns the kernel,
 // the stride and the padding, which nn takes as one value each.
 func (im *importer) window(kernelDefault []int64) (kernel []int64, stride, pad int64, err error) {
-	kernel, ok, err := im.attrInts("kernel_shape")
-	if err != nil {
-		return nil, 0, 0, err
-	}
+	kernel, ok := im.attrInts("kernel_shape")
 	if !ok {
 		kernel = kernelDefault
 	}
 	if len(kernel) != 2 {
 		return nil, 0, 0, im.errorf("only 2-D windows are supported (kernel_shape %v)", kernel)
 	}
-	if ap, err := im.attrString("auto_pad", "NOTSET"); err != nil {
-		return nil, 0, 0, err
-	} else if ap != "NOTSET" && ap != "VALID" {
+	if ap := im.attrString("auto_pad", "NOTSET"); ap != "NOTSET" && ap != "VALID" {
 		return nil, 0, 0, im.errorf("auto_pad=%s is not supported (only explicit pads)", ap)
 	}
-	if cm, err := im.attrInt("ceil_mode", 0); err != nil {
-		return nil, 0, 0, err
-	} else if cm != 0 {
+	if cm := im.attrInt("ceil_mode", 0); cm != 0 {
 		return nil, 0, 0, im.errorf("ceil_mode=%d is not supported", cm)
 	}
-	if d, _, err := im.attrInts("dilations"); err != nil {
-		return nil, 0, 0, err
-	} else {
-		for _, v := range d {
-			if v != 1 {
-				return nil, 0, 0, im.errorf("dilations=%v is not supported (only 1)", d)
-			}
+	d, _ := im.attrInts("dilations")
+	for _, v := range d {
+		if v != 1 {
+			return nil, 0, 0, im.errorf("dilations=%v is not supported (only 1)", d)
 		}
 	}
-	strides, ok, err := im.attrInts("strides")
-	if err != nil {
-		return nil, 0, 0, err
-	}
+	strides, ok := im.attrInts("strides")
 	stride = 1
 	if ok {
 		if len(strides) != 2 || strides[0] != strides[1] {
@@ -1183,10 +1159,7 @@ func (im *importer) window(kernelDefault []int64) (kernel []int64, stride, pad i
 		}
 		stride = strides[0]
 	}
-	pads, ok, err := im.attrInts("pads")
-	if err != nil {
-		return nil, 0, 0, err
-	}
+	pads, ok := im.attrInts("pads")
 	if ok {
 		if len(pads) != 4 || pads[1] != pads[0] || pads[2] != pads[0] || pads[3] != pads[0] {
 			return nil, 0, 0, im.errorf("pads=%v is not supported (the same padding on every side)", pads)
@@ -1225,9 +1198,7 @@ func (im *importer) conv() error {
 	if err := im.checkArity(2, 3); err != nil {
 		return err
 	}
-	if g, err := im.attrInt("group", 1); err != nil {
-		return err
-	} else if g != 1 {
+	if g := im.attrInt("group", 1); g != 1 {
 		return im.errorf("group=%d is not supported", g)
 	}
 	in, shape, extra, err := im.windowInput(0)
@@ -1292,9 +1263,7 @@ func poolOp(kind string) func(*importer) error {
 		if err := im.checkArity(1, 1); err != nil {
 			return err
 		}
-		if so, err := im.attrInt("storage_order", 0); err != nil {
-			return err
-		} else if so != 0 {
+		if so := im.attrInt("storage_order", 0); so != 0 {
 			return im.errorf("storage_order=%d is not supported", so)
 		}
 		fill := 0.0
@@ -1310,9 +1279,7 @@ func poolOp(kind string) func(*importer) error {
 			return err
 		}
 		if kind == nn.OpAvgPool2d {
-			if cip, err := im.attrInt("count_include_pad", 0); err != nil {
-				return err
-			} else if cip == 0 && pad != 0 {
+			if cip := im.attrInt("count_include_pad", 0); cip == 0 && pad != 0 {
 				return im.errorf("count_include_pad=0 with pads is not supported (nn.avg_pool2d counts the padding)")
 			}
 		}
@@ -1337,9 +1304,7 @@ func (im *importer) pad() error {
 	if err := im.checkArity(2, 4); err != nil {
 		return err
 	}
-	if mode, err := im.attrString("mode", "constant"); err != nil {
-		return err
-	} else if mode != "constant" {
+	if mode := im.attrString("mode", "constant"); mode != "constant" {
 		return im.errorf("mode=%s is not supported (only constant)", mode)
 	}
 	x, err := im.need(0)
@@ -1399,10 +1364,7 @@ func (im *importer) softmax() error {
 	if err != nil {
 		return err
 	}
-	a, err := im.attrInt("axis", -1)
-	if err != nil {
-		return err
-	}
+	a := im.attrInt("axis", -1)
 	axis, err := im.axisOf("axis", a, len(x.shape))
 	if err != nil {
 		return err
@@ -1428,18 +1390,12 @@ func (im *importer) layerNorm() error {
 	if err != nil {
 		return err
 	}
-	a, err := im.attrInt("axis", -1)
-	if err != nil {
-		return err
-	}
+	a := im.attrInt("axis", -1)
 	axis, err := im.axisOf("axis", a, len(x.shape))
 	if err != nil {
 		return err
 	}
-	eps, err := im.attrFloat("epsilon", 1e-5)
-	if err != nil {
-		return err
-	}
+	eps := im.attrFloat("epsilon", 1e-5)
 	scale, err := im.need(1)
 	if err != nil {
 		return err
@@ -1484,18 +1440,9 @@ func reduceOp(kind string) func(*importer) error {
 		if err != nil {
 			return err
 		}
-		keep, err := im.attrInt("keepdims", 1)
-		if err != nil {
-			return err
-		}
-		noop, err := im.attrInt("noop_with_empty_axes", 0)
-		if err != nil {
-			return err
-		}
-		axes, _, err := im.attrInts("axes")
-		if err != nil {
-			return err
-		}
+		keep := im.attrInt("keepdims", 1)
+		noop := im.attrInt("noop_with_empty_axes", 0)
+		axes, _ := im.attrInts("axes")
 		if c, err := im.constInput(1, "axes"); err != nil {
 			return err
 		} else if c != nil {
@@ -1564,10 +1511,7 @@ func (im *importer) transpose() error {
 		return err
 	}
 	rank := len(x.shape)
-	perm, ok, err := im.attrInts("perm")
-	if err != nil {
-		return err
-	}
+	perm, ok := im.attrInts("perm")
 	if !ok {
 		for i := rank - 1; i >= 0; i-- {
 			perm = append(perm, int64(i))
@@ -1637,10 +1581,7 @@ func (im *importer) reshapeNode() error {
 	if err != nil {
 		return im.errorf("shape: %v", err)
 	}
-	allowZero, err := im.attrInt("allowzero", 0)
-	if err != nil {
-		return err
-	}
+	allowZero := im.attrInt("allowzero", 0)
 	shape := make([]int64, len(target))
 	infer := -1
 	known := int64(1)
@@ -1681,10 +1622,7 @@ func (im *importer) flattenNode() error {
 	if err != nil {
 		return err
 	}
-	a, err := im.attrInt("axis", 1)
-	if err != nil {
-		return err
-	}
+	a := im.attrInt("axis", 1)
 	rank := len(x.shape)
 	if a < -int64(rank) || a > int64(rank) {
 		return im.errorf("axis %d is out of range for rank %d", a, rank)
@@ -1792,10 +1730,7 @@ func (im *importer) concat() error {
 		vs = append(vs, v)
 		allConst = allConst && v.c != nil
 	}
-	a, err := im.attrInt("axis", 0)
-	if err != nil {
-		return err
-	}
+	a := im.attrInt("axis", 0)
 	rank := len(vs[0].shape)
 	axis, err := im.axisOf("axis", a, rank)
 	if err != nil {
