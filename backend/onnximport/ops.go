@@ -172,6 +172,27 @@ func (im *importer) needConst(i int, what string) (*constant, error) {
 	return c, err
 }
 
+// one is the only input of a node that takes one.
+func (im *importer) one() (*value, error) {
+	if err := im.checkArity(1, 1); err != nil {
+		return nil, err
+	}
+	return im.need(0)
+}
+
+// two are the inputs of a node that takes two.
+func (im *importer) two() (*value, *value, error) {
+	if err := im.checkArity(2, 2); err != nil {
+		return nil, nil, err
+	}
+	a, err := im.need(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := im.need(1)
+	return a, b, err
+}
+
 // checkArity checks the number of inputs (max < 0: any) and that only the
 // first output is used.
 func (im *importer) checkArity(minIn, maxIn int) error {
@@ -376,10 +397,7 @@ func (im *importer) constValue(name string, shape []int64, data []float64) *valu
 
 func unaryOp(kind string) func(*importer) error {
 	return func(im *importer) error {
-		if err := im.checkArity(1, 1); err != nil {
-			return err
-		}
-		x, err := im.need(0)
+		x, err := im.one()
 		if err != nil {
 			return err
 		}
@@ -399,14 +417,7 @@ func unaryOp(kind string) func(*importer) error {
 // two), broadcast as numpy; constants fold.
 func binaryOp(kind string) func(*importer) error {
 	return func(im *importer) error {
-		if err := im.checkArity(2, 2); err != nil {
-			return err
-		}
-		a, err := im.need(0)
-		if err != nil {
-			return err
-		}
-		b, err := im.need(1)
+		a, b, err := im.two()
 		if err != nil {
 			return err
 		}
@@ -528,14 +539,7 @@ func broadcastIndex(in, out []int64) []int64 {
 // element is a power of two (so that 1/b is exact and the product equals
 // the quotient).
 func (im *importer) div() error {
-	if err := im.checkArity(2, 2); err != nil {
-		return err
-	}
-	a, err := im.need(0)
-	if err != nil {
-		return err
-	}
-	b, err := im.need(1)
+	a, b, err := im.two()
 	if err != nil {
 		return err
 	}
@@ -611,10 +615,7 @@ func (im *importer) pow() error {
 
 // neg: −x is x · (−1), exact.
 func (im *importer) neg() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
@@ -628,10 +629,7 @@ func (im *importer) alias(v *value) error {
 }
 
 func (im *importer) identity() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
@@ -659,10 +657,7 @@ func (im *importer) dropout() error {
 // cast between float types is the identity on a graph's values (graphs are
 // float64); constants are converted.
 func (im *importer) cast() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
@@ -795,10 +790,7 @@ func (im *importer) constantOfShape() error {
 
 // shapeNode: the (static) shape of any value, a constant.
 func (im *importer) shapeNode() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
@@ -988,14 +980,7 @@ func transpose2(m []float64, r, c int64) []float64 {
 // one-row or one-column matrix, leading dimensions of a with a matrix b
 // fold into the rows, batch dimensions broadcast and fold into one.
 func (im *importer) matmulNode() error {
-	if err := im.checkArity(2, 2); err != nil {
-		return err
-	}
-	a, err := im.need(0)
-	if err != nil {
-		return err
-	}
-	b, err := im.need(1)
+	a, b, err := im.two()
 	if err != nil {
 		return err
 	}
@@ -1357,10 +1342,7 @@ func (im *importer) pad() error {
 // Normalizations and reductions.
 
 func (im *importer) softmax() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
@@ -1503,10 +1485,7 @@ func reduceOp(kind string) func(*importer) error {
 // Shapes.
 
 func (im *importer) transpose() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
@@ -1615,10 +1594,7 @@ func (im *importer) reshapeNode() error {
 }
 
 func (im *importer) flattenNode() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	x, err := im.need(0)
+	x, err := im.one()
 	if err != nil {
 		return err
 	}
