@@ -558,8 +558,17 @@ func (im *importer) tensor(t *onnxpb.TensorProto) (*constant, error) {
 }
 
 // use is the SSA value of v for a node to read: a constant becomes an
-// nn.const with a payload entry the first time.
+// nn.const with a payload entry the first time. Its errors name the node
+// being translated, if any.
 func (im *importer) use(v *value) (*ir.Value, error) {
+	x, err := im.ssaOf(v)
+	if err != nil && im.node != nil {
+		err = im.errorf("%v", err)
+	}
+	return x, err
+}
+
+func (im *importer) ssaOf(v *value) (*ir.Value, error) {
 	switch {
 	case v.ssa != nil:
 		return v.ssa, nil

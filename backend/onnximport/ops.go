@@ -316,6 +316,15 @@ func (im *importer) emit(kind string, operands []*ir.Value, result []int64, attr
 	return v, nil
 }
 
+// emitOut emits a node (as emit) and makes it the ONNX node's output.
+func (im *importer) emitOut(kind string, operands []*ir.Value, result []int64, attrs ir.Attrs) error {
+	y, err := im.emit(kind, operands, result, attrs)
+	if err != nil {
+		return err
+	}
+	return im.defineSSA(y)
+}
+
 func intAttr(name string, v int64) ir.NamedAttr { return ir.NamedAttr{Name: name, Value: ir.I64(v)} }
 
 func intsAttr(name string, vs []int64) ir.NamedAttr {
@@ -355,7 +364,7 @@ func (im *importer) memoized(kind string, x *ir.Value, shape []int64) (*ir.Value
 func (im *importer) broadcast(v *value, shape []int64) (*ir.Value, error) {
 	x, err := im.use(v)
 	if err != nil {
-		return nil, im.errorf("%v", err)
+		return nil, err
 	}
 	if equalShapes(v.shape, shape) {
 		return x, nil
@@ -403,13 +412,9 @@ func unaryOp(kind string) func(*importer) error {
 		}
 		in, err := im.use(x)
 		if err != nil {
-			return im.errorf("%v", err)
-		}
-		y, err := im.emit(kind, []*ir.Value{in}, nil, nil)
-		if err != nil {
 			return err
 		}
-		return im.defineSSA(y)
+		return im.emitOut(kind, []*ir.Value{in}, nil, nil)
 	}
 }
 
@@ -442,11 +447,7 @@ func (im *importer) binaryOf(kind string, a, b *value) error {
 	if err != nil {
 		return err
 	}
-	r, err := im.emit(kind, []*ir.Value{x, y}, nil, nil)
-	if err != nil {
-		return err
-	}
-	return im.defineSSA(r)
+	return im.emitOut(kind, []*ir.Value{x, y}, nil, nil)
 }
 
 // foldBinary computes a constant element-wise operation.
@@ -553,7 +554,7 @@ func (im *importer) div() error {
 	}
 	y, err := im.use(b)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	inv, err := im.emit(nn.OpInv, []*ir.Value{y}, nil, nil)
 	if err != nil {
@@ -606,11 +607,7 @@ func (im *importer) pow() error {
 	if err != nil {
 		return err
 	}
-	r, err := im.emit(nn.OpMul, []*ir.Value{xs, xs}, nil, nil)
-	if err != nil {
-		return err
-	}
-	return im.defineSSA(r)
+	return im.emitOut(nn.OpMul, []*ir.Value{xs, xs}, nil, nil)
 }
 
 // neg: −x is x · (−1), exact.
@@ -859,19 +856,15 @@ func (im *importer) gemm() error {
 			}
 			x, err := im.use(a)
 			if err != nil {
-				return im.errorf("%v", err)
-			}
-			name := im.addParams(b.name, nameOf(c), w, []int64{out, k}, bias, []int64{out})
-			y, err := im.emit(nn.OpLinear, []*ir.Value{x}, []int64{a.shape[0], out}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
-			if err != nil {
 				return err
 			}
-			return im.defineSSA(y)
+			name := im.addParams(b.name, nameOf(c), w, []int64{out, k}, bias, []int64{out})
+			return im.emitOut(nn.OpLinear, []*ir.Value{x}, []int64{a.shape[0], out}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
 		}
 	}
 	x, err := im.use(a)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	if transA != 0 {
 		if x, err = im.emit(nn.OpPermute, []*ir.Value{x}, nil, ir.Attrs{intsAttr("perm", []int64{1, 0})}); err != nil {
@@ -880,7 +873,7 @@ func (im *importer) gemm() error {
 	}
 	y, err := im.use(b)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	if transB != 0 {
 		if y, err = im.emit(nn.OpPermute, []*ir.Value{y}, nil, ir.Attrs{intsAttr("perm", []int64{1, 0})}); err != nil {
@@ -922,7 +915,7 @@ func (im *importer) scaled(v *value, s float64, name string) (*value, error) {
 	}
 	x, err := im.use(v)
 	if err != nil {
-		return nil, im.errorf("%v", err)
+		return nil, err
 	}
 	k, err := im.broadcast(im.constValue(name, []int64{}, []float64{s}), v.shape)
 	if err != nil {
@@ -1004,11 +997,11 @@ func (im *importer) matmulNode() error {
 	}
 	x, err := im.use(a)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	y, err := im.use(b)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	var r *ir.Value
 	var batch []int64
@@ -1097,7 +1090,7 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 	}
 	x, err := im.use(a)
 	if err != nil {
-		return true, im.errorf("%v", err)
+		return true, err
 	}
 	name := im.addParams(b.name, biasName, transpose2(floatsOf(b.c), in, out), []int64{out, in}, bias, []int64{out})
 	shape := append(slices.Clone(a.shape[:len(a.shape)-1]), out)
@@ -1171,7 +1164,7 @@ func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, er
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return nil, nil, 0, im.errorf("%v", err)
+		return nil, nil, 0, err
 	}
 	if len(x.shape) != 4 {
 		return nil, nil, 0, im.errorf("input must have rank 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
@@ -1232,11 +1225,7 @@ func (im *importer) conv() error {
 	if pad != 0 {
 		attrs = append(attrs, intAttr("padding", pad))
 	}
-	y, err := im.emit(nn.OpConv2d, []*ir.Value{in}, []int64{shape[0], outC, h/stride + 1, wd/stride + 1}, attrs)
-	if err != nil {
-		return err
-	}
-	return im.defineSSA(y)
+	return im.emitOut(nn.OpConv2d, []*ir.Value{in}, []int64{shape[0], outC, h/stride + 1, wd/stride + 1}, attrs)
 }
 
 // pool: MaxPool and AveragePool. AveragePool divides by the window's size
@@ -1274,11 +1263,7 @@ func poolOp(kind string) func(*importer) error {
 			attrs = append(attrs, intAttr("padding", pad))
 		}
 		_ = shape
-		y, err := im.emit(kind, []*ir.Value{in}, nil, attrs)
-		if err != nil {
-			return err
-		}
-		return im.defineSSA(y)
+		return im.emitOut(kind, []*ir.Value{in}, nil, attrs)
 	}
 }
 
@@ -1353,13 +1338,9 @@ func (im *importer) softmax() error {
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return im.errorf("%v", err)
-	}
-	y, err := im.emit(nn.OpSoftmax, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis))})
-	if err != nil {
 		return err
 	}
-	return im.defineSSA(y)
+	return im.emitOut(nn.OpSoftmax, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis))})
 }
 
 // layerNorm: LayerNormalization (opset 17) is nn.layer_norm, then nn.mul
@@ -1388,7 +1369,7 @@ func (im *importer) layerNorm() error {
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	y, err := im.emit(nn.OpLayerNorm, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis)),
 		{Name: "epsilon", Value: &ir.FloatAttr{Value: eps, Type: f64}}})
@@ -1454,7 +1435,7 @@ func reduceOp(kind string) func(*importer) error {
 		}
 		v, err := im.use(x)
 		if err != nil {
-			return im.errorf("%v", err)
+			return err
 		}
 		var kept []int64
 		for ax := rank - 1; ax >= 0; ax-- {
@@ -1513,13 +1494,9 @@ func (im *importer) transpose() error {
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return im.errorf("%v", err)
-	}
-	y, err := im.emit(nn.OpPermute, []*ir.Value{in}, nil, ir.Attrs{intsAttr("perm", perm)})
-	if err != nil {
 		return err
 	}
-	return im.defineSSA(y)
+	return im.emitOut(nn.OpPermute, []*ir.Value{in}, nil, ir.Attrs{intsAttr("perm", perm)})
 }
 
 // reshapeTo defines the output as x of another shape (a constant stays
@@ -1535,7 +1512,7 @@ func (im *importer) reshapeTo(x *value, shape []int64) error {
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return im.errorf("%v", err)
+		return err
 	}
 	y, err := im.reshape(in, shape)
 	if err != nil {
@@ -1734,13 +1711,9 @@ func (im *importer) concat() error {
 	for _, v := range vs {
 		x, err := im.use(v)
 		if err != nil {
-			return im.errorf("%v", err)
+			return err
 		}
 		ins = append(ins, x)
 	}
-	y, err := im.emit(nn.OpConcat, ins, nil, ir.Attrs{intAttr("axis", int64(axis))})
-	if err != nil {
-		return err
-	}
-	return im.defineSSA(y)
+	return im.emitOut(nn.OpConcat, ins, nil, ir.Attrs{intAttr("axis", int64(axis))})
 }
