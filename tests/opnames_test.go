@@ -35,6 +35,13 @@ var extraNamers = map[string]struct {
 		[]string{"otir.add", "otir.sub", "otir.mul", "otir.neg", "otir.cast"},
 		"promote-types rebuilds add/sub/mul expressions as Allo's balanced trees of casts, negations, adds and muls",
 	},
+	"backend/onnximport/ops.go": {
+		[]string{"nn.const", "nn.add", "nn.sub", "nn.mul", "nn.max", "nn.min", "nn.relu", "nn.tanh", "nn.sigmoid", "nn.sqrt",
+			"nn.exp", "nn.log", "nn.abs", "nn.sin", "nn.cos", "nn.inv", "nn.linear", "nn.matmul", "nn.conv2d",
+			"nn.max_pool2d", "nn.avg_pool2d", "nn.softmax", "nn.layer_norm", "nn.reduce_sum", "nn.reduce_mean",
+			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat"},
+		"the ONNX importer translates each ONNX operator into the nn node kinds that compute it",
+	},
 	"passes/promote/rewrite.go": {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",
