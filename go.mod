@@ -7,6 +7,7 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/sys v0.50.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (

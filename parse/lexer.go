@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -470,7 +471,7 @@ func (s *scanner) next() error {
 		}
 		s.emit(tokString, start)
 	case isDigit(c) || (c == '-' && s.pos+1 < len(s.src) && isDigit(s.src[s.pos+1])):
-		s.number(start)
+		return s.number(start)
 	case c == '-' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '>':
 		s.pos += 2
 		s.emit(tokArrow, start)
@@ -587,8 +588,10 @@ func (s *scanner) bareID() bool {
 	return true
 }
 
-// number scans an integer (decimal or 0x hex) or a float literal.
-func (s *scanner) number(start int) {
+// number scans an integer (decimal or 0x hex) or a float literal. A float
+// must have a decimal point, as in MLIR: 1e-5 is an error that says to
+// write 1.0e-5 (mlir-opt reads the integer 1, then fails at e-5).
+func (s *scanner) number(start int) error {
 	if s.src[s.pos] == '-' {
 		s.pos++
 	}
@@ -598,32 +601,45 @@ func (s *scanner) number(start int) {
 			s.pos++
 		}
 		s.emit(tokInt, start)
-		return
+		return nil
 	}
 	for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
 		s.pos++
 	}
+	if end := s.exponentEnd(s.pos); end > s.pos {
+		return s.errAt(start, fmt.Sprintf("a float needs a decimal point, as in MLIR: write %s.0%s, not %s",
+			s.src[start:s.pos], s.src[s.pos:end], s.src[start:end]))
+	}
 	if s.pos >= len(s.src) || s.src[s.pos] != '.' {
 		s.emit(tokInt, start)
-		return
+		return nil
 	}
 	s.pos++
 	for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
 		s.pos++
 	}
-	if s.pos < len(s.src) && (s.src[s.pos] == 'e' || s.src[s.pos] == 'E') {
-		p := s.pos + 1
-		if p < len(s.src) && (s.src[p] == '+' || s.src[p] == '-') {
-			p++
-		}
-		if p < len(s.src) && isDigit(s.src[p]) {
-			for p < len(s.src) && isDigit(s.src[p]) {
-				p++
-			}
-			s.pos = p
-		}
-	}
+	s.pos = s.exponentEnd(s.pos)
 	s.emit(tokFloat, start)
+	return nil
+}
+
+// exponentEnd is the end of the exponent ([eE][+-]?[0-9]+) at pos, or pos
+// when there is none.
+func (s *scanner) exponentEnd(pos int) int {
+	if pos >= len(s.src) || s.src[pos] != 'e' && s.src[pos] != 'E' {
+		return pos
+	}
+	p := pos + 1
+	if p < len(s.src) && (s.src[p] == '+' || s.src[p] == '-') {
+		p++
+	}
+	if p >= len(s.src) || !isDigit(s.src[p]) {
+		return pos
+	}
+	for p < len(s.src) && isDigit(s.src[p]) {
+		p++
+	}
+	return p
 }
 
 // stringLit scans a double-quoted string with backslash escapes (decoded later).

@@ -41,6 +41,13 @@ var extraNamers = map[string]struct {
 			"otir.extract_slice", "otir.insert_slice", "otir.reduce"},
 		"nn-to-otir builds the kernel of an nn graph out of these operations (its one file that names otir operations)",
 	},
+	"backend/onnximport/ops.go": {
+		[]string{"nn.const", "nn.add", "nn.sub", "nn.mul", "nn.max", "nn.min", "nn.relu", "nn.tanh", "nn.sigmoid", "nn.sqrt",
+			"nn.exp", "nn.log", "nn.abs", "nn.sin", "nn.cos", "nn.inv", "nn.linear", "nn.matmul", "nn.conv2d",
+			"nn.max_pool2d", "nn.avg_pool2d", "nn.softmax", "nn.layer_norm", "nn.reduce_sum", "nn.reduce_mean",
+			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat"},
+		"the ONNX importer translates each ONNX operator into the nn node kinds that compute it",
+	},
 	"passes/promote/rewrite.go": {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",

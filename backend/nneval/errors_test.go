@@ -71,3 +71,71 @@ func TestFindGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestBudget: the values together and the multiply-accumulates of linear,
+// matmul, conv2d and the pools are bounded, and the node that crosses a
+// bound is named.
+func TestBudget(t *testing.T) {
+	src := `nn.graph @g(%x: tensor<4x8xf64>) -> tensor<4x4xf64> {
+  %a = nn.matmul %x, %w : (tensor<4x8xf64>, tensor<8x4xf64>) -> tensor<4x4xf64>
+  nn.return %a : tensor<4x4xf64>
+}
+`
+	src = strings.Replace(src, "%w", "%t", 1)
+	src = strings.Replace(src, "  %a", "  %t = nn.permute %x {perm = [1, 0]} : (tensor<4x8xf64>) -> tensor<8x4xf64>\n  %a", 1)
+	m, err := parse.Parse("b.mlir", []byte(src), parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := FindGraph(m, "@g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := New([]int64{4, 8})
+	// x (32) + %t (32) + %a (16) = 80 elements; %a takes 4·4·8 = 128 MACs.
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{MaxTotalElements: 79}, "b.mlir:3:3: error: 'nn.matmul' op %a: the graph's values up to this node hold more than 79 elements together"},
+		{Options{MaxTotalElements: 63}, "b.mlir:2:3: error: 'nn.permute' op %t: the graph's values up to this node hold more than 63 elements together"},
+		{Options{MaxWork: 127}, "b.mlir:3:3: error: 'nn.matmul' op %a: the graph's nodes up to this one take more than 127 multiply-accumulates"},
+		{Options{MaxTotalElements: 80, MaxWork: 128}, ""},
+	} {
+		_, err := Eval(g, []*Tensor{x}, nil, c.opts)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: got %v, want %q", c.opts, err, c.want)
+		}
+	}
+}
+
+// TestWindowWork: a convolution's work counts its in-channels and kernel
+// cells per result element, a pool's its kernel cells.
+func TestWindowWork(t *testing.T) {
+	src := `nn.graph @g(%x: tensor<1x2x4x4xf64>) -> tensor<1x3x2x2xf64> {
+  %c = nn.conv2d %x {kernel = [3, 3], params = "conv", stride = 1} : (tensor<1x2x4x4xf64>) -> tensor<1x3x2x2xf64>
+  %p = nn.max_pool2d %c {kernel = [2, 2], stride = 1, padding = 1} : (tensor<1x3x2x2xf64>) -> tensor<1x3x3x3xf64>
+  nn.return %c : tensor<1x3x2x2xf64>
+}
+`
+	m, err := parse.Parse("w.mlir", []byte(src), parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := FindGraph(m, "@g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Payload{"conv.weight": New([]int64{3, 2, 3, 3}), "conv.bias": New([]int64{3})}
+	x := New([]int64{1, 2, 4, 4})
+	// conv: 12 results · 2 channels · 9 cells = 216; pool: 27 · 4 = 108.
+	if _, err := Eval(g, []*Tensor{x}, p, Options{MaxWork: 215}); err == nil || !strings.Contains(err.Error(), "'nn.conv2d' op %c") {
+		t.Errorf("conv: got %v", err)
+	}
+	if _, err := Eval(g, []*Tensor{x}, p, Options{MaxWork: 323}); err == nil || !strings.Contains(err.Error(), "'nn.max_pool2d' op %p") {
+		t.Errorf("pool: got %v", err)
+	}
+	if _, err := Eval(g, []*Tensor{x}, p, Options{MaxWork: 324}); err != nil {
+		t.Errorf("within the budget: %v", err)
+	}
+}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/satint"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -64,10 +65,22 @@ type Options struct {
 	// MaxElements is the most elements one value may hold (0:
 	// DefaultMaxElements).
 	MaxElements int64
+	// MaxTotalElements is the most elements all values together may hold
+	// (every value is kept in the Result; 0: DefaultMaxTotalElements).
+	MaxTotalElements int64
+	// MaxWork is the most multiply-accumulates the nodes that do more than
+	// a few operations per result element may do together (nn.linear,
+	// nn.matmul, nn.conv2d; the pools' window reads; 0: DefaultMaxWork).
+	MaxWork int64
 }
 
-// DefaultMaxElements bounds a value when Options.MaxElements is 0.
-const DefaultMaxElements = 1 << 28
+// Defaults of Options: a value of 2^28 elements is 2 GiB, all values
+// 4 GiB; 2^34 multiply-accumulates take about a minute on one core.
+const (
+	DefaultMaxElements      = 1 << 28
+	DefaultMaxTotalElements = 1 << 29
+	DefaultMaxWork          = 1 << 34
+)
 
 // Value is one node's value: the SSA value (a graph argument or an op's
 // result) and its tensor.
@@ -107,6 +120,13 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 	if opts.MaxElements <= 0 {
 		opts.MaxElements = DefaultMaxElements
 	}
+	if opts.MaxTotalElements <= 0 {
+		opts.MaxTotalElements = DefaultMaxTotalElements
+	}
+	if opts.MaxWork <= 0 {
+		opts.MaxWork = DefaultMaxWork
+	}
+	var total, work int64
 	name, _ := g.StringAttr("sym_name")
 	if len(g.Regions) != 1 || len(g.Regions[0].Blocks) != 1 {
 		return nil, diag.OpErrorf(g, "is not a graph with one body")
@@ -130,6 +150,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if !sameShape(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
 		}
+		total = satint.Add(total, NumElements(in.Shape))
 		vals[a] = in
 		res.Values = append(res.Values, Value{a, in})
 	}
@@ -175,6 +196,14 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if NumElements(rt.Shape) > opts.MaxElements {
 			return nil, diag.OpErrorf(op, "%%%s: result '%s' has more than %d elements", n.name, rt, opts.MaxElements)
 		}
+		if total = satint.Add(total, NumElements(rt.Shape)); total > opts.MaxTotalElements {
+			return nil, diag.OpErrorf(op, "%%%s: the graph's values up to this node hold more than %d elements together", n.name, opts.MaxTotalElements)
+		}
+		if s.work != nil {
+			if work = satint.Add(work, s.work(n)); work > opts.MaxWork {
+				return nil, diag.OpErrorf(op, "%%%s: the graph's nodes up to this one take more than %d multiply-accumulates", n.name, opts.MaxWork)
+			}
+		}
 		t, err := s.eval(n)
 		if err != nil {
 			var d *diag.Diagnostic
@@ -210,6 +239,29 @@ type node struct {
 	max     int64
 	// exact is the node's state in a quantized graph (nil otherwise).
 	exact *exactNode
+}
+
+// innerWork is the work of nn.linear and nn.matmul: the first operand's
+// last dimension per result element.
+func (n *node) innerWork() int64 {
+	w := NumElements(n.out.Shape)
+	if in := n.ins[0].Shape; len(in) > 0 {
+		w = satint.Mul(w, in[len(in)-1])
+	}
+	return w
+}
+
+// windowWork is a window node's work: kernel cells (times in-channels
+// for a convolution) per result element.
+func (n *node) windowWork(channels bool) int64 {
+	w := NumElements(n.out.Shape)
+	for _, k := range n.intList("kernel") {
+		w = satint.Mul(w, k)
+	}
+	if in := n.ins[0].Shape; channels && len(in) >= 3 {
+		w = satint.Mul(w, in[len(in)-3])
+	}
+	return w
 }
 
 // result is a zero tensor of the node's declared shape.

@@ -48,7 +48,7 @@ func FuzzEval(f *testing.F) {
 			if !ok {
 				continue
 			}
-			res, err := Eval(op, ins, Payload{}, Options{MaxElements: 1 << 12})
+			res, err := Eval(op, ins, Payload{}, Options{MaxElements: 1 << 12, MaxWork: 1 << 22})
 			if err != nil {
 				if err.Error() == "" {
 					t.Fatal("empty error message")

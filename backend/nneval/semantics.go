@@ -24,6 +24,8 @@ type semantics struct {
 	// unsupported is why the evaluator cannot run the operation; running
 	// it is an error that shows the reason.
 	unsupported string
+	// work, when set, is the node's multiply-accumulates (Options.MaxWork).
+	work func(*node) int64
 }
 
 // function is the entry of a function kind: f element-wise (and a lookup
@@ -60,12 +62,12 @@ func init() {
 		nn.OpSin:     function(math.Sin),
 		nn.OpCos:     function(math.Cos),
 
-		nn.OpLinear: {eval: linear},
-		nn.OpMatmul: {eval: matmul},
-		nn.OpConv2d: {eval: conv2d},
+		nn.OpLinear: {eval: linear, work: func(n *node) int64 { return n.innerWork() }},
+		nn.OpMatmul: {eval: matmul, work: func(n *node) int64 { return n.innerWork() }},
+		nn.OpConv2d: {eval: conv2d, work: func(n *node) int64 { return n.windowWork(true) }},
 
-		nn.OpMaxPool2d: {eval: pool(true)},
-		nn.OpAvgPool2d: {eval: pool(false)},
+		nn.OpMaxPool2d: {eval: pool(true), work: func(n *node) int64 { return n.windowWork(false) }},
+		nn.OpAvgPool2d: {eval: pool(false), work: func(n *node) int64 { return n.windowWork(false) }},
 
 		nn.OpSoftmax:   {eval: softmax},
 		nn.OpLayerNorm: {eval: layerNorm},

@@ -34,6 +34,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/alir/report"
 	"github.com/otir-dev/otir/backend/rtl"
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
 )
@@ -588,34 +589,9 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 // "otir-run m.json --input x" becomes "otir-run --input x m.json". The
 // subcommand name stays first, and "--" ends the options.
 func reorderArgs(args []string) []string {
-	if len(args) < 2 {
-		return args
+	head := 1
+	if len(args) >= 2 && (args[1] == "info" || args[1] == "convert" || args[1] == "report" || args[1] == "bench" || args[1] == "quant-error") {
+		head = 2
 	}
-	head, rest := args[:1], args[1:]
-	if rest[0] == "info" || rest[0] == "convert" || rest[0] == "report" || rest[0] == "bench" || rest[0] == "quant-error" {
-		head, rest = args[:2], args[2:]
-	}
-	var flags, pos []string
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			pos = append(pos, rest[i+1:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && valueFlags[name] && i+1 < len(rest) {
-				i++
-				flags = append(flags, rest[i])
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	out := append(append([]string(nil), head...), flags...)
-	if len(pos) > 0 {
-		out = append(append(out, "--"), pos...)
-	}
-	return out
+	return cliargs.Reorder(args, head, valueFlags)
 }

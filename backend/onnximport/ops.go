@@ -1,0 +1,1719 @@
+package onnximport
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/onnxpb"
+	"github.com/otir-dev/otir/ir"
+)
+
+// This file is the package's only one that names nn operations: each
+// supported ONNX operator's translation.
+
+const opConst = nn.OpConst
+
+// An operator is the translation of one ONNX operator: the attributes it
+// reads with their kinds (any other attribute, or one of another kind, is
+// an error) and its function.
+type operator struct {
+	attrs attrs
+	run   func(im *importer) error
+}
+
+// attrs are an operator's attributes by name, with their kinds.
+type attrs map[string]onnxpb.AttributeProto_AttributeType
+
+// The attribute kinds of the operators' tables.
+const (
+	kindInt    = onnxpb.AttributeProto_INT
+	kindInts   = onnxpb.AttributeProto_INTS
+	kindFloat  = onnxpb.AttributeProto_FLOAT
+	kindFloats = onnxpb.AttributeProto_FLOATS
+	kindString = onnxpb.AttributeProto_STRING
+	kindTensor = onnxpb.AttributeProto_TENSOR
+)
+
+// operators are the supported ONNX operators of the default domain.
+var operators map[string]operator
+
+func init() {
+	unaryOps := map[string]string{"Relu": nn.OpRelu, "Tanh": nn.OpTanh, "Sigmoid": nn.OpSigmoid, "Sqrt": nn.OpSqrt,
+		"Exp": nn.OpExp, "Log": nn.OpLog, "Abs": nn.OpAbs, "Sin": nn.OpSin, "Cos": nn.OpCos, "Reciprocal": nn.OpInv}
+	binaryOps := map[string]string{"Add": nn.OpAdd, "Sub": nn.OpSub, "Mul": nn.OpMul, "Max": nn.OpMax, "Min": nn.OpMin}
+	operators = map[string]operator{
+		"Identity":           {nil, (*importer).identity},
+		"Dropout":            {attrs{"seed": kindInt, "ratio": kindFloat}, (*importer).dropout},
+		"Cast":               {attrs{"to": kindInt, "saturate": kindInt}, (*importer).cast},
+		"Constant":           {attrs{"value": kindTensor, "value_float": kindFloat, "value_floats": kindFloats, "value_int": kindInt, "value_ints": kindInts}, (*importer).constantNode},
+		"Div":                {nil, (*importer).div},
+		"Pow":                {nil, (*importer).pow},
+		"Neg":                {nil, (*importer).neg},
+		"Gemm":               {attrs{"alpha": kindFloat, "beta": kindFloat, "transA": kindInt, "transB": kindInt}, (*importer).gemm},
+		"MatMul":             {nil, (*importer).matmulNode},
+		"Conv":               {attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, (*importer).conv},
+		"MaxPool":            {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "dilations": kindInts, "kernel_shape": kindInts, "pads": kindInts, "storage_order": kindInt, "strides": kindInts}, poolOp(nn.OpMaxPool2d)},
+		"AveragePool":        {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "count_include_pad": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, poolOp(nn.OpAvgPool2d)},
+		"Pad":                {attrs{"mode": kindString}, (*importer).pad},
+		"Softmax":            {attrs{"axis": kindInt}, (*importer).softmax},
+		"LayerNormalization": {attrs{"axis": kindInt, "epsilon": kindFloat, "stash_type": kindInt}, (*importer).layerNorm},
+		"ReduceMean":         {attrs{"axes": kindInts, "keepdims": kindInt}, reduceOp(nn.OpReduceMean)},
+		"ReduceSum":          {attrs{"keepdims": kindInt, "noop_with_empty_axes": kindInt}, reduceOp(nn.OpReduceSum)},
+		"Transpose":          {attrs{"perm": kindInts}, (*importer).transpose},
+		"Reshape":            {attrs{"allowzero": kindInt}, (*importer).reshapeNode},
+		"Flatten":            {attrs{"axis": kindInt}, (*importer).flattenNode},
+		"Squeeze":            {nil, (*importer).squeeze},
+		"Unsqueeze":          {nil, (*importer).unsqueeze},
+		"Concat":             {attrs{"axis": kindInt}, (*importer).concat},
+		"Shape":              {attrs{"start": kindInt, "end": kindInt}, (*importer).shapeNode},
+		"ConstantOfShape":    {attrs{"value": kindTensor}, (*importer).constantOfShape},
+		"Gather":             {attrs{"axis": kindInt}, (*importer).gather},
+		"Slice":              {nil, (*importer).slice},
+	}
+	for onnxName, kind := range unaryOps {
+		operators[onnxName] = operator{nil, unaryOp(kind)}
+	}
+	for onnxName, kind := range binaryOps {
+		operators[onnxName] = operator{nil, binaryOp(kind)}
+	}
+}
+
+// Operators lists the supported ONNX operators, sorted (for the docs and
+// the command's help).
+func Operators() []string {
+	var names []string
+	for n := range operators {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// translate translates one node.
+func (im *importer) translate(n *onnxpb.NodeProto) error {
+	if d := n.GetDomain(); d != "" && d != "ai.onnx" {
+		return im.errorf("the domain '%s' is not supported", d)
+	}
+	op, ok := operators[n.GetOpType()]
+	if !ok {
+		return im.errorf("operator %s is not supported", n.GetOpType())
+	}
+	seen := map[string]bool{}
+	for _, a := range n.GetAttribute() {
+		kind, ok := op.attrs[a.GetName()]
+		switch {
+		case !ok:
+			return im.errorf("attribute '%s' is not supported", a.GetName())
+		case a.GetType() != kind:
+			return im.errorf("attribute '%s' must be of kind %s, but is %s", a.GetName(), kind, a.GetType())
+		case seen[a.GetName()]:
+			return im.errorf("attribute '%s' is given twice", a.GetName())
+		}
+		seen[a.GetName()] = true
+	}
+	if len(n.GetOutput()) == 0 || n.GetOutput()[0] == "" {
+		return im.errorf("has no output")
+	}
+	for _, o := range n.GetOutput() {
+		if _, dup := im.vals[o]; dup && o != "" {
+			return im.errorf("output '%s' is defined twice", o)
+		}
+	}
+	return op.run(im)
+}
+
+// Inputs, outputs and attributes of the current node.
+
+// input is the node's input i (nil for an absent optional one).
+func (im *importer) input(i int) (*value, error) {
+	ins := im.node.GetInput()
+	if i >= len(ins) || ins[i] == "" {
+		return nil, nil
+	}
+	v, ok := im.vals[ins[i]]
+	if !ok {
+		return nil, im.errorf("input '%s' is not defined before the node", ins[i])
+	}
+	return v, nil
+}
+
+// need is the node's required input i.
+func (im *importer) need(i int) (*value, error) {
+	v, err := im.input(i)
+	if err == nil && v == nil {
+		err = im.errorf("input #%d is missing", i)
+	}
+	return v, err
+}
+
+// constInput is the node's input i, which must be a constant (what says
+// what it is for the message); nil when absent.
+func (im *importer) constInput(i int, what string) (*constant, error) {
+	v, err := im.input(i)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v.c == nil {
+		return nil, im.errorf("the %s (input '%s') must be a constant (an initializer or a Constant node)", what, v.name)
+	}
+	return v.c, nil
+}
+
+// needConst is the node's input i, which must be present and a constant.
+func (im *importer) needConst(i int, what string) (*constant, error) {
+	c, err := im.constInput(i, what)
+	if err == nil && c == nil {
+		err = im.errorf("the %s (input #%d) is missing", what, i)
+	}
+	return c, err
+}
+
+// one is the only input of a node that takes one.
+func (im *importer) one() (*value, error) {
+	if err := im.checkArity(1, 1); err != nil {
+		return nil, err
+	}
+	return im.need(0)
+}
+
+// two are the inputs of a node that takes two.
+func (im *importer) two() (*value, *value, error) {
+	if err := im.checkArity(2, 2); err != nil {
+		return nil, nil, err
+	}
+	a, err := im.need(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := im.need(1)
+	return a, b, err
+}
+
+// checkArity checks the number of inputs (max < 0: any) and that only the
+// first output is used.
+func (im *importer) checkArity(minIn, maxIn int) error {
+	n := len(im.node.GetInput())
+	if n < minIn || maxIn >= 0 && n > maxIn {
+		return im.errorf("has %d inputs", n)
+	}
+	for i, o := range im.node.GetOutput() {
+		if i > 0 && o != "" {
+			return im.errorf("output #%d ('%s') is not supported", i, o)
+		}
+	}
+	return nil
+}
+
+// define makes v the node's first output.
+func (im *importer) define(v *value) error {
+	v.name = im.node.GetOutput()[0]
+	if err := im.checkSize(v.shape); err != nil {
+		return im.errorf("%v", err)
+	}
+	im.vals[v.name] = v
+	return nil
+}
+
+func (im *importer) defineSSA(x *ir.Value) error {
+	return im.define(&value{shape: x.Type.(*ir.TensorType).Shape, ssa: x})
+}
+
+func (im *importer) attr(name string) *onnxpb.AttributeProto {
+	for _, a := range im.node.GetAttribute() {
+		if a.GetName() == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// The accessors of the node's attributes, whose kinds translate has
+// checked against the operator's table: the value, or def when absent.
+
+func (im *importer) attrInt(name string, def int64) int64 {
+	if a := im.attr(name); a != nil {
+		return a.GetI()
+	}
+	return def
+}
+
+// attrInts is a list attribute and whether the node has it.
+func (im *importer) attrInts(name string) ([]int64, bool) {
+	if a := im.attr(name); a != nil {
+		return a.GetInts(), true
+	}
+	return nil, false
+}
+
+func (im *importer) attrFloat(name string, def float64) float64 {
+	if a := im.attr(name); a != nil {
+		return widen(a.GetF())
+	}
+	return def
+}
+
+func (im *importer) attrString(name, def string) string {
+	if a := im.attr(name); a != nil {
+		return string(a.GetS())
+	}
+	return def
+}
+
+// widen reads a float attribute, which ONNX stores as a float32, as the
+// float64 of the shortest decimal that rounds to it: the value PyTorch
+// held (an epsilon of 1e-05 is exported as the float32 9.99999974e-06 and
+// read back as 1e-05).
+func widen(f float32) float64 {
+	d, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
+		return float64(f)
+	}
+	return d
+}
+
+// axisOf normalizes an ONNX axis (negative: from the back) for a rank.
+func (im *importer) axisOf(what string, a int64, rank int) (int, error) {
+	if a < -int64(rank) || a >= int64(rank) || rank == 0 && a != 0 {
+		return 0, im.errorf("%s %d is out of range for rank %d", what, a, rank)
+	}
+	if a < 0 {
+		a += int64(rank)
+	}
+	return int(a), nil
+}
+
+// Emitting nodes.
+
+// emit creates an nn node (result nil: inferred by its shape rule) and
+// checks it by its verifier; a rule it breaks is the ONNX node's error.
+func (im *importer) emit(kind string, operands []*ir.Value, result []int64, attrs ir.Attrs) (*ir.Value, error) {
+	var rt ir.Type
+	if result != nil {
+		if err := im.checkSize(result); err != nil {
+			return nil, im.errorf("%v", err)
+		}
+		rt = ir.Tensor(result, f64)
+	}
+	attrs = slices.Clone(attrs)
+	slices.SortFunc(attrs, func(a, b ir.NamedAttr) int { return strings.Compare(a.Name, b.Name) })
+	v, err := nn.Node(im.b, kind, operands, rt, attrs)
+	if err != nil {
+		return nil, im.errorf("%v", err)
+	}
+	if d := ir.LookupOp(kind); d != nil && d.Verify != nil {
+		if err := d.Verify(v.Def, nil); err != nil {
+			im.b.Block.Ops = im.b.Block.Ops[:len(im.b.Block.Ops)-1]
+			return nil, im.errorf("%v", err)
+		}
+	}
+	if err := im.checkSize(v.Type.(*ir.TensorType).Shape); err != nil {
+		return nil, im.errorf("%v", err)
+	}
+	return v, nil
+}
+
+// emitOut emits a node (as emit) and makes it the ONNX node's output.
+func (im *importer) emitOut(kind string, operands []*ir.Value, result []int64, attrs ir.Attrs) error {
+	y, err := im.emit(kind, operands, result, attrs)
+	if err != nil {
+		return err
+	}
+	return im.defineSSA(y)
+}
+
+func intAttr(name string, v int64) ir.NamedAttr { return ir.NamedAttr{Name: name, Value: ir.I64(v)} }
+
+func intsAttr(name string, vs []int64) ir.NamedAttr {
+	elems := make([]ir.Attr, len(vs))
+	for i, v := range vs {
+		elems[i] = ir.I64(v)
+	}
+	return ir.NamedAttr{Name: name, Value: &ir.ArrayAttr{Elems: elems}}
+}
+
+// reshape reshapes x to shape (x itself when it has that shape; a reshape
+// of a reshape reshapes the first one's operand).
+func (im *importer) reshape(x *ir.Value, shape []int64) (*ir.Value, error) {
+	if x.Def != nil && x.Def.Name == nn.OpReshape && len(x.Def.Operands) == 1 {
+		x = x.Def.Operands[0]
+	}
+	if equalShapes(x.Type.(*ir.TensorType).Shape, shape) {
+		return x, nil
+	}
+	return im.memoized(nn.OpReshape, x, shape)
+}
+
+// memoized is x reshaped or broadcast (kind) to shape, made once.
+func (im *importer) memoized(kind string, x *ir.Value, shape []int64) (*ir.Value, error) {
+	key := memoKey{kind, x, shapeText(shape)}
+	if y, ok := im.memo[key]; ok {
+		return y, nil
+	}
+	y, err := im.emit(kind, []*ir.Value{x}, shape, nil)
+	if err == nil {
+		im.memo[key] = y
+	}
+	return y, err
+}
+
+// broadcast is v broadcast to shape (v itself when it has that shape).
+func (im *importer) broadcast(v *value, shape []int64) (*ir.Value, error) {
+	x, err := im.use(v)
+	if err != nil {
+		return nil, err
+	}
+	if equalShapes(v.shape, shape) {
+		return x, nil
+	}
+	return im.memoized(nn.OpBroadcastTo, x, shape)
+}
+
+// broadcastShape is the shape two shapes broadcast to (numpy's rule, which
+// is PyTorch's and nn.broadcast_to's: aligned from the back).
+func (im *importer) broadcastShape(a, b []int64) ([]int64, error) {
+	n := max(len(a), len(b))
+	out := make([]int64, n)
+	for i := range n {
+		da, db := int64(1), int64(1)
+		if j := i - (n - len(a)); j >= 0 {
+			da = a[j]
+		}
+		if j := i - (n - len(b)); j >= 0 {
+			db = b[j]
+		}
+		switch {
+		case da == db, db == 1:
+			out[i] = da
+		case da == 1:
+			out[i] = db
+		default:
+			return nil, im.errorf("shapes %s and %s do not broadcast", shapeText(a), shapeText(b))
+		}
+	}
+	return out, nil
+}
+
+// constValue is a new constant value holding data of shape.
+func (im *importer) constValue(name string, shape []int64, data []float64) *value {
+	return &value{name: name, shape: shape, c: &constant{shape: shape, floats: data}}
+}
+
+// Element-wise operators.
+
+func unaryOp(kind string) func(*importer) error {
+	return func(im *importer) error {
+		x, err := im.one()
+		if err != nil {
+			return err
+		}
+		in, err := im.use(x)
+		if err != nil {
+			return err
+		}
+		return im.emitOut(kind, []*ir.Value{in}, nil, nil)
+	}
+}
+
+// binary is an element-wise operator of two operands (Max and Min of
+// two), broadcast as numpy; constants fold.
+func binaryOp(kind string) func(*importer) error {
+	return func(im *importer) error {
+		a, b, err := im.two()
+		if err != nil {
+			return err
+		}
+		if a.c != nil && b.c != nil {
+			return im.foldBinary(kind, a, b)
+		}
+		return im.binaryOf(kind, a, b)
+	}
+}
+
+// binaryOf defines the node's output as kind(a, b) with broadcasting.
+func (im *importer) binaryOf(kind string, a, b *value) error {
+	shape, err := im.broadcastShape(a.shape, b.shape)
+	if err != nil {
+		return err
+	}
+	x, err := im.broadcast(a, shape)
+	if err != nil {
+		return err
+	}
+	y, err := im.broadcast(b, shape)
+	if err != nil {
+		return err
+	}
+	return im.emitOut(kind, []*ir.Value{x, y}, nil, nil)
+}
+
+// foldBinary computes a constant element-wise operation.
+func (im *importer) foldBinary(kind string, a, b *value) error {
+	shape, err := im.broadcastShape(a.shape, b.shape)
+	if err != nil {
+		return err
+	}
+	if err := im.checkSize(shape); err != nil {
+		return im.errorf("%v", err)
+	}
+	ia, ib := broadcastIndex(a.shape, shape), broadcastIndex(b.shape, shape)
+	f := map[string]func(x, y float64) float64{
+		nn.OpAdd: func(x, y float64) float64 { return x + y }, nn.OpSub: func(x, y float64) float64 { return x - y },
+		nn.OpMul: func(x, y float64) float64 { return x * y }, "div": func(x, y float64) float64 { return x / y },
+		nn.OpMax: func(x, y float64) float64 {
+			if math.IsNaN(x) || math.IsNaN(y) {
+				return math.NaN()
+			}
+			return math.Max(x, y)
+		},
+		nn.OpMin: func(x, y float64) float64 {
+			if math.IsNaN(x) || math.IsNaN(y) {
+				return math.NaN()
+			}
+			return math.Min(x, y)
+		},
+	}[kind]
+	if a.c.isInt && b.c.isInt && kind != "div" {
+		g := map[string]func(x, y int64) int64{
+			nn.OpAdd: func(x, y int64) int64 { return x + y }, nn.OpSub: func(x, y int64) int64 { return x - y },
+			nn.OpMul: func(x, y int64) int64 { return x * y }, nn.OpMax: func(x, y int64) int64 { return max(x, y) },
+			nn.OpMin: func(x, y int64) int64 { return min(x, y) },
+		}[kind]
+		out := make([]int64, len(ia))
+		for i := range out {
+			out[i] = g(a.c.ints[ia[i]], b.c.ints[ib[i]])
+		}
+		return im.defineConst(&constant{shape: shape, isInt: true, ints: out})
+	}
+	out := make([]float64, len(ia))
+	for i := range out {
+		out[i] = f(a.c.float(int(ia[i])), b.c.float(int(ib[i])))
+	}
+	return im.defineConst(&constant{shape: shape, floats: out})
+}
+
+// defineConst makes c the node's output (a folded constant).
+func (im *importer) defineConst(c *constant) error {
+	n := numel(c.shape)
+	if im.total+n > im.opts.MaxTotalElements {
+		return im.errorf("the constants hold more than %d elements together", im.opts.MaxTotalElements)
+	}
+	im.total += n
+	return im.define(&value{shape: c.shape, c: c})
+}
+
+// broadcastIndex maps each element of shape out (row-major) to the element
+// of shape in (broadcast to out) it reads.
+func broadcastIndex(in, out []int64) []int64 {
+	n := numel(out)
+	idx := make([]int64, n)
+	strides := make([]int64, len(out))
+	s := int64(1)
+	for i := len(in) - 1; i >= 0; i-- {
+		j := i + len(out) - len(in)
+		if in[i] != 1 {
+			strides[j] = s
+		}
+		s *= in[i]
+	}
+	pos := make([]int64, len(out))
+	var cur int64
+	for k := range idx {
+		idx[k] = cur
+		for d := len(out) - 1; d >= 0; d-- {
+			pos[d]++
+			cur += strides[d]
+			if pos[d] < out[d] {
+				break
+			}
+			cur -= strides[d] * pos[d]
+			pos[d] = 0
+		}
+	}
+	return idx
+}
+
+// div: a / b is a · inv(b), or a · (1/b) when b is a constant whose every
+// element is a power of two (so that 1/b is exact and the product equals
+// the quotient).
+func (im *importer) div() error {
+	a, b, err := im.two()
+	if err != nil {
+		return err
+	}
+	if a.c != nil && b.c != nil {
+		return im.foldBinary("div", a, b)
+	}
+	if b.c != nil {
+		if r, ok := exactReciprocal(b.c); ok {
+			return im.binaryOf(nn.OpMul, a, im.constValue(b.name+"_reciprocal", b.shape, r))
+		}
+	}
+	y, err := im.use(b)
+	if err != nil {
+		return err
+	}
+	inv, err := im.emit(nn.OpInv, []*ir.Value{y}, nil, nil)
+	if err != nil {
+		return err
+	}
+	return im.binaryOf(nn.OpMul, a, &value{name: b.name, shape: b.shape, ssa: inv})
+}
+
+// exactReciprocal is 1/c when every element of c is ± a power of two
+// whose reciprocal is a normal float64 (then x/c = x·(1/c) exactly).
+func exactReciprocal(c *constant) ([]float64, bool) {
+	r := make([]float64, c.len())
+	for i := range r {
+		x := c.float(i)
+		frac, _ := math.Frexp(x)
+		if math.Abs(frac) != 0.5 || math.IsInf(x, 0) {
+			return nil, false
+		}
+		r[i] = 1 / x
+		if math.IsInf(r[i], 0) || math.Abs(r[i]) < 0x1p-1022 || r[i]*x != 1 {
+			return nil, false
+		}
+	}
+	return r, true
+}
+
+// pow: only x^2 (the exponent a constant of 2s), which is x · x.
+func (im *importer) pow() error {
+	if err := im.checkArity(2, 2); err != nil {
+		return err
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	e, err := im.needConst(1, "exponent")
+	if err != nil {
+		return err
+	}
+	for i := range e.len() {
+		if e.float(i) != 2 {
+			return im.errorf("exponent %v is not supported (only the constant 2)", e.float(i))
+		}
+	}
+	shape, err := im.broadcastShape(x.shape, e.shape)
+	if err != nil {
+		return err
+	}
+	xs, err := im.broadcast(x, shape)
+	if err != nil {
+		return err
+	}
+	return im.emitOut(nn.OpMul, []*ir.Value{xs, xs}, nil, nil)
+}
+
+// neg: −x is x · (−1), exact.
+func (im *importer) neg() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	return im.binaryOf(nn.OpMul, x, im.constValue(im.node.GetOutput()[0]+"_minus_one", []int64{}, []float64{-1}))
+}
+
+// Aliases.
+
+func (im *importer) alias(v *value) error {
+	return im.define(&value{shape: v.shape, ssa: v.ssa, c: v.c, pad: v.pad})
+}
+
+func (im *importer) identity() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	return im.alias(x)
+}
+
+// dropout in inference: the identity (a mask output or a training mode
+// input is not supported).
+func (im *importer) dropout() error {
+	if err := im.checkArity(1, 3); err != nil {
+		return err
+	}
+	if t, err := im.constInput(2, "training_mode"); err != nil {
+		return err
+	} else if t != nil && t.len() == 1 && t.float(0) != 0 {
+		return im.errorf("training mode is not supported")
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	return im.alias(x)
+}
+
+// cast between float types is the identity on a graph's values (graphs are
+// float64); constants are converted.
+func (im *importer) cast() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	to := im.attrInt("to", -1)
+	dt := onnxpb.TensorProto_DataType(to)
+	isFloat := dt == onnxpb.TensorProto_FLOAT || dt == onnxpb.TensorProto_DOUBLE || dt == onnxpb.TensorProto_FLOAT16
+	if x.c == nil {
+		if !isFloat {
+			return im.errorf("a cast to %s of a computed value is not supported", dt)
+		}
+		return im.alias(x)
+	}
+	c := &constant{shape: x.c.shape}
+	switch {
+	case dt == onnxpb.TensorProto_DOUBLE:
+		c.floats = floatsOf(x.c)
+	case dt == onnxpb.TensorProto_FLOAT || dt == onnxpb.TensorProto_FLOAT16:
+		c.floats = make([]float64, x.c.len())
+		for i := range c.floats {
+			c.floats[i] = float64(float32(x.c.float(i)))
+			if dt == onnxpb.TensorProto_FLOAT16 {
+				c.floats[i] = float16(c.floats[i])
+			}
+		}
+	case dt == onnxpb.TensorProto_BOOL:
+		c.isInt, c.ints = true, make([]int64, x.c.len())
+		for i := range c.ints {
+			if x.c.float(i) != 0 {
+				c.ints[i] = 1
+			}
+		}
+	case dt == onnxpb.TensorProto_INT64 || dt == onnxpb.TensorProto_INT32:
+		c.isInt = true
+		if x.c.isInt {
+			c.ints = x.c.ints
+		} else {
+			c.ints = make([]int64, x.c.len())
+			for i, f := range x.c.floats {
+				if math.IsNaN(f) || math.Abs(f) >= 1<<63 {
+					return im.errorf("cannot cast %v to an integer", f)
+				}
+				c.ints[i] = int64(f)
+			}
+		}
+	default:
+		return im.errorf("a cast to %s is not supported", dt)
+	}
+	return im.defineConst(c)
+}
+
+// Constants.
+
+func (im *importer) constantNode() error {
+	if err := im.checkArity(0, 0); err != nil {
+		return err
+	}
+	if len(im.node.GetAttribute()) != 1 {
+		return im.errorf("must have exactly one attribute")
+	}
+	a := im.node.GetAttribute()[0]
+	var c *constant
+	switch a.GetName() {
+	case "value":
+		if a.GetT() == nil {
+			return im.errorf("attribute 'value' must be a tensor")
+		}
+		var err error
+		if c, err = im.tensor(a.GetT()); err != nil {
+			return im.errorf("%v", err)
+		}
+		return im.define(&value{shape: c.shape, c: c})
+	case "value_float":
+		c = &constant{shape: []int64{}, floats: []float64{float64(a.GetF())}}
+	case "value_floats":
+		c = &constant{shape: []int64{int64(len(a.GetFloats()))}}
+		for _, f := range a.GetFloats() {
+			c.floats = append(c.floats, float64(f))
+		}
+	case "value_int":
+		c = &constant{shape: []int64{}, isInt: true, ints: []int64{a.GetI()}}
+	case "value_ints":
+		c = &constant{shape: []int64{int64(len(a.GetInts()))}, isInt: true, ints: a.GetInts()}
+	}
+	return im.defineConst(c)
+}
+
+// constantOfShape: a constant of the shape given by a constant.
+func (im *importer) constantOfShape() error {
+	if err := im.checkArity(1, 1); err != nil {
+		return err
+	}
+	s, err := im.needConst(0, "shape")
+	if err != nil {
+		return err
+	}
+	shape, err := s.int64s()
+	if err != nil {
+		return im.errorf("shape: %v", err)
+	}
+	if err := im.checkSize(shape); err != nil {
+		return im.errorf("%v", err)
+	}
+	fill := &constant{shape: []int64{}, floats: []float64{0}}
+	if a := im.attr("value"); a != nil {
+		if a.GetT() == nil {
+			return im.errorf("attribute 'value' must be a tensor")
+		}
+		if fill, err = im.tensor(a.GetT()); err != nil {
+			return im.errorf("%v", err)
+		}
+		if fill.len() != 1 {
+			return im.errorf("attribute 'value' must hold one element")
+		}
+	}
+	n := numel(shape)
+	c := &constant{shape: shape, isInt: fill.isInt}
+	if fill.isInt {
+		c.ints = make([]int64, n)
+		for i := range c.ints {
+			c.ints[i] = fill.ints[0]
+		}
+	} else {
+		c.floats = make([]float64, n)
+		for i := range c.floats {
+			c.floats[i] = fill.floats[0]
+		}
+	}
+	return im.defineConst(c)
+}
+
+// shapeNode: the (static) shape of any value, a constant.
+func (im *importer) shapeNode() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	r := int64(len(x.shape))
+	start := im.attrInt("start", 0)
+	end := im.attrInt("end", r)
+	clamp := func(v int64) int64 {
+		if v < 0 {
+			v += r
+		}
+		return min(max(v, 0), r)
+	}
+	start, end = clamp(start), clamp(end)
+	dims := []int64{}
+	if start < end {
+		dims = append(dims, x.shape[start:end]...)
+	}
+	return im.defineConst(&constant{shape: []int64{int64(len(dims))}, isInt: true, ints: dims})
+}
+
+// Linear algebra.
+
+// gemm: alpha·A'·B' + beta·C (A' = A or Aᵀ, B' likewise). With alpha =
+// beta = 1, A a graph value of rank 2, B and C constants (C one value per
+// output or absent), it is nn.linear; otherwise nn.matmul, nn.mul and
+// nn.add.
+func (im *importer) gemm() error {
+	if err := im.checkArity(2, 3); err != nil {
+		return err
+	}
+	a, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	b, err := im.need(1)
+	if err != nil {
+		return err
+	}
+	c, err := im.input(2)
+	if err != nil {
+		return err
+	}
+	alpha := im.attrFloat("alpha", 1)
+	beta := im.attrFloat("beta", 1)
+	transA := im.attrInt("transA", 0)
+	transB := im.attrInt("transB", 0)
+	if len(a.shape) != 2 || len(b.shape) != 2 {
+		return im.errorf("A and B must have rank 2, but have shapes %s and %s", shapeText(a.shape), shapeText(b.shape))
+	}
+	k, out := b.shape[0], b.shape[1]
+	if transB != 0 {
+		k, out = out, k
+	}
+	ak := a.shape[1]
+	if transA != 0 {
+		ak = a.shape[0]
+	}
+	if ak != k {
+		return im.errorf("A of shape %s and B of shape %s do not multiply (transA=%d, transB=%d)", shapeText(a.shape), shapeText(b.shape), transA, transB)
+	}
+	if alpha == 1 && beta == 1 && transA == 0 && b.c != nil && (c == nil || c.c != nil) {
+		if bias, ok := im.linearBias(c, out); ok {
+			w := floatsOf(b.c)
+			if transB == 0 { // B is [in, out]: the weight is its transpose
+				w = transpose2(w, k, out)
+			}
+			x, err := im.use(a)
+			if err != nil {
+				return err
+			}
+			name := im.addParams(b.name, nameOf(c), w, []int64{out, k}, bias, []int64{out})
+			return im.emitOut(nn.OpLinear, []*ir.Value{x}, []int64{a.shape[0], out}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+		}
+	}
+	x, err := im.use(a)
+	if err != nil {
+		return err
+	}
+	if transA != 0 {
+		if x, err = im.emit(nn.OpPermute, []*ir.Value{x}, nil, ir.Attrs{intsAttr("perm", []int64{1, 0})}); err != nil {
+			return err
+		}
+	}
+	y, err := im.use(b)
+	if err != nil {
+		return err
+	}
+	if transB != 0 {
+		if y, err = im.emit(nn.OpPermute, []*ir.Value{y}, nil, ir.Attrs{intsAttr("perm", []int64{1, 0})}); err != nil {
+			return err
+		}
+	}
+	p, err := im.emit(nn.OpMatmul, []*ir.Value{x, y}, nil, nil)
+	if err != nil {
+		return err
+	}
+	pv := &value{name: im.node.GetOutput()[0], shape: p.Type.(*ir.TensorType).Shape, ssa: p}
+	out0 := im.node.GetOutput()[0]
+	if alpha != 1 {
+		if pv, err = im.scaled(pv, alpha, out0+"_alpha"); err != nil {
+			return err
+		}
+	}
+	if c == nil || beta == 0 {
+		return im.alias(pv)
+	}
+	cv := c
+	if beta != 1 {
+		if cv, err = im.scaled(c, beta, out0+"_beta"); err != nil {
+			return err
+		}
+	}
+	return im.binaryOf(nn.OpAdd, pv, cv)
+}
+
+// scaled is v · s (s a constant scalar).
+func (im *importer) scaled(v *value, s float64, name string) (*value, error) {
+	if v.c != nil {
+		f := floatsOf(v.c)
+		out := make([]float64, len(f))
+		for i, x := range f {
+			out[i] = x * s
+		}
+		return im.constValue(name, v.shape, out), nil
+	}
+	x, err := im.use(v)
+	if err != nil {
+		return nil, err
+	}
+	k, err := im.broadcast(im.constValue(name, []int64{}, []float64{s}), v.shape)
+	if err != nil {
+		return nil, err
+	}
+	r, err := im.emit(nn.OpMul, []*ir.Value{x, k}, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &value{name: name, shape: v.shape, ssa: r}, nil
+}
+
+// linearBias is Gemm's C as nn.linear's bias of out values (zeros when C
+// is absent), when C is one value per output column (shape [out], [1,
+// out], [1] or []).
+func (im *importer) linearBias(c *value, out int64) ([]float64, bool) {
+	if c == nil {
+		return make([]float64, out), true
+	}
+	f := floatsOf(c.c)
+	switch {
+	case len(f) == 1 && len(c.shape) <= 1:
+		b := make([]float64, out)
+		for i := range b {
+			b[i] = f[0]
+		}
+		return b, true
+	case int64(len(f)) == out && (len(c.shape) == 1 || len(c.shape) == 2 && c.shape[0] == 1):
+		return f, true
+	}
+	return nil, false
+}
+
+// nameOf is v's ONNX name ("" for an absent input).
+func nameOf(v *value) string {
+	if v == nil {
+		return ""
+	}
+	return v.name
+}
+
+// transpose2 transposes a row-major [r, c] matrix.
+func transpose2(m []float64, r, c int64) []float64 {
+	t := make([]float64, len(m))
+	for i := range r {
+		for j := range c {
+			t[j*r+i] = m[i*c+j]
+		}
+	}
+	return t
+}
+
+// matmulNode: numpy's matmul, as nn.matmul of rank-2 or batched rank-3
+// operands with reshapes and broadcasts around it: a vector operand is a
+// one-row or one-column matrix, leading dimensions of a with a matrix b
+// fold into the rows, batch dimensions broadcast and fold into one.
+func (im *importer) matmulNode() error {
+	a, b, err := im.two()
+	if err != nil {
+		return err
+	}
+	if done, err := im.matmulAsLinear(a, b); done || err != nil {
+		return err
+	}
+	as, bs := a.shape, b.shape
+	if len(as) == 0 || len(bs) == 0 {
+		return im.errorf("operands must not be scalars")
+	}
+	dropM, dropP := len(as) == 1, len(bs) == 1
+	if dropM {
+		as = []int64{1, as[0]}
+	}
+	if dropP {
+		bs = []int64{bs[0], 1}
+	}
+	m, n, n2, p := as[len(as)-2], as[len(as)-1], bs[len(bs)-2], bs[len(bs)-1]
+	if n != n2 {
+		return im.errorf("shapes %s and %s do not multiply", shapeText(a.shape), shapeText(b.shape))
+	}
+	x, err := im.use(a)
+	if err != nil {
+		return err
+	}
+	y, err := im.use(b)
+	if err != nil {
+		return err
+	}
+	var r *ir.Value
+	var batch []int64
+	if len(bs) == 2 {
+		// [..., m, n] · [n, p]: the leading dimensions are rows.
+		batch = as[:len(as)-2]
+		rows := numel(batch) * m
+		if x, err = im.reshape(x, []int64{rows, n}); err != nil {
+			return err
+		}
+		if y, err = im.reshape(y, []int64{n, p}); err != nil {
+			return err
+		}
+		if r, err = im.emit(nn.OpMatmul, []*ir.Value{x, y}, nil, nil); err != nil {
+			return err
+		}
+	} else {
+		if batch, err = im.broadcastShape(as[:len(as)-2], bs[:len(bs)-2]); err != nil {
+			return err
+		}
+		bn := numel(batch)
+		if x, err = im.reshape(x, as); err != nil {
+			return err
+		}
+		if y, err = im.reshape(y, bs); err != nil {
+			return err
+		}
+		if x, err = im.broadcast(&value{shape: as, ssa: x}, append(slices.Clone(batch), m, n)); err != nil {
+			return err
+		}
+		if y, err = im.broadcast(&value{shape: bs, ssa: y}, append(slices.Clone(batch), n, p)); err != nil {
+			return err
+		}
+		if x, err = im.reshape(x, []int64{bn, m, n}); err != nil {
+			return err
+		}
+		if y, err = im.reshape(y, []int64{bn, n, p}); err != nil {
+			return err
+		}
+		if r, err = im.emit(nn.OpMatmul, []*ir.Value{x, y}, nil, nil); err != nil {
+			return err
+		}
+	}
+	shape := slices.Clone(batch)
+	if !dropM {
+		shape = append(shape, m)
+	}
+	if !dropP {
+		shape = append(shape, p)
+	}
+	if r, err = im.reshape(r, shape); err != nil {
+		return err
+	}
+	return im.defineSSA(r)
+}
+
+// matmulAsLinear translates x · W, W a constant [in, out] matrix and x of
+// rank ≥ 2 (what torch.onnx.export writes for an nn.Linear on a batched
+// input), as nn.linear (weight Wᵀ): with the bias of the Add that follows
+// when it adds a constant vector of out values to the product and nothing
+// else reads the product (nn.linear adds the bias after the sum, as the
+// Add does), else with a zero bias.
+func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
+	if b.c == nil || a.c != nil || len(b.shape) != 2 || len(a.shape) < 2 || a.shape[len(a.shape)-1] != b.shape[0] {
+		return false, nil
+	}
+	in, out := b.shape[0], b.shape[1]
+	bias := make([]float64, out)
+	biasName := ""
+	product := im.node.GetOutput()[0]
+	fused := false
+	if n := im.next; n != nil && n.GetOpType() == "Add" && n.GetDomain() == "" && len(n.GetInput()) == 2 && len(n.GetOutput()) == 1 &&
+		len(n.GetAttribute()) == 0 && im.uses[product] == 1 {
+		other := ""
+		switch product {
+		case n.GetInput()[0]:
+			other = n.GetInput()[1]
+		case n.GetInput()[1]:
+			other = n.GetInput()[0]
+		}
+		if c, ok := im.vals[other]; ok && c.c != nil && int64(c.c.len()) == out && numel(c.shape[:max(len(c.shape)-1, 0)]) == 1 && len(c.shape) <= len(a.shape) {
+			if _, dup := im.vals[n.GetOutput()[0]]; !dup && n.GetOutput()[0] != "" {
+				bias, biasName, fused = floatsOf(c.c), c.name, true
+			}
+		}
+	}
+	x, err := im.use(a)
+	if err != nil {
+		return true, err
+	}
+	name := im.addParams(b.name, biasName, transpose2(floatsOf(b.c), in, out), []int64{out, in}, bias, []int64{out})
+	shape := append(slices.Clone(a.shape[:len(a.shape)-1]), out)
+	y, err := im.emit(nn.OpLinear, []*ir.Value{x}, shape, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+	if err != nil {
+		return true, err
+	}
+	if fused {
+		im.node, im.fusedNext = im.next, true
+	}
+	return true, im.defineSSA(y)
+}
+
+// Windows: convolution and pooling.
+
+// window reads the attributes a 2-D window node shares (kernel_shape,
+// strides, pads, dilations, auto_pad, ceil_mode) and returns the kernel,
+// the stride and the padding, which nn takes as one value each.
+func (im *importer) window(kernelDefault []int64) (kernel []int64, stride, pad int64, err error) {
+	kernel, ok := im.attrInts("kernel_shape")
+	if !ok {
+		kernel = kernelDefault
+	}
+	if len(kernel) != 2 {
+		return nil, 0, 0, im.errorf("only 2-D windows are supported (kernel_shape %v)", kernel)
+	}
+	if ap := im.attrString("auto_pad", "NOTSET"); ap != "NOTSET" && ap != "VALID" {
+		return nil, 0, 0, im.errorf("auto_pad=%s is not supported (only explicit pads)", ap)
+	}
+	if cm := im.attrInt("ceil_mode", 0); cm != 0 {
+		return nil, 0, 0, im.errorf("ceil_mode=%d is not supported", cm)
+	}
+	d, _ := im.attrInts("dilations")
+	for _, v := range d {
+		if v != 1 {
+			return nil, 0, 0, im.errorf("dilations=%v is not supported (only 1)", d)
+		}
+	}
+	strides, ok := im.attrInts("strides")
+	stride = 1
+	if ok {
+		if len(strides) != 2 || strides[0] != strides[1] {
+			return nil, 0, 0, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
+		}
+		stride = strides[0]
+	}
+	pads, ok := im.attrInts("pads")
+	if ok {
+		if len(pads) != 4 || pads[1] != pads[0] || pads[2] != pads[0] || pads[3] != pads[0] {
+			return nil, 0, 0, im.errorf("pads=%v is not supported (the same padding on every side)", pads)
+		}
+		pad = pads[0]
+	}
+	return kernel, stride, pad, nil
+}
+
+// windowInput is a window node's input with the padding of a Pad node it
+// reads folded in; fills are the pad values the node accepts.
+func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, error) {
+	x, err := im.need(0)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var extra int64
+	if x.pad != nil {
+		if !slices.Contains(fills, x.pad.fill) {
+			return nil, nil, 0, im.errorf("the pad value %v of Pad '%s' cannot be folded into this node", x.pad.fill, x.name)
+		}
+		extra = x.pad.size
+		x = x.pad.in
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if len(x.shape) != 4 {
+		return nil, nil, 0, im.errorf("input must have rank 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
+	}
+	return in, x.shape, extra, nil
+}
+
+func (im *importer) conv() error {
+	if err := im.checkArity(2, 3); err != nil {
+		return err
+	}
+	if g := im.attrInt("group", 1); g != 1 {
+		return im.errorf("group=%d is not supported", g)
+	}
+	in, shape, extra, err := im.windowInput(0)
+	if err != nil {
+		return err
+	}
+	wv, err := im.need(1)
+	if err != nil {
+		return err
+	}
+	w, err := im.needConst(1, "weight")
+	if err != nil {
+		return err
+	}
+	if len(w.shape) != 4 || w.shape[1] != shape[1] {
+		return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(shape))
+	}
+	kernel, stride, pad, err := im.window(w.shape[2:])
+	if err != nil {
+		return err
+	}
+	if !equalShapes(kernel, w.shape[2:]) {
+		return im.errorf("kernel_shape %v does not match the weight's shape %s", kernel, shapeText(w.shape))
+	}
+	outC := w.shape[0]
+	bias := make([]float64, outC)
+	bv, err := im.input(2)
+	if err != nil {
+		return err
+	}
+	if b, err := im.constInput(2, "bias"); err != nil {
+		return err
+	} else if b != nil {
+		if int64(b.len()) != outC {
+			return im.errorf("bias of shape %s does not match %d output channels", shapeText(b.shape), outC)
+		}
+		bias = floatsOf(b)
+	}
+	pad += extra
+	h, wd := shape[2]+2*pad-kernel[0], shape[3]+2*pad-kernel[1]
+	if h < 0 || wd < 0 {
+		return im.errorf("kernel %v does not fit the padded input %s", kernel, shapeText(shape))
+	}
+	name := im.addParams(wv.name, nameOf(bv), floatsOf(w), w.shape, bias, []int64{outC})
+	attrs := ir.Attrs{intsAttr("kernel", kernel), {Name: "params", Value: &ir.StringAttr{Value: name}}, intAttr("stride", stride)}
+	if pad != 0 {
+		attrs = append(attrs, intAttr("padding", pad))
+	}
+	return im.emitOut(nn.OpConv2d, []*ir.Value{in}, []int64{shape[0], outC, h/stride + 1, wd/stride + 1}, attrs)
+}
+
+// pool: MaxPool and AveragePool. AveragePool divides by the window's size
+// at borders too (count_include_pad=1, as nn.avg_pool2d); a zero Pad before
+// it folds in (its zeros count, as count_include_pad's). MaxPool ignores
+// padded cells, so only a Pad of -inf folds into it.
+func poolOp(kind string) func(*importer) error {
+	return func(im *importer) error {
+		if err := im.checkArity(1, 1); err != nil {
+			return err
+		}
+		if so := im.attrInt("storage_order", 0); so != 0 {
+			return im.errorf("storage_order=%d is not supported", so)
+		}
+		fill := 0.0
+		if kind == nn.OpMaxPool2d {
+			fill = math.Inf(-1)
+		}
+		in, shape, extra, err := im.windowInput(fill)
+		if err != nil {
+			return err
+		}
+		kernel, stride, pad, err := im.window(nil)
+		if err != nil {
+			return err
+		}
+		if kind == nn.OpAvgPool2d {
+			if cip := im.attrInt("count_include_pad", 0); cip == 0 && pad != 0 {
+				return im.errorf("count_include_pad=0 with pads is not supported (nn.avg_pool2d counts the padding)")
+			}
+		}
+		pad += extra
+		attrs := ir.Attrs{intsAttr("kernel", kernel), intAttr("stride", stride)}
+		if pad != 0 {
+			attrs = append(attrs, intAttr("padding", pad))
+		}
+		_ = shape
+		return im.emitOut(kind, []*ir.Value{in}, nil, attrs)
+	}
+}
+
+// pad: a constant Pad of the two spatial dimensions of an [N, C, H, W]
+// value, equal on every side, with 0 or -inf, waiting for the window node
+// that reads it.
+func (im *importer) pad() error {
+	if err := im.checkArity(2, 4); err != nil {
+		return err
+	}
+	if mode := im.attrString("mode", "constant"); mode != "constant" {
+		return im.errorf("mode=%s is not supported (only constant)", mode)
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	pc, err := im.needConst(1, "pads")
+	if err != nil {
+		return err
+	}
+	pads, err := pc.int64s()
+	if err != nil {
+		return im.errorf("pads: %v", err)
+	}
+	fill := 0.0
+	if v, err := im.constInput(2, "constant_value"); err != nil {
+		return err
+	} else if v != nil {
+		if v.len() != 1 {
+			return im.errorf("constant_value must hold one value")
+		}
+		fill = v.float(0)
+	}
+	if _, err := im.input(3); err != nil {
+		return err
+	} else if len(im.node.GetInput()) > 3 && im.node.GetInput()[3] != "" {
+		return im.errorf("the axes input is not supported")
+	}
+	if len(x.shape) != 4 || len(pads) != 8 {
+		return im.errorf("only the padding of [N, C, H, W] values is supported (shape %s, pads %v)", shapeText(x.shape), pads)
+	}
+	p := pads[2]
+	if pads[0] != 0 || pads[1] != 0 || pads[4] != 0 || pads[5] != 0 || pads[3] != p || pads[6] != p || pads[7] != p || p < 0 {
+		return im.errorf("pads=%v is not supported (the same padding on every side of H and W)", pads)
+	}
+	if p == 0 {
+		return im.alias(x)
+	}
+	shape := []int64{x.shape[0], x.shape[1], x.shape[2] + 2*p, x.shape[3] + 2*p}
+	if x.pad != nil {
+		// A Pad of a Pad with the same value is one Pad.
+		if x.pad.fill != fill && !(math.IsNaN(fill) && math.IsNaN(x.pad.fill)) {
+			return im.errorf("a Pad with %v of a Pad with %v is not supported", fill, x.pad.fill)
+		}
+		return im.define(&value{shape: shape, pad: &padding{in: x.pad.in, size: x.pad.size + p, fill: fill}})
+	}
+	return im.define(&value{shape: shape, pad: &padding{in: x, size: p, fill: fill}})
+}
+
+// Normalizations and reductions.
+
+func (im *importer) softmax() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	a := im.attrInt("axis", -1)
+	axis, err := im.axisOf("axis", a, len(x.shape))
+	if err != nil {
+		return err
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	return im.emitOut(nn.OpSoftmax, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis))})
+}
+
+// layerNorm: LayerNormalization (opset 17) is nn.layer_norm, then nn.mul
+// by the scale and nn.add of the bias, each broadcast.
+func (im *importer) layerNorm() error {
+	if err := im.checkArity(2, 3); err != nil {
+		return err
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	a := im.attrInt("axis", -1)
+	axis, err := im.axisOf("axis", a, len(x.shape))
+	if err != nil {
+		return err
+	}
+	eps := im.attrFloat("epsilon", 1e-5)
+	scale, err := im.need(1)
+	if err != nil {
+		return err
+	}
+	bias, err := im.input(2)
+	if err != nil {
+		return err
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	y, err := im.emit(nn.OpLayerNorm, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis)),
+		{Name: "epsilon", Value: &ir.FloatAttr{Value: eps, Type: f64}}})
+	if err != nil {
+		return err
+	}
+	out := im.node.GetOutput()[0]
+	yv := &value{name: out, shape: x.shape, ssa: y}
+	if bias == nil {
+		return im.binaryOf(nn.OpMul, yv, scale)
+	}
+	// The scaled value is an intermediate of this node: define it, then
+	// the bias's add redefines the output.
+	if err := im.binaryOf(nn.OpMul, yv, scale); err != nil {
+		return err
+	}
+	scaled := im.vals[out]
+	delete(im.vals, out)
+	return im.binaryOf(nn.OpAdd, scaled, bias)
+}
+
+// reduce: ReduceMean and ReduceSum over a set of axes, one nn.reduce_*
+// per axis (from the last), then a reshape that keeps the reduced
+// dimensions (keepdims=1).
+func reduceOp(kind string) func(*importer) error {
+	return func(im *importer) error {
+		if err := im.checkArity(1, 2); err != nil {
+			return err
+		}
+		x, err := im.need(0)
+		if err != nil {
+			return err
+		}
+		keep := im.attrInt("keepdims", 1)
+		noop := im.attrInt("noop_with_empty_axes", 0)
+		axes, _ := im.attrInts("axes")
+		if c, err := im.constInput(1, "axes"); err != nil {
+			return err
+		} else if c != nil {
+			if axes, err = c.int64s(); err != nil {
+				return im.errorf("axes: %v", err)
+			}
+		}
+		rank := len(x.shape)
+		reduced := make([]bool, rank)
+		if len(axes) == 0 {
+			if noop != 0 {
+				return im.alias(x)
+			}
+			for i := range reduced {
+				reduced[i] = true
+			}
+		}
+		for _, a := range axes {
+			ax, err := im.axisOf("axis", a, rank)
+			if err != nil {
+				return err
+			}
+			if reduced[ax] {
+				return im.errorf("axis %d is repeated", a)
+			}
+			reduced[ax] = true
+		}
+		v, err := im.use(x)
+		if err != nil {
+			return err
+		}
+		var kept []int64
+		for ax := rank - 1; ax >= 0; ax-- {
+			if reduced[ax] {
+				if v, err = im.emit(kind, []*ir.Value{v}, nil, ir.Attrs{intAttr("axis", int64(ax))}); err != nil {
+					return err
+				}
+			}
+		}
+		for ax := range rank {
+			switch {
+			case !reduced[ax]:
+				kept = append(kept, x.shape[ax])
+			case keep != 0:
+				kept = append(kept, 1)
+			}
+		}
+		if kept == nil {
+			kept = []int64{}
+		}
+		if v, err = im.reshape(v, kept); err != nil {
+			return err
+		}
+		return im.defineSSA(v)
+	}
+}
+
+// Shapes.
+
+func (im *importer) transpose() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	rank := len(x.shape)
+	perm, ok := im.attrInts("perm")
+	if !ok {
+		for i := rank - 1; i >= 0; i-- {
+			perm = append(perm, int64(i))
+		}
+	}
+	if len(perm) != rank {
+		return im.errorf("perm %v does not permute %d dimensions", perm, rank)
+	}
+	seen := make([]bool, rank)
+	shape := make([]int64, rank)
+	for i, p := range perm {
+		if p < 0 || p >= int64(rank) || seen[p] {
+			return im.errorf("perm %v is not a permutation of %d dimensions", perm, rank)
+		}
+		seen[p] = true
+		shape[i] = x.shape[p]
+	}
+	if x.c != nil {
+		return im.defineConst(permuteConst(x.c, perm, shape))
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	return im.emitOut(nn.OpPermute, []*ir.Value{in}, nil, ir.Attrs{intsAttr("perm", perm)})
+}
+
+// reshapeTo defines the output as x of another shape (a constant stays
+// one).
+func (im *importer) reshapeTo(x *value, shape []int64) error {
+	if numel(shape) != numel(x.shape) {
+		return im.errorf("cannot reshape %s to %s", shapeText(x.shape), shapeText(shape))
+	}
+	if x.c != nil {
+		c := *x.c
+		c.shape = shape
+		return im.define(&value{shape: shape, c: &c})
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	y, err := im.reshape(in, shape)
+	if err != nil {
+		return err
+	}
+	return im.defineSSA(y)
+}
+
+func (im *importer) reshapeNode() error {
+	if err := im.checkArity(2, 2); err != nil {
+		return err
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	sc, err := im.needConst(1, "shape")
+	if err != nil {
+		return err
+	}
+	target, err := sc.int64s()
+	if err != nil {
+		return im.errorf("shape: %v", err)
+	}
+	allowZero := im.attrInt("allowzero", 0)
+	shape := make([]int64, len(target))
+	infer := -1
+	known := int64(1)
+	for i, d := range target {
+		switch {
+		case d == 0 && allowZero == 0:
+			if i >= len(x.shape) {
+				return im.errorf("shape %v copies dimension %d of an input of rank %d", target, i, len(x.shape))
+			}
+			shape[i] = x.shape[i]
+		case d == -1 && infer < 0:
+			infer = i
+			continue
+		case d < 0:
+			return im.errorf("shape %v is not supported", target)
+		default:
+			shape[i] = d
+		}
+		if err := im.checkSize(shape[:i+1]); err != nil {
+			return im.errorf("%v", err)
+		}
+		known *= shape[i]
+	}
+	if infer >= 0 {
+		if known == 0 || numel(x.shape)%known != 0 {
+			return im.errorf("cannot reshape %s to %v", shapeText(x.shape), target)
+		}
+		shape[infer] = numel(x.shape) / known
+	}
+	return im.reshapeTo(x, shape)
+}
+
+func (im *importer) flattenNode() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	a := im.attrInt("axis", 1)
+	rank := len(x.shape)
+	if a < -int64(rank) || a > int64(rank) {
+		return im.errorf("axis %d is out of range for rank %d", a, rank)
+	}
+	if a < 0 {
+		a += int64(rank)
+	}
+	return im.reshapeTo(x, []int64{numel(x.shape[:a]), numel(x.shape[a:])})
+}
+
+// squeezeAxes reads the axes of Squeeze or Unsqueeze (an input since opset
+// 13).
+func (im *importer) squeezeAxes() ([]int64, error) {
+	c, err := im.constInput(1, "axes")
+	if err != nil || c == nil {
+		return nil, err
+	}
+	axes, err := c.int64s()
+	if err != nil {
+		return nil, im.errorf("axes: %v", err)
+	}
+	return axes, nil
+}
+
+func (im *importer) squeeze() error {
+	if err := im.checkArity(1, 2); err != nil {
+		return err
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	axes, err := im.squeezeAxes()
+	if err != nil {
+		return err
+	}
+	drop := make([]bool, len(x.shape))
+	for _, a := range axes {
+		ax, err := im.axisOf("axis", a, len(x.shape))
+		if err != nil {
+			return err
+		}
+		if x.shape[ax] != 1 {
+			return im.errorf("dimension %d of %s is not 1", ax, shapeText(x.shape))
+		}
+		drop[ax] = true
+	}
+	shape := []int64{}
+	for i, d := range x.shape {
+		if !(drop[i] || len(axes) == 0 && d == 1) {
+			shape = append(shape, d)
+		}
+	}
+	return im.reshapeTo(x, shape)
+}
+
+func (im *importer) unsqueeze() error {
+	if err := im.checkArity(2, 2); err != nil {
+		return err
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	axes, err := im.squeezeAxes()
+	if err != nil {
+		return err
+	}
+	rank := len(x.shape) + len(axes)
+	ins := make([]bool, rank)
+	for _, a := range axes {
+		ax, err := im.axisOf("axis", a, rank)
+		if err != nil {
+			return err
+		}
+		if ins[ax] {
+			return im.errorf("axis %d is repeated", a)
+		}
+		ins[ax] = true
+	}
+	shape := make([]int64, 0, rank)
+	j := 0
+	for i := range rank {
+		if ins[i] {
+			shape = append(shape, 1)
+		} else {
+			shape = append(shape, x.shape[j])
+			j++
+		}
+	}
+	return im.reshapeTo(x, shape)
+}
+
+func (im *importer) concat() error {
+	if err := im.checkArity(1, -1); err != nil {
+		return err
+	}
+	var vs []*value
+	allConst := true
+	for i := range im.node.GetInput() {
+		v, err := im.need(i)
+		if err != nil {
+			return err
+		}
+		vs = append(vs, v)
+		allConst = allConst && v.c != nil
+	}
+	a := im.attrInt("axis", 0)
+	rank := len(vs[0].shape)
+	axis, err := im.axisOf("axis", a, rank)
+	if err != nil {
+		return err
+	}
+	shape := slices.Clone(vs[0].shape)
+	for _, v := range vs[1:] {
+		if len(v.shape) != rank {
+			return im.errorf("operands of ranks %d and %d", rank, len(v.shape))
+		}
+		for d := range rank {
+			if d != axis && v.shape[d] != shape[d] {
+				return im.errorf("shapes %s and %s do not concatenate along axis %d", shapeText(vs[0].shape), shapeText(v.shape), axis)
+			}
+		}
+		shape[axis] += v.shape[axis]
+	}
+	if allConst {
+		return im.defineConst(concatConst(vs, axis, shape))
+	}
+	if len(vs) == 1 {
+		return im.alias(vs[0])
+	}
+	var ins []*ir.Value
+	for _, v := range vs {
+		x, err := im.use(v)
+		if err != nil {
+			return err
+		}
+		ins = append(ins, x)
+	}
+	return im.emitOut(nn.OpConcat, ins, nil, ir.Attrs{intAttr("axis", int64(axis))})
+}

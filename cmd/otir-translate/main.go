@@ -1,0 +1,180 @@
+// Command otir-translate translates models from other formats into otir's
+// text (docs/nn.md). Today it imports ONNX models as nn graphs:
+//
+//	otir-translate --import-onnx model.onnx -o model.mlir --params-out model.npz
+//
+// The graph (one nn.graph) is written as MLIR text, its parameters as an
+// .npz payload that otir-run --params reads. "-" reads the model from
+// standard input; -o defaults to standard output.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/onnximport"
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+)
+
+// Exit codes: 0 success, 1 an error in the input (a model that cannot be
+// read or translated, an output that cannot be written), 2 bad usage.
+const (
+	exitError = 1
+	exitUsage = 2
+)
+
+// maxModelBytes bounds the model file (protobuf messages are at most 2 GiB).
+const maxModelBytes = 2 << 30
+
+func main() {
+	os.Exit(mainCode(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// usageError is a problem with the command line (exit 2).
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// inputError is a problem with a file (exit 1), printed as a diagnostic
+// about it.
+type inputError struct{ *diag.Diagnostic }
+
+func (e inputError) Error() string { return e.Diagnostic.Error() }
+
+func fileErr(path string, err error) error {
+	if path == "-" {
+		path = "<stdin>"
+	}
+	return inputError{diag.AboutFile(path, err)}
+}
+
+// mainCode runs otir-translate and returns its exit code.
+func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := newApp(stdin, stdout, stderr).Run(cliargs.Reorder(args, 1, map[string]bool{"output": true, "o": true, "params-out": true, "graph-name": true}))
+	if err == nil {
+		return 0
+	}
+	var ie inputError
+	if errors.As(err, &ie) {
+		var sm *diag.SourceMgr // a binary model has no lines to quote
+		sm.Render(stderr, ie.Diagnostic)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "otir-translate: %v\n", err)
+	return exitUsage
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:      "otir-translate",
+		Usage:     "translate models into otir's text (ONNX to nn graphs)",
+		UsageText: "otir-translate --import-onnx MODEL.onnx [-o GRAPH.mlir] [--params-out PARAMS.npz] [--graph-name NAME]",
+		Description: "--import-onnx reads an ONNX model as torch.onnx.export writes it (opsets " +
+			"13 to 17, static shapes) and writes an nn graph (MLIR text) and its parameters (.npz, " +
+			"the payload otir-run --params reads). MODEL \"-\" is standard input. Supported operators: " +
+			strings.Join(onnximport.Operators(), ", ") + ". See docs/nn.md.\n" +
+			"Exit status: 0 success, 1 an error in the model or a file (naming the node and operator), 2 bad usage.",
+		HideHelpCommand: true,
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "import-onnx", Usage: "translate an ONNX model into an nn graph"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "the graph's `FILE` (MLIR text; - is standard output)"},
+			&cli.StringFlag{Name: "params-out", Usage: "write the parameters (initializers and constants) to `FILE`, an .npz; needed when the model has any"},
+			&cli.StringFlag{Name: "graph-name", Usage: "the graph's symbol `NAME` (default: the ONNX graph's name when it is an identifier, else main)"},
+		},
+		Action: translate,
+	}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+	return app
+}
+
+func translate(c *cli.Context) error {
+	if !c.Bool("import-onnx") {
+		return usagef("say what to translate: --import-onnx (the only translation today)")
+	}
+	if c.NArg() != 1 {
+		return usagef("expected one model file (or - for standard input), got %d arguments", c.NArg())
+	}
+	path := c.Args().First()
+	data, err := readModel(path, c.App.Reader)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+	}
+	res, err := onnximport.Import(data, name, onnximport.Options{GraphName: c.String("graph-name")})
+	if err != nil {
+		return fileErr(path, err)
+	}
+	paramsOut := c.String("params-out")
+	if paramsOut == "" && len(res.Payload.Names) > 0 {
+		return usagef("the model has %s; --params-out FILE.npz writes them", diag.Plural(len(res.Payload.Names), "parameter array"))
+	}
+	if paramsOut != "" {
+		if err := writeFile(paramsOut, c.App.Writer, func(w io.Writer) error { return npy.WriteNPZ(w, res.Payload) }); err != nil {
+			return err
+		}
+	}
+	return writeFile(c.String("output"), c.App.Writer, func(w io.Writer) error {
+		return ir.Print(w, res.Module, ir.PrintOptions{})
+	})
+}
+
+// readModel reads the model file ("-": stdin), at most maxModelBytes.
+func readModel(path string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxModelBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxModelBytes {
+		return nil, fmt.Errorf("the model is larger than %d bytes", maxModelBytes)
+	}
+	return data, nil
+}
+
+// writeFile writes a file ("-": stdout) with write.
+func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileErr(path, err)
+	}
+	return nil
+}
