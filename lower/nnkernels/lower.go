@@ -281,13 +281,18 @@ func scaled(v float64, frac int) *big.Int {
 	return i
 }
 
-// param reads the payload entry key of the shape want, its values finite.
-func (l *lowerer) param(key string, want []int64) (*nneval.Tensor, error) {
+// param reads the payload entry key of the shape want (or, anyShape, any
+// shape of as many elements, as the evaluator reads nn.const), its values
+// finite.
+func (l *lowerer) param(key string, want []int64, anyShape bool) (*nneval.Tensor, error) {
 	t, ok := l.payload[key]
 	if !ok || t == nil {
 		return nil, diag.OpErrorf(l.node, "the payload has no entry '%s' (give the parameters with --params FILE.npz)", key)
 	}
-	if !tileview.SameShape(t.Shape, want) {
+	if anyShape && int64(len(t.Data)) != nneval.NumElements(want) {
+		return nil, diag.OpErrorf(l.node, "payload entry '%s' has %d elements (shape %v), but the node's type holds %d", key, len(t.Data), t.Shape, nneval.NumElements(want))
+	}
+	if !anyShape && !tileview.SameShape(t.Shape, want) {
 		return nil, diag.OpErrorf(l.node, "payload entry '%s' has shape %v, but the node needs %v", key, t.Shape, want)
 	}
 	for i, v := range t.Data {

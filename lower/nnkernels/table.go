@@ -97,11 +97,11 @@ func linear(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	x := ins[0]
 	r := len(x.shape)
 	in, out := x.shape[r-1], res.Shape[r-1]
-	w, err := l.param(paramsOf(op)+".weight", []int64{out, in})
+	w, err := l.param(paramsOf(op)+".weight", []int64{out, in}, false)
 	if err != nil {
 		return nil, err
 	}
-	b, err := l.param(paramsOf(op)+".bias", []int64{out})
+	b, err := l.param(paramsOf(op)+".bias", []int64{out}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -283,11 +283,11 @@ func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	x := ins[0]
 	wd := windowOf(op, x.shape, res.Shape)
 	outC := res.Shape[len(res.Shape)-3]
-	w, err := l.param(paramsOf(op)+".weight", []int64{outC, wd.c, wd.kh, wd.kw})
+	w, err := l.param(paramsOf(op)+".weight", []int64{outC, wd.c, wd.kh, wd.kw}, false)
 	if err != nil {
 		return nil, err
 	}
-	b, err := l.param(paramsOf(op)+".bias", []int64{outC})
+	b, err := l.param(paramsOf(op)+".bias", []int64{outC}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -492,7 +492,7 @@ func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 // constNode is a payload tensor, exactly: integers at the smallest scale
 // that makes them so.
 func constNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	t, err := l.param(paramsOf(op), res.Shape)
+	t, err := l.param(paramsOf(op), res.Shape, true)
 	if err != nil {
 		return nil, err
 	}
