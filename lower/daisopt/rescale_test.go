@@ -1,6 +1,7 @@
 package daisopt
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
@@ -104,4 +105,30 @@ func TestRescaleSparesMuxes(t *testing.T) {
 		t.Fatalf("the test program is not portable: %v %v", bad, err)
 	}
 	rescaled(t, p)
+}
+
+// A program lowered from a quantized graph (the differential test's mlp3 of
+// lower/nnkernels: max of two linears, abs, reduce_sum; testdata/
+// rescale-mux.json, lower-tiles{max-adder-depth=-1} and dais-optimize)
+// whose rescale, as first made, the portability check rejects: abs's
+// negation of a rescaled max loses its bound. dais-rescale then spares
+// what the muxes read, and still removes the other shifts.
+func TestRescaleFallsBackForMuxes(t *testing.T) {
+	p, _, err := alir.ReadFile(filepath.Join("testdata", "rescale-mux.json"), alir.FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, prog := toDais(t, p)
+	v, err := load(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.rescale(false)
+	if bad, err := v.p.Portability(); err != nil || len(bad) == 0 {
+		t.Fatalf("the first rescale is portable (%v): the case no longer tests the fallback", err)
+	}
+	_, removed, _ := rescaled(t, p)
+	if removed == 0 {
+		t.Errorf("the fallback removed no adder")
+	}
 }
