@@ -40,6 +40,19 @@ func ReadPayloadFile(path string) (Payload, error) {
 	return p, nil
 }
 
+// ReadPayloadOption reads the payload a pass's option names: "" is an
+// empty payload (a node that needs parameters then names the missing key).
+func ReadPayloadOption(path string) (Payload, error) {
+	if path == "" {
+		return Payload{}, nil
+	}
+	p, err := ReadPayloadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the payload %s: %v", path, err)
+	}
+	return p, nil
+}
+
 // ReadTensorFile reads an .npy file.
 func ReadTensorFile(path string) (*Tensor, error) {
 	f, err := os.Open(path)

@@ -25,7 +25,7 @@ func init() {
 		Options: []passes.Option{paramsOption},
 		New: func(o map[string]string) (passes.Pass, error) {
 			return passes.PassFunc(func(m *ir.Module) error {
-				p, err := readPayload(o["params"])
+				p, err := nneval.ReadPayloadOption(o["params"])
 				if err != nil {
 					return err
 				}
@@ -98,17 +98,4 @@ func newCircuit(o map[string]string) (passes.Pass, error) {
 		}
 		return nil
 	}), nil
-}
-
-// readPayload reads the payload file ("" is an empty payload: a node that
-// needs parameters then names the missing key).
-func readPayload(path string) (nneval.Payload, error) {
-	if path == "" {
-		return nneval.Payload{}, nil
-	}
-	p, err := nneval.ReadPayloadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("nn-to-otir: reading the payload %s: %v", path, err)
-	}
-	return p, nil
 }

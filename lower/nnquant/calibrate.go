@@ -23,7 +23,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 	if len(opts.Calibration) != len(body.Args) {
 		return fmt.Errorf("graph @%s takes %d inputs, but calibration= names %d .npy files (one per argument, comma-separated)", gname, len(body.Args), len(opts.Calibration))
 	}
-	p, err := readPayload(opts.Params)
+	p, err := nneval.ReadPayloadOption(opts.Params)
 	if err != nil {
 		return err
 	}

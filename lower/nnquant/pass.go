@@ -27,7 +27,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
@@ -221,16 +220,4 @@ func nameOf(names map[string]*ir.Value, v *ir.Value) string {
 		return "a value"
 	}
 	return best
-}
-
-// readPayload reads the payload ("" is empty).
-func readPayload(path string) (nneval.Payload, error) {
-	if path == "" {
-		return nneval.Payload{}, nil
-	}
-	p, err := nneval.ReadPayloadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the payload %s: %v", path, err)
-	}
-	return p, nil
 }
