@@ -41,8 +41,21 @@ func NewManager(pl Pipeline) (*Manager, error) {
 	return pm, nil
 }
 
-// Add builds a pass from its spec and appends it.
+// Add builds a pass from its spec and appends it (the passes of a
+// registered pipeline, one by one).
 func (pm *Manager) Add(s PassSpec) (err error) {
+	if s.Info.IsPipeline() {
+		steps, err := Expand(Pipeline{s})
+		if err != nil {
+			return err
+		}
+		for _, st := range steps {
+			if err := pm.Add(st); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("pass '%s' could not be created: %v", s.Info.Name, r)

@@ -65,7 +65,15 @@ type Info struct {
 	// New builds the pass from its options; every registered option has a
 	// value (its default when not given).
 	New func(opts map[string]string) (Pass, error)
+	// Expand, set instead of New, makes the name a registered pipeline (as
+	// MLIR's PassPipelineRegistration): it stands for the passes Expand
+	// returns from its options, and the pass manager runs, times and prints
+	// each of them on its own (Expand).
+	Expand func(opts map[string]string) (Pipeline, error)
 }
+
+// IsPipeline reports whether the name stands for a pipeline of passes.
+func (i *Info) IsPipeline() bool { return i.Expand != nil }
 
 // DisplayName is the pass's title, or one derived from its name.
 func (i *Info) DisplayName() string {
@@ -99,8 +107,8 @@ var (
 func Register(info Info) {
 	regMu.Lock()
 	defer regMu.Unlock()
-	if info.Name == "" || info.New == nil {
-		panic("passes: registration needs a name and a constructor")
+	if info.Name == "" || (info.New == nil) == (info.Expand == nil) {
+		panic("passes: registration needs a name and a constructor or an expansion (one of them)")
 	}
 	if _, dup := registry[info.Name]; dup {
 		panic("passes: duplicate registration of " + info.Name)

@@ -7,10 +7,10 @@ import (
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
 
-	// The passes nn-to-circuit runs (found by name when it is built).
+	// The passes nn-to-circuit stands for (found by name when it expands).
 	_ "github.com/otir-dev/otir/lower/daisopt"
+	_ "github.com/otir-dev/otir/lower/nnquant"
 	_ "github.com/otir-dev/otir/lower/tiles"
 	_ "github.com/otir-dev/otir/passes/promote"
 )
@@ -35,7 +35,7 @@ func init() {
 	})
 	passes.Register(passes.Info{
 		Name:    "nn-to-circuit",
-		Summary: "lower every quantized nn.graph to a dais.program: " + circuitSteps,
+		Summary: "pipeline: lower every quantized nn.graph to a dais.program (" + circuitSteps + ")",
 		Options: []passes.Option{
 			paramsOption,
 			{Name: "quant", Help: "the quantization (a quant.json; otir-opt --quant FILE sets it), for nn-quantize"},
@@ -43,16 +43,16 @@ func init() {
 			{Name: "carry-size", Help: "lower-tiles' cost model: carry chain length", Default: "-1", Kind: passes.IntOption},
 			{Name: "adder-size", Help: "lower-tiles' cost model: adder size", Default: "-1", Kind: passes.IntOption},
 		},
-		New: newCircuit,
+		Expand: expandCircuit,
 	})
 }
 
-// circuitSteps are the passes nn-to-circuit runs, in order (nn-quantize
-// only when it is registered and a quantization is given).
+// circuitSteps are the passes nn-to-circuit stands for, in order.
 const circuitSteps = "nn-quantize, nn-to-otir, promote-types, lower-tiles, dais-optimize, dais-rescale"
 
-// newCircuit builds nn-to-circuit: a pass manager of its steps.
-func newCircuit(o map[string]string) (passes.Pass, error) {
+// expandCircuit is nn-to-circuit's expansion: its steps with the options
+// they share with it.
+func expandCircuit(o map[string]string) (passes.Pipeline, error) {
 	if d, err := strconv.Atoi(o["max-adder-depth"]); err != nil || d < -1 {
 		return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
 	}
@@ -67,35 +67,13 @@ func newCircuit(o map[string]string) (passes.Pass, error) {
 		{"dais-optimize", nil},
 		{"dais-rescale", nil},
 	}
-	var pl passes.Pipeline
-	for _, s := range steps {
-		info := passes.Lookup(s.name)
-		if info == nil {
-			if s.name == "nn-quantize" {
-				continue // types already written: nothing to quantize
-			}
-			return nil, fmt.Errorf("needs the pass '%s', which is not linked into this binary", s.name)
-		}
-		spec := passes.PassSpec{Info: info, Options: map[string]string{}}
-		for _, opt := range info.Options {
-			spec.Options[opt.Name] = opt.Default
-		}
-		for k, v := range s.opts {
-			if info.Option(k) != nil {
-				spec.Options[k] = v
-			}
+	pl := make(passes.Pipeline, 0, len(steps))
+	for _, st := range steps {
+		spec, err := passes.Spec(st.name, st.opts)
+		if err != nil {
+			return nil, err
 		}
 		pl = append(pl, spec)
 	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		return nil, err
-	}
-	pm.Verify = verify.Verify // each step's output is checked, as in a pipeline
-	return passes.PassFunc(func(m *ir.Module) error {
-		if ds := pm.Run(m); ds.HasErrors() {
-			return ds
-		}
-		return nil
-	}), nil
+	return pl, nil
 }

@@ -10,6 +10,7 @@ package registry
 import (
 	_ "github.com/otir-dev/otir/lower/daisopt"
 	_ "github.com/otir-dev/otir/lower/nnkernels"
+	_ "github.com/otir-dev/otir/lower/nnquant"
 	_ "github.com/otir-dev/otir/lower/tiles"
 	_ "github.com/otir-dev/otir/passes/cse"
 	_ "github.com/otir-dev/otir/passes/dce"

@@ -106,6 +106,11 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	if cfg.pipeline, err = pipelineWithFiles(c, rec); err != nil {
 		return nil, err
 	}
+	// A registered pipeline (nn-to-circuit) runs, times and prints as the
+	// passes it stands for.
+	if cfg.pipeline, err = passes.Expand(cfg.pipeline); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
 	// Building the passes once checks what their constructors check.
 	if _, err := passes.NewManager(cfg.pipeline); err != nil {
 		return nil, usageErrorf("%v", err)

@@ -1,0 +1,65 @@
+package passes
+
+import "fmt"
+
+// maxExpansionDepth bounds pipelines that name pipelines (a registration
+// that names itself is an error, not a hang).
+const maxExpansionDepth = 8
+
+// Expand replaces every registered pipeline in pl by the passes it stands
+// for, recursively; the passes keep the anchor of the name they replace.
+// NewManager expands on its own; a driver expands first to print the
+// passes that will run (--dump-pass-pipeline).
+func Expand(pl Pipeline) (Pipeline, error) { return expand(pl, 0) }
+
+func expand(pl Pipeline, depth int) (Pipeline, error) {
+	out := make(Pipeline, 0, len(pl))
+	for _, s := range pl {
+		if !s.Info.IsPipeline() {
+			out = append(out, s)
+			continue
+		}
+		if depth == maxExpansionDepth {
+			return nil, fmt.Errorf("pipeline '%s' expands more than %d levels deep", s.Info.Name, maxExpansionDepth)
+		}
+		steps, err := s.Info.Expand(s.Options)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline '%s': %v", s.Info.Name, err)
+		}
+		if steps, err = expand(steps, depth+1); err != nil {
+			return nil, err
+		}
+		for _, st := range steps {
+			if st.Anchor == "" {
+				st.Anchor = s.Anchor
+			}
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// Spec is the spec of a registered pass with the given option values and
+// the defaults of the others: how a registered pipeline names its steps.
+// An unknown pass or option, or an invalid value, is an error.
+func Spec(name string, opts map[string]string) (PassSpec, error) {
+	info := Lookup(name)
+	if info == nil {
+		return PassSpec{}, fmt.Errorf("'%s' does not refer to a registered pass", name)
+	}
+	spec := PassSpec{Info: info, Options: map[string]string{}}
+	for _, o := range info.Options {
+		spec.Options[o.Name] = o.Default
+	}
+	for _, k := range sortedOptionNames(opts) {
+		o := info.Option(k)
+		if o == nil {
+			return PassSpec{}, fmt.Errorf("%s", unknownOption(info, k))
+		}
+		if err := checkValue(info, o, opts[k]); err != nil {
+			return PassSpec{}, err
+		}
+		spec.Options[k] = opts[k]
+	}
+	return spec, nil
+}

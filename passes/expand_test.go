@@ -1,0 +1,81 @@
+package passes
+
+import (
+	"strings"
+	"testing"
+)
+
+// Registered pipelines of the tests: test-pipe stands for two test-marks,
+// the second tagged by its option; test-loop names itself.
+func init() {
+	Register(Info{Name: "test-pipe", Options: []Option{{Name: "tag", Default: "b"}}, Expand: func(o map[string]string) (Pipeline, error) {
+		a, err := Spec("test-mark", map[string]string{"tag": "a"})
+		if err != nil {
+			return nil, err
+		}
+		b, err := Spec("test-mark", map[string]string{"tag": o["tag"]})
+		return Pipeline{a, b}, err
+	}})
+	Register(Info{Name: "test-loop", Expand: func(map[string]string) (Pipeline, error) {
+		s, err := Spec("test-loop", nil)
+		return Pipeline{s}, err
+	}})
+	Register(Info{Name: "test-bad-step", Expand: func(map[string]string) (Pipeline, error) {
+		s, err := Spec("test-mark", map[string]string{"colour": "red"})
+		return Pipeline{s}, err
+	}})
+}
+
+func TestExpand(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{in: "builtin.module(test-pipe)", want: "builtin.module(test-mark{tag=a},test-mark{tag=b})"},
+		{in: "builtin.module(test-noop,test-pipe{tag=z},test-noop)", want: "builtin.module(test-noop,test-mark{tag=a},test-mark{tag=z},test-noop)"},
+		{in: "builtin.module(otir.kernel(test-pipe))", want: "builtin.module(otir.kernel(test-mark{tag=a},test-mark{tag=b}))"},
+		{in: "builtin.module(test-loop)", err: "pipeline 'test-loop' expands more than 8 levels deep"},
+		{in: "builtin.module(test-bad-step)", err: "pipeline 'test-bad-step': pass 'test-mark' has no option 'colour'"},
+	} {
+		pl, err := ParsePipeline(tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		got, err := Expand(pl)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: got %v, want an error containing %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if got.String() != tc.want {
+			t.Errorf("%s expanded to %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The manager runs a registered pipeline's passes one by one, each with its
+// own options (the instrumentation sees each step).
+func TestManagerRunsPipelineSteps(t *testing.T) {
+	pl, err := ParsePipeline("builtin.module(test-pipe{tag=q},test-mark{tag=c})")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := NewManager(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModule()
+	if ds := pm.Run(m); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if s, _ := m.Op.StringAttr("trace"); s != "aqc" {
+		t.Errorf("trace = %q, want \"aqc\"", s)
+	}
+	if _, err := Spec("no-such-pass", nil); err == nil || !strings.Contains(err.Error(), "'no-such-pass' does not refer to a registered pass") {
+		t.Errorf("Spec of an unknown pass: %v", err)
+	}
+	if _, err := Spec("test-opts", map[string]string{"count": "x"}); err == nil {
+		t.Errorf("Spec accepted count=x for an integer option")
+	}
+}
