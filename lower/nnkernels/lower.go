@@ -13,6 +13,7 @@ import (
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 // MaxExactBits bounds an exact value: its integer at its scale has at most
@@ -50,28 +51,9 @@ type lowerer struct {
 // quantized (some tensor has a !quant.uniform element type) and its inputs
 // quantized. Errors are diagnostics at the node concerned.
 func Lower(m *ir.Module, p nneval.Payload) error {
-	var errs diag.List
-	body := m.Body()
-	for i, op := range body.Ops {
-		if op.Name != nn.OpGraph {
-			continue
-		}
-		k, err := LowerGraph(op, p)
-		if err != nil {
-			if d, ok := err.(*diag.Diagnostic); ok {
-				errs = append(errs, d)
-				continue
-			}
-			return err
-		}
-		k.Block = body
-		body.Ops[i] = k
-		op.Block = nil
-	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return passes.ReplaceTopLevel(m,
+		func(op *ir.Operation) bool { return op.Name == nn.OpGraph },
+		func(op *ir.Operation) (*ir.Operation, error) { return LowerGraph(op, p) })
 }
 
 // LowerGraph builds the detached otir.kernel of one verified nn.graph.

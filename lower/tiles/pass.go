@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
@@ -60,26 +59,6 @@ func (p *pass) SetProgress(report func(fmt.Stringer)) {
 // Lower replaces every otir.kernel of the module by its dais.program (see
 // LowerKernel), in place. It reports every kernel that cannot be lowered.
 func Lower(m *ir.Module, opts Options) error {
-	var errs diag.List
-	body := m.Body()
-	for i, op := range body.Ops {
-		if !otir.IsKernel(op) {
-			continue
-		}
-		prog, err := LowerKernel(op, opts)
-		if err != nil {
-			if d, ok := err.(*diag.Diagnostic); ok {
-				errs = append(errs, d)
-				continue
-			}
-			return err
-		}
-		prog.Block = body
-		body.Ops[i] = prog
-		op.Block = nil
-	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return passes.ReplaceTopLevel(m, otir.IsKernel,
+		func(op *ir.Operation) (*ir.Operation, error) { return LowerKernel(op, opts) })
 }
