@@ -143,7 +143,7 @@ func (l *lowerer) affine(x *tensor, xlo, xhi *big.Int, rows, in, out int64, w, b
 	}
 	wf := F - x.frac
 	if wf > maxParamFrac || F > maxParamFrac+x.frac {
-		return nil, l.errf("its parameters need a scale of 2^-%d (finer than 2^-%d): round them to fewer fractional bits", F, maxParamFrac)
+		return nil, l.errf("its parameters need a scale of 2^-%d (finer than 2^-%d): round them to fewer fractional bits (nn-quantize{weight-bits=N}: weight_type, bias_type)", F, maxParamFrac)
 	}
 	wi, wlo, whi := integers(w, wf)
 	bi, _, _ := integers(b, F)

@@ -2,7 +2,7 @@
 """The weight and bias types nn-quantize{weight-bits=N bias-bits=M} must write (tests/nn/nn-quantize-weights.lit),
 computed here by NumPy, never by otir.
 
-Writes weights.npz next to this script: float weights for graph.mlir's "fc" that lie off every grid, the
+Writes weights.npz (and wide.npz) next to this script: float weights for graph.mlir's "fc" that lie off every grid, the
 largest 0.998 (at 8 bits, 2^-7 would round it to 128 > 127: the format must drop to 2^-6). Prints, per payload
 (params.npz, weights.npz) and widths, the types: the signed N-bit format of the finest scale 2^-F at which every
 value, rounded to nearest (ties to even), lies in [-2^(N-1), 2^(N-1)-1]; for the bias, F is at most the
@@ -21,6 +21,11 @@ w = rng.uniform(-0.9, 0.9, (3, 4))
 w[1, 2] = 0.998
 b = rng.uniform(-3, 3, (3,))
 np.savez(os.path.join(HERE, "weights.npz"), **{"fc.weight": w, "fc.bias": b})
+# wide.npz: float64 weights spanning scales (0.9 and 0.001 with full mantissas): their exact products
+# need more than 62 bits, which only weight-bits cures.
+w2 = w.copy()
+w2[0, 0] = 0.001 * (1 + 2.0 ** -45)
+np.savez(os.path.join(HERE, "wide.npz"), **{"fc.weight": w2, "fc.bias": b})
 
 
 def fit(vals, n, cap=200):
