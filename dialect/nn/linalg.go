@@ -125,3 +125,9 @@ func checkConv2d(n *node) ([]int64, error) {
 	}
 	return append(append([]int64{}, batch...), n.res.Shape[r-3], hw[0], hw[1]), nil
 }
+
+// TakesParamTypes reports whether op may carry weight_type and bias_type:
+// nn.linear and nn.conv2d, the nodes of payload weights and biases.
+func TakesParamTypes(op *ir.Operation) bool {
+	return op.Name == OpLinear || op.Name == OpConv2d
+}

@@ -26,7 +26,7 @@ func typeParams(g *ir.Operation, opts Options) error {
 	}
 	var p nneval.Payload
 	for _, op := range g.Body(0).Ops {
-		if op.Name != nn.OpLinear && op.Name != nn.OpConv2d {
+		if !nn.TakesParamTypes(op) {
 			continue
 		}
 		if p == nil {
