@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 )
@@ -202,6 +203,31 @@ func (n *node) exactParam(key string, t *Tensor) (*Exact, error) {
 	return e, nil
 }
 
+// RoundParam is payload entry key rounded to the parameter type t (a
+// weight_type or bias_type, an nn.const's quantized result type) by
+// quant.UniformType.Round (nearest, ties to even, saturating): each value
+// q·2^-F as a float64; p itself when t is nil. The evaluator and the
+// lowering read parameters through it. A rounded value float64 cannot
+// hold (a type wider than 53 bits, saturated) is an error.
+func RoundParam(key string, p *Tensor, t *quant.UniformType) (*Tensor, error) {
+	if t == nil {
+		return p, nil
+	}
+	out := New(p.Shape)
+	for i, v := range p.Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("payload entry '%s' holds %v at flat index %d: parameters must be finite", key, v, i)
+		}
+		q := t.Round(v)
+		r := t.Value(q)
+		if back := math.Ldexp(r, t.Frac); back >= 0x1p63 || back < -0x1p63 || int64(back) != q {
+			return nil, fmt.Errorf("payload entry '%s' rounds to %d·2^%d at flat index %d, which a float64 cannot hold: narrow '%s'", key, q, -t.Frac, i, t)
+		}
+		out.Data[i] = r
+	}
+	return out, nil
+}
+
 // fracOf is the least f for which v·2^f is an integer (v ≠ 0 finite).
 func fracOf(v float64) int {
 	fr, exp := math.Frexp(v) // v = fr·2^exp, 0.5 ≤ |fr| < 1
@@ -281,6 +307,9 @@ func lookup(n *node) (*Exact, error) {
 func exactConstant(n *node) (*Exact, error) {
 	p, err := n.param(n.params(), nil, NumElements(n.out.Shape))
 	if err != nil {
+		return nil, err
+	}
+	if p, err = RoundParam(n.params(), p, n.exact.out); err != nil {
 		return nil, err
 	}
 	e, err := n.exactParam(n.params(), p)
@@ -380,6 +409,14 @@ type affine struct {
 
 // exactAffine reads the exact weight and bias for input x.
 func (n *node) exactAffine(x *Exact, wt, bt *Tensor) (*affine, error) {
+	wt, err := RoundParam(n.params()+".weight", wt, nn.ParamType(n.op, nn.WeightTypeAttr))
+	if err != nil {
+		return nil, err
+	}
+	bt, err = RoundParam(n.params()+".bias", bt, nn.ParamType(n.op, nn.BiasTypeAttr))
+	if err != nil {
+		return nil, err
+	}
 	w, err := n.exactParam(n.params()+".weight", wt)
 	if err != nil {
 		return nil, err

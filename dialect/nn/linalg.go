@@ -19,6 +19,22 @@ const (
 
 var paramsAttr = ir.AttrDef{Name: "params", Kind: ir.AttrString, Doc: "the payload prefix: params.weight, params.bias"}
 
+// Attribute names of the parameter types of nn.linear and nn.conv2d (only
+// in a quantized graph): the payload's weight (bias) is first rounded to
+// that !quant.uniform type (quant.UniformType.Round: nearest, ties to even,
+// saturating).
+const (
+	WeightTypeAttr = "weight_type"
+	BiasTypeAttr   = "bias_type"
+)
+
+// paramTypeAttrs are the optional parameter types of nn.linear and
+// nn.conv2d (checked by the quantized graph's rules).
+var paramTypeAttrs = []ir.AttrDef{
+	{Name: WeightTypeAttr, Kind: ir.AttrAny, Optional: true, Doc: "a !quant.uniform type the payload weight is rounded to (quantized graphs)"},
+	{Name: BiasTypeAttr, Kind: ir.AttrAny, Optional: true, Doc: "a !quant.uniform type the payload bias is rounded to (quantized graphs)"},
+}
+
 // windowAttrs are the attributes of nn.conv2d and the pools.
 var windowAttrs = []ir.AttrDef{
 	{Name: "kernel", Kind: ir.AttrArray, Doc: "[kH, kW], positive"},
@@ -31,7 +47,7 @@ var linalgFamily = family{
 		{Name: OpLinear, Summary: "W·x + b over the last dimension (F.linear); W [out, in] and b [out] from the payload",
 			Operands: []ir.ArgDef{{Name: "input", Doc: "a tensor [in], or batched [..., in]"}},
 			Results:  []ir.ArgDef{{Name: "output", Doc: "[out], or [..., out]: out is the weight's rows"}},
-			Attrs:    []ir.AttrDef{paramsAttr},
+			Attrs:    append([]ir.AttrDef{paramsAttr}, paramTypeAttrs...),
 			Parents:  graphParent, Verify: nodeHook(checkLinear),
 			Format: formatUnary},
 		{Name: OpMatmul, Summary: "the matrix product [m, n]·[n, p] → [m, p], or per batch [B, m, n]·[B, n, p] → [B, m, p]",
@@ -42,7 +58,7 @@ var linalgFamily = family{
 		{Name: OpConv2d, Summary: "2-D cross-correlation with zero padding, plus bias (F.conv2d); W [outC, inC, kH, kW] and b [outC] from the payload",
 			Operands: []ir.ArgDef{{Name: "input", Doc: "[inC, H, W], or batched [N, inC, H, W]"}},
 			Results:  []ir.ArgDef{{Name: "output", Doc: "[outC, ⌊(H+2p−kH)/s⌋+1, ⌊(W+2p−kW)/s⌋+1] (batched: [N, ...]); outC is the weight's"}},
-			Attrs:    append([]ir.AttrDef{paramsAttr}, windowAttrs...),
+			Attrs:    append(append([]ir.AttrDef{paramsAttr}, windowAttrs...), paramTypeAttrs...),
 			Parents:  graphParent, Verify: nodeHook(checkConv2d),
 			Format: formatUnary},
 	},
@@ -108,4 +124,10 @@ func checkConv2d(n *node) ([]int64, error) {
 		return nil, fmt.Errorf("result type '%s' must have the input's rank %d", n.res, r)
 	}
 	return append(append([]int64{}, batch...), n.res.Shape[r-3], hw[0], hw[1]), nil
+}
+
+// TakesParamTypes reports whether op may carry weight_type and bias_type:
+// nn.linear and nn.conv2d, the nodes of payload weights and biases.
+func TakesParamTypes(op *ir.Operation) bool {
+	return op.Name == OpLinear || op.Name == OpConv2d
 }

@@ -102,6 +102,13 @@ func isF32Tensor(t ir.Type) bool {
 // is one.
 func checkQuantized(g *ir.Operation, fn *ir.FunctionType, body *ir.Block) *diag.Diagnostic {
 	if !IsQuantized(g) {
+		for _, op := range body.Ops {
+			for _, name := range []string{WeightTypeAttr, BiasTypeAttr} {
+				if op.Attr(name) != nil {
+					return diag.OpErrorf(op, "has '%s' in a graph that is not quantized: parameter types belong to quantized graphs (give its tensors quantized types, nn-quantize)", name)
+				}
+			}
+		}
 		return nil
 	}
 	for i, a := range body.Args {
@@ -127,8 +134,30 @@ func checkQuantized(g *ir.Operation, fn *ir.FunctionType, body *ir.Block) *diag.
 	return nil
 }
 
-// checkQuantizedNode applies the rule of op's role.
+// ParamType is the parameter type attribute name (WeightTypeAttr,
+// BiasTypeAttr) of op, or nil when absent (or not a !quant.uniform type,
+// which the verifier rejects).
+func ParamType(op *ir.Operation, name string) *quant.UniformType {
+	a, ok := op.Attr(name).(*ir.TypeAttr)
+	if !ok || a == nil {
+		return nil
+	}
+	t, _ := a.Type.(*quant.UniformType)
+	return t
+}
+
+// checkQuantizedNode applies the rule of op's role, and checks its
+// parameter types.
 func checkQuantizedNode(op *ir.Operation) *diag.Diagnostic {
+	for _, name := range []string{WeightTypeAttr, BiasTypeAttr} {
+		a := op.Attr(name)
+		if a == nil {
+			continue
+		}
+		if ta, ok := a.(*ir.TypeAttr); !ok || ta == nil || ParamType(op, name) == nil {
+			return diag.OpErrorf(op, "attribute '%s' must be a !quant.uniform scalar type, but got '%s'", name, a)
+		}
+	}
 	r := quantRules[op.Name]
 	switch r.role {
 	case QuantForbidden:

@@ -234,3 +234,25 @@ func LookupTable(in, out *UniformType, f func(float64) float64) ([]int64, error)
 	}
 	return table, nil
 }
+
+// Round returns the stored integer nearest to a real, ties to even, and
+// saturated at the type's bounds: how a parameter (a weight, a bias, a
+// constant) is quantized offline, unlike Quantize (floor and wrap), which is
+// what a circuit does to activations. NaN rounds to 0; ±Inf saturate.
+func (t *UniformType) Round(v float64) int64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	r := math.RoundToEven(math.Ldexp(v, t.Frac))
+	top := t.Width // QMax+1 = 2^top and QMin are exact in float64
+	if t.Signed {
+		top--
+	}
+	if r >= math.Ldexp(1, top) {
+		return t.QMax()
+	}
+	if r <= float64(t.QMin()) {
+		return t.QMin()
+	}
+	return int64(r)
+}

@@ -95,3 +95,25 @@ func TestLookupTable(t *testing.T) {
 		t.Errorf("a 21-bit table: %v", err)
 	}
 }
+
+func TestRound(t *testing.T) {
+	i4 := Uniform(4, true, 1)  // [-8, 7]·0.5
+	u3 := Uniform(3, false, 0) // [0, 7]
+	i63 := Uniform(63, true, 0)
+	for _, c := range []struct {
+		t    *UniformType
+		v    float64
+		want int64
+	}{
+		{i4, 1.25, 2}, {i4, 1.75, 4}, {i4, 0.75, 2}, {i4, 0.25, 0}, // ties to even
+		{i4, -1.25, -2}, {i4, -1.75, -4}, {i4, -0.25, 0}, {i4, -1.3, -3},
+		{i4, 3.5, 7}, {i4, 3.75, 7}, {i4, 100, 7}, {i4, -4, -8}, {i4, -4.25, -8}, {i4, -1e300, -8}, // saturation
+		{i4, math.Inf(1), 7}, {i4, math.Inf(-1), -8}, {i4, math.NaN(), 0},
+		{u3, -0.4, 0}, {u3, -3, 0}, {u3, 6.5, 6}, {u3, 7.4, 7}, {u3, 9, 7},
+		{i63, 1e30, 1<<62 - 1}, {i63, -1e30, -1 << 62}, {i63, 0x1p61, 1 << 61},
+	} {
+		if got := c.t.Round(c.v); got != c.want {
+			t.Errorf("%s.Round(%v) = %d, want %d", c.t, c.v, got, c.want)
+		}
+	}
+}

@@ -70,6 +70,9 @@ type graphGen struct {
 	nodes   []node
 	lines   []string
 	payload map[string]*nneval.Tensor
+	// ptypes are the parameter types (weight_type, bias_type, a const's
+	// quantized type) of payload entries: their values are rounded.
+	ptypes map[string]*quant.UniformType
 }
 
 func (g *graphGen) quantType() *quant.UniformType {
@@ -130,7 +133,62 @@ func (g *graphGen) linear(x int, out int64, q *quant.UniformType) int {
 	g.weights(key+".weight", []int64{out, in})
 	g.weights(key+".bias", []int64{out})
 	shape := append(append([]int64{}, g.ts[x].shape[:len(g.ts[x].shape)-1]...), out)
-	return g.add("linear", []int{x}, shape, q, key, nil, "")
+	return g.add("linear", []int{x}, shape, q, key, nil, g.paramTypes(key, ""))
+}
+
+// paramTypes, for one parameterized node in three, draws float parameters
+// off every grid (payload key.weight, key.bias) and types to round them to
+// (the bias one time in two; else it stays on its grid, exact), and returns the attribute text with them
+// added to attrs ("{...}" or "").
+func (g *graphGen) paramTypes(key, attrs string) string {
+	if g.rng.IntN(3) != 0 {
+		return attrs
+	}
+	var list []string
+	for _, role := range []string{"weight", "bias"} {
+		if role == "bias" && g.rng.IntN(2) == 0 {
+			continue // an exact bias, on a grid
+		}
+		t := g.payload[key+"."+role]
+		for i := range t.Data {
+			t.Data[i] = (g.rng.Float64()*2 - 1) * math.Ldexp(1, g.rng.IntN(3)) // saturates some types
+		}
+		q := quant.Uniform(3+g.rng.IntN(6), true, g.rng.IntN(6))
+		g.ptypes[key+"."+role] = q
+		list = append(list, fmt.Sprintf("%s_type = %s", role, q))
+	}
+	if attrs != "" {
+		list = append(list, strings.TrimSuffix(strings.TrimPrefix(attrs, "{"), "}"))
+	}
+	return "{" + strings.Join(list, ", ") + "}"
+}
+
+// param is element i of payload entry key, exactly: rounded to its
+// parameter type when it has one.
+func (g *graphGen) param(key string, i int) *big.Rat {
+	f := g.payload[key].Data[i]
+	if q := g.ptypes[key]; q != nil {
+		return roundRat(q, f)
+	}
+	return rat(f)
+}
+
+// roundRat is f rounded to q's grid, to nearest with ties to even, and
+// saturated at q's bounds (in rationals, independently of quant.Round).
+func roundRat(q *quant.UniformType, f float64) *big.Rat {
+	s := new(big.Rat).Mul(rat(f), pow2(q.Frac))
+	fl := new(big.Int).Div(s.Num(), s.Denom()) // floor
+	rem := new(big.Rat).Sub(s, new(big.Rat).SetInt(fl))
+	if c := rem.Cmp(big.NewRat(1, 2)); c > 0 || c == 0 && fl.Bit(0) == 1 {
+		fl.Add(fl, big.NewInt(1))
+	}
+	if fl.Cmp(big.NewInt(q.QMax())) > 0 {
+		fl.SetInt64(q.QMax())
+	}
+	if fl.Cmp(big.NewInt(q.QMin())) < 0 {
+		fl.SetInt64(q.QMin())
+	}
+	return ratQ(q, fl.Int64())
 }
 
 // mlp: linear layers with relu, an element-wise join of two branches, and
@@ -181,7 +239,7 @@ func (g *graphGen) cnn() {
 	g.weights(key+".weight", []int64{oc, c, k, k})
 	g.weights(key+".bias", []int64{oc})
 	attrs := map[string]int64{"k": k, "stride": s, "padding": p}
-	y := g.add("conv2d", []int{0}, shape(oc, oh, ow), g.result(true), key, attrs, fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", k, k, p, s))
+	y := g.add("conv2d", []int{0}, shape(oc, oh, ow), g.result(true), key, attrs, g.paramTypes(key, fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", k, k, p, s)))
 	y = g.add("relu", []int{y}, shape(oc, oh, ow), g.quantType(), "", nil, "")
 	ph, pw := oh, ow
 	if pk, ps, pp := int64(2), int64(1+g.rng.IntN(2)), int64(g.rng.IntN(2)); oh >= pk && ow >= pk {
@@ -209,7 +267,14 @@ func (g *graphGen) shapes() {
 	a, b := int64(2+g.rng.IntN(2)), int64(2+g.rng.IntN(2))
 	g.ts = append(g.ts, gtensor{name: "%x", shape: []int64{a, b}, q: g.quantType()})
 	g.weights("c", []int64{a, b})
-	c := g.add("const", nil, []int64{a, b}, nil, "c", nil, "")
+	cq := g.result(true)
+	if cq != nil { // a quantized constant: float values, rounded to its type
+		for i := range g.payload["c"].Data {
+			g.payload["c"].Data[i] = (g.rng.Float64()*2 - 1) * 4
+		}
+		g.ptypes["c"] = cq
+	}
+	c := g.add("const", nil, []int64{a, b}, cq, "c", nil, "")
 	y := g.add("add", []int{0, c}, []int64{a, b}, g.result(true), "", nil, "")
 	axis := int64(g.rng.IntN(2))
 	zs := []int64{a, b}
@@ -249,8 +314,8 @@ func (g *graphGen) refModel(in []float64) []float64 {
 		}
 		switch n.kind {
 		case "const":
-			for _, f := range g.payload[n.param].Data {
-				v = append(v, rat(f))
+			for i := range g.payload[n.param].Data {
+				v = append(v, g.param(n.param, i))
 			}
 		case "concat", "permute", "swap_first_two", "transpose3d_last_two", "broadcast_to":
 			v = g.gather(n, vals)
@@ -263,13 +328,13 @@ func (g *graphGen) refModel(in []float64) []float64 {
 			}
 			v = []*big.Rat{s}
 		case "linear":
-			w, b := g.payload[n.param+".weight"], g.payload[n.param+".bias"]
+			w := g.payload[n.param+".weight"]
 			out, in := int(w.Shape[0]), int(w.Shape[1])
 			for row := 0; row < len(a); row += in {
 				for o := range out {
-					s := rat(b.Data[o])
+					s := g.param(n.param+".bias", o)
 					for i := range in {
-						s.Add(s, new(big.Rat).Mul(rat(w.Data[o*in+i]), a[row+i]))
+						s.Add(s, new(big.Rat).Mul(g.param(n.param+".weight", o*in+i), a[row+i]))
 					}
 					v = append(v, s)
 				}
@@ -425,14 +490,13 @@ func (g *graphGen) conv(n node, x []*big.Rat) []*big.Rat {
 	batch, c, h, w, oh, ow, k, s, p := g.window(n)
 	out := g.ts[n.out].shape
 	oc := out[len(out)-3]
-	wt, b := g.payload[n.param+".weight"], g.payload[n.param+".bias"]
 	var v []*big.Rat
 	for bt := range batch {
 		xs := x[bt*c*h*w:]
 		for o := range oc {
 			for i := range oh {
 				for j := range ow {
-					acc := rat(b.Data[o])
+					acc := g.param(n.param+".bias", int(o))
 					for ci := range c {
 						for di := range k {
 							for dj := range k {
@@ -440,7 +504,7 @@ func (g *graphGen) conv(n node, x []*big.Rat) []*big.Rat {
 								if hi < 0 || hi >= h || wj < 0 || wj >= w {
 									continue
 								}
-								acc.Add(acc, new(big.Rat).Mul(xs[(ci*h+hi)*w+wj], rat(wt.Data[((o*c+ci)*k+di)*k+dj])))
+								acc.Add(acc, new(big.Rat).Mul(xs[(ci*h+hi)*w+wj], g.param(n.param+".weight", int(((o*c+ci)*k+di)*k+dj))))
 							}
 						}
 					}
@@ -635,7 +699,7 @@ func TestRandomGraphsMatchModel(t *testing.T) {
 		t.Logf("%d of %d outputs non-zero", nonzero, total)
 	}()
 	for seed := range graphs {
-		g := &graphGen{rng: rand.New(rand.NewPCG(uint64(seed), 19)), payload: map[string]*nneval.Tensor{}}
+		g := &graphGen{rng: rand.New(rand.NewPCG(uint64(seed), 19)), payload: map[string]*nneval.Tensor{}, ptypes: map[string]*quant.UniformType{}}
 		kind := []string{"mlp", "cnn", "shapes"}[seed%3]
 		switch kind {
 		case "mlp":

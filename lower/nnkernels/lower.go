@@ -187,7 +187,11 @@ func (l *lowerer) exact(v *ir.Value, frac int, lo, hi *big.Int) *tensor {
 // arithmetic.
 func (l *lowerer) checkExact(t *tensor) error {
 	if max(signedBits(t.lo), signedBits(t.hi)) > MaxExactBits+1 {
-		return diag.OpErrorf(l.node, "exact value in [%v, %v] * 2^-%d needs more than %d bits: give the node a quantized result type", t.lo, t.hi, t.frac, MaxExactBits)
+		hint := ""
+		if nn.TakesParamTypes(l.node) && l.node.Attr(nn.WeightTypeAttr) == nil {
+			hint = ", or round its parameters to fewer bits (nn-quantize{weight-bits=N}: weight_type, bias_type)"
+		}
+		return diag.OpErrorf(l.node, "exact value in [%v, %v] * 2^-%d needs more than %d bits: give the node a quantized result type%s", t.lo, t.hi, t.frac, MaxExactBits, hint)
 	}
 	return nil
 }

@@ -39,6 +39,9 @@ func init() {
 		Options: []passes.Option{
 			paramsOption,
 			{Name: "quant", Help: "the quantization (a quant.json; otir-opt --quant FILE sets it), for nn-quantize"},
+			{Name: "calibration", Help: "for nn-quantize: comma-separated .npy files, one per graph argument, whose float ranges choose the types of a float graph (8 bits)"},
+			{Name: "weight-bits", Help: "for nn-quantize: round the weights of nn.linear and nn.conv2d to signed formats of this width; 0: exact", Default: "0", Kind: passes.IntOption},
+			{Name: "bias-bits", Help: "for nn-quantize: the width of the bias formats; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
 			{Name: "max-adder-depth", Help: "lower-tiles' adder depth bound of each constant-matrix product: -1 (the default) the minimal adder tree, since a network's depth is the sum of its layers'; 0 unconstrained; N at most N adders", Default: "-1", Kind: passes.IntOption},
 			{Name: "carry-size", Help: "lower-tiles' cost model: carry chain length", Default: "-1", Kind: passes.IntOption},
 			{Name: "adder-size", Help: "lower-tiles' cost model: adder size", Default: "-1", Kind: passes.IntOption},
@@ -60,7 +63,8 @@ func expandCircuit(o map[string]string) (passes.Pipeline, error) {
 		name string
 		opts map[string]string
 	}{
-		{"nn-quantize", map[string]string{"quant": o["quant"], "params": o["params"]}},
+		{"nn-quantize", map[string]string{"quant": o["quant"], "params": o["params"], "calibration": o["calibration"],
+			"weight-bits": o["weight-bits"], "bias-bits": o["bias-bits"]}},
 		{"nn-to-otir", map[string]string{"params": o["params"]}},
 		{"promote-types", nil},
 		{"lower-tiles", map[string]string{"max-adder-depth": o["max-adder-depth"], "carry-size": o["carry-size"], "adder-size": o["adder-size"]}},

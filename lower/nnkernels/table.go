@@ -101,8 +101,14 @@ func linear(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	if err != nil {
 		return nil, err
 	}
+	if w, err = nneval.RoundParam(paramsOf(op)+".weight", w, nn.ParamType(op, nn.WeightTypeAttr)); err != nil {
+		return nil, err
+	}
 	b, err := l.param(paramsOf(op)+".bias", []int64{out}, false)
 	if err != nil {
+		return nil, err
+	}
+	if b, err = nneval.RoundParam(paramsOf(op)+".bias", b, nn.ParamType(op, nn.BiasTypeAttr)); err != nil {
 		return nil, err
 	}
 	// B[i][o] = W[o][i].
@@ -137,7 +143,7 @@ func (l *lowerer) affine(x *tensor, xlo, xhi *big.Int, rows, in, out int64, w, b
 	}
 	wf := F - x.frac
 	if wf > maxParamFrac || F > maxParamFrac+x.frac {
-		return nil, l.errf("its parameters need a scale of 2^-%d (finer than 2^-%d): round them to fewer fractional bits", F, maxParamFrac)
+		return nil, l.errf("its parameters need a scale of 2^-%d (finer than 2^-%d): round them to fewer fractional bits (nn-quantize{weight-bits=N}: weight_type, bias_type)", F, maxParamFrac)
 	}
 	wi, wlo, whi := integers(w, wf)
 	bi, _, _ := integers(b, F)
@@ -287,8 +293,14 @@ func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	if err != nil {
 		return nil, err
 	}
+	if w, err = nneval.RoundParam(paramsOf(op)+".weight", w, nn.ParamType(op, nn.WeightTypeAttr)); err != nil {
+		return nil, err
+	}
 	b, err := l.param(paramsOf(op)+".bias", []int64{outC}, false)
 	if err != nil {
+		return nil, err
+	}
+	if b, err = nneval.RoundParam(paramsOf(op)+".bias", b, nn.ParamType(op, nn.BiasTypeAttr)); err != nil {
 		return nil, err
 	}
 	K := wd.c * wd.kh * wd.kw
@@ -494,6 +506,9 @@ func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 func constNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
 	t, err := l.param(paramsOf(op), res.Shape, true)
 	if err != nil {
+		return nil, err
+	}
+	if t, err = nneval.RoundParam(paramsOf(op), t, quant.ElementOf(res)); err != nil {
 		return nil, err
 	}
 	f := paramFrac(t.Data)

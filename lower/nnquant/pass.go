@@ -18,6 +18,11 @@
 //     f = width - k - i. Shape kinds (reshape, permute, broadcast_to, ...)
 //     keep their operand's type.
 //
+// Option weight-bits=N (with params=) then gives each nn.linear and
+// nn.conv2d a weight_type and a bias_type (bias-bits, default 2N): the
+// payload's parameters are rounded to them (params.go). Without it the
+// parameters are used exactly.
+//
 // Before typing, nn.softmax and nn.layer_norm, which a quantized graph may
 // not hold, are decomposed into primitive nodes (decompose.go).
 package nnquant
@@ -44,6 +49,9 @@ type Options struct {
 	// InputBits, ActBits and FuncBits are the widths calibration gives
 	// arguments, function results and every other node.
 	InputBits, ActBits, FuncBits int
+	// WeightBits is the width of the weight types nn-quantize writes (0:
+	// none, the parameters stay exact); BiasBits that of the bias types.
+	WeightBits, BiasBits int
 }
 
 func init() {
@@ -57,6 +65,8 @@ func init() {
 			{Name: "input-bits", Help: "calibration: the width of the graph arguments", Default: "8", Kind: passes.IntOption},
 			{Name: "act-bits", Help: "calibration: the width of the results of every node but the function kinds", Default: "8", Kind: passes.IntOption},
 			{Name: "func-bits", Help: "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)", Default: "8", Kind: passes.IntOption},
+			{Name: "weight-bits", Help: "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact", Default: "0", Kind: passes.IntOption},
+			{Name: "bias-bits", Help: "with weight-bits: the width of the bias formats (bias_type), never finer than the accumulator's scale; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			opts := Options{Quant: o["quant"], Params: o["params"]}
@@ -72,6 +82,22 @@ func init() {
 					return nil, fmt.Errorf("%s must be an integer in [2, 32], got '%s'", w.name, o[w.name])
 				}
 				*w.to = v
+			}
+			for _, w := range []struct {
+				name string
+				to   *int
+			}{{"weight-bits", &opts.WeightBits}, {"bias-bits", &opts.BiasBits}} {
+				v, err := strconv.Atoi(o[w.name])
+				if err != nil || v != 0 && (v < 2 || v > 53) {
+					return nil, fmt.Errorf("%s must be 0 or an integer in [2, 53], got '%s'", w.name, o[w.name])
+				}
+				*w.to = v
+			}
+			if opts.BiasBits != 0 && opts.WeightBits == 0 {
+				return nil, fmt.Errorf("bias-bits needs weight-bits")
+			}
+			if opts.BiasBits == 0 {
+				opts.BiasBits = min(2*opts.WeightBits, 53)
 			}
 			return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
 		},
@@ -109,9 +135,11 @@ func quantizeGraph(g *ir.Operation, spec *quantSpec, opts Options) error {
 		// Every type is written: f64 tensors are exact. A quant.json may
 		// only repeat them.
 		if spec != nil {
-			return spec.checkWritten(g, gname)
+			if err := spec.checkWritten(g, gname); err != nil {
+				return err
+			}
 		}
-		return nil
+		return typeParams(g, opts)
 	}
 	names := valueNames(g)
 	if err := decompose(g, names); err != nil {
@@ -145,7 +173,7 @@ func quantizeGraph(g *ir.Operation, spec *quantSpec, opts Options) error {
 		}
 	}
 	retype(g, types)
-	return nil
+	return typeParams(g, opts)
 }
 
 // retype writes the assignments: each value's tensor type with its new

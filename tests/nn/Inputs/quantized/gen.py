@@ -12,7 +12,8 @@ a Python Fraction (payload floats and inputs are exact dyadic rationals); a node
 result; a quantized result type then takes floor(v * 2^F) and wraps it to its width (two's
 complement when signed); a division by a count into a quantized type is floor(S * 2^F / n); a
 function kind reads its table, f(q * 2^-F_in) in float64 by NumPy, then floor and wrap (NaN and
-+-inf give 0). Nothing of otir is used. Run:
++-inf give 0). A parameter read into a quantized type (an nn.const's result type, a weight_type
+or bias_type of linear and conv2d) is rounded instead: to nearest, ties to even, saturated. Nothing of otir is used. Run:
 
     /usr/bin/python3 tests/nn/Inputs/quantized/gen.py
 
@@ -56,6 +57,18 @@ class Q:
 
     def value(self, q):
         return Fraction(q) / Fraction(2) ** self.f
+
+    def qmax(self):
+        return (1 << (self.w - 1)) - 1 if self.signed else (1 << self.w) - 1
+
+    def round(self, v):
+        """A parameter's stored integer: v * 2^F to nearest, ties to even, saturated."""
+        r = round(Fraction(float(v)) * Fraction(2) ** self.f)  # Fraction rounds half to even
+        return min(max(r, self.qmin()), self.qmax())
+
+    def rounded(self, a):
+        """The parameter array a rounded to this type, as exact values."""
+        return np.vectorize(lambda v: self.value(self.round(v)), otypes=[object])(np.asarray(a, dtype=np.float64))
 
     def qmin(self):
         return -(1 << (self.w - 1)) if self.signed else 0
@@ -355,12 +368,42 @@ def case_const():
     kc = c.node("const", [], (2, 3), None, ' {params = "k"}')
     s = c.node("add", [a, kc], (2, 3), Q(6, True, 4))
     c.out(s, requant(va + frac_array(k).reshape(2, 3), Q(6, True, 4)))
-    kq = c.node("const", [], (2, 3), Q(4, True, 2), ' {params = "k"}')
-    c.out(kq, requant(frac_array(k).reshape(2, 3), Q(4, True, 2)))
+    kq = c.node("const", [], (2, 3), Q(4, True, 2), ' {params = "k"}')  # rounded, not floored
+    c.out(kq, Q(4, True, 2).rounded(k).reshape(2, 3))
+    c.write()
+
+
+def case_param_types():
+    """weight_type and bias_type: float parameters off the grid, rounded (ties, saturation)."""
+    c = Case("paramtypes")
+    a, va = c.arg(reals(-4, 4, (2, 6)), Q(8, True, 4))
+    wq, bq = Q(6, True, 4), Q(8, True, 3)  # weights in [-2, 1.9375] by 1/16
+    w = reals(-2.5, 2.5, (3, 6))
+    w[0, :] = [1 / 32, 3 / 32, -1 / 32, -3 / 32, 1.96875, -2.03125]  # ties; 1.96875 saturates, -2.03125 too
+    b = reals(-20, 20, (3,))  # some saturate at [-16, 15.875]
+    c.params = {"fc.weight": w, "fc.bias": b}
+    wr, br = wq.rounded(w), bq.rounded(b)
+    exact = np.empty((2, 3), dtype=object)
+    for r in range(2):
+        for o in range(3):
+            exact[r, o] = exact_sum(wr[o, i] * va[r, i] for i in range(6)) + br[o]
+    attrs = f' {{bias_type = {bq.text()}, params = "fc", weight_type = {wq.text()}}}'
+    y = c.node("linear", [a], (2, 3), Q(8, True, 2), attrs)
+    c.out(y, requant(exact, Q(8, True, 2)))
+    e = c.node("linear", [a], (2, 3), None, attrs)
+    c.out(e, exact)
+    x, vx = c.arg(reals(-2, 2, (2, 4, 4)), Q(6, True, 3))
+    cw = reals(-1, 1, (2, 2, 3, 3))
+    cb = reals(-1, 1, (2,))
+    c.params.update({"cv.weight": cw, "cv.bias": cb})
+    cwq = Q(5, True, 4)  # only the weights typed: the bias stays exact
+    ce = conv_exact(vx[None], cwq.rounded(cw), frac_array(cb), 1, 1)[0]
+    cy = c.node("conv2d", [x], ce.shape, Q(10, True, 5), f' {{kernel = [3, 3], padding = 1, params = "cv", stride = 1, weight_type = {cwq.text()}}}')
+    c.out(cy, requant(ce, Q(10, True, 5)))
     c.write()
 
 
 if __name__ == "__main__":
     for case in [case_add, case_mul, case_relu, case_linear, case_conv2d, case_pool, case_reduce,
-                 case_linalg_misc, case_functions, case_const]:
+                 case_linalg_misc, case_functions, case_const, case_param_types]:
         case()

@@ -1,0 +1,78 @@
+package nnkernels_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/onnximport"
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/verify"
+)
+
+// A float network (docs/nn-to-circuit.md "A float network"): the MLP and
+// the CNN of tests/onnx/Inputs, as PyTorch exported them, imported, typed
+// by calibration on their committed input with weight-bits=8
+// (nn-quantize writes weight_type and bias_type), then lowered by
+// nn-to-circuit: the circuit's outputs equal the quantized evaluator's bit
+// for bit.
+func TestFloatNetworkWithWeightBits(t *testing.T) {
+	dir := filepath.Join("..", "..", "tests", "onnx", "Inputs")
+	for _, name := range []string{"mlp", "cnn"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, name+".onnx"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := onnximport.Import(data, name+".onnx", onnximport.Options{GraphName: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmp := t.TempDir()
+			params := filepath.Join(tmp, "p.npz")
+			f, err := os.Create(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := npy.WriteNPZ(f, r.Payload); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			input := filepath.Join(dir, name+".in0.npy")
+			pl, err := passes.ParsePipeline("builtin.module(nn-quantize{params=" + params + " calibration=" + input + " weight-bits=8})")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pm, err := passes.NewManager(pl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pm.Verify = verify.Verify
+			if ds := pm.Run(r.Module); ds.HasErrors() {
+				t.Fatal(ds)
+			}
+			text := r.Module.String()
+			if got := strings.Count(text, nn.WeightTypeAttr+" = !quant.uniform<i8:"); got == 0 {
+				t.Fatalf("no 8-bit weight_type written:\n%s", text)
+			}
+			x, err := nneval.ReadTensorFile(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			payload, err := nneval.ReadPayloadOption(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := evaluate(t, text, payload, x.Shape, x.Data, 1)
+			p := circuit(t, text, params, "")
+			got := run(t, p, x.Data, 1)
+			if k := sameBits(got, want); k >= 0 {
+				t.Fatalf("output value %d: circuit %v, evaluator %v", k, got[k], want[k])
+			}
+		})
+	}
+}
