@@ -35,7 +35,8 @@ func (n NonPortable) String() string {
 // any value of their type unless their exact result fits it; the other
 // ops hold their exact result, whose range follows from their operands'
 // (adders as exact linear forms over independent sources, so that shared
-// subexpressions count once; a mux that clamps a value narrows it), and
+// subexpressions count once; a mux that clamps a value narrows it, and a
+// mux branch that its condition's range never selects adds nothing), and
 // must lie in their type. The declared [min, max] is not trusted.
 func (p *Program) Portability() ([]NonPortable, error) {
 	inf, err := p.analyze()
@@ -230,15 +231,40 @@ func formSum(pc *portCtx, i, e int) (affine, bool) {
 }
 
 // operand returns the known range of op id as an operand of op i, narrowed
-// further where op i is a mux that tests id's sign (see muxBranch).
+// further where op i is a mux that tests id's sign (see muxBranch). A mux
+// branch that the condition's known range never selects gets the empty
+// range (see never), which spanMux leaves out of the union.
 func (pc *portCtx) operand(i int, id int32) rng {
 	op := pc.p.Ops[i]
 	if pc.p.Dialect.Info(op.Opcode).Operands == MuxOperands && (id == op.ID0 || id == op.ID1) && op.ID0 != op.ID1 {
+		if pc.muxNever(i, id == op.ID0) {
+			return never()
+		}
 		if r, ok := pc.muxBranch(i, id == op.ID0); ok {
 			return r
 		}
 	}
 	return pc.known[id].big()
+}
+
+// never returns the empty range of a mux branch that is never selected.
+func never() rng { return rng{big.NewInt(1), big.NewInt(0)} }
+
+func (r rng) empty() bool { return r.lo.Cmp(r.hi) > 0 }
+
+// muxNever reports whether mux i never selects its first (or second)
+// branch: its condition's known range holds only values that select the
+// other one. The mux's exact result is then the other branch's alone (as
+// with min(p, q) where p >= q always: the writer's intervals need not see
+// it, the linear forms do).
+func (pc *portCtx) muxNever(i int, first bool) bool {
+	cond := pc.p.Ops[i].DataLow()
+	rc := pc.known[cond].big()
+	tc := pc.inf.kif[cond]
+	// muxTrue is monotone in the raw value over the condition's type, so
+	// it is constant over rc when it agrees at both ends.
+	lo, hi := muxTrue(pc.p.Dialect, tc, rc.lo), muxTrue(pc.p.Dialect, tc, rc.hi)
+	return lo == hi && lo != first
 }
 
 // muxBranch narrows the range of a mux branch when the condition is a
@@ -554,18 +580,35 @@ func spanMul(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng,
 	return dec(op.ID0).mul(dec(op.ID1)), e, reason
 }
 
-// spanMux is mux and DAIS's neg_mux: the union of the branches.
+// spanMux is mux and DAIS's neg_mux: the union of the branches (of the
+// branches ever selected, where the operand ranges say so: empty).
 func spanMux(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
 	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	fr := func(id int32) int { return inf.kif[id].Fractionals }
 	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.DataHigh())
 	e = max(fa, fb)
-	b := dec(op.ID1)
-	if op.Opcode == OpNegMux {
-		b = b.neg()
+	a, b := dec(op.ID0), dec(op.ID1)
+	if a.empty() && b.empty() { // not from a sound analysis
+		return rng{}, e, ""
 	}
-	return dec(op.ID0).shl(uint(e - fa)).union(b.shl(uint(e - fb))), e, ""
+	if !b.empty() {
+		if op.Opcode == OpNegMux {
+			b = b.neg()
+		}
+		b = b.shl(uint(e - fb))
+	}
+	if !a.empty() {
+		a = a.shl(uint(e - fa))
+	}
+	// A branch never selected (empty) adds nothing to the union.
+	switch {
+	case a.empty():
+		return b, e, ""
+	case b.empty():
+		return a, e, ""
+	}
+	return a.union(b), e, ""
 }
 
 func spanLookup(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {

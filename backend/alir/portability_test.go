@@ -86,6 +86,21 @@ func TestPortabilityReports(t *testing.T) {
 			m := b.Mux(d, q, p, 0, kif(1, 7, 0))     // max(p, q), in [0, 127]
 			return b.ConstAdd(m, 1, 0, kif(0, 8, 0)) // [1, 128]
 		}, ""},
+		{"min-branch-never-selected", func(b *Builder) int32 {
+			x := b.Input(0, kif(1, 3, 0))            // [-8, 7]
+			a := b.ConstAdd(x, -16, 0, kif(1, 5, 0)) // [-24, -9]
+			p := b.Sub(a, x, 0, kif(1, 5, 0))        // -16, as a linear form
+			d := b.Sub(p, x, 0, kif(1, 6, 0))        // -16 - x < 0 always: p is selected
+			m := b.Mux(d, p, x, 0, kif(1, 5, 0))     // min(p, x) = -16, not [-16, 7]
+			return b.Neg(m, kif(0, 5, 0))            // 16
+		}, ""},
+		{"mux-first-never-selected", func(b *Builder) int32 {
+			x := b.Input(0, kif(0, 3, 0))            // [0, 7]
+			c := b.ConstAdd(x, 1, 0, kif(0, 4, 0))   // [1, 8] (unsigned: bit 3 set only for 8)
+			y := b.Input(1, kif(1, 7, 0))            // [-128, 127]
+			m := b.Mux(c, y, x, 0, kif(1, 7, 0))     // y when x = 7
+			return b.ConstAdd(m, 1, 0, kif(0, 8, 0)) // [-127, 128]: y can be selected
+		}, "op 4 (const_add): its exact result lies in [-127, 128]"},
 		{"max-unproven", func(b *Builder) int32 {
 			p := b.Input(0, kif(0, 4, 0))
 			q := b.Input(1, kif(1, 7, 0))

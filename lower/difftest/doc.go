@@ -9,7 +9,8 @@
 // Check does this for one kernel; Generate writes random valid integer
 // kernels (grids, slices, DMA with double buffering, loops, data-dependent
 // scf.if, select, comparisons, matmuls with constant and non-constant
-// operands, atomics, mixed widths under both typing styles) as OTIR text.
+// operands, some followed by a narrowed min or max and an abs or neg,
+// atomics, mixed widths under both typing styles) as OTIR text.
 // The package's test runs a few hundred generated kernels; set
 // OTIR_DIFFTEST_KERNELS to run more. Any disagreement found becomes a golden
 // test in testdata/.

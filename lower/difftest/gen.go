@@ -705,6 +705,9 @@ func (g *gen) matmulKernel() {
 		}
 		d = acc
 	}
+	if g.rng.IntN(2) == 0 {
+		d = g.clampEpilogue(val{d, td, []int{M, N}}).name
+	}
 	g.line("%%gd = otir.extract_slice %%D[%%off, 0] [%d, %d] [1, 1] : %s to %s", M, N, tileT([]int{G * M, N}, td, "global"), tileT([]int{M, N}, td, "global"))
 	g.line("otir.store %s, %%gd : %s, %s", d, dT, tileT([]int{M, N}, td, "global"))
 }
@@ -735,4 +738,34 @@ func (g *gen) constLeftMatmulKernel() {
 	g.line("%s = otir.matmul %s, %s, %s : (%s, %s, %s) -> %s", d, w.name, x.name, c.name, w.typ(), x.typ(), c.typ(), dT)
 	g.line("%%gd = otir.extract_slice %%D[%%offd, 0] [%d, %d] [1, 1] : %s to %s", N, K, tileT([]int{G * N, K}, td, "global"), tileT([]int{N, K}, td, "global"))
 	g.line("otir.store %s, %%gd : %s, %s", d, dT, tileT([]int{N, K}, td, "global"))
+}
+
+// clampEpilogue follows a product d with the shape of a quantized network's
+// activation: d narrowed (shr_s, cast), then abs or neg of its min or max
+// with p = (n + c) - n, a constant c to the verifier's linear forms but an
+// interval as wide as n's to the lowering's interval arithmetic. With c
+// often outside n's range, the verifier sees that the mux of the min or max
+// never selects one branch where the lowering cannot (the neg typed from
+// the lowering's interval of abs(min(...)) was once rejected for it).
+// It returns a value of d's type.
+func (g *gen) clampEpilogue(d val) val {
+	tn := []ity{{4, true}, {3, true}, {8, true}, {4, false}}[g.rng.IntN(4)]
+	ti := ity{16, true}
+	sh, sv := g.fresh(), g.fresh()
+	g.line("%s = otir.constant dense<%d> : %s", sh, g.rng.IntN(4), d.typ())
+	g.line("%s = otir.shr_s %s, %s : (%s, %s) -> %s", sv, d.name, sh, d.typ(), d.typ(), d.typ())
+	n := g.castTo(g.castTo(val{sv, d.t, d.shape}, tn), ti)
+	lo, hi := rangeOf(tn)
+	c := 2*lo + g.rng.Int64N(2*(hi-lo)+1) // in [2lo, 2hi]
+	cv, a, p, m, r := g.fresh(), g.fresh(), g.fresh(), g.fresh(), g.fresh()
+	g.line("%s = otir.constant dense<%d> : %s", cv, c, n.typ())
+	g.line("%s = otir.add %s, %s : %s", a, n.name, cv, n.typ())
+	g.line("%s = otir.sub %s, %s : %s", p, a, n.name, n.typ())
+	x, y := p, n.name
+	if g.rng.IntN(2) == 0 {
+		x, y = y, x
+	}
+	g.line("%s = otir.%s %s, %s : %s", m, []string{"min", "max"}[g.rng.IntN(2)], x, y, n.typ())
+	g.line("%s = otir.%s %s : %s", r, []string{"abs", "neg"}[g.rng.IntN(2)], m, n.typ())
+	return g.castTo(val{r, ti, d.shape}, d.t)
 }
