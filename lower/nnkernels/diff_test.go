@@ -699,65 +699,91 @@ func TestRandomGraphsMatchModel(t *testing.T) {
 		t.Logf("%d of %d outputs non-zero", nonzero, total)
 	}()
 	for seed := range graphs {
-		g := &graphGen{rng: rand.New(rand.NewPCG(uint64(seed), 19)), payload: map[string]*nneval.Tensor{}, ptypes: map[string]*quant.UniformType{}}
-		kind := []string{"mlp", "cnn", "shapes"}[seed%3]
-		switch kind {
-		case "mlp":
-			g.mlp()
-		case "cnn":
-			g.cnn()
-		default:
-			g.shapes()
-		}
-		text := g.text()
+		kind, _ := graphKind(uint64(seed))
 		t.Run(fmt.Sprintf("%s%d", kind, seed), func(t *testing.T) {
-			dir := t.TempDir()
-			if keep := os.Getenv("OTIR_NNDIFF_KEEP"); keep != "" {
-				// Keep each graph and payload for a look by hand.
-				dir = filepath.Join(keep, t.Name())
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, "graph.mlir"), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			params := writePayload(t, dir, g.payload)
-			p := circuit(t, text, params, "")
-			x := g.ts[0]
-			nIn := 1
-			for _, d := range x.shape {
-				nIn *= int(d)
-			}
-			rows := 200
-			in := randomInputs(g.rng, x.q, nIn, rows)
-			got := run(t, p, in, rows)
-			var want []float64
-			for r := range rows {
-				want = append(want, g.refModel(in[r*nIn:(r+1)*nIn])...)
-			}
-			for _, v := range want {
-				total++
-				if v != 0 {
-					nonzero++
-				}
-			}
-			if k := sameBits(got, want); k >= 0 {
-				nOut := len(want) / rows
-				t.Fatalf("row %d output %d: circuit %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
-			}
-			// The quantized evaluator (backend/nneval) computes the same.
-			if k := sameBits(evaluate(t, text, g.payload, x.shape, in, rows), want); k >= 0 {
-				nOut := len(want) / rows
-				t.Fatalf("nneval: row %d output %d differs from the model's %v\n%s", k/nOut, k%nOut, want[k], text)
-			}
-			if ref := os.Getenv("OTIR_REFERENCE_BIN"); ref != "" {
-				got := runReference(t, filepath.Join(ref, "alir_v4_run"), p, in)
-				if k := sameBits(got, want); k >= 0 {
-					nOut := len(want) / rows
-					t.Fatalf("alir_v4_run: row %d output %d: %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
-				}
-			}
+			nz, n := checkRandomGraph(t, uint64(seed), 200)
+			nonzero, total = nonzero+nz, total+n
 		})
 	}
+}
+
+// FuzzRandomGraphs explores more generated graphs than the test's 60: the
+// fuzzer picks the seed, and the circuit must equal the rational model and
+// the quantized evaluator bit for bit (go test -fuzz FuzzRandomGraphs).
+func FuzzRandomGraphs(f *testing.F) {
+	for _, seed := range []uint64{0, 1, 2, 54, 1 << 40} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) { checkRandomGraph(t, seed, 20) })
+}
+
+// graphKind is the kind of graph a seed generates.
+func graphKind(seed uint64) (string, int) {
+	kinds := []string{"mlp", "cnn", "shapes"}
+	return kinds[seed%3], int(seed % 3)
+}
+
+// checkRandomGraph generates the graph of a seed, lowers it to a circuit
+// and compares the circuit on rows random inputs with the test's rational
+// model, with backend/nneval and, when OTIR_REFERENCE_BIN is set, with
+// alir_v4_run; it returns how many of the model's outputs are non-zero,
+// and how many there are.
+func checkRandomGraph(t *testing.T, seed uint64, rows int) (nonzero, total int) {
+	g := &graphGen{rng: rand.New(rand.NewPCG(seed, 19)), payload: map[string]*nneval.Tensor{}, ptypes: map[string]*quant.UniformType{}}
+	switch _, k := graphKind(seed); k {
+	case 0:
+		g.mlp()
+	case 1:
+		g.cnn()
+	default:
+		g.shapes()
+	}
+	text := g.text()
+	dir := t.TempDir()
+	if keep := os.Getenv("OTIR_NNDIFF_KEEP"); keep != "" {
+		// Keep each graph and payload for a look by hand.
+		dir = filepath.Join(keep, t.Name())
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "graph.mlir"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	params := writePayload(t, dir, g.payload)
+	p := circuit(t, text, params, "")
+	x := g.ts[0]
+	nIn := 1
+	for _, d := range x.shape {
+		nIn *= int(d)
+	}
+	in := randomInputs(g.rng, x.q, nIn, rows)
+	got := run(t, p, in, rows)
+	var want []float64
+	for r := range rows {
+		want = append(want, g.refModel(in[r*nIn:(r+1)*nIn])...)
+	}
+	for _, v := range want {
+		total++
+		if v != 0 {
+			nonzero++
+		}
+	}
+	if k := sameBits(got, want); k >= 0 {
+		nOut := len(want) / rows
+		t.Fatalf("row %d output %d: circuit %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
+	}
+	// The quantized evaluator (backend/nneval) computes the same.
+	if k := sameBits(evaluate(t, text, g.payload, x.shape, in, rows), want); k >= 0 {
+		nOut := len(want) / rows
+		t.Fatalf("nneval: row %d output %d differs from the model's %v\n%s", k/nOut, k%nOut, want[k], text)
+	}
+	if ref := os.Getenv("OTIR_REFERENCE_BIN"); ref != "" {
+		got := runReference(t, filepath.Join(ref, "alir_v4_run"), p, in)
+		if k := sameBits(got, want); k >= 0 {
+			nOut := len(want) / rows
+			t.Fatalf("alir_v4_run: row %d output %d: %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
+		}
+	}
+	return nonzero, total
 }
