@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
@@ -136,5 +135,5 @@ func ConstSource(op *ir.Operation) string {
 		return "inline value"
 	}
 	s, _ := op.StringAttr("params")
-	return "payload entry '" + strings.ReplaceAll(s, "'", "\\'") + "'"
+	return "payload entry '" + s + "'"
 }
