@@ -67,7 +67,7 @@ func checkInline(v ir.Attr, res *ir.TensorType) error {
 	if res == nil {
 		return errNeedsResult
 	}
-	if have, want := d.Type.NumElements(), numElements(res.Shape); have != want {
+	if have, want := d.Type.NumElements(), res.NumElements(); have != want {
 		return fmt.Errorf("attribute 'value' of type '%s' has %d elements, but the result type '%s' holds %d", d.Type.TensorString(), have, res, want)
 	}
 	if n := int64(len(d.Floats)); n != 1 && n != d.Type.NumElements() {
@@ -79,14 +79,6 @@ func checkInline(v ir.Attr, res *ir.TensorType) error {
 		}
 	}
 	return nil
-}
-
-func numElements(shape []int64) int64 {
-	n := int64(1)
-	for _, d := range shape {
-		n *= d
-	}
-	return n
 }
 
 // InlineValue is the values of an nn.const with a `value` attribute, row

@@ -10,8 +10,6 @@ import (
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 // TestLayerNormToCircuit: float graphs holding nn.layer_norm go through
@@ -96,17 +94,6 @@ func quantize(t *testing.T, src, opts string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := passes.ParsePipeline("builtin.module(nn-quantize{" + opts + "})")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
-		t.Fatal(ds)
-	}
+	runPipeline(t, m, "builtin.module(nn-quantize{"+opts+"})", src)
 	return m.String()
 }
