@@ -236,6 +236,12 @@ func attrText(a Attr) string {
 	if ia, ok := a.(*IntAttr); ok && ia.Type == Int(64, true) {
 		return ia.Value.String()
 	}
+	// A dense constant of a #private tile in a dictionary (nn.const's
+	// value) spells its type as MLIR's tensor<...>, which reads back as
+	// that tile; otir.constant spells its value outside the dictionary.
+	if d, ok := a.(*DenseAttr); ok && d != nil && d.Type != nil && d.Type.Space == Private {
+		return d.Literal() + " : " + d.Type.TensorString()
+	}
 	return a.String()
 }
 

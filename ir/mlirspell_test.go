@@ -40,3 +40,18 @@ func TestMLIRSpelling(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseInDictionary: a dense constant of a #private tile in an
+// attribute dictionary (nn.const's value) prints its type as tensor<...>,
+// which the parser reads back as that tile; another memory space keeps the
+// tile type (the tensor spelling would lose it).
+func TestDenseInDictionary(t *testing.T) {
+	priv := Attrs{{Name: "value", Value: &DenseAttr{Type: Tile([]int64{2}, Float(F64), Private), Floats: []float64{1, 2.5}}}}
+	if got, want := priv.String(), "{value = dense<[1.0, 2.5]> : tensor<2xf64>}"; got != want {
+		t.Errorf("private: %s, want %s", got, want)
+	}
+	glob := Attrs{{Name: "value", Value: &DenseAttr{Type: Tile([]int64{2}, Float(F64), Global), Floats: []float64{1}}}}
+	if got, want := glob.String(), "{value = dense<1.0> : "+Tile([]int64{2}, Float(F64), Global).String()+"}"; got != want {
+		t.Errorf("global: %s, want %s", got, want)
+	}
+}

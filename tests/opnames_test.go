@@ -54,8 +54,8 @@ var extraNamers = map[string]struct {
 	},
 	"lower/nnquant/decompose.go": {
 		[]string{"nn.softmax", "nn.layer_norm", "nn.exp", "nn.reduce_sum", "nn.inv", "nn.mul", "nn.reshape", "nn.broadcast_to",
-			"nn.reduce_mean", "nn.sub", "nn.sqrt", "nn.flatten", "nn.permute", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.detach"},
-		"nn-quantize decomposes softmax and layer_norm into primitive nodes (a quantized graph may not hold them), and gives the shape kinds their operand's type",
+			"nn.reduce_mean", "nn.sub", "nn.sqrt", "nn.add", "nn.const", "nn.flatten", "nn.permute", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.detach"},
+		"nn-quantize decomposes softmax and layer_norm into primitive nodes (a quantized graph may not hold them; layer_norm's epsilon an inline nn.const), and gives the shape kinds their operand's type",
 	},
 }
 

@@ -139,3 +139,34 @@ func TestWindowWork(t *testing.T) {
 		t.Errorf("within the budget: %v", err)
 	}
 }
+
+// TestInlineConstErrors: an inline constant's values that its quantized
+// result type cannot hand over as float64 numbers, or that need more than
+// the exact arithmetic's bits, are errors at the node naming the inline
+// value (not a payload entry); the payload is not read.
+func TestInlineConstErrors(t *testing.T) {
+	for _, c := range []struct{ what, typ, value, want string }{
+		{"saturated wide type", "!quant.uniform<i60:f64, 1.0>", "dense<1.0e+300> : tensor<2xf64>",
+			"c.mlir:2:3: error: 'nn.const' op %c: inline value rounds to 576460752303423487·2^0 at flat index 0, which a float64 cannot hold"},
+		{"exact, too many bits", "f64", "dense<[1.0e+10, 1.0e-10]> : tensor<2xf64>",
+			"c.mlir:2:3: error: 'nn.const' op %c: inline value needs more than 62 bits at one scale"},
+	} {
+		src := `nn.graph @g(%x: tensor<2x!quant.uniform<i8:f64, 1.0>>) -> tensor<2x` + c.typ + `> {
+  %c = nn.const {value = ` + c.value + `} : () -> tensor<2x` + c.typ + `>
+  nn.return %c : tensor<2x` + c.typ + `>
+}
+`
+		m, err := parse.Parse("c.mlir", []byte(src), parse.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := FindGraph(m, "@g")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Eval(g, []*Tensor{{Shape: []int64{2}, Data: []float64{1, 2}}}, nil, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.what, err, c.want)
+		}
+	}
+}

@@ -55,16 +55,21 @@ func identity(n *node) (*Tensor, error) {
 // reshape keeps the values in row-major order (nn.reshape, nn.flatten).
 func reshape(n *node) (*Tensor, error) { return identity(n) }
 
-// constant reads the payload entry params: numel(result) values in any
-// array shape.
+// constant is the inline value, or reads the payload entry params:
+// numel(result) values in any array shape.
 func constant(n *node) (*Tensor, error) {
-	p, err := n.param(n.params(), nil, NumElements(n.out.Shape))
+	p, err := ConstValues(n.op, n.constEntry, nil)
 	if err != nil {
 		return nil, err
 	}
 	y := n.result()
 	copy(y.Data, p.Data)
 	return y, nil
+}
+
+// constEntry is payload entry key of an nn.const: numel(result) values.
+func (n *node) constEntry(key string) (*Tensor, error) {
+	return n.param(key, nil, NumElements(n.out.Shape))
 }
 
 // SplitMix64's mixing function (TorchLean's generator, nn-graph-ops.md

@@ -179,11 +179,12 @@ func alignAll(c *checked, es []*Exact) ([]*Exact, int) {
 
 // exactParam is a payload entry's exact value: every finite float64 is a
 // dyadic rational; the tensor's scale is the finest its entries need.
-func (n *node) exactParam(key string, t *Tensor) (*Exact, error) {
+// what names the values in diagnostics (entry(key), nn.ConstSource).
+func (n *node) exactParam(what string, t *Tensor) (*Exact, error) {
 	f := math.MinInt
 	for _, v := range t.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("payload entry '%s' holds %v, which has no exact value", key, v)
+			return nil, fmt.Errorf("%s holds %v, which has no exact value", what, v)
 		}
 		if v != 0 {
 			f = max(f, fracOf(v))
@@ -196,7 +197,7 @@ func (n *node) exactParam(key string, t *Tensor) (*Exact, error) {
 	for i, v := range t.Data {
 		m := math.Ldexp(v, f)
 		if math.Abs(m) >= float64(exactLimit) {
-			return nil, fmt.Errorf("payload entry '%s' needs more than %d bits at one scale (2^%d, for its finest value): round its values to fewer bits", key, MaxExactBits, -f)
+			return nil, fmt.Errorf("%s needs more than %d bits at one scale (2^%d, for its finest value): round its values to fewer bits", what, MaxExactBits, -f)
 		}
 		e.M[i] = int64(m)
 	}
@@ -210,18 +211,47 @@ func (n *node) exactParam(key string, t *Tensor) (*Exact, error) {
 // lowering read parameters through it. A rounded value float64 cannot
 // hold (a type wider than 53 bits, saturated) is an error.
 func RoundParam(key string, p *Tensor, t *quant.UniformType) (*Tensor, error) {
+	return roundParam(entry(key), p, t)
+}
+
+// entry names payload entry key in diagnostics.
+func entry(key string) string { return "payload entry '" + key + "'" }
+
+// ConstValues is the values of nn.const op, rounded to t as RoundParam
+// rounds (t nil: as they are): its inline value, or its payload entry as
+// payload reads it (each caller checks the entry its own way). The
+// evaluator and the lowering read constants through it.
+func ConstValues(op *ir.Operation, payload func(key string) (*Tensor, error), t *quant.UniformType) (*Tensor, error) {
+	var p *Tensor
+	if v, ok := nn.InlineValue(op); ok {
+		p = &Tensor{Data: v}
+		if rt, isTensor := op.Results[0].Type.(*ir.TensorType); isTensor {
+			p.Shape = append([]int64{}, rt.Shape...)
+		}
+	} else {
+		s, _ := op.StringAttr("params")
+		var err error
+		if p, err = payload(s); err != nil {
+			return nil, err
+		}
+	}
+	return roundParam(nn.ConstSource(op), p, t)
+}
+
+// roundParam is RoundParam of the values what names.
+func roundParam(what string, p *Tensor, t *quant.UniformType) (*Tensor, error) {
 	if t == nil {
 		return p, nil
 	}
 	out := New(p.Shape)
 	for i, v := range p.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("payload entry '%s' holds %v at flat index %d: parameters must be finite", key, v, i)
+			return nil, fmt.Errorf("%s holds %v at flat index %d: parameters must be finite", what, v, i)
 		}
 		q := t.Round(v)
 		r := t.Value(q)
 		if back := math.Ldexp(r, t.Frac); back >= 0x1p63 || back < -0x1p63 || int64(back) != q {
-			return nil, fmt.Errorf("payload entry '%s' rounds to %d·2^%d at flat index %d, which a float64 cannot hold: narrow '%s'", key, q, -t.Frac, i, t)
+			return nil, fmt.Errorf("%s rounds to %d·2^%d at flat index %d, which a float64 cannot hold: narrow '%s'", what, q, -t.Frac, i, t)
 		}
 		out.Data[i] = r
 	}
@@ -305,14 +335,11 @@ func lookup(n *node) (*Exact, error) {
 }
 
 func exactConstant(n *node) (*Exact, error) {
-	p, err := n.param(n.params(), nil, NumElements(n.out.Shape))
+	p, err := ConstValues(n.op, n.constEntry, n.exact.out)
 	if err != nil {
 		return nil, err
 	}
-	if p, err = RoundParam(n.params(), p, n.exact.out); err != nil {
-		return nil, err
-	}
-	e, err := n.exactParam(n.params(), p)
+	e, err := n.exactParam(nn.ConstSource(n.op), p)
 	if err != nil {
 		return nil, err
 	}
@@ -417,11 +444,11 @@ func (n *node) exactAffine(x *Exact, wt, bt *Tensor) (*affine, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := n.exactParam(n.params()+".weight", wt)
+	w, err := n.exactParam(entry(n.params()+".weight"), wt)
 	if err != nil {
 		return nil, err
 	}
-	b, err := n.exactParam(n.params()+".bias", bt)
+	b, err := n.exactParam(entry(n.params()+".bias"), bt)
 	if err != nil {
 		return nil, err
 	}

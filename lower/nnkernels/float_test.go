@@ -10,8 +10,6 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/dialect/nn"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 // A float network (docs/nn-to-circuit.md "A float network"): the MLP and
@@ -43,18 +41,7 @@ func TestFloatNetworkWithWeightBits(t *testing.T) {
 			}
 			f.Close()
 			input := filepath.Join(dir, name+".in0.npy")
-			pl, err := passes.ParsePipeline("builtin.module(nn-quantize{params=" + params + " calibration=" + input + " weight-bits=8})")
-			if err != nil {
-				t.Fatal(err)
-			}
-			pm, err := passes.NewManager(pl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pm.Verify = verify.Verify
-			if ds := pm.Run(r.Module); ds.HasErrors() {
-				t.Fatal(ds)
-			}
+			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
 			text := r.Module.String()
 			if got := strings.Count(text, nn.WeightTypeAttr+" = !quant.uniform<i8:"); got == 0 {
 				t.Fatalf("no 8-bit weight_type written:\n%s", text)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	_ "github.com/otir-dev/otir/lower/nnkernels"
 	"github.com/otir-dev/otir/parse"
@@ -37,6 +38,22 @@ func circuit(t testing.TB, text, params, opts string) *alir.Program {
 		t.Fatalf("verify: %v\n%s", ds, text)
 	}
 	pipeline := "builtin.module(nn-to-circuit{params=" + params + " " + opts + "})"
+	runPipeline(t, m, pipeline, text)
+	progs := dais.Programs(m)
+	if len(progs) != 1 {
+		t.Fatalf("%d programs after %s", len(progs), pipeline)
+	}
+	p, err := dais.ProgramOf(progs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runPipeline runs a textual pass pipeline on m, verifying after each
+// pass; text is the module's input, shown when a pass fails.
+func runPipeline(t testing.TB, m *ir.Module, pipeline, text string) {
+	t.Helper()
 	pl, err := passes.ParsePipeline(pipeline)
 	if err != nil {
 		t.Fatal(err)
@@ -49,15 +66,6 @@ func circuit(t testing.TB, text, params, opts string) *alir.Program {
 	if ds := pm.Run(m); ds.HasErrors() {
 		t.Fatalf("%s: %v\n%s", pipeline, ds, text)
 	}
-	progs := dais.Programs(m)
-	if len(progs) != 1 {
-		t.Fatalf("%d programs after %s", len(progs), pipeline)
-	}
-	p, err := dais.ProgramOf(progs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // readRows reads a whitespace-separated text file of numbers.

@@ -501,14 +501,13 @@ func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 	return minBig(ps...), maxBig(ps...)
 }
 
-// constNode is a payload tensor, exactly: integers at the smallest scale
+// constNode is a payload tensor or an inline value (read as the evaluator
+// reads them, nneval.ConstValues), exactly: integers at the smallest scale
 // that makes them so.
 func constNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	t, err := l.param(paramsOf(op), res.Shape, true)
+	entry := func(key string) (*nneval.Tensor, error) { return l.param(key, res.Shape, true) }
+	t, err := nneval.ConstValues(op, entry, quant.ElementOf(res))
 	if err != nil {
-		return nil, err
-	}
-	if t, err = nneval.RoundParam(paramsOf(op), t, quant.ElementOf(res)); err != nil {
 		return nil, err
 	}
 	f := paramFrac(t.Data)

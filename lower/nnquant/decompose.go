@@ -15,15 +15,16 @@ import (
 // softmax along axis a:     e = exp(x); s = reduce_sum(e, a); r = inv(s);
 //                           y = e · broadcast(r)
 // layer_norm from axis a:   x2 = x as [M, N]; c = x2 − broadcast(reduce_mean(x2, 1));
-//                           d = sqrt(reduce_mean(c·c, 1)); y = c · broadcast(inv(d)), as x's shape
+//                           v = reduce_mean(c·c, 1); e = nn.const {value = dense<ε>};
+//                           d = sqrt(v + broadcast(e)); y = c · broadcast(inv(d)), as x's shape
 //
 // softmax does not subtract the maximum first (there is no max reduction
-// kind): exp's table covers the range calibration sees. layer_norm's epsilon
-// is dropped (a quantized graph has no constant but the payload's): a
-// zero deviation makes inv's table entry 0 (1/0 = inf quantizes to 0).
-// Internal nodes are named after the decomposed node: %3.exp, %3.sum,
-// %3.inv, ... (keys of a quant.json may type them); the last node takes the
-// decomposed node's name.
+// kind): exp's table covers the range calibration sees. layer_norm keeps
+// its epsilon as an inline constant (a pass cannot add payload entries),
+// which calibration types like any node; its float reading is
+// nn.layer_norm's. Internal nodes are named after the decomposed node:
+// %3.exp, %3.sum, %3.inv, %3.eps, %3.vareps, ... (keys of a quant.json may
+// type them); the last node takes the decomposed node's name.
 
 // keepsOperandType lists the kinds whose values are their operand's values
 // moved around: calibration gives their result their operand's type.
@@ -80,19 +81,42 @@ type decomposer struct {
 }
 
 // node creates a node named base.part of the given shape (f64: it is typed
-// afterwards).
+// afterwards); operands[0] when the decomposition has failed.
 func (d *decomposer) node(name, part string, shape []int64, attrs ir.Attrs, operands ...*ir.Value) *ir.Value {
+	if v := d.create(name, part, shape, attrs, operands); v != nil {
+		return v
+	}
+	return operands[0]
+}
+
+// constant creates an inline nn.const named base.part of the given shape
+// and values; nil when the decomposition has failed.
+func (d *decomposer) constant(part string, shape []int64, values []float64) *ir.Value {
+	return d.create(nn.OpConst, part, shape, nn.InlineConst(shape, values), nil)
+}
+
+// create is node and constant: the new value, or nil after the first error.
+func (d *decomposer) create(name, part string, shape []int64, attrs ir.Attrs, operands []*ir.Value) *ir.Value {
 	if d.err != nil {
-		return operands[0]
+		return nil
 	}
 	v, err := nn.Node(d.b, name, operands, ir.Tensor(shape, ir.Float(ir.F64)), attrs)
 	if err != nil {
 		d.err = err
-		return operands[0]
+		return nil
 	}
 	v.Name = d.base + "." + part
 	d.names["%"+v.Name] = v
 	return v
+}
+
+// epsilon is a layer_norm's epsilon attribute (nn.DefaultEpsilon when
+// absent).
+func epsilon(op *ir.Operation) float64 {
+	if a, ok := op.Attr("epsilon").(*ir.FloatAttr); ok && a != nil {
+		return a.Value
+	}
+	return nn.DefaultEpsilon
 }
 
 func axisAttr(a int64) ir.Attrs { return ir.Attrs{{Name: "axis", Value: ir.I64(a)}} }
@@ -144,7 +168,9 @@ func (d *decomposer) layerNorm(op *ir.Operation) *ir.Value {
 	c := d.node(nn.OpSub, "centered", mn, nil, x2, d.spread(mu, mn, 1, "mean"))
 	c2 := d.node(nn.OpMul, "square", mn, nil, c, c)
 	v := d.node(nn.OpReduceMean, "var", []int64{rows}, axisAttr(1), c2)
-	sd := d.node(nn.OpSqrt, "std", []int64{rows}, nil, v)
+	e := d.constant("eps", []int64{1}, []float64{epsilon(op)})
+	ve := d.node(nn.OpAdd, "vareps", []int64{rows}, nil, v, d.node(nn.OpBroadcastTo, "eps_broadcast", []int64{rows}, nil, e))
+	sd := d.node(nn.OpSqrt, "std", []int64{rows}, nil, ve)
 	r := d.node(nn.OpInv, "inv", []int64{rows}, nil, sd)
 	y2 := d.node(nn.OpMul, "normalized", mn, nil, c, d.spread(r, mn, 1, "inv"))
 	return d.node(nn.OpReshape, "out", shape, nil, y2)

@@ -1,6 +1,7 @@
 package nnquant
 
 import (
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -36,15 +37,19 @@ func TestTypeOfRange(t *testing.T) {
 }
 
 // TestDecompose: the decomposed softmax and layer_norm compute, in float,
-// what the kinds compute (layer_norm with epsilon 0: the decomposition
-// drops it).
+// what the kinds compute, layer_norm's epsilon included (the default, a
+// large one, over the whole tensor), also on a constant row (deviation 0:
+// the epsilon alone keeps inv finite).
 func TestDecompose(t *testing.T) {
-	src := `nn.graph @g(%x: tensor<2x3xf64>) -> (tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>) {
-  %s0 = nn.softmax %x {axis = 0} : (tensor<2x3xf64>) -> tensor<2x3xf64>
-  %s1 = nn.softmax %x {axis = 1} : (tensor<2x3xf64>) -> tensor<2x3xf64>
-  %l = nn.layer_norm %x {axis = 1, epsilon = 0.0} : (tensor<2x3xf64>) -> tensor<2x3xf64>
-  nn.return %s0, %s1, %l : tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>
+	src := `nn.graph @g(%x: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>) {
+  %s0 = nn.softmax %x {axis = 0} : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  %s1 = nn.softmax %x {axis = 1} : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  %l = nn.layer_norm %x {axis = 1} : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  %l2 = nn.layer_norm %x {axis = 1, epsilon = 0.25} : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  %l3 = nn.layer_norm %x {axis = 0, epsilon = 1.0e-03} : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  nn.return %s0, %s1, %l, %l2, %l3 : tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>
 }`
+	eps := map[string]float64{}
 	eval := func(decomposed bool) []*nneval.Tensor {
 		m, err := parse.ParseString("d.mlir", src, parse.Options{})
 		if err != nil {
@@ -62,9 +67,12 @@ func TestDecompose(t *testing.T) {
 				if op.Name == nn.OpSoftmax || op.Name == nn.OpLayerNorm {
 					t.Fatalf("%s is left", op.Name)
 				}
+				if v, ok := nn.InlineValue(op); ok {
+					eps[op.Results[0].Name] = v[0]
+				}
 			}
 		}
-		x := &nneval.Tensor{Shape: []int64{2, 3}, Data: []float64{0.5, -1, 2, 3, 0.25, -0.75}}
+		x := &nneval.Tensor{Shape: []int64{3, 3}, Data: []float64{0.5, -1, 2, 3, 0.25, -0.75, 1.5, 1.5, 1.5}}
 		res, err := nneval.Eval(g, []*nneval.Tensor{x}, nil, nneval.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -78,6 +86,9 @@ func TestDecompose(t *testing.T) {
 				t.Errorf("output #%d, element %d: decomposed %v, kind %v", i, k, got[i].Data[k], w)
 			}
 		}
+	}
+	if want := map[string]float64{"l.eps": 1e-5, "l2.eps": 0.25, "l3.eps": 1e-3}; !maps.Equal(eps, want) {
+		t.Errorf("the epsilon constants: %v, want %v", eps, want)
 	}
 }
 

@@ -50,11 +50,13 @@ sm = e * inv[:, None]
 mu = h.mean(axis=1)
 c = h - mu[:, None]
 var = (c * c).mean(axis=1)
-sd = np.sqrt(var)
+eps = 1e-5  # layer_norm's default epsilon, an inline nn.const %3.eps
+sd = np.sqrt(var + eps)
 isd = 1 / sd
 ln = c * isd[:, None]
 for name, vals, width in [("%x", x, 8), ("%0", h, 10), ("%1", r, 10), ("%2.exp", e, 6), ("%2.sum", s, 10),
                           ("%2.inv", inv, 6), ("%2", sm, 10), ("%3.mean", mu, 10), ("%3.centered", c, 10),
-                          ("%3.square", c * c, 10), ("%3.var", var, 10), ("%3.std", sd, 6), ("%3.inv", isd, 6),
+                          ("%3.square", c * c, 10), ("%3.var", var, 10), ("%3.eps", np.array([eps]), 10),
+                          ("%3.vareps", var + eps, 10), ("%3.std", sd, 6), ("%3.inv", isd, 6),
                           ("%3.normalized", ln, 10)]:
     print(name, kif(vals, width))

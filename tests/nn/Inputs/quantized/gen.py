@@ -403,7 +403,71 @@ def case_param_types():
     c.write()
 
 
+def table(f, v, q):
+    """A function kind's table entry for the exact operand value v: f in float64, then floor and
+    wrap (NaN and +-inf give 0)."""
+    with np.errstate(all="ignore"):
+        return q.value(q.quantize(float(f(np.float64(float(v))))))
+
+
+def case_layernorm():
+    """nn-quantize's decomposition of layer_norm (axis 1, epsilon 0.01) as it types it, with the
+    epsilon an inline nn.const (rounded to its quantized type, as a payload const is); row 2 is
+    constant (deviation 0). Also inline constants of f64 result type (exact): a splat and a value
+    of another shape with the result's element count. Row 1's variance plus epsilon wraps in its u12
+    at 2^-8, as a circuit's would."""
+    c = Case("layernorm")
+    x = reals(-6, 6, (4, 5))
+    x[2, :] = 1.5
+    qx = Q(8, True, 4)
+    a, vx = c.arg(x, qx)
+    rows = c.node("reshape", [a], (4, 5), qx)
+    qm = Q(10, True, 6)
+    mean = c.node("reduce_mean", [rows], (4,), qm, " {axis = 1}")
+    vm = np.array([floor_div_quant(exact_sum(vx[r]), 5, qm) for r in range(4)], dtype=object)
+    mk = c.node("reshape", [mean], (4, 1), qm)
+    mb = c.node("broadcast_to", [mk], (4, 5), qm)
+    qc = Q(10, True, 5)
+    cen = c.node("sub", [rows, mb], (4, 5), qc)
+    vc = requant(vx - vm[:, None], qc)
+    qs = Q(12, False, 4)
+    sq = c.node("mul", [cen, cen], (4, 5), qs)
+    vs = requant(vc * vc, qs)
+    qv = Q(12, False, 6)
+    var = c.node("reduce_mean", [sq], (4,), qv, " {axis = 1}")
+    vv = np.array([floor_div_quant(exact_sum(vs[r]), 5, qv) for r in range(4)], dtype=object)
+    qe = Q(8, False, 12)  # 0.01 * 2^12 = 40.96: rounds to 41
+    eps = c.node("const", [], (1,), qe, " {value = dense<[1.0e-02]> : tensor<1xf64>}")
+    ve = qe.rounded([0.01])
+    eb = c.node("broadcast_to", [eps], (4,), qe)
+    qve = Q(12, False, 8)
+    vareps = c.node("add", [var, eb], (4,), qve)
+    vve = requant(vv + ve[0], qve)
+    qsd = Q(8, False, 5)
+    sd = c.node("sqrt", [vareps], (4,), qsd)
+    vsd = np.array([table(np.sqrt, v, qsd) for v in vve], dtype=object)
+    qi = Q(9, False, 4)
+    inv = c.node("inv", [sd], (4,), qi)
+    vi = np.array([table(lambda t: 1 / t, v, qi) for v in vsd], dtype=object)
+    ik = c.node("reshape", [inv], (4, 1), qi)
+    ib = c.node("broadcast_to", [ik], (4, 5), qi)
+    qn = Q(10, True, 6)
+    nrm = c.node("mul", [cen, ib], (4, 5), qn)
+    out = c.node("reshape", [nrm], (4, 5), qn)
+    c.out(out, requant(vc * vi[:, None], qn))
+    c.out(eps, ve)
+    c.out(vareps, vve)
+    k = c.node("const", [], (4, 5), None, " {value = dense<3.75e-01> : tensor<4x5xf64>}")
+    y = c.node("add", [a, k], (4, 5), Q(9, True, 4))
+    c.out(y, requant(vx + Fraction(3, 8), Q(9, True, 4)))
+    kv = ints(-4, 4, (20,), 1 / 8)
+    lit = "[" + ", ".join(repr(float(v)) for v in kv) + "]"
+    k2 = c.node("const", [], (4, 5), None, f" {{value = dense<{lit}> : tensor<20xf64>}}")
+    c.out(k2, frac_array(kv).reshape(4, 5))
+    c.write()
+
+
 if __name__ == "__main__":
     for case in [case_add, case_mul, case_relu, case_linear, case_conv2d, case_pool, case_reduce,
-                 case_linalg_misc, case_functions, case_const, case_param_types]:
+                 case_linalg_misc, case_functions, case_const, case_param_types, case_layernorm]:
         case()
