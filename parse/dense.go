@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,7 +34,7 @@ func denseAttr(lit *DenseLit, typ ir.Type, pos lexer.Position) (ir.Attr, error) 
 		if err != nil {
 			return nil, err
 		}
-		if !equalShape(shape, tt.Shape) {
+		if !slices.Equal(shape, tt.Shape) {
 			return nil, errAt(pos, "inferred shape of elements literal (%s) does not match type (%s)", shapeText(shape), shapeText(tt.Shape))
 		}
 		leaves = make([]*DenseLit, 0, tt.NumElements())
@@ -142,7 +143,7 @@ func literalShape(l *DenseLit) ([]int64, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !equalShape(s, inner) {
+		if !slices.Equal(s, inner) {
 			return nil, errAt(e.Pos, "tensor literal is invalid; ranks are not consistent between elements")
 		}
 	}
@@ -157,18 +158,6 @@ func flatten(l *DenseLit, out []*DenseLit) []*DenseLit {
 		out = flatten(e, out)
 	}
 	return out
-}
-
-func equalShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func shapeText(s []int64) string {

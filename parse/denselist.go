@@ -3,6 +3,7 @@ package parse
 import (
 	"math/big"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -195,7 +196,7 @@ func denseList(text string, tokPos lexer.Position, tt *ir.TileType, pos lexer.Po
 		return nil, err
 	}
 	shape := d.shape(id)
-	if !equalShape(shape, tt.Shape) {
+	if !slices.Equal(shape, tt.Shape) {
 		return nil, errAt(pos, "inferred shape of elements literal (%s) does not match type (%s)", shapeText(shape), shapeText(tt.Shape))
 	}
 	n := int(tt.NumElements())

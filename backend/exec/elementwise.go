@@ -81,7 +81,7 @@ func broadcastStrides(ins []*Buffer, shape []int64) ([][]int64, error) {
 		}
 		common = c
 	}
-	if !tileview.SameShape(common, shape) {
+	if !slices.Equal(common, shape) {
 		return nil, fmt.Errorf("operands of shapes %s broadcast to %s, but the result shape is %s", shapesString(ins), shapeString(common), shapeString(shape))
 	}
 	strides := make([][]int64, len(ins))

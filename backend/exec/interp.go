@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
@@ -189,7 +190,7 @@ func conforms(v rvalue, t ir.Type) error {
 		if !ok || tt.Space != ir.Private {
 			return fmt.Errorf("is a value, but its type %s is not a scalar or #private tile", t)
 		}
-		if x.Elem != tt.Elem || !tileview.SameShape(x.Shape, tt.Shape) {
+		if x.Elem != tt.Elem || !slices.Equal(x.Shape, tt.Shape) {
 			return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.Shape), x.Elem, t)
 		}
 	case *view:
@@ -197,7 +198,7 @@ func conforms(v rvalue, t ir.Type) error {
 		if !ok || tt.Space != x.mem.space {
 			return fmt.Errorf("is a %s tile, but its type is %s", x.mem.space, t)
 		}
-		if x.mem.buf.Elem != tt.Elem || !tileview.SameShape(x.shape, tt.Shape) {
+		if x.mem.buf.Elem != tt.Elem || !slices.Equal(x.shape, tt.Shape) {
 			return fmt.Errorf("is a %s tile of %s, but its type is %s", shapeString(x.shape), x.mem.buf.Elem, t)
 		}
 	case *token:

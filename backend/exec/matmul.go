@@ -3,8 +3,8 @@ package exec
 import (
 	"math"
 	"math/big"
+	"slices"
 
-	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -38,7 +38,7 @@ func execMatmul(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !tileview.SameShape(shape, c.Shape) {
+	if !slices.Equal(shape, c.Shape) {
 		return nil, opErr(op, "result shape %s is not the accumulator's shape %s", shapeString(shape), shapeString(c.Shape))
 	}
 	float := anyFloat(a.Elem, b.Elem, c.Elem)

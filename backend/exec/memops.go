@@ -21,14 +21,14 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	var src *Buffer
 	switch x := v.(type) {
 	case *view:
-		if x.mem.buf.Elem != elem || x.len() != tileview.Len(shape) || !tileview.SameShape(x.shape, shape) && len(shape) != 0 {
+		if x.mem.buf.Elem != elem || x.len() != tileview.Len(shape) || !slices.Equal(x.shape, shape) && len(shape) != 0 {
 			return nil, opErr(op, "cannot load a %s tile of %s as %s", shapeString(x.shape), x.mem.buf.Elem, op.Results[0].Type)
 		}
 		if src, err = w.readElems(op, x, shape); err != nil {
 			return nil, err
 		}
 	case *Buffer:
-		if x.Elem != elem || x.Len() != tileview.Len(shape) || !tileview.SameShape(x.Shape, shape) && len(shape) != 0 {
+		if x.Elem != elem || x.Len() != tileview.Len(shape) || !slices.Equal(x.Shape, shape) && len(shape) != 0 {
 			return nil, opErr(op, "cannot load a %s tile of %s as %s", shapeString(x.Shape), x.Elem, op.Results[0].Type)
 		}
 		src = &Buffer{Shape: shape, Elem: x.Elem, Ints: x.Ints, Bigs: x.Bigs, Floats: x.Floats}
@@ -125,7 +125,7 @@ func execDMA(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if src.mem.buf.Elem != dst.mem.buf.Elem || !tileview.SameShape(src.shape, dst.shape) {
+	if src.mem.buf.Elem != dst.mem.buf.Elem || !slices.Equal(src.shape, dst.shape) {
 		return nil, opErr(op, "copies a %s tile of %s into a %s tile of %s", shapeString(src.shape), src.mem.buf.Elem, shapeString(dst.shape), dst.mem.buf.Elem)
 	}
 	var mask []bool

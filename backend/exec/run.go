@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
@@ -206,7 +207,7 @@ func newMachine(k *ir.Operation, args []*Buffer, opts Options) (*machine, error)
 			if t.Space == ir.Workgroup {
 				return nil, diag.Errorf(where, "argument %%%s: a kernel cannot take a #workgroup tile", p.Name)
 			}
-			if a.Elem != t.Elem || !tileview.SameShape(a.Shape, t.Shape) {
+			if a.Elem != t.Elem || !slices.Equal(a.Shape, t.Shape) {
 				return nil, diag.Errorf(where, "argument %%%s of type %s is given a %s buffer of %s", p.Name, t, shapeString(a.Shape), a.Elem)
 			}
 			if t.Space == ir.Global {

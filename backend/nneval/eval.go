@@ -21,6 +21,7 @@ package nneval
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
@@ -147,7 +148,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if !ok || in == nil {
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d is missing", name, i)
 		}
-		if !sameShape(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
+		if !slices.Equal(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
 		}
 		total = satint.Add(total, NumElements(in.Shape))
@@ -212,7 +213,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 			}
 			return nil, diag.OpErrorf(op, "%%%s: %v", n.name, err)
 		}
-		if !sameShape(t.Shape, rt.Shape) {
+		if !slices.Equal(t.Shape, rt.Shape) {
 			// A bug of an entry, not of the input.
 			return nil, diag.OpErrorf(op, "%%%s: evaluated to shape %s, but its type is '%s'", n.name, shapeText(t.Shape), rt)
 		}
@@ -274,7 +275,7 @@ func (n *node) param(key string, want []int64, numel int64) (*Tensor, error) {
 	if !ok || t == nil {
 		return nil, fmt.Errorf("the payload has no entry '%s'", key)
 	}
-	if want != nil && !sameShape(t.Shape, want) {
+	if want != nil && !slices.Equal(t.Shape, want) {
 		return nil, fmt.Errorf("payload entry '%s' has shape %s, but the node needs %s", key, shapeText(t.Shape), shapeText(want))
 	}
 	if want == nil && int64(len(t.Data)) != numel {
@@ -329,18 +330,6 @@ func (n *node) floatAttr(name string, def float64) float64 {
 		return def
 	}
 	return a.Value
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // shapeText prints a shape as the spec does: [2, 3], [] for rank 0.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/otir-dev/otir/backend/npy"
 )
@@ -91,10 +92,10 @@ const MaxBatch = 1 << 20
 // that shape, or its slices along a leading batch dimension ([N, ...shape]).
 // The samples share t's data.
 func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
-	if sameShape(t.Shape, shape) {
+	if slices.Equal(t.Shape, shape) {
 		return []*Tensor{t}, nil
 	}
-	if len(t.Shape) != len(shape)+1 || !sameShape(t.Shape[1:], shape) {
+	if len(t.Shape) != len(shape)+1 || !slices.Equal(t.Shape[1:], shape) {
 		return nil, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it [N, ...]", shapeText(t.Shape), shapeText(shape))
 	}
 	n := t.Shape[0]

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -104,7 +105,7 @@ func forOutputs(t *testing.T, res *Result, io *npy.NPZ, check func(output, eleme
 			t.Fatalf("no expected out%d", i)
 		}
 		want := FromNPY(a)
-		if !sameShape(got.Shape, want.Shape) {
+		if !slices.Equal(got.Shape, want.Shape) {
 			t.Fatalf("output #%d: shape %v, expected %v", i, got.Shape, want.Shape)
 		}
 		for k, w := range want.Data {

@@ -685,8 +685,6 @@ func keyOf(name string) string {
 // numel is the number of elements of a shape (checked by checkSize).
 func numel(shape []int64) int64 { return tileview.Count(shape) }
 
-func equalShapes(a, b []int64) bool { return tileview.SameShape(a, b) }
-
 func shapeText(s []int64) string {
 	parts := make([]string, len(s))
 	for i, d := range s {

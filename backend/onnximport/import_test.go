@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestGolden(t *testing.T) {
 			worst := 0.0
 			for k, got := range r.Outputs {
 				want := readTensor(t, filepath.Join(inputs, fmt.Sprintf("%s.out%d.npy", name, k)))
-				if !equalShapes(got.Shape, want.Shape) {
+				if !slices.Equal(got.Shape, want.Shape) {
 					t.Fatalf("output #%d has shape %v, the reference's %v", k, got.Shape, want.Shape)
 				}
 				for i := range got.Data {

@@ -341,7 +341,7 @@ func (im *importer) reshape(x *ir.Value, shape []int64) (*ir.Value, error) {
 	if x.Def != nil && x.Def.Name == nn.OpReshape && len(x.Def.Operands) == 1 {
 		x = x.Def.Operands[0]
 	}
-	if equalShapes(x.Type.(*ir.TensorType).Shape, shape) {
+	if slices.Equal(x.Type.(*ir.TensorType).Shape, shape) {
 		return x, nil
 	}
 	return im.memoized(nn.OpReshape, x, shape)
@@ -366,7 +366,7 @@ func (im *importer) broadcast(v *value, shape []int64) (*ir.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if equalShapes(v.shape, shape) {
+	if slices.Equal(v.shape, shape) {
 		return x, nil
 	}
 	return im.memoized(nn.OpBroadcastTo, x, shape)
@@ -1198,7 +1198,7 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	if !equalShapes(kernel, w.shape[2:]) {
+	if !slices.Equal(kernel, w.shape[2:]) {
 		return im.errorf("kernel_shape %v does not match the weight's shape %s", kernel, shapeText(w.shape))
 	}
 	outC := w.shape[0]

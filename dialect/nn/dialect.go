@@ -28,6 +28,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/diag"
@@ -151,7 +152,7 @@ func checkNode(op *ir.Operation, r rule) *diag.Diagnostic {
 	if err != nil {
 		return diag.OpErrorf(op, "%s", err.Error())
 	}
-	if !sameShape(shape, res.Shape) {
+	if !slices.Equal(shape, res.Shape) {
 		return diag.OpErrorf(op, "result type '%s' does not match the shape rule: expected '%s'", res, ir.Tensor(shape, res.Elem))
 	}
 	return nil
@@ -232,18 +233,6 @@ func InferResult(name string, operands []ir.Type, attrs ir.Attrs) (ir.Type, erro
 	out := make([]ir.Type, 1)
 	err := d.Infer(&ir.InferInput{Def: d, Operands: [][]ir.Type{operands}, Attrs: attrs}, out)
 	return out[0], err
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Shape rules' building blocks.

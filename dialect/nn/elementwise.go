@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/otir-dev/otir/ir"
 )
@@ -71,7 +72,7 @@ func unary(name, summary string) ir.OpDef {
 // equalShapes: both operands have one shape, the result's.
 func equalShapes(n *node) ([]int64, error) {
 	a, b := n.ins[0], n.ins[1]
-	if !sameShape(a.Shape, b.Shape) {
+	if !slices.Equal(a.Shape, b.Shape) {
 		return nil, fmt.Errorf("operands must have the same shape (element-wise operands do not broadcast: use nn.broadcast_to), but got '%s' and '%s'", a, b)
 	}
 	return a.Shape, nil

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/otir-dev/otir/ir"
 )
@@ -26,7 +27,7 @@ var lossFamily = family{
 // result has rank 0.
 func checkMseLoss(n *node) ([]int64, error) {
 	p, t := n.ins[0], n.ins[1]
-	if !sameShape(p.Shape, t.Shape) {
+	if !slices.Equal(p.Shape, t.Shape) {
 		return nil, fmt.Errorf("prediction and target must have the same shape, but got '%s' and '%s'", p, t)
 	}
 	return []int64{}, nil

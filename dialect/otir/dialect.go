@@ -163,19 +163,6 @@ func intsStr(vs []int64) string {
 	return sb.String()
 }
 
-// sameShape reports whether two shapes are equal.
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // intValue returns an IntAttr's value, or nil if the attribute is malformed.
 func intValue(a *ir.IntAttr) *big.Int {
 	if a == nil {

@@ -2,6 +2,7 @@ package otir
 
 import (
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,7 +66,7 @@ func checkLookup(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 		}
 	}
 	xt, rt := asTile(x), asTile(r)
-	if (xt == nil) != (rt == nil) || xt != nil && !sameShape(xt.Shape, rt.Shape) {
+	if (xt == nil) != (rt == nil) || xt != nil && !slices.Equal(xt.Shape, rt.Shape) {
 		return diag.OpErrorf(op, "result '%s' must have the shape of the input '%s'", diag.TypeStr(r), diag.TypeStr(x))
 	}
 	in := asInt(elemOf(x))

@@ -137,12 +137,12 @@ func checkDMA(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if src.Elem != dst.Elem {
 		return diag.OpErrorf(op, "source element type '%s' does not match the destination element type '%s'", diag.TypeStr(src.Elem), diag.TypeStr(dst.Elem))
 	}
-	if !sameShape(src.Shape, dst.Shape) {
+	if !slices.Equal(src.Shape, dst.Shape) {
 		return diag.OpErrorf(op, "source shape %s does not match the destination shape %s", diag.ShapeStr(src.Shape), diag.ShapeStr(dst.Shape))
 	}
 	if len(op.Operands) == 3 {
 		mt := op.Operands[2].Type
-		if m := asTile(mt); m == nil || !isBool(m.Elem) || !sameShape(m.Shape, src.Shape) {
+		if m := asTile(mt); m == nil || !isBool(m.Elem) || !slices.Equal(m.Shape, src.Shape) {
 			return diag.OpErrorf(op, "mask must be an i1 tile of the copy's shape %s, but got '%s'", diag.ShapeStr(src.Shape), diag.TypeStr(mt))
 		}
 	}
@@ -163,7 +163,7 @@ func checkLoad(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if res == nil || res.Space != ir.Private {
 		return diag.OpErrorf(op, "result must be a #private tile, but got '%s'", diag.TypeStr(rt))
 	}
-	if !sameShape(src.Shape, res.Shape) {
+	if !slices.Equal(src.Shape, res.Shape) {
 		return diag.OpErrorf(op, "result shape %s does not match the source shape %s", diag.ShapeStr(res.Shape), diag.ShapeStr(src.Shape))
 	}
 	if src.Elem != res.Elem {
@@ -183,7 +183,7 @@ func checkStore(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if !inMemory(ptr) {
 		return diag.OpErrorf(op, "destination must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(pt))
 	}
-	if !sameShape(val.Shape, ptr.Shape) {
+	if !slices.Equal(val.Shape, ptr.Shape) {
 		return diag.OpErrorf(op, "value shape %s does not match the destination shape %s", diag.ShapeStr(val.Shape), diag.ShapeStr(ptr.Shape))
 	}
 	if val.Elem != ptr.Elem {
@@ -203,7 +203,7 @@ func checkAtomic(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 		return diag.OpErrorf(op, "pointer must be a #global tile, but got '%s'", diag.TypeStr(pt))
 	}
 	if val := asTile(vt); val != nil {
-		if val.Space != ir.Private || !sameShape(val.Shape, ptr.Shape) || val.Elem != ptr.Elem {
+		if val.Space != ir.Private || !slices.Equal(val.Shape, ptr.Shape) || val.Elem != ptr.Elem {
 			return diag.OpErrorf(op, "value must be a #private tile of the pointer's shape and element type ('%s'), but got '%s'",
 				diag.TypeStr(ir.Tile(ptr.Shape, ptr.Elem, ir.Private)), diag.TypeStr(vt))
 		}

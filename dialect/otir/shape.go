@@ -177,7 +177,7 @@ func checkExtractSlice(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	}
 	sizes := op.Attr("static_sizes").(*ir.DenseI64Attr).Values
 	res := asTile(op.Results[0].Type)
-	if res == nil || !sameShape(res.Shape, sizes) {
+	if res == nil || !slices.Equal(res.Shape, sizes) {
 		return diag.OpErrorf(op, "result must be a tile of shape %s (the slice sizes), but got '%s'", diag.ShapeStr(sizes), diag.TypeStr(op.Results[0].Type))
 	}
 	return sameElemAndSpace(op, src, res, "source")
@@ -198,7 +198,7 @@ func checkInsertSlice(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if d := checkSliceBounds(op, dst, op.Operands[2:], "destination"); d != nil {
 		return d
 	}
-	if sizes := op.Attr("static_sizes").(*ir.DenseI64Attr).Values; !sameShape(src.Shape, sizes) {
+	if sizes := op.Attr("static_sizes").(*ir.DenseI64Attr).Values; !slices.Equal(src.Shape, sizes) {
 		return diag.OpErrorf(op, "source shape %s does not match the slice sizes %s", diag.ShapeStr(src.Shape), diag.ShapeStr(sizes))
 	}
 	if src.Elem != dst.Elem {
@@ -295,7 +295,7 @@ func checkReduce(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	}
 	want := slices.Delete(slices.Clone(in.Shape), int(axis), int(axis)+1)
 	res := asTile(rt)
-	if res == nil || res.Space != ir.Private || !sameShape(res.Shape, want) || res.Elem != in.Elem {
+	if res == nil || res.Space != ir.Private || !slices.Equal(res.Shape, want) || res.Elem != in.Elem {
 		return diag.OpErrorf(op, "result must be '%s', but got '%s'", diag.TypeStr(ir.Tile(want, in.Elem, ir.Private)), diag.TypeStr(rt))
 	}
 	return nil

@@ -69,19 +69,6 @@ func Next(c, shape []int64) {
 	}
 }
 
-// SameShape reports whether two shapes are equal.
-func SameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // SameDropOnes reports whether two shapes agree once their 1s are dropped
 // (a slice may drop unit dimensions, as MLIR's rank-reducing slices do).
 func SameDropOnes(a, b []int64) bool {

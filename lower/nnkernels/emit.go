@@ -2,9 +2,9 @@ package nnkernels
 
 import (
 	"math/big"
+	"slices"
 
 	"github.com/otir-dev/otir/dialect/otir"
-	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -101,7 +101,7 @@ func (l *lowerer) matmul(a, b, c *ir.Value) *ir.Value {
 
 // reshape changes a tile's shape.
 func (l *lowerer) reshape(v *ir.Value, shape []int64) *ir.Value {
-	if tileview.SameShape(shapeOf(v), shape) {
+	if slices.Equal(shapeOf(v), shape) {
 		return v
 	}
 	return l.create(otir.OpReshape, []*ir.Value{v}, private(shape, elemOf(v)), nil)
@@ -155,7 +155,7 @@ func (l *lowerer) reduce(kind string, v *ir.Value, axis int, elem ir.Type) *ir.V
 // broadcast is v broadcast to shape (NumPy's rule, v of the same rank): v
 // plus a zero tile of that shape.
 func (l *lowerer) broadcast(v *ir.Value, shape []int64) *ir.Value {
-	if tileview.SameShape(shapeOf(v), shape) {
+	if slices.Equal(shapeOf(v), shape) {
 		return v
 	}
 	z := l.splat(shape, elemOf(v), 0)

@@ -5,13 +5,13 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -278,7 +278,7 @@ func (l *lowerer) param(key string, want []int64, anyShape bool) (*nneval.Tensor
 	if anyShape && int64(len(t.Data)) != nneval.NumElements(want) {
 		return nil, diag.OpErrorf(l.node, "payload entry '%s' has %d elements (shape %v), but the node's type holds %d", key, len(t.Data), t.Shape, nneval.NumElements(want))
 	}
-	if !anyShape && !tileview.SameShape(t.Shape, want) {
+	if !anyShape && !slices.Equal(t.Shape, want) {
 		return nil, diag.OpErrorf(l.node, "payload entry '%s' has shape %v, but the node needs %v", key, t.Shape, want)
 	}
 	for i, v := range t.Data {
