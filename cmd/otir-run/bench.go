@@ -35,14 +35,8 @@ func benchCommand(formatFlag, maxInputFlag cli.Flag) *cli.Command {
 }
 
 func benchAction(c *cli.Context) error {
-	path, err := oneArg(c, "program")
+	path, err := programArg(c)
 	if err != nil {
-		return err
-	}
-	if err := setMaxInput(c); err != nil {
-		return err
-	}
-	if _, err := formatOf(c); err != nil {
 		return err
 	}
 	if c.String("input") == "" {

@@ -407,15 +407,25 @@ func runALIR(c *cli.Context, path string) error {
 	return writeSamples(output, c.App.Writer, out, n, p.NumOutputs())
 }
 
-func infoAction(c *cli.Context) error {
+// programArg is the one PROGRAM argument of info, report and bench, after
+// their common option checks (--max-input, --format).
+func programArg(c *cli.Context) (string, error) {
 	path, err := oneArg(c, "program")
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := setMaxInput(c); err != nil {
-		return err
+		return "", err
 	}
 	if _, err := formatOf(c); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+func infoAction(c *cli.Context) error {
+	path, err := programArg(c)
+	if err != nil {
 		return err
 	}
 	p, err := openProgram(path, c.String("format"))
@@ -433,14 +443,8 @@ func infoAction(c *cli.Context) error {
 }
 
 func reportAction(c *cli.Context) error {
-	path, err := oneArg(c, "program")
+	path, err := programArg(c)
 	if err != nil {
-		return err
-	}
-	if err := setMaxInput(c); err != nil {
-		return err
-	}
-	if _, err := formatOf(c); err != nil {
 		return err
 	}
 	p, err := openALIR(path, c.String("format"))
