@@ -375,9 +375,19 @@ var attrKindNames = [...]string{
 // the assembly format declared as an operand or result group, an attribute or
 // a region; every operand group and region named in the format (unless it
 // says `operands`); and the names of the groups, attributes and regions
-// distinct. Only names are compared: the format's grammar is the parser's.
-func RecordProblems(d *OpDef) []string {
+// distinct; an assembly format; and a Verify hook, unless noVerify says why
+// the op needs none (a reason listed for an op with a hook is a problem too).
+// Only names are compared: the format's grammar is the parser's.
+func RecordProblems(d *OpDef, noVerify map[string]string) []string {
 	var ps []string
+	if d.Format == "" {
+		ps = append(ps, "no assembly format")
+	}
+	if why := noVerify[d.Name]; d.Verify == nil && why == "" {
+		ps = append(ps, "no Verify hook (add one, or say in NoVerify why none is needed)")
+	} else if d.Verify != nil && why != "" {
+		ps = append(ps, "has a Verify hook but is listed in NoVerify")
+	}
 	if strings.TrimSpace(d.Summary) == "" {
 		ps = append(ps, "no summary")
 	}

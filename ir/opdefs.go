@@ -63,6 +63,19 @@ func OpNames() []string {
 	return ns
 }
 
+// DialectOps returns the records of the registered operations of a dialect
+// (the names "dialect.*"), sorted by name: what a dialect's completeness
+// tests walk.
+func DialectOps(dialect string) []*OpDef {
+	var ds []*OpDef
+	for _, n := range OpNames() {
+		if strings.HasPrefix(n, dialect+".") {
+			ds = append(ds, opDefs[n])
+		}
+	}
+	return ds
+}
+
 // IsElementwise reports whether the op applies a scalar function per element
 // (binary, unary, cmp, select, cast).
 func IsElementwise(name string) bool {
