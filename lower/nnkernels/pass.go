@@ -1,8 +1,7 @@
 package nnkernels
 
 import (
-	"fmt"
-	"strconv"
+	"strings"
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/ir"
@@ -35,45 +34,50 @@ func init() {
 	})
 	passes.Register(passes.Info{
 		Name:    "nn-to-circuit",
-		Summary: "pipeline: lower every quantized nn.graph to a dais.program (" + circuitSteps + ")",
-		Options: []passes.Option{
-			paramsOption,
-			{Name: "quant", Help: "the quantization (a quant.json; otir-opt --quant FILE sets it), for nn-quantize"},
-			{Name: "calibration", Help: "for nn-quantize: comma-separated .npy files, one per graph argument, whose float ranges choose the types of a float graph (8 bits)"},
-			{Name: "weight-bits", Help: "for nn-quantize: round the weights of nn.linear and nn.conv2d to signed formats of this width; 0: exact", Default: "0", Kind: passes.IntOption},
-			{Name: "bias-bits", Help: "for nn-quantize: the width of the bias formats; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
-			{Name: "max-adder-depth", Help: "lower-tiles' adder depth bound of each constant-matrix product: -1 (the default) the minimal adder tree, since a network's depth is the sum of its layers'; 0 unconstrained; N at most N adders", Default: "-1", Kind: passes.IntOption},
-			{Name: "carry-size", Help: "lower-tiles' cost model: carry chain length", Default: "-1", Kind: passes.IntOption},
-			{Name: "adder-size", Help: "lower-tiles' cost model: adder size", Default: "-1", Kind: passes.IntOption},
-		},
-		Expand: expandCircuit,
+		Summary: "pipeline: lower every quantized nn.graph to a dais.program (" + strings.Join(circuitSteps, ", ") + ")",
+		Options: circuitOptions(),
+		Expand:  expandCircuit,
 	})
 }
 
 // circuitSteps are the passes nn-to-circuit stands for, in order.
-const circuitSteps = "nn-quantize, nn-to-otir, promote-types, lower-tiles, dais-optimize, dais-rescale"
+var circuitSteps = []string{"nn-quantize", "nn-to-otir", "promote-types", "lower-tiles", "dais-optimize", "dais-rescale"}
 
-// expandCircuit is nn-to-circuit's expansion: its steps with the options
-// they share with it.
+// circuitOptions are nn-to-circuit's options: the payload, which
+// nn-quantize and nn-to-otir share, and every other option of nn-quantize
+// and of lower-tiles, which it passes on to them. Only max-adder-depth has its own default: -1, each
+// constant-matrix product its minimal adder tree, since a network's depth is
+// the sum of its layers'. (lower/nnquant and lower/tiles, imported above,
+// register their passes before this package's init runs.)
+func circuitOptions() []passes.Option {
+	opts := []passes.Option{paramsOption}
+	for _, step := range []string{"nn-quantize", "lower-tiles"} {
+		for _, o := range passes.Lookup(step).Options {
+			if o.Name == paramsOption.Name {
+				continue // one payload for nn-quantize and nn-to-otir
+			}
+			o.Help = step + ": " + o.Help
+			if o.Name == "max-adder-depth" {
+				o.Default = "-1"
+			}
+			opts = append(opts, o)
+		}
+	}
+	return opts
+}
+
+// expandCircuit is nn-to-circuit's expansion: its steps, each given the
+// options of nn-to-circuit that it declares.
 func expandCircuit(o map[string]string) (passes.Pipeline, error) {
-	if d, err := strconv.Atoi(o["max-adder-depth"]); err != nil || d < -1 {
-		return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
-	}
-	steps := []struct {
-		name string
-		opts map[string]string
-	}{
-		{"nn-quantize", map[string]string{"quant": o["quant"], "params": o["params"], "calibration": o["calibration"],
-			"weight-bits": o["weight-bits"], "bias-bits": o["bias-bits"]}},
-		{"nn-to-otir", map[string]string{"params": o["params"]}},
-		{"promote-types", nil},
-		{"lower-tiles", map[string]string{"max-adder-depth": o["max-adder-depth"], "carry-size": o["carry-size"], "adder-size": o["adder-size"]}},
-		{"dais-optimize", nil},
-		{"dais-rescale", nil},
-	}
-	pl := make(passes.Pipeline, 0, len(steps))
-	for _, st := range steps {
-		spec, err := passes.Spec(st.name, st.opts)
+	pl := make(passes.Pipeline, 0, len(circuitSteps))
+	for _, name := range circuitSteps {
+		given := map[string]string{}
+		for _, opt := range passes.Lookup(name).Options {
+			if v, ok := o[opt.Name]; ok {
+				given[opt.Name] = v
+			}
+		}
+		spec, err := passes.Spec(name, given)
 		if err != nil {
 			return nil, err
 		}
