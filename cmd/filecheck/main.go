@@ -5,10 +5,12 @@ package main
 import (
 	"os"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/internal/filecheck"
 )
 
 func main() {
+	defer crash.Guard("filecheck")
 	fi, err := os.Stderr.Stat()
 	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
 	os.Exit(filecheck.Main(filecheck.Env{

@@ -10,9 +10,11 @@ package main
 import (
 	"os"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/internal/lit"
 )
 
 func main() {
+	defer crash.Guard("golden-diff")
 	os.Exit(lit.GoldenDiffMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv("UPDATE_GOLDEN") == "1"))
 }

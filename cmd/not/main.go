@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/otir-dev/otir/cmd/internal/crash"
 )
 
 const usage = `usage: not [--crash] command [args...]
@@ -17,10 +19,12 @@ const usage = `usage: not [--crash] command [args...]
 Runs command and inverts its exit status: exits 0 when the command fails
 (a non-zero exit status), 1 when it succeeds or dies from a signal. With
 --crash, exits 0 only when the command dies from a signal. Exits 2 for bad
-usage; a command that cannot be started is reported and exits 1.
+usage; a command that cannot be started is reported and exits 1. Exits 3 on
+an internal error of not itself (a bug: please report it).
 `
 
 func main() {
+	defer crash.Guard("not")
 	args := os.Args[1:]
 	crash := false
 	if len(args) > 0 && args[0] == "--crash" {

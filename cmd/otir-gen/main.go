@@ -17,10 +17,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/parse"
 )
 
 func main() {
+	defer crash.Guard("otir-gen")
 	app := &cli.App{
 		Name:            "otir-gen",
 		Usage:           "write generated OTIR programs (for benchmarks)",

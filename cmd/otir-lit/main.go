@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/internal/lit"
 )
 
@@ -59,7 +60,8 @@ Options:
 
 Exit status: 0 when every test passed, failed as expected or was
 unsupported; 1 when some failed, passed unexpectedly or was unresolved;
-2 for bad usage or when no test was found.
+2 for bad usage or when no test was found; 3 on an internal error (a bug:
+please report it).
 `
 
 type listFlag []string
@@ -68,6 +70,7 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func main() {
+	defer crash.Guard("otir-lit")
 	if filepath.Base(os.Args[0]) == "count" {
 		os.Exit(countMain(os.Args[1:], os.Stdin, os.Stderr))
 	}

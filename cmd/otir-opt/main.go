@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	_ "github.com/otir-dev/otir/cmd/internal/registry"
 	"github.com/otir-dev/otir/cmd/otir-opt/internal/optmain"
 	"github.com/otir-dev/otir/internal/progress"
@@ -41,6 +42,7 @@ func env() optmain.Env {
 }
 
 func main() {
+	defer crash.Guard("otir-opt")
 	go parse.Prepare() // while the flags are parsed and the input read
 	delayFirstGC(startingHeap(physicalMemory()))
 	os.Exit(optmain.Main(os.Args, env()))

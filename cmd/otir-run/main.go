@@ -35,6 +35,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir/report"
 	"github.com/otir-dev/otir/backend/rtl"
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
 )
@@ -42,13 +43,15 @@ import (
 // Exit codes: 0 success, 1 an error in the input (a program, kernel,
 // sample or argument file that cannot be read, is invalid or fails to run,
 // or a limit exceeded), 2 bad usage (unknown, conflicting or inapplicable
-// flags, missing or extra arguments, a bad flag or --arg value).
+// flags, missing or extra arguments, a bad flag or --arg value); 3 (set by
+// crash.Guard) an internal error.
 const (
 	exitError = 1
 	exitUsage = 2
 )
 
 func main() {
+	defer crash.Guard("otir-run")
 	os.Exit(mainCode(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -233,7 +236,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor;\n" +
 			"OTIR text with --input, --output, --params, --entry or --all-values is an nn graph, run on the nn evaluator.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
-			"a limit exceeded), 2 bad usage (flags, arguments).",
+			"a limit exceeded), 2 bad usage (flags, arguments), 3 an internal error (a bug: please report it).",
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,

@@ -21,6 +21,7 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 )
@@ -36,6 +37,7 @@ const (
 const maxModelBytes = 2 << 30
 
 func main() {
+	defer crash.Guard("otir-translate")
 	os.Exit(mainCode(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -84,7 +86,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"13 to 17, static shapes) and writes an nn graph (MLIR text) and its parameters (.npz, " +
 			"the payload otir-run --params reads). MODEL \"-\" is standard input. Supported operators: " +
 			strings.Join(onnximport.Operators(), ", ") + ". See docs/nn.md.\n" +
-			"Exit status: 0 success, 1 an error in the model or a file (naming the node and operator), 2 bad usage.",
+			"Exit status: 0 success, 1 an error in the model or a file (naming the node and operator), 2 bad usage, 3 an internal error (a bug: please report it).",
 		HideHelpCommand: true,
 		Reader:          stdin,
 		Writer:          stdout,

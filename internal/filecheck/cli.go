@@ -255,7 +255,7 @@ USAGE: filecheck [options] <check-file>
 
 Reads the input from --input-file (default: stdin) and checks it against
 the CHECK directives of <check-file>. Exit status: 0 match, 1 mismatch,
-2 usage or check-file error. Options are also read from FILECHECK_OPTS.
+2 usage or check-file error, 3 an internal error (a bug: please report it). Options are also read from FILECHECK_OPTS.
 
 OPTIONS:
   --allow-deprecated-dag-overlap  Allow overlapping CHECK-DAG matches

@@ -65,7 +65,7 @@ prints a line diff when they differ. With UPDATE_GOLDEN=1 in the environment
 it rewrites EXPECTED with ACTUAL instead.
 
 Exit status: 0 equal (or updated), 1 different, 2 bad usage or a file that
-cannot be read or written.
+cannot be read or written, 3 an internal error (a bug: please report it).
 `
 
 // GoldenDiffMain implements the golden-diff command: it compares the file

@@ -21,7 +21,8 @@ USAGE: otir-opt [options] [input file]
 Reads an OTIR file (standard input when the file is '-' or missing; locations
 then say <stdin>), verifies it, runs a pass pipeline and prints the resulting
 module to stdout. Diagnostics go to stderr as file:line:col: error: message.
-Exit status: 0 on success, 1 on any error diagnostic or usage error (as mlir-opt).
+Exit status: 0 on success, 1 on any error diagnostic or usage error (as mlir-opt),
+3 on an internal error (a bug: please report it).
 Flags may come before or after the input file.
 `)
 	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', 0)

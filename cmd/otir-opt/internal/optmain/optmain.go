@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 )
@@ -21,6 +23,8 @@ const (
 	ExitOK    = 0 // success
 	ExitError = 1 // an error diagnostic (or an unmet expectation)
 	ExitUsage = 1 // bad flags, pipeline or arguments: 1, as mlir-opt
+	// An internal error (a bug: a panic outside the parser, verifier and
+	// passes, which report theirs as diagnostics) exits with crash.ExitCode, 3.
 )
 
 // Env is what the driver needs from the outside world.
@@ -66,8 +70,7 @@ func failf(format string, args ...any) error {
 func Main(args []string, env Env) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(env.Stderr, "otir-opt: internal error: %v\n", r)
-			code = ExitError
+			code = crash.Report(env.Stderr, "otir-opt", r, debug.Stack())
 		}
 	}()
 	app := newApp(env)
