@@ -56,7 +56,7 @@ func benchAction(c *cli.Context) error {
 	if workers < 0 {
 		return usagef("-j must be 0 (all cores) or more, got %d", workers)
 	}
-	p, err := openALIR(path, c.String("format"))
+	p, err := openALIR(c, path)
 	if err != nil {
 		return inputErr(err)
 	}

@@ -32,7 +32,7 @@ func isGraphRun(c *cli.Context) bool {
 
 // checkGraphApplicable rejects the flags of kernels and ALIR programs.
 func checkGraphApplicable(c *cli.Context, path string) error {
-	for _, name := range append(append([]string{}, kernelFlagNames...), "format", "workers", "exact", "max-input-bytes") {
+	for _, name := range append(append([]string{}, kernelFlagNames...), "format", "workers", "exact") {
 		if c.IsSet(name) {
 			return usagef("--%s does not apply to an nn graph (the file is OTIR text run with --input/--params): %s", name, path)
 		}
@@ -44,13 +44,19 @@ func checkGraphApplicable(c *cli.Context, path string) error {
 // rendered to stderr, and kernelrun.ErrReported returned for main to exit
 // with 1.
 func runGraph(c *cli.Context, path string) error {
-	err := graphrun.RunFile(graphrun.FileRun{
+	opts, err := inputOptions(c)
+	if err != nil {
+		return err
+	}
+	err = graphrun.RunFile(graphrun.FileRun{
 		Path:      path,
 		Entry:     c.String("entry"),
 		Params:    c.String("params"),
 		Inputs:    c.StringSlice("input"),
 		Outputs:   c.StringSlice("output"),
 		AllValues: c.String("all-values"),
+
+		MaxInputBytes: opts.MaxBytes,
 	}, c.App.Writer, c.App.ErrWriter)
 	if errors.Is(err, graphrun.ErrNoGraph) {
 		for _, name := range graphFlagNames {

@@ -36,8 +36,10 @@ import (
 	"github.com/otir-dev/otir/backend/rtl"
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/internal/crash"
+	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 // Exit codes: 0 success, 1 an error in the input (a program, kernel,
@@ -146,14 +148,11 @@ type program interface {
 	Info(w io.Writer, asJSON bool) error
 }
 
-// openProgram loads the program in path. This is the one place that
-// dispatches on the kind of program file: ALIR and DAIS files (OTIR kernels
-// are run by runKernel, on the reference executor).
-func openProgram(path, format string) (program, error) {
-	switch {
-	default:
-		return openALIR(path, format)
-	}
+// openProgram loads the program in path for the command c (run, info,
+// report, bench, convert): ALIR and DAIS files (OTIR kernels are run by
+// runKernel, on the reference executor).
+func openProgram(c *cli.Context, path string) (program, error) {
+	return openALIR(c, path)
 }
 
 // alirProgram is an ALIR or DAIS program.
@@ -165,17 +164,30 @@ type alirProgram struct {
 	exact  bool
 }
 
-func openALIR(path, format string) (*alirProgram, error) {
-	f := alir.FormatAuto
-	if format != "" {
-		var err error
-		if f, err = alir.ParseFormat(format); err != nil {
-			return nil, err
-		}
-	}
-	p, f, err := alir.ReadFile(path, f)
+// openALIR reads the program in path through the front door (decoded and
+// validated) and compiles it. OTIR text goes through the front door too
+// (parsed and verified, its diagnostics rendered with source lines), then
+// is refused: the commands that open programs do not take it.
+func openALIR(c *cli.Context, path string) (*alirProgram, error) {
+	f, err := formatOf(c)
 	if err != nil {
-		return nil, fileErr(path, "", err)
+		return nil, err
+	}
+	opts, err := inputOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	if f == alir.FormatAuto && frontdoor.IsText(path) {
+		sm := diag.NewSourceMgr()
+		if _, err := frontdoor.ReadIR(sm, path, opts); err != nil {
+			frontdoor.Render(c.App.ErrWriter, sm, err)
+			return nil, kernelrun.ErrReported
+		}
+		return nil, inputError{frontdoor.NotAProgram(path, commandName(c))}
+	}
+	p, f, err := frontdoor.ReadProgram(path, f, opts)
+	if err != nil {
+		return nil, inputError{err}
 	}
 	m, err := alir.Compile(p)
 	if err != nil {
@@ -228,7 +240,7 @@ var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": 
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
-	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: alir.MaxInflated, Usage: "ALIR: the most bytes a .json.gz program may expand to"}
+	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "the most bytes read from the program, kernel or graph file (a .json.gz program: also once decompressed)"}
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
@@ -258,7 +270,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Action: runAction,
 		Commands: []*cli.Command{
 			benchCommand(formatFlag, maxInputFlag),
-			quantErrorCommand(),
+			quantErrorCommand(maxInputFlag),
 			{
 				Name:         "info",
 				OnUsageError: onUsageError,
@@ -314,17 +326,23 @@ func oneArg(c *cli.Context, what string) (string, error) {
 	return c.Args().First(), nil
 }
 
-// setMaxInput applies --max-input-bytes.
-func setMaxInput(c *cli.Context) error {
-	if !c.IsSet("max-input-bytes") {
-		return nil
-	}
+// inputOptions applies --max-input-bytes: the bound of the front door's
+// reads, and of a .json.gz program once decompressed.
+func inputOptions(c *cli.Context) (frontdoor.Options, error) {
 	n := c.Int64("max-input-bytes")
 	if n < 1 {
-		return usagef("--max-input-bytes must be positive, got %d", n)
+		return frontdoor.Options{}, usagef("--max-input-bytes must be positive, got %d", n)
 	}
 	alir.MaxInflated = n
-	return nil
+	return frontdoor.Options{MaxBytes: n}, nil
+}
+
+// commandName is the name of c's command for messages ("run" at the top).
+func commandName(c *cli.Context) string {
+	if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
+		return "running"
+	}
+	return c.Command.Name
 }
 
 func runAction(c *cli.Context) error {
@@ -335,7 +353,7 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	kernel := c.String("format") == "" && isKernelFile(path)
+	kernel := c.String("format") == "" && frontdoor.IsText(path)
 	if kernel && isGraphRun(c) {
 		if err := checkGraphApplicable(c, path); err != nil {
 			return err
@@ -377,18 +395,12 @@ func checkApplicable(c *cli.Context, path string, kernel bool) error {
 // alirFlagNames and kernelFlagNames are the flags that apply to one kind of
 // program only.
 var (
-	alirFlagNames   = []string{"input", "output", "format", "workers", "exact", "max-input-bytes"}
+	alirFlagNames   = []string{"input", "output", "format", "workers", "exact"}
 	kernelFlagNames = []string{"kernel", "arg", "out-dir", "print", "check-races", "max-steps", "max-elements"}
 )
 
 func runALIR(c *cli.Context, path string) error {
-	if err := setMaxInput(c); err != nil {
-		return err
-	}
-	if _, err := formatOf(c); err != nil {
-		return err
-	}
-	p, err := openProgram(path, c.String("format"))
+	p, err := openProgram(c, path)
 	if err != nil {
 		return err
 	}
@@ -411,13 +423,13 @@ func runALIR(c *cli.Context, path string) error {
 }
 
 // programArg is the one PROGRAM argument of info, report and bench, after
-// their common option checks (--max-input, --format).
+// their common option checks (--max-input-bytes, --format).
 func programArg(c *cli.Context) (string, error) {
 	path, err := oneArg(c, "program")
 	if err != nil {
 		return "", err
 	}
-	if err := setMaxInput(c); err != nil {
+	if _, err := inputOptions(c); err != nil {
 		return "", err
 	}
 	if _, err := formatOf(c); err != nil {
@@ -431,7 +443,7 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := openProgram(path, c.String("format"))
+	p, err := openProgram(c, path)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -450,7 +462,7 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := openALIR(path, c.String("format"))
+	p, err := openALIR(c, path)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -486,7 +498,7 @@ func convertAction(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usagef("want PROGRAM and OUT arguments, got %d", c.NArg())
 	}
-	if err := setMaxInput(c); err != nil {
+	if _, err := inputOptions(c); err != nil {
 		return err
 	}
 	if _, err := formatOf(c); err != nil {
@@ -516,7 +528,7 @@ func convertAction(c *cli.Context) error {
 			return usageError{err}
 		}
 	}
-	p, err := openALIR(src, c.String("format"))
+	p, err := openALIR(c, src)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -540,7 +552,7 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	if c.IsSet("rows") && !c.IsSet("testbench") {
 		return usagef("--rows needs --testbench (it writes inputs.hex beside it)")
 	}
-	p, err := openALIR(src, c.String("format"))
+	p, err := openALIR(c, src)
 	if err != nil {
 		return inputErr(err)
 	}

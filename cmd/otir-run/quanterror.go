@@ -11,7 +11,7 @@ import (
 // quantErrorCommand is `otir-run quant-error`: what quantization cost, the
 // quantized graph's outputs against its float reading (docs/nn.md
 // "Quantized graphs").
-func quantErrorCommand() *cli.Command {
+func quantErrorCommand(maxInputFlag cli.Flag) *cli.Command {
 	return &cli.Command{
 		Name:         "quant-error",
 		OnUsageError: onUsageError,
@@ -22,6 +22,7 @@ func quantErrorCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "one .npy per graph argument: a sample of its shape, or a batch [N, ...] (repeatable)"},
 			&cli.StringFlag{Name: "entry", Usage: "the graph to run, @name (default: the file's only graph)"},
 			&cli.BoolFlag{Name: "per-tensor", Usage: "also print the error of every tensor, in node order"},
+			maxInputFlag,
 		},
 		Action: quantErrorAction,
 	}
@@ -32,12 +33,18 @@ func quantErrorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	opts, err := inputOptions(c)
+	if err != nil {
+		return err
+	}
 	err = graphrun.QuantError(graphrun.QuantErrorRun{
 		FileRun: graphrun.FileRun{
 			Path:   path,
 			Entry:  c.String("entry"),
 			Params: c.String("params"),
 			Inputs: c.StringSlice("input"),
+
+			MaxInputBytes: opts.MaxBytes,
 		},
 		PerTensor: c.Bool("per-tensor"),
 	}, c.App.Writer, c.App.ErrWriter)

@@ -18,11 +18,11 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/parse"
 )
 
 // FileRun is one `otir-run` invocation on a graph:
@@ -42,6 +42,8 @@ type FileRun struct {
 	Outputs []string
 	// AllValues, if set, receives every node's value as DIR/<ssa-name>.npy.
 	AllValues string
+	// MaxInputBytes bounds the size of the graph's file (0: readlimit.Default).
+	MaxInputBytes int64
 }
 
 // ErrNoGraph is returned, unreported, when the file parses but holds no nn
@@ -112,31 +114,19 @@ type loaded struct {
 	report func(error) error
 }
 
-// load parses the file, finds the graph and reads the payload and one
+// load reads the file through the front door (parsed and verified: the
+// evaluator trusts the shapes the verifier checked), finds the graph and reads the payload and one
 // input per graph argument (ErrNoGraph when the file holds no graph).
 func load(fr FileRun, stderr io.Writer) (*loaded, error) {
 	sm := diag.NewSourceMgr()
 	report := func(err error) error {
-		var d *diag.Diagnostic
 		var ae *kernelrun.ArgError
-		switch e := err.(type) {
-		case diag.List:
-			sm.RenderAll(stderr, e)
-		default:
-			if errors.As(err, &ae) || !errors.As(err, &d) {
-				return err
-			}
-			sm.Render(stderr, d)
+		if errors.As(err, &ae) || !frontdoor.Render(stderr, sm, err) {
+			return err
 		}
 		return kernelrun.ErrReported
 	}
-	src, err := os.ReadFile(fr.Path)
-	if err != nil {
-		return nil, report(diag.AboutFile(fr.Path, err))
-	}
-	src = []byte(diag.NormalizeNewlines(string(src)))
-	sm.Add(fr.Path, string(src))
-	m, err := parse.Parse(fr.Path, src, parse.Options{})
+	m, err := frontdoor.ReadIR(sm, fr.Path, frontdoor.Options{MaxBytes: fr.MaxInputBytes})
 	if err != nil {
 		return nil, report(err)
 	}

@@ -19,9 +19,9 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/parse"
 )
 
 // FileRun is one `otir-run` invocation:
@@ -46,6 +46,8 @@ type FileRun struct {
 	Print bool
 	// Options configures the run (CheckRaces for --check-races).
 	Options exec.Options
+	// MaxInputBytes bounds the size of the file (0: readlimit.Default).
+	MaxInputBytes int64
 }
 
 // ArgError is a bad --arg on the command line (not NAME=VALUE, an unknown
@@ -64,38 +66,24 @@ func argErrorf(format string, args ...any) error {
 // stderr: the caller only needs to exit with a failure status.
 var ErrReported = errors.New("errors reported")
 
-// RunFile parses, verifies and runs a kernel of an .otir file as the
-// otir-run command does. Diagnostics are rendered to stderr with their
+// RunFile reads a kernel of an .otir file through the front door (parsed
+// and verified) and runs it as the otir-run command does. Diagnostics are rendered to stderr with their
 // source lines (and ErrReported returned); other errors (files, arguments)
 // are returned for the caller to print.
 func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	sm := diag.NewSourceMgr()
 	report := func(err error) error {
-		var d *diag.Diagnostic
-		switch e := err.(type) {
-		case *diag.Diagnostic:
-			sm.Render(stderr, e)
-		case diag.List:
-			sm.RenderAll(stderr, e)
-		default:
-			var ae *ArgError
-			if errors.As(err, &ae) || !errors.As(err, &d) {
-				return err
-			}
-			sm.Render(stderr, d) // about a file: "file: error: ..."
+		var ae *ArgError
+		if errors.As(err, &ae) || !frontdoor.Render(stderr, sm, err) {
+			return err
 		}
 		return ErrReported
 	}
-	src, err := os.ReadFile(fr.Path)
-	if err != nil {
-		return report(diag.AboutFile(fr.Path, err))
-	}
-	src = []byte(diag.NormalizeNewlines(string(src)))
-	sm.Add(fr.Path, string(src))
-	m, err := parse.Parse(fr.Path, src, parse.Options{})
+	m, err := frontdoor.ReadIR(sm, fr.Path, frontdoor.Options{MaxBytes: fr.MaxInputBytes})
 	if err != nil {
 		return report(err)
 	}
+	fr.Options.SkipVerify = true // the front door has verified it
 	k, err := exec.FindKernel(m, fr.Kernel)
 	if err != nil {
 		return report(err)

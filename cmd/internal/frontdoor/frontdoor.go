@@ -1,0 +1,160 @@
+// Package frontdoor is the one way a command reads IR from a file. OTIR
+// text (kernels, nn graphs) is read with a bound on its size, parsed and
+// verified; ALIR and DAIS programs are read with the same bound, decoded and
+// validated. A command evaluates, lowers or emits only what came through
+// here, so the verifier's diagnostic, located in the file with its source
+// line and caret, is what a user sees for invalid IR, whichever mode of
+// whichever command reads it.
+//
+// otir-opt reads through its own driver (cmd/otir-opt/internal/optmain:
+// --split-input-file, --verify-diagnostics), which bounds its input with
+// the same internal/readlimit and verifies every module it parses.
+package frontdoor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/readlimit"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes/verify"
+)
+
+// Options configure a read.
+type Options struct {
+	// MaxBytes bounds the size of the file (0: readlimit.Default); a larger
+	// one is an error that names --max-input-bytes.
+	MaxBytes int64
+}
+
+func (o Options) max() int64 {
+	if o.MaxBytes > 0 {
+		return o.MaxBytes
+	}
+	return readlimit.Default
+}
+
+// ReadIR reads the OTIR text file at path, parses and verifies it. The
+// text is added to sm, so that diagnostics render with their source lines.
+// An error is a *diag.Diagnostic ("path: error: ..." when the file cannot
+// be read or is too large) or a diag.List (the verifier's errors, with any
+// warnings); see Render.
+func ReadIR(sm *diag.SourceMgr, path string, opts Options) (*ir.Module, error) {
+	src, err := readlimit.File(path, opts.max(), readlimit.Flag)
+	if err != nil {
+		return nil, diag.AboutFile(path, err)
+	}
+	text := diag.NormalizeNewlines(string(src))
+	sm.Add(path, text)
+	m, err := parse.ParseString(path, text, parse.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := Verify(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Verify runs the verifier on m: nil, or the diag.List of its diagnostics
+// when one of them is an error.
+func Verify(m *ir.Module) error {
+	if l := verify.Verify(m); l.HasErrors() {
+		return l
+	}
+	return nil
+}
+
+// ReadProgram reads the ALIR or DAIS program file at path in format f
+// (alir.FormatAuto detects it), decodes and validates it (alir.Decode
+// validates every format). Errors are *diag.Diagnostic about the file
+// ("path: error: ...", "path:line:col: error: ..." for JSON).
+func ReadProgram(path string, f alir.Format, opts Options) (*alir.Program, alir.Format, error) {
+	data, err := readlimit.File(path, opts.max(), readlimit.Flag)
+	if err != nil {
+		return nil, f, diag.AboutFile(path, err)
+	}
+	p, g, err := alir.Decode(data, f)
+	if errors.Is(err, alir.ErrInflateLimit) {
+		err = fmt.Errorf("%w (%s raises it)", err, readlimit.Flag)
+	}
+	if err != nil {
+		return nil, g, diag.AboutFile(path, err)
+	}
+	return p, g, nil
+}
+
+// Render writes err to w when it is a diagnostic (a *diag.Diagnostic, one
+// wrapped, or a diag.List), with source lines from sm, and reports whether
+// it did; other errors are left to the caller.
+func Render(w io.Writer, sm *diag.SourceMgr, err error) bool {
+	var l diag.List
+	var d *diag.Diagnostic
+	switch {
+	case errors.As(err, &l):
+		sm.RenderAll(w, l)
+	case errors.As(err, &d):
+		sm.Render(w, d)
+	default:
+		return false
+	}
+	return true
+}
+
+// IsText reports whether the file at path is OTIR text rather than an ALIR
+// or DAIS program. The content decides, not the name: ALIR JSON starts with
+// '{' (or is gzip-compressed), the binary formats hold bytes that text does
+// not; anything else that is text is OTIR. An empty or unreadable file is
+// text when its name ends in .otir or .mlir (reading it then reports the
+// problem).
+func IsText(path string) bool {
+	named := strings.HasSuffix(path, ".otir") || strings.HasSuffix(path, ".mlir")
+	f, err := os.Open(path)
+	if err != nil {
+		return named
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return IsTextHead(head[:n], n < len(head), named)
+}
+
+// IsTextHead decides on the first bytes of a file (all of it when
+// complete); named says the file's name ends in .otir or .mlir.
+func IsTextHead(head []byte, complete, named bool) bool {
+	if len(head) == 0 {
+		return named
+	}
+	if head[0] == 0x1f && len(head) > 1 && head[1] == 0x8b {
+		return false // gzip: ALIR JSON
+	}
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		return false // ALIR JSON
+	}
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' || c == 0x7f {
+			return false // a control character: binary
+		}
+	}
+	if !complete {
+		// The sample may end inside a multi-byte character.
+		for i := 0; i < utf8.UTFMax && len(head) > 0 && !utf8.Valid(head); i++ {
+			head = head[:len(head)-1]
+		}
+	}
+	return utf8.Valid(head)
+}
+
+// NotAProgram is the error of a command that takes an ALIR or DAIS program
+// when given valid OTIR text (what, e.g. "info", names the command).
+func NotAProgram(path, what string) *diag.Diagnostic {
+	return diag.AboutFile(path, fmt.Errorf("%s takes an ALIR or DAIS program, and this file is OTIR text (otir-opt lowers it to one: lower-tiles or nn-to-circuit, then --emit)", what))
+}

@@ -1,0 +1,5 @@
+// nn.matmul of tensor<2x3> and tensor<4x5>: the inner dimensions differ.
+nn.graph @g(%a: tensor<2x3xf64>, %b: tensor<4x5xf64>) -> tensor<2x5xf64> {
+  %0 = nn.matmul %a, %b : (tensor<2x3xf64>, tensor<4x5xf64>) -> tensor<2x5xf64>
+  nn.return %0 : tensor<2x5xf64>
+}
