@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -74,7 +75,7 @@ type lexDef struct{ lineOffset int }
 func (lexDef) Symbols() map[string]lexer.TokenType { return symbols }
 
 func (d lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
-	b, err := io.ReadAll(r)
+	b, err := readlimit.All(r, readlimit.Default, "")
 	if err != nil {
 		return nil, err
 	}

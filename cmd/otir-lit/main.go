@@ -23,6 +23,7 @@ import (
 
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/internal/lit"
+	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 const usage = `usage: otir-lit [options] PATH...
@@ -89,7 +90,7 @@ func countMain(args []string, stdin io.Reader, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "count: invalid number %q\n", args[0])
 		return 2
 	}
-	b, err := io.ReadAll(stdin)
+	b, err := readlimit.All(stdin, readlimit.Default, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "count: %v\n", err)
 		return 2
@@ -313,7 +314,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func runOne(j job, defines []lit.Subst, features map[string]bool, pathDirs []string, timeout time.Duration) *lit.Result {
-	content, err := os.ReadFile(j.path)
+	content, err := readlimit.File(j.path, readlimit.Default, "")
 	if err != nil {
 		return &lit.Result{Status: lit.Unresolved, Reason: err.Error()}
 	}

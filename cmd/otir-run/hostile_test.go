@@ -110,6 +110,14 @@ func TestHostile(t *testing.T) {
 		{"bad sample", []string{p("p.json"), "--input", p("bad.txt")}, 1, p("bad.txt") + `:2:5: error: bad number "three"` + "\n"},
 		{"bad JSON value", []string{"info", p("value.json")}, 1, p("value.json") + `:1:12: error: json: model[0][0]: want an integer, got "one"` + "\n"},
 		{"too many arguments", []string{"info", p("p.json"), p("p.json")}, 2, "want one program argument"},
+		{"OTIR text to info", []string{"info", p("small.otir")}, 1, p("small.otir") + ": error: info takes an ALIR or DAIS program, and this file is OTIR text"},
+		{"a program to quant-error", []string{"quant-error", p("p.json"), "--input", p("x.txt")}, 1, p("p.json") + ": error: this file is an ALIR or DAIS program, not OTIR text (a kernel or an nn graph)\n"},
+		{"kernel beyond --max-input-bytes", []string{p("small.otir"), "--max-input-bytes", "10"}, 1, p("small.otir") + ": error: input is larger than 10 bytes (--max-input-bytes raises it)\n"},
+		{"graph beyond --max-input-bytes", []string{"quant-error", p("small.otir"), "--input", p("x.txt"), "--max-input-bytes", "10"}, 1, p("small.otir") + ": error: input is larger than 10 bytes (--max-input-bytes raises it)\n"},
+		{"program beyond --max-input-bytes", []string{"report", p("p.json"), "--max-input-bytes", "10"}, 1, p("p.json") + ": error: input is larger than 10 bytes (--max-input-bytes raises it)\n"},
+		{"/dev/zero as a program", []string{"info", "/dev/zero", "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
+		{"/dev/zero as a graph", []string{"quant-error", "/dev/zero", "--input", p("x.txt"), "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
+		{"bad --max-input-bytes", []string{p("small.otir"), "--max-input-bytes", "0"}, 2, "--max-input-bytes must be positive, got 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

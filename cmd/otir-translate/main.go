@@ -23,6 +23,7 @@ import (
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -32,9 +33,6 @@ const (
 	exitError = 1
 	exitUsage = 2
 )
-
-// maxModelBytes bounds the model file (protobuf messages are at most 2 GiB).
-const maxModelBytes = 2 << 30
 
 func main() {
 	defer crash.Guard("otir-translate")
@@ -63,7 +61,7 @@ func fileErr(path string, err error) error {
 
 // mainCode runs otir-translate and returns its exit code.
 func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := newApp(stdin, stdout, stderr).Run(cliargs.Reorder(args, 1, map[string]bool{"output": true, "o": true, "params-out": true, "graph-name": true}))
+	err := newApp(stdin, stdout, stderr).Run(cliargs.Reorder(args, 1, map[string]bool{"output": true, "o": true, "params-out": true, "graph-name": true, "max-input-bytes": true}))
 	if err == nil {
 		return 0
 	}
@@ -95,6 +93,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			&cli.BoolFlag{Name: "import-onnx", Usage: "translate an ONNX model into an nn graph"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "the graph's `FILE` (MLIR text; - is standard output)"},
 			&cli.StringFlag{Name: "params-out", Usage: "write the parameters (initializers and constants) to `FILE`, an .npz; needed when the model has any"},
+			&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "read at most `N` bytes of the model (a larger or endless input is an error; protobuf allows up to 2 GiB)"},
 			&cli.StringFlag{Name: "graph-name", Usage: "the graph's symbol `NAME` (default: the ONNX graph's name when it is an identifier, else main)"},
 		},
 		Action: translate,
@@ -111,7 +110,11 @@ func translate(c *cli.Context) error {
 		return usagef("expected one model file (or - for standard input), got %d arguments", c.NArg())
 	}
 	path := c.Args().First()
-	data, err := readModel(path, c.App.Reader)
+	max := c.Int64("max-input-bytes")
+	if max < 1 {
+		return usagef("--max-input-bytes must be positive, got %d", max)
+	}
+	data, err := readModel(path, c.App.Reader, max)
 	if err != nil {
 		return fileErr(path, err)
 	}
@@ -137,25 +140,12 @@ func translate(c *cli.Context) error {
 	})
 }
 
-// readModel reads the model file ("-": stdin), at most maxModelBytes.
-func readModel(path string, stdin io.Reader) ([]byte, error) {
-	r := stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
+// readModel reads the model file ("-": stdin), at most max bytes.
+func readModel(path string, stdin io.Reader, max int64) ([]byte, error) {
+	if path == "-" {
+		return readlimit.All(stdin, max, readlimit.Flag)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxModelBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxModelBytes {
-		return nil, fmt.Errorf("the model is larger than %d bytes", maxModelBytes)
-	}
-	return data, nil
+	return readlimit.File(path, max, readlimit.Flag)
 }
 
 // writeFile writes a file ("-": stdout) with write.

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 // Env is what Main needs from the process: arguments, streams and the
@@ -32,6 +33,7 @@ type cliOptions struct {
 	dumpFilters  []dumpFilter
 	dumpContexts []int
 	labelWidth   int
+	maxInput     int64 // --max-input-bytes: the most bytes read from each file
 	color        bool
 	help         bool
 }
@@ -126,6 +128,14 @@ func optionSpecs() []optSpec {
 			o.dumpContexts = append(o.dumpContexts, n)
 			return err
 		}},
+		{[]string{"max-input-bytes"}, optValue, func(o *cliOptions, v string) error {
+			n, err := strconv.ParseInt(v, 0, 64)
+			if err != nil || n < 1 {
+				return fmt.Errorf("'%s' value invalid for --max-input-bytes (a positive number of bytes)", v)
+			}
+			o.maxInput = n
+			return nil
+		}},
 		{[]string{"dump-input-label-width"}, optValue, func(o *cliOptions, v string) error {
 			n, err := uintValue(v)
 			o.DumpLabelWidth = n
@@ -151,7 +161,7 @@ func argName(n string) string {
 // "-opt=value", "-opt value", "-DVAR=value"; "-" and "--"-separated words
 // are positional.
 func parseArgs(prog string, args []string) (*cliOptions, error) {
-	o := &cliOptions{inputFile: "-"}
+	o := &cliOptions{inputFile: "-", maxInput: readlimit.Default}
 	specs := optionSpecs()
 	find := func(name string) *optSpec {
 		for i := range specs {
@@ -255,7 +265,8 @@ USAGE: filecheck [options] <check-file>
 
 Reads the input from --input-file (default: stdin) and checks it against
 the CHECK directives of <check-file>. Exit status: 0 match, 1 mismatch,
-2 usage or check-file error, 3 an internal error (a bug: please report it). Options are also read from FILECHECK_OPTS.
+2 usage or check-file error, 3 an internal error (a bug: please report
+it). Options are also read from FILECHECK_OPTS.
 
 OPTIONS:
   --allow-deprecated-dag-overlap  Allow overlapping CHECK-DAG matches
@@ -277,6 +288,8 @@ OPTIONS:
   --implicit-check-not=<pattern>  Add an implicit CHECK-NOT
   --input-file=<file>             File to check (default: stdin)
   --match-full-lines              Positive matches must cover whole lines
+  --max-input-bytes=<N>           Read at most N bytes of each file
+                                  (default: 268435456, 256 MiB)
   --strict-whitespace             Do not fold horizontal whitespace
   -v, -vv                         Report matches (and more)
 `
@@ -360,13 +373,13 @@ func Main(env Env) int {
 	}
 	o.Color = o.color || env.StderrTTY
 	o.dumpMode, o.dumpFilter, o.DumpContext = mode, filter, context
-	checkText, checkName, err := readFileOrStdin(o.checkFile, env.Stdin)
+	checkText, checkName, err := readFileOrStdin(o.checkFile, env.Stdin, o.maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "Could not open check file '%s': %s\n", o.checkFile, err)
 		return 2
 	}
 	loadInput := func() (Source, error) {
-		text, name, err := readFileOrStdin(o.inputFile, env.Stdin)
+		text, name, err := readFileOrStdin(o.inputFile, env.Stdin, o.maxInput)
 		display := o.inputFile
 		if display == "-" {
 			display = "<stdin>"
@@ -379,17 +392,17 @@ func Main(env Env) int {
 	return run(&o.Options, Source{Name: checkName, Text: checkText, display: o.checkFile}, loadInput, stderr, env.Args)
 }
 
-// readFileOrStdin reads a file, or stdin for "-", and returns the buffer
-// name diagnostics use.
-func readFileOrStdin(name string, stdin io.Reader) (string, string, error) {
+// readFileOrStdin reads a file, or stdin for "-", at most max bytes, and
+// returns the buffer name diagnostics use.
+func readFileOrStdin(name string, stdin io.Reader, max int64) (string, string, error) {
 	if name == "-" {
 		if stdin == nil {
 			return "", "<stdin>", nil
 		}
-		b, err := io.ReadAll(stdin)
+		b, err := readlimit.All(stdin, max, readlimit.Flag)
 		return string(b), "<stdin>", err
 	}
-	b, err := os.ReadFile(name)
+	b, err := readlimit.File(name, max, readlimit.Flag)
 	if err != nil {
 		return "", name, errnoMessage(err)
 	}

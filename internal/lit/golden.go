@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 // LineDiff renders a line-oriented diff of want and got: unchanged lines
@@ -88,9 +90,9 @@ func GoldenDiffMain(args []string, stdin io.Reader, stdout, stderr io.Writer, up
 	var got []byte
 	var err error
 	if len(args) == 1 || args[1] == "-" {
-		got, err = io.ReadAll(stdin)
+		got, err = readlimit.All(stdin, readlimit.Default, "")
 	} else {
-		got, err = os.ReadFile(args[1])
+		got, err = readlimit.File(args[1], readlimit.Default, "")
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "golden-diff: %v\n", err)
@@ -103,7 +105,7 @@ func GoldenDiffMain(args []string, stdin io.Reader, stdout, stderr io.Writer, up
 		}
 		return 0
 	}
-	want, err := os.ReadFile(args[0])
+	want, err := readlimit.File(args[0], readlimit.Default, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "golden-diff: %v\n", err)
 		return 2

@@ -63,34 +63,42 @@ func File(path string, max int64, flag string) ([]byte, error) {
 }
 
 // readAll is All with a hint of the size to expect (0: unknown).
+//
+// An unknown size is read in chunks that double up to 16 MiB and joined at
+// the end: an endless stream costs max+1 bytes of memory and one pass, not
+// the repeated copies of a growing slice.
 func readAll(r io.Reader, max int64, flag string, hint int64) ([]byte, error) {
 	if max < 0 {
 		max = 0
 	}
-	const chunk = 64 << 10
-	capacity := hint + 1 // +1: one more read sees the end
-	if hint == 0 {
-		capacity = min(max+1, chunk)
+	var chunks [][]byte
+	total := int64(0)
+	size := int64(64 << 10)
+	if hint > 0 {
+		size = hint + 1 // +1: one more byte shows the end
 	}
-	b := make([]byte, 0, capacity)
 	for {
-		if len(b) == cap(b) {
-			// Grow by doubling, never past max+1 bytes.
-			b = append(b, 0)[:len(b)]
-			if int64(cap(b)) > max+1 {
-				b = b[: len(b) : max+1]
-			}
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if int64(len(b)) > max {
+		buf := make([]byte, min(size, max+1-total))
+		n, err := io.ReadFull(r, buf)
+		total += int64(n)
+		if total > max {
 			return nil, &TooLargeError{Limit: max, Flag: flag}
 		}
-		if err == io.EOF {
-			return b, nil
+		chunks = append(chunks, buf[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
 		}
 		if err != nil {
 			return nil, err
 		}
+		size = min(2*size, 16<<20)
 	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	b := make([]byte, 0, total)
+	for _, c := range chunks {
+		b = append(b, c...)
+	}
+	return b, nil
 }

@@ -44,6 +44,7 @@ func (o Options) max() int64 {
 
 // ReadIR reads the OTIR text file at path, parses and verifies it. The
 // text is added to sm, so that diagnostics render with their source lines.
+// A program file (see IsText) is decoded and validated, and refused.
 // An error is a *diag.Diagnostic ("path: error: ..." when the file cannot
 // be read or is too large) or a diag.List (the verifier's errors, with any
 // warnings); see Render.
@@ -51,6 +52,13 @@ func ReadIR(sm *diag.SourceMgr, path string, opts Options) (*ir.Module, error) {
 	src, err := readlimit.File(path, opts.max(), readlimit.Flag)
 	if err != nil {
 		return nil, diag.AboutFile(path, err)
+	}
+	if head := src[:min(len(src), textSample)]; !IsTextHead(head, len(head) == len(src), isTextName(path)) {
+		// A program file: validated all the same, then refused.
+		if _, _, err := alir.Decode(src, alir.FormatAuto); err != nil {
+			return nil, diag.AboutFile(path, err)
+		}
+		return nil, diag.AboutFile(path, errors.New("this file is an ALIR or DAIS program, not OTIR text (a kernel or an nn graph)"))
 	}
 	text := diag.NormalizeNewlines(string(src))
 	sm.Add(path, text)
@@ -116,15 +124,21 @@ func Render(w io.Writer, sm *diag.SourceMgr, err error) bool {
 // text when its name ends in .otir or .mlir (reading it then reports the
 // problem).
 func IsText(path string) bool {
-	named := strings.HasSuffix(path, ".otir") || strings.HasSuffix(path, ".mlir")
 	f, err := os.Open(path)
 	if err != nil {
-		return named
+		return isTextName(path)
 	}
 	defer f.Close()
-	head := make([]byte, 4096)
+	head := make([]byte, textSample)
 	n, _ := io.ReadFull(f, head)
-	return IsTextHead(head[:n], n < len(head), named)
+	return IsTextHead(head[:n], n < len(head), isTextName(path))
+}
+
+// textSample is how many bytes of a file IsText reads.
+const textSample = 4096
+
+func isTextName(path string) bool {
+	return strings.HasSuffix(path, ".otir") || strings.HasSuffix(path, ".mlir")
 }
 
 // IsTextHead decides on the first bytes of a file (all of it when

@@ -15,6 +15,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/dot"
 	"github.com/otir-dev/otir/backend/rtl"
+	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -79,15 +80,16 @@ func checkEmit(cfg *config) error {
 // importALIR reads an ALIR or DAIS program file (ALIR JSON or JSON.gz, ALIR
 // bytecode, DAIS binary: detected by content) as a module holding one
 // dais.program named after the file.
-func importALIR(path string) (*ir.Module, error) {
+func importALIR(path string, max int64) (*ir.Module, error) {
 	// A program file has no source lines: errors are "file: error: ...".
 	fileLoc := ir.Location{File: path}
-	p, _, err := alir.ReadFile(path, alir.FormatAuto)
+	p, _, err := frontdoor.ReadProgram(path, alir.FormatAuto, frontdoor.Options{MaxBytes: max})
 	if err != nil {
-		if u := errors.Unwrap(err); u != nil && strings.HasPrefix(err.Error(), path+": ") {
-			err = u // ReadFile's "path: " prefix
+		var d *diag.Diagnostic
+		if errors.As(err, &d) {
+			d.Msg = "cannot import the program: " + strings.TrimPrefix(d.Msg, "cannot open the file: ")
 		}
-		return nil, diag.Errorf(fileLoc, "cannot import the program: %v", pathErr(err))
+		return nil, err
 	}
 	name := filepath.Base(path)
 	if i := strings.IndexByte(name, '.'); i > 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/lower/dais"
 )
 
@@ -114,7 +115,7 @@ func TestImportAndEmitErrors(t *testing.T) {
 		{"import and input", []string{"dup.otir", "--import-alir", "prog.json"}, ExitUsage, "otir-opt: --import-alir reads its own file; do not also give an input file (dup.otir)\n"},
 		{"split", []string{"--import-alir", "prog.json", "--split-input-file"}, ExitUsage, "otir-opt: --split-input-file cannot be combined with --emit or --import-alir\n"},
 		{"missing file", []string{"--import-alir", "nope.json"}, ExitError, "nope.json: error: cannot import the program: no such file or directory\n"},
-		{"bad file", []string{"--import-alir", "junk.json"}, ExitError, "junk.json: error: cannot import the program: json:"},
+		{"bad file", []string{"--import-alir", "junk.json"}, ExitError, "junk.json:1:2: error: cannot import the program: json:"},
 		{"no program", []string{"dup.otir", "--emit=alir-json", "-o", "x.json"}, ExitError, "otir-opt: --emit=alir-json needs exactly one dais.program after the pipeline, found 0 (run --lower-tiles on a module with one kernel)\n"},
 	}
 	for _, c := range cases {
@@ -132,7 +133,7 @@ func TestImportAndEmitErrors(t *testing.T) {
 func TestImportName(t *testing.T) {
 	dir := t.TempDir()
 	writeProgram(t, dir, "my-model.json.gz")
-	m, err := importALIR(filepath.Join(dir, "my-model.json.gz"))
+	m, err := importALIR(filepath.Join(dir, "my-model.json.gz"), readlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}

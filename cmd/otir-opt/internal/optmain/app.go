@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/otir-dev/otir/internal/progress"
+	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -30,6 +31,7 @@ func newApp(env Env) *cli.App {
 		&cli.StringFlag{Name: "verify-diagnostics", Usage: "check the diagnostics against the expected-* comments of the input: `LEVEL` all (the default) or only-expected (other diagnostics are ignored)", Category: catIO},
 		&cli.BoolFlag{Name: "allow-unregistered-dialect", Usage: "accept operations of unregistered dialects (in the generic form) as opaque operations", Category: catIO},
 		&cli.BoolFlag{Name: "mlir-print-debuginfo", Usage: "print each operation's location after it, loc(\"file\":line:col) (inline, as with --mlir-print-local-scope)", Category: catIO},
+		&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "read at most `N` bytes of the input (or --import-alir) file: a larger or endless input is an error", Category: catIO},
 		&cli.StringFlag{Name: "import-alir", Usage: "read the ALIR/DAIS program `FILE` (JSON, JSON.gz, bytecode, DAIS binary) as a dais.program instead of OTIR text", Category: catIO},
 		&cli.StringFlag{Name: "emit", Usage: "write the module's only dais.program to -o FILE as `FORMAT`: alir-json, alir-json-gz, alir-bytecode, alir-v4-json, alir-v4-json-gz, alir-v4-bytecode, dais-binary, verilog, vhdl (hardware: verilog,latency-cutoff=C pipelines), or dot (a Graphviz graph of the whole module: ops as nodes, SSA uses as edges; -o - for stdout)", Category: catIO},
 		&cli.StringFlag{Name: "latency-cutoff", Usage: "with --emit=verilog or vhdl: pipeline the design so that no stage exceeds `C` units of the cost model's latency (0: combinational)", Category: catIO},

@@ -38,6 +38,8 @@ type config struct {
 	// importALIR is the ALIR/DAIS file read instead of OTIR text, emit the
 	// --emit format ("" to print the module).
 	importALIR, emit string
+	// maxInput is --max-input-bytes: the most bytes read from the input.
+	maxInput int64
 }
 
 // configure checks the flags and builds the pipeline; every problem is a
@@ -59,6 +61,10 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		progressDelay: c.Duration("progress-delay"),
 		importALIR:    c.String("import-alir"),
 		emit:          c.String("emit"),
+		maxInput:      c.Int64("max-input-bytes"),
+	}
+	if cfg.maxInput < 1 {
+		return nil, usageErrorf("--max-input-bytes must be positive, got %d", cfg.maxInput)
 	}
 	if c.IsSet("latency-cutoff") {
 		// --latency-cutoff C is --emit=verilog|vhdl,latency-cutoff=C.

@@ -8,10 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/internal/progress"
+	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/passes"
@@ -30,10 +30,10 @@ func run(cfg *config, env Env) error {
 		parse = env.ParseUnregistered
 	}
 	if cfg.importALIR != "" {
-		parse = func(string, string, int) (*ir.Module, error) { return importALIR(cfg.importALIR) }
+		parse = func(string, string, int) (*ir.Module, error) { return importALIR(cfg.importALIR, cfg.maxInput) }
 	} else {
 		var err error
-		if name, src, err = readInput(cfg.input, env.Stdin); err != nil {
+		if name, src, err = readInput(cfg.input, env.Stdin, cfg.maxInput); err != nil {
 			return err
 		}
 		src = diag.NormalizeNewlines(src)
@@ -91,28 +91,23 @@ func run(cfg *config, env Env) error {
 	return nil
 }
 
-// readInput reads the input file ("-": standard input) into a string
-// without copying it (a large input is large: every copy costs).
-func readInput(path string, stdin io.Reader) (name, src string, err error) {
-	var sb strings.Builder
+// readInput reads the input file ("-": standard input), at most max bytes.
+func readInput(path string, stdin io.Reader, max int64) (name, src string, err error) {
 	if path == "-" {
-		if _, err := io.Copy(&sb, stdin); err != nil {
+		b, err := readlimit.All(stdin, max, readlimit.Flag)
+		if err != nil {
 			return "", "", failf("cannot read standard input: %v", err)
 		}
-		return stdinName, sb.String(), nil
+		return stdinName, string(b), nil
 	}
-	f, err := os.Open(path)
-	if err == nil {
-		defer f.Close()
-		if fi, statErr := f.Stat(); statErr == nil && fi.Mode().IsRegular() {
-			sb.Grow(int(fi.Size()) + 1) // +1: io.Copy reads once more to see EOF
-		}
-		_, err = io.Copy(&sb, f)
+	b, err := readlimit.File(path, max, readlimit.Flag)
+	if readlimit.IsTooLarge(err) {
+		return "", "", failf("cannot read input file '%s': %v", path, err)
 	}
 	if err != nil {
 		return "", "", failf("cannot open input file '%s': %v", path, pathErr(err))
 	}
-	return path, sb.String(), nil
+	return path, string(b), nil
 }
 
 // pathErr drops the path from an *fs.PathError, which the message already names.
