@@ -19,6 +19,11 @@ func ReadRows(r io.Reader) (vals []float64, rows, cols int, err error) {
 	sc.Buffer(make([]byte, 64*1024), 1<<30)
 	cols = -1
 	for line := 1; sc.Scan(); line++ {
+		if err := sc.Err(); err != nil {
+			// The reader failed (a bounded reader's limit, say): the last
+			// line is cut short, not a line to judge.
+			return nil, 0, 0, err
+		}
 		fields := strings.Fields(sc.Text())
 		if len(fields) == 0 {
 			continue
@@ -30,7 +35,7 @@ func ReadRows(r io.Reader) (vals []float64, rows, cols int, err error) {
 		for i, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
-				return nil, 0, 0, &RowError{Line: line, Col: fieldCol(sc.Text(), i), Err: fmt.Errorf("bad number %q", f)}
+				return nil, 0, 0, &RowError{Line: line, Col: fieldCol(sc.Text(), i), Err: fmt.Errorf("bad number %q", f[:min(len(f), maxQuoted)])}
 			}
 			vals = append(vals, v)
 		}
@@ -41,6 +46,10 @@ func ReadRows(r io.Reader) (vals []float64, rows, cols int, err error) {
 	}
 	return vals, rows, max(cols, 0), nil
 }
+
+// maxQuoted is the most bytes of a bad value an error quotes (diag shortens
+// the message further; quoting a whole 1 GB line first would take 4 GB).
+const maxQuoted = 1024
 
 // RowError is an error at a place of a sample file: Line and Col (1-based,
 // Col in bytes) of the value at fault, or of the end of a short line.

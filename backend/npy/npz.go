@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 // NumPy .npz archives (numpy.savez, numpy.savez_compressed): a zip file
@@ -80,9 +81,10 @@ func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
 	return z, nil
 }
 
-// ReadNPZFile reads the .npz archive at path.
+// ReadNPZFile reads the .npz archive at path (at most readlimit.Default
+// bytes: an endless stream such as /dev/zero is an error).
 func ReadNPZFile(path string) (*NPZ, error) {
-	b, err := os.ReadFile(path)
+	b, err := readlimit.File(path, readlimit.Default, "")
 	if err != nil {
 		return nil, err
 	}

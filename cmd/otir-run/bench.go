@@ -60,7 +60,7 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return inputErr(err)
 	}
-	in, n, err := readSamples(c.String("input"), c.App.Reader, p.NumInputs())
+	in, n, err := readSamples(c.String("input"), c.App.Reader, p.NumInputs(), c.Int64("max-input-bytes"))
 	if err != nil {
 		return inputErr(err)
 	}

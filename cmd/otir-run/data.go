@@ -9,19 +9,20 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 func isNpy(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".npy") }
 
 // readSamples reads samples of nIn values from path (.npy, or text; "-" is
-// stdin as text). It returns the values row-major and the number of
-// samples.
-func readSamples(path string, stdin io.Reader, nIn int) ([]float64, int, error) {
-	vals, n, err := readSamplesFrom(path, stdin, nIn)
+// stdin as text), at most max bytes of it. It returns the values row-major
+// and the number of samples.
+func readSamples(path string, stdin io.Reader, nIn int, max int64) ([]float64, int, error) {
+	vals, n, err := readSamplesFrom(path, stdin, nIn, max)
 	return vals, n, fileErr(path, "<stdin>", err)
 }
 
-func readSamplesFrom(path string, stdin io.Reader, nIn int) ([]float64, int, error) {
+func readSamplesFrom(path string, stdin io.Reader, nIn int, max int64) ([]float64, int, error) {
 	var r io.Reader = stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -31,6 +32,7 @@ func readSamplesFrom(path string, stdin io.Reader, nIn int) ([]float64, int, err
 		defer f.Close()
 		r = f
 	}
+	r = readlimit.Reader(r, max, readlimit.Flag)
 	if isNpy(path) {
 		a, err := npy.Read(r)
 		if err != nil {

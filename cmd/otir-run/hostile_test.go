@@ -117,6 +117,7 @@ func TestHostile(t *testing.T) {
 		{"program beyond --max-input-bytes", []string{"report", p("p.json"), "--max-input-bytes", "10"}, 1, p("p.json") + ": error: input is larger than 10 bytes (--max-input-bytes raises it)\n"},
 		{"/dev/zero as a program", []string{"info", "/dev/zero", "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
 		{"/dev/zero as a graph", []string{"quant-error", "/dev/zero", "--input", p("x.txt"), "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
+		{"/dev/zero as samples", []string{p("p.json"), "--input", "/dev/zero", "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
 		{"bad --max-input-bytes", []string{p("small.otir"), "--max-input-bytes", "0"}, 2, "--max-input-bytes must be positive, got 0"},
 	}
 	for _, c := range cases {

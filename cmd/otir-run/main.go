@@ -240,7 +240,7 @@ var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": 
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
-	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "the most bytes read from the program, kernel or graph file (a .json.gz program: also once decompressed)"}
+	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "the most bytes read from each input file: the program, kernel or graph, --input samples (a .json.gz program: also once decompressed)"}
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
@@ -407,7 +407,7 @@ func runALIR(c *cli.Context, path string) error {
 	if a, ok := p.(*alirProgram); ok {
 		a.exact = c.Bool("exact")
 	}
-	in, n, err := readSamples(c.StringSlice("input")[0], c.App.Reader, p.NumInputs())
+	in, n, err := readSamples(c.StringSlice("input")[0], c.App.Reader, p.NumInputs(), c.Int64("max-input-bytes"))
 	if err != nil {
 		return err
 	}
@@ -592,7 +592,7 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 			return err
 		}
 		if rows := c.String("rows"); rows != "" {
-			in, _, err := readSamples(rows, c.App.Reader, p.prog.NumInputs())
+			in, _, err := readSamples(rows, c.App.Reader, p.prog.NumInputs(), c.Int64("max-input-bytes"))
 			if err != nil {
 				return fileErr(rows, "standard input", err)
 			}

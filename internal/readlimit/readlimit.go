@@ -102,3 +102,32 @@ func readAll(r io.Reader, max int64, flag string, hint int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// Reader returns a reader of r for a command that streams an input rather
+// than reading it whole: it fails with a *TooLargeError (naming flag) once
+// r has given more than max bytes, and never reads more than max+1.
+func Reader(r io.Reader, max int64, flag string) io.Reader {
+	return &limited{r: r, left: max, err: &TooLargeError{Limit: max, Flag: flag}}
+}
+
+type limited struct {
+	r    io.Reader
+	left int64 // bytes still allowed; -1 once the bound is crossed
+	err  error
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, l.err
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	if int64(n) > l.left {
+		n, l.left = int(l.left), -1
+		return n, l.err
+	}
+	l.left -= int64(n)
+	return n, err
+}

@@ -73,3 +73,19 @@ func TestFile(t *testing.T) {
 		}
 	}
 }
+
+func TestReader(t *testing.T) {
+	var e endless
+	r := Reader(&e, 1000, Flag)
+	n, err := io.Copy(io.Discard, r)
+	if n != 1000 || !IsTooLarge(err) || e.read > 1001 {
+		t.Errorf("endless: copied %d, read %d, %v", n, e.read, err)
+	}
+	if _, err := r.Read(make([]byte, 10)); !IsTooLarge(err) {
+		t.Errorf("after the bound: %v", err)
+	}
+	got, err := io.ReadAll(Reader(strings.NewReader("hello"), 5, Flag))
+	if err != nil || string(got) != "hello" {
+		t.Errorf("at the bound: %q, %v", got, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -51,7 +52,7 @@ func readQuantSpec(path string) (*quantSpec, error) {
 	if st.Size() > maxQuantFileBytes {
 		return nil, fail("the file has %d bytes (at most %d)", st.Size(), maxQuantFileBytes)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readlimit.File(path, maxQuantFileBytes, "") // a device has no size to check
 	if err != nil {
 		return nil, fmt.Errorf("reading the quantization: %v", err)
 	}
