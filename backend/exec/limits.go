@@ -14,9 +14,12 @@ const (
 	// DefaultMaxElements is the default of Options.MaxElements: 2^26
 	// elements (512 MB of int64 values).
 	DefaultMaxElements = 1 << 26
-	// DefaultMaxSteps is the step limit otir-run applies by default (about a
-	// minute of work at most).
-	DefaultMaxSteps = 100_000_000
+	// DefaultMaxSteps is the step limit otir-run applies by default: about
+	// 4 s of an empty scf.for loop, one step per iteration (about 4 million
+	// iterations a second of CPU time on the project's 2-core machine;
+	// docs/executor.md). It was 10^8, which let an endless loop run 25 to
+	// 45 s before the error.
+	DefaultMaxSteps = 15_000_000
 )
 
 // elemWeight is what one element of t counts against MaxElements: one, or
