@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/internal/progress"
 	"github.com/otir-dev/otir/internal/readlimit"
@@ -54,7 +55,7 @@ func run(cfg *config, env Env) error {
 		// One module, printed only if it is correct: straight to the output.
 		out := &directOutput{path: cfg.output, stdout: env.Stdout}
 		if !d.chunk(chunk{text: src}, out) {
-			return &exitError{code: ExitError}
+			return d.failure()
 		}
 		return nil
 	}
@@ -86,7 +87,7 @@ func run(cfg *config, env Env) error {
 		}
 	}
 	if failed {
-		return &exitError{code: ExitError}
+		return d.failure()
 	}
 	return nil
 }
@@ -129,6 +130,17 @@ type driver struct {
 	parse func(filename, src string, lineOffset int) (*ir.Module, error)
 	// progress is the --progress display, nil when off.
 	progress *progress.Display
+	// crashed: a chunk hit an internal error (a panic), reported as a
+	// diagnostic at the chunk; the run exits with crash.ExitCode.
+	crashed bool
+}
+
+// failure is the error of a run whose chunks failed.
+func (d *driver) failure() error {
+	if d.crashed {
+		return &exitError{code: crash.ExitCode}
+	}
+	return &exitError{code: ExitError}
 }
 
 // phaseNames are the display's names of the driver's steps (the rows of
@@ -216,7 +228,8 @@ func (d *driver) chunk(ch chunk, out output) bool {
 func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Timer) (diags diag.List, m *ir.Module) {
 	defer func() {
 		if r := recover(); r != nil {
-			diags = append(diags, diag.Errorf(ir.Location{File: d.file, Line: ch.lineOffset + 1, Col: 1}, "otir-opt crashed on this input: %v", r))
+			d.crashed = true
+			diags = append(diags, diag.Errorf(ir.Location{File: d.file, Line: ch.lineOffset + 1, Col: 1}, "otir-opt crashed on this input: %v (an internal error: please report it)", r))
 		}
 	}()
 	var err error

@@ -23,8 +23,8 @@ const (
 	ExitOK    = 0 // success
 	ExitError = 1 // an error diagnostic (or an unmet expectation)
 	ExitUsage = 1 // bad flags, pipeline or arguments: 1, as mlir-opt
-	// An internal error (a bug: a panic outside the parser, verifier and
-	// passes, which report theirs as diagnostics) exits with crash.ExitCode, 3.
+	// An internal error (a bug: a panic; one in the parser, the verifier or
+	// a pass is also a diagnostic at its chunk) exits with crash.ExitCode, 3.
 )
 
 // Env is what the driver needs from the outside world.

@@ -329,7 +329,8 @@ func TestSplitInput(t *testing.T) {
 }
 
 // TestNoPanicReachesUsers checks that crashes in the parser, the verifier,
-// the printer or a pass become diagnostics with exit status 1.
+// the printer or a pass become diagnostics: at the chunk, asking for a
+// report, with exit status 3 (crash.ExitCode) for a panic.
 func TestNoPanicReachesUsers(t *testing.T) {
 	crashParse := func(string, string, int) (*ir.Module, error) { panic("parser bug") }
 	broken := func(string, string, int) (*ir.Module, error) {
@@ -344,13 +345,13 @@ func TestNoPanicReachesUsers(t *testing.T) {
 		verify func(*ir.Module) diag.List
 		stderr string
 	}{
-		{"parser", crashParse, fakeVerify, "<stdin>:1:1: error: otir-opt crashed on this input: parser bug\nconst 1\n^\n"},
-		{"verifier", fakeParse, func(*ir.Module) diag.List { panic("verifier bug") }, "<stdin>:1:1: error: otir-opt crashed on this input: verifier bug\nconst 1\n^\n"},
+		{"parser", crashParse, fakeVerify, "<stdin>:1:1: error: otir-opt crashed on this input: parser bug (an internal error: please report it)\nconst 1\n^\n"},
+		{"verifier", fakeParse, func(*ir.Module) diag.List { panic("verifier bug") }, "<stdin>:1:1: error: otir-opt crashed on this input: verifier bug (an internal error: please report it)\nconst 1\n^\n"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
 		code := Main([]string{"otir-opt"}, Env{Stdin: strings.NewReader("const 1\n"), Stdout: &out, Stderr: &errb, Parse: c.parse, Verify: c.verify})
-		if code != 1 || !strings.HasPrefix(errb.String(), c.stderr) {
+		if code != 3 || !strings.HasPrefix(errb.String(), c.stderr) {
 			t.Errorf("%s: code %d stderr %q", c.name, code, errb.String())
 		}
 	}
