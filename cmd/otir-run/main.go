@@ -84,9 +84,6 @@ func fileErr(path, stdName string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, alir.ErrInflateLimit) {
-		err = fmt.Errorf("%w (--max-input-bytes raises it)", err)
-	}
 	name := path
 	if path == "-" {
 		name = stdName
@@ -129,9 +126,6 @@ func inputErr(err error) error {
 	var ae *kernelrun.ArgError
 	if err == nil || errors.Is(err, kernelrun.ErrReported) || errors.As(err, &ue) || errors.As(err, &ae) {
 		return err
-	}
-	if errors.Is(err, alir.ErrInflateLimit) {
-		err = fmt.Errorf("%w (--max-input-bytes raises it)", err)
 	}
 	return inputError{err}
 }
