@@ -43,7 +43,7 @@ func TestReadIR(t *testing.T) {
 	}
 	cases := []struct {
 		name, file, text, want string // want: "" for a module, else the rendered error with the file's directory left out
-		max                           int64
+		max                    int64
 	}{
 		{"valid", "k.otir", validKernel, "", 0},
 		{"verifier error", "k.otir", invalidKernel, "k.otir:2:3: error: 'otir.load' op result shape 4 does not match the source shape 2\n" +
