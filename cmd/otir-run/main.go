@@ -161,7 +161,9 @@ type alirProgram struct {
 // openALIR reads the program in path through the front door (decoded and
 // validated) and compiles it. OTIR text goes through the front door too
 // (parsed and verified, its diagnostics rendered with source lines), then
-// is refused: the commands that open programs do not take it.
+// is refused: the commands that open programs do not take it. Text that is
+// not OTIR either (it does not parse, and the file is not named .otir or
+// .mlir) gets the program decoder's error.
 func openALIR(c *cli.Context, path string) (*alirProgram, error) {
 	f, err := formatOf(c)
 	if err != nil {
@@ -173,11 +175,14 @@ func openALIR(c *cli.Context, path string) (*alirProgram, error) {
 	}
 	if f == alir.FormatAuto && frontdoor.IsText(path) {
 		sm := diag.NewSourceMgr()
-		if _, err := frontdoor.ReadIR(sm, path, opts); err != nil {
+		_, err := frontdoor.ReadIR(sm, path, opts)
+		switch {
+		case err == nil:
+			return nil, inputError{frontdoor.NotAProgram(path, commandName(c))}
+		case frontdoor.IsVerifyError(err) || frontdoor.HasTextName(path):
 			frontdoor.Render(c.App.ErrWriter, sm, err)
 			return nil, kernelrun.ErrReported
 		}
-		return nil, inputError{frontdoor.NotAProgram(path, commandName(c))}
 	}
 	p, f, err := frontdoor.ReadProgram(path, f, opts)
 	if err != nil {

@@ -46,14 +46,14 @@ func (o Options) max() int64 {
 // text is added to sm, so that diagnostics render with their source lines.
 // A program file (see IsText) is decoded and validated, and refused.
 // An error is a *diag.Diagnostic ("path: error: ..." when the file cannot
-// be read or is too large) or a diag.List (the verifier's errors, with any
-// warnings); see Render.
+// be read or is too large), the parser's *diag.Diagnostic or diag.List, or
+// a *VerifyError (the verifier's errors, with any warnings); see Render.
 func ReadIR(sm *diag.SourceMgr, path string, opts Options) (*ir.Module, error) {
 	src, err := readlimit.File(path, opts.max(), readlimit.Flag)
 	if err != nil {
 		return nil, diag.AboutFile(path, err)
 	}
-	if head := src[:min(len(src), textSample)]; !IsTextHead(head, len(head) == len(src), isTextName(path)) {
+	if head := src[:min(len(src), textSample)]; !IsTextHead(head, len(head) == len(src), HasTextName(path)) {
 		// A program file: validated all the same, then refused.
 		if _, _, err := alir.Decode(src, alir.FormatAuto); err != nil {
 			return nil, diag.AboutFile(path, err)
@@ -72,13 +72,26 @@ func ReadIR(sm *diag.SourceMgr, path string, opts Options) (*ir.Module, error) {
 	return m, nil
 }
 
-// Verify runs the verifier on m: nil, or the diag.List of its diagnostics
-// when one of them is an error.
+// Verify runs the verifier on m: nil, or a *VerifyError holding its
+// diagnostics when one of them is an error.
 func Verify(m *ir.Module) error {
 	if l := verify.Verify(m); l.HasErrors() {
-		return l
+		return &VerifyError{l}
 	}
 	return nil
+}
+
+// VerifyError is the verifier's rejection of text that parsed (as against
+// text that is not OTIR at all).
+type VerifyError struct{ List diag.List }
+
+func (e *VerifyError) Error() string { return e.List.Error() }
+func (e *VerifyError) Unwrap() error { return e.List }
+
+// IsVerifyError reports whether err is (or wraps) a *VerifyError.
+func IsVerifyError(err error) bool {
+	var ve *VerifyError
+	return errors.As(err, &ve)
 }
 
 // ReadProgram reads the ALIR or DAIS program file at path in format f
@@ -126,18 +139,19 @@ func Render(w io.Writer, sm *diag.SourceMgr, err error) bool {
 func IsText(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
-		return isTextName(path)
+		return HasTextName(path)
 	}
 	defer f.Close()
 	head := make([]byte, textSample)
 	n, _ := io.ReadFull(f, head)
-	return IsTextHead(head[:n], n < len(head), isTextName(path))
+	return IsTextHead(head[:n], n < len(head), HasTextName(path))
 }
 
 // textSample is how many bytes of a file IsText reads.
 const textSample = 4096
 
-func isTextName(path string) bool {
+// HasTextName reports whether path is named as OTIR text (.otir, .mlir).
+func HasTextName(path string) bool {
 	return strings.HasSuffix(path, ".otir") || strings.HasSuffix(path, ".mlir")
 }
 

@@ -115,3 +115,15 @@ func TestIsTextHead(t *testing.T) {
 		}
 	}
 }
+
+func TestVerifyError(t *testing.T) {
+	sm := diag.NewSourceMgr()
+	_, err := ReadIR(sm, write(t, "k.otir", invalidKernel), Options{})
+	if !IsVerifyError(err) {
+		t.Errorf("a verifier error: %v", err)
+	}
+	_, err = ReadIR(sm, write(t, "k.otir", "garbage\n"), Options{})
+	if err == nil || IsVerifyError(err) {
+		t.Errorf("a parse error: %v", err)
+	}
+}
