@@ -37,6 +37,7 @@ import (
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 )
 
 // Exit codes: 0 success, 1 an error in the input (a program, kernel,
@@ -382,6 +383,13 @@ func runALIR(c *cli.Context, path string) error {
 	if err := setMaxInput(c); err != nil {
 		return err
 	}
+	input, output := c.StringSlice("input")[0], "-"
+	if o := c.StringSlice("output"); len(o) == 1 {
+		output = o[0]
+	}
+	if err := noOverwrite([]namedPath{{"PROGRAM", path}, {"--input", input}}, []namedPath{{"--output", output}}); err != nil {
+		return err
+	}
 	if _, err := formatOf(c); err != nil {
 		return err
 	}
@@ -392,17 +400,13 @@ func runALIR(c *cli.Context, path string) error {
 	if a, ok := p.(*alirProgram); ok {
 		a.exact = c.Bool("exact")
 	}
-	in, n, err := readSamples(c.StringSlice("input")[0], c.App.Reader, p.NumInputs())
+	in, n, err := readSamples(input, c.App.Reader, p.NumInputs())
 	if err != nil {
 		return err
 	}
 	out, err := p.Run(in, n, c.Int("workers"))
 	if err != nil {
 		return err
-	}
-	output := "-"
-	if o := c.StringSlice("output"); len(o) == 1 {
-		output = o[0]
 	}
 	return writeSamples(output, c.App.Writer, out, n, p.NumOutputs())
 }
@@ -447,6 +451,10 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	out := c.String("output")
+	if err := noOverwrite([]namedPath{{"PROGRAM", path}}, []namedPath{{"-o", out}}); err != nil {
+		return err
+	}
 	p, err := openALIR(path, c.String("format"))
 	if err != nil {
 		return inputErr(err)
@@ -455,13 +463,31 @@ func reportAction(c *cli.Context) error {
 	if err := report.Write(&b, p.prog, filepath.Base(path)); err != nil {
 		return fileErr(path, "", err)
 	}
-	out := c.String("output")
 	if out == "-" {
 		_, err = c.App.Writer.Write(b.Bytes())
 		return inputErr(err)
 	}
-	if err := os.WriteFile(out, b.Bytes(), 0o666); err != nil {
+	if err := outfile.WriteFile(out, b.Bytes()); err != nil {
 		return fileErr(out, "", err)
+	}
+	return nil
+}
+
+// namedPath is a file of the command line and the flag or argument that
+// names it.
+type namedPath struct{ what, path string }
+
+// noOverwrite refuses (a usage error) an output that is the same file as
+// an input or another output: the run would destroy it.
+func noOverwrite(inputs, outputs []namedPath) error {
+	var files outfile.Files
+	for _, in := range inputs {
+		files.Input(in.what, in.path)
+	}
+	for _, out := range outputs {
+		if err := files.Output(out.what, out.path); err != nil {
+			return usageError{err}
+		}
 	}
 	return nil
 }
@@ -490,6 +516,16 @@ func convertAction(c *cli.Context) error {
 		return err
 	}
 	src, dst := c.Args().Get(0), c.Args().Get(1)
+	outputs := []namedPath{{"OUT", dst}}
+	if tb := c.String("testbench"); tb != "" {
+		outputs = append(outputs, namedPath{"--testbench", tb})
+		if c.IsSet("rows") {
+			outputs = append(outputs, namedPath{"inputs.hex (beside --testbench)", filepath.Join(filepath.Dir(tb), "inputs.hex")})
+		}
+	}
+	if err := noOverwrite([]namedPath{{"PROGRAM", src}, {"--rows", c.String("rows")}}, outputs); err != nil {
+		return err
+	}
 	to := alir.FormatAuto
 	lang, hw := rtl.LanguageOf(dst)
 	switch strings.ToLower(c.String("to")) {
@@ -541,6 +577,12 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	var rowValues []float64 // --rows, read before anything is written
+	if rows := c.String("rows"); rows != "" {
+		if rowValues, _, err = readSamples(rows, c.App.Reader, p.prog.NumInputs()); err != nil {
+			return fileErr(rows, "standard input", err)
+		}
+	}
 	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff")})
 	if err != nil {
 		if !c.IsSet("name") && strings.Contains(err.Error(), "design name") {
@@ -556,7 +598,7 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		if err := f(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(path, b.Bytes(), 0o666); err != nil {
+		if err := outfile.WriteFile(path, b.Bytes()); err != nil {
 			return fileErr(path, "", err)
 		}
 		return nil
@@ -576,13 +618,9 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		if err := write(tb, f); err != nil {
 			return err
 		}
-		if rows := c.String("rows"); rows != "" {
-			in, _, err := readSamples(rows, c.App.Reader, p.prog.NumInputs())
-			if err != nil {
-				return fileErr(rows, "standard input", err)
-			}
+		if c.IsSet("rows") {
 			hex := filepath.Join(filepath.Dir(tb), "inputs.hex")
-			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, in) })
+			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, rowValues) })
 		}
 	}
 	return nil

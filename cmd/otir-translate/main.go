@@ -22,6 +22,7 @@ import (
 	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -109,6 +110,9 @@ func translate(c *cli.Context) error {
 		return usagef("expected one model file (or - for standard input), got %d arguments", c.NArg())
 	}
 	path := c.Args().First()
+	if err := checkOutputs(path, c.String("output"), c.String("params-out")); err != nil {
+		return err
+	}
 	data, err := readModel(path, c.App.Reader)
 	if err != nil {
 		return fileErr(path, err)
@@ -135,6 +139,21 @@ func translate(c *cli.Context) error {
 	})
 }
 
+// checkOutputs refuses outputs that would overwrite the model or each
+// other.
+func checkOutputs(model, output, paramsOut string) error {
+	var files outfile.Files
+	files.Input("MODEL", model)
+	err := files.Output("-o", output)
+	if err == nil {
+		err = files.Output("--params-out", paramsOut)
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
 // readModel reads the model file ("-": stdin), at most maxModelBytes.
 func readModel(path string, stdin io.Reader) ([]byte, error) {
 	r := stdin
@@ -156,23 +175,19 @@ func readModel(path string, stdin io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// writeFile writes a file ("-": stdout) with write.
+// writeFile writes a file ("-": stdout) with write; a file is replaced
+// only when it is written completely (outfile.Write).
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fileErr(path, err)
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err := outfile.Write(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
 		return fileErr(path, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -99,6 +100,9 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	if cfg.output == "" {
 		return nil, usageErrorf("-o needs a file name ('-' for stdout)")
 	}
+	if err := checkOutput(c, cfg); err != nil {
+		return nil, err
+	}
 	if err := checkEmit(cfg); err != nil {
 		return nil, err
 	}
@@ -122,6 +126,22 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// checkOutput refuses an output file that is one of the files read: the
+// input, --import-alir, --quant or --params.
+func checkOutput(c *cli.Context, cfg *config) error {
+	var files outfile.Files
+	if cfg.importALIR == "" {
+		files.Input("INPUT", cfg.input)
+	}
+	for _, name := range []string{"import-alir", "quant", "params"} {
+		files.Input("--"+name, c.String(name))
+	}
+	if err := files.Output("-o", cfg.output); err != nil {
+		return usageErrorf("%v", err)
+	}
+	return nil
 }
 
 // pipeline reads --pass-pipeline or the short pass flags (not both).
