@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,11 @@ func main() {
 
 // mainCode runs otir-run and returns its exit code.
 func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := newApp(stdin, stdout, stderr).Run(reorderArgs(args))
+	app := newApp(stdin, stdout, stderr)
+	args, err := reorderArgs(args, app)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return 0
 	}
@@ -219,14 +224,9 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 
 var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", ")
 
-// valueFlags are the flags that take a value; reorderArgs needs them.
-var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "params": true, "entry": true, "all-values": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
-	"latency-cutoff": true, "testbench": true, "name": true, "rows": true}
-
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
-	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: alir.MaxInflated, Usage: "ALIR: the most bytes a .json.gz program may expand to"}
+	maxInputFlag := cliargs.Int64In(&cli.Int64Flag{Name: "max-input-bytes", Value: alir.MaxInflated, Usage: "ALIR: the most bytes a .json.gz program may expand to"}, 1, math.MaxInt64, "")
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
@@ -249,7 +249,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument (repeatable)"},
 			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output (repeatable)"},
 			formatFlag,
-			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
+			workersFlag(),
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
 			maxInputFlag,
 		}, append(kernelFlags, graphFlags...)...),
@@ -290,7 +290,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					formatFlag,
 					maxInputFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
-					&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"},
+					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"}, 0, math.MaxFloat64, "0: combinational"),
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
 					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile, default inputs.hex; prints model_out in hex)"},
 					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: encode the input samples in `X` (.npy or text) as inputs.hex beside the testbench"},
@@ -312,16 +312,19 @@ func oneArg(c *cli.Context, what string) (string, error) {
 	return c.Args().First(), nil
 }
 
-// setMaxInput applies --max-input-bytes.
+// maxWorkers bounds -j: more goroutines than this only cost memory.
+const maxWorkers = 4096
+
+// workersFlag is -j, --workers (run and bench).
+func workersFlag() cli.Flag {
+	return cliargs.IntIn(&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"}, 0, maxWorkers, "0: all cores")
+}
+
+// setMaxInput applies --max-input-bytes (its range is the flag's).
 func setMaxInput(c *cli.Context) error {
-	if !c.IsSet("max-input-bytes") {
-		return nil
+	if c.IsSet("max-input-bytes") {
+		alir.MaxInflated = c.Int64("max-input-bytes")
 	}
-	n := c.Int64("max-input-bytes")
-	if n < 1 {
-		return usagef("--max-input-bytes must be positive, got %d", n)
-	}
-	alir.MaxInflated = n
 	return nil
 }
 
@@ -629,11 +632,15 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 // reorderArgs moves options after positional arguments in front of them,
 // since the flag parser stops at the first positional argument:
 // "otir-run m.json --input x" becomes "otir-run --input x m.json". The
-// subcommand name stays first, and "--" ends the options.
-func reorderArgs(args []string) []string {
-	head := 1
-	if len(args) >= 2 && (args[1] == "info" || args[1] == "convert" || args[1] == "report" || args[1] == "bench" || args[1] == "quant-error") {
-		head = 2
+// subcommand name stays first, and "--" ends the options. A flag that holds
+// one value may be given once.
+func reorderArgs(args []string, app *cli.App) ([]string, error) {
+	if len(args) >= 2 {
+		for _, cmd := range app.Commands {
+			if args[1] == cmd.Name {
+				return cliargs.Reorder(args, 2, cmd.Flags)
+			}
+		}
 	}
-	return cliargs.Reorder(args, head, valueFlags)
+	return cliargs.Reorder(args, 1, app.Flags)
 }

@@ -62,7 +62,11 @@ func fileErr(path string, err error) error {
 
 // mainCode runs otir-translate and returns its exit code.
 func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := newApp(stdin, stdout, stderr).Run(cliargs.Reorder(args, 1, map[string]bool{"output": true, "o": true, "params-out": true, "graph-name": true}))
+	app := newApp(stdin, stdout, stderr)
+	args, err := cliargs.Reorder(args, 1, app.Flags)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return 0
 	}

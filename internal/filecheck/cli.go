@@ -163,6 +163,10 @@ func parseArgs(prog string, args []string) (*cliOptions, error) {
 		}
 		return nil
 	}
+	// The options that hold one value may be given once (the others are
+	// lists, or booleans that FILECHECK_OPTS may repeat).
+	once := map[string]bool{"input-file": true, "dump-input-label-width": true}
+	given := map[string]string{}
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -197,6 +201,12 @@ func parseArgs(prog string, args []string) (*cliOptions, error) {
 			if value == "" {
 				return nil, usageError{fmt.Sprintf("%s: for the %s option: requires a value!", prog, argName(name))}
 			}
+		}
+		if once[spec.names[0]] {
+			if first, ok := given[spec.names[0]]; ok {
+				return nil, usageError{fmt.Sprintf("%s: for the %s option: may only occur zero or one times! (given as '%s' and '%s')", prog, argName(name), first, value)}
+			}
+			given[spec.names[0]] = value
 		}
 		if err := spec.set(o, value); err != nil {
 			return nil, usageError{fmt.Sprintf("%s: for the %s option: %s", prog, argName(name), err)}
