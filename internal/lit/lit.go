@@ -79,7 +79,7 @@ type Config struct {
 	BinDir        string          // prepended to PATH
 	PathDirs      []string        // prepended to PATH after BinDir
 	Features      map[string]bool // for REQUIRES/UNSUPPORTED/XFAIL
-	Substitutions []Subst         // applied after the test's DEFINEs, before Builtins
+	Substitutions []Subst         // applied after the test's DEFINEs, before Builtins (which are quoted: Expand)
 	Timeout       time.Duration   // per RUN line; 0 means one minute
 }
 
@@ -132,7 +132,7 @@ func (c *Config) Run(t *Test) *Result {
 	res := &Result{Status: Pass}
 	var log strings.Builder
 	for i, cmd := range t.Run {
-		full := Apply(cmd, c.Substitutions, builtins)
+		full := Expand(cmd, c.Substitutions, builtins)
 		if i < len(t.RunLine) {
 			fmt.Fprintf(&log, "# RUN: at line %d\n", t.RunLine[i])
 		}

@@ -50,7 +50,7 @@ func Write(path string, write func(io.Writer) error) error {
 	}
 	f, tmp, err := createTemp(target)
 	if err != nil {
-		return &fs.PathError{Op: "create", Path: path, Err: unwrapPath(err)}
+		return &fs.PathError{Op: "open", Path: path, Err: unwrapPath(err)} // as os.Create
 	}
 	err = write(f)
 	if cerr := f.Close(); err == nil {
