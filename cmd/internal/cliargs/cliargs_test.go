@@ -108,3 +108,18 @@ func TestOnceFlagSet(t *testing.T) {
 		}
 	}
 }
+
+// A flag with a range says it in its usage (--help).
+func TestRangeInUsage(t *testing.T) {
+	j := IntIn(&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines"}, 0, 64, "0: all cores")
+	if j.Usage != "goroutines (between 0 and 64)" {
+		t.Errorf("usage %q", j.Usage)
+	}
+	if err := j.Action(nil, 65); err == nil || err.Error() != "-j must be between 0 and 64 (0: all cores), got 65" {
+		t.Errorf("Action(65) = %v", err)
+	}
+	steps := Int64In(&cli.Int64Flag{Name: "max-steps", Usage: "steps"}, 1, math.MaxInt64, "")
+	if steps.Usage != "steps (at least 1)" {
+		t.Errorf("usage %q", steps.Usage)
+	}
+}

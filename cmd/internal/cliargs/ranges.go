@@ -20,19 +20,27 @@ type RangeError struct {
 }
 
 func (e RangeError) Error() string {
-	var want string
-	switch {
-	case e.Max == "":
-		want = "at least " + e.Min
-	case e.Min == "":
-		want = "at most " + e.Max
-	default:
-		want = fmt.Sprintf("between %s and %s", e.Min, e.Max)
-	}
+	want := e.allowed()
 	if e.Note != "" {
 		want += " (" + e.Note + ")"
 	}
 	return fmt.Sprintf("%s must be %s, got %s", e.Flag, want, e.Value)
+}
+
+// allowed says what the range allows: "between 0 and 8", "at least 1".
+func (e RangeError) allowed() string {
+	switch {
+	case e.Max == "":
+		return "at least " + e.Min
+	case e.Min == "":
+		return "at most " + e.Max
+	}
+	return fmt.Sprintf("between %s and %s", e.Min, e.Max)
+}
+
+// withRange adds the range to a flag's usage, for --help.
+func withRange[T cmp.Ordered](usage string, lo, hi T) string {
+	return usage + " (" + RangeError{Min: bound(lo, false), Max: bound(hi, true)}.allowed() + ")"
 }
 
 // CheckRange fails with a RangeError when v is outside [lo, hi] (NaN is
@@ -79,14 +87,17 @@ func flagName(names []string) string {
 }
 
 // IntIn makes f reject a value outside [lo, hi] (math.MaxInt: no upper
-// bound) when it is given; note says what a special value means.
+// bound) when it is given, and says so in its usage; note says what a
+// special value means.
 func IntIn(f *cli.IntFlag, lo, hi int, note string) *cli.IntFlag {
+	f.Usage = withRange(f.Usage, lo, hi)
 	f.Action = func(_ *cli.Context, v int) error { return CheckRange(flagName(f.Names()), v, lo, hi, note) }
 	return f
 }
 
 // Int64In is IntIn for an int64 flag.
 func Int64In(f *cli.Int64Flag, lo, hi int64, note string) *cli.Int64Flag {
+	f.Usage = withRange(f.Usage, lo, hi)
 	f.Action = func(_ *cli.Context, v int64) error { return CheckRange(flagName(f.Names()), v, lo, hi, note) }
 	return f
 }
@@ -94,19 +105,22 @@ func Int64In(f *cli.Int64Flag, lo, hi int64, note string) *cli.Int64Flag {
 // Float64In is IntIn for a float64 flag (NaN is always rejected;
 // math.MaxFloat64: no upper bound).
 func Float64In(f *cli.Float64Flag, lo, hi float64, note string) *cli.Float64Flag {
+	f.Usage = withRange(f.Usage, lo, hi)
 	f.Action = func(_ *cli.Context, v float64) error { return CheckRange(flagName(f.Names()), v, lo, hi, note) }
 	return f
 }
 
 // DurationIn is IntIn for a duration flag.
 func DurationIn(f *cli.DurationFlag, lo, hi time.Duration, note string) *cli.DurationFlag {
+	r := RangeError{Flag: flagName(f.Names()), Min: lo.String(), Max: hi.String(), Note: note}
+	if hi == math.MaxInt64 {
+		r.Max = ""
+	}
+	f.Usage += " (" + r.allowed() + ")"
 	f.Action = func(_ *cli.Context, v time.Duration) error {
 		if v < lo || v > hi {
-			max := hi.String()
-			if hi == math.MaxInt64 {
-				max = ""
-			}
-			return RangeError{Flag: flagName(f.Names()), Value: v.String(), Min: lo.String(), Max: max, Note: note}
+			r.Value = v.String()
+			return r
 		}
 		return nil
 	}
