@@ -38,8 +38,10 @@ func WriteFile(path string, data []byte) error {
 // 0666 less the umask, as os.Create gives it; a replaced file keeps its
 // mode. A symbolic link is followed: its target is replaced, the link
 // stays. A destination that exists and is not a regular file (/dev/null, a
-// named pipe) is written in place, since it cannot be replaced. Errors are
-// *fs.PathError naming path.
+// named pipe) is written in place, since it cannot be replaced, and so is
+// an existing file in a folder where no file may be created. A file with
+// several hard links is replaced by a new one under this name (the other
+// names keep the old contents). Errors are *fs.PathError naming path.
 func Write(path string, write func(io.Writer) error) error {
 	target, perm, regular, err := destination(path)
 	if err != nil {
@@ -49,6 +51,11 @@ func Write(path string, write func(io.Writer) error) error {
 		return writeInPlace(path, write)
 	}
 	f, tmp, err := createTemp(target)
+	if errors.Is(err, fs.ErrPermission) && perm != 0 {
+		// A file we may write in a folder we may not: in place, as
+		// os.Create would (without the guarantee for a failed run).
+		return writeInPlace(path, write)
+	}
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: path, Err: unwrapPath(err)} // as os.Create
 	}
