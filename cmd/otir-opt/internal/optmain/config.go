@@ -100,9 +100,6 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	if cfg.output == "" {
 		return nil, usageErrorf("-o needs a file name ('-' for stdout)")
 	}
-	if err := checkOutput(c, cfg); err != nil {
-		return nil, err
-	}
 	if err := checkEmit(cfg); err != nil {
 		return nil, err
 	}
@@ -119,6 +116,9 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	if _, err := passes.NewManager(cfg.pipeline); err != nil {
 		return nil, usageErrorf("%v", err)
 	}
+	if err := checkOutput(c, cfg); err != nil {
+		return nil, err
+	}
 	if cfg.printBefore, err = passSelector(c, "print-ir-before-all", "print-ir-before"); err != nil {
 		return nil, err
 	}
@@ -129,7 +129,8 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 }
 
 // checkOutput refuses an output file that is one of the files read: the
-// input, --import-alir, --quant or --params.
+// input, --import-alir, --quant, --params, or a pass's quant or params
+// option.
 func checkOutput(c *cli.Context, cfg *config) error {
 	var files outfile.Files
 	if cfg.importALIR == "" {
@@ -137,6 +138,11 @@ func checkOutput(c *cli.Context, cfg *config) error {
 	}
 	for _, name := range []string{"import-alir", "quant", "params"} {
 		files.Input("--"+name, c.String(name))
+	}
+	for _, s := range cfg.pipeline {
+		for _, f := range fileFlags {
+			files.Input(s.Info.Name+"'s "+f.Name+" option", s.Options[f.Name])
+		}
 	}
 	if err := files.Output("-o", cfg.output); err != nil {
 		return usageErrorf("%v", err)
