@@ -321,11 +321,10 @@ func workersFlag() cli.Flag {
 }
 
 // setMaxInput applies --max-input-bytes (its range is the flag's).
-func setMaxInput(c *cli.Context) error {
+func setMaxInput(c *cli.Context) {
 	if c.IsSet("max-input-bytes") {
 		alir.MaxInflated = c.Int64("max-input-bytes")
 	}
-	return nil
 }
 
 func runAction(c *cli.Context) error {
@@ -383,9 +382,7 @@ var (
 )
 
 func runALIR(c *cli.Context, path string) error {
-	if err := setMaxInput(c); err != nil {
-		return err
-	}
+	setMaxInput(c)
 	input, output := c.StringSlice("input")[0], "-"
 	if o := c.StringSlice("output"); len(o) == 1 {
 		output = o[0]
@@ -421,9 +418,7 @@ func programArg(c *cli.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := setMaxInput(c); err != nil {
-		return "", err
-	}
+	setMaxInput(c)
 	if _, err := formatOf(c); err != nil {
 		return "", err
 	}
@@ -512,9 +507,7 @@ func convertAction(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usagef("want PROGRAM and OUT arguments, got %d", c.NArg())
 	}
-	if err := setMaxInput(c); err != nil {
-		return err
-	}
+	setMaxInput(c)
 	if _, err := formatOf(c); err != nil {
 		return err
 	}
