@@ -59,6 +59,13 @@ func Write(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: path, Err: unwrapPath(err)} // as os.Create
 	}
+	renamed := false
+	defer func() {
+		if !renamed { // a failure, or a panic in write
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
 	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -68,9 +75,9 @@ func Write(path string, write func(io.Writer) error) error {
 	}
 	if err == nil {
 		err = os.Rename(tmp, target)
+		renamed = err == nil
 	}
 	if err != nil {
-		os.Remove(tmp)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}

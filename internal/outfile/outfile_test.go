@@ -93,6 +93,18 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 	}
 }
 
+// A panic in the writer leaves no temporary file behind.
+func TestWritePanic(t *testing.T) {
+	dir := t.TempDir()
+	func() {
+		defer func() { recover() }()
+		Write(filepath.Join(dir, "x"), func(io.Writer) error { panic("boom") })
+	}()
+	if got := entries(t, dir); got != "" {
+		t.Errorf("folder holds %q after a panic", got)
+	}
+}
+
 // A symbolic link is followed: the target is replaced, the link stays.
 func TestWriteThroughSymlink(t *testing.T) {
 	dir := t.TempDir()
