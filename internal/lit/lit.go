@@ -1,7 +1,8 @@
 // Package lit is a runner for lit-style tests modelled on LLVM's lit: files
 // holding "RUN:" command lines that are executed by bash with pipefail,
 // with lit's substitutions (%s, %S, %p, %t, %T, %%, %/s, %basename_t,
-// %{pathsep}, ...), DEFINE:/REDEFINE: of %{name} substitutions, END., and
+// %{pathsep}, ...; a path the shell would misread is quoted, quote.go),
+// DEFINE:/REDEFINE: of %{name} substitutions, END., and
 // XFAIL/REQUIRES/UNSUPPORTED boolean expressions. tests/lit_test.go drives
 // it from `go test`; cmd/otir-lit is its command line.
 package lit
