@@ -246,9 +246,7 @@ func Expand(cmd string, config, builtins []Subst) string {
 	for _, s := range config {
 		cmd = strings.ReplaceAll(cmd, s.Key, s.Value)
 	}
-	for _, s := range builtins {
-		cmd = replaceQuoted(cmd, s.Key, s.Value)
-	}
+	cmd = replaceQuoted(cmd, builtins)
 	return strings.ReplaceAll(cmd, percentMarker, "%")
 }
 

@@ -12,25 +12,40 @@ import "strings"
 // substituted exactly as lit does, so every ordinary command line is
 // lit's.
 
-// replaceQuoted replaces every key in cmd, a bash command, with value
-// quoted for its place in the command (shellQuote).
-func replaceQuoted(cmd, key, value string) string {
-	if !strings.Contains(cmd, key) {
+// replaceQuoted replaces every key of substs in cmd, a bash command, with
+// its value quoted for its place in the command (shellQuote), in one pass:
+// at each position the first key of the list that starts there. A value is
+// not searched for keys again, so a folder named "100%test" stays itself
+// (lit's sequential replacement would expand its "%t").
+func replaceQuoted(cmd string, substs []Subst) string {
+	if !strings.Contains(cmd, "%") {
 		return cmd
 	}
 	var b strings.Builder
 	var lx shellLexer
 	for i := 0; i < len(cmd); {
-		if strings.HasPrefix(cmd[i:], key) {
-			b.WriteString(shellQuote(value, lx.context()))
-			i += len(key)
-			continue
+		if cmd[i] == '%' {
+			if s, ok := substAt(cmd[i:], substs); ok {
+				b.WriteString(shellQuote(s.Value, lx.context()))
+				i += len(s.Key)
+				continue
+			}
 		}
 		n := lx.step(cmd[i:])
 		b.WriteString(cmd[i : i+n])
 		i += n
 	}
 	return b.String()
+}
+
+// substAt is the first of substs whose key starts s.
+func substAt(s string, substs []Subst) (Subst, bool) {
+	for _, sub := range substs {
+		if strings.HasPrefix(s, sub.Key) {
+			return sub, true
+		}
+	}
+	return Subst{}, false
 }
 
 // quoteContext is where a word lands in a bash command.

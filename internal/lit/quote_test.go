@@ -34,7 +34,7 @@ func TestShellQuote(t *testing.T) {
 		{"sed 's@%s@X@'", "/a;b", "sed 's@/a;b@X@'"},
 	}
 	for _, tc := range tests {
-		if got := replaceQuoted(tc.cmd, "%s", tc.value); got != tc.want {
+		if got := replaceQuoted(tc.cmd, []Subst{{"%s", tc.value}}); got != tc.want {
 			t.Errorf("replaceQuoted(%q, %q) = %q, want %q", tc.cmd, tc.value, got, tc.want)
 		}
 	}
@@ -114,4 +114,35 @@ func TestRunInHostileFolders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzShellQuote: whatever the path, bash reads each built-in substitution
+// as the path itself, in every quoting context of a RUN line.
+func FuzzShellQuote(f *testing.F) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		f.Skip("no bash")
+	}
+	for _, name := range hostileNames {
+		f.Add("/tmp/" + name + "/t.lit")
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		if strings.ContainsRune(path, 0) || len(path) > 200 {
+			return // no argument of a process holds a NUL
+		}
+		// One command prints the path in each context, NUL-separated.
+		cmd := Substitute(`printf '%%s\0' %s "%s" 'x%s' "$(printf '%%s' %s)" $'%s'`, path, "/tmp/u")
+		out, err := exec.Command("bash", "-c", cmd).Output()
+		want := strings.Repeat(path+"\x00", 2) + "x" + path + "\x00" + path + "\x00" + path + "\x00"
+		if strings.HasSuffix(path, "\n") {
+			// $(...) drops trailing newlines: compare the others.
+			got := strings.Split(string(out), "\x00")
+			if err != nil || len(got) != 6 || got[0] != path || got[1] != path || got[2] != "x"+path || got[4] != path {
+				t.Fatalf("path %q: bash -c %q printed %q (%v)", path, cmd, out, err)
+			}
+			return
+		}
+		if err != nil || string(out) != want {
+			t.Fatalf("path %q: bash -c %q printed %q (%v), want %q", path, cmd, out, err, want)
+		}
+	})
 }
