@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/otir-dev/otir/internal/outfile"
 )
 
 // Format is a program file format.
@@ -220,5 +222,5 @@ func WriteFile(path string, p *Program, f Format) error {
 		}
 		data = b.Bytes()
 	}
-	return os.WriteFile(path, data, 0o644)
+	return outfile.WriteFile(path, data)
 }

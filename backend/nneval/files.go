@@ -3,10 +3,12 @@ package nneval
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/internal/outfile"
 )
 
 // FromNPY is the tensor of an array of any numeric dtype (as float64).
@@ -68,21 +70,16 @@ func ReadTensorFile(path string) (*Tensor, error) {
 	return FromNPY(a), nil
 }
 
-// WriteTensorFile writes t as a float64 .npy file.
+// WriteTensorFile writes t as a float64 .npy file, replacing path only
+// when it is written completely (outfile.Write).
 func WriteTensorFile(path string, t *Tensor) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = npy.WriteArray(bw, t.NPY())
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return outfile.Write(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := npy.WriteArray(bw, t.NPY()); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // MaxBatch bounds the samples of a batch (SplitBatch).

@@ -13,77 +13,92 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/parse"
 )
 
+// maxCount bounds -n.
+const maxCount = 100_000_000
+
 func main() {
 	defer crash.Guard("otir-gen")
+	os.Exit(mainCode(os.Args, os.Stdout, os.Stderr))
+}
+
+// nFlag is -n, the number of operations or kernels.
+func nFlag(usage string) cli.Flag {
+	return cliargs.IntIn(&cli.IntFlag{Name: "n", Value: 100000, Usage: usage}, 1, maxCount, "")
+}
+
+// mainCode runs otir-gen and returns its exit code: 0 success, 1 when the
+// output cannot be written, 2 bad usage.
+func mainCode(args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:            "otir-gen",
 		Usage:           "write generated OTIR programs (for benchmarks)",
 		HideHelpCommand: true,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		ExitErrHandler:  func(*cli.Context, error) {},
 		Commands: []*cli.Command{{
 			Name:  "chain",
 			Usage: "a kernel whose body is a chain of about N element-wise operations",
 			Flags: []cli.Flag{
-				&cli.IntFlag{Name: "n", Value: 100000, Usage: "number of operations"},
+				nFlag("number of operations"),
 				&cli.BoolFlag{Name: "one-line", Usage: "write the kernel's body on one line"},
 			},
 			Action: func(c *cli.Context) error {
-				n, err := count(c)
-				if err != nil {
-					return err
-				}
 				gen := parse.GenerateChain
 				if c.Bool("one-line") {
 					gen = parse.GenerateChainOneLine
 				}
-				_, err = os.Stdout.Write(gen(n))
-				return err
+				return writeOut(stdout, gen(c.Int("n")))
 			},
 		}, {
 			Name:  "kernels",
 			Usage: "N empty kernels, one a line",
-			Flags: []cli.Flag{&cli.IntFlag{Name: "n", Value: 100000, Usage: "number of kernels"}},
+			Flags: []cli.Flag{nFlag("number of kernels")},
 			Action: func(c *cli.Context) error {
-				n, err := count(c)
-				if err != nil {
-					return err
-				}
-				_, err = os.Stdout.Write(parse.GenerateEmptyKernels(n))
-				return err
+				return writeOut(stdout, parse.GenerateEmptyKernels(c.Int("n")))
 			},
 		}},
 	}
-	onUsage := func(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+	onUsage := func(_ *cli.Context, err error, _ bool) error { return err }
 	app.OnUsageError = onUsage
+	head, flags := 1, app.Flags
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsage
-	}
-	if err := app.Run(os.Args); err != nil {
-		fmt.Fprintf(os.Stderr, "otir-gen: %v\n", err)
-		// 2 for bad usage, 1 when the output cannot be written.
-		var ue usageError
-		if errors.As(err, &ue) {
-			os.Exit(2)
+		if len(args) > 1 && args[1] == c.Name {
+			head, flags = 2, c.Flags
 		}
-		os.Exit(1)
 	}
+	args, err := cliargs.Reorder(args, head, flags)
+	if err == nil {
+		err = app.Run(args)
+	}
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "otir-gen: %v\n", err)
+	var we writeError
+	if errors.As(err, &we) {
+		return 1
+	}
+	return 2
 }
 
-// count is the -n flag, checked.
-func count(c *cli.Context) (int, error) {
-	n := c.Int("n")
-	if n < 1 || n > 100_000_000 {
-		return 0, usageError{fmt.Errorf("-n must be between 1 and 100000000, got %d", n)}
-	}
-	return n, nil
-}
+// writeError is a failure to write the output (exit 1).
+type writeError struct{ error }
 
-// usageError is a bad command line (exit 2).
-type usageError struct{ error }
+func writeOut(w io.Writer, b []byte) error {
+	if _, err := w.Write(b); err != nil {
+		return writeError{err}
+	}
+	return nil
+}

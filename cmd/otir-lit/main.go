@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/internal/lit"
 	"github.com/otir-dev/otir/internal/readlimit"
@@ -56,8 +58,12 @@ Options:
                        overrides config.suffixes
   --feature LIST       add features for REQUIRES/UNSUPPORTED/XFAIL
   --path DIR           add DIR to PATH (after otir-lit's own directory)
-  -j, --workers N      tests run at once (default: the number of CPUs)
-  --timeout SECONDS    time limit of each RUN line (default 60)
+  -j, --workers N      tests run at once, 1 to 4096 (default: the number of CPUs)
+  --timeout SECONDS    time limit of each RUN line, 0 (no limit) to 1000000
+                       (default 60)
+
+A flag that holds one value may be given once; -D, --feature and --path
+may repeat.
 
 Exit status: 0 when every test passed, failed as expected or was
 unsupported; 1 when some failed, passed unexpectedly or was unresolved;
@@ -65,10 +71,18 @@ unsupported; 1 when some failed, passed unexpectedly or was unresolved;
 please report it).
 `
 
+// The ranges of -j and --timeout (seconds: a million is eleven days).
+const (
+	maxWorkers = 4096
+	maxTimeout = 1e6
+)
+
+// listFlag is a flag that may be given more than once.
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+func (l *listFlag) IsList() bool       { return true }
 
 func main() {
 	defer crash.Guard("otir-lit")
@@ -119,32 +133,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var filter, suffixes string
 	var params, features, paths listFlag
 	workers, timeout := runtime.NumCPU(), 60.0
-	for _, n := range []string{"v", "verbose"} {
-		fs.BoolVar(&verbose, n, false, "")
-	}
-	for _, n := range []string{"a", "show-all"} {
-		fs.BoolVar(&showAll, n, false, "")
-	}
-	for _, n := range []string{"s", "succinct"} {
-		fs.BoolVar(&succinct, n, false, "")
-	}
-	for _, n := range []string{"q", "quiet"} {
-		fs.BoolVar(&quiet, n, false, "")
-	}
-	for _, n := range []string{"h", "help"} {
-		fs.BoolVar(&help, n, false, "")
-	}
-	for _, n := range []string{"j", "workers"} {
-		fs.IntVar(&workers, n, workers, "")
-	}
-	for _, n := range []string{"D", "param"} {
-		fs.Var(&params, n, "")
-	}
+	// alias gives a flag a second name, sharing its value (so that -j 1
+	// --workers 2 is a flag given twice).
+	alias := func(name, other string) { fs.Var(fs.Lookup(name).Value, other, "") }
+	fs.BoolVar(&verbose, "v", false, "")
+	alias("v", "verbose")
+	fs.BoolVar(&showAll, "a", false, "")
+	alias("a", "show-all")
+	fs.BoolVar(&succinct, "s", false, "")
+	alias("s", "succinct")
+	fs.BoolVar(&quiet, "q", false, "")
+	alias("q", "quiet")
+	fs.BoolVar(&help, "h", false, "")
+	alias("h", "help")
+	fs.IntVar(&workers, "j", workers, "")
+	alias("j", "workers")
+	fs.Var(&params, "D", "")
+	alias("D", "param")
 	fs.StringVar(&filter, "filter", os.Getenv("LIT_FILTER"), "")
 	fs.StringVar(&suffixes, "suffixes", "", "")
 	fs.Var(&features, "feature", "")
 	fs.Var(&paths, "path", "")
 	fs.Float64Var(&timeout, "timeout", timeout, "")
+	repeated := cliargs.OnceFlagSet(fs)
 	// Accept -DNAME=VAL and options after the paths, as lit does.
 	var pre []string
 	for _, a := range args {
@@ -157,7 +168,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var inputs []string
 	for rest := pre; ; {
 		if err := fs.Parse(rest); err != nil {
-			fmt.Fprintf(stderr, "otir-lit: %v (see --help)\n", err)
+			fmt.Fprintf(stderr, "otir-lit: %v (see --help)\n", repeated(err))
 			return 2
 		}
 		rest = fs.Args()
@@ -177,6 +188,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(inputs) == 0 {
 		fmt.Fprintln(stderr, "usage: otir-lit [options] PATH... (see --help)")
 		return 2
+	}
+	for _, err := range []error{
+		cliargs.CheckRange("-j", workers, 1, maxWorkers, ""),
+		cliargs.CheckRange("--timeout", timeout, 0, maxTimeout, "seconds; 0: no limit"),
+	} {
+		if err != nil {
+			fmt.Fprintf(stderr, "otir-lit: %v\n", err)
+			return 2
+		}
+	}
+	runTimeout := time.Duration(timeout * float64(time.Second))
+	if timeout == 0 {
+		runTimeout = math.MaxInt64
 	}
 	var filterRE *regexp.Regexp
 	if filter != "" {
@@ -296,7 +320,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for i := range next {
 				j := jobs[i]
-				res := runOne(j, defines, featureSet, pathDirs, time.Duration(timeout*float64(time.Second)))
+				res := runOne(j, defines, featureSet, pathDirs, runTimeout)
 				mu.Lock()
 				results[i] = res
 				done++

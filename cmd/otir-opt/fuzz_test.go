@@ -51,6 +51,9 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add([]byte{35, 36})
 	f.Add([]byte{0, 11, 33, 31, 32})
 	f.Add([]byte{0, 18})
+	f.Add([]byte{0, 30, 31, 30, 32}) // -o out.otir -o out.json (issue 26)
+	f.Add([]byte{0, 30, 0})          // k.otir -o k.otir
+	f.Add([]byte{0, 19, 19})         // --split-input-file twice
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 10 {
 			data = data[:10]

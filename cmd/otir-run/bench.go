@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 )
 
 // benchCommand is "otir-run bench PROGRAM --input ROWS [-j N] [--repeat K |
@@ -26,9 +29,9 @@ func benchCommand(formatFlag, maxInputFlag cli.Flag) *cli.Command {
 			formatFlag,
 			maxInputFlag,
 			&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin)"},
-			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
-			&cli.IntFlag{Name: "repeat", Usage: "run the batch exactly this many times (default: until --min-time)"},
-			&cli.DurationFlag{Name: "min-time", Value: time.Second, Usage: "run the batch again until this much time has passed"},
+			workersFlag(),
+			cliargs.IntIn(&cli.IntFlag{Name: "repeat", Usage: "run the batch exactly this many times (default: until --min-time)"}, 1, math.MaxInt, ""),
+			cliargs.DurationIn(&cli.DurationFlag{Name: "min-time", Value: time.Second, Usage: "run the batch again until this much time has passed"}, time.Nanosecond, math.MaxInt64, ""),
 		},
 		Action: benchAction,
 	}
@@ -46,16 +49,7 @@ func benchAction(c *cli.Context) error {
 		return usagef("--repeat and --min-time exclude each other")
 	}
 	repeat, minTime := c.Int("repeat"), c.Duration("min-time")
-	if c.IsSet("repeat") && repeat < 1 {
-		return usagef("--repeat must be positive, got %d", repeat)
-	}
-	if minTime <= 0 {
-		return usagef("--min-time must be positive, got %v", minTime)
-	}
-	workers := c.Int("workers")
-	if workers < 0 {
-		return usagef("-j must be 0 (all cores) or more, got %d", workers)
-	}
+	workers := c.Int("workers") // the flags' ranges are checked
 	p, err := openALIR(c, path)
 	if err != nil {
 		return inputErr(err)

@@ -43,7 +43,7 @@ func TestBench(t *testing.T) {
 		{[]string{prog, "--input", bad}, 1, bad + ":2:3: error: bad number \"x\""},
 		{[]string{prog + ".missing", "--input", rows}, 1, "error: cannot open the file"},
 		{[]string{prog}, 2, "--input is required"},
-		{[]string{prog, "--input", rows, "--repeat", "0"}, 2, "--repeat must be positive"},
+		{[]string{prog, "--input", rows, "--repeat", "0"}, 2, "--repeat must be at least 1, got 0"},
 		{[]string{prog, "--input", rows, "--repeat", "2", "--min-time", "1s"}, 2, "exclude each other"},
 		{[]string{prog, "--input", rows, "-j", "-1"}, 2, "-j must be"},
 		{[]string{prog, prog, "--input", rows}, 2, "want one program"},

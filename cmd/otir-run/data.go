@@ -9,6 +9,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/internal/readlimit"
 )
 
@@ -82,31 +83,24 @@ func npyRows(a *npy.Float64Array, nIn int) (int, error) {
 }
 
 // writeSamples writes n samples of nOut values to path (.npy of shape
-// (n, nOut), or text; "-" is stdout as text).
+// (n, nOut), or text; "-" is stdout as text). A file is replaced only
+// when it is written completely (outfile.Write).
 func writeSamples(path string, stdout io.Writer, out []float64, n, nOut int) error {
-	w := stdout
-	var f *os.File
-	if path != "-" {
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
 		var err error
-		if f, err = os.Create(path); err != nil {
-			return fileErr(path, "", err)
+		if isNpy(path) {
+			err = npy.Write(bw, []int{n, nOut}, out)
+		} else {
+			err = alir.WriteRows(bw, out, nOut)
 		}
-		w = f
-	}
-	bw := bufio.NewWriter(w)
-	var err error
-	if isNpy(path) {
-		err = npy.Write(bw, []int{n, nOut}, out)
-	} else {
-		err = alir.WriteRows(bw, out, nOut)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+		if err == nil {
+			err = bw.Flush()
 		}
+		return err
 	}
-	return fileErr(path, "<stdout>", err)
+	if path == "-" {
+		return fileErr(path, "<stdout>", write(stdout))
+	}
+	return fileErr(path, "", outfile.Write(path, write))
 }

@@ -48,6 +48,12 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add([]byte{8, 14, 16, 37})     // ALIR with --arg
 	f.Add([]byte{7, 37, 38, 37, 40}) // a=[1]
 	f.Add([]byte{0, 60, 59, 8})      // info --max-input-bytes 10 small.json
+	// Outputs over inputs, repeated flags, values out of range (issue 26).
+	f.Add([]byte{8, 14, 16, 19, 16})         // small.json --input x.txt --output x.txt
+	f.Add([]byte{1, 8, 8})                   // convert small.json small.json
+	f.Add([]byte{8, 14, 16, 28, 30, 28, 31}) // -j 1 -j 2
+	f.Add([]byte{8, 14, 16, 28, 32})         // -j -1
+	f.Add([]byte{8, 33, 33})                 // --exact --exact
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 12 {
 			data = data[:12]

@@ -85,7 +85,7 @@ func TestHostile(t *testing.T) {
 		{"tile beyond --max-elements", []string{p("big.otir")}, 1, "big.otir:1:16: error: argument of type !otir.tile<1048576x1048576xi8, #global> holds 1099511627776 elements, more than the limit of 67108864 (raise it with --max-elements)"},
 		{"--max-elements lowered", []string{p("splat.otir"), "--max-elements", "1000"}, 1, "(raise it with --max-elements)"},
 		{"loop beyond --max-steps", []string{p("loop.otir"), "--max-steps", "1000"}, 1, "loop.otir:5:3: error: 'scf.for' op the run exceeds its limit of 1000 steps (raise it with --max-steps)"},
-		{"bad --max-steps", []string{p("loop.otir"), "--max-steps", "0"}, 2, "--max-steps must be positive"},
+		{"bad --max-steps", []string{p("loop.otir"), "--max-steps", "0"}, 2, "--max-steps must be at least 1, got 0"},
 		{"kernel named .mlir", []string{p("k.mlir"), "--arg", "s=1", "--print"}, 0, "%a = dense<[1, 1]>"},
 		{"kernel named .txt", []string{p("kernel.txt"), "--arg", "s=1", "--arg", "a=[1, 2]", "--print"}, 0, "%a = dense<[2, 3]>"},
 		{"CR line endings", []string{p("cr.otir"), "--print"}, 0, "%a = dense<[7, 8]>"},
@@ -118,7 +118,7 @@ func TestHostile(t *testing.T) {
 		{"/dev/zero as a program", []string{"info", "/dev/zero", "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
 		{"/dev/zero as a graph", []string{"quant-error", "/dev/zero", "--input", p("x.txt"), "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
 		{"/dev/zero as samples", []string{p("p.json"), "--input", "/dev/zero", "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
-		{"bad --max-input-bytes", []string{p("small.otir"), "--max-input-bytes", "0"}, 2, "--max-input-bytes must be positive, got 0"},
+		{"bad --max-input-bytes", []string{p("small.otir"), "--max-input-bytes", "0"}, 2, "--max-input-bytes must be at least 1, got 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"math"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/otir-dev/otir/backend/exec"
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 )
 
@@ -14,20 +17,14 @@ var kernelFlags = []cli.Flag{
 	&cli.StringFlag{Name: "out-dir", Usage: "OTIR: write each #global argument the kernel writes to DIR/NAME.npy"},
 	&cli.BoolFlag{Name: "print", Usage: "OTIR: print each written #global argument as text"},
 	&cli.BoolFlag{Name: "check-races", Usage: "OTIR: run the grid in several orders and report order-dependent #global elements"},
-	&cli.Int64Flag{Name: "max-steps", Value: exec.DefaultMaxSteps, Usage: "OTIR: stop a run after this many steps (an operation, plus one per element of its tile results; a loop iteration); the default stops an endless loop after about 4 s"},
-	&cli.Int64Flag{Name: "max-elements", Value: exec.DefaultMaxElements, Usage: "OTIR: the most elements any tile, and all tiles of the kernel together, may hold"},
+	cliargs.Int64In(&cli.Int64Flag{Name: "max-steps", Value: exec.DefaultMaxSteps, Usage: "OTIR: stop a run after this many steps (an operation, plus one per element of its tile results; a loop iteration); the default stops an endless loop after about 4 s"}, 1, math.MaxInt64, ""),
+	cliargs.Int64In(&cli.Int64Flag{Name: "max-elements", Value: exec.DefaultMaxElements, Usage: "OTIR: the most elements any tile, and all tiles of the kernel together, may hold"}, 1, math.MaxInt64, ""),
 }
 
 // runKernel runs an OTIR kernel on the reference executor. Diagnostics are
 // rendered to stderr, and kernelrun.ErrReported returned for main to exit with 1.
 func runKernel(c *cli.Context, path string) error {
-	steps, elems := c.Int64("max-steps"), c.Int64("max-elements")
-	if steps < 1 {
-		return usagef("--max-steps must be positive, got %d", steps)
-	}
-	if elems < 1 {
-		return usagef("--max-elements must be positive, got %d", elems)
-	}
+	steps, elems := c.Int64("max-steps"), c.Int64("max-elements") // ranges checked by the flags
 	opts, err := inputOptions(c)
 	if err != nil {
 		return err

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,7 @@ import (
 	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/internal/readlimit"
 )
 
@@ -59,7 +61,11 @@ func main() {
 
 // mainCode runs otir-run and returns its exit code.
 func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := newApp(stdin, stdout, stderr).Run(reorderArgs(args))
+	app := newApp(stdin, stdout, stderr)
+	args, err := reorderArgs(args, app)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return 0
 	}
@@ -232,14 +238,9 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 
 var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", ")
 
-// valueFlags are the flags that take a value; reorderArgs needs them.
-var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "params": true, "entry": true, "all-values": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
-	"latency-cutoff": true, "testbench": true, "name": true, "rows": true}
-
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
-	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "the most bytes read from each input file: the program, kernel or graph, --input samples (a .json.gz program: also once decompressed)"}
+	maxInputFlag := cliargs.Int64In(&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "the most bytes read from each input file: the program, kernel or graph, --input samples (a .json.gz program: also once decompressed)"}, 1, math.MaxInt64, "")
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
@@ -262,7 +263,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument (repeatable)"},
 			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output (repeatable)"},
 			formatFlag,
-			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
+			workersFlag(),
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
 			maxInputFlag,
 		}, append(kernelFlags, graphFlags...)...),
@@ -303,7 +304,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					formatFlag,
 					maxInputFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
-					&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"},
+					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"}, 0, math.MaxFloat64, "0: combinational"),
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
 					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile, default inputs.hex; prints model_out in hex)"},
 					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: encode the input samples in `X` (.npy or text) as inputs.hex beside the testbench"},
@@ -342,6 +343,14 @@ func commandName(c *cli.Context) string {
 		return "running"
 	}
 	return c.Command.Name
+}
+
+// maxWorkers bounds -j: more goroutines than this only cost memory.
+const maxWorkers = 4096
+
+// workersFlag is -j, --workers (run and bench).
+func workersFlag() cli.Flag {
+	return cliargs.IntIn(&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"}, 0, maxWorkers, "0: all cores")
 }
 
 func runAction(c *cli.Context) error {
@@ -399,6 +408,13 @@ var (
 )
 
 func runALIR(c *cli.Context, path string) error {
+	input, output := c.StringSlice("input")[0], "-"
+	if o := c.StringSlice("output"); len(o) == 1 {
+		output = o[0]
+	}
+	if err := noOverwrite([]namedPath{{"PROGRAM", path}, {"--input", input}}, []namedPath{{"--output", output}}); err != nil {
+		return err
+	}
 	p, err := openProgram(c, path)
 	if err != nil {
 		return err
@@ -406,17 +422,13 @@ func runALIR(c *cli.Context, path string) error {
 	if a, ok := p.(*alirProgram); ok {
 		a.exact = c.Bool("exact")
 	}
-	in, n, err := readSamples(c.StringSlice("input")[0], c.App.Reader, p.NumInputs(), c.Int64("max-input-bytes"))
+	in, n, err := readSamples(input, c.App.Reader, p.NumInputs(), c.Int64("max-input-bytes"))
 	if err != nil {
 		return err
 	}
 	out, err := p.Run(in, n, c.Int("workers"))
 	if err != nil {
 		return err
-	}
-	output := "-"
-	if o := c.StringSlice("output"); len(o) == 1 {
-		output = o[0]
 	}
 	return writeSamples(output, c.App.Writer, out, n, p.NumOutputs())
 }
@@ -461,6 +473,10 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	out := c.String("output")
+	if err := noOverwrite([]namedPath{{"PROGRAM", path}}, []namedPath{{"-o", out}}); err != nil {
+		return err
+	}
 	p, err := openALIR(c, path)
 	if err != nil {
 		return inputErr(err)
@@ -469,13 +485,31 @@ func reportAction(c *cli.Context) error {
 	if err := report.Write(&b, p.prog, filepath.Base(path)); err != nil {
 		return fileErr(path, "", err)
 	}
-	out := c.String("output")
 	if out == "-" {
 		_, err = c.App.Writer.Write(b.Bytes())
 		return inputErr(err)
 	}
-	if err := os.WriteFile(out, b.Bytes(), 0o666); err != nil {
+	if err := outfile.WriteFile(out, b.Bytes()); err != nil {
 		return fileErr(out, "", err)
+	}
+	return nil
+}
+
+// namedPath is a file of the command line and the flag or argument that
+// names it.
+type namedPath struct{ what, path string }
+
+// noOverwrite refuses (a usage error) an output that is the same file as
+// an input or another output: the run would destroy it.
+func noOverwrite(inputs, outputs []namedPath) error {
+	var files outfile.Files
+	for _, in := range inputs {
+		files.Input(in.what, in.path)
+	}
+	for _, out := range outputs {
+		if err := files.Output(out.what, out.path); err != nil {
+			return usageError{err}
+		}
 	}
 	return nil
 }
@@ -504,6 +538,16 @@ func convertAction(c *cli.Context) error {
 		return err
 	}
 	src, dst := c.Args().Get(0), c.Args().Get(1)
+	outputs := []namedPath{{"OUT", dst}}
+	if tb := c.String("testbench"); tb != "" {
+		outputs = append(outputs, namedPath{"--testbench", tb})
+		if c.IsSet("rows") {
+			outputs = append(outputs, namedPath{"inputs.hex (beside --testbench)", filepath.Join(filepath.Dir(tb), "inputs.hex")})
+		}
+	}
+	if err := noOverwrite([]namedPath{{"PROGRAM", src}, {"--rows", c.String("rows")}}, outputs); err != nil {
+		return err
+	}
 	to := alir.FormatAuto
 	lang, hw := rtl.LanguageOf(dst)
 	switch strings.ToLower(c.String("to")) {
@@ -555,6 +599,12 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	var rowValues []float64 // --rows, read before anything is written
+	if rows := c.String("rows"); rows != "" {
+		if rowValues, _, err = readSamples(rows, c.App.Reader, p.prog.NumInputs(), c.Int64("max-input-bytes")); err != nil {
+			return fileErr(rows, "standard input", err)
+		}
+	}
 	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff")})
 	if err != nil {
 		if !c.IsSet("name") && strings.Contains(err.Error(), "design name") {
@@ -570,7 +620,7 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		if err := f(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(path, b.Bytes(), 0o666); err != nil {
+		if err := outfile.WriteFile(path, b.Bytes()); err != nil {
 			return fileErr(path, "", err)
 		}
 		return nil
@@ -590,13 +640,9 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		if err := write(tb, f); err != nil {
 			return err
 		}
-		if rows := c.String("rows"); rows != "" {
-			in, _, err := readSamples(rows, c.App.Reader, p.prog.NumInputs(), c.Int64("max-input-bytes"))
-			if err != nil {
-				return fileErr(rows, "standard input", err)
-			}
+		if c.IsSet("rows") {
 			hex := filepath.Join(filepath.Dir(tb), "inputs.hex")
-			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, in) })
+			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, rowValues) })
 		}
 	}
 	return nil
@@ -605,11 +651,15 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 // reorderArgs moves options after positional arguments in front of them,
 // since the flag parser stops at the first positional argument:
 // "otir-run m.json --input x" becomes "otir-run --input x m.json". The
-// subcommand name stays first, and "--" ends the options.
-func reorderArgs(args []string) []string {
-	head := 1
-	if len(args) >= 2 && (args[1] == "info" || args[1] == "convert" || args[1] == "report" || args[1] == "bench" || args[1] == "quant-error") {
-		head = 2
+// subcommand name stays first, and "--" ends the options. A flag that holds
+// one value may be given once.
+func reorderArgs(args []string, app *cli.App) ([]string, error) {
+	if len(args) >= 2 {
+		for _, cmd := range app.Commands {
+			if args[1] == cmd.Name {
+				return cliargs.Reorder(args, 2, cmd.Flags)
+			}
+		}
 	}
-	return cliargs.Reorder(args, head, valueFlags)
+	return cliargs.Reorder(args, 1, app.Flags)
 }

@@ -20,7 +20,10 @@ func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	app := newApp(strings.NewReader(stdin), &out, &errb)
-	err := app.Run(reorderArgs(append([]string{"otir-run"}, args...)))
+	full, err := reorderArgs(append([]string{"otir-run"}, args...), app)
+	if err == nil {
+		err = app.Run(full)
+	}
 	return out.String(), errb.String(), err
 }
 
@@ -212,8 +215,9 @@ func TestReorderArgs(t *testing.T) {
 		{{"p", "m", "--", "-weird"}, {"p", "--", "m", "-weird"}},
 		{{"p"}, {"p"}},
 	}
+	app := newApp(nil, nil, nil)
 	for _, c := range cases {
-		if got := reorderArgs(c[0]); !reflect.DeepEqual(got, c[1]) {
+		if got, err := reorderArgs(c[0], app); err != nil || !reflect.DeepEqual(got, c[1]) {
 			t.Errorf("reorderArgs(%q) = %q, want %q", c[0], got, c[1])
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/ir"
 )
@@ -61,7 +63,11 @@ func fileErr(path string, err error) error {
 
 // mainCode runs otir-translate and returns its exit code.
 func mainCode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := newApp(stdin, stdout, stderr).Run(cliargs.Reorder(args, 1, map[string]bool{"output": true, "o": true, "params-out": true, "graph-name": true, "max-input-bytes": true}))
+	app := newApp(stdin, stdout, stderr)
+	args, err := cliargs.Reorder(args, 1, app.Flags)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return 0
 	}
@@ -93,7 +99,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			&cli.BoolFlag{Name: "import-onnx", Usage: "translate an ONNX model into an nn graph"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "the graph's `FILE` (MLIR text; - is standard output)"},
 			&cli.StringFlag{Name: "params-out", Usage: "write the parameters (initializers and constants) to `FILE`, an .npz; needed when the model has any"},
-			&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "read at most `N` bytes of the model (a larger or endless input is an error; protobuf allows up to 2 GiB)"},
+			cliargs.Int64In(&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "read at most `N` bytes of the model (a larger or endless input is an error; protobuf allows up to 2 GiB)"}, 1, math.MaxInt64, ""),
 			&cli.StringFlag{Name: "graph-name", Usage: "the graph's symbol `NAME` (default: the ONNX graph's name when it is an identifier, else main)"},
 		},
 		Action: translate,
@@ -110,11 +116,10 @@ func translate(c *cli.Context) error {
 		return usagef("expected one model file (or - for standard input), got %d arguments", c.NArg())
 	}
 	path := c.Args().First()
-	max := c.Int64("max-input-bytes")
-	if max < 1 {
-		return usagef("--max-input-bytes must be positive, got %d", max)
+	if err := checkOutputs(path, c.String("output"), c.String("params-out")); err != nil {
+		return err
 	}
-	data, err := readModel(path, c.App.Reader, max)
+	data, err := readModel(path, c.App.Reader, c.Int64("max-input-bytes"))
 	if err != nil {
 		return fileErr(path, err)
 	}
@@ -140,6 +145,21 @@ func translate(c *cli.Context) error {
 	})
 }
 
+// checkOutputs refuses outputs that would overwrite the model or each
+// other.
+func checkOutputs(model, output, paramsOut string) error {
+	var files outfile.Files
+	files.Input("MODEL", model)
+	err := files.Output("-o", output)
+	if err == nil {
+		err = files.Output("--params-out", paramsOut)
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
 // readModel reads the model file ("-": stdin), at most max bytes.
 func readModel(path string, stdin io.Reader, max int64) ([]byte, error) {
 	if path == "-" {
@@ -148,23 +168,19 @@ func readModel(path string, stdin io.Reader, max int64) ([]byte, error) {
 	return readlimit.File(path, max, readlimit.Flag)
 }
 
-// writeFile writes a file ("-": stdout) with write.
+// writeFile writes a file ("-": stdout) with write; a file is replaced
+// only when it is written completely (outfile.Write).
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fileErr(path, err)
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err := outfile.Write(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
 		return fileErr(path, err)
 	}

@@ -173,6 +173,10 @@ func parseArgs(prog string, args []string) (*cliOptions, error) {
 		}
 		return nil
 	}
+	// The options that hold one value may be given once (the others are
+	// lists, or booleans that FILECHECK_OPTS may repeat).
+	once := map[string]bool{"input-file": true, "dump-input-label-width": true}
+	given := map[string]string{}
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -207,6 +211,12 @@ func parseArgs(prog string, args []string) (*cliOptions, error) {
 			if value == "" {
 				return nil, usageError{fmt.Sprintf("%s: for the %s option: requires a value!", prog, argName(name))}
 			}
+		}
+		if once[spec.names[0]] {
+			if first, ok := given[spec.names[0]]; ok {
+				return nil, usageError{fmt.Sprintf("%s: for the %s option: may only occur zero or one times! (given as '%s' and '%s')", prog, argName(name), first, value)}
+			}
+			given[spec.names[0]] = value
 		}
 		if err := spec.set(o, value); err != nil {
 			return nil, usageError{fmt.Sprintf("%s: for the %s option: %s", prog, argName(name), err)}
@@ -378,7 +388,9 @@ func Main(env Env) int {
 		fmt.Fprintf(stderr, "Could not open check file '%s': %s\n", o.checkFile, err)
 		return 2
 	}
+	loaded := false
 	loadInput := func() (Source, error) {
+		loaded = true
 		text, name, err := readFileOrStdin(o.inputFile, env.Stdin, o.maxInput)
 		display := o.inputFile
 		if display == "-" {
@@ -389,7 +401,14 @@ func Main(env Env) int {
 		}
 		return Source{Name: name, Text: text, display: display}, nil
 	}
-	return run(&o.Options, Source{Name: checkName, Text: checkText, display: o.checkFile}, loadInput, stderr, env.Args)
+	code := run(&o.Options, Source{Name: checkName, Text: checkText, display: o.checkFile}, loadInput, stderr, env.Args)
+	if !loaded && o.inputFile == "-" && env.Stdin != nil {
+		// The check file alone decided (an error in it): still read the
+		// piped input, bounded, so that the command writing it does not die
+		// of SIGPIPE and fail a pipefail pipeline by a race.
+		io.Copy(io.Discard, io.LimitReader(env.Stdin, o.maxInput))
+	}
+	return code
 }
 
 // readFileOrStdin reads a file, or stdin for "-", at most max bytes, and

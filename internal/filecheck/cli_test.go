@@ -50,6 +50,9 @@ func TestMainUsage(t *testing.T) {
 		{[]string{"%s", "--input-file=no-such-input"}, 2, "Could not open input file 'no-such-input': No such file or directory\n"},
 		{[]string{"%s", "--check-prefix=A,A"}, 2, "error: supplied check prefix must be unique among check and comment prefixes: 'A'\n"},
 		{[]string{"%s", "--comment-prefixes=CHECK"}, 2, "error: supplied comment prefix must be unique among check and comment prefixes: 'CHECK'\n"},
+		// A flag that holds one value may be given once (issue 26).
+		{[]string{"%s", "--input-file", "a", "--input-file=b"}, 2, "FileCheck: for the --input-file option: may only occur zero or one times! (given as 'a' and 'b')\n"},
+		{[]string{"%s", "--dump-input-label-width=3", "-dump-input-label-width=4"}, 2, "FileCheck: for the --dump-input-label-width option: may only occur zero or one times!"},
 	} {
 		code, _, stderr := runMain(t, "CHECK: a\n", "a\n", nil, c.args...)
 		if code != c.exit || !strings.HasPrefix(stderr, c.want) {

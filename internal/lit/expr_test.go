@@ -116,7 +116,8 @@ func TestDirectivesAnywhere(t *testing.T) {
 func TestBuiltins(t *testing.T) {
 	cmd := "%s|%S|%p|%t|%T|%/s|%/t|%basename_t|%{pathsep}|%:s|%{/s:regex_replacement}|%{s:basename}|%%s|%x|%{fs-sep}"
 	got := Substitute(cmd, "/d/x.y.txt", "/tmp/u")
-	want := "/d/x.y.txt|/d|/d|/tmp/u/x.y.txt.tmp|/tmp/u|/d/x.y.txt|/tmp/u/x.y.txt.tmp|x.y.txt|:|d/x.y.txt|/d/x\\.y\\.txt|x.y.txt|%s|%x|/"
+	// The regex replacement holds backslashes: quoted, so that bash keeps them.
+	want := "/d/x.y.txt|/d|/d|/tmp/u/x.y.txt.tmp|/tmp/u|/d/x.y.txt|/tmp/u/x.y.txt.tmp|x.y.txt|:|d/x.y.txt|'/d/x\\.y\\.txt'|x.y.txt|%s|%x|/"
 	if got != want {
 		t.Errorf("Substitute =\n%s\nwant\n%s", got, want)
 	}

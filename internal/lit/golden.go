@@ -3,11 +3,11 @@ package lit
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/internal/readlimit"
 )
 
@@ -99,7 +99,7 @@ func GoldenDiffMain(args []string, stdin io.Reader, stdout, stderr io.Writer, up
 		return 2
 	}
 	if update {
-		if err := os.WriteFile(args[0], got, 0o644); err != nil {
+		if err := outfile.WriteFile(args[0], got); err != nil {
 			fmt.Fprintf(stderr, "golden-diff: %v\n", err)
 			return 2
 		}

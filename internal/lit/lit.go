@@ -1,7 +1,8 @@
 // Package lit is a runner for lit-style tests modelled on LLVM's lit: files
 // holding "RUN:" command lines that are executed by bash with pipefail,
 // with lit's substitutions (%s, %S, %p, %t, %T, %%, %/s, %basename_t,
-// %{pathsep}, ...), DEFINE:/REDEFINE: of %{name} substitutions, END., and
+// %{pathsep}, ...; a path the shell would misread is quoted, quote.go),
+// DEFINE:/REDEFINE: of %{name} substitutions, END., and
 // XFAIL/REQUIRES/UNSUPPORTED boolean expressions. tests/lit_test.go drives
 // it from `go test`; cmd/otir-lit is its command line.
 package lit
@@ -79,7 +80,7 @@ type Config struct {
 	BinDir        string          // prepended to PATH
 	PathDirs      []string        // prepended to PATH after BinDir
 	Features      map[string]bool // for REQUIRES/UNSUPPORTED/XFAIL
-	Substitutions []Subst         // applied after the test's DEFINEs, before Builtins
+	Substitutions []Subst         // applied after the test's DEFINEs, before Builtins (which are quoted: Expand)
 	Timeout       time.Duration   // per RUN line; 0 means one minute
 }
 
@@ -132,7 +133,7 @@ func (c *Config) Run(t *Test) *Result {
 	res := &Result{Status: Pass}
 	var log strings.Builder
 	for i, cmd := range t.Run {
-		full := Apply(cmd, c.Substitutions, builtins)
+		full := Expand(cmd, c.Substitutions, builtins)
 		if i < len(t.RunLine) {
 			fmt.Fprintf(&log, "# RUN: at line %d\n", t.RunLine[i])
 		}

@@ -237,10 +237,24 @@ func Apply(cmd string, lists ...[]Subst) string {
 	return strings.ReplaceAll(cmd, percentMarker, "%")
 }
 
+// Expand is Apply for a RUN command: the configured substitutions as they
+// are (they are shell text), then the built-in ones (paths and names),
+// each quoted for where it lands when it holds characters the shell would
+// read (see quote.go).
+func Expand(cmd string, config, builtins []Subst) string {
+	cmd = strings.ReplaceAll(cmd, "%%", percentMarker)
+	for _, s := range config {
+		cmd = strings.ReplaceAll(cmd, s.Key, s.Value)
+	}
+	cmd = replaceQuoted(cmd, builtins)
+	return strings.ReplaceAll(cmd, percentMarker, "%")
+}
+
 // Substitute applies lit's built-in substitutions to a RUN command for the
 // test file testPath with the temporary directory tmpDir: %s is the test
 // file, %S and %p its directory, %t a per-test temporary path, %T the
-// temporary directory, %% a literal percent sign, and so on (Builtins).
+// temporary directory, %% a literal percent sign, and so on (Builtins),
+// quoted as Expand quotes them.
 func Substitute(cmd, testPath, tmpDir string) string {
-	return Apply(cmd, Builtins(testPath, tmpDir))
+	return Expand(cmd, nil, Builtins(testPath, tmpDir))
 }

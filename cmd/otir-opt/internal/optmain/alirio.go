@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/otir-dev/otir/backend/rtl"
 	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -119,7 +119,7 @@ func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 			_, err := stdout.Write(b.Bytes())
 			return err
 		}
-		if err := os.WriteFile(path, b.Bytes(), 0o666); err != nil {
+		if err := outfile.WriteFile(path, b.Bytes()); err != nil {
 			return &writeError{path, err}
 		}
 		return nil
@@ -175,7 +175,7 @@ func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("cannot encode the program as %s: %v", format, err)
 	}
-	if err := os.WriteFile(path, data, 0o666); err != nil {
+	if err := outfile.WriteFile(path, data); err != nil {
 		return &writeError{path, err}
 	}
 	return nil

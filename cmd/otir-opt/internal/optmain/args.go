@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -12,7 +13,8 @@ import (
 // (an unknown flag is a usage error with a "did you mean" suggestion) and
 // moves the flags before the positional arguments, keeping their order, so
 // that `otir-opt file.otir --cse` works as with mlir-opt: Go's flag package
-// would stop at the file name.
+// would stop at the file name. A flag that holds one value may be given
+// once (cliargs.Once); pass flags may repeat.
 func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 	if len(args) == 0 {
 		args = []string{"otir-opt"}
@@ -27,6 +29,7 @@ func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 	}
 	out := []string{args[0]}
 	var positional []string
+	var once cliargs.Once
 	help := false
 	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
@@ -39,6 +42,7 @@ func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 			positional = append(positional, a)
 			continue
 		}
+		written := a // a flag that holds one value may be given once
 		dashes := "-"
 		if strings.HasPrefix(a, "--") {
 			dashes = "--"
@@ -59,12 +63,17 @@ func normalizeArgs(args []string, flags []cli.Flag) ([]string, error) {
 			a += "="
 		}
 		out = append(out, a)
+		value := ""
 		if takesValue(f) && !hasValue && !optionalValue[name] {
 			if i+1 == len(rest) {
 				return nil, usageErrorf("flag %s%s needs a value", dashes, name)
 			}
 			i++
-			out = append(out, rest[i])
+			value = rest[i]
+			out = append(out, value)
+		}
+		if err := once.Add(f, written, value); err != nil {
+			return nil, usageErrorf("%v", err)
 		}
 	}
 	if help {

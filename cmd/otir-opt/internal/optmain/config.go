@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -121,6 +122,9 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 	if _, err := passes.NewManager(cfg.pipeline); err != nil {
 		return nil, usageErrorf("%v", err)
 	}
+	if err := checkOutput(c, cfg); err != nil {
+		return nil, err
+	}
 	if cfg.printBefore, err = passSelector(c, "print-ir-before-all", "print-ir-before"); err != nil {
 		return nil, err
 	}
@@ -128,6 +132,28 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// checkOutput refuses an output file that is one of the files read: the
+// input, --import-alir, --quant, --params, or a pass's quant or params
+// option.
+func checkOutput(c *cli.Context, cfg *config) error {
+	var files outfile.Files
+	if cfg.importALIR == "" {
+		files.Input("INPUT", cfg.input)
+	}
+	for _, name := range []string{"import-alir", "quant", "params"} {
+		files.Input("--"+name, c.String(name))
+	}
+	for _, s := range cfg.pipeline {
+		for _, f := range fileFlags {
+			files.Input(s.Info.Name+"'s "+f.Name+" option", s.Options[f.Name])
+		}
+	}
+	if err := files.Output("-o", cfg.output); err != nil {
+		return usageErrorf("%v", err)
+	}
+	return nil
 }
 
 // pipeline reads --pass-pipeline or the short pass flags (not both).

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/internal/progress"
 	"github.com/otir-dev/otir/internal/readlimit"
 	"github.com/otir-dev/otir/ir"
@@ -82,7 +82,7 @@ func run(cfg *config, env Env) error {
 		env.Stdout.Write(out.Bytes())
 	case !failed:
 		// As mlir-opt, the output file is only written on success.
-		if err := os.WriteFile(cfg.output, out.Bytes(), 0o666); err != nil {
+		if err := outfile.WriteFile(cfg.output, out.Bytes()); err != nil {
 			return failf("cannot write output file '%s': %v", cfg.output, pathErr(err))
 		}
 	}
@@ -293,8 +293,8 @@ func (b *bufferOutput) print(m *ir.Module, opts ir.PrintOptions) error {
 
 // directOutput prints a single module straight to its destination, opened
 // only then (the module is correct by that time): a large module is not
-// held in memory a second time as text. A file left incomplete by an error
-// is removed.
+// held in memory a second time as text. A file is replaced only when it is
+// written completely (outfile.Write).
 type directOutput struct {
 	path   string // "-": stdout
 	stdout io.Writer
@@ -312,32 +312,21 @@ func (e *writeError) Error() string {
 }
 
 func (o *directOutput) print(m *ir.Module, opts ir.PrintOptions) error {
-	dst := o.stdout
-	var f *os.File
-	if o.path != "-" {
-		var err error
-		if f, err = os.Create(o.path); err != nil {
-			return &writeError{o.path, err}
+	write := func(dst io.Writer) error {
+		w := bufio.NewWriterSize(dst, 1<<16)
+		if err := printModule(w, m, opts); err != nil {
+			return err
 		}
-		dst = f
+		return w.Flush()
 	}
-	w := bufio.NewWriterSize(dst, 1<<16)
-	err := printModule(w, m, opts)
-	if err == nil {
-		err = w.Flush()
-	}
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	var err error
+	if o.path == "-" {
+		err = write(o.stdout)
+	} else {
+		err = outfile.Write(o.path, write)
 	}
 	if err == nil {
 		return nil
-	}
-	if f != nil {
-		if fi, serr := os.Stat(o.path); serr == nil && fi.Mode().IsRegular() {
-			os.Remove(o.path)
-		}
 	}
 	var pp *printerPanic
 	if errors.As(err, &pp) {

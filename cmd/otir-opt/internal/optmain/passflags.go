@@ -51,6 +51,7 @@ func (f *passFlag) IsSet() bool            { return f.set }
 func (f *passFlag) IsVisible() bool        { return true }
 func (f *passFlag) GetCategory() string    { return "Passes (run in command-line order)" }
 func (f *passFlag) TakesValue() bool       { return false }
+func (f *passFlag) IsSliceFlag() bool      { return true } // a pass may run more than once
 func (f *passFlag) GetUsage() string       { return f.info.Summary }
 func (f *passFlag) GetValue() string       { return "" }
 func (f *passFlag) GetDefaultText() string { return "" }

@@ -22,6 +22,7 @@ import (
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -70,12 +71,15 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	if err != nil {
 		return l.reportEval(err)
 	}
+	if err := fr.checkOutputs(res); err != nil {
+		return err
+	}
 	if fr.AllValues != "" {
 		if err := os.MkdirAll(fr.AllValues, 0o755); err != nil {
 			return report(diag.AboutFile(fr.AllValues, err))
 		}
 		for i, v := range res.Values {
-			path := filepath.Join(fr.AllValues, nneval.Name(v.Value, i)+".npy")
+			path := fr.valuePath(v.Value, i)
 			if err := nneval.WriteTensorFile(path, v.Tensor); err != nil {
 				return report(aboutPath(path, err))
 			}
@@ -99,6 +103,47 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// valuePath is the file of --all-values that receives the i-th value v.
+func (fr FileRun) valuePath(v *ir.Value, i int) string {
+	return filepath.Join(fr.AllValues, nneval.Name(v, i)+".npy")
+}
+
+// checkOutputs refuses (an *kernelrun.ArgError) to write an output or a
+// value over an input file or another output, before anything is written.
+func (fr FileRun) checkOutputs(res *nneval.Result) error {
+	var files outfile.Files
+	files.Input("GRAPH", fr.Path)
+	files.Input("--params", fr.Params)
+	for i, in := range fr.Inputs {
+		files.Input(nth("--input", i, len(fr.Inputs)), in)
+	}
+	type output struct{ what, path string }
+	var outputs []output
+	for i, out := range fr.Outputs {
+		outputs = append(outputs, output{nth("--output", i, len(fr.Outputs)), out})
+	}
+	for i, v := range res.Values {
+		if fr.AllValues != "" {
+			outputs = append(outputs, output{"--all-values " + fr.AllValues + " (%" + nneval.Name(v.Value, i) + ")", fr.valuePath(v.Value, i)})
+		}
+	}
+	for _, out := range outputs {
+		if err := files.Output(out.what, out.path); err != nil {
+			return &kernelrun.ArgError{Err: err}
+		}
+	}
+	return nil
+}
+
+// nth names the i-th of n files given with flag: "--input #2" (the flag
+// alone when it is given once).
+func nth(flag string, i, n int) string {
+	if n == 1 {
+		return flag
+	}
+	return fmt.Sprintf("%s #%d", flag, i+1)
 }
 
 // loaded is a graph file read for a run: the graph, its payload and inputs,

@@ -21,6 +21,7 @@ import (
 	"github.com/otir-dev/otir/backend/exec"
 	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -108,6 +109,9 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 				}
 			}
 		}
+		if err := fr.checkOutputs(params); err != nil {
+			return err
+		}
 	}
 	res, err := exec.Run(m, ir.KernelName(k), args, fr.Options)
 	if err != nil {
@@ -121,7 +125,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%%%s = dense<%s> : %s\n", p.Name, res.Args[i], p.Type)
 		}
 		if fr.OutDir != "" {
-			path := filepath.Join(fr.OutDir, p.Name+".npy")
+			path := fr.outPath(p)
 			if err := writeNpyFile(path, res.Args[i]); err != nil {
 				var pe *fs.PathError
 				if errors.As(err, &pe) {
@@ -134,19 +138,35 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// outPath is the file of --out-dir that receives argument p.
+func (fr FileRun) outPath(p exec.Param) string { return filepath.Join(fr.OutDir, p.Name+".npy") }
+
+// checkOutputs refuses (an *ArgError) to write an argument over the kernel
+// file or an .npy file given with --arg.
+func (fr FileRun) checkOutputs(params []exec.Param) error {
+	var files outfile.Files
+	files.Input("KERNEL", fr.Path)
+	for _, spec := range fr.Args {
+		if name, value, _ := strings.Cut(spec, "="); strings.HasSuffix(value, ".npy") {
+			files.Input("--arg "+name, value)
+		}
+	}
+	for _, p := range params {
+		if !p.Global || !p.Written {
+			continue
+		}
+		if err := files.Output("--out-dir "+fr.OutDir+" ("+p.Name+")", fr.outPath(p)); err != nil {
+			return &ArgError{err}
+		}
+	}
+	return nil
+}
+
 func writeNpyFile(path string, b *exec.Buffer) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := exec.WriteNpy(f, b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outfile.Write(path, func(w io.Writer) error { return exec.WriteNpy(w, b) })
 }
 
 // bindArgs turns NAME=VALUE strings into one buffer per parameter.
