@@ -79,9 +79,7 @@ func fileErr(path, stdName string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, alir.ErrInflateLimit) {
-		err = fmt.Errorf("%w (--max-input-bytes raises it)", err)
-	}
+	err = withLimitFlag(err)
 	name := path
 	if path == "-" {
 		name = stdName
@@ -125,9 +123,7 @@ func inputErr(err error) error {
 	if err == nil || errors.Is(err, kernelrun.ErrReported) || errors.As(err, &ue) || errors.As(err, &ae) {
 		return err
 	}
-	if errors.Is(err, alir.ErrInflateLimit) {
-		err = fmt.Errorf("%w (--max-input-bytes raises it)", err)
-	}
+	err = withLimitFlag(err)
 	return inputError{err}
 }
 
@@ -220,12 +216,13 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 
 // valueFlags are the flags that take a value; reorderArgs needs them.
 var valueFlags = map[string]bool{"input": true, "i": true, "output": true, "o": true, "format": true, "f": true, "workers": true, "j": true, "to": true,
-	"kernel": true, "arg": true, "params": true, "entry": true, "all-values": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "repeat": true, "min-time": true,
+	"kernel": true, "arg": true, "params": true, "entry": true, "all-values": true, "out-dir": true, "max-steps": true, "max-elements": true, "max-input-bytes": true, "max-ops": true, "repeat": true, "min-time": true,
 	"latency-cutoff": true, "testbench": true, "name": true, "rows": true}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
 	maxInputFlag := &cli.Int64Flag{Name: "max-input-bytes", Value: alir.MaxInflated, Usage: "ALIR: the most bytes a .json.gz program may expand to"}
+	maxOpsFlag := &cli.IntFlag{Name: "max-ops", Value: alir.MaxOps, Usage: "ALIR JSON: the most operations a program may hold"}
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
@@ -251,10 +248,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"},
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
 			maxInputFlag,
+			maxOpsFlag,
 		}, append(kernelFlags, graphFlags...)...),
 		Action: runAction,
 		Commands: []*cli.Command{
-			benchCommand(formatFlag, maxInputFlag),
+			benchCommand(formatFlag, maxInputFlag, maxOpsFlag),
 			quantErrorCommand(),
 			{
 				Name:         "info",
@@ -264,6 +262,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
+					maxOpsFlag,
 					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 				},
 				Action: infoAction,
@@ -276,6 +275,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
+					maxOpsFlag,
 					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "the HTML file (- for stdout)"},
 				},
 				Action: reportAction,
@@ -288,6 +288,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
+					maxOpsFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
 					&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"},
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
@@ -311,8 +312,15 @@ func oneArg(c *cli.Context, what string) (string, error) {
 	return c.Args().First(), nil
 }
 
-// setMaxInput applies --max-input-bytes.
+// setMaxInput applies --max-input-bytes and --max-ops.
 func setMaxInput(c *cli.Context) error {
+	if c.IsSet("max-ops") {
+		n := c.Int("max-ops")
+		if n < 1 {
+			return usagef("--max-ops must be positive, got %d", n)
+		}
+		alir.MaxOps = n
+	}
 	if !c.IsSet("max-input-bytes") {
 		return nil
 	}
@@ -322,6 +330,18 @@ func setMaxInput(c *cli.Context) error {
 	}
 	alir.MaxInflated = n
 	return nil
+}
+
+// withLimitFlag adds to an error of a limit of ALIR's reader the flag that
+// raises the limit.
+func withLimitFlag(err error) error {
+	switch {
+	case errors.Is(err, alir.ErrInflateLimit):
+		return fmt.Errorf("%w (--max-input-bytes raises it)", err)
+	case errors.Is(err, alir.ErrOpLimit):
+		return fmt.Errorf("%w (--max-ops raises it)", err)
+	}
+	return err
 }
 
 func runAction(c *cli.Context) error {
@@ -374,7 +394,7 @@ func checkApplicable(c *cli.Context, path string, kernel bool) error {
 // alirFlagNames and kernelFlagNames are the flags that apply to one kind of
 // program only.
 var (
-	alirFlagNames   = []string{"input", "output", "format", "workers", "exact", "max-input-bytes"}
+	alirFlagNames   = []string{"input", "output", "format", "workers", "exact", "max-input-bytes", "max-ops"}
 	kernelFlagNames = []string{"kernel", "arg", "out-dir", "print", "check-races", "max-steps", "max-elements"}
 )
 
