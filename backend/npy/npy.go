@@ -324,6 +324,19 @@ func ReadArray(r io.Reader) (*Array, error) {
 	return readArray(r, &budget)
 }
 
+// ReadArrayLimit reads one typed array from r (ReadArray), refusing after
+// its header, before its data is read, an array that would take more than
+// maxBytes of memory: its header, its data bytes and its decoded values
+// (8 bytes an element, 1 a bool).
+func ReadArrayLimit(r io.Reader, maxBytes int64) (*Array, error) {
+	budget := maxBytes
+	a, err := readArray(r, &budget)
+	if errors.Is(err, errBudget) {
+		return nil, fmt.Errorf("%v of %d bytes", err, maxBytes)
+	}
+	return a, err
+}
+
 // memBytes is the memory the data of an array of n elements of dtype dt
 // takes while it is read: the file's data bytes and the decoded values
 // (one byte per bool, eight per other element).
