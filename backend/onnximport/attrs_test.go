@@ -61,6 +61,9 @@ var hostileAttributes = []struct {
 	{"concat axis beyond the rank", oneNode("Concat", []string{"x", "x"}, nil, intAttrP("axis", 4)), "node 'N' (Concat): axis 4 is out of range for rank 4"},
 	{"flatten axis beyond the rank", oneNode("Flatten", []string{"x"}, nil, intAttrP("axis", 5)), "node 'N' (Flatten): axis 5 is out of range for rank 4"},
 	{"gather axis beyond the rank", oneNode("Gather", []string{"x", "i"}, []*onnxpb.TensorProto{int64s("i", 0)}, intAttrP("axis", -5)), "node 'N' (Gather):"},
+	{"pad input huge", testModel{nodes: []*onnxpb.NodeProto{node("Pad", "N", []string{"x", "p"}, []string{"z"}), node("MaxPool", "Pool_1", []string{"z"}, []string{"y"}, intsAttrP("kernel_shape", 2, 2))},
+		inputs: []*onnxpb.ValueInfoProto{image}, outputs: []*onnxpb.ValueInfoProto{tensorInfo("y")}, inits: []*onnxpb.TensorProto{int64s("p", 0, 0, 1<<62, 1<<62, 0, 0, 1<<62, 1<<62)}},
+		"node 'N' (Pad): pads=[0 0 4611686018427387904 4611686018427387904 0 0 4611686018427387904 4611686018427387904]: every entry must lie in [0, 2147483647]"},
 	{"shape start huge", oneNode("Shape", []string{"x"}, nil, intAttrP("start", math.MaxInt64), intAttrP("end", math.MinInt64)), "graph output 'y' is declared of shape [], but its node computes [0]"},
 }
 

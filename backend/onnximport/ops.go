@@ -1378,6 +1378,9 @@ func (im *importer) pad() error {
 	if pads[0] != 0 || pads[1] != 0 || pads[4] != 0 || pads[5] != 0 || pads[3] != p || pads[6] != p || pads[7] != p || p < 0 {
 		return im.errorf("pads=%v is not supported (the same padding on every side of H and W)", pads)
 	}
+	if p > math.MaxInt32 {
+		return im.errorf("pads=%v: every entry must lie in [0, %d]", pads, math.MaxInt32) // as the attribute's (attrRules)
+	}
 	if p == 0 {
 		return im.alias(x)
 	}
