@@ -84,7 +84,7 @@ func TestMemoryBudget(t *testing.T) {
 `
 	x := New([]int64{4, 8})
 	// Float: x 256 bytes, %t 256, %r 256. Quantized: x 256 + its exact
-	// value 256; %r keeps 512 and needs 256 + 256 of temporaries.
+	// value 256; %r keeps 512 and needs 2·256 + 4·256 of temporaries.
 	for _, c := range []struct {
 		src  string
 		p    Payload
@@ -96,8 +96,8 @@ func TestMemoryBudget(t *testing.T) {
 		{float, nil, 511, "'nn.permute' op %t"},
 		{float, nil, 255, "b.mlir:1:1: error: 'nn.graph' op graph @g: the inputs and the payload take 256 bytes, more than the memory budget of 255 bytes"},
 		{float, Payload{"unused": New([]int64{64})}, 1000, "'nn.permute' op %t"},
-		{quantized, nil, 1536, ""},
-		{quantized, nil, 1535, "b.mlir:2:3: error: 'nn.relu' op %r: evaluating it takes 1024 bytes"},
+		{quantized, nil, 2560, ""},
+		{quantized, nil, 2559, "b.mlir:2:3: error: 'nn.relu' op %r: evaluating it takes 2048 bytes"},
 	} {
 		err, _, _ := evalText(t, c.src, []*Tensor{x}, c.p, Options{MaxBytes: c.max})
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {

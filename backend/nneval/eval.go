@@ -76,10 +76,9 @@ type Options struct {
 	// MaxBytes is the most memory the evaluation may hold (0:
 	// DefaultMaxBytes): the inputs and the payload it is given, every
 	// value it keeps (8 bytes an element; 16 in a quantized graph, the
-	// exact value and its float64 reading) and each node's temporaries (in
-	// a quantized graph, its operands' aligned copies and its unrounded
-	// result, 8 bytes an element each). It is checked at each node before
-	// the node allocates anything.
+	// exact value and its float64 reading) and an upper bound of each
+	// node's temporaries (none in a float graph; node.nodeBytes). It is
+	// checked at each node before the node allocates anything.
 	MaxBytes int64
 }
 
@@ -99,16 +98,29 @@ const (
 // tensorBytes is the memory of n float64 (or int64) elements.
 func tensorBytes(n int64) int64 { return satint.Mul(n, 8) }
 
-// nodeBytes is what evaluating a node of result type rt and operands ins
-// takes: what it keeps and its temporaries.
-func nodeBytes(rt *ir.TensorType, ins []*Tensor, quantized bool) (keep, temp int64) {
-	out := tensorBytes(NumElements(rt.Shape))
+// nodeBytes is what evaluating node n takes, at most: what it keeps (its
+// result; in a quantized graph also the exact value) and its temporaries.
+// A float node allocates its result only. A quantized node may also hold
+// its unrounded result and its float64 indices (2 result sizes), its
+// operands aligned to one scale, their element indices and the gathered
+// mantissas, which may grow to twice their size (4 operand sizes), and the
+// exact values of its payload entries.
+func (n *node) nodeBytes(quantized bool) (keep, temp int64) {
+	out := tensorBytes(NumElements(n.out.Shape))
 	if !quantized {
 		return out, 0
 	}
-	temp = out
-	for _, t := range ins {
-		temp = satint.Add(temp, tensorBytes(int64(len(t.Data))))
+	var ins int64
+	for _, t := range n.ins {
+		ins = satint.Add(ins, tensorBytes(int64(len(t.Data))))
+	}
+	temp = satint.Add(satint.Mul(out, 2), satint.Mul(ins, 4))
+	if key, ok := n.op.StringAttr("params"); ok {
+		for _, k := range []string{key, key + ".weight", key + ".bias"} {
+			if t := n.payload[k]; t != nil {
+				temp = satint.Add(temp, tensorBytes(int64(len(t.Data))))
+			}
+		}
 	}
 	return satint.Mul(out, 2), temp
 }
@@ -245,7 +257,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if total = satint.Add(total, NumElements(rt.Shape)); total > opts.MaxTotalElements {
 			return nil, diag.OpErrorf(op, "%%%s: the graph's values up to this node hold more than %d elements together", n.name, opts.MaxTotalElements)
 		}
-		keep, temp := nodeBytes(rt, n.ins, exact != nil)
+		keep, temp := n.nodeBytes(exact != nil)
 		if need := satint.Add(held, satint.Add(keep, temp)); need > opts.MaxBytes {
 			return nil, diag.OpErrorf(op, "%%%s: evaluating it takes %d bytes (result '%s'), %d with the graph's values up to it, more than the memory budget of %d bytes", n.name, satint.Add(keep, temp), rt, need, opts.MaxBytes)
 		}
