@@ -29,39 +29,37 @@ var ErrInflateLimit = errors.New("decompressed data exceeds the limit")
 
 func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
 
-// gunzip returns data decompressed if it starts with the gzip magic bytes,
-// else data itself.
-func gunzip(data []byte) ([]byte, error) {
-	if !isGzip(data) {
-		return data, nil
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("gzip: %w", err)
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, MaxInflated+1))
-	if err != nil {
-		return nil, fmt.Errorf("gzip: %w", err)
-	}
-	if int64(len(out)) > MaxInflated {
-		return nil, fmt.Errorf("gzip: %w of %d bytes", ErrInflateLimit, MaxInflated)
-	}
-	return out, nil
-}
+// MaxOps bounds the operations of a program DecodeJSON reads (otir-run's
+// --max-ops sets it): 2^21, twice the most lower-tiles makes by default.
+// The count is checked while the document is scanned, before any op is
+// decoded.
+var MaxOps = 1 << 21
+
+// ErrOpLimit is returned (wrapped) when a document holds more than MaxOps
+// operations.
+var ErrOpLimit = errors.New("holds more operations than the limit")
 
 // DecodeJSON reads an ALIR JSON document of spec version 2, 3 or 4, plain
 // or gzip-compressed (detected by its magic bytes), and validates the
 // program. Program.Spec tells which version it was. An error about a place
 // in the text is a *JSONError, which gives its line and column.
+//
+// The text is read in two passes, each streaming (a compressed document is
+// inflated twice, never held whole; at most MaxInflated bytes): the first
+// checks the syntax and finds the top-level fields and the number of ops,
+// the second decodes the model, one op record at a time (jsonscan.go).
 func DecodeJSON(data []byte) (*Program, error) {
-	gz := isGzip(data)
-	data, err := gunzip(data)
-	if err != nil {
-		return nil, err
+	src := jsonSource{data: data, gz: isGzip(data)}
+	doc, err := src.scanDocument()
+	var p *Program
+	if err == nil {
+		p, err = src.decodeModel(doc)
 	}
-	p, err := decodeJSONText(data)
 	if err != nil {
-		return nil, locateJSON(data, gz, err)
+		return nil, src.locate(err)
+	}
+	if err := p.readAlkaidIntervals(); err != nil {
+		return nil, fmt.Errorf("json: %w", err)
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -69,52 +67,382 @@ func DecodeJSON(data []byte) (*Program, error) {
 	return p, nil
 }
 
-func decodeJSONText(data []byte) (*Program, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc struct {
-		Meta        *string           `json:"meta"`
-		SpecVersion json.RawMessage   `json:"spec_version"`
-		Model       []json.RawMessage `json:"model"`
+// jsonSource is an ALIR JSON document as read from a file: its text, or
+// the gzip stream of its text.
+type jsonSource struct {
+	data []byte
+	gz   bool
+}
+
+// scanner starts a pass over the text.
+func (src jsonSource) scanner() (*jsonScanner, error) {
+	if !src.gz {
+		return newJSONScanner(src.data), nil
 	}
-	if err := dec.Decode(&doc); err != nil {
-		if strings.HasPrefix(err.Error(), "json: ") { // encoding/json's type errors
-			return nil, err
-		}
-		return nil, fmt.Errorf("json: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &fieldError{offset: nextValue(data, dec.InputOffset()), err: errors.New("json: trailing data after the document")}
-	}
-	field := func(key string, err error) error { return &fieldError{key: key, offset: -1, err: err} }
-	switch {
-	case doc.Meta == nil:
-		return nil, errors.New(`json: missing "meta"`)
-	case *doc.Meta != "ALIRModel":
-		return nil, field("meta", fmt.Errorf(`json: meta is %q, want "ALIRModel"`, *doc.Meta))
-	case doc.SpecVersion == nil || string(doc.SpecVersion) == "null":
-		return nil, errors.New(`json: missing "spec_version"`)
-	case string(doc.SpecVersion) != "2" && string(doc.SpecVersion) != "3" && string(doc.SpecVersion) != "4":
-		return nil, field("spec_version", fmt.Errorf("json: spec_version %s is not supported (want the number 2, 3 or 4)", doc.SpecVersion))
-	case doc.Model == nil:
-		return nil, errors.New(`json: missing "model"`)
-	case len(doc.Model) != 8 && len(doc.Model) != 9:
-		return nil, field("model", fmt.Errorf("json: model has %d fields, want 8 or 9", len(doc.Model)))
-	}
-	p, err := decodeModel(doc.Model, int(doc.SpecVersion[0]-'0'))
+	zr, err := gzip.NewReader(bytes.NewReader(src.data))
 	if err != nil {
-		return nil, fmt.Errorf("json: %w", err)
+		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	if err := p.readAlkaidIntervals(); err != nil {
-		return nil, fmt.Errorf("json: %w", err)
+	return newJSONStreamScanner(&inflater{r: io.LimitReader(zr, MaxInflated+1), max: MaxInflated}), nil
+}
+
+// inflater reads a gzip stream of at most max bytes.
+type inflater struct {
+	r      io.Reader
+	n, max int64
+}
+
+func (z *inflater) Read(b []byte) (int, error) {
+	n, err := z.r.Read(b)
+	if z.n += int64(n); z.n > z.max {
+		return 0, fmt.Errorf("gzip: %w of %d bytes", ErrInflateLimit, z.max)
+	}
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("gzip: %w", err)
+	}
+	return n, err
+}
+
+// locate wraps err in a JSONError with its place in the text, when it has
+// one (a syntax error, or a fieldError with an offset). A compressed text's
+// place has no line and column.
+func (src jsonSource) locate(err error) error {
+	off := int64(-1)
+	var se *syntaxError
+	var fe *fieldError
+	switch {
+	case errors.As(err, &se):
+		off = se.off
+	case errors.As(err, &fe):
+		off = fe.offset
+	}
+	if off < 0 {
+		return err
+	}
+	je := &JSONError{Offset: off, Err: err}
+	if !src.gz && off <= int64(len(src.data)) {
+		je.Line, je.Col = lineCol(src.data, off)
+	}
+	return je
+}
+
+// jsonDoc is what the first pass finds: the top-level fields (the last of
+// repeated keys, as encoding/json takes it; keys match without regard to
+// case, as there too).
+type jsonDoc struct {
+	meta, spec       []byte // raw values; nil when absent or null
+	metaOff, specOff int64
+	model            int64 // offset of the model array; -1 when absent or null
+	fields           int   // the model's elements
+	ops              int   // the elements of model[5], when an array
+	spec0            int   // the spec version, once checked
+}
+
+// scanDocument is the first pass: the whole text's syntax, its fields,
+// and the checks of the old decoder's document struct, in its order
+// (reading, that is inflating, then syntax, then types, then trailing
+// data, then the fields' values).
+func (src jsonSource) scanDocument() (*jsonDoc, error) {
+	s, err := src.scanner()
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.scanDocument()
+	if err != nil {
+		// An error of the stream (a corrupt or too large gzip stream)
+		// comes first, wherever it is.
+		if rerr := s.drain(); rerr != nil {
+			return nil, rerr
+		}
+	}
+	return d, err
+}
+
+// drain reads the rest of the stream and returns its read error, if any
+// (or the read error or limit that stopped the scan).
+func (s *jsonScanner) drain() error {
+	kept := s.err
+	if _, syntax := kept.(*syntaxError); kept != nil && !syntax && kept != errUnexpectedEOF {
+		return kept
+	}
+	s.err, s.recAt = nil, -1
+	for s.fill() {
+		s.pos = len(s.buf)
+	}
+	rerr := s.err
+	s.err = kept
+	return rerr
+}
+
+func (s *jsonScanner) scanDocument() (*jsonDoc, error) {
+	d := &jsonDoc{model: -1}
+	var typeErr error
+	typeErrAt := func(off int64, format string, args ...any) {
+		if typeErr == nil {
+			typeErr = &fieldError{offset: off, err: fmt.Errorf(format, args...)}
+		}
+	}
+	c, ok := s.next()
+	switch {
+	case !ok && s.err == errUnexpectedEOF:
+		return nil, fmt.Errorf("json: %w", io.EOF)
+	case !ok:
+		return nil, s.err
+	case c != '{':
+		off := s.offset()
+		if !s.value(0) {
+			return nil, s.err
+		}
+		if c != 'n' { // null leaves every field absent
+			typeErrAt(off, "json: cannot unmarshal %s into the ALIR document (an object)", jsonKind(c))
+		}
+	default:
+		ok = s.fields(func(name string) bool {
+			c, ok := s.next()
+			if !ok {
+				return false
+			}
+			switch {
+			case strings.EqualFold(name, "meta"), strings.EqualFold(name, "spec_version"):
+				raw, off, ok := s.rawValue()
+				if !ok {
+					return false
+				}
+				if string(raw) == "null" {
+					raw = nil
+				}
+				if strings.EqualFold(name, "spec_version") {
+					d.spec, d.specOff = bytes.Clone(raw), off
+					return true
+				}
+				if c != '"' && c != 'n' {
+					typeErrAt(off, "json: cannot unmarshal %s into Go struct field .meta of type string", jsonKind(c))
+				}
+				d.meta, d.metaOff = bytes.Clone(raw), off
+				return true
+			case strings.EqualFold(name, "model"):
+				d.model = -1
+				if c != '[' {
+					off := s.offset()
+					if c != 'n' {
+						typeErrAt(off, "json: cannot unmarshal %s into Go struct field .model of type []json.RawMessage", jsonKind(c))
+					}
+					return s.value(0)
+				}
+				d.model = s.offset()
+				return s.scanModel(d)
+			}
+			return s.value(0)
+		}, 0)
+		if !ok {
+			return nil, s.err
+		}
+	}
+	if typeErr != nil {
+		return nil, typeErr
+	}
+	s.ws()
+	if _, more := s.peek(); more {
+		// Placed at the first byte that is not white space, ',' or ':'.
+		for c, ok := s.peek(); ok && strings.IndexByte(" \t\r\n,:", c) >= 0; c, ok = s.peek() {
+			s.pos++
+		}
+		return nil, &fieldError{offset: s.offset(), err: errors.New("json: trailing data after the document")}
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	return d, d.check()
+}
+
+// keyName is the text of a recorded key (its string and colon).
+func keyName(raw []byte) string {
+	raw = bytes.TrimRight(raw, " \t\r\n:")
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var name string
+	_ = json.Unmarshal(raw, &name)
+	return name
+}
+
+// scanModel scans the model array, counting its elements and the op
+// records of model[5] (at most MaxOps).
+func (s *jsonScanner) scanModel(d *jsonDoc) bool {
+	var ok bool
+	d.fields, ok = s.elements(func(i int) bool {
+		if i != 5 {
+			return s.value(0)
+		}
+		c, ok := s.next()
+		if !ok || c != '[' {
+			return ok && s.value(0)
+		}
+		d.ops, ok = s.elements(func(k int) bool {
+			if k == MaxOps {
+				s.ws()
+				s.err = &fieldError{offset: s.offset(), err: fmt.Errorf("json: model[5] %w of %d", ErrOpLimit, MaxOps)}
+				return false
+			}
+			return s.value(1)
+		})
+		return ok
+	})
+	return ok
+}
+
+// jsonKind names the kind of the value that starts with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
+}
+
+// check checks the top-level fields the first pass found.
+func (d *jsonDoc) check() error {
+	field := func(off int64, err error) error { return &fieldError{offset: off, err: err} }
+	var meta string
+	if d.meta != nil {
+		_ = json.Unmarshal(d.meta, &meta)
+	}
+	spec := string(d.spec)
+	switch {
+	case d.meta == nil:
+		return errors.New(`json: missing "meta"`)
+	case meta != "ALIRModel":
+		return field(d.metaOff, fmt.Errorf(`json: meta is %q, want "ALIRModel"`, meta))
+	case d.spec == nil:
+		return errors.New(`json: missing "spec_version"`)
+	case spec != "2" && spec != "3" && spec != "4":
+		return field(d.specOff, fmt.Errorf("json: spec_version %s is not supported (want the number 2, 3 or 4)", spec))
+	case d.model < 0:
+		return errors.New(`json: missing "model"`)
+	case d.fields != 8 && d.fields != 9:
+		return field(d.model, fmt.Errorf("json: model has %d fields, want 8 or 9", d.fields))
+	}
+	d.spec0 = int(spec[0] - '0')
+	return nil
+}
+
+// decodeModel is the second pass: the model array, whose op records are
+// decoded one at a time as they are read. An error about a value is
+// placed at it.
+func (src jsonSource) decodeModel(d *jsonDoc) (*Program, error) {
+	s, err := src.scanner()
+	if err != nil {
+		return nil, err
+	}
+	if !s.skipTo(d.model) {
+		return nil, s.err
+	}
+	if _, ok := s.next(); !ok {
+		return nil, s.err
+	}
+	m := make([]json.RawMessage, d.fields)
+	moff := make([]int64, d.fields)
+	inModel := func(k int) (int64, []byte, bool) {
+		if k >= len(m) || m[k] == nil {
+			return 0, nil, false
+		}
+		return moff[k], m[k], true
+	}
+	var p *Program
+	var perr error
+	_, ok := s.elements(func(i int) bool {
+		if i == 5 {
+			perr = decodeOps(s, p, d.spec0, d.ops)
+			return perr == nil && s.err == nil
+		}
+		raw, off, ok := s.rawValue()
+		m[i], moff[i] = bytes.Clone(raw), off
+		if ok && i == 4 {
+			if p, err = decodeHeader(m); err != nil {
+				perr = placed(err, 0, inModel)
+				return false
+			}
+		}
+		return ok
+	})
+	switch {
+	case perr != nil:
+		return nil, perr
+	case !ok:
+		return nil, s.err
+	}
+	p.Spec = d.spec0
+	if err := decodeTail(p, m); err != nil {
+		return nil, placed(err, 0, inModel)
 	}
 	return p, nil
+}
+
+// decodeOps reads model[5], at most n op records of a spec version spec
+// document, into p.Ops.
+func decodeOps(s *jsonScanner, p *Program, spec, n int) error {
+	j := jsonPath("model").at(5)
+	if c, ok := s.next(); !ok || c != '[' {
+		raw, off, _ := s.rawValue()
+		return placed(j.errorf("want an array"), 0, func(int) (int64, []byte, bool) { return off, raw, true })
+	}
+	p.Ops = make([]Op, 0, n)
+	var perr error
+	s.elements(func(i int) bool {
+		raw, off, ok := s.rawValue()
+		if !ok {
+			return false
+		}
+		var op Op
+		var err error
+		var fast bool
+		if spec >= 3 {
+			if op, fast = fastOpV4(raw, i, spec); !fast {
+				op, err = decodeOpV4(j.at(i), i, raw, spec)
+			}
+		} else if op, fast = fastOp(raw); !fast {
+			op, err = decodeOp(j.at(i), raw)
+		}
+		if err != nil {
+			perr = placed(err, 1, func(k int) (int64, []byte, bool) { return off, raw, k == i })
+			return false
+		}
+		p.Ops = append(p.Ops, op)
+		return true
+	})
+	return perr
+}
+
+// placed is err, an error of the model's decoding, as a fieldError at the
+// place its path names ("model[k]..." when skip is 0, "model[5][k]..."
+// when 1): find gives the offset and bytes of value k, if it has them.
+func placed(err error, skip int, find func(k int) (int64, []byte, bool)) error {
+	err = fmt.Errorf("json: %w", err)
+	var pe *pathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	_, idx, ok := parsePath(pe.path)
+	if !ok || len(idx) <= skip {
+		return err
+	}
+	off, raw, ok := find(idx[skip])
+	if !ok {
+		return err
+	}
+	return &fieldError{offset: off + rawOffset(raw, idx[skip+1:]), err: err}
 }
 
 // jsonPath names a position in the model array for error messages.
 type jsonPath string
 
-func (j jsonPath) at(i int) jsonPath { return jsonPath(fmt.Sprintf("%s[%d]", j, i)) }
+func (j jsonPath) at(i int) jsonPath { return j + "[" + jsonPath(strconv.Itoa(i)) + "]" }
 
 func (j jsonPath) errorf(format string, args ...any) error {
 	return &pathError{path: j, msg: fmt.Sprintf(format, args...)}
@@ -127,8 +455,8 @@ func unmarshalNumbers(raw json.RawMessage, v any) error {
 }
 
 func (j jsonPath) array(raw json.RawMessage, n int) ([]json.RawMessage, error) {
-	var a []json.RawMessage
-	if err := json.Unmarshal(raw, &a); err != nil || a == nil {
+	a, _, ok := splitArray(raw)
+	if !ok {
 		return nil, j.errorf("want an array")
 	}
 	if n >= 0 && len(a) != n {
@@ -138,14 +466,14 @@ func (j jsonPath) array(raw json.RawMessage, n int) ([]json.RawMessage, error) {
 }
 
 func (j jsonPath) int64(raw json.RawMessage) (int64, error) {
-	var n json.Number
-	if err := unmarshalNumbers(raw, &n); err != nil {
+	n, ok := numberText(raw)
+	if !ok {
 		return 0, j.errorf("want an integer, got %s", abbrev(raw))
 	}
-	v, err := strconv.ParseInt(n.String(), 10, 64)
+	v, err := strconv.ParseInt(n, 10, 64)
 	if err != nil {
 		// Opcode 5 may hold a 64-bit pattern written as an unsigned number.
-		u, uerr := strconv.ParseUint(n.String(), 10, 64)
+		u, uerr := strconv.ParseUint(n, 10, 64)
 		if uerr != nil {
 			return 0, j.errorf("want a 64-bit integer, got %s", n)
 		}
@@ -166,11 +494,11 @@ func (j jsonPath) int32(raw json.RawMessage) (int32, error) {
 }
 
 func (j jsonPath) float(raw json.RawMessage) (float64, error) {
-	var n json.Number
-	if err := unmarshalNumbers(raw, &n); err != nil {
+	n, ok := numberText(raw)
+	if !ok {
 		return 0, j.errorf("want a number, got %s", abbrev(raw))
 	}
-	v, err := strconv.ParseFloat(n.String(), 64)
+	v, err := strconv.ParseFloat(n, 64)
 	if err != nil {
 		return 0, j.errorf("bad number %s", n)
 	}
@@ -211,34 +539,6 @@ func abbrev(raw json.RawMessage) string {
 		s = s[:37] + "..."
 	}
 	return s
-}
-
-// decodeModel reads the model array of a spec 2, 3 or 4 document; only
-// the op records differ (decodeOp, decodeOpV4).
-func decodeModel(m []json.RawMessage, spec int) (*Program, error) {
-	p, err := decodeHeader(m)
-	if err != nil {
-		return nil, err
-	}
-	p.Spec = spec
-	root := jsonPath("model")
-	ops, err := root.at(5).array(m[5], -1)
-	if err != nil {
-		return nil, err
-	}
-	p.Ops = make([]Op, len(ops))
-	for i, raw := range ops {
-		j := root.at(5).at(i)
-		if spec >= 3 {
-			p.Ops[i], err = decodeOpV4(j, i, raw, spec)
-		} else {
-			p.Ops[i], err = decodeOp(j, raw)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return p, decodeTail(p, m)
 }
 
 // decodeHeader reads the shape, input shifts and outputs (model[0..4]).

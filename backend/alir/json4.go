@@ -8,11 +8,11 @@ import (
 // strictInt64 reads a JSON integer within int64 (alkaid's v4 loader rejects
 // non-integers and values above 2^63-1).
 func (j jsonPath) strictInt64(raw json.RawMessage) (int64, error) {
-	var n json.Number
-	if err := unmarshalNumbers(raw, &n); err != nil {
+	n, ok := numberText(raw)
+	if !ok {
 		return 0, j.errorf("want an integer, got %s", abbrev(raw))
 	}
-	v, err := strconv.ParseInt(n.String(), 10, 64)
+	v, err := strconv.ParseInt(n, 10, 64)
 	if err != nil {
 		return 0, j.errorf("want an integer within int64, got %s", n)
 	}

@@ -73,15 +73,57 @@ type Options struct {
 	// a few operations per result element may do together (nn.linear,
 	// nn.matmul, nn.conv2d; the pools' window reads; 0: DefaultMaxWork).
 	MaxWork int64
+	// MaxBytes is the most memory the evaluation may hold (0:
+	// DefaultMaxBytes): the inputs and the payload it is given, every
+	// value it keeps (8 bytes an element; 16 in a quantized graph, the
+	// exact value and its float64 reading) and an upper bound of each
+	// node's temporaries (none in a float graph; node.nodeBytes). It is
+	// checked at each node before the node allocates anything.
+	MaxBytes int64
 }
 
 // Defaults of Options: a value of 2^28 elements is 2 GiB, all values
-// 4 GiB; 2^34 multiply-accumulates take about a minute on one core.
+// 4 GiB, and the memory budget 2 GiB, well below a development machine's
+// (docs/nn.md). 2^32 multiply-accumulates take about 40 s of CPU at the
+// evaluator's 9 ns each (a convolution, measured on a shared 2-core
+// machine). ResNet-50 at batch 1 (4.1e9 multiply-accumulates, about 25 M
+// elements of activations) fits both.
 const (
 	DefaultMaxElements      = 1 << 28
 	DefaultMaxTotalElements = 1 << 29
-	DefaultMaxWork          = 1 << 34
+	DefaultMaxWork          = 1 << 32
+	DefaultMaxBytes         = 2 << 30
 )
+
+// tensorBytes is the memory of n float64 (or int64) elements.
+func tensorBytes(n int64) int64 { return satint.Mul(n, 8) }
+
+// nodeBytes is what evaluating node n takes, at most: what it keeps (its
+// result; in a quantized graph also the exact value) and its temporaries.
+// A float node allocates its result only. A quantized node may also hold
+// its unrounded result and its float64 indices (2 result sizes), its
+// operands aligned to one scale, their element indices and the gathered
+// mantissas, which may grow to twice their size (4 operand sizes), and the
+// exact values of its payload entries.
+func (n *node) nodeBytes(quantized bool) (keep, temp int64) {
+	out := tensorBytes(NumElements(n.out.Shape))
+	if !quantized {
+		return out, 0
+	}
+	var ins int64
+	for _, t := range n.ins {
+		ins = satint.Add(ins, tensorBytes(int64(len(t.Data))))
+	}
+	temp = satint.Add(satint.Mul(out, 2), satint.Mul(ins, 4))
+	if key, ok := n.op.StringAttr("params"); ok {
+		for _, k := range []string{key, key + ".weight", key + ".bias"} {
+			if t := n.payload[k]; t != nil {
+				temp = satint.Add(temp, tensorBytes(int64(len(t.Data))))
+			}
+		}
+	}
+	return satint.Mul(out, 2), temp
+}
 
 // Value is one node's value: the SSA value (a graph argument or an op's
 // result) and its tensor.
@@ -127,7 +169,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 	if opts.MaxWork <= 0 {
 		opts.MaxWork = DefaultMaxWork
 	}
-	var total, work int64
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	var total, work, held int64
 	name, _ := g.StringAttr("sym_name")
 	if len(g.Regions) != 1 || len(g.Regions[0].Blocks) != 1 {
 		return nil, diag.OpErrorf(g, "is not a graph with one body")
@@ -152,8 +197,20 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
 		}
 		total = satint.Add(total, NumElements(in.Shape))
+		held = satint.Add(held, tensorBytes(int64(len(in.Data))))
+		if exact != nil {
+			held = satint.Add(held, tensorBytes(int64(len(in.Data)))) // its exact value
+		}
 		vals[a] = in
 		res.Values = append(res.Values, Value{a, in})
+	}
+	for _, t := range p {
+		if t != nil {
+			held = satint.Add(held, tensorBytes(int64(len(t.Data))))
+		}
+	}
+	if held > opts.MaxBytes {
+		return nil, diag.OpErrorf(g, "graph @%s: the inputs and the payload take %d bytes, more than the memory budget of %d bytes", name, held, opts.MaxBytes)
 	}
 	if exact != nil {
 		if err := exact.quantizeArgs(name, body.Args, vals, res); err != nil {
@@ -200,6 +257,11 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if total = satint.Add(total, NumElements(rt.Shape)); total > opts.MaxTotalElements {
 			return nil, diag.OpErrorf(op, "%%%s: the graph's values up to this node hold more than %d elements together", n.name, opts.MaxTotalElements)
 		}
+		keep, temp := n.nodeBytes(exact != nil)
+		if need := satint.Add(held, satint.Add(keep, temp)); need > opts.MaxBytes {
+			return nil, diag.OpErrorf(op, "%%%s: evaluating it takes %d bytes (result '%s'), %d with the graph's values up to it, more than the memory budget of %d bytes", n.name, satint.Add(keep, temp), rt, need, opts.MaxBytes)
+		}
+		held = satint.Add(held, keep)
 		if s.work != nil {
 			if work = satint.Add(work, s.work(n)); work > opts.MaxWork {
 				return nil, diag.OpErrorf(op, "%%%s: the graph's nodes up to this one take more than %d multiply-accumulates", n.name, opts.MaxWork)

@@ -11,9 +11,14 @@ import (
 	"github.com/otir-dev/otir/internal/outfile"
 )
 
-// FromNPY is the tensor of an array of any numeric dtype (as float64).
+// FromNPY is the tensor of an array of any numeric dtype (as float64). A
+// float array's values are the tensor's, not copied.
 func FromNPY(a *npy.Array) *Tensor {
-	t := &Tensor{Shape: make([]int64, len(a.Shape)), Data: a.Float64s()}
+	data := a.Floats
+	if a.DType.Kind != 'f' {
+		data = a.Float64s()
+	}
+	t := &Tensor{Shape: make([]int64, len(a.Shape)), Data: data}
 	for i, d := range a.Shape {
 		t.Shape[i] = int64(d)
 	}
@@ -56,14 +61,16 @@ func ReadPayloadOption(path string) (Payload, error) {
 	return p, nil
 }
 
-// ReadTensorFile reads an .npy file.
+// ReadTensorFile reads an .npy file, refusing after its header one that
+// would take more than DefaultMaxBytes of memory to read (the
+// evaluator's whole budget).
 func ReadTensorFile(path string) (*Tensor, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	a, err := npy.ReadArray(bufio.NewReader(f))
+	a, err := npy.ReadArrayLimit(bufio.NewReader(f), DefaultMaxBytes)
 	if err != nil {
 		return nil, err
 	}

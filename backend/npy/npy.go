@@ -17,7 +17,9 @@
 // structured dtypes are rejected. Malformed files (bad magic, truncated
 // header, malformed header dictionary, bad or too large shape, truncated
 // data, trailing bytes, bool bytes other than 0 and 1) give errors, never
-// panics, and the memory a read allocates is bounded by the file's size.
+// panics, and the memory a read allocates is bounded by the file's size;
+// an archive's reader (ReadNPZLimit) also bounds it by a total, checked
+// against each member's header before the member is inflated.
 //
 // Why no library: github.com/sbinet/npyio (v0.6.0, its latest release,
 // January 2022) was evaluated for this package. It has no float16, writes
@@ -318,6 +320,42 @@ func shapeText(shape []int) string {
 // ReadArray reads one typed array from r. The whole rest of r must be the
 // array's data.
 func ReadArray(r io.Reader) (*Array, error) {
+	budget := int64(math.MaxInt64)
+	return readArray(r, &budget)
+}
+
+// ReadArrayLimit reads one typed array from r (ReadArray), refusing after
+// its header, before its data is read, an array that would take more than
+// maxBytes of memory: its header, its data bytes and its decoded values
+// (8 bytes an element, 1 a bool).
+func ReadArrayLimit(r io.Reader, maxBytes int64) (*Array, error) {
+	budget := maxBytes
+	a, err := readArray(r, &budget)
+	if errors.Is(err, errBudget) {
+		return nil, fmt.Errorf("%v of %d bytes", err, maxBytes)
+	}
+	return a, err
+}
+
+// memBytes is the memory the data of an array of n elements of dtype dt
+// takes while it is read: the file's data bytes and the decoded values
+// (one byte per bool, eight per other element).
+func memBytes(n int64, dt DType) int64 {
+	per := int64(8)
+	if dt.Kind == 'b' {
+		per = 1
+	}
+	return n * (int64(dt.Size) + per)
+}
+
+// errBudget is the error of a read that would exceed its memory budget.
+var errBudget = errors.New("exceeds the memory limit")
+
+// readArray reads one typed array from r and takes the memory it needs
+// from *budget: the header, before it is read, then the data (memBytes),
+// before the data is read, so that a file declaring more than the budget
+// is refused without being inflated.
+func readArray(r io.Reader, budget *int64) (*Array, error) {
 	br := bufio.NewReader(r)
 	var pre [8]byte
 	if n, err := io.ReadFull(br, pre[:]); err != nil {
@@ -349,6 +387,10 @@ func ReadArray(r io.Reader) (*Array, error) {
 	if hlen > maxHeader {
 		return nil, fmt.Errorf("npy: header of %d bytes is too long", hlen)
 	}
+	if int64(hlen) > *budget {
+		return nil, fmt.Errorf("npy: header of %d bytes %w", hlen, errBudget)
+	}
+	*budget -= int64(hlen)
 	hb := make([]byte, hlen)
 	if _, err := io.ReadFull(br, hb); err != nil {
 		return nil, fmt.Errorf("npy: truncated header (%d bytes announced)", hlen)
@@ -368,6 +410,11 @@ func ReadArray(r io.Reader) (*Array, error) {
 		}
 		n *= d
 	}
+	need := memBytes(int64(n), dt)
+	if need > *budget {
+		return nil, fmt.Errorf("npy: shape %s of %s needs %d bytes, which %w", shapeText(h.shape), dt.Name(), need, errBudget)
+	}
+	*budget -= need
 	want := int64(n) * int64(dt.Size)
 	// Read at most one byte more than the shape needs: memory stays
 	// bounded by the file's size, and the extra byte detects trailing data.

@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
-
-	"github.com/otir-dev/otir/internal/readlimit"
 )
 
 // NumPy .npz archives (numpy.savez, numpy.savez_compressed): a zip file
@@ -38,9 +37,25 @@ type NPZ struct {
 // maxMembers bounds the number of members a reader accepts.
 const maxMembers = 1 << 20
 
-// ReadNPZ reads an .npz archive of size bytes from r. Every member must be
-// an .npy array (named KEY.npy; KEY may hold '/'); names must be unique.
+// DefaultMaxNPZBytes is the memory an archive's arrays may take together
+// by default (ReadNPZ, ReadNPZFile): 1 GiB. Each member counts its header,
+// its data bytes and its decoded values (8 bytes an element, 1 a bool).
+const DefaultMaxNPZBytes = 1 << 30
+
+// ReadNPZ reads an .npz archive of size bytes from r, its arrays taking at
+// most DefaultMaxNPZBytes of memory together (ReadNPZLimit).
 func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
+	return ReadNPZLimit(r, size, DefaultMaxNPZBytes)
+}
+
+// ReadNPZLimit reads an .npz archive of size bytes from r. Every member
+// must be an .npy array (named KEY.npy; KEY may hold '/'); names must be
+// unique. Each member's header is read first, and the memory its shape
+// declares is taken from maxBytes, the arrays' total, before its data is
+// inflated; at most that data is then inflated, more is an error. So a
+// small archive that inflates to gigabytes is refused after reading its
+// headers.
+func ReadNPZLimit(r io.ReaderAt, size, maxBytes int64) (*NPZ, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("not an .npz archive: %v", err)
@@ -54,6 +69,7 @@ func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
 	// share compressed data (a zip bomb) claim more.
 	limit := uint64(size)*1032 + 1<<20
 	var total uint64
+	budget := maxBytes
 	for _, f := range zr.File {
 		key, ok := strings.CutSuffix(f.Name, ".npy")
 		if !ok || key == "" {
@@ -70,8 +86,11 @@ func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
 		if err != nil {
 			return nil, fmt.Errorf("member %q: %v", f.Name, err)
 		}
-		a, err := ReadArray(rc)
+		a, err := readArray(rc, &budget)
 		rc.Close()
+		if errors.Is(err, errBudget) {
+			return nil, fmt.Errorf("member %q: %v of %d bytes for the archive's arrays together", f.Name, err, maxBytes)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("member %q: %v", f.Name, err)
 		}
@@ -81,14 +100,27 @@ func ReadNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
 	return z, nil
 }
 
-// ReadNPZFile reads the .npz archive at path (at most readlimit.Default
-// bytes: an endless stream such as /dev/zero is an error).
+// ReadNPZFile reads the .npz archive at path (ReadNPZ), without reading
+// the whole file into memory.
 func ReadNPZFile(path string) (*NPZ, error) {
-	b, err := readlimit.File(path, readlimit.Default, "")
+	return ReadNPZFileLimit(path, DefaultMaxNPZBytes)
+}
+
+// ReadNPZFileLimit reads the .npz archive at path (ReadNPZLimit).
+func ReadNPZFileLimit(path string, maxBytes int64) (*NPZ, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return ReadNPZ(bytes.NewReader(b), int64(len(b)))
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not an .npz archive: %s is not a regular file", path)
+	}
+	return ReadNPZLimit(f, st.Size(), maxBytes)
 }
 
 // WriteNPZ writes the arrays of z, in the order of z.Names, as an

@@ -31,6 +31,9 @@ func FuzzImportONNX(f *testing.F) {
 	}
 	f.Add(convCase(intsAttrP("pads", 1, 1, 1, 1)).bytes(f))
 	f.Add(poolCase("AveragePool", intsAttrP("kernel_shape", 2, 2)).bytes(f))
+	for _, c := range hostileAttributes {
+		f.Add(c.model.bytes(f))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := Import(data, "f.onnx", Options{MaxElements: 1 << 12, MaxTotalElements: 1 << 14})
 		if err != nil {

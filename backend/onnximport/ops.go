@@ -1,6 +1,7 @@
 package onnximport
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -82,6 +83,65 @@ func init() {
 	}
 }
 
+// attrRules are the values each attribute may take, by name, whatever the
+// operator (ONNX gives a name one meaning): translate checks every
+// attribute of a node against its rule before the node's translation reads
+// it, so that no translation divides by a zero stride or sizes a window
+// from a negative kernel. What depends on the input's rank (an axis, perm,
+// axes, the number of strides) is checked where the rank is known
+// (axisOf, window, transpose). An attribute without a rule takes any
+// value of its kind.
+var attrRules = map[string]func(*onnxpb.AttributeProto) string{
+	"strides":      eachInt(1, math.MaxInt32),
+	"dilations":    eachInt(1, math.MaxInt32),
+	"kernel_shape": eachInt(1, math.MaxInt32),
+	"pads":         eachInt(0, math.MaxInt32),
+	"group":        oneInt(1, math.MaxInt32),
+
+	"transA": oneInt(0, 1), "transB": oneInt(0, 1), "keepdims": oneInt(0, 1), "noop_with_empty_axes": oneInt(0, 1),
+	"ceil_mode": oneInt(0, 1), "count_include_pad": oneInt(0, 1), "allowzero": oneInt(0, 1), "saturate": oneInt(0, 1),
+	"storage_order": oneInt(0, 1),
+
+	"epsilon": oneFloat("finite and non-negative", func(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }),
+	"alpha":   oneFloat("finite", isFinite),
+	"beta":    oneFloat("finite", isFinite),
+	"ratio":   oneFloat("in [0, 1)", func(f float64) bool { return f >= 0 && f < 1 }),
+}
+
+// eachInt: every entry of a list attribute lies in [lo, hi].
+func eachInt(lo, hi int64) func(*onnxpb.AttributeProto) string {
+	return func(a *onnxpb.AttributeProto) string {
+		for _, v := range a.GetInts() {
+			if v < lo || v > hi {
+				return fmt.Sprintf("%s=%v: every entry must lie in [%d, %d]", a.GetName(), a.GetInts(), lo, hi)
+			}
+		}
+		return ""
+	}
+}
+
+// oneInt: an integer attribute lies in [lo, hi].
+func oneInt(lo, hi int64) func(*onnxpb.AttributeProto) string {
+	return func(a *onnxpb.AttributeProto) string {
+		if v := a.GetI(); v < lo || v > hi {
+			return fmt.Sprintf("%s=%d must lie in [%d, %d]", a.GetName(), v, lo, hi)
+		}
+		return ""
+	}
+}
+
+// oneFloat: a float attribute satisfies ok (what says how).
+func oneFloat(what string, ok func(float64) bool) func(*onnxpb.AttributeProto) string {
+	return func(a *onnxpb.AttributeProto) string {
+		if f := float64(a.GetF()); !ok(f) {
+			return fmt.Sprintf("%s=%v must be %s", a.GetName(), f, what)
+		}
+		return ""
+	}
+}
+
+func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
 // Operators lists the supported ONNX operators, sorted (for the docs and
 // the command's help).
 func Operators() []string {
@@ -112,6 +172,11 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 			return im.errorf("attribute '%s' must be of kind %s, but is %s", a.GetName(), kind, a.GetType())
 		case seen[a.GetName()]:
 			return im.errorf("attribute '%s' is given twice", a.GetName())
+		}
+		if rule := attrRules[a.GetName()]; rule != nil {
+			if msg := rule(a); msg != "" {
+				return im.errorf("%s", msg)
+			}
 		}
 		seen[a.GetName()] = true
 	}
@@ -1123,7 +1188,10 @@ func (im *importer) window(kernelDefault []int64) (kernel []int64, stride, pad i
 	if cm := im.attrInt("ceil_mode", 0); cm != 0 {
 		return nil, 0, 0, im.errorf("ceil_mode=%d is not supported", cm)
 	}
-	d, _ := im.attrInts("dilations")
+	d, ok := im.attrInts("dilations")
+	if ok && len(d) != len(kernel) {
+		return nil, 0, 0, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", d, len(kernel))
+	}
 	for _, v := range d {
 		if v != 1 {
 			return nil, 0, 0, im.errorf("dilations=%v is not supported (only 1)", d)
@@ -1309,6 +1377,9 @@ func (im *importer) pad() error {
 	p := pads[2]
 	if pads[0] != 0 || pads[1] != 0 || pads[4] != 0 || pads[5] != 0 || pads[3] != p || pads[6] != p || pads[7] != p || p < 0 {
 		return im.errorf("pads=%v is not supported (the same padding on every side of H and W)", pads)
+	}
+	if p > math.MaxInt32 {
+		return im.errorf("pads=%v: every entry must lie in [0, %d]", pads, math.MaxInt32) // as the attribute's (attrRules)
 	}
 	if p == 0 {
 		return im.alias(x)

@@ -19,7 +19,7 @@ import (
 // reports a run-time error such as a lookup out of range) warms the worker
 // buffers, then the whole batch of rows is run K times, or again and again
 // until D has passed.
-func benchCommand(formatFlag, maxInputFlag cli.Flag) *cli.Command {
+func benchCommand(formatFlag, maxInputFlag, maxOpsFlag cli.Flag) *cli.Command {
 	return &cli.Command{
 		Name:         "bench",
 		OnUsageError: onUsageError,
@@ -28,6 +28,7 @@ func benchCommand(formatFlag, maxInputFlag cli.Flag) *cli.Command {
 		Flags: []cli.Flag{
 			formatFlag,
 			maxInputFlag,
+			maxOpsFlag,
 			&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin)"},
 			workersFlag(),
 			cliargs.IntIn(&cli.IntFlag{Name: "repeat", Usage: "run the batch exactly this many times (default: until --min-time)"}, 1, math.MaxInt, ""),

@@ -241,6 +241,7 @@ var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	formatFlag := &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: formatUsage + " (default: detect)"}
 	maxInputFlag := cliargs.Int64In(&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "the most bytes read from each input file: the program, kernel or graph, --input samples (a .json.gz program: also once decompressed)"}, 1, math.MaxInt64, "")
+	maxOpsFlag := cliargs.IntIn(&cli.IntFlag{Name: "max-ops", Value: alir.MaxOps, Usage: "ALIR JSON: the most operations a program may hold"}, 1, math.MaxInt, "")
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
@@ -266,10 +267,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			workersFlag(),
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
 			maxInputFlag,
+			maxOpsFlag,
 		}, append(kernelFlags, graphFlags...)...),
 		Action: runAction,
 		Commands: []*cli.Command{
-			benchCommand(formatFlag, maxInputFlag),
+			benchCommand(formatFlag, maxInputFlag, maxOpsFlag),
 			quantErrorCommand(maxInputFlag),
 			{
 				Name:         "info",
@@ -279,6 +281,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
+					maxOpsFlag,
 					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 				},
 				Action: infoAction,
@@ -291,6 +294,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
+					maxOpsFlag,
 					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "the HTML file (- for stdout)"},
 				},
 				Action: reportAction,
@@ -303,6 +307,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
+					maxOpsFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
 					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"}, 0, math.MaxFloat64, "0: combinational"),
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
@@ -326,15 +331,19 @@ func oneArg(c *cli.Context, what string) (string, error) {
 	return c.Args().First(), nil
 }
 
-// inputOptions applies --max-input-bytes: the bound of the front door's
-// reads, and of a .json.gz program once decompressed.
+// inputOptions applies --max-input-bytes (the bound of the front door's
+// reads, and of a .json.gz program once decompressed) and --max-ops (the
+// most operations an ALIR JSON program may hold).
 func inputOptions(c *cli.Context) (frontdoor.Options, error) {
+	if c.IsSet("max-ops") {
+		alir.MaxOps = c.Int("max-ops")
+	}
 	n := c.Int64("max-input-bytes")
 	if n < 1 {
 		return frontdoor.Options{}, usagef("--max-input-bytes must be positive, got %d", n)
 	}
 	alir.MaxInflated = n
-	return frontdoor.Options{MaxBytes: n}, nil
+	return frontdoor.Options{MaxBytes: n, MaxOpsFlag: "--max-ops"}, nil
 }
 
 // commandName is the name of c's command for messages ("run" at the top).
@@ -403,7 +412,7 @@ func checkApplicable(c *cli.Context, path string, kernel bool) error {
 // alirFlagNames and kernelFlagNames are the flags that apply to one kind of
 // program only.
 var (
-	alirFlagNames   = []string{"input", "output", "format", "workers", "exact"}
+	alirFlagNames   = []string{"input", "output", "format", "workers", "exact", "max-ops"}
 	kernelFlagNames = []string{"kernel", "arg", "out-dir", "print", "check-races", "max-steps", "max-elements"}
 )
 

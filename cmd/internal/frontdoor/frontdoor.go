@@ -33,6 +33,9 @@ type Options struct {
 	// MaxBytes bounds the size of the file (0: readlimit.Default); a larger
 	// one is an error that names --max-input-bytes.
 	MaxBytes int64
+	// MaxOpsFlag, when set, is the flag that raises alir.MaxOps, named in
+	// the error of a program with more operations.
+	MaxOpsFlag string
 }
 
 func (o Options) max() int64 {
@@ -104,8 +107,11 @@ func ReadProgram(path string, f alir.Format, opts Options) (*alir.Program, alir.
 		return nil, f, diag.AboutFile(path, err)
 	}
 	p, g, err := alir.Decode(data, f)
-	if errors.Is(err, alir.ErrInflateLimit) {
+	switch {
+	case errors.Is(err, alir.ErrInflateLimit):
 		err = fmt.Errorf("%w (%s raises it)", err, readlimit.Flag)
+	case errors.Is(err, alir.ErrOpLimit) && opts.MaxOpsFlag != "":
+		err = fmt.Errorf("%w (%s raises it)", err, opts.MaxOpsFlag)
 	}
 	if err != nil {
 		return nil, g, diag.AboutFile(path, err)
