@@ -70,7 +70,7 @@ func DesignName(name string) string {
 
 // keepName reports whether name is already a design name (see DesignName).
 func keepName(name string) bool {
-	if !isIdentifier(name) || len(name) > MaxNameLength {
+	if len(name) > MaxNameLength || !isIdentifier(name) {
 		return false
 	}
 	low := strings.ToLower(name)

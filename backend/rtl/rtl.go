@@ -71,6 +71,8 @@ type Lane struct {
 
 // Design is a program lowered to a netlist, ready to be written.
 type Design struct {
+	// Name is the design's name, legal in both languages (DesignName of
+	// Options.Name): the module and entity; the testbench is Name_tb.
 	Name string
 	// Inputs and Outputs are the lanes of model_inp and model_out.
 	Inputs, Outputs []Lane
