@@ -75,21 +75,31 @@ func (b *builder) get(j int32, s int) val {
 	return b.delayed(b.vals[j], b.stage[j], s)
 }
 
-// delayed returns v, computed at stage from, registered to stage to.
+// delayed returns v, computed at stage from, registered to stage to: one
+// register a stage, shared by every use of the value at that stage. It
+// stops at MaxRegisters registers, setting b.err.
 func (b *builder) delayed(v val, from, to int) val {
-	if v.isConst() || to <= from {
+	if v.isConst() {
 		return v
 	}
-	prev := b.delayed(v, from, to-1)
-	key := [2]int{prev.net*1 + 0, to}
-	if n, ok := b.delay[key]; ok && b.d.nets[n].width == prev.width+prev.lo {
-		return val{net: n, lo: prev.lo, width: prev.width, signed: prev.signed}
+	for s := from + 1; s <= to && b.err == nil; s++ {
+		key := [2]int{v.net, s}
+		w := v.lo + v.width
+		if n, ok := b.delay[key]; ok && b.d.nets[n].width == w {
+			v.net = n
+			continue
+		}
+		if b.regs == MaxRegisters {
+			b.err = &CutoffError{fmt.Sprintf("rtl: latency cutoff %v needs more than %d pipeline registers (rtl.MaxRegisters): use a larger cutoff", b.d.cutoff, MaxRegisters)}
+			break
+		}
+		b.regs++
+		n := b.addNet(net{name: fmt.Sprintf("%s_r%d_%d", b.d.Name, s, len(b.d.nets)), width: w, kind: kReg,
+			a: expr{part{net: v.net, hi: w - 1, lo: 0}}})
+		b.delay[key] = n
+		v.net = n
 	}
-	w := prev.lo + prev.width
-	n := b.addNet(net{name: fmt.Sprintf("%s_r%d_%d", b.d.Name, to, len(b.d.nets)), width: w, kind: kReg,
-		a: expr{part{net: prev.net, hi: w - 1, lo: 0}}})
-	b.delay[key] = n
-	return val{net: n, lo: prev.lo, width: prev.width, signed: prev.signed}
+	return v
 }
 
 // op lowers operation i.

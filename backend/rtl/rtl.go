@@ -20,7 +20,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
 )
@@ -28,13 +29,33 @@ import (
 // Options controls Build.
 type Options struct {
 	// Name is the design's name: the top module's name and the prefix of
-	// every other name in the design. Empty: "otir".
+	// every other name in the design, made legal by DesignName. Empty:
+	// "otir".
 	Name string
 	// LatencyCutoff, when positive, pipelines the design: registers are
 	// placed so that no stage spans more than LatencyCutoff units of the
-	// cost model's latency (Op.Latency). 0: combinational.
+	// cost model's latency (Op.Latency). 0: combinational. It must be a
+	// finite number >= 0 that gives the program at most MaxStages stages
+	// and MaxRegisters pipeline registers.
 	LatencyCutoff float64
 }
+
+// Bounds of a pipeline, so that no cutoff (1e-300) or stored latency
+// (1e308) makes a design that exhausts the memory: at most MaxStages
+// stages, and at most MaxRegisters pipeline registers (nets registering a
+// value to a later stage).
+const (
+	MaxStages    = 10000
+	MaxRegisters = 1 << 19
+)
+
+// CutoffError reports a latency cutoff Build cannot use: not a finite
+// number >= 0, or one that would give the program more than MaxStages
+// stages or MaxRegisters registers. The option is at fault (a usage error),
+// not the program.
+type CutoffError struct{ msg string }
+
+func (e *CutoffError) Error() string { return e.msg }
 
 // Lane is one input or output lane of the ports: Width bits of raw two's
 // complement (or unsigned) fixed-point with Frac fractional bits, at bit
@@ -50,6 +71,8 @@ type Lane struct {
 
 // Design is a program lowered to a netlist, ready to be written.
 type Design struct {
+	// Name is the design's name, legal in both languages (DesignName of
+	// Options.Name): the module and entity; the testbench is Name_tb.
 	Name string
 	// Inputs and Outputs are the lanes of model_inp and model_out.
 	Inputs, Outputs []Lane
@@ -94,8 +117,6 @@ func bitsFor(lo, hi *big.Int) (int, bool) {
 	return max(n, hi.BitLen()) + 1, true
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-
 // ErrCannotExpress is returned for programs no design can express.
 var ErrCannotExpress = errors.New("rtl: the program cannot be expressed as a design")
 
@@ -112,6 +133,8 @@ type builder struct {
 	pad    map[int]int64
 	inLane []int // net of model_inp (index 0)
 	tabOf  map[int]int
+	regs   int   // pipeline registers so far
+	err    error // a bound of the pipeline was hit (delayed)
 }
 
 // Build lowers p to a design. p must be valid.
@@ -119,15 +142,12 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	name := o.Name
-	if name == "" {
-		name = "otir"
-	}
-	if !nameRE.MatchString(name) {
-		return nil, fmt.Errorf("rtl: design name %q is not an identifier (letters, digits and _, starting with a letter)", name)
+	name := "otir"
+	if o.Name != "" {
+		name = DesignName(o.Name)
 	}
 	if o.LatencyCutoff < 0 || math.IsNaN(o.LatencyCutoff) || math.IsInf(o.LatencyCutoff, 0) {
-		return nil, fmt.Errorf("rtl: latency cutoff %v is not a positive number", o.LatencyCutoff)
+		return nil, &CutoffError{fmt.Sprintf("rtl: latency cutoff %v is not a finite number >= 0 (0: combinational)", o.LatencyCutoff)}
 	}
 	ev, err := alir.NewEvaluator(p)
 	if err != nil {
@@ -143,7 +163,9 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 		}
 		b.kif[i] = t
 	}
-	b.stages(o.LatencyCutoff)
+	if err := b.stages(o.LatencyCutoff); err != nil {
+		return nil, err
+	}
 	if err := b.inputs(); err != nil {
 		return nil, err
 	}
@@ -154,28 +176,48 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 		if err := b.op(i, ranges); err != nil {
 			return nil, err
 		}
+		if b.err != nil {
+			return nil, b.err
+		}
 	}
 	if err := b.outputs(); err != nil {
 		return nil, err
+	}
+	if b.err != nil {
+		return nil, b.err
 	}
 	return b.d, nil
 }
 
 // stages assigns every op its pipeline stage: the stage of its latency
 // (ceil(latency/cutoff)-1, so that a stage spans (s*C, (s+1)*C]), no
-// earlier than its operands'; inputs at stage 0.
-func (b *builder) stages(cutoff float64) {
+// earlier than its operands'; inputs at stage 0. Every stored latency must
+// be a finite number >= 0 (when pipelining, the only time they are read),
+// and the largest must give at most MaxStages stages.
+func (b *builder) stages(cutoff float64) error {
 	p := b.p
 	b.stage = make([]int, len(p.Ops))
-	if cutoff <= 0 {
-		return
+	if cutoff == 0 {
+		return nil
+	}
+	top := 0.0 // the largest latency of an op that is not an input
+	for i, op := range p.Ops {
+		if op.Latency < 0 || math.IsNaN(op.Latency) || math.IsInf(op.Latency, 0) {
+			return fmt.Errorf("rtl: op %d: latency %v is not a finite number >= 0", i, op.Latency)
+		}
+		if op.Opcode != alir.OpInput {
+			top = max(top, op.Latency)
+		}
+	}
+	if n := math.Ceil(top / cutoff); n > MaxStages {
+		return &CutoffError{fmt.Sprintf("rtl: latency cutoff %v would make %.4g pipeline stages (the largest op latency is %v); at most %d (rtl.MaxStages): use a cutoff of at least %s",
+			cutoff, n, top, MaxStages, leastCutoff(top))}
 	}
 	last := 0
 	for i, op := range p.Ops {
 		s := 0
 		if op.Opcode != alir.OpInput && op.Latency > 0 {
-			s = int(math.Ceil(op.Latency/cutoff)) - 1
-			s = max(s, 0)
+			s = max(int(math.Ceil(op.Latency/cutoff))-1, 0)
 		}
 		op.ForOperands(p.Dialect, func(j int32) { s = max(s, b.stage[j]) })
 		b.stage[i] = s
@@ -186,6 +228,34 @@ func (b *builder) stages(cutoff float64) {
 		}
 	}
 	b.d.Latency = last + 1
+	return nil
+}
+
+// leastCutoff returns a short decimal cutoff, about the smallest, that
+// gives an op of latency top at most MaxStages stages.
+func leastCutoff(top float64) string {
+	ok := func(c float64) bool { return c > 0 && math.Ceil(top/c) <= MaxStages }
+	least := top / MaxStages
+	for !ok(least) {
+		least = math.Nextafter(least, math.Inf(1))
+	}
+	// least to prec (3 or more) significant digits D (least is about
+	// D*10^exp): rounded to the nearest, or else up (D+1).
+	for prec := 3; prec < 17; prec++ {
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(least, 'e', prec-1, 64), "e")
+		d, err1 := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+		e, err2 := strconv.Atoi(exp)
+		if err1 != nil || err2 != nil {
+			break
+		}
+		for _, d := range []int64{d, d + 1} {
+			c, err := strconv.ParseFloat(fmt.Sprintf("%de%d", d, e-(prec-1)), 64)
+			if err == nil && ok(c) {
+				return strconv.FormatFloat(c, 'g', -1, 64)
+			}
+		}
+	}
+	return strconv.FormatFloat(least, 'g', -1, 64)
 }
 
 // addNet adds a net and returns its index.

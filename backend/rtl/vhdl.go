@@ -238,23 +238,12 @@ begin
 	return bw.Flush()
 }
 
-// NameFromPath returns a design name from a file's name: its base name up
-// to the first dot, with characters other than letters, digits and _
-// replaced by _, and "d_" in front unless it starts with a letter.
+// NameFromPath returns a design's name from a file's name: its base name
+// up to the first dot (Build makes it a legal name, see DesignName).
 func NameFromPath(path string) string {
 	name := filepath.Base(path)
 	if i := strings.IndexByte(name, '.'); i > 0 {
 		name = name[:i]
-	}
-	b := []byte(name)
-	for i, c := range b {
-		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			b[i] = '_'
-		}
-	}
-	name = string(b)
-	if name == "" || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
-		name = "d_" + name
 	}
 	return name
 }

@@ -309,8 +309,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					maxInputFlag,
 					maxOpsFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
-					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational)"}, 0, math.MaxFloat64, "0: combinational"),
-					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name)"},
+					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational; at most 10000 stages)"}, 0, math.MaxFloat64, "0: combinational"),
+					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name; made a legal Verilog and VHDL name, see docs/rtl.md)"},
 					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile, default inputs.hex; prints model_out in hex)"},
 					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: encode the input samples in `X` (.npy or text) as inputs.hex beside the testbench"},
 				},
@@ -616,10 +616,8 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	}
 	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff")})
 	if err != nil {
-		if !c.IsSet("name") && strings.Contains(err.Error(), "design name") {
-			return usagef("%v: give one with --name", err)
-		}
-		if strings.Contains(err.Error(), "design name") || strings.Contains(err.Error(), "latency cutoff") {
+		var ce *rtl.CutoffError
+		if errors.As(err, &ce) {
 			return usageError{err}
 		}
 		return fileErr(src, "", err)

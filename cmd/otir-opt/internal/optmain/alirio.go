@@ -137,7 +137,7 @@ func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 	var data []byte
 	if lang, cutoff, ok, _ := rtlEmit(format); ok {
 		name, _ := progs[0].StringAttr("sym_name")
-		d, err := rtl.Build(p, rtl.Options{Name: rtl.NameFromPath(name), LatencyCutoff: cutoff})
+		d, err := rtl.Build(p, rtl.Options{Name: name, LatencyCutoff: cutoff})
 		if err != nil {
 			return fmt.Errorf("cannot write the program as %s: %v", lang, err)
 		}
