@@ -3,6 +3,7 @@ package parse
 import (
 	"math"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,11 +13,14 @@ import (
 )
 
 // attrDict converts an attribute dictionary; a repeated name is an error.
+// Names are checked with a set and sorted once, so n attributes cost
+// O(n log n) (ir.Attrs.Set per entry made it quadratic; issue 26).
 func (b *builder) attrDict(d *AttrDict) (ir.Attrs, error) {
 	if d == nil {
 		return nil, nil
 	}
-	var as ir.Attrs
+	as := make(ir.Attrs, 0, len(d.Entries))
+	seen := make(map[string]struct{}, len(d.Entries))
 	for _, e := range d.Entries {
 		name := e.Name
 		if strings.HasPrefix(name, `"`) {
@@ -26,9 +30,10 @@ func (b *builder) attrDict(d *AttrDict) (ir.Attrs, error) {
 			}
 			name = s
 		}
-		if as.Get(name) != nil {
+		if _, dup := seen[name]; dup {
 			return nil, errAt(e.Pos, "duplicate key '%s' in dictionary attribute", name)
 		}
+		seen[name] = struct{}{}
 		var v ir.Attr = &ir.UnitAttr{}
 		if e.Value != nil {
 			a, err := b.attr(e.Value)
@@ -37,8 +42,9 @@ func (b *builder) attrDict(d *AttrDict) (ir.Attrs, error) {
 			}
 			v = a
 		}
-		as.Set(name, v)
+		as = append(as, ir.NamedAttr{Name: name, Value: v})
 	}
+	sort.Slice(as, func(i, j int) bool { return as[i].Name < as[j].Name })
 	return as, nil
 }
 
