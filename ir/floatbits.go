@@ -94,11 +94,15 @@ func FloatFromBits(bits uint64, t *FloatType) float64 {
 // RoundFloat rounds f to the nearest value of t (see FloatBits).
 func RoundFloat(f float64, t *FloatType) float64 { return FloatFromBits(FloatBits(f, t), t) }
 
-// FormatFloatOf prints f, a value of t, so that it reads back as the same
-// value of t: infinities and NaNs as t's bit pattern in hex, of t's own
+// FormatFloatOf prints f, a value of t (nil: f64), so that it reads back as
+// the same value of t: infinities and NaNs as t's bit pattern in hex, of t's own
 // width (MLIR rejects 0x7FF8000000000000 : f32), NaN payload included;
 // finite values as the shortest decimal that rounds back to f.
 func FormatFloatOf(f float64, t *FloatType) string {
+	if t == nil {
+		t = Float(F64)
+	}
+	f = RoundFloat(f, t) // a value built unrounded prints as it will read back
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		digits := t.Bits() / 4
 		s := strings.ToUpper(strconv.FormatUint(FloatBits(f, t), 16))
