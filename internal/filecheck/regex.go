@@ -584,8 +584,10 @@ type ereRegex struct {
 	// regexec checks before running its engine: text without it is
 	// rejected by one strings.Index, as fast as LLVM's memcmp scan.
 	must string
-	// oneLine: no match can span a line break (no set holds '\n'), so only
-	// the lines holding must are given to the engine.
+	// oneLine: no match can span a line break (no set holds '\n') and Go's
+	// engine runs it, so only the lines holding must are given to it. (The
+	// backtracking matcher's step budget is per search, so it keeps one
+	// search of the whole text.)
 	oneLine bool
 }
 
@@ -640,13 +642,14 @@ func compileERE(s string, icase bool) (*ereRegex, error) {
 	if msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
-	re := &ereRegex{tree: tree, nsub: nsub, must: mustLiteral(tree), oneLine: !matchesNewline(tree)}
+	re := &ereRegex{tree: tree, nsub: nsub, must: mustLiteral(tree)}
 	if !backtr {
 		var b strings.Builder
 		toGoSyntax(&b, tree)
 		if g, err := regexp.Compile(b.String()); err == nil {
 			g.Longest()
 			re.goRe = g
+			re.oneLine = !matchesNewline(tree)
 		}
 	}
 	return re, nil
