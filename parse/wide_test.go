@@ -43,3 +43,15 @@ func TestDeepRegionsError(t *testing.T) {
 		t.Fatalf("got %v, want %s", err, want)
 	}
 }
+
+// TestDeepTypeError: a type nested 1,000,000 deep ends in a located error,
+// not a stack overflow of the recursive type parser.
+func TestDeepTypeError(t *testing.T) {
+	const n = 1000000
+	src := "otir.kernel @k(%a: " + strings.Repeat("tensor<", n) + "f32" + strings.Repeat(">", n) + ") {\n  otir.return\n}\n"
+	_, err := Parse("deep.otir", []byte(src), Options{})
+	const want = "deep.otir:1:20: error: type nested more than 256 levels deep"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %.200v, want %s", err, want)
+	}
+}
