@@ -220,12 +220,11 @@ func parseElem(p AsmParser, f *Format, st *OpState, e *FormatElem) error {
 		if err != nil {
 			return err
 		}
-		for _, a := range as {
-			if st.Attrs.Get(a.Name) != nil {
-				return p.Errorf(at, "duplicate key '%s' in dictionary attribute", a.Name)
-			}
-			st.Attrs.Set(a.Name, a.Value)
+		all, dup := st.Attrs.Union(as)
+		if dup != "" {
+			return p.Errorf(at, "duplicate key '%s' in dictionary attribute", dup)
 		}
+		st.Attrs = all
 	case ElemCustom:
 		return e.Dir.Parse(p, st, e.Args)
 	case ElemOptional:

@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -209,7 +208,7 @@ func (p *printer) attrElem(d *AttrDef, a Attr) {
 			case d.Enum != nil:
 				p.str(s.Value)
 			default:
-				p.str(strconv.Quote(s.Value))
+				p.str(QuoteString(s.Value))
 			}
 			return
 		}

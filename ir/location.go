@@ -47,14 +47,14 @@ func (l *Loc) String() string {
 func (l *Loc) write(sb *strings.Builder) {
 	switch l.Kind {
 	case LocFile:
-		sb.WriteString(strconv.Quote(l.Name))
+		sb.WriteString(QuoteString(l.Name))
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(l.Line))
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(l.Col))
 	case LocRange:
 		// As mlir-opt: "f":1:2 to 3:4, or "f":1:2 to :4 on one line.
-		sb.WriteString(strconv.Quote(l.Name))
+		sb.WriteString(QuoteString(l.Name))
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(l.Line))
 		sb.WriteByte(':')
@@ -68,7 +68,7 @@ func (l *Loc) write(sb *strings.Builder) {
 	case LocUnknown:
 		sb.WriteString("unknown")
 	case LocName:
-		sb.WriteString(strconv.Quote(l.Name))
+		sb.WriteString(QuoteString(l.Name))
 		if len(l.Locs) == 1 && l.Locs[0].Kind != LocUnknown {
 			sb.WriteByte('(')
 			l.Locs[0].write(sb)

@@ -108,7 +108,7 @@ func genericAttrText(a Attr) string {
 		if a == nil {
 			break
 		}
-		return FormatFloat(a.Value) + " : " + MLIRTypeString(a.Type)
+		return FormatFloatOf(a.Value, a.Type) + " : " + MLIRTypeString(a.Type)
 	case *DenseAttr:
 		if a == nil || a.Type == nil {
 			break

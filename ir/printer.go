@@ -426,7 +426,7 @@ func hasOnlyAttrs(op *Operation, d *OpDef) bool {
 
 func (p *printer) generic(op *Operation, depth int) {
 	p.results(op)
-	p.str(strconv.Quote(op.Name))
+	p.str(QuoteString(op.Name))
 	p.w.WriteByte('(')
 	p.vals(op.Operands)
 	p.w.WriteByte(')')
@@ -520,7 +520,7 @@ func LocText(l Location) string {
 	if l.Line == 0 {
 		return "loc(unknown)"
 	}
-	return "loc(" + strconv.Quote(l.File) + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col) + ")"
+	return "loc(" + QuoteString(l.File) + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col) + ")"
 }
 
 // symbolName quotes a symbol that is not a bare identifier.
@@ -531,7 +531,7 @@ func symbolName(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c == '_' || c == '.' || c == '$' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return strconv.Quote(s)
+			return QuoteString(s)
 		}
 	}
 	return s

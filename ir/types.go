@@ -271,12 +271,35 @@ func ParseType(s string) (Type, error) {
 	if t, ok := parsedTypes.Load(s); ok {
 		return t.(Type), nil
 	}
+	if angleDepth(s) > MaxTypeNesting {
+		return nil, fmt.Errorf("type nested more than %d levels deep", MaxTypeNesting)
+	}
 	t, err := parseType(s)
 	if err != nil {
 		return nil, err
 	}
 	parsedTypes.Store(s, t)
 	return t, nil
+}
+
+// MaxTypeNesting bounds the '<' nesting of a type's text, so that the
+// recursive type parsers cannot exhaust the stack (issue 26: 3,000,000
+// nested tensor< did); otir's own types nest two deep.
+const MaxTypeNesting = 256
+
+// angleDepth is the greatest '<' nesting in s.
+func angleDepth(s string) int {
+	depth, top := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<':
+			depth++
+			top = max(top, depth)
+		case '>':
+			depth--
+		}
+	}
+	return top
 }
 
 func parseType(s string) (Type, error) {

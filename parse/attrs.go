@@ -1,8 +1,10 @@
 package parse
 
 import (
+	"errors"
 	"math"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,11 +14,14 @@ import (
 )
 
 // attrDict converts an attribute dictionary; a repeated name is an error.
+// Names are checked with a set and sorted once, so n attributes cost
+// O(n log n) (ir.Attrs.Set per entry made it quadratic; issue 26).
 func (b *builder) attrDict(d *AttrDict) (ir.Attrs, error) {
 	if d == nil {
 		return nil, nil
 	}
-	var as ir.Attrs
+	as := make(ir.Attrs, 0, len(d.Entries))
+	seen := make(map[string]struct{}, len(d.Entries))
 	for _, e := range d.Entries {
 		name := e.Name
 		if strings.HasPrefix(name, `"`) {
@@ -26,9 +31,10 @@ func (b *builder) attrDict(d *AttrDict) (ir.Attrs, error) {
 			}
 			name = s
 		}
-		if as.Get(name) != nil {
+		if _, dup := seen[name]; dup {
 			return nil, errAt(e.Pos, "duplicate key '%s' in dictionary attribute", name)
 		}
+		seen[name] = struct{}{}
 		var v ir.Attr = &ir.UnitAttr{}
 		if e.Value != nil {
 			a, err := b.attr(e.Value)
@@ -37,8 +43,9 @@ func (b *builder) attrDict(d *AttrDict) (ir.Attrs, error) {
 			}
 			v = a
 		}
-		as.Set(name, v)
+		as = append(as, ir.NamedAttr{Name: name, Value: v})
 	}
+	sort.Slice(as, func(i, j int) bool { return as[i].Name < as[j].Name })
 	return as, nil
 }
 
@@ -191,61 +198,69 @@ func intAttr(text string, typ ir.Type, pos lexer.Position) (ir.Attr, error) {
 // floatFromInt reads an integer literal for a float: a 0x literal is a bit
 // pattern of the float's own width, or of f64 (the printer writes infinities
 // and NaNs as f64 bit patterns whatever the type); a decimal is its value.
+// The pattern keeps its NaN payload (ir.FloatFromBits). A pattern wider than
+// the type is out of range, as in mlir-opt, except f64's infinities and NaNs,
+// which older printers wrote whatever the type (the printer now writes the
+// type's own width).
 func floatFromInt(text string, v *big.Int, t *ir.FloatType, pos lexer.Position) (float64, error) {
 	if !strings.HasPrefix(strings.TrimPrefix(text, "-"), "0x") {
 		f, _ := new(big.Float).SetInt(v).Float64()
-		return f, nil
+		return inRange(f, text, t, pos)
 	}
 	if v.Sign() < 0 || v.BitLen() > 64 {
 		return 0, errAt(pos, "hexadecimal float constant out of range for type")
 	}
 	bits := v.Uint64()
 	if v.BitLen() > t.Bits() {
-		return math.Float64frombits(bits), nil
+		if f := math.Float64frombits(bits); math.IsInf(f, 0) || math.IsNaN(f) {
+			return ir.RoundFloat(f, t), nil
+		}
+		return 0, errAt(pos, "hexadecimal float constant out of range for type")
 	}
-	switch t.Kind {
-	case ir.F16:
-		return halfToFloat(uint16(bits)), nil
-	case ir.BF16:
-		return float64(math.Float32frombits(uint32(bits) << 16)), nil
-	case ir.F32:
-		return float64(math.Float32frombits(uint32(bits))), nil
-	}
-	return math.Float64frombits(bits), nil
+	return ir.FloatFromBits(bits, t), nil
 }
 
-// halfToFloat decodes an IEEE-754 binary16 bit pattern.
-func halfToFloat(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
+// floatOf reads a decimal float literal as a value of t, rounded to nearest
+// (once for f32 and f64; f16 and bf16 from the nearest f64).
+func floatOf(text string, t *ir.FloatType, pos lexer.Position) (float64, error) {
+	size := 64
+	if t.Kind == ir.F32 {
+		size = 32
 	}
-	exp := int(h>>10) & 0x1f
-	frac := float64(h & 0x3ff)
-	switch exp {
-	case 0:
-		return sign * math.Ldexp(frac, -24)
-	case 0x1f:
-		if frac == 0 {
-			return math.Inf(int(sign))
-		}
-		return math.NaN()
+	f, err := strconv.ParseFloat(text, size)
+	if err != nil && !math.IsInf(f, 0) {
+		return 0, errAt(pos, "invalid float literal '%s'", text)
 	}
-	return sign * math.Ldexp(1+frac/1024, exp-15)
+	return inRange(f, text, t, pos)
+}
+
+// inRange rounds the value f of a finite literal to t; beyond t's largest
+// finite value it is an error (mlir-opt 22 silently makes it an infinity;
+// the bit pattern, such as 0x7C00 : f16, writes one).
+func inRange(f float64, text string, t *ir.FloatType, pos lexer.Position) (float64, error) {
+	if r := ir.RoundFloat(f, t); !math.IsInf(r, 0) {
+		return r, nil
+	}
+	largest := ir.FloatFromBits(ir.FloatBits(math.Inf(1), t)-1, t)
+	return 0, errAt(pos, "float literal '%s' is out of range for %s (largest finite value %s)",
+		text, t, strconv.FormatFloat(largest, 'g', -1, 64))
 }
 
 // floatAttr converts `1.5`, `1.5 : f32`.
 func floatAttr(text string, typ ir.Type, pos lexer.Position) (ir.Attr, error) {
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return nil, errAt(pos, "invalid float literal '%s'", text)
-	}
 	if typ == nil {
 		typ = ir.Float(ir.F64)
 	}
 	ft, ok := typ.(*ir.FloatType)
 	if !ok {
+		if _, err := strconv.ParseFloat(text, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, errAt(pos, "invalid float literal '%s'", text)
+		}
 		return nil, errAt(pos, "floating point value not valid for specified type")
+	}
+	f, err := floatOf(text, ft, pos)
+	if err != nil {
+		return nil, err
 	}
 	return &ir.FloatAttr{Value: f, Type: ft}, nil
 }

@@ -87,3 +87,41 @@ func BenchmarkParseGenericKernels100k(b *testing.B) {
 	}
 	benchSource(b, []byte(sb.String()), false)
 }
+
+// commaList returns head, n items joined by ", ", then tail.
+func commaList(head, tail string, n int, item func(b *strings.Builder, i int)) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		item(&b, i)
+	}
+	b.WriteString(tail)
+	return []byte(b.String())
+}
+
+// wideSignature returns a kernel with n f32 arguments on one line.
+func wideSignature(n int) []byte {
+	return commaList("otir.kernel @wide(", ") {\n  otir.return\n}\n", n,
+		func(b *strings.Builder, i int) { fmt.Fprintf(b, "%%a%d: f32", i) })
+}
+
+// BenchmarkParseWideSignature parses, verifies and prints a kernel with
+// 100,000 arguments (issue 26: it took 66 s, quadratic in the argument count).
+func BenchmarkParseWideSignature(b *testing.B) { benchSource(b, wideSignature(wideArgs), true) }
+
+var wideArgs = 100000
+
+// manyAttributes returns a kernel with n attributes.
+func manyAttributes(n int) []byte {
+	return commaList("otir.kernel @many() attributes {", "} {\n  otir.return\n}\n", n,
+		func(b *strings.Builder, i int) { fmt.Fprintf(b, "a%d = %d", i, i) })
+}
+
+// BenchmarkParseManyAttributes parses, verifies and prints a kernel with
+// 100,000 attributes (issue 26: quadratic, over a minute).
+func BenchmarkParseManyAttributes(b *testing.B) { benchSource(b, manyAttributes(manyAttrs), true) }
+
+var manyAttrs = 100000

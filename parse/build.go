@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,22 +141,19 @@ type regionSpec struct {
 }
 
 // typeEnd is the end offset of the type of the block argument declared
-// "%name: type" at offset at among toks, or -1.
+// "%name: type" at offset at among toks, or -1. toks are in source order, so
+// the argument's token is found by binary search: a signature of n arguments
+// costs O(n log n), not O(n²) (issue 26: 100,000 arguments took 66 s).
 func typeEnd(toks []lexer.Token, at int) int {
-	for i := range toks {
-		if toks[i].Pos.Offset < at {
-			continue
-		}
-		if toks[i].Pos.Offset > at || i+2 >= len(toks) {
-			return -1
-		}
-		if c := &toks[i+1]; c.Type != tokPunct || c.Value != ":" {
-			return -1
-		}
-		t := &toks[i+2]
-		return t.Pos.Offset + len(t.Value)
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos.Offset >= at })
+	if i == len(toks) || toks[i].Pos.Offset != at || i+2 >= len(toks) {
+		return -1
 	}
-	return -1
+	if c := &toks[i+1]; c.Type != tokPunct || c.Value != ":" {
+		return -1
+	}
+	t := &toks[i+2]
+	return t.Pos.Offset + len(t.Value)
 }
 
 // region builds a region of op.

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"encoding/hex"
-	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -114,9 +113,9 @@ func denseFloatAt(s string, t *ir.FloatType, pos func() lexer.Position) (float64
 		}
 		return f, nil
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return 0, errAt(pos(), "invalid float literal '%s'", s)
+	f, err := floatOf(s, t, lexer.Position{})
+	if err != nil { // again, located (pos may cost a scan)
+		return floatOf(s, t, pos())
 	}
 	return f, nil
 }
@@ -215,16 +214,7 @@ func denseHex(lit string, at lexer.Position, tt *ir.TileType) (ir.Attr, error) {
 			for _, c := range word(i) {
 				bits = bits<<8 | uint64(c)
 			}
-			switch ft.Kind {
-			case ir.F16:
-				d.Floats[i] = halfToFloat(uint16(bits))
-			case ir.BF16:
-				d.Floats[i] = float64(math.Float32frombits(uint32(bits) << 16))
-			case ir.F32:
-				d.Floats[i] = float64(math.Float32frombits(uint32(bits)))
-			default:
-				d.Floats[i] = math.Float64frombits(bits)
-			}
+			d.Floats[i] = ir.FloatFromBits(bits, ft)
 		}
 		return d, nil
 	}

@@ -113,7 +113,9 @@ func tokenDensity(src string) float64 {
 	sample := len(src)
 	if sample > 64<<10 {
 		sample = 64 << 10
-		if nl := strings.IndexByte(src[sample:], '\n'); nl >= 0 {
+		// End the sample at a line end near by; a source of one long line is
+		// sampled as cut (its last token may split: only an estimate).
+		if nl := strings.IndexByte(src[sample:], '\n'); nl >= 0 && nl < 4<<10 {
 			sample += nl + 1
 		}
 	}

@@ -6,7 +6,8 @@ import "testing"
 // each row's exit status and stderr were recorded from
 // /usr/lib/llvm-22/bin/FileCheck check.txt --dump-input=never (1:22.1.8)
 // with the row's check line and input. It covers regexes with an empty
-// (sub)expression (Spencer's REG_EMPTY; an empty group "()" is valid) and
+// (sub)expression (Spencer's REG_EMPTY, also left by dropping x{0}; an
+// empty group "()" is valid) and
 // where the caret of an invalid -COUNT goes, which follows
 // StringRef::consumeInteger: text left in place when the number overflows
 // 64 bits unsigned, consumed when it fits 64 bits unsigned but not int64.
@@ -32,6 +33,12 @@ func TestLLVMDifferential(t *testing.T) {
 		{"CHECK: [[V:(a|)]]", "a\n", 2, "check.txt:1:12: error: invalid regex: empty (sub)expression\nCHECK: [[V:(a|)]]\n           ^\n"},
 		{"CHECK: [[V:()]]", "a\n", 0, ""},
 		{"CHECK-NOT: {{b|}}", "a\n", 2, "check.txt:1:14: error: invalid regex: empty (sub)expression\nCHECK-NOT: {{b|}}\n             ^\n"},
+		{"CHECK: {{a{0}|b}}", "abc\n", 2, "check.txt:1:10: error: invalid regex: empty (sub)expression\nCHECK: {{a{0}|b}}\n         ^\n"},
+		{"CHECK: {{v(a{0})}}", "abc\n", 2, "check.txt:1:10: error: invalid regex: empty (sub)expression\nCHECK: {{v(a{0})}}\n         ^\n"},
+		{"CHECK: {{(a{0,0}b{0})c}}", "abc\n", 2, "check.txt:1:10: error: invalid regex: empty (sub)expression\nCHECK: {{(a{0,0}b{0})c}}\n         ^\n"},
+		{"CHECK: {{(b|[a-z]{0})c}}", "abc\n", 2, "check.txt:1:10: error: invalid regex: empty (sub)expression\nCHECK: {{(b|[a-z]{0})c}}\n         ^\n"},
+		{"CHECK: {{a{0}b|c}}", "abc\n", 0, ""},
+		{"CHECK: {{(()){0}b}}", "abc\n", 0, ""},
 		{"CHECK-COUNT-0: a", "a\n", 2, "check.txt:1:14: error: invalid count in -COUNT specification on prefix 'CHECK'\nCHECK-COUNT-0: a\n             ^\n"},
 		{"CHECK-COUNT-1: a", "a\n", 0, ""},
 		{"CHECK-COUNT--1: a", "a\n", 2, "check.txt:1:15: error: invalid count in -COUNT specification on prefix 'CHECK'\nCHECK-COUNT--1: a\n              ^\n"},

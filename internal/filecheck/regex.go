@@ -128,7 +128,7 @@ func (p *reParser) ere(stop byte) *reNode {
 		if p.err != "" {
 			return nil
 		}
-		if len(conc.subs) == 0 {
+		if emitsNothing(conc) {
 			p.setErr(errEmpty)
 			return nil
 		}
@@ -141,6 +141,18 @@ func (p *reParser) ere(stop byte) *reNode {
 		return alts[0]
 	}
 	return &reNode{op: opAlt, subs: alts}
+}
+
+// emitsNothing reports whether a branch is empty once Spencer's regcomp has
+// dropped its zero-count repetitions (x{0}, x{0,0}): "a{0}|b" and "(a{0})"
+// are "empty (sub)expression" errors in LLVM, not patterns matching "".
+func emitsNothing(conc *reNode) bool {
+	for _, s := range conc.subs {
+		if s.op != opRepeat || s.max != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -568,6 +580,60 @@ type ereRegex struct {
 	tree *reNode
 	nsub int
 	goRe *regexp.Regexp // nil: use the backtracking matcher
+	// must is a string every match contains ("" if none), as Spencer's
+	// regexec checks before running its engine: text without it is
+	// rejected by one strings.Index, as fast as LLVM's memcmp scan.
+	must string
+	// oneLine: no match can span a line break (no set holds '\n') and Go's
+	// engine runs it, so only the lines holding must are given to it. (The
+	// backtracking matcher's step budget is per search, so it keeps one
+	// search of the whole text.)
+	oneLine bool
+}
+
+// mustLiteral returns the longest run of single bytes that every match of
+// n holds in sequence (Spencer's findmust): consecutive literals of the
+// top-level concatenation, looking through groups.
+func mustLiteral(n *reNode) string {
+	var best, run []byte
+	var walk func(n *reNode)
+	walk = func(n *reNode) {
+		switch {
+		case n.op == opConcat:
+			for _, s := range n.subs {
+				walk(s)
+			}
+		case n.op == opGroup:
+			walk(n.subs[0])
+		case n.op == opLit:
+			for c := range n.set {
+				if n.set[c] {
+					run = append(run, byte(c))
+					break
+				}
+			}
+			if len(run) > len(best) {
+				best = append(best[:0], run...)
+			}
+		default:
+			run = run[:0]
+		}
+	}
+	walk(n)
+	return string(best)
+}
+
+// matchesNewline reports whether some part of n can match a '\n'.
+func matchesNewline(n *reNode) bool {
+	if n.set != nil && n.set['\n'] {
+		return true
+	}
+	for _, s := range n.subs {
+		if matchesNewline(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // compileERE compiles an LLVM regex; the error is Spencer's message.
@@ -576,13 +642,14 @@ func compileERE(s string, icase bool) (*ereRegex, error) {
 	if msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
-	re := &ereRegex{tree: tree, nsub: nsub}
+	re := &ereRegex{tree: tree, nsub: nsub, must: mustLiteral(tree)}
 	if !backtr {
 		var b strings.Builder
 		toGoSyntax(&b, tree)
 		if g, err := regexp.Compile(b.String()); err == nil {
 			g.Longest()
 			re.goRe = g
+			re.oneLine = !matchesNewline(tree)
 		}
 	}
 	return re, nil
@@ -703,7 +770,47 @@ func (re *ereRegex) match(text string) []int {
 }
 
 // matchASCII is match for a caller that knows whether text is ASCII.
+// When the regex has a required literal, text without it is rejected at
+// once, and a regex that cannot cross lines runs only on the lines that
+// hold the literal: the leftmost match lies on the first such line where
+// the engine finds one (issue 26: 2000 CHECK-NOT patterns over 1 MB).
 func (re *ereRegex) matchASCII(text string, ascii bool) []int {
+	if re.must == "" {
+		return re.engine(text, ascii)
+	}
+	at := strings.Index(text, re.must)
+	if !re.oneLine || at < 0 {
+		if at < 0 {
+			return nil
+		}
+		return re.engine(text, ascii)
+	}
+	for at >= 0 {
+		start := strings.LastIndexByte(text[:at], '\n') + 1
+		end := len(text)
+		if nl := strings.IndexByte(text[at:], '\n'); nl >= 0 {
+			end = at + nl
+		}
+		if m := re.engine(text[start:end], ascii); m != nil {
+			for i := range m {
+				if m[i] >= 0 {
+					m[i] += start
+				}
+			}
+			return m
+		}
+		if end == len(text) {
+			return nil
+		}
+		if at = strings.Index(text[end:], re.must); at >= 0 {
+			at += end
+		}
+	}
+	return nil
+}
+
+// engine runs Go's regexp or the backtracking matcher on text.
+func (re *ereRegex) engine(text string, ascii bool) []int {
 	if re.goRe != nil {
 		if ascii {
 			return re.goRe.FindStringSubmatchIndex(text)
