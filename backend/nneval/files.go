@@ -94,7 +94,9 @@ const MaxBatch = 1 << 20
 
 // SplitBatch cuts t into samples of the given shape: t itself when it has
 // that shape, or its slices along a leading batch dimension ([N, ...shape]).
-// The samples share t's data.
+// An empty batch (N = 0) is an error: calibration or a comparison on no
+// samples would report ranges or errors of nothing. The samples share t's
+// data.
 func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
 	if slices.Equal(t.Shape, shape) {
 		return []*Tensor{t}, nil
@@ -103,6 +105,9 @@ func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
 		return nil, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it [N, ...]", shapeText(t.Shape), shapeText(shape))
 	}
 	n := t.Shape[0]
+	if n == 0 {
+		return nil, fmt.Errorf("shape %s is a batch of no samples", shapeText(t.Shape))
+	}
 	if n > MaxBatch {
 		return nil, fmt.Errorf("%d samples (at most %d)", n, MaxBatch)
 	}

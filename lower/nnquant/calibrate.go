@@ -42,6 +42,9 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 		}
 		samples = len(batches[i])
 	}
+	if samples < 0 {
+		samples = 1 // a graph without inputs: its one evaluation
+	}
 	ranges := map[*ir.Value]*valueRange{}
 	for s := range samples {
 		ins := make([]*nneval.Tensor, len(batches))

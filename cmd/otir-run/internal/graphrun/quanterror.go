@@ -82,6 +82,9 @@ func QuantError(r QuantErrorRun, stdout, stderr io.Writer) error {
 		}
 		batches[i], samples = b, len(b)
 	}
+	if samples < 0 {
+		samples = 1 // a graph without inputs: its one evaluation
+	}
 	var stats []*errorStats
 	var values []nneval.Value
 	for s := range samples {
