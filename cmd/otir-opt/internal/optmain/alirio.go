@@ -99,6 +99,14 @@ func importALIR(path string, max int64) (*ir.Module, error) {
 	if err != nil {
 		return nil, diag.Errorf(fileLoc, "cannot import the program: %v", err)
 	}
+	// Every imported op is located in the file, so that a verifier error
+	// (a program the reader accepts but dais rejects) names it.
+	prog.Walk(func(op *ir.Operation) bool {
+		if op.Loc.File == "" {
+			op.Loc = fileLoc
+		}
+		return true
+	})
 	m := ir.NewModule(ir.Location{File: path, Line: 1, Col: 1})
 	m.Body().Append(prog)
 	return m, nil
