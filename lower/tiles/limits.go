@@ -99,13 +99,33 @@ func (l *lowerer) stepOp(op *ir.Operation, lw lowering) error {
 			n += tileElems(tt)
 		}
 	}
+	return l.reserve(n, "creates tiles of")
+}
+
+// reserve counts n elements the lowering is about to create (what: "creates
+// tiles of", or other working sets such as a matmul's addends) against the
+// elemsPerOp * max-ops budget, before they are allocated.
+func (l *lowerer) reserve(n int64, what string) error {
 	if n == 0 {
 		return nil
 	}
-	if l.nElems+n > elemsPerOp*int64(l.opts.MaxOps) {
-		return l.errf("cannot be lowered: unrolling the kernel creates tiles of more than %d elements in all, %d per operation of max-ops=%d %s", elemsPerOp*int64(l.opts.MaxOps), elemsPerOp, l.opts.MaxOps, maxOpsHint).
+	budget := elemsPerOp * int64(l.opts.MaxOps)
+	if n > budget-l.nElems {
+		return l.errf("cannot be lowered: unrolling the kernel %s more than %d elements in all, %d per operation of max-ops=%d %s", what, budget, elemsPerOp, l.opts.MaxOps, maxOpsHint).
 			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
 	}
 	l.nElems += n
 	return nil
+}
+
+// mulSat is a*b*c for non-negative counts, saturating at MaxInt64.
+func mulSat(a, b, c int64) int64 {
+	n := int64(1)
+	for _, x := range []int64{a, b, c} {
+		if x != 0 && n > math.MaxInt64/x {
+			return math.MaxInt64
+		}
+		n *= x
+	}
+	return n
 }

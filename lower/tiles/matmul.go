@@ -40,7 +40,12 @@ func (l *lowerer) matmul(op *ir.Operation) error {
 	if c, err = l.broadcastTo(c, sc, []int64{int64(M), int64(N)}); err != nil {
 		return err
 	}
-	// terms[m*N+n] are the addends of D[m, n], C first.
+	// terms[m*N+n] are the addends of D[m, n], C first: M*N*(K+1) of them,
+	// held at once, counted before they are allocated (a 512x512x512
+	// product held 134 million and ran out of memory before max-ops).
+	if err := l.reserve(mulSat(int64(M), int64(N), int64(K)+1), "needs matmul addends and tiles of"); err != nil {
+		return err
+	}
 	terms := make([][]term, M*N)
 	for i := range terms {
 		terms[i] = append(make([]term, 0, K+1), term{n: c[i]})
