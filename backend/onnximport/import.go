@@ -423,15 +423,28 @@ func hasDimValue(d *onnxpb.TensorShapeProto_Dimension) bool {
 	return ok
 }
 
-// checkSize checks that a shape holds at most Options.MaxElements elements.
+// maxDim is the largest tensor dimension the IR's parser reads back
+// (ir/tensor.go): a larger one would print as a graph that does not parse.
+const maxDim = 1 << 31
+
+// checkSize checks that a shape holds at most Options.MaxElements elements,
+// and that it prints as a type the parser reads back: each dimension at
+// most maxDim, and the product of the non-zero dimensions bounded too (a
+// zero-size [0, 2^62, 2^62] holds no elements but is no valid type).
 func (im *importer) checkSize(shape []int64) error {
 	n := int64(1)
 	for _, d := range shape {
 		if d < 0 {
 			return fmt.Errorf("shape %s has a negative dimension", shapeText(shape))
 		}
-		if d != 0 && n > im.opts.MaxElements/d {
+		if d == 0 {
+			continue
+		}
+		if n > im.opts.MaxElements/d {
 			return fmt.Errorf("shape %s holds more than %d elements", shapeText(shape), im.opts.MaxElements)
+		}
+		if d > maxDim { // only with a MaxElements above it
+			return fmt.Errorf("shape %s has a dimension larger than %d", shapeText(shape), int64(maxDim))
 		}
 		n *= d
 	}
