@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/npy"
 )
 
@@ -72,6 +73,8 @@ func hostileFiles(t testing.TB) string {
 // a one-line-first error with the documented exit code (1: the input, 2:
 // the command line), or works.
 func TestHostile(t *testing.T) {
+	// --max-ops and --max-input-bytes set the reader's limits (globals).
+	defer func(n int, b int64) { alir.MaxOps, alir.MaxInflated = n, b }(alir.MaxOps, alir.MaxInflated)
 	dir := hostileFiles(t)
 	p := func(name string) string { return filepath.Join(dir, name) }
 	version, _ := os.ReadFile(p("version.json")) // one line
@@ -119,6 +122,9 @@ func TestHostile(t *testing.T) {
 		{"/dev/zero as a graph", []string{"quant-error", "/dev/zero", "--input", p("x.txt"), "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
 		{"/dev/zero as samples", []string{p("p.json"), "--input", "/dev/zero", "--max-input-bytes", "100000"}, 1, "/dev/zero: error: input is larger than 100000 bytes (--max-input-bytes raises it)\n"},
 		{"bad --max-input-bytes", []string{p("small.otir"), "--max-input-bytes", "0"}, 2, "--max-input-bytes must be at least 1, got 0"},
+		{"beyond --max-ops", []string{"info", "--max-ops", "1", p("p.json")}, 1, ": error: json: model[5] holds more operations than the limit of 1 (--max-ops raises it)\n"},
+		{"bad --max-ops", []string{"info", "--max-ops", "0", p("p.json")}, 2, "--max-ops must be at least 1, got 0"},
+		{"within --max-ops", []string{"info", "--max-ops", "1000", p("p.json")}, 0, "operations"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
