@@ -264,7 +264,14 @@ func (b *Buffer) format(sb *strings.Builder) {
 	elem := func(i int) string {
 		n := b.num(i)
 		if n.k == kFloat {
-			return ir.FormatFloat(n.f) // NaN and infinities in OTIR's hex form
+			// Finite values exactly (the executor's numerics, digit for
+			// digit); NaN and infinities as a bit pattern of the element
+			// type's width, which MLIR reads back (it rejects a 64-bit
+			// pattern for f16 or f32).
+			if ft, ok := b.Elem.(*ir.FloatType); ok && (math.IsNaN(n.f) || math.IsInf(n.f, 0)) {
+				return ir.FormatFloatOf(n.f, ft)
+			}
+			return ir.FormatFloat(n.f)
 		}
 		if b.Elem == ir.Bool() {
 			if n.sign() != 0 {
