@@ -44,11 +44,7 @@ func checkGraphApplicable(c *cli.Context, path string) error {
 // rendered to stderr, and kernelrun.ErrReported returned for main to exit
 // with 1.
 func runGraph(c *cli.Context, path string) error {
-	opts, err := inputOptions(c)
-	if err != nil {
-		return err
-	}
-	err = graphrun.RunFile(graphrun.FileRun{
+	err := graphrun.RunFile(graphrun.FileRun{
 		Path:      path,
 		Entry:     c.String("entry"),
 		Params:    c.String("params"),
@@ -56,7 +52,7 @@ func runGraph(c *cli.Context, path string) error {
 		Outputs:   c.StringSlice("output"),
 		AllValues: c.String("all-values"),
 
-		MaxInputBytes: opts.MaxBytes,
+		MaxInputBytes: inputOptions(c).MaxBytes,
 	}, c.App.Writer, c.App.ErrWriter)
 	if errors.Is(err, graphrun.ErrNoGraph) {
 		for _, name := range graphFlagNames {

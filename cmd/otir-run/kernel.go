@@ -25,10 +25,6 @@ var kernelFlags = []cli.Flag{
 // rendered to stderr, and kernelrun.ErrReported returned for main to exit with 1.
 func runKernel(c *cli.Context, path string) error {
 	steps, elems := c.Int64("max-steps"), c.Int64("max-elements") // ranges checked by the flags
-	opts, err := inputOptions(c)
-	if err != nil {
-		return err
-	}
 	return kernelrun.RunFile(kernelrun.FileRun{
 		Path:    path,
 		Kernel:  c.String("kernel"),
@@ -37,6 +33,6 @@ func runKernel(c *cli.Context, path string) error {
 		Print:   c.Bool("print"),
 		Options: exec.Options{CheckRaces: c.Bool("check-races"), MaxSteps: steps, MaxElements: elems},
 
-		MaxInputBytes: opts.MaxBytes,
+		MaxInputBytes: inputOptions(c).MaxBytes,
 	}, c.App.Writer, c.App.ErrWriter)
 }

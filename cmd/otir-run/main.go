@@ -175,10 +175,7 @@ func openALIR(c *cli.Context, path string) (*alirProgram, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := inputOptions(c)
-	if err != nil {
-		return nil, err
-	}
+	opts := inputOptions(c)
 	if f == alir.FormatAuto && frontdoor.IsText(path) {
 		sm := diag.NewSourceMgr()
 		_, err := frontdoor.ReadIR(sm, path, opts)
@@ -333,20 +330,19 @@ func oneArg(c *cli.Context, what string) (string, error) {
 
 // inputOptions applies --max-input-bytes (the bound of the front door's
 // reads, and of a .json.gz program once decompressed) and --max-ops (the
-// most operations an ALIR JSON program may hold).
-func inputOptions(c *cli.Context) (frontdoor.Options, error) {
+// most operations an ALIR JSON program may hold). Their flags check their
+// ranges.
+func inputOptions(c *cli.Context) frontdoor.Options {
 	if c.IsSet("max-ops") {
 		alir.MaxOps = c.Int("max-ops")
 	}
 	n := c.Int64("max-input-bytes")
-	if n < 1 {
-		return frontdoor.Options{}, usagef("--max-input-bytes must be positive, got %d", n)
-	}
 	alir.MaxInflated = n
-	return frontdoor.Options{MaxBytes: n, MaxOpsFlag: "--max-ops"}, nil
+	return frontdoor.Options{MaxBytes: n, MaxOpsFlag: "--max-ops"}
 }
 
-// commandName is the name of c's command for messages ("run" at the top).
+// commandName is the name of c's command for messages ("running" at the
+// top).
 func commandName(c *cli.Context) string {
 	if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
 		return "running"
@@ -443,13 +439,10 @@ func runALIR(c *cli.Context, path string) error {
 }
 
 // programArg is the one PROGRAM argument of info, report and bench, after
-// their common option checks (--max-input-bytes, --format).
+// their common option check (--format).
 func programArg(c *cli.Context) (string, error) {
 	path, err := oneArg(c, "program")
 	if err != nil {
-		return "", err
-	}
-	if _, err := inputOptions(c); err != nil {
 		return "", err
 	}
 	if _, err := formatOf(c); err != nil {
@@ -539,9 +532,6 @@ func formatOf(c *cli.Context) (alir.Format, error) {
 func convertAction(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usagef("want PROGRAM and OUT arguments, got %d", c.NArg())
-	}
-	if _, err := inputOptions(c); err != nil {
-		return err
 	}
 	if _, err := formatOf(c); err != nil {
 		return err

@@ -33,10 +33,6 @@ func quantErrorAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts, err := inputOptions(c)
-	if err != nil {
-		return err
-	}
 	err = graphrun.QuantError(graphrun.QuantErrorRun{
 		FileRun: graphrun.FileRun{
 			Path:   path,
@@ -44,7 +40,7 @@ func quantErrorAction(c *cli.Context) error {
 			Params: c.String("params"),
 			Inputs: c.StringSlice("input"),
 
-			MaxInputBytes: opts.MaxBytes,
+			MaxInputBytes: inputOptions(c).MaxBytes,
 		},
 		PerTensor: c.Bool("per-tensor"),
 	}, c.App.Writer, c.App.ErrWriter)
