@@ -105,3 +105,30 @@ func TestTokenizeGNU(t *testing.T) {
 		t.Errorf("tokenizeGNU = %q, want %q", got, want)
 	}
 }
+
+// TestMainDrainsPipedInput: when the check file alone decides (here, no
+// check strings), Main still reads a piped stdin to its end, so that the
+// command writing into the pipe does not die of SIGPIPE and fail a
+// pipefail pipeline by a race ("sed ... | not FileCheck ...").
+func TestMainDrainsPipedInput(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "check.txt")
+	if err := os.WriteFile(path, []byte("no directives here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdin := strings.NewReader(strings.Repeat("input line\n", 10000))
+	var stdout, stderr strings.Builder
+	code := Main(Env{
+		Args:   []string{"/bin/FileCheck", path},
+		Stdin:  stdin,
+		Stdout: &stdout,
+		Stderr: &stderr,
+		Getenv: func(string) string { return "" },
+	})
+	if code != 2 || !strings.Contains(stderr.String(), "no check strings found") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and 'no check strings found'", code, stderr.String())
+	}
+	if stdin.Len() != 0 {
+		t.Errorf("%d bytes of stdin left unread", stdin.Len())
+	}
+}
