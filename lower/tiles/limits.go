@@ -117,15 +117,3 @@ func (l *lowerer) reserve(n int64, what string) error {
 	l.nElems += n
 	return nil
 }
-
-// mulSat is a*b*c for non-negative counts, saturating at MaxInt64.
-func mulSat(a, b, c int64) int64 {
-	n := int64(1)
-	for _, x := range []int64{a, b, c} {
-		if x != 0 && n > math.MaxInt64/x {
-			return math.MaxInt64
-		}
-		n *= x
-	}
-	return n
-}

@@ -3,6 +3,7 @@ package tiles
 import (
 	"math/big"
 
+	"github.com/otir-dev/otir/internal/satint"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -43,7 +44,7 @@ func (l *lowerer) matmul(op *ir.Operation) error {
 	// terms[m*N+n] are the addends of D[m, n], C first: M*N*(K+1) of them,
 	// held at once, counted before they are allocated (a 512x512x512
 	// product held 134 million and ran out of memory before max-ops).
-	if err := l.reserve(mulSat(int64(M), int64(N), int64(K)+1), "needs matmul addends and tiles of"); err != nil {
+	if err := l.reserve(satint.Mul(satint.Mul(int64(M), int64(N)), int64(K)+1), "needs matmul addends and tiles of"); err != nil {
 		return err
 	}
 	terms := make([][]term, M*N)
