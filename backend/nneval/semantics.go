@@ -38,6 +38,10 @@ func init() {
 	ops = map[string]semantics{
 		nn.OpReturn: {ends: true},
 
+		nn.OpQuant:        {unsupported: "QONNX quantizers are not evaluated yet"},
+		nn.OpBipolarQuant: {unsupported: "QONNX quantizers are not evaluated yet"},
+		nn.OpTrunc:        {unsupported: "QONNX quantizers are not evaluated yet"},
+
 		nn.OpConst:         {eval: constant},
 		nn.OpRandUniform:   {eval: randUniform},
 		nn.OpBernoulliMask: {eval: bernoulliMask},

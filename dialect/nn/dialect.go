@@ -39,7 +39,7 @@ import (
 // families are the dialect's families of operations, in the order of the
 // specification's table.
 var families = []*family{&graphFamily, &constFamily, &randomFamily, &elementwiseFamily, &linalgFamily,
-	&poolFamily, &normFamily, &reduceFamily, &shapeFamily, &lossFamily}
+	&poolFamily, &normFamily, &reduceFamily, &shapeFamily, &lossFamily, &qonnxFamily}
 
 func init() {
 	// The custom directives first: the records' formats are compiled when

@@ -1,0 +1,240 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/ir"
+)
+
+// QONNX quantizers: nn.quant, nn.bipolar_quant and nn.trunc, the operators
+// Quant, BipolarQuant and Trunc of QONNX (domains finn.custom_op.general,
+// qonnx.custom_op.general, onnx.brevitas) as float-graph nodes. Their
+// scales and zero points are payload entries (params.scale,
+// params.zero_point, and for a version-2 trunc params.output_scale), each
+// broadcast to the input by NumPy's rules: one value per tensor, or one per
+// channel. Their semantics (docs/nn.md, "QONNX quantizers") are QONNX's
+// reference implementation in float64: divide by the scale, add the zero
+// point, clamp to the integer range, round by the rounding mode, subtract
+// the zero point, multiply by the scale. They belong to float graphs:
+// nn-to-circuit absorbs them into a quantized graph's integer arithmetic.
+
+// Operation names of the family.
+const (
+	OpQuant        = "nn.quant"
+	OpBipolarQuant = "nn.bipolar_quant"
+	OpTrunc        = "nn.trunc"
+)
+
+// RoundingModes are QONNX's rounding modes, the words of the attribute
+// `rounding` (ROUND is half to even, NumPy's np.round).
+var RoundingModes = []string{"ROUND", "CEIL", "FLOOR", "UP", "DOWN", "HALF_UP", "HALF_DOWN"}
+
+// Attribute names of the quantizers.
+const (
+	BitsAttr     = "bits"
+	SignedAttr   = "signed"
+	NarrowAttr   = "narrow"
+	RoundingAttr = "rounding"
+	InBitsAttr   = "in_bits"
+	OutBitsAttr  = "out_bits"
+	VersionAttr  = "version"
+)
+
+// MaxQuantBits bounds a quantizer's bit width: its integers fit an int64
+// with room for the arithmetic around them.
+const MaxQuantBits = 32
+
+var (
+	quantParamsAttr = ir.AttrDef{Name: "params", Kind: ir.AttrString, Doc: "the payload prefix: params.scale, params.zero_point (each one value, or NumPy-broadcast to the input)"}
+	signedAttr      = ir.AttrDef{Name: SignedAttr, Kind: ir.AttrAny, Optional: true, Doc: "true (default): the integer range is signed"}
+	narrowAttr      = ir.AttrDef{Name: NarrowAttr, Kind: ir.AttrAny, Optional: true, Doc: "true: the range loses its most negative value (signed) or its largest value (unsigned); default false"}
+)
+
+func roundingAttr(def string) ir.AttrDef {
+	return ir.AttrDef{Name: RoundingAttr, Kind: ir.AttrString, Enum: RoundingModes, EnumName: "rounding mode", Optional: true,
+		Doc: "how the scaled value becomes an integer: ROUND (half to even), CEIL, FLOOR, UP (away from 0), DOWN (toward 0), HALF_UP, HALF_DOWN; default " + def}
+}
+
+var qonnxFamily = family{
+	ops: []ir.OpDef{
+		{Name: OpQuant, Summary: "QONNX Quant: (clamp-and-round(x/scale + zero_point) - zero_point)·scale, the integers of a bits-wide range",
+			Operands: unaryOperand, Results: outputResult, Parents: graphParent,
+			Attrs: []ir.AttrDef{quantParamsAttr,
+				{Name: BitsAttr, Kind: ir.AttrInt, Doc: "the bit width, in [1, 32]; a signed 1-bit quant is bipolar (x/scale + zero_point ≥ 0 gives 1, else -1), as QONNX's"},
+				signedAttr, narrowAttr, roundingAttr("ROUND")},
+			Verify: nodeHook(checkQuant), Infer: inferWith(checkQuant), Format: formatUnary},
+		{Name: OpBipolarQuant, Summary: "QONNX BipolarQuant: scale where x ≥ 0, -scale elsewhere",
+			Operands: unaryOperand, Results: outputResult, Parents: graphParent,
+			Attrs:  []ir.AttrDef{{Name: "params", Kind: ir.AttrString, Doc: "the payload prefix: params.scale (one value, or NumPy-broadcast to the input)"}},
+			Verify: nodeHook(checkBipolar), Infer: inferWith(checkBipolar), Format: formatUnary},
+		{Name: OpTrunc, Summary: "QONNX Trunc: drops in_bits - out_bits low bits of the integer x/scale + zero_point, rounding by the mode",
+			Operands: unaryOperand, Results: outputResult, Parents: graphParent,
+			Attrs: []ir.AttrDef{
+				{Name: "params", Kind: ir.AttrString, Doc: "the payload prefix: params.scale, params.zero_point, and for version 2 params.output_scale"},
+				{Name: InBitsAttr, Kind: ir.AttrInt, Doc: "the input's bit width, in [1, 32] (version 1: the truncation is in_bits - out_bits bits)"},
+				{Name: OutBitsAttr, Kind: ir.AttrInt, Doc: "the output's bit width, in [1, in_bits]"},
+				signedAttr, narrowAttr, roundingAttr("FLOOR"),
+				{Name: VersionAttr, Kind: ir.AttrInt, Optional: true, Doc: "1 (default; QONNX Trunc v1) or 2 (Trunc v2: output_scale, clamped to out_bits)"}},
+			Verify: nodeHook(checkTrunc), Infer: inferWith(checkTrunc), Format: formatUnary},
+	},
+	quant: map[string]quantRule{
+		OpQuant:        {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpBipolarQuant: {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpTrunc:        {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+	},
+}
+
+// checkQuant: a payload name, bits in [1, 32], the boolean flags and the
+// rounding mode; the result has the input's shape.
+func checkQuant(n *node) ([]int64, error) {
+	if err := n.params(); err != nil {
+		return nil, err
+	}
+	if _, err := n.bits(BitsAttr); err != nil {
+		return nil, err
+	}
+	if err := n.quantFlags(); err != nil {
+		return nil, err
+	}
+	return n.ins[0].Shape, nil
+}
+
+// checkBipolar: a payload name; the result has the input's shape.
+func checkBipolar(n *node) ([]int64, error) {
+	if err := n.params(); err != nil {
+		return nil, err
+	}
+	return n.ins[0].Shape, nil
+}
+
+// checkTrunc: a payload name, in_bits in [1, 32], out_bits in [1, in_bits],
+// the flags, the rounding mode and the version; the result has the input's
+// shape.
+func checkTrunc(n *node) ([]int64, error) {
+	if err := n.params(); err != nil {
+		return nil, err
+	}
+	in, err := n.bits(InBitsAttr)
+	if err != nil {
+		return nil, err
+	}
+	out, err := n.bits(OutBitsAttr)
+	if err != nil {
+		return nil, err
+	}
+	if out > in {
+		return nil, fmt.Errorf("out_bits (%d) must not exceed in_bits (%d)", out, in)
+	}
+	if err := n.quantFlags(); err != nil {
+		return nil, err
+	}
+	if v, err := n.intAttr(VersionAttr); err != nil {
+		return nil, err
+	} else if v != nil && (!v.IsInt64() || v.Int64() != 1 && v.Int64() != 2) {
+		return nil, fmt.Errorf("version must be 1 or 2, but got %s", v)
+	}
+	return n.ins[0].Shape, nil
+}
+
+// bits reads the required bit-width attribute name, in [1, MaxQuantBits].
+func (n *node) bits(name string) (int64, error) {
+	v, err := n.intAttr(name)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return 0, fmt.Errorf("requires attribute '%s'", name)
+	}
+	if !v.IsInt64() || v.Int64() < 1 || v.Int64() > MaxQuantBits {
+		return 0, fmt.Errorf("%s must lie in [1, %d], but got %s", name, MaxQuantBits, v)
+	}
+	return v.Int64(), nil
+}
+
+// quantFlags checks the optional boolean attributes signed and narrow (the
+// rounding mode's words are the record's enum).
+func (n *node) quantFlags() error {
+	for _, name := range []string{SignedAttr, NarrowAttr} {
+		if a := n.attrs.Get(name); a != nil {
+			if b, ok := a.(*ir.BoolAttr); !ok || b == nil {
+				return fmt.Errorf("attribute '%s' must be true or false, but got %s", name, diag.AttrKind(a))
+			}
+		}
+	}
+	return nil
+}
+
+// QuantSpec is a QONNX quantizer's integer range and rounding, read from
+// an nn.quant or nn.trunc op's attributes (verified ops only).
+type QuantSpec struct {
+	Bits     int64 // the bit width (nn.trunc: out_bits)
+	InBits   int64 // nn.trunc: in_bits; 0 otherwise
+	Signed   bool
+	Narrow   bool
+	Rounding string // one of RoundingModes
+	Version  int64  // nn.trunc: 1 or 2; 0 otherwise
+}
+
+// Min and Max are the integer range's bounds, QONNX's min_int and max_int.
+func (s QuantSpec) Min() int64 {
+	switch {
+	case s.Signed && s.Narrow:
+		return -(int64(1) << (s.Bits - 1)) + 1
+	case s.Signed:
+		return -(int64(1) << (s.Bits - 1))
+	}
+	return 0
+}
+
+// Max is the largest integer of the range.
+func (s QuantSpec) Max() int64 {
+	switch {
+	case !s.Signed && !s.Narrow:
+		return int64(1)<<s.Bits - 1
+	case !s.Signed:
+		return int64(1)<<s.Bits - 2
+	}
+	return int64(1)<<(s.Bits-1) - 1
+}
+
+// Bipolar reports whether the quantizer is QONNX's signed 1-bit quant,
+// which gives ±1 rather than a clamped integer.
+func (s QuantSpec) Bipolar() bool { return s.Bits == 1 && s.Signed && s.InBits == 0 }
+
+// QuantSpecOf reads the spec of a verified nn.quant or nn.trunc op.
+func QuantSpecOf(op *ir.Operation) (QuantSpec, error) {
+	s := QuantSpec{Signed: true, Rounding: "ROUND"}
+	flag := func(name string, def bool) bool {
+		if b, ok := op.Attr(name).(*ir.BoolAttr); ok && b != nil {
+			return b.Value
+		}
+		return def
+	}
+	intOf := func(name string) int64 {
+		if a, ok := op.Attr(name).(*ir.IntAttr); ok && a != nil && a.Value.IsInt64() {
+			return a.Value.Int64()
+		}
+		return 0
+	}
+	s.Signed, s.Narrow = flag(SignedAttr, true), flag(NarrowAttr, false)
+	switch op.Name {
+	case OpQuant:
+		s.Bits = intOf(BitsAttr)
+	case OpTrunc:
+		s.Bits, s.InBits, s.Version, s.Rounding = intOf(OutBitsAttr), intOf(InBitsAttr), intOf(VersionAttr), "FLOOR"
+		if s.Version == 0 {
+			s.Version = 1
+		}
+	default:
+		return s, fmt.Errorf("'%s' is not a QONNX quantizer with an integer range", op.Name)
+	}
+	if r, ok := op.Attr(RoundingAttr).(*ir.StringAttr); ok && r != nil {
+		s.Rounding = r.Value
+	}
+	if s.Bits < 1 || s.Bits > MaxQuantBits {
+		return s, errors.New("bit width out of range")
+	}
+	return s, nil
+}
