@@ -92,22 +92,11 @@ func TestOpsetForms(t *testing.T) {
 		{"Dropout-10 ratio attribute", one(10, node("Dropout", "D", []string{"x"}, []string{"y"}, floatAttrP("ratio", 0.5))), []string{"nn.return %arg0"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := Import(c.model.bytes(t), "m.onnx", Options{})
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("got %v, want an error containing %q", err, c.err)
-				}
+			res := importExpecting(t, c.model.bytes(t), "m.onnx", c.err)
+			if res == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			text := res.Module.String()
-			for _, s := range c.want {
-				if !strings.Contains(text, s) {
-					t.Errorf("the graph has no %q\n%s", s, text)
-				}
-			}
+			checkContains(t, res.Module.String(), c.want)
 		})
 	}
 }
@@ -133,6 +122,33 @@ func TestSoftmaxBefore13(t *testing.T) {
 	for i, got := range r.Outputs[0].Data {
 		if want := math.Exp(x.Data[i]) / sum; math.Abs(got-want) > 1e-15 {
 			t.Fatalf("y[%d] = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// importExpecting imports data: with wantErr, the import must fail with an
+// error containing it (the result is nil); without, it must succeed.
+func importExpecting(t *testing.T, data []byte, path, wantErr string) *Result {
+	t.Helper()
+	res, err := Import(data, path, Options{})
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("got error %v, want one containing %q", err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// checkContains: the printed graph text holds each of want.
+func checkContains(t *testing.T, text string, want []string) {
+	t.Helper()
+	for _, s := range want {
+		if !strings.Contains(text, s) {
+			t.Errorf("the graph has no %q\n%s", s, text)
 		}
 	}
 }
