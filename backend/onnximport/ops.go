@@ -172,7 +172,7 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 			if n.GetOpType() == "FloatQuant" {
 				return im.errorf("float-output quantizer, not supported")
 			}
-			return im.errorf("operator %s of the QONNX domain '%s' is not supported (only Quant, BipolarQuant and Trunc)", n.GetOpType(), d)
+			return im.errorf("operator %s of the QONNX domain '%s' is not supported (only %s)", n.GetOpType(), d, strings.Join(QONNXOperators(), ", "))
 		}
 	default:
 		return im.errorf("the domain '%s' is not supported", d)
@@ -1624,19 +1624,14 @@ func (im *importer) layerNorm() error {
 	if err != nil {
 		return err
 	}
-	out := im.node.GetOutput()[0]
-	yv := &value{name: out, shape: x.shape, ssa: y}
-	if bias == nil {
-		return im.binaryOf(nn.OpMul, yv, scale)
+	v, err := im.binaryValue(nn.OpMul, &value{shape: x.shape, ssa: y}, scale)
+	if err == nil && bias != nil {
+		v, err = im.binaryValue(nn.OpAdd, v, bias)
 	}
-	// The scaled value is an intermediate of this node: define it, then
-	// the bias's add redefines the output.
-	if err := im.binaryOf(nn.OpMul, yv, scale); err != nil {
+	if err != nil {
 		return err
 	}
-	scaled := im.vals[out]
-	delete(im.vals, out)
-	return im.binaryOf(nn.OpAdd, scaled, bias)
+	return im.define(v)
 }
 
 // reduce: ReduceMean and ReduceSum over a set of axes, one nn.reduce_*
