@@ -225,10 +225,10 @@ def unsupported():
     def multithreshold(m):
         return m.node("MultiThreshold", ["x", m.init("t", np.zeros((4, 3)))], QONNX, name="MT")
 
-    def quant_with(scale="s", bits="b", bits_value=4.0, signed=1):
+    def quant_with(scale="s", bits="b", bits_value=4.0, signed=1, scale_value=0.5, zero_point=0.0):
         def build(m):
-            m.init("s", 0.5)
-            m.init("z", 0.0)
+            m.init("s", scale_value)
+            m.init("z", zero_point)
             m.init("b", bits_value)
             attrs = {"narrow": 0, "rounding_mode": "ROUND"}
             if signed is not None:
@@ -257,6 +257,11 @@ def unsupported():
     case("quant_zero_bits", quant_with(bits_value=0), "node 'Q' (Quant): the bit width 0 must lie in [1, 32]")
     case("quant_dynamic_bits", relu_bits, "node 'Q' (Quant): the bit width (input 'R_out') must be a constant")
     case("quant_no_signed", quant_with(signed=None), "node 'Q' (Quant): the attribute 'signed' is missing")
+    case("quant_zero_scale", quant_with(scale_value=0), "node 'Q' (Quant): the scale, element 0: a scale must be positive and finite, but got 0")
+    case("quant_negative_scale", quant_with(scale_value=[0.5, -1, 1, 1]), "node 'Q' (Quant): the scale, element 1: a scale must be positive")
+    case("quant_empty_scale", quant_with(scale_value=np.zeros(0)), "node 'Q' (Quant): the scale holds no values")
+    case("quant_scale_shape", quant_with(scale_value=[0.5, 1, 1]), "node 'Q' (Quant): the scale of shape [3] does not broadcast to the input's shape [1, 4]")
+    case("quant_fractional_zero_point", quant_with(zero_point=0.5), "node 'Q' (Quant): the zero point, element 0: a zero point must be a finite integer, but got 0.5")
     case("bn_training", bn_training, "node 'BN' (BatchNormalization): training_mode=1 is not supported")
     case("trunc_widening", trunc_wide, "node 'T' (Trunc): the output bit width 8 exceeds the input bit width 4")
 
