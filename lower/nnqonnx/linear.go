@@ -83,8 +83,8 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 // factor s_j times the smallest integer column M_j, an nn.matmul of the
 // codes by the integer matrix M, and the offsets Σ_i b_i·W_ij.
 func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
-	if x.isConst() && w.isConst() {
-		return nil, fmt.Errorf("a product of two constants is not folded")
+	if x.isConst() && w.isConst() && len(x.shape) == 2 {
+		return constMatmul(x, w, shape), nil
 	}
 	if x.isConst() || !w.isConst() || len(x.shape) != 2 {
 		return nil, fmt.Errorf("only x·W of a rank-2 value x by a constant W is absorbed")
@@ -158,6 +158,22 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 		}
 	}
 	return out, nil
+}
+
+// constMatmul is the exact product of two constant matrices.
+func constMatmul(x, w *val, shape []int64) *val {
+	m, k, p := x.shape[0], x.shape[1], w.shape[1]
+	out := &val{shape: shape, konst: make([]*big.Rat, m*p)}
+	for r := range m {
+		for j := range p {
+			s := new(big.Rat)
+			for i := range k {
+				s.Add(s, new(big.Rat).Mul(x.konst[r*k+i], w.konst[i*p+j]))
+			}
+			out.konst[r*p+j] = s
+		}
+	}
+	return out
 }
 
 // factorColumn writes a column of rationals as s·M with M the smallest
