@@ -160,15 +160,7 @@ func quantRef(x, s, z *big.Rat, bits int, signed, narrow bool, mode string) *big
 			n = big.NewInt(1)
 		}
 	} else {
-		lo, hi := int64(0), int64(1)<<bits-1
-		if signed {
-			lo, hi = -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1
-		}
-		if narrow && signed {
-			lo++
-		} else if narrow {
-			hi--
-		}
+		lo, hi := codeRange(bits, signed, narrow)
 		if v.Cmp(new(big.Rat).SetInt64(lo)) < 0 {
 			v.SetInt64(lo)
 		}

@@ -376,13 +376,15 @@ func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, f
 		}
 	}
 	var err error
+	curLo := flo
 	if needLo {
+		curLo = mlo
 		if u, err = a.binaryConst(nn.OpMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
 			return nil, err
 		}
 	}
 	if needHi {
-		u, err = a.binaryConst(nn.OpMin, u, shape, hr, intType(minBig(mlo, flo), mhi))
+		u, err = a.binaryConst(nn.OpMin, u, shape, hr, intType(curLo, mhi))
 	}
 	return u, err
 }
