@@ -352,11 +352,18 @@ func (a *absorber) quantizers(op *ir.Operation, shape []int64) ([]*quantizer, er
 	}
 	qs := make([]*quantizer, len(scale))
 	for i := range qs {
-		if op.Name != nn.OpBipolarQuant && scale[i] == 0 {
-			return nil, fmt.Errorf("scale is 0 at flat index %d: the quantizer divides by it", i)
+		if op.Name != nn.OpBipolarQuant {
+			if err := nn.CheckScale(scale[i]); err != nil {
+				return nil, fmt.Errorf("'%s.scale' at flat index %d: %v", params, i, err)
+			}
+			if err := nn.CheckZeroPoint(zp[i]); err != nil {
+				return nil, fmt.Errorf("'%s.zero_point' at flat index %d: %v", params, i, err)
+			}
 		}
-		if op.Name == nn.OpTrunc && spec.Version == 2 && outScale[i] <= 0 || op.Name == nn.OpTrunc && scale[i] < 0 {
-			return nil, fmt.Errorf("trunc scales must be positive (flat index %d)", i)
+		if op.Name == nn.OpTrunc && spec.Version == 2 {
+			if err := nn.CheckScale(outScale[i]); err != nil {
+				return nil, fmt.Errorf("'%s.output_scale' at flat index %d: %v", params, i, err)
+			}
 		}
 		qs[i] = newQuantizer(op.Name, spec, scale[i], zp[i], outScale[i])
 	}
@@ -371,10 +378,18 @@ func (a *absorber) quantizer(op *ir.Operation, x *val) (*val, error) {
 		return nil, err
 	}
 	if x.isConst() {
+		// Weights and biases: the shared rules (nn.QuantSpec's values, as
+		// the evaluator computes them, rescaled in float64) where the
+		// constant is a float64; exactly otherwise.
 		out := &val{shape: x.shape, konst: make([]*big.Rat, len(x.konst))}
 		for i, r := range x.konst {
-			n := new(big.Rat).SetInt(qs[i].code(r))
-			out.konst[i] = n.Mul(n, qs[i].outMul).Add(n, qs[i].outOff)
+			q := qs[i]
+			if f, exact := r.Float64(); exact {
+				out.konst[i] = ratOf(q.value(f))
+				continue
+			}
+			n := new(big.Rat).SetInt(q.code(r))
+			out.konst[i] = n.Mul(n, q.outMul).Add(n, q.outOff)
 		}
 		return out, nil
 	}

@@ -389,13 +389,6 @@ func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, f
 	return u, err
 }
 
-func minBig(a, b *big.Int) *big.Int {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
-}
-
 func maxBig(a, b *big.Int) *big.Int {
 	if a.Cmp(b) >= 0 {
 		return a

@@ -63,6 +63,25 @@ func roundRat(x *big.Rat, mode string) *big.Int {
 	return f
 }
 
+// value is the quantizer's value of a float64 x by the shared rules of
+// dialect/nn (the evaluator's): the integer decided exactly, the rescale in
+// float64 as QONNX's.
+func (q *quantizer) value(x float64) float64 {
+	s, _ := q.scale.Float64()
+	z, _ := q.zp.Float64()
+	switch {
+	case q.kind == nn.OpBipolarQuant:
+		return nn.BipolarValue(x, s)
+	case q.kind == nn.OpTrunc:
+		o := 0.0
+		if q.outScale != nil {
+			o, _ = q.outScale.Float64()
+		}
+		return q.spec.TruncValue(x, s, z, o)
+	}
+	return q.spec.QuantValue(x, s, z)
+}
+
 // quantizer is one element's QONNX quantizer: the integer code n of an
 // exact input x, and the output value (n - zp)·scale as out·n + off.
 type quantizer struct {
@@ -107,9 +126,6 @@ func (q *quantizer) code(x *big.Rat) *big.Int {
 			return big.NewInt(1)
 		}
 		return big.NewInt(0)
-	}
-	if q.scale.Sign() == 0 {
-		return nil // QONNX divides by zero: refused where the quantizer is built
 	}
 	v := new(big.Rat).Add(new(big.Rat).Quo(x, q.scale), q.zp)
 	if q.kind == nn.OpQuant {
