@@ -157,19 +157,9 @@ func (q *quantizer) key() string {
 // HALF_UP breaks the run at zero).
 func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *big.Int) (*ir.Value, error) {
 	n := len(sts)
-	one := make([]linear, n)
-	single := true
-	for i, s := range sts {
-		if s.constant() {
-			one[i] = linear{M: new(big.Int), C: new(big.Int).Set(s.first)}
-			continue
-		}
-		l, ok := fitLinear(s)
-		if !ok {
-			single = false
-			break
-		}
-		one[i] = l
+	one, single := closedForms(x, qs)
+	if !single {
+		one, single = fitAll(sts)
 	}
 	if single {
 		u, flo, fhi, err := a.floorForm(x, one, false)
@@ -233,6 +223,23 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 		}
 	}
 	return a.binaryConst(nn.OpAdd, sum, x.shape, offset, intType(nlo, nhi))
+}
+
+// fitAll is one fitted floor form per element, if every element has one.
+func fitAll(sts []*steps) ([]linear, bool) {
+	one := make([]linear, len(sts))
+	for i, s := range sts {
+		if s.constant() {
+			one[i] = linear{M: new(big.Int), C: new(big.Int).Set(s.first)}
+			continue
+		}
+		l, ok := fitLinear(s)
+		if !ok {
+			return nil, false
+		}
+		one[i] = l
+	}
+	return one, true
 }
 
 // maxPieces bounds the runs of thresholds of one element.
@@ -344,9 +351,11 @@ func (a *absorber) floorForm(x *val, lins []linear, half bool) (*ir.Value, *big.
 		bias[i] = new(big.Rat).Mul(ratInt((int64(1)<<(K-1))-1), pow2(-int(K)))
 		bitScale[i] = pow2(-int(K))
 	}
-	yb, err := a.binaryConst(nn.OpAdd, y, x.shape, bias, f64)
-	if err != nil {
-		return nil, nil, nil, err
+	yb := y
+	if K > 1 {
+		if yb, err = a.binaryConst(nn.OpAdd, y, x.shape, bias, f64); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	bs, err := a.binaryConst(nn.OpMul, bit, x.shape, bitScale, f64)
 	if err != nil {
@@ -396,26 +405,64 @@ func maxBig(a, b *big.Int) *big.Int {
 	return b
 }
 
-// halfEvenForms is, for quantizers whose every element is an nn.quant
-// with rounding ROUND on a dyadic affine function of the code, y = M·x + C
-// with the value x/scale + zp = y/2^K (K >= 1, common).
-func halfEvenForms(x *val, qs []*quantizer) ([]linear, error) {
+// dyadicForms is, for quantizers whose every element is a non-bipolar
+// nn.quant of a dyadic affine function of the code (at most one relu,
+// which the clamp covers), y = M·x + C with x/scale + zp = y/2^K.
+func dyadicForms(x *val, qs []*quantizer) ([]linear, bool) {
 	lins := make([]linear, len(qs))
 	for i, q := range qs {
-		if q.kind != nn.OpQuant || q.spec.Rounding != "ROUND" || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
-			return nil, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form floor((M·x + C)/2^k) and no other form is implemented", i, q.kind, q.spec.Rounding)
+		if q.kind != nn.OpQuant || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
+			return nil, false
 		}
 		a, b := x.fn[i].withoutRelu()
 		al := new(big.Rat).Quo(a, q.scale)
 		be := new(big.Rat).Add(new(big.Rat).Quo(b, q.scale), q.zp)
 		if !dyadic(al) || !dyadic(be) {
-			return nil, fmt.Errorf("element %d: rounding ROUND of a non-dyadic map (%s·x + %s) has no exact integer form found", i, al.RatString(), be.RatString())
+			return nil, false
 		}
 		k := uint(max(al.Denom().BitLen(), be.Denom().BitLen()) - 1)
-		k = max(k, 1)
-		M := new(big.Int).Mul(al.Num(), new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), k), al.Denom()))
-		C := new(big.Int).Mul(be.Num(), new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), k), be.Denom()))
+		p := new(big.Int).Lsh(big.NewInt(1), k)
+		M := new(big.Int).Mul(al.Num(), new(big.Int).Quo(p, al.Denom()))
+		C := new(big.Int).Mul(be.Num(), new(big.Int).Quo(p, be.Denom()))
 		lins[i] = linear{M: M, C: C, K: k}
+	}
+	return lins, true
+}
+
+// closedForms are the floor forms that dyadic quantizers have by
+// definition: an integer map (K = 0) under any mode, FLOOR, and CEIL
+// (floor((y + 2^K - 1)/2^K)).
+func closedForms(x *val, qs []*quantizer) ([]linear, bool) {
+	lins, ok := dyadicForms(x, qs)
+	if !ok {
+		return nil, false
+	}
+	for i, l := range lins {
+		switch {
+		case l.K == 0, qs[i].spec.Rounding == "FLOOR":
+		case qs[i].spec.Rounding == "CEIL":
+			lins[i].C = new(big.Int).Add(l.C, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), l.K), big.NewInt(1)))
+		default:
+			return nil, false
+		}
+	}
+	return lins, true
+}
+
+// halfEvenForms are the forms of dyadic ROUND quantizers (K >= 1), for
+// the half-even floorForm.
+func halfEvenForms(x *val, qs []*quantizer) ([]linear, error) {
+	lins, ok := dyadicForms(x, qs)
+	if !ok {
+		return nil, fmt.Errorf("not every element is a dyadic nn.quant")
+	}
+	for i, l := range lins {
+		if qs[i].spec.Rounding != "ROUND" {
+			return nil, fmt.Errorf("element %d rounds by %s", i, qs[i].spec.Rounding)
+		}
+		if l.K == 0 {
+			lins[i] = l.scaled(1)
+		}
 	}
 	return lins, nil
 }
