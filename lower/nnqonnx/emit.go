@@ -30,7 +30,7 @@ func (a *absorber) constant(shape []int64, rs []*big.Rat) (*ir.Value, error) {
 		}
 		fs[i] = f
 	}
-	return nn.Node(a.b, nn.OpConst, nil, ir.Tensor(shape, f64), nn.InlineConst(shape, fs))
+	return nn.Node(a.b, kConst, nil, ir.Tensor(shape, f64), nn.InlineConst(shape, fs))
 }
 
 // binaryConst emits kind(x, constant) with the given element type.
@@ -218,11 +218,11 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 		}
 		if sum == nil {
 			sum = u
-		} else if sum, err = nn.Node(a.b, nn.OpAdd, []*ir.Value{sum, u}, ir.Tensor(x.shape, f64), nil); err != nil {
+		} else if sum, err = nn.Node(a.b, kAdd, []*ir.Value{sum, u}, ir.Tensor(x.shape, f64), nil); err != nil {
 			return nil, err
 		}
 	}
-	return a.binaryConst(nn.OpAdd, sum, x.shape, offset, intType(nlo, nhi))
+	return a.binaryConst(kAdd, sum, x.shape, offset, intType(nlo, nhi))
 }
 
 // fitAll is one fitted floor form per element, if every element has one.
@@ -328,21 +328,21 @@ func (a *absorber) floorForm(x *val, lins []linear, half bool) (*ir.Value, *big.
 	t := x.code
 	var err error
 	if !allOne(ms) {
-		if t, err = a.binaryConst(nn.OpMul, t, x.shape, ms, f64); err != nil {
+		if t, err = a.binaryConst(kMul, t, x.shape, ms, f64); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	if !half {
-		u, err := a.binaryConst(nn.OpAdd, t, x.shape, cs, intType(flo, fhi))
+		u, err := a.binaryConst(kAdd, t, x.shape, cs, intType(flo, fhi))
 		return u, flo, fhi, err
 	}
 	y := t
 	if !allZeroRat(cs) {
-		if y, err = a.binaryConst(nn.OpAdd, t, x.shape, cs, f64); err != nil {
+		if y, err = a.binaryConst(kAdd, t, x.shape, cs, f64); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	bit, err := nn.Node(a.b, nn.OpDetach, []*ir.Value{y}, ir.Tensor(x.shape, quant.Uniform(1, false, 0)), nil)
+	bit, err := nn.Node(a.b, kDetach, []*ir.Value{y}, ir.Tensor(x.shape, quant.Uniform(1, false, 0)), nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -353,16 +353,16 @@ func (a *absorber) floorForm(x *val, lins []linear, half bool) (*ir.Value, *big.
 	}
 	yb := y
 	if K > 1 {
-		if yb, err = a.binaryConst(nn.OpAdd, y, x.shape, bias, f64); err != nil {
+		if yb, err = a.binaryConst(kAdd, y, x.shape, bias, f64); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	bs, err := a.binaryConst(nn.OpMul, bit, x.shape, bitScale, f64)
+	bs, err := a.binaryConst(kMul, bit, x.shape, bitScale, f64)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	fhi.Add(fhi, big.NewInt(1))
-	u, err := nn.Node(a.b, nn.OpAdd, []*ir.Value{yb, bs}, ir.Tensor(x.shape, intType(flo, fhi)), nil)
+	u, err := nn.Node(a.b, kAdd, []*ir.Value{yb, bs}, ir.Tensor(x.shape, intType(flo, fhi)), nil)
 	return u, flo, fhi, err
 }
 
@@ -388,12 +388,12 @@ func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, f
 	curLo := flo
 	if needLo {
 		curLo = mlo
-		if u, err = a.binaryConst(nn.OpMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
+		if u, err = a.binaryConst(kMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
 			return nil, err
 		}
 	}
 	if needHi {
-		u, err = a.binaryConst(nn.OpMin, u, shape, hr, intType(curLo, mhi))
+		u, err = a.binaryConst(kMin, u, shape, hr, intType(curLo, mhi))
 	}
 	return u, err
 }
@@ -411,7 +411,7 @@ func maxBig(a, b *big.Int) *big.Int {
 func dyadicForms(x *val, qs []*quantizer) ([]linear, bool) {
 	lins := make([]linear, len(qs))
 	for i, q := range qs {
-		if q.kind != nn.OpQuant || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
+		if q.kind != kQuant || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
 			return nil, false
 		}
 		a, b := x.fn[i].withoutRelu()
