@@ -242,8 +242,13 @@ func fitAll(sts []*steps) ([]linear, bool) {
 	return one, true
 }
 
-// maxPieces bounds the runs of thresholds of one element.
-const maxPieces = 16
+// maxPieces bounds the runs of thresholds of one element, and
+// maxRunThresholds the thresholds split into runs (the search fits many
+// sub-runs).
+const (
+	maxPieces        = 16
+	maxRunThresholds = 1024
+)
 
 // piece is one run of consecutive thresholds: its floor form, clamped to
 // [lo, hi]; start is the value before the run.
@@ -256,7 +261,8 @@ type piece struct {
 // longest run from each threshold that one floor form fits (a subset of
 // a fitting run fits, so a binary search finds it).
 func piecesOf(s *steps) ([]piece, bool) {
-	if s.many {
+	s.list()
+	if s.many || len(s.thresholds) > maxRunThresholds {
 		return nil, false
 	}
 	if s.constant() {
@@ -270,7 +276,7 @@ func piecesOf(s *steps) ([]piece, bool) {
 		lo, hi := 1, len(s.thresholds)-i
 		for lo <= hi {
 			m := (lo + hi) / 2
-			sub := &steps{lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
+			sub := &steps{listed: true, lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
 			if l, ok := fitLinear(sub); ok {
 				best, bestM, lo = l, m, m+1
 			} else {
