@@ -67,13 +67,6 @@ func (wd window) taps(i, j int64, f func(di, dj, at int64)) {
 // points and batch-norm offsets before a padded convolution are exact at
 // the borders too).
 func (a *absorber) conv2d(op *ir.Operation, x *val, shape []int64) (*val, error) {
-	if x.isConst() {
-		return nil, fmt.Errorf("a convolution of a constant is not absorbed")
-	}
-	x, err := a.affineOnly(x)
-	if err != nil {
-		return nil, err
-	}
 	wd := windowOf(op, x.shape, shape)
 	params, _ := op.StringAttr("params")
 	w, err := a.exactEntry(params+".weight", wd.oc*wd.c*wd.kh*wd.kw)
@@ -85,6 +78,29 @@ func (a *absorber) conv2d(op *ir.Operation, x *val, shape []int64) (*val, error)
 		return nil, err
 	}
 	plane := wd.h * wd.w
+	k := wd.kh * wd.kw
+	if x.isConst() { // a layer whose input quantizer gives one value
+		out := &val{shape: shape}
+		for n := range wd.batch {
+			for o := range wd.oc {
+				for i := range wd.oh {
+					for j := range wd.ow {
+						sum := new(big.Rat).Set(bias[o])
+						for c := range wd.c {
+							wd.taps(i, j, func(di, dj, p int64) {
+								sum.Add(sum, new(big.Rat).Mul(w[(o*wd.c+c)*k+di*wd.kw+dj], x.konst[(n*wd.c+c)*plane+p]))
+							})
+						}
+						out.konst = append(out.konst, sum)
+					}
+				}
+			}
+		}
+		return out, nil
+	}
+	if x, err = a.affineOnly(x); err != nil {
+		return nil, err
+	}
 	// The input's factor per channel, and the offsets.
 	as := make([]*big.Rat, wd.c)
 	bs := make([]*big.Rat, len(x.fn))
@@ -124,7 +140,6 @@ func (a *absorber) conv2d(op *ir.Operation, x *val, shape []int64) (*val, error)
 		clo[c], chi[c] = minMaxProduct(r, x.lo, x.hi, wd.pad > 0)
 	}
 	lo, hi := new(big.Int), new(big.Int)
-	k := wd.kh * wd.kw
 	for o := range wd.oc {
 		beta := new(big.Rat).Mul(bias[o], pow2(F))
 		olo, ohi := new(big.Int).Set(beta.Num()), new(big.Int).Set(beta.Num())
@@ -234,19 +249,39 @@ func allIntOne(rs []*big.Int) bool {
 // codes (padding cells are code 0, as they are 0 in the float graph), the
 // new graph's nn.avg_pool2d holding S exactly when n is a power of two.
 func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
-	if x.isConst() {
-		return nil, fmt.Errorf("a pool of a constant is not absorbed")
-	}
 	isMax := op.Name == kMaxPool2d
+	wd := windowOf(op, x.shape, shape)
+	plane := wd.h * wd.w
+	n := wd.kh * wd.kw
+	if x.isConst() {
+		out := &val{shape: shape}
+		for s := range wd.batch * wd.c {
+			for i := range wd.oh {
+				for j := range wd.ow {
+					var m *big.Rat
+					sum := new(big.Rat)
+					wd.taps(i, j, func(_, _, p int64) {
+						r := x.konst[s*plane+p]
+						sum.Add(sum, r)
+						if m == nil || r.Cmp(m) > 0 {
+							m = r
+						}
+					})
+					if !isMax {
+						m = sum.Quo(sum, ratInt(n))
+					}
+					out.konst = append(out.konst, m)
+				}
+			}
+		}
+		return out, nil
+	}
 	if !isMax {
 		var err error
 		if x, err = a.affineOnly(x); err != nil {
 			return nil, err
 		}
 	}
-	wd := windowOf(op, x.shape, shape)
-	plane := wd.h * wd.w
-	n := wd.kh * wd.kw
 	out := &val{shape: shape, frac: x.frac, lo: x.lo, hi: x.hi, fn: make([]elemFn, 0, wd.batch*wd.c*wd.oh*wd.ow)}
 	dir := 0 // +1 every function non-decreasing, -1 non-increasing
 	for s := range wd.batch * wd.c {
@@ -329,4 +364,19 @@ func direction(f elemFn) int {
 		}
 	}
 	return d
+}
+
+// narrowForms reports whether every multiplier M/2^K of the forms has at
+// most float64's 53 bits (floorForm's limit): the closed form of a dyadic
+// quantizer after a convolution by float32-scaled codes (an input scale
+// times a weight scale times a batch-norm factor) may not, where a fitted
+// form of the same steps does.
+func narrowForms(lins []linear) bool {
+	for _, l := range lins {
+		m := new(big.Rat).SetFrac(l.M, new(big.Int).Lsh(big.NewInt(1), l.K))
+		if m.Num().BitLen() > maxConstBits {
+			return false
+		}
+	}
+	return true
 }

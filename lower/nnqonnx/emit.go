@@ -158,6 +158,9 @@ func (q *quantizer) key() string {
 func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *big.Int) (*ir.Value, error) {
 	n := len(sts)
 	one, single := closedForms(x, qs)
+	if single && !narrowForms(one) {
+		single = false // a product of float32 scales: a fitted form is narrower
+	}
 	if !single {
 		one, single = fitAll(sts)
 	}
