@@ -25,8 +25,8 @@ import (
 // padding 0 or 1, batch norms with zero and negative factors, relu,
 // activation quantizers per tensor or per channel (axis 1) with every
 // rounding mode and zero points, max pools (of increasing and of
-// decreasing functions of the codes) and 2x2 average pools, a reshape to
-// [1, N] and a dense layer: circuit == exact model == float evaluator on
+// decreasing functions of the codes, per channel) and 2x2 average pools,
+// a reshape to [1, N] and a dense layer: circuit == exact model == float evaluator on
 // inputs of the input grid.
 
 // chw is a [1, C, H, W] activation's shape.
@@ -252,10 +252,10 @@ func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 		}
 		if s.h >= 2 && s.w >= 2 && rng.IntN(2) == 0 {
 			x = g.channelQuant(x, s, fmt.Sprintf("c%d.qp", l))
-			if rng.IntN(3) == 0 { // a decreasing function of the codes
+			if rng.IntN(3) == 0 { // decreasing functions of the codes in some channels
 				neg := make([]float64, s.c)
 				for i := range neg {
-					neg[i] = -0.5
+					neg[i] = float64(2*rng.IntN(2)-1) * 0.5
 				}
 				x = g.channelOp("mul", x, s, fmt.Sprintf("c%d.neg", l), neg)
 			}

@@ -243,8 +243,8 @@ func allIntOne(rs []*big.Int) bool {
 // pool is nn.max_pool2d or nn.avg_pool2d of a value whose elements in
 // each window share one function f of their codes. A max pool commutes
 // with f when f is non-decreasing (the max of the codes); when f is
-// non-increasing, the max of f is f at the smallest code, the max pool of
-// the negated codes. An average pool takes an affine f = a·v + b: the
+// non-increasing, the max of f is f at the smallest code: the planes
+// (channels) of such functions pool their negated codes. An average pool takes an affine f = a·v + b: the
 // average is a·S/n + b·(cells inside)/n for S the sum of the window's
 // codes (padding cells are code 0, as they are 0 in the float graph), the
 // new graph's nn.avg_pool2d holding S exactly when n is a power of two.
@@ -283,7 +283,7 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 		}
 	}
 	out := &val{shape: shape, frac: x.frac, lo: x.lo, hi: x.hi, fn: make([]elemFn, 0, wd.batch*wd.c*wd.oh*wd.ow)}
-	dir := 0 // +1 every function non-decreasing, -1 non-increasing
+	dirs := make([]int, wd.batch*wd.c) // per plane: +1 non-decreasing functions, -1 non-increasing
 	for s := range wd.batch * wd.c {
 		for i := range wd.oh {
 			for j := range wd.ow {
@@ -304,10 +304,10 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 				}
 				if isMax {
 					if d := direction(f); d != 0 {
-						if dir == 0 {
-							dir = d
-						} else if dir != d {
-							return nil, fmt.Errorf("the pool's elements are increasing functions of their codes in some windows and decreasing in others (factors of both signs): no one max pool of the codes computes it")
+						if dirs[s] == 0 {
+							dirs[s] = d
+						} else if dirs[s] != d {
+							return nil, fmt.Errorf("the elements of plane %d are increasing functions of their codes in some windows and decreasing in others: no one max pool of the codes computes it", s)
 						}
 					}
 					out.fn = append(out.fn, f)
@@ -321,19 +321,28 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	code := x.code
 	elem := code.Type.(*ir.TensorType).Elem
 	if isMax {
-		if dir < 0 {
-			neg := make([]*big.Rat, len(x.fn))
-			for i := range neg {
-				neg[i] = big.NewRat(-1, 1)
+		// Planes of non-increasing functions pool their negated codes.
+		signs := make([]*big.Rat, len(x.fn))
+		lo, hi, negated := x.lo, x.hi, false
+		for i := range signs {
+			signs[i] = big.NewRat(1, 1)
+			if dirs[int64(i)/plane] < 0 {
+				signs[i], negated = big.NewRat(-1, 1), true
+				lo, hi = min(lo, -x.hi), max(hi, -x.lo)
 			}
+		}
+		if negated {
 			var err error
-			if code, err = a.binaryConst(kMul, code, x.shape, neg, f64); err != nil {
+			if code, err = a.binaryConst(kMul, code, x.shape, signs, f64); err != nil {
 				return nil, err
 			}
 			elem = f64
-			out.lo, out.hi = -x.hi, -x.lo
+			out.lo, out.hi = lo, hi
+			per := wd.oh * wd.ow
 			for i, f := range out.fn {
-				out.fn[i] = append(elemFn{{a: big.NewRat(-1, 1), b: new(big.Rat)}}, f...)
+				if dirs[int64(i)/per] < 0 {
+					out.fn[i] = append(elemFn{{a: big.NewRat(-1, 1), b: new(big.Rat)}}, f...)
+				}
 			}
 		}
 		y, err := nn.Node(a.b, kMaxPool2d, []*ir.Value{code}, ir.Tensor(shape, elem), op.Attrs)
