@@ -96,6 +96,9 @@ func limitBits(lo, hi *big.Int) error {
 // function n(code), then its integer form.
 func (a *absorber) step(x *val, qs []*quantizer) (*val, error) {
 	n := len(qs)
+	if n == 0 {
+		return &val{shape: x.shape, konst: []*big.Rat{}}, nil // no elements: a constant of none
+	}
 	first, last := make([]*big.Int, n), make([]*big.Int, n)
 	sts := make([]*steps, n)
 	memo := map[string]*steps{}

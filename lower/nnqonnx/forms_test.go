@@ -18,7 +18,7 @@ import (
 func TestFormsExhaustive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 3))
 	counts := map[string]int{}
-	for c := range 1500 {
+	for c := range 1000 {
 		lo := int64(-rng.IntN(400))
 		hi := lo + int64(rng.IntN(800))
 		var a float64
