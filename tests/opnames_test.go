@@ -54,6 +54,10 @@ var extraNamers = map[string]struct {
 			"nn.softmax", "nn.sub", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.trunc"},
 		"nn-absorb-quant absorbs the QONNX quantizers, affine and shape kinds of a float graph into a quantized graph of integer nodes (its one file that names nn operations)",
 	},
+	"lower/nnqonnx/conv.go": {
+		[]string{"nn.conv2d", "nn.max_pool2d", "nn.avg_pool2d"},
+		"nn-absorb-quant absorbs the convolutions and pools of QONNX CNNs (the window kinds, apart from kinds.go's)",
+	},
 	"passes/promote/rewrite.go": {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",

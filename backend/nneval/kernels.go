@@ -196,17 +196,23 @@ func (n *node) window() window {
 // j), kernel row then kernel column, skipping the padding: the cell's
 // offset in its plane (row hi·w + column) and the kernel's row and column.
 func (wd window) taps(i, j int64, visit func(at, di, dj int64)) {
-	for di := range wd.kh {
-		hi := i*wd.stride + di - wd.pad
-		if hi < 0 || hi >= wd.h {
+	Taps(wd.h, wd.w, wd.kh, wd.kw, wd.stride, wd.pad, i, j, visit)
+}
+
+// Taps is taps for a plane h×w and a window kh×kw of the given stride and
+// padding (nn-absorb-quant's convolutions and pools read the same cells).
+func Taps(h, w, kh, kw, stride, pad, i, j int64, visit func(at, di, dj int64)) {
+	for di := range kh {
+		hi := i*stride + di - pad
+		if hi < 0 || hi >= h {
 			continue
 		}
-		for dj := range wd.kw {
-			wj := j*wd.stride + dj - wd.pad
-			if wj < 0 || wj >= wd.w {
+		for dj := range kw {
+			wj := j*stride + dj - pad
+			if wj < 0 || wj >= w {
 				continue
 			}
-			visit(hi*wd.w+wj, di, dj)
+			visit(hi*w+wj, di, dj)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package onnximport
 
 import (
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/otir-dev/otir/backend/npy"
@@ -237,4 +239,76 @@ func (im *importer) slice() error {
 	src := make([]int64, 0, numel(shape))
 	walk(shape, base, step, func(k int64) { src = append(src, k) })
 	return im.defineConst(gatherConst(data, shape, src))
+}
+
+// factorRows writes each of rows equal rows of data (a quantized Conv
+// weight, one row per output channel) exactly as scale·codes, the codes
+// the smallest integers (the QONNX codes n - zp divided by their common
+// factor) and the scale positive: every float64 is m·2^e, so a row's scale
+// is gcd(m_i·2^(e_i - e_min))·2^e_min. A row of zeros has scale 1. When a
+// row has no such form within float64's 53-bit integers (exponents far
+// apart, non-finite values), the weights stay as they are (scale 1).
+func factorRows(data []float64, rows int64) (codes, scales []float64) {
+	codes, scales = make([]float64, len(data)), make([]float64, rows)
+	n := int64(len(data)) / rows
+	for r := range rows {
+		row := data[r*n : (r+1)*n]
+		s, ok := rowScale(row)
+		if !ok {
+			return data, nil
+		}
+		scales[r] = s
+		for i, v := range row {
+			codes[r*n+int64(i)] = v / s // exact: an integer below 2^53
+		}
+	}
+	return codes, scales
+}
+
+// rowScale is the largest positive float64 s that divides every value of
+// row into an integer below 2^53 (1 for a row of zeros).
+func rowScale(row []float64) (float64, bool) {
+	emin, any := 0, false
+	for _, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, false
+		}
+		if v != 0 {
+			_, e := mantissa(v)
+			if !any || e < emin {
+				emin, any = e, true
+			}
+		}
+	}
+	if !any {
+		return 1, true
+	}
+	var g uint64
+	for _, v := range row {
+		if v == 0 {
+			continue
+		}
+		m, e := mantissa(v)
+		if e-emin+bits.Len64(m) > 53 {
+			return 0, false
+		}
+		g = gcd(g, m<<(e-emin))
+	}
+	return math.Ldexp(float64(g), emin), true
+}
+
+// mantissa writes |v| (finite, non-zero) as m·2^e with m odd.
+func mantissa(v float64) (uint64, int) {
+	f, e := math.Frexp(math.Abs(v))
+	m := uint64(math.Ldexp(f, 53))
+	e -= 53
+	tz := bits.TrailingZeros64(m)
+	return m >> tz, e + tz
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

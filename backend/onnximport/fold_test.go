@@ -86,3 +86,27 @@ func TestMissingConstant(t *testing.T) {
 		}
 	}
 }
+
+// TestFactorRows checks the exact per-row factoring of quantized Conv
+// weights: codes times a positive scale give the values back, and rows
+// with no 53-bit form keep their values.
+func TestFactorRows(t *testing.T) {
+	s := float64(float32(0.1234))
+	for _, c := range []struct {
+		name          string
+		data          []float64
+		rows          int64
+		codes, scales []float64
+	}{
+		{"per-row float32 scales", []float64{2 * s, -4 * s, 6 * s, -0.75, 0.5, 0}, 2, []float64{1, -2, 3, -3, 2, 0}, []float64{2 * s, 0.25}},
+		{"a zero row", []float64{0, 0, 3, 5}, 2, []float64{0, 0, 3, 5}, []float64{1, 1}},
+		{"a subnormal", []float64{5e-324, 1.5e-323}, 1, []float64{1, 3}, []float64{5e-324}},
+		{"exponents too far apart", []float64{1, 0x1p-60}, 1, []float64{1, 0x1p-60}, nil},
+		{"not finite", []float64{math.Inf(1), 1}, 1, []float64{math.Inf(1), 1}, nil},
+	} {
+		codes, scales := factorRows(c.data, c.rows)
+		if !slices.Equal(codes, c.codes) || !slices.Equal(scales, c.scales) {
+			t.Errorf("%s: factorRows(%v) = %v, %v, want %v, %v", c.name, c.data, codes, scales, c.codes, c.scales)
+		}
+	}
+}

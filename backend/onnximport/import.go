@@ -148,6 +148,10 @@ type value struct {
 	ssa   *ir.Value
 	c     *constant
 	pad   *padding
+	// folded is, for a QONNX quantizer of a constant, its values as the
+	// evaluator computes them (dialect/nn's shared rules): what a Conv,
+	// which reads payload weights, takes as its weight or bias.
+	folded *constant
 }
 
 // padding is a Pad node's output: its input and the padding of the two

@@ -1327,9 +1327,12 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	w, err := im.needConst(1, "weight")
+	w, err := im.paramInput(1, "weight")
 	if err != nil {
 		return err
+	}
+	if w == nil {
+		return im.errorf("the weight (input #1) is missing")
 	}
 	if len(w.shape) != 4 || w.shape[1] != shape[1] {
 		return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(shape))
@@ -1347,7 +1350,7 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	if b, err := im.constInput(2, "bias"); err != nil {
+	if b, err := im.paramInput(2, "bias"); err != nil {
 		return err
 	} else if b != nil {
 		if int64(b.len()) != outC {
@@ -1360,12 +1363,53 @@ func (im *importer) conv() error {
 	if h < 0 || wd < 0 {
 		return im.errorf("kernel %v does not fit the padded input %s", kernel, shapeText(shape))
 	}
-	name := im.addParams(wv.name, nameOf(bv), floatsOf(w), w.shape, bias, []int64{outC})
+	// A quantized weight is written as its integer codes times one scale
+	// per output channel, multiplied after the convolution (the bias added
+	// after it), so that the codes stay visible to nn-absorb-quant.
+	weights, scales := floatsOf(w), []float64(nil)
+	if wv.folded != nil {
+		weights, scales = factorRows(weights, outC)
+	}
+	convBias := bias
+	if scales != nil {
+		convBias = make([]float64, outC)
+	}
+	name := im.addParams(wv.name, nameOf(bv), weights, w.shape, convBias, []int64{outC})
 	attrs := ir.Attrs{intsAttr("kernel", kernel), {Name: "params", Value: &ir.StringAttr{Value: name}}, intAttr("stride", stride)}
 	if pad != 0 {
 		attrs = append(attrs, intAttr("padding", pad))
 	}
-	return im.emitOut(nn.OpConv2d, []*ir.Value{in}, []int64{shape[0], outC, h/stride + 1, wd/stride + 1}, attrs)
+	y, err := im.emit(nn.OpConv2d, []*ir.Value{in}, []int64{shape[0], outC, h/stride + 1, wd/stride + 1}, attrs)
+	if err != nil || scales == nil {
+		if err == nil {
+			err = im.defineSSA(y)
+		}
+		return err
+	}
+	v := &value{shape: y.Type.(*ir.TensorType).Shape, ssa: y}
+	perChannel := []int64{1, outC, 1, 1}
+	if v, err = im.binaryValue(nn.OpMul, v, im.constValue(name+".weight_scale", perChannel, scales)); err != nil {
+		return err
+	}
+	if bv != nil {
+		if v, err = im.binaryValue(nn.OpAdd, v, im.constValue(name+".bias_add", perChannel, bias)); err != nil {
+			return err
+		}
+	}
+	return im.define(v)
+}
+
+// paramInput is the node's input i read as a parameter: a constant, or a
+// QONNX quantizer of a constant (its folded values); nil when absent.
+func (im *importer) paramInput(i int, what string) (*constant, error) {
+	v, err := im.input(i)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v.folded != nil {
+		return v.folded, nil
+	}
+	return im.constInput(i, what)
 }
 
 // pool: MaxPool and AveragePool. AveragePool divides by the window's size
@@ -2101,7 +2145,52 @@ func (im *importer) quantizer(kind string, entries map[string]*constant, attrs i
 		}
 	}
 	attrs = append(attrs, ir.NamedAttr{Name: "params", Value: &ir.StringAttr{Value: name}})
-	return im.emitOut(kind, []*ir.Value{in}, x.shape, attrs)
+	y, err := im.emit(kind, []*ir.Value{in}, x.shape, attrs)
+	if err != nil {
+		return err
+	}
+	v := &value{shape: x.shape, ssa: y}
+	if x.c != nil {
+		v.folded = foldQuantizer(y.Def, floatsOf(x.c), x.shape, entries)
+	}
+	return im.define(v)
+}
+
+// foldQuantizer is a quantizer node's values on a constant input, by the
+// evaluator's rules (nn.QuantSpec.QuantValue, TruncValue, BipolarValue),
+// each parameter NumPy-broadcast to the input's shape.
+func foldQuantizer(op *ir.Operation, x []float64, shape []int64, entries map[string]*constant) *constant {
+	at := func(suffix string) []float64 {
+		out := make([]float64, len(x))
+		c := entries[suffix]
+		if c == nil {
+			return out
+		}
+		if c.len() == 1 {
+			for i := range out {
+				out[i] = c.float(0)
+			}
+			return out
+		}
+		for i, j := range broadcastIndex(c.shape, shape) {
+			out[i] = c.float(int(j))
+		}
+		return out
+	}
+	scale, zp, outScale := at(".scale"), at(".zero_point"), at(".output_scale")
+	spec, _ := nn.QuantSpecOf(op)
+	out := make([]float64, len(x))
+	for i, v := range x {
+		switch op.Name {
+		case nn.OpBipolarQuant:
+			out[i] = nn.BipolarValue(v, scale[i])
+		case nn.OpTrunc:
+			out[i] = spec.TruncValue(v, scale[i], zp[i], outScale[i])
+		default:
+			out[i] = spec.QuantValue(v, scale[i], zp[i])
+		}
+	}
+	return &constant{shape: shape, floats: out}
 }
 
 // scaleAndZeroPoint are the inputs x, scale and zero point of Quant and

@@ -241,6 +241,10 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		return a.binary(op.Name, ins[0], ins[1])
 	case kMatmul:
 		return a.matmul(ins[0], ins[1], shape)
+	case kConv2d:
+		return a.conv2d(op, ins[0], shape)
+	case kMaxPool2d, kAvgPool2d:
+		return a.pool(op, ins[0], shape)
 	case kReshape, kFlatten, kDetach, kPermute, kSwapFirstTwo, kTranspose3dLast, kBroadcastTo:
 		return a.shapeNode(op, ins[0], shape)
 	case kSoftmax:

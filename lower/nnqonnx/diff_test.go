@@ -13,7 +13,6 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
-	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -252,17 +251,7 @@ func (g *qgen) elementwise(kind, x string, shape []int64, key string, c []float6
 		in, cs := env[x], env[cv]
 		out := rtensor{shape: in.shape}
 		for i, r := range in.data {
-			cc := cs.data[i%int(n)]
-			y := new(big.Rat)
-			switch kind {
-			case "add":
-				y.Add(r, cc)
-			case "sub":
-				y.Sub(r, cc)
-			default:
-				y.Mul(r, cc)
-			}
-			out.data = append(out.data, y)
+			out.data = append(out.data, binaryRat(kind, r, cs.data[i%int(n)]))
 		}
 		env[v] = out
 	})
@@ -592,62 +581,12 @@ func TestRandomMLPs(t *testing.T) {
 	keep := os.Getenv("OTIR_QONNXDIFF_KEEP")
 	for seed := range uint64(graphs) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(seed, 27))
-			g, text, outShape, in := genMLP(rng)
-			dir := t.TempDir()
+			g, text, outShape, in := genMLP(rand.New(rand.NewPCG(seed, 27)))
+			dir := ""
 			if keep != "" {
 				dir = filepath.Join(keep, fmt.Sprint(seed))
-				os.MkdirAll(dir, 0o755)
-				os.WriteFile(filepath.Join(dir, "g.mlir"), []byte(text), 0o644)
 			}
-			params := writePayload(t, dir, g.payload)
-			fm, err := parse.ParseString("graph.mlir", text, parse.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			floatGraph := nn.Graphs(fm)[0]
-			if keep != "" {
-				os.WriteFile(filepath.Join(dir, "options"), []byte(inputTypeOption(in)), 0o644)
-			}
-			p, err := circuit(t, text, "builtin.module(nn-to-circuit{params="+params+inputTypeOption(in)+"})")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, text)
-			}
-			n := int64(len(strings.Split(strings.TrimPrefix(text[strings.Index(text, "tensor<1x")+9:], ""), "x")[0]))
-			_ = n
-			nin := p.NumInputs()
-			cin, model := g.inputs(in, int64(nin), rows)
-			mc, err := alir.Compile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := mc.Run(cin, rows)
-			if err != nil {
-				t.Fatal(err)
-			}
-			nout := int(outShape[1])
-			last := "%v" + fmt.Sprint(g.n)
-			for r := range rows {
-				want := g.exactModel(model[r], last)
-				x := &nneval.Tensor{Shape: []int64{1, int64(nin)}}
-				for _, v := range model[r] {
-					f, _ := v.Float64()
-					x.Data = append(x.Data, f)
-				}
-				ev, err := nneval.Eval(floatGraph, []*nneval.Tensor{x}, g.payload, nneval.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for j := range nout {
-					w, _ := want[j].Float64()
-					if got[r*nout+j] != w {
-						t.Fatalf("row %d output %d: circuit %v, exact %v (%s)\ninputs %v\n%s", r, j, got[r*nout+j], w, want[j].RatString(), cin[r*nin:(r+1)*nin], text)
-					}
-					if e := ev.Outputs[0].Data[j]; e != w {
-						t.Fatalf("row %d output %d: float evaluator %v, exact %v\n%s", r, j, e, w, text)
-					}
-				}
-			}
+			checkDifferential(t, g, text, outShape, in, rows, dir)
 		})
 	}
 }

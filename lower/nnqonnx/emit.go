@@ -161,6 +161,9 @@ func (q *quantizer) key() string {
 func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *big.Int) (*ir.Value, error) {
 	n := len(sts)
 	one, single := closedForms(x, qs)
+	if single && !narrowForms(one) {
+		single = false // a product of float32 scales: a fitted form is narrower
+	}
 	if !single {
 		one, single = fitAll(sts)
 	}
@@ -231,14 +234,18 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 // fitAll is one fitted floor form per element, if every element has one.
 func fitAll(sts []*steps) ([]linear, bool) {
 	one := make([]linear, len(sts))
+	fitted := map[*steps]linear{} // step's memo shares the steps of equal elements
 	for i, s := range sts {
 		if s.constant() {
 			one[i] = linear{M: new(big.Int), C: new(big.Int).Set(s.first)}
 			continue
 		}
-		l, ok := fitLinear(s)
+		l, ok := fitted[s]
 		if !ok {
-			return nil, false
+			if l, ok = fitLinear(s); !ok {
+				return nil, false
+			}
+			fitted[s] = l
 		}
 		one[i] = l
 	}

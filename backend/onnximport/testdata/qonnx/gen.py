@@ -210,6 +210,41 @@ def trunc():
              'nn.trunc %1 {in_bits = 8, narrow = false, out_bits = 4, params = "Trunc_5", rounding = "ROUND", signed = true, version = 2}'])
 
 
+def cnn():
+    """A small QONNX CNN (Brevitas-like): an 8-bit input Quant, a Conv
+    3x3 padding 1 whose weight is a Quant with per-output-channel float32
+    scales [4, 1, 1, 1] and whose bias is a Quant, Relu, an unsigned
+    activation Quant, MaxPool 2x2, a Conv 3x3 stride 2 with a per-tensor
+    power-of-two weight Quant and no bias, Flatten, MatMul by a transposed
+    Quant weight."""
+    m = Model("cnn", 13, [1, 1, 6, 6], domains=[(QONNX, 1)])
+    x = m.quant("x", 0.0625, 0, 8, QONNX)
+    scale = rng.uniform(0.05, 0.2, size=(4, 1, 1, 1)).astype(np.float32)
+    m.w0 = (rng.normal(size=(4, 1, 3, 3)) * 0.3).astype(np.float32)
+    wq = m.quant(m.init("W0", m.w0), scale, 0, 4, QONNX, narrow=1, name="QW0")
+    bq = m.quant(m.init("b0", rng.normal(size=4) * 0.2), 0.0078125, 0, 8, QONNX, name="Qb0")
+    x = m.node("Conv", [x, wq, bq], name="Conv0", kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1])
+    x = m.quant(m.node("Relu", [x]), 0.25, 0, 4, QONNX, signed=0)
+    x = m.node("MaxPool", [x], kernel_shape=[2, 2], strides=[2, 2])
+    wq = m.quant(m.init("W1", w(4, 4, 3, 3)), 0.5, 0, 3, QONNX, name="QW1")
+    x = m.node("Conv", [x, wq], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2])
+    x = m.quant(x, 0.125, 0, 6, QONNX, rounding="FLOOR")
+    x = m.node("Flatten", [x], axis=1)
+    wq = m.quant(m.init("W2", w(3, 16)), 0.375, 0, 3, QONNX)
+    y = m.node("MatMul", [x, m.node("Transpose", [wq], perm=[1, 0])])
+    # The Convs' quantizers fold: their weights are the integer codes, each
+    # output channel's scale multiplied after the Conv, the bias added.
+    for q in ("QW0", "Qb0", "QW1"):
+        del m.payload[q + ".scale"], m.payload[q + ".zero_point"]
+    codes = np.round(np.clip(m.w0 / scale, -7, 7))
+    g = np.gcd.reduce(np.abs(codes).astype(np.int64).reshape(4, -1), axis=1)
+    m.expect("Conv0.weight", codes / g.reshape(4, 1, 1, 1))
+    m.expect("Conv0.weight_scale", scale.astype(np.float64).reshape(1, 4, 1, 1) * g.reshape(1, 4, 1, 1))
+    m.write(y, [1, 3], {"nn.quant": 4, "nn.conv2d": 2, "nn.relu": 1, "nn.max_pool2d": 1, "nn.reshape": 1, "nn.permute": 1, "nn.matmul": 1,
+                        "nn.mul": 2, "nn.add": 1, "nn.broadcast_to": 3},
+            ['nn.conv2d %0 {kernel = [3, 3], padding = 1, params = "Conv0", stride = 1}'])
+
+
 def unsupported():
     """One model per unsupported form, each an error naming the node."""
     cases = {}
@@ -272,4 +307,5 @@ tfc(True)
 kws()
 unsw()
 trunc()
+cnn()
 unsupported()

@@ -49,6 +49,8 @@ def node(op, i, a, opset):
         B = i[1].T if a.get("transB", 0) else i[1]
         y = a.get("alpha", 1.0) * (A @ B)
         return y if len(i) < 3 or i[2] is None else y + a.get("beta", 1.0) * i[2]
+    if op in ("Conv", "MaxPool"):
+        return window(op, i, a)
     if op == "Relu":
         return np.maximum(i[0], 0)
     if op == "Softmax":
@@ -83,6 +85,26 @@ def node(op, i, a, opset):
     if op == "Transpose":
         return np.transpose(i[0], a.get("perm"))
     raise NotImplementedError(op)
+
+
+def window(op, i, a):
+    """Conv (group 1) and MaxPool on [N, C, H, W] with symmetric pads."""
+    x = i[0]
+    kh, kw = a["kernel_shape"] if "kernel_shape" in a else i[1].shape[2:]
+    s, p = a.get("strides", [1, 1])[0], a.get("pads", [0] * 4)[0]
+    fill = -np.inf if op == "MaxPool" else 0.0
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=fill)
+    oh, ow = (xp.shape[2] - kh) // s + 1, (xp.shape[3] - kw) // s + 1
+    out = []
+    for r in range(oh):
+        for c in range(ow):
+            patch = xp[:, :, r * s:r * s + kh, c * s:c * s + kw]
+            if op == "MaxPool":
+                out.append(patch.max(axis=(2, 3)))
+            else:
+                y = np.einsum("nchw,ochw->no", patch, i[1])
+                out.append(y if len(i) < 3 or i[2] is None else y + i[2])
+    return np.stack(out, axis=-1).reshape(x.shape[0], -1, oh, ow)
 
 
 if __name__ == "__main__":
