@@ -67,10 +67,9 @@ func softmaxRef(x []float64) []float64 {
 	return p
 }
 
-// softmaxCheck runs the circuit of text on rows of inputs and checks it
-// against the quantized evaluator and, within the bound, softmax(logits);
-// it returns the largest error seen.
-func softmaxCheck(t *testing.T, text, options string, inputs, logits [][]float64, bits int) float64 {
+// circuitRows runs the circuit of text on rows of inputs, checks each
+// output against the quantized evaluator bit for bit and returns them.
+func circuitRows(t *testing.T, text, options string, inputs [][]float64) [][]float64 {
 	t.Helper()
 	p, err := circuit(t, text, "builtin.module(nn-to-circuit{"+options+"})")
 	if err != nil {
@@ -85,7 +84,7 @@ func softmaxCheck(t *testing.T, text, options string, inputs, logits [][]float64
 		t.Fatal(err)
 	}
 	q := nn.Graphs(m)[0]
-	nin, k := len(inputs[0]), len(logits[0])
+	arg := q.Body(0).Args[0].Type.(*ir.TensorType).Shape
 	var flat []float64
 	for _, row := range inputs {
 		flat = append(flat, row...)
@@ -94,39 +93,61 @@ func softmaxCheck(t *testing.T, text, options string, inputs, logits [][]float64
 	if err != nil {
 		t.Fatal(err)
 	}
-	bound := nnqonnx.SoftmaxBound(int64(k), bits)
-	worst := 0.0
+	nout := len(got) / len(inputs)
+	var rows [][]float64
 	for r, row := range inputs {
-		ev, err := nneval.Eval(q, []*nneval.Tensor{{Shape: []int64{1, int64(nin)}, Data: row}}, nil, nneval.Options{})
+		ev, err := nneval.Eval(q, []*nneval.Tensor{{Shape: arg, Data: row}}, nil, nneval.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := softmaxRef(logits[r])
-		for j := range k {
-			y := got[r*k+j]
-			if e := ev.Outputs[0].Data[j]; e != y {
-				t.Fatalf("row %d class %d: circuit %v, quantized evaluator %v", r, j, y, e)
+		y := got[r*nout : (r+1)*nout]
+		for j, e := range ev.Outputs[0].Data {
+			if e != y[j] {
+				t.Fatalf("row %d output %d: circuit %v, quantized evaluator %v", r, j, y[j], e)
 			}
-			if d := math.Abs(y - ref[j]); d > bound {
-				t.Fatalf("row %d class %d: circuit %v, softmax %v of logits %v: error %g above the bound %g", r, j, y, ref[j], logits[r], d, bound)
-			} else {
-				worst = max(worst, d)
+		}
+		rows = append(rows, y)
+	}
+	return rows
+}
+
+// softmaxCheck checks the circuit of text on rows of inputs against the
+// quantized evaluator and, within the bound for k classes at bits, the
+// softmax of each k logits; it returns the largest error seen.
+func softmaxCheck(t *testing.T, text, options string, inputs, logits [][]float64, k, bits int) float64 {
+	t.Helper()
+	bound := nnqonnx.SoftmaxBound(int64(k), bits)
+	worst := 0.0
+	for r, y := range circuitRows(t, text, options, inputs) {
+		var ref []float64
+		for c := 0; c < len(y); c += k {
+			ref = append(ref, softmaxRef(logits[r][c:c+k])...)
+		}
+		for j := range y {
+			d := math.Abs(y[j] - ref[j])
+			if d > bound {
+				t.Fatalf("row %d output %d: circuit %v, softmax %v of logits %v: error %g above the bound %g", r, j, y[j], ref[j], logits[r], d, bound)
 			}
+			worst = max(worst, d)
 		}
 	}
 	return worst
 }
 
-// softmaxGraph is a [1, K] input quantized to 16-bit codes at 2^-8 (logits
-// in [-128, 128)), then its softmax.
-func softmaxGraph(k int) string {
-	tt := fmt.Sprintf("tensor<1x%dxf64>", k)
+// softmaxGraph is an input of the given shape quantized to 16-bit codes
+// at 2^-8 (logits in [-128, 128)), then its softmax over the last axis.
+func softmaxGraph(shape ...int) string {
+	tt := "tensor<"
+	for _, n := range shape {
+		tt += fmt.Sprintf("%dx", n)
+	}
+	tt += "f64>"
 	return fmt.Sprintf(`nn.graph @sm(%%x: %[1]s) -> %[1]s {
   %%q = nn.quant %%x {params = "q", bits = 16} : (%[1]s) -> %[1]s
-  %%y = nn.softmax %%q {axis = 1} : (%[1]s) -> %[1]s
+  %%y = nn.softmax %%q {axis = %[2]d} : (%[1]s) -> %[1]s
   nn.return %%y : %[1]s
 }
-`, tt)
+`, tt, len(shape)-1)
 }
 
 // TestSoftmaxRandomLogits: logits of every size up to ±128 at 2^-8, near
@@ -140,31 +161,77 @@ func TestSoftmaxRandomLogits(t *testing.T) {
 	for _, k := range []int{1, 2, 5, 10} {
 		for _, bits := range []int{6, 10, 12} {
 			t.Run(fmt.Sprintf("K%d_N%d", k, bits), func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(uint64(k), uint64(bits)))
-				var codes, logits [][]float64
-				for r := range 400 {
-					spread := []float64{0.01, 0.5, 2, 8, 35, 127}[r%6]
-					row := make([]float64, k)
-					base := (rng.Float64()*2 - 1) * (127 - spread)
-					for j := range row {
-						row[j] = math.Floor((base + (rng.Float64()*2-1)*spread) * 256)
-						if r%7 == 0 && j > 0 {
-							row[j] = row[0] // ties
-						}
-						if r%11 == 1 {
-							row[j] = []float64{35, -35}[j%2] * 256
-						}
-					}
-					codes = append(codes, row)
-					lrow := make([]float64, k)
-					for j, c := range row {
-						lrow[j] = c / 256
-					}
-					logits = append(logits, lrow)
-				}
-				worst := softmaxCheck(t, softmaxGraph(k), "params="+params+" softmax-bits="+strconv.Itoa(bits), codes, logits, bits)
+				codes, logits := randomLogits(rand.New(rand.NewPCG(uint64(k), uint64(bits))), 400, k)
+				worst := softmaxCheck(t, softmaxGraph(1, k), "params="+params+" softmax-bits="+strconv.Itoa(bits), codes, logits, k, bits)
 				t.Logf("K=%d N=%d: max abs error %.6g, bound %.6g", k, bits, worst, nnqonnx.SoftmaxBound(int64(k), bits))
 			})
+		}
+	}
+}
+
+// randomLogits are rows of k codes at 2^-8 and their logits: spreads from
+// 0.01 to 127, ties, ±35.
+func randomLogits(rng *rand.Rand, rows, k int) (codes, logits [][]float64) {
+	for r := range rows {
+		spread := []float64{0.01, 0.5, 2, 8, 35, 127}[r%6]
+		row := make([]float64, k)
+		base := (rng.Float64()*2 - 1) * (127 - spread)
+		for j := range row {
+			row[j] = math.Floor((base + (rng.Float64()*2-1)*spread) * 256)
+			if r%7 == 0 && j > 0 {
+				row[j] = row[0] // ties
+			}
+			if r%11 == 1 {
+				row[j] = []float64{35, -35}[j%2] * 256
+			}
+		}
+		codes = append(codes, row)
+		lrow := make([]float64, k)
+		for j, c := range row {
+			lrow[j] = c / 256
+		}
+		logits = append(logits, lrow)
+	}
+	return codes, logits
+}
+
+// TestSoftmaxShapes: a softmax of a vector [K] and of a batch [3, K] (three
+// rows, one run), at the default bits.
+func TestSoftmaxShapes(t *testing.T) {
+	params := writePayload(t, t.TempDir(), map[string]*nneval.Tensor{
+		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
+		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
+	})
+	const k = 6
+	codes, logits := randomLogits(rand.New(rand.NewPCG(6, 3)), 300, k)
+	softmaxCheck(t, softmaxGraph(k), "params="+params, codes, logits, k, nnqonnx.DefaultSoftmaxBits)
+	var bc, bl [][]float64
+	for r := 0; r+3 <= len(codes); r += 3 {
+		bc = append(bc, append(append(append([]float64{}, codes[r]...), codes[r+1]...), codes[r+2]...))
+		bl = append(bl, append(append(append([]float64{}, logits[r]...), logits[r+1]...), logits[r+2]...))
+	}
+	softmaxCheck(t, softmaxGraph(3, k), "params="+params, bc, bl, k, nnqonnx.DefaultSoftmaxBits)
+}
+
+// TestSoftmaxThenQuant: a softmax that is not the last node: its
+// probabilities quantized again (4 bits at 2^-4, ROUND) by the step forms,
+// the circuit equal to the quantized evaluator bit for bit.
+func TestSoftmaxThenQuant(t *testing.T) {
+	params := writePayload(t, t.TempDir(), map[string]*nneval.Tensor{
+		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
+		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
+		"p.scale":      {Shape: []int64{}, Data: []float64{1.0 / 16}},
+		"p.zero_point": {Shape: []int64{}, Data: []float64{0}},
+	})
+	text := strings.Replace(softmaxGraph(1, 5), "  nn.return %y", "  %p = nn.quant %y {params = \"p\", bits = 5, signed = false} : (tensor<1x5xf64>) -> tensor<1x5xf64>\n  nn.return %p", 1)
+	codes, logits := randomLogits(rand.New(rand.NewPCG(5, 4)), 200, 5)
+	for r, y := range circuitRows(t, text, "params="+params, codes) {
+		ref := softmaxRef(logits[r])
+		for j := range y {
+			// ROUND to 2^-4 of a value within the bound of ref.
+			if d := math.Abs(y[j] - ref[j]); d > 1.0/32+nnqonnx.SoftmaxBound(5, nnqonnx.DefaultSoftmaxBits) {
+				t.Fatalf("row %d class %d: %v against softmax %v", r, j, y[j], ref[j])
+			}
 		}
 	}
 }
@@ -179,7 +246,7 @@ func TestSoftmaxQONNXMLP(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs, logits := readRows(t, dir+"inputs.txt"), readRows(t, dir+"expected.txt")
-	worst := softmaxCheck(t, string(text), "params="+dir+"params.npz input-type=fixed<16,6>", inputs, logits, nnqonnx.DefaultSoftmaxBits)
+	worst := softmaxCheck(t, string(text), "params="+dir+"params.npz input-type=fixed<16,6>", inputs, logits, 4, nnqonnx.DefaultSoftmaxBits)
 	t.Logf("qonnx-mlp: max abs error %.6g, bound %.6g", worst, nnqonnx.SoftmaxBound(4, nnqonnx.DefaultSoftmaxBits))
 }
 
