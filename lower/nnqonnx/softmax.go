@@ -103,6 +103,9 @@ func (a *absorber) softmax(op *ir.Operation, x *val) (*val, error) {
 	if axis != rank-1 {
 		return nil, fmt.Errorf("a softmax over axis %d of a rank-%d tensor: only the last axis is lowered to lookup tables (or give drop-final-softmax=true when it is the graph's last node)", axis, rank)
 	}
+	if tileview.Count(x.shape) == 0 {
+		return &val{shape: x.shape, konst: []*big.Rat{}}, nil // a softmax of no elements
+	}
 	k := x.shape[rank-1]
 	rows := tileview.Count(x.shape) / k
 	n := a.opts.SoftmaxBits

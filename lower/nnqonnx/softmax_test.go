@@ -269,3 +269,18 @@ func readRows(t *testing.T, path string) [][]float64 {
 	}
 	return rows
 }
+
+// TestSoftmaxEmpty: a softmax of no elements is a constant of none.
+func TestSoftmaxEmpty(t *testing.T) {
+	params := writePayload(t, t.TempDir(), map[string]*nneval.Tensor{
+		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
+		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
+	})
+	m, err := runPipeline(t, softmaxGraph(2, 0), "builtin.module(nn-absorb-quant{params="+params+"})")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := m.String(); strings.Contains(s, "nn.softmax") || !strings.Contains(s, "nn.const") {
+		t.Fatalf("the softmax of no elements is not a constant:\n%s", s)
+	}
+}
