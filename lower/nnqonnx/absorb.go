@@ -251,7 +251,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		if a.opts.DropFinalSoftmax && onlyReturned(op.Block, op.Results[0]) {
 			return ins[0], nil
 		}
-		return nil, fmt.Errorf("a softmax is not absorbed: give drop-final-softmax=true when it is the graph's last node (the argmax is unchanged); a lookup-table softmax is not implemented")
+		return a.softmax(op, ins[0])
 	}
 	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.const, nn.matmul by a constant, nn.add/sub/mul with a constant, nn.inv of a constant, nn.relu and shape nodes)")
 }

@@ -18,8 +18,6 @@ import (
 	"github.com/otir-dev/otir/lower/dais"
 	_ "github.com/otir-dev/otir/lower/nnkernels"
 	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 // The differential test: random QONNX MLPs (nn.quant of activations,
@@ -539,24 +537,9 @@ func writePayload(t testing.TB, dir string, p map[string]*nneval.Tensor) string 
 // circuit runs a pipeline on a graph's text and returns the ALIR program.
 func circuit(t testing.TB, text, pipeline string) (*alir.Program, error) {
 	t.Helper()
-	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
+	m, err := runPipeline(t, text, pipeline)
 	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, text)
-	}
-	if ds := verify.Verify(m); ds.HasErrors() {
-		t.Fatalf("verify: %v\n%s", ds, text)
-	}
-	pl, err := passes.ParsePipeline(pipeline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
-		return nil, ds
+		return nil, err
 	}
 	progs := dais.Programs(m)
 	if len(progs) != 1 {

@@ -25,6 +25,9 @@ type Options struct {
 	Input *quant.UniformType
 	// DropFinalSoftmax ends the circuit before a final nn.softmax.
 	DropFinalSoftmax bool
+	// SoftmaxBits is the fraction bits of a softmax lowered to lookup
+	// tables (softmax.go).
+	SoftmaxBits int
 	// Tail is the file that receives a float tail the circuit cannot hold
 	// exactly (empty: such a tail is an error).
 	Tail string
@@ -77,7 +80,8 @@ func init() {
 			{Name: "params", Help: "the payload: an .npz of the graph's parameters (otir-opt --params FILE sets it)"},
 			{Name: "input-type", Help: "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input", Check: checkInputType},
 			{Name: "tail", Help: "a file: where the outputs have no exact fixed-point form (a division, more than 62 bits), end the circuit before their float tail of affine nodes and write the tail there as a float nn.graph @NAME_tail for otir-run"},
-			{Name: "drop-final-softmax", Default: "false", Kind: passes.BoolOption, Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged)"},
+			{Name: "drop-final-softmax", Default: "false", Kind: passes.BoolOption, Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged); false: a softmax becomes lookup tables of exp and inv (softmax-bits)"},
+			{Name: "softmax-bits", Default: strconv.Itoa(DefaultSoftmaxBits), Kind: passes.IntOption, Check: checkSoftmaxBits, Help: "the fraction bits N of a softmax's probabilities (lookup tables of exp and inv; max abs error about 2^-N·(3.75 + (K-1)/8) for K classes)"},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			var opts Options
@@ -89,6 +93,10 @@ func init() {
 				opts.Input = t
 			}
 			opts.DropFinalSoftmax = o["drop-final-softmax"] == "true"
+			opts.SoftmaxBits = DefaultSoftmaxBits
+			if s := o["softmax-bits"]; s != "" {
+				opts.SoftmaxBits, _ = strconv.Atoi(s)
+			}
 			opts.Tail = o["tail"]
 			return passes.PassFunc(func(m *ir.Module) error {
 				if !anyQuantizers(m) {

@@ -58,3 +58,36 @@ nn.graph @division(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
   // expected-error @+1 {{output #0: its value 1/3072·code + 0 (element 0) is not a fixed-point number}}
   nn.return %3 : tensor<1x8xf64>
 }
+
+// -----
+
+// A softmax is lowered to lookup tables over the last axis only.
+nn.graph @softmax_axis(%x: tensor<2x8xf64>) -> tensor<2x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<2x8xf64>) -> tensor<2x8xf64>
+  // expected-error @+1 {{a softmax over axis 0 of a rank-2 tensor: only the last axis is lowered to lookup tables (or give drop-final-softmax=true when it is the graph's last node)}}
+  %1 = nn.softmax %0 {axis = 0} : (tensor<2x8xf64>) -> tensor<2x8xf64>
+  nn.return %1 : tensor<2x8xf64>
+}
+
+// -----
+
+// 1024 classes at softmax-bits=10: inv's operand holds [1, 1024] at 2^-10.
+nn.graph @softmax_wide(%x: tensor<1x1024xf64>) -> tensor<1x1024xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x1024xf64>) -> tensor<1x1024xf64>
+  // expected-error @+1 {{the softmax's inv table would have 2^21 entries (at most 2^20): give a smaller softmax-bits (now 10) or drop-final-softmax=true}}
+  %1 = nn.softmax %0 {axis = 1} : (tensor<1x1024xf64>) -> tensor<1x1024xf64>
+  nn.return %1 : tensor<1x1024xf64>
+}
+
+// -----
+
+// The operand of a softmax must have an exact fixed-point value.
+nn.graph @softmax_division(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.const {value = dense<3.0> : tensor<1x8xf64>} : () -> tensor<1x8xf64>
+  %2 = nn.inv %1 : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %3 = nn.mul %0, %2 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{the softmax's operand has no exact fixed-point value (its value 1/3072·code + 0 (element 0) is not a fixed-point number): give drop-final-softmax=true to end the circuit at the logits}}
+  %4 = nn.softmax %3 {axis = 1} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %4 : tensor<1x8xf64>
+}

@@ -9,7 +9,9 @@ the scale, add the zero point, clamp, round by the mode, subtract, rescale.
 
 Run from this directory: python3 gen.py (writes graph.mlir, params.npz,
 inputs.txt, codes.txt: the same inputs as the input quantizer's codes,
-expected.txt)."""
+expected.txt; softmax.txt: the circuit's probabilities without
+drop-final-softmax, by a transcription of the lookup-table softmax of
+docs/nn-to-circuit.md at softmax-bits=10)."""
 import math
 from fractions import Fraction as F
 
@@ -125,10 +127,25 @@ def fmt(v):
     return "%.17g" % float(v)  # the exact value rounded to float64, printed as otir-run does
 
 
+def softmax_tables(logits, n=10):
+    """The lookup-table softmax at N = n bits on exact logits: d = max(x - m,
+    L) floored to 2^-(n-2), e = floor(exp(d)·2^(n+3)), s = floor(Σe) at
+    2^-n, r = floor(2^(n+2)/s), y = floor(e·r·2^n + 1/2) at 2^-n."""
+    fd, fe, fs, fr = n - 2, n + 3, n, n + 2
+    low = -(math.floor(fe * math.log(2)) + 1)
+    m = max(logits)
+    d = [max(math.floor((x - m) * 2**fd), low * 2**fd) for x in logits]  # codes at 2^-fd
+    e = [math.floor(math.ldexp(math.exp(math.ldexp(c, -fd)), fe)) for c in d]  # codes at 2^-fe
+    s = math.floor(F(sum(e), 2**fe) * 2**fs)  # code at 2^-fs
+    r = math.floor(math.ldexp(1 / math.ldexp(s, -fs), fr))  # code at 2^-fr
+    return [F(math.floor(F(c * r, 2 ** (fe + fr)) * 2**n + F(1, 2)), 2**n) for c in e]
+
+
 np.save("row0.npy", xs[:1])  # the first input row, for the float graph of division.mlir
 
-with open("inputs.txt", "w") as fi, open("codes.txt", "w") as fc, open("expected.txt", "w") as fe:
+with open("inputs.txt", "w") as fi, open("codes.txt", "w") as fc, open("expected.txt", "w") as fe, open("softmax.txt", "w") as fsm:
     for row in xs:
         fi.write(" ".join(fmt(v) for v in row) + "\n")
         fc.write(" ".join(fmt(v * 1024) for v in row) + "\n")  # the input quantizer's codes
         fe.write(" ".join(fmt(v) for v in model(row)) + "\n")
+        fsm.write(" ".join(fmt(v) for v in softmax_tables(model(row))) + "\n")

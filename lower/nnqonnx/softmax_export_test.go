@@ -1,0 +1,4 @@
+package nnqonnx
+
+// SoftmaxBound is softmaxBound, for the external tests.
+var SoftmaxBound = softmaxBound
