@@ -9,14 +9,6 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// The window kinds nn-absorb-quant absorbs (QONNX CNNs), named in this one
-// file (tests/opnames_test.go).
-const (
-	kConv2d    = nn.OpConv2d
-	kMaxPool2d = nn.OpMaxPool2d
-	kAvgPool2d = nn.OpAvgPool2d
-)
-
 // window is a conv2d's or pool's geometry on an input [..., C, H, W]:
 // batch samples of C channels, the kernel, stride and padding, the output
 // size.

@@ -17,7 +17,6 @@ import (
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	_ "github.com/otir-dev/otir/lower/nnkernels"
-	"github.com/otir-dev/otir/parse"
 )
 
 // The differential test: random QONNX MLPs (nn.quant of activations,

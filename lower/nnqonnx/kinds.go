@@ -8,6 +8,8 @@ import "github.com/otir-dev/otir/dialect/nn"
 // kinds it absorbs, and the integer kinds of the graph it builds.
 const (
 	kAdd             = nn.OpAdd
+	kAvgPool2d       = nn.OpAvgPool2d
+	kConv2d          = nn.OpConv2d
 	kBipolarQuant    = nn.OpBipolarQuant
 	kBroadcastTo     = nn.OpBroadcastTo
 	kConst           = nn.OpConst
