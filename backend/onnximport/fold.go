@@ -134,10 +134,14 @@ func (im *importer) gather() error {
 	return im.defineConst(gatherConst(data, shape, src))
 }
 
-// slice: Slice of a constant (opset 10 and later: starts, ends, axes and
-// steps are inputs).
+// slice: Slice of a constant (starts, ends and axes attributes before
+// opset 10; starts, ends, axes and steps inputs from it).
 func (im *importer) slice() error {
-	if err := im.checkArity(3, 5); err != nil {
+	minIn := 3
+	if im.opset < 10 {
+		minIn = 1
+	}
+	if err := im.checkArity(minIn, 5); err != nil {
 		return err
 	}
 	data, err := im.needConst(0, "data")
@@ -146,6 +150,15 @@ func (im *importer) slice() error {
 	}
 	var lists [4][]int64
 	for i, what := range []string{"starts", "ends", "axes", "steps"} {
+		if i < 3 {
+			if err := im.movedToInput(what, i+1, 10); err != nil {
+				return err
+			}
+		}
+		if im.opset < 10 {
+			lists[i], _ = im.attrInts(what)
+			continue
+		}
 		c, err := im.constInput(i+1, what)
 		if err != nil {
 			return err

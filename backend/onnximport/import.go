@@ -1,6 +1,8 @@
 // Package onnximport turns an ONNX model (as torch.onnx.export writes it,
-// opsets 13 to 17) into an nn graph (dialect/nn) and its payload, the
-// parameters by key as an .npz archive (docs/nn.md, the design's section 4).
+// opsets 9 to 17, and QONNX's quantized models: Quant, BipolarQuant and
+// Trunc of the domains qonnxDomains) into an nn graph (dialect/nn) and its
+// payload, the parameters by key as an .npz archive (docs/nn.md, the
+// design's section 4).
 //
 // The file is decoded by the generated protobuf binding
 // (internal/onnxpb); every shape must be static. Initializers and Constant
@@ -65,7 +67,7 @@ type Result struct {
 
 // Supported opsets of the default ("ai.onnx") domain.
 const (
-	minOpset = 13
+	minOpset = 9
 	maxOpset = 17
 )
 
@@ -198,6 +200,15 @@ func (c *constant) int64s() ([]int64, error) {
 // nodeError is an error about the node being translated.
 func (im *importer) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s: %s", im.nodeLabel(), fmt.Sprintf(format, args...))
+}
+
+// nodeName is the current node's name, or its first output's when it has
+// none (the payload prefix of its parameters).
+func (im *importer) nodeName() string {
+	if n := im.node.GetName(); n != "" {
+		return n
+	}
+	return first(im.node.GetOutput())
 }
 
 // nodeLabel names the current node: node 'NAME' (OpType), or node #i when
@@ -336,7 +347,10 @@ func (im *importer) prunePayload(body *ir.Block) {
 	read := map[string]bool{}
 	for _, op := range body.Ops {
 		if name, ok := op.StringAttr("params"); ok {
-			read[name], read[name+".weight"], read[name+".bias"] = true, true, true
+			read[name] = true
+			for _, s := range paramSuffixes {
+				read[name+s] = true
+			}
 		}
 	}
 	kept := im.payload.Names[:0]
@@ -613,29 +627,49 @@ func floatsOf(c *constant) []float64 {
 // addPayload adds a float64 array under a key derived from name (made
 // unique) and returns the key.
 func (im *importer) addPayload(name string, shape []int64, data []float64) string {
-	name = keyOf(name)
-	key := name
-	for i := 1; ; i++ {
-		if _, taken := im.payload.Arrays[key]; !taken && !im.takenAsPrefix(key) {
-			break
+	key := im.freshPrefix(keyOf(name))
+	im.addEntry(key, shape, data)
+	return key
+}
+
+// paramSuffixes are the suffixes of the payload entries a node's params
+// attribute names: nn.linear's and nn.conv2d's .weight and .bias, the QONNX
+// quantizers' .scale, .zero_point and .output_scale (dialect/nn/qonnx.go).
+var paramSuffixes = []string{".weight", ".bias", ".scale", ".zero_point", ".output_scale"}
+
+// takenAsPrefix: key.weight, key.scale or another entry of paramSuffixes is
+// in the payload (a const named like a node's parameters would not clash,
+// but stays readable apart).
+func (im *importer) takenAsPrefix(key string) bool {
+	for _, s := range paramSuffixes {
+		if _, ok := im.payload.Arrays[key+s]; ok {
+			return true
 		}
-		key = fmt.Sprintf("%s_%d", name, i)
 	}
+	return false
+}
+
+// freshPrefix is base, or base_1, base_2...: a prefix that no payload
+// entry uses, as a key or with a suffix of paramSuffixes.
+func (im *importer) freshPrefix(base string) string {
+	name := base
+	for i := 1; ; i++ {
+		if _, c := im.payload.Arrays[name]; !c && !im.takenAsPrefix(name) {
+			return name
+		}
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+}
+
+// addEntry adds a float64 array under exactly key (a fresh prefix and one
+// of its suffixes).
+func (im *importer) addEntry(key string, shape []int64, data []float64) {
 	dims := make([]int, len(shape))
 	for i, d := range shape {
 		dims[i] = int(d)
 	}
 	im.payload.Names = append(im.payload.Names, key)
 	im.payload.Arrays[key] = &npy.Array{DType: npy.Float64, Shape: dims, Floats: data}
-	return key
-}
-
-// takenAsPrefix: key.weight or key.bias is in the payload (a const named
-// like a linear's parameters would not clash, but stays readable apart).
-func (im *importer) takenAsPrefix(key string) bool {
-	_, w := im.payload.Arrays[key+".weight"]
-	_, b := im.payload.Arrays[key+".bias"]
-	return w || b
 }
 
 // addParams adds NAME.weight and NAME.bias for nn.linear or nn.conv2d and
@@ -650,29 +684,9 @@ func (im *importer) addParams(weightName, biasName string, w []float64, wShape [
 	if !ok || base == "" {
 		base = im.node.GetName()
 	}
-	base = keyOf(base)
-	name := base
-	for i := 1; ; i++ {
-		_, w := im.payload.Arrays[name+".weight"]
-		_, b := im.payload.Arrays[name+".bias"]
-		_, c := im.payload.Arrays[name]
-		if !w && !b && !c {
-			break
-		}
-		name = fmt.Sprintf("%s_%d", base, i)
-	}
-	for _, e := range []struct {
-		key   string
-		shape []int64
-		data  []float64
-	}{{name + ".weight", wShape, w}, {name + ".bias", bShape, b}} {
-		dims := make([]int, len(e.shape))
-		for i, d := range e.shape {
-			dims[i] = int(d)
-		}
-		im.payload.Names = append(im.payload.Names, e.key)
-		im.payload.Arrays[e.key] = &npy.Array{DType: npy.Float64, Shape: dims, Floats: e.data}
-	}
+	name := im.freshPrefix(keyOf(base))
+	im.addEntry(name+".weight", wShape, w)
+	im.addEntry(name+".bias", bShape, b)
 	return name
 }
 

@@ -59,21 +59,22 @@ func init() {
 		"Conv":               {attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, (*importer).conv},
 		"MaxPool":            {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "dilations": kindInts, "kernel_shape": kindInts, "pads": kindInts, "storage_order": kindInt, "strides": kindInts}, poolOp(nn.OpMaxPool2d)},
 		"AveragePool":        {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "count_include_pad": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, poolOp(nn.OpAvgPool2d)},
-		"Pad":                {attrs{"mode": kindString}, (*importer).pad},
+		"Pad":                {attrs{"mode": kindString, "pads": kindInts, "value": kindFloat}, (*importer).pad},
 		"Softmax":            {attrs{"axis": kindInt}, (*importer).softmax},
 		"LayerNormalization": {attrs{"axis": kindInt, "epsilon": kindFloat, "stash_type": kindInt}, (*importer).layerNorm},
 		"ReduceMean":         {attrs{"axes": kindInts, "keepdims": kindInt}, reduceOp(nn.OpReduceMean)},
-		"ReduceSum":          {attrs{"keepdims": kindInt, "noop_with_empty_axes": kindInt}, reduceOp(nn.OpReduceSum)},
+		"ReduceSum":          {attrs{"axes": kindInts, "keepdims": kindInt, "noop_with_empty_axes": kindInt}, reduceOp(nn.OpReduceSum)},
 		"Transpose":          {attrs{"perm": kindInts}, (*importer).transpose},
 		"Reshape":            {attrs{"allowzero": kindInt}, (*importer).reshapeNode},
 		"Flatten":            {attrs{"axis": kindInt}, (*importer).flattenNode},
-		"Squeeze":            {nil, (*importer).squeeze},
-		"Unsqueeze":          {nil, (*importer).unsqueeze},
+		"Squeeze":            {attrs{"axes": kindInts}, (*importer).squeeze},
+		"Unsqueeze":          {attrs{"axes": kindInts}, (*importer).unsqueeze},
 		"Concat":             {attrs{"axis": kindInt}, (*importer).concat},
 		"Shape":              {attrs{"start": kindInt, "end": kindInt}, (*importer).shapeNode},
 		"ConstantOfShape":    {attrs{"value": kindTensor}, (*importer).constantOfShape},
 		"Gather":             {attrs{"axis": kindInt}, (*importer).gather},
-		"Slice":              {nil, (*importer).slice},
+		"Slice":              {attrs{"starts": kindInts, "ends": kindInts, "axes": kindInts}, (*importer).slice},
+		"BatchNormalization": {attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt}, (*importer).batchNorm},
 	}
 	for onnxName, kind := range unaryOps {
 		operators[onnxName] = operator{nil, unaryOp(kind)}
@@ -100,12 +101,15 @@ var attrRules = map[string]func(*onnxpb.AttributeProto) string{
 
 	"transA": oneInt(0, 1), "transB": oneInt(0, 1), "keepdims": oneInt(0, 1), "noop_with_empty_axes": oneInt(0, 1),
 	"ceil_mode": oneInt(0, 1), "count_include_pad": oneInt(0, 1), "allowzero": oneInt(0, 1), "saturate": oneInt(0, 1),
-	"storage_order": oneInt(0, 1),
+	"storage_order": oneInt(0, 1), "training_mode": oneInt(0, 1),
+	"signed": oneInt(0, 1), "narrow": oneInt(0, 1),
+	"rounding_mode": oneString("one of "+strings.Join(nn.RoundingModes, ", ")+" (or HALF_EVEN)", isRoundingMode),
 
-	"epsilon": oneFloat("finite and non-negative", func(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }),
-	"alpha":   oneFloat("finite", isFinite),
-	"beta":    oneFloat("finite", isFinite),
-	"ratio":   oneFloat("in [0, 1)", func(f float64) bool { return f >= 0 && f < 1 }),
+	"epsilon":  oneFloat("finite and non-negative", func(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }),
+	"alpha":    oneFloat("finite", isFinite),
+	"beta":     oneFloat("finite", isFinite),
+	"momentum": oneFloat("finite", isFinite),
+	"ratio":    oneFloat("in [0, 1)", func(f float64) bool { return f >= 0 && f < 1 }),
 }
 
 // eachInt: every entry of a list attribute lies in [lo, hi].
@@ -140,25 +144,39 @@ func oneFloat(what string, ok func(float64) bool) func(*onnxpb.AttributeProto) s
 	}
 }
 
+// oneString: a string attribute satisfies ok (what says how).
+func oneString(what string, ok func(string) bool) func(*onnxpb.AttributeProto) string {
+	return func(a *onnxpb.AttributeProto) string {
+		if s := string(a.GetS()); !ok(s) {
+			return fmt.Sprintf("%s=%q must be %s", a.GetName(), s, what)
+		}
+		return ""
+	}
+}
+
 func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // Operators lists the supported ONNX operators, sorted (for the docs and
 // the command's help).
-func Operators() []string {
-	var names []string
-	for n := range operators {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Operators() []string { return sortedKeys(operators) }
 
 // translate translates one node.
 func (im *importer) translate(n *onnxpb.NodeProto) error {
-	if d := n.GetDomain(); d != "" && d != "ai.onnx" {
+	table := operators
+	switch d := n.GetDomain(); {
+	case d == "" || d == "ai.onnx":
+	case qonnxDomains[d]:
+		table = qonnxOperators
+		if _, ok := table[n.GetOpType()]; !ok {
+			if n.GetOpType() == "FloatQuant" {
+				return im.errorf("float-output quantizer, not supported")
+			}
+			return im.errorf("operator %s of the QONNX domain '%s' is not supported (only Quant, BipolarQuant and Trunc)", n.GetOpType(), d)
+		}
+	default:
 		return im.errorf("the domain '%s' is not supported", d)
 	}
-	op, ok := operators[n.GetOpType()]
+	op, ok := table[n.GetOpType()]
 	if !ok {
 		return im.errorf("operator %s is not supported", n.GetOpType())
 	}
@@ -500,19 +518,33 @@ func binaryOp(kind string) func(*importer) error {
 
 // binaryOf defines the node's output as kind(a, b) with broadcasting.
 func (im *importer) binaryOf(kind string, a, b *value) error {
-	shape, err := im.broadcastShape(a.shape, b.shape)
+	v, err := im.binaryValue(kind, a, b)
 	if err != nil {
 		return err
+	}
+	return im.define(v)
+}
+
+// binaryValue is kind(a, b) with broadcasting, a value of the node's
+// translation that is not (yet) its output.
+func (im *importer) binaryValue(kind string, a, b *value) (*value, error) {
+	shape, err := im.broadcastShape(a.shape, b.shape)
+	if err != nil {
+		return nil, err
 	}
 	x, err := im.broadcast(a, shape)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	y, err := im.broadcast(b, shape)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return im.emitOut(kind, []*ir.Value{x, y}, nil, nil)
+	r, err := im.emit(kind, []*ir.Value{x, y}, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &value{shape: shape, ssa: r}, nil
 }
 
 // foldBinary computes a constant element-wise operation.
@@ -528,6 +560,7 @@ func (im *importer) foldBinary(kind string, a, b *value) error {
 	f := map[string]func(x, y float64) float64{
 		nn.OpAdd: func(x, y float64) float64 { return x + y }, nn.OpSub: func(x, y float64) float64 { return x - y },
 		nn.OpMul: func(x, y float64) float64 { return x * y }, "div": func(x, y float64) float64 { return x / y },
+		"pow": math.Pow,
 		nn.OpMax: func(x, y float64) float64 {
 			if math.IsNaN(x) || math.IsNaN(y) {
 				return math.NaN()
@@ -541,7 +574,7 @@ func (im *importer) foldBinary(kind string, a, b *value) error {
 			return math.Min(x, y)
 		},
 	}[kind]
-	if a.c.isInt && b.c.isInt && kind != "div" {
+	if a.c.isInt && b.c.isInt && kind != "div" && kind != "pow" {
 		g := map[string]func(x, y int64) int64{
 			nn.OpAdd: func(x, y int64) int64 { return x + y }, nn.OpSub: func(x, y int64) int64 { return x - y },
 			nn.OpMul: func(x, y int64) int64 { return x * y }, nn.OpMax: func(x, y int64) int64 { return max(x, y) },
@@ -646,7 +679,9 @@ func exactReciprocal(c *constant) ([]float64, bool) {
 	return r, true
 }
 
-// pow: only x^2 (the exponent a constant of 2s), which is x · x.
+// pow: a constant to a constant power folds (in float64: the Pow(var,
+// 0.5) of an exported batch norm); otherwise only x^2 (the exponent a
+// constant of 2s), which is x · x.
 func (im *importer) pow() error {
 	if err := im.checkArity(2, 2); err != nil {
 		return err
@@ -658,6 +693,9 @@ func (im *importer) pow() error {
 	e, err := im.needConst(1, "exponent")
 	if err != nil {
 		return err
+	}
+	if x.c != nil {
+		return im.foldBinary("pow", x, &value{name: im.node.GetInput()[1], shape: e.shape, c: e})
 	}
 	for i := range e.len() {
 		if e.float(i) != 2 {
@@ -1339,7 +1377,7 @@ func poolOp(kind string) func(*importer) error {
 // value, equal on every side, with 0 or -inf, waiting for the window node
 // that reads it.
 func (im *importer) pad() error {
-	if err := im.checkArity(2, 4); err != nil {
+	if err := im.checkArity(1, 4); err != nil {
 		return err
 	}
 	if mode := im.attrString("mode", "constant"); mode != "constant" {
@@ -1349,27 +1387,9 @@ func (im *importer) pad() error {
 	if err != nil {
 		return err
 	}
-	pc, err := im.needConst(1, "pads")
+	pads, fill, err := im.padsAndFill()
 	if err != nil {
 		return err
-	}
-	pads, err := pc.int64s()
-	if err != nil {
-		return im.errorf("pads: %v", err)
-	}
-	fill := 0.0
-	if v, err := im.constInput(2, "constant_value"); err != nil {
-		return err
-	} else if v != nil {
-		if v.len() != 1 {
-			return im.errorf("constant_value must hold one value")
-		}
-		fill = v.float(0)
-	}
-	if _, err := im.input(3); err != nil {
-		return err
-	} else if len(im.node.GetInput()) > 3 && im.node.GetInput()[3] != "" {
-		return im.errorf("the axes input is not supported")
 	}
 	if len(x.shape) != 4 || len(pads) != 8 {
 		return im.errorf("only the padding of [N, C, H, W] values is supported (shape %s, pads %v)", shapeText(x.shape), pads)
@@ -1395,15 +1415,125 @@ func (im *importer) pad() error {
 	return im.define(&value{shape: shape, pad: &padding{in: x, size: p, fill: fill}})
 }
 
+// padsAndFill reads a Pad node's pads and pad value: the attributes pads
+// and value before opset 11, the inputs pads and constant_value from it.
+func (im *importer) padsAndFill() ([]int64, float64, error) {
+	for i, name := range []string{"pads", "value"} {
+		if err := im.movedToInput(name, i+1, 11); err != nil {
+			return nil, 0, err
+		}
+	}
+	if im.opset < 11 {
+		pads, ok := im.attrInts("pads")
+		if !ok {
+			return nil, 0, im.errorf("the attribute 'pads' is missing")
+		}
+		return pads, im.attrFloat("value", 0), nil
+	}
+	pc, err := im.needConst(1, "pads")
+	if err != nil {
+		return nil, 0, err
+	}
+	pads, err := pc.int64s()
+	if err != nil {
+		return nil, 0, im.errorf("pads: %v", err)
+	}
+	fill := 0.0
+	if v, err := im.constInput(2, "constant_value"); err != nil {
+		return nil, 0, err
+	} else if v != nil {
+		if v.len() != 1 {
+			return nil, 0, im.errorf("constant_value must hold one value")
+		}
+		fill = v.float(0)
+	}
+	if _, err := im.input(3); err != nil {
+		return nil, 0, err
+	} else if len(im.node.GetInput()) > 3 && im.node.GetInput()[3] != "" {
+		return nil, 0, im.errorf("the axes input is not supported")
+	}
+	return pads, fill, nil
+}
+
 // Normalizations and reductions.
 
+// batchNorm: BatchNormalization in inference (training_mode=0, one output)
+// over the channel axis 1: (x − mean)·a + B with a = scale/√(var + ε)
+// computed in float64 at import time (ε the attribute's float32 value), as
+// nn.sub, nn.mul and nn.add of constants broadcast to x, the payload
+// entries NAME.mean, NAME.a and NAME.beta (NAME the node's). momentum only
+// matters in training.
+func (im *importer) batchNorm() error {
+	if err := im.checkArity(5, 5); err != nil {
+		return err
+	}
+	if t := im.attrInt("training_mode", 0); t != 0 {
+		return im.errorf("training_mode=%d is not supported (inference only)", t)
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	if len(x.shape) < 2 {
+		return im.errorf("input of shape %s has no channel axis 1", shapeText(x.shape))
+	}
+	ch := x.shape[1]
+	var ps [4][]float64
+	for i, what := range []string{"scale", "B", "input_mean", "input_var"} {
+		c, err := im.needConst(i+1, what)
+		if err != nil {
+			return err
+		}
+		if int64(c.len()) != ch || len(c.shape) != 1 {
+			return im.errorf("%s of shape %s is not one value per channel (%d)", what, shapeText(c.shape), ch)
+		}
+		ps[i] = floatsOf(c)
+	}
+	gamma, beta, mean, variance := ps[0], ps[1], ps[2], ps[3]
+	eps := float64(float32(1e-5))
+	if a := im.attr("epsilon"); a != nil {
+		eps = float64(a.GetF())
+	}
+	a := make([]float64, ch)
+	for i := range a {
+		a[i] = gamma[i] / math.Sqrt(variance[i]+eps)
+		if !isFinite(a[i]) {
+			return im.errorf("channel %d: scale/sqrt(var + epsilon) = %v/sqrt(%v + %v) is not finite", i, gamma[i], variance[i], eps)
+		}
+	}
+	shape := make([]int64, len(x.shape))
+	for i := range shape {
+		shape[i] = 1
+	}
+	shape[1] = ch
+	name := im.freshPrefix(keyOf(im.nodeName()))
+	v := x
+	for _, step := range []struct {
+		kind, key string
+		data      []float64
+	}{{nn.OpSub, ".mean", mean}, {nn.OpMul, ".a", a}, {nn.OpAdd, ".beta", beta}} {
+		if v, err = im.binaryValue(step.kind, v, im.constValue(name+step.key, shape, step.data)); err != nil {
+			return err
+		}
+	}
+	return im.define(v)
+}
+
+// softmax: Softmax along axis (opset 13 on). Before opset 13 the axis is
+// 1 by default and the softmax is over the input flattened to 2-D at the
+// axis (each row the dimensions from the axis on): a softmax along axis
+// when the dimensions after it are all 1, else a reshape to 2-D, the
+// softmax along its axis 1 and a reshape back.
 func (im *importer) softmax() error {
 	x, err := im.one()
 	if err != nil {
 		return err
 	}
-	a := im.attrInt("axis", -1)
-	axis, err := im.axisOf("axis", a, len(x.shape))
+	def := int64(-1)
+	if im.opset < 13 {
+		def = 1
+	}
+	axis, err := im.axisOf("axis", im.attrInt("axis", def), len(x.shape))
 	if err != nil {
 		return err
 	}
@@ -1411,7 +1541,21 @@ func (im *importer) softmax() error {
 	if err != nil {
 		return err
 	}
-	return im.emitOut(nn.OpSoftmax, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis))})
+	if im.opset >= 13 || numel(x.shape[axis+1:]) == 1 {
+		return im.emitOut(nn.OpSoftmax, []*ir.Value{in}, nil, ir.Attrs{intAttr("axis", int64(axis))})
+	}
+	flat, err := im.reshape(in, []int64{numel(x.shape[:axis]), numel(x.shape[axis:])})
+	if err != nil {
+		return err
+	}
+	y, err := im.emit(nn.OpSoftmax, []*ir.Value{flat}, nil, ir.Attrs{intAttr("axis", 1)})
+	if err != nil {
+		return err
+	}
+	if y, err = im.reshape(y, x.shape); err != nil {
+		return err
+	}
+	return im.defineSSA(y)
 }
 
 // layerNorm: LayerNormalization (opset 17) is nn.layer_norm, then nn.mul
@@ -1476,13 +1620,13 @@ func reduceOp(kind string) func(*importer) error {
 		}
 		keep := im.attrInt("keepdims", 1)
 		noop := im.attrInt("noop_with_empty_axes", 0)
-		axes, _ := im.attrInts("axes")
-		if c, err := im.constInput(1, "axes"); err != nil {
+		since := int64(13) // ReduceSum's axes are an input from opset 13
+		if kind == nn.OpReduceMean {
+			since = 18 // ReduceMean's from opset 18
+		}
+		axes, _, err := im.axesOf(since)
+		if err != nil {
 			return err
-		} else if c != nil {
-			if axes, err = c.int64s(); err != nil {
-				return im.errorf("axes: %v", err)
-			}
 		}
 		rank := len(x.shape)
 		reduced := make([]bool, rank)
@@ -1657,18 +1801,41 @@ func (im *importer) flattenNode() error {
 	return im.reshapeTo(x, []int64{numel(x.shape[:a]), numel(x.shape[a:])})
 }
 
-// squeezeAxes reads the axes of Squeeze or Unsqueeze (an input since opset
-// 13).
-func (im *importer) squeezeAxes() ([]int64, error) {
+// movedToInput checks the form of an operand that ONNX turned from the
+// attribute name into the node's input i at opset since: the attribute
+// before that opset, the input from it.
+func (im *importer) movedToInput(name string, i int, since int64) error {
+	ins := im.node.GetInput()
+	given := i < len(ins) && ins[i] != ""
+	switch {
+	case im.opset < since && given:
+		return im.errorf("%s is an attribute before opset %d, not input #%d (opset %d)", name, since, i, im.opset)
+	case im.opset >= since && im.attr(name) != nil:
+		return im.errorf("%s is input #%d from opset %d, not an attribute (opset %d)", name, i, since, im.opset)
+	}
+	return nil
+}
+
+// axesOf reads the axes of Squeeze, Unsqueeze, ReduceSum and ReduceMean:
+// the attribute before opset since, the constant input 1 from it; and
+// whether the node gives them.
+func (im *importer) axesOf(since int64) ([]int64, bool, error) {
+	if err := im.movedToInput("axes", 1, since); err != nil {
+		return nil, false, err
+	}
+	if im.opset < since {
+		axes, ok := im.attrInts("axes")
+		return axes, ok, nil
+	}
 	c, err := im.constInput(1, "axes")
 	if err != nil || c == nil {
-		return nil, err
+		return nil, false, err
 	}
 	axes, err := c.int64s()
 	if err != nil {
-		return nil, im.errorf("axes: %v", err)
+		return nil, false, im.errorf("axes: %v", err)
 	}
-	return axes, nil
+	return axes, true, nil
 }
 
 func (im *importer) squeeze() error {
@@ -1679,7 +1846,7 @@ func (im *importer) squeeze() error {
 	if err != nil {
 		return err
 	}
-	axes, err := im.squeezeAxes()
+	axes, _, err := im.axesOf(13)
 	if err != nil {
 		return err
 	}
@@ -1704,16 +1871,19 @@ func (im *importer) squeeze() error {
 }
 
 func (im *importer) unsqueeze() error {
-	if err := im.checkArity(2, 2); err != nil {
+	if err := im.checkArity(1, 2); err != nil {
 		return err
 	}
 	x, err := im.need(0)
 	if err != nil {
 		return err
 	}
-	axes, err := im.squeezeAxes()
+	axes, ok, err := im.axesOf(13)
 	if err != nil {
 		return err
+	}
+	if !ok {
+		return im.errorf("the axes are missing")
 	}
 	rank := len(x.shape) + len(axes)
 	ins := make([]bool, rank)
@@ -1787,4 +1957,210 @@ func (im *importer) concat() error {
 		ins = append(ins, x)
 	}
 	return im.emitOut(nn.OpConcat, ins, nil, ir.Attrs{intAttr("axis", int64(axis))})
+}
+
+// QONNX's quantizers.
+
+// qonnxDomains are the domains of QONNX's operators (any version of them).
+var qonnxDomains = map[string]bool{"finn.custom_op.general": true, "qonnx.custom_op.general": true, "onnx.brevitas": true}
+
+// qonnxOperators are the supported operators of qonnxDomains (IntQuant is
+// QONNX's newer name of Quant); every other operator of those domains
+// (FloatQuant, MultiThreshold...) is an error.
+var qonnxOperators = map[string]operator{
+	"Quant":        {attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}, (*importer).quant},
+	"IntQuant":     {attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}, (*importer).quant},
+	"BipolarQuant": {nil, (*importer).bipolarQuant},
+	"Trunc":        {attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}, (*importer).trunc},
+}
+
+// QONNXOperators lists the supported QONNX operators, sorted.
+func QONNXOperators() []string { return sortedKeys(qonnxOperators) }
+
+// QONNXDomains lists the QONNX domains the importer reads, sorted.
+func QONNXDomains() []string { return sortedKeys(qonnxDomains) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// isRoundingMode: s names a QONNX rounding mode, in any case
+// (resolve_rounding_mode upper-cases it; HALF_EVEN is ROUND).
+func isRoundingMode(s string) bool {
+	return slices.Contains(nn.RoundingModes, strings.ToUpper(s)) || strings.ToUpper(s) == "HALF_EVEN"
+}
+
+// rounding is the node's rounding mode as nn spells it.
+func (im *importer) rounding(def string) string {
+	r := strings.ToUpper(im.attrString("rounding_mode", def))
+	if r == "HALF_EVEN" {
+		return "ROUND"
+	}
+	return r
+}
+
+func boolAttr(name string, v int64) ir.NamedAttr {
+	return ir.NamedAttr{Name: name, Value: &ir.BoolAttr{Value: v != 0}}
+}
+
+// quantParam is a quantizer's input i (what: "scale", "zero point"...): a
+// constant of finite values, one value or an array that NumPy-broadcasts
+// to the input's shape without enlarging it (one per channel).
+func (im *importer) quantParam(i int, what string, x []int64) (*constant, error) {
+	c, err := im.needConst(i, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.shape) > len(x) {
+		return nil, im.errorf("the %s of shape %s does not broadcast to the input's shape %s", what, shapeText(c.shape), shapeText(x))
+	}
+	for k, d := range c.shape {
+		if xd := x[len(x)-len(c.shape)+k]; d != 1 && d != xd {
+			return nil, im.errorf("the %s of shape %s does not broadcast to the input's shape %s", what, shapeText(c.shape), shapeText(x))
+		}
+	}
+	for k := range c.len() {
+		if !isFinite(c.float(k)) {
+			return nil, im.errorf("the %s holds %v, not a finite value", what, c.float(k))
+		}
+	}
+	return c, nil
+}
+
+// bitWidth is a quantizer's input i, a bit width: a constant holding one
+// integer in [1, nn.MaxQuantBits].
+func (im *importer) bitWidth(i int, what string) (int64, error) {
+	c, err := im.needConst(i, what)
+	if err != nil {
+		return 0, err
+	}
+	if c.len() != 1 {
+		return 0, im.errorf("the %s must be one value, but has shape %s", what, shapeText(c.shape))
+	}
+	b := c.float(0)
+	if b != math.Trunc(b) {
+		return 0, im.errorf("the %s %v is not an integer", what, b)
+	}
+	if b < 1 || b > nn.MaxQuantBits {
+		return 0, im.errorf("the %s %v must lie in [1, %d]", what, b, nn.MaxQuantBits)
+	}
+	return int64(b), nil
+}
+
+// quantizer emits the node's quantizer kind on its input 0 with the
+// payload entries PREFIX.suffix (PREFIX the node's name made a fresh key)
+// and attrs; the constant input of a weight becomes an nn.const, not
+// folded, so that its codes and scales stay visible.
+func (im *importer) quantizer(kind string, entries map[string]*constant, attrs ir.Attrs) error {
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	name := im.freshPrefix(keyOf(im.nodeName()))
+	for _, s := range paramSuffixes {
+		if c, ok := entries[s]; ok {
+			im.addEntry(name+s, c.shape, floatsOf(c))
+		}
+	}
+	attrs = append(attrs, ir.NamedAttr{Name: "params", Value: &ir.StringAttr{Value: name}})
+	return im.emitOut(kind, []*ir.Value{in}, x.shape, attrs)
+}
+
+// scaleAndZeroPoint are the inputs x, scale and zero point of Quant and
+// Trunc.
+func (im *importer) scaleAndZeroPoint() (x *value, scale, zp *constant, err error) {
+	if x, err = im.need(0); err != nil {
+		return nil, nil, nil, err
+	}
+	if scale, err = im.quantParam(1, "scale", x.shape); err != nil {
+		return nil, nil, nil, err
+	}
+	zp, err = im.quantParam(2, "zero point", x.shape)
+	return x, scale, zp, err
+}
+
+// quant: QONNX's Quant (x, scale, zeropt, bitwidth; signed and narrow
+// required as QONNX's, rounding_mode ROUND by default) is nn.quant.
+func (im *importer) quant() error {
+	if err := im.checkArity(4, 4); err != nil {
+		return err
+	}
+	for _, a := range []string{"signed", "narrow"} {
+		if im.attr(a) == nil {
+			return im.errorf("the attribute '%s' is missing (QONNX's Quant requires it)", a)
+		}
+	}
+	_, scale, zp, err := im.scaleAndZeroPoint()
+	if err != nil {
+		return err
+	}
+	bits, err := im.bitWidth(3, "bit width")
+	if err != nil {
+		return err
+	}
+	return im.quantizer(nn.OpQuant, map[string]*constant{".scale": scale, ".zero_point": zp}, ir.Attrs{
+		intAttr(nn.BitsAttr, bits), boolAttr(nn.SignedAttr, im.attrInt("signed", 1)), boolAttr(nn.NarrowAttr, im.attrInt("narrow", 0)),
+		{Name: nn.RoundingAttr, Value: &ir.StringAttr{Value: im.rounding("ROUND")}}})
+}
+
+// bipolarQuant: QONNX's BipolarQuant (x, scale) is nn.bipolar_quant.
+func (im *importer) bipolarQuant() error {
+	if err := im.checkArity(2, 2); err != nil {
+		return err
+	}
+	x, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	scale, err := im.quantParam(1, "scale", x.shape)
+	if err != nil {
+		return err
+	}
+	return im.quantizer(nn.OpBipolarQuant, map[string]*constant{".scale": scale}, nil)
+}
+
+// trunc: QONNX's Trunc is nn.trunc: version 1 with five inputs (x, scale,
+// zeropt, input_bit_width, output_bit_width), version 2 with six (x,
+// scale, zeropt, input_bit_width, output_scale, output_bit_width); signed
+// 1, narrow 0 and rounding_mode FLOOR by default.
+func (im *importer) trunc() error {
+	if err := im.checkArity(5, 6); err != nil {
+		return err
+	}
+	x, scale, zp, err := im.scaleAndZeroPoint()
+	if err != nil {
+		return err
+	}
+	inBits, err := im.bitWidth(3, "input bit width")
+	if err != nil {
+		return err
+	}
+	entries := map[string]*constant{".scale": scale, ".zero_point": zp}
+	version, outAt := int64(1), 4
+	if len(im.node.GetInput()) == 6 {
+		version, outAt = 2, 5
+		if entries[".output_scale"], err = im.quantParam(4, "output scale", x.shape); err != nil {
+			return err
+		}
+	}
+	outBits, err := im.bitWidth(outAt, "output bit width")
+	if err != nil {
+		return err
+	}
+	if outBits > inBits {
+		return im.errorf("the output bit width %d exceeds the input bit width %d", outBits, inBits)
+	}
+	return im.quantizer(nn.OpTrunc, entries, ir.Attrs{
+		intAttr(nn.InBitsAttr, inBits), intAttr(nn.OutBitsAttr, outBits),
+		boolAttr(nn.SignedAttr, im.attrInt("signed", 1)), boolAttr(nn.NarrowAttr, im.attrInt("narrow", 0)),
+		{Name: nn.RoundingAttr, Value: &ir.StringAttr{Value: im.rounding("FLOOR")}}, intAttr(nn.VersionAttr, version)})
 }
