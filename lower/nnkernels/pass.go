@@ -9,6 +9,7 @@ import (
 
 	// The passes nn-to-circuit stands for (found by name when it expands).
 	_ "github.com/otir-dev/otir/lower/daisopt"
+	_ "github.com/otir-dev/otir/lower/nnqonnx"
 	_ "github.com/otir-dev/otir/lower/nnquant"
 	_ "github.com/otir-dev/otir/lower/tiles"
 	_ "github.com/otir-dev/otir/passes/promote"
@@ -41,20 +42,21 @@ func init() {
 }
 
 // circuitSteps are the passes nn-to-circuit stands for, in order.
-var circuitSteps = []string{"nn-quantize", "nn-to-otir", "promote-types", "lower-tiles", "dais-optimize", "dais-rescale"}
+var circuitSteps = []string{"nn-absorb-quant", "nn-quantize", "nn-to-otir", "promote-types", "lower-tiles", "dais-optimize", "dais-rescale"}
 
 // circuitOptions are nn-to-circuit's options: the payload, which
-// nn-quantize and nn-to-otir share, and every other option of nn-quantize
-// and of lower-tiles, which it passes on to them. Only max-adder-depth has its own default: -1, each
+// nn-absorb-quant, nn-quantize and nn-to-otir share, and every other option
+// of nn-absorb-quant, nn-quantize and lower-tiles, which it passes on to
+// them. Only max-adder-depth has its own default: -1, each
 // constant-matrix product its minimal adder tree, since a network's depth is
-// the sum of its layers'. (lower/nnquant and lower/tiles, imported above,
+// the sum of its layers'. (lower/nnqonnx, lower/nnquant and lower/tiles, imported above,
 // register their passes before this package's init runs.)
 func circuitOptions() []passes.Option {
 	opts := []passes.Option{paramsOption}
-	for _, step := range []string{"nn-quantize", "lower-tiles"} {
+	for _, step := range []string{"nn-absorb-quant", "nn-quantize", "lower-tiles"} {
 		for _, o := range passes.Lookup(step).Options {
 			if o.Name == paramsOption.Name {
-				continue // one payload for nn-quantize and nn-to-otir
+				continue // one payload for every step
 			}
 			o.Help = step + ": " + o.Help
 			if o.Name == "max-adder-depth" {

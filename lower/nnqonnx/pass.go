@@ -1,0 +1,106 @@
+// Package nnqonnx implements nn-absorb-quant, the first step of
+// nn-to-circuit: a float nn graph holding QONNX quantizers (nn.quant,
+// nn.bipolar_quant, nn.trunc) becomes a quantized graph of integer nodes
+// that computes exactly what the float graph computes, with no
+// calibration: FINN's streamlining done in exact rational arithmetic
+// (docs/nn-to-circuit.md, "QONNX graphs: absorbing quantizers").
+package nnqonnx
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
+)
+
+// Options are nn-absorb-quant's options.
+type Options struct {
+	// Input is the circuit's input type (input-type=fixed<W,I>); nil: each
+	// input must be quantized by the graph's own nn.quant.
+	Input *quant.UniformType
+	// DropFinalSoftmax ends the circuit before a final nn.softmax.
+	DropFinalSoftmax bool
+}
+
+var fixedRE = regexp.MustCompile(`^(u?)fixed<\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*>$`)
+
+// ParseInputType reads fixed<W,I> or ufixed<W,I> (hls4ml's and Vivado's
+// ap_fixed<W,I>: W bits in all, I of them integer bits, the sign included
+// for fixed) as the quantized type of W bits at scale 2^-(W-I).
+func ParseInputType(s string) (*quant.UniformType, error) {
+	m := fixedRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil, fmt.Errorf("option 'input-type': expected fixed<W,I> or ufixed<W,I> (W bits, I of them integer), but got '%s'", s)
+	}
+	w, err1 := strconv.Atoi(m[2])
+	i, err2 := strconv.Atoi(m[3])
+	if err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("option 'input-type': '%s' has an out-of-range number", s)
+	}
+	signed := m[1] == ""
+	if err := quant.Check(w, signed, w-i); err != nil {
+		return nil, fmt.Errorf("option 'input-type': %s: %v", s, err)
+	}
+	return quant.Uniform(w, signed, w-i), nil
+}
+
+// Absorb replaces every nn.graph of m that holds QONNX quantizers by its
+// quantized graph; other graphs are left as they are.
+func Absorb(m *ir.Module, o Options, p nneval.Payload) error {
+	return passes.ReplaceTopLevel(m,
+		func(op *ir.Operation) bool { return op.Name == nn.OpGraph },
+		func(op *ir.Operation) (*ir.Operation, error) { return absorbGraph(op, o, p) })
+}
+
+func init() {
+	passes.Register(passes.Info{
+		Name:    "nn-absorb-quant",
+		Summary: "absorb a float nn.graph's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc) into an exact quantized graph of integer nodes",
+		Options: []passes.Option{
+			{Name: "params", Help: "the payload: an .npz of the graph's parameters (otir-opt --params FILE sets it)"},
+			{Name: "input-type", Help: "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input"},
+			{Name: "drop-final-softmax", Default: "false", Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged)"},
+		},
+		New: func(o map[string]string) (passes.Pass, error) {
+			var opts Options
+			if s := o["input-type"]; s != "" {
+				t, err := ParseInputType(s)
+				if err != nil {
+					return nil, err
+				}
+				opts.Input = t
+			}
+			switch o["drop-final-softmax"] {
+			case "true":
+				opts.DropFinalSoftmax = true
+			case "false", "":
+			default:
+				return nil, fmt.Errorf("option 'drop-final-softmax': expected true or false, but got '%s'", o["drop-final-softmax"])
+			}
+			return passes.PassFunc(func(m *ir.Module) error {
+				if !anyQuantizers(m) {
+					return nil
+				}
+				p, err := nneval.ReadPayloadOption(o["params"])
+				if err != nil {
+					return err
+				}
+				return Absorb(m, opts, p)
+			}), nil
+		},
+	})
+}
+
+func anyQuantizers(m *ir.Module) bool {
+	for _, g := range nn.Graphs(m) {
+		if hasQuantizers(g) {
+			return true
+		}
+	}
+	return false
+}
