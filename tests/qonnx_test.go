@@ -135,11 +135,11 @@ func TestQONNXModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := tool{qonnxBin(t)}
-	passes, _, err := b.run(nil, "otir-opt", "--list-passes")
+	passes, list, err := b.run(nil, "otir-opt", "--list-passes")
 	if err != nil {
 		t.Fatal(err)
 	}
-	haveAbsorb := bytes.Contains(passes, []byte("nn-absorb-quant"))
+	haveAbsorb := bytes.Contains(passes, []byte("nn-absorb-quant")) || strings.Contains(list, "nn-absorb-quant")
 	names := make([]string, 0, len(models))
 	for name := range models {
 		names = append(names, name)
