@@ -14,6 +14,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/rtl"
 )
 
 // The QONNX end-to-end tests (issue 27, docs/qonnx.md) run every model of
@@ -27,7 +28,9 @@ import (
 //     models.json) and otir-run on the ALIR program must give the exact
 //     outputs (NAME.exact.txt, rationals) bit for bit; with
 //     OTIR_REFERENCE_BIN set (the reference tools' bin folder,
-//     ../shared/reference-tools), alkaid's alir_v4_run must too.
+//     ../shared/reference-tools), alkaid's alir_v4_run must too;
+//  4. for the jet tagger, the circuit's Verilog (backend/rtl) simulated in
+//     Icarus Verilog and in Verilator must give the exact outputs too.
 
 // qonnxModel is an entry of tests/qonnx/Inputs/models.json.
 type qonnxModel struct {
@@ -161,7 +164,7 @@ func TestQONNXModels(t *testing.T) {
 				if !haveAbsorb {
 					t.Skip("nn-to-circuit does not absorb QONNX quantizers yet: the pass nn-absorb-quant (branch qcircuit, issue 27) is not merged")
 				}
-				checkQONNXCircuit(t, b, dir, graph, params, m, xs, readExact(t, filepath.Join(inputs, name+".exact.txt")))
+				checkQONNXCircuit(t, b, dir, name, graph, params, m, xs, readExact(t, filepath.Join(inputs, name+".exact.txt")))
 			})
 		})
 	}
@@ -204,7 +207,7 @@ func checkQONNXEvaluator(t *testing.T, b tool, dir, graph, params string, xs, re
 // checkQONNXCircuit builds the circuit with nn-to-circuit, runs it with
 // otir-run (and alkaid's alir_v4_run when OTIR_REFERENCE_BIN is set) on
 // all samples, and compares with the exact outputs.
-func checkQONNXCircuit(t *testing.T, b tool, dir, graph, params string, m qonnxModel, xs *npy.Float64Array, exact [][]*big.Rat) {
+func checkQONNXCircuit(t *testing.T, b tool, dir, name, graph, params string, m qonnxModel, xs *npy.Float64Array, exact [][]*big.Rat) {
 	opts := "input-type=" + m.InputType
 	if m.DropFinalSoftmax {
 		opts += " drop-final-softmax=true"
@@ -239,6 +242,11 @@ func checkQONNXCircuit(t *testing.T, b tool, dir, graph, params string, m qonnxM
 		t.Fatalf("otir-run: %v\n%s", err, stderr)
 	}
 	compare("otir-run", out)
+	if name == "jet_tagger" {
+		for _, sim := range []string{"iverilog", "verilator"} {
+			t.Run(sim, func(t *testing.T) { compare(sim, simulateQONNX(t, sim, prog, xs)) })
+		}
+	}
 	if ref := os.Getenv("OTIR_REFERENCE_BIN"); ref != "" {
 		cmd := exec.Command(filepath.Join(ref, "alir_v4_run"), prog, "-")
 		cmd.Stdin = bytes.NewReader(rows.Bytes())
@@ -250,4 +258,76 @@ func checkQONNXCircuit(t *testing.T, b tool, dir, graph, params string, m qonnxM
 		}
 		compare("alir_v4_run", out)
 	}
+}
+
+// simulateQONNX writes the program's combinational Verilog with its
+// testbench (backend/rtl, docs/rtl.md), simulates it on the samples in
+// Icarus Verilog (sim "iverilog") or Verilator ("verilator") and returns
+// the output rows as otir-run prints them (each lane read as its
+// fixed-point value).
+func simulateQONNX(t *testing.T, sim, prog string, xs *npy.Float64Array) []byte {
+	if _, err := exec.LookPath(sim); err != nil {
+		t.Skipf("tests: %s not installed (Debian package %s)", sim, map[string]string{"iverilog": "iverilog", "verilator": "verilator"}[sim])
+	}
+	p, _, err := alir.ReadFile(prog, alir.FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := rtl.Build(p, rtl.Options{Name: "qonnx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var v, tb, rows bytes.Buffer
+	if err := d.WriteVerilog(&v); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteVerilogTestbench(&tb); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.EncodeInputs(&rows, p.InShifts, xs.Data); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"qonnx.v": v.Bytes(), "qonnx_tb.v": tb.Bytes(), "in.hex": rows.Bytes()} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var cmds [][]string
+	if sim == "iverilog" {
+		cmds = [][]string{{"iverilog", "-g2001", "-o", "sim.vvp", "qonnx_tb.v", "qonnx.v"}, {"vvp", "-n", "sim.vvp", "+in=in.hex"}}
+	} else { // -O0: the C++ compiler's optimizations cost more than they save on a few rows
+		cmds = [][]string{{"verilator", "--binary", "--timing", "-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0",
+			"--top-module", "qonnx_tb", "-o", "sim", "qonnx_tb.v", "qonnx.v"}, {filepath.Join(dir, "obj_dir", "sim"), "+in=in.hex"}}
+	}
+	var out []byte
+	for _, c := range cmds {
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Dir = dir
+		var eb bytes.Buffer
+		cmd.Stderr = &eb
+		if out, err = cmd.Output(); err != nil {
+			t.Fatalf("%s: %v\n%s%s", c[0], err, out, eb.String())
+		}
+	}
+	var vals []float64
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.Contains(line, "$finish") || strings.HasPrefix(line, "VCD") {
+			continue
+		}
+		lanes, err := d.DecodeOutputs(line)
+		if err != nil {
+			t.Fatalf("%v (simulator output %q)", err, line)
+		}
+		for j, lane := range lanes {
+			f, _ := new(big.Float).SetInt(lane).Float64()
+			vals = append(vals, math.Ldexp(f, -d.Outputs[j].Frac))
+		}
+	}
+	var text bytes.Buffer
+	if err := alir.WriteRows(&text, vals, p.NumOutputs()); err != nil {
+		t.Fatal(err)
+	}
+	return text.Bytes()
 }
