@@ -38,9 +38,10 @@ func init() {
 	ops = map[string]semantics{
 		nn.OpReturn: {ends: true},
 
-		nn.OpQuant:        {unsupported: "QONNX quantizers are not evaluated yet"},
-		nn.OpBipolarQuant: {unsupported: "QONNX quantizers are not evaluated yet"},
-		nn.OpTrunc:        {unsupported: "QONNX quantizers are not evaluated yet"},
+		// QONNX's quantizers (qonnx.go), on the scalar rules of dialect/nn.
+		nn.OpQuant:        {eval: quantize},
+		nn.OpBipolarQuant: {eval: bipolarQuantize},
+		nn.OpTrunc:        {eval: truncate},
 
 		nn.OpConst:         {eval: constant},
 		nn.OpRandUniform:   {eval: randUniform},

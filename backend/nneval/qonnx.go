@@ -1,0 +1,111 @@
+package nneval
+
+import (
+	"fmt"
+
+	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/tileview"
+)
+
+// The QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc) element by
+// element, by the scalar rules of dialect/nn (qonnxround.go), with their
+// payload entries NumPy-broadcast to the input.
+
+// quantEntry is a quantizer's payload entry broadcast to the input: one
+// value, or an array that NumPy-broadcasts to the input's shape.
+type quantEntry struct {
+	data    []float64
+	strides []int64 // per dimension of the input; all 0 for one value
+}
+
+// quantEntry reads payload entry params.suffix and checks each of its
+// values by rule (nn.CheckScale or nn.CheckZeroPoint).
+func (n *node) quantEntry(suffix string, rule func(float64) error) (quantEntry, error) {
+	key := n.params() + "." + suffix
+	shape := n.ins[0].Shape
+	t, ok := n.payload[key]
+	if !ok || t == nil {
+		return quantEntry{}, fmt.Errorf("the payload has no entry '%s'", key)
+	}
+	e := quantEntry{data: t.Data, strides: make([]int64, len(shape))}
+	switch {
+	case len(t.Data) == 0:
+		return e, fmt.Errorf("payload entry '%s' holds no values", key)
+	case len(t.Data) > 1 && !tileview.Fits(t.Shape, shape):
+		return e, fmt.Errorf("payload entry '%s' has shape %s, which does not broadcast to the input's shape %s", key, shapeText(t.Shape), shapeText(shape))
+	case len(t.Data) > 1:
+		e.strides = tileview.BroadcastStrides(t.Shape, shape)
+	}
+	for i, v := range t.Data {
+		if err := rule(v); err != nil {
+			return e, fmt.Errorf("payload entry '%s', element %d: %v", key, i, err)
+		}
+	}
+	return e, nil
+}
+
+// quantEntries reads the node's entries (suffixes, each with its rule) and
+// applies f to every input element and its entries' values.
+func (n *node) quantEntries(suffixes []string, rules []func(float64) error, f func(x float64, p []float64) float64) (*Tensor, error) {
+	es := make([]quantEntry, len(suffixes))
+	for i, s := range suffixes {
+		var err error
+		if es[i], err = n.quantEntry(s, rules[i]); err != nil {
+			return nil, err
+		}
+	}
+	x, y := n.ins[0], n.result()
+	c := make([]int64, len(x.Shape))
+	p := make([]float64, len(es))
+	for k, v := range x.Data {
+		for i, e := range es {
+			p[i] = e.data[tileview.Linear(c, e.strides)]
+		}
+		y.Data[k] = f(v, p)
+		tileview.Next(c, x.Shape)
+	}
+	return y, nil
+}
+
+var (
+	scaleAndZero = []string{"scale", "zero_point"}
+	scaleRules   = []func(float64) error{nn.CheckScale, nn.CheckZeroPoint, nn.CheckScale}
+)
+
+// quantize is nn.quant: QONNX's int_quant.
+func quantize(n *node) (*Tensor, error) {
+	s, err := nn.QuantSpecOf(n.op)
+	if err != nil {
+		return nil, err
+	}
+	return n.quantEntries(scaleAndZero, scaleRules, func(x float64, p []float64) float64 {
+		return s.QuantValue(x, p[0], p[1])
+	})
+}
+
+// bipolarQuantize is nn.bipolar_quant: QONNX's binary_quant.
+func bipolarQuantize(n *node) (*Tensor, error) {
+	return n.quantEntries(scaleAndZero[:1], scaleRules, func(x float64, p []float64) float64 {
+		return nn.BipolarValue(x, p[0])
+	})
+}
+
+// truncate is nn.trunc: QONNX's trunc_v1, or trunc_v2 with the entry
+// output_scale.
+func truncate(n *node) (*Tensor, error) {
+	s, err := nn.QuantSpecOf(n.op)
+	if err != nil {
+		return nil, err
+	}
+	names := scaleAndZero
+	if s.Version == 2 {
+		names = append(names[:2:2], "output_scale")
+	}
+	return n.quantEntries(names, scaleRules, func(x float64, p []float64) float64 {
+		out := 0.0
+		if len(p) > 2 {
+			out = p[2]
+		}
+		return s.TruncValue(x, p[0], p[1], out)
+	})
+}

@@ -1,0 +1,157 @@
+package nn
+
+import (
+	"math"
+	"testing"
+)
+
+// TestRoundModeTies: every mode at the ties ±0.5, ±1.5, ±2.5 and off them
+// (the table of docs/nn.md, "QONNX quantizers"), checked by hand.
+func TestRoundModeTies(t *testing.T) {
+	at := []float64{-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.3, 0.7, 2.2}
+	want := map[string][]float64{
+		"ROUND":     {-2, -2, 0, 0, 2, 2, 0, 1, 2},
+		"CEIL":      {-2, -1, 0, 1, 2, 3, 0, 1, 3},
+		"FLOOR":     {-3, -2, -1, 0, 1, 2, -1, 0, 2},
+		"UP":        {-3, -2, -1, 1, 2, 3, -1, 1, 3},
+		"DOWN":      {-2, -1, 0, 0, 1, 2, 0, 0, 2},
+		"HALF_UP":   {-3, -2, -1, 1, 2, 3, 0, 1, 2},
+		"HALF_DOWN": {-2, -1, 0, 0, 1, 2, 0, 1, 2},
+	}
+	if len(want) != len(RoundingModes) {
+		t.Fatalf("the table has %d modes, RoundingModes %d", len(want), len(RoundingModes))
+	}
+	for _, mode := range RoundingModes {
+		for i, v := range at {
+			if got := RoundMode(mode, v); got != want[mode][i] {
+				t.Errorf("%s(%v) = %v, want %v", mode, v, got, want[mode][i])
+			}
+		}
+	}
+	// Exact where QONNX's float64 |v|+0.5 is not: the largest double below
+	// 0.5 rounds to 0, and 2^52+1 stays odd.
+	below := math.Nextafter(0.5, 0)
+	for _, c := range []struct {
+		mode    string
+		v, want float64
+	}{{"HALF_UP", below, 0}, {"HALF_UP", -below, 0}, {"HALF_UP", 1<<52 + 1, 1<<52 + 1}, {"HALF_DOWN", 1<<52 + 1, 1<<52 + 1},
+		{"HALF_DOWN", math.Nextafter(0.5, 1), 1}, {"ROUND", math.NaN(), math.NaN()}, {"NEAREST", 1, math.NaN()}} {
+		if got := RoundMode(c.mode, c.v); got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("%s(%v) = %v, want %v", c.mode, c.v, got, c.want)
+		}
+	}
+}
+
+// TestQuantCode: clamping before rounding, narrow and unsigned ranges,
+// zero points, bipolar, and the exact decision where the float64 quotient
+// lands on a boundary the exact value misses.
+func TestQuantCode(t *testing.T) {
+	s8 := QuantSpec{Bits: 8, Signed: true, Rounding: "ROUND"}
+	with := func(s QuantSpec, f func(*QuantSpec)) QuantSpec { f(&s); return s }
+	for _, c := range []struct {
+		name           string
+		spec           QuantSpec
+		x, scale, zp   float64
+		want           int64
+		value          float64
+		viaFloatQuoted int64 // what the rounded float64 quotient would give (QONNX's NumPy)
+	}{
+		{"tie to even", s8, 2.5, 1, 0, 2, 2, 2},
+		{"tie to even, po2 scale", s8, 0.375, 0.25, 0, 2, 0.5, 2},
+		{"clamp high", s8, 200, 1, 0, 127, 127, 127},
+		{"clamp low", s8, -200, 1, 0, -128, -128, -128},
+		{"narrow", with(s8, func(s *QuantSpec) { s.Narrow = true }), -200, 1, 0, -127, -127, -127},
+		{"unsigned", with(s8, func(s *QuantSpec) { s.Signed = false }), -5, 1, 0, 0, 0, 0},
+		{"unsigned high", with(s8, func(s *QuantSpec) { s.Signed = false }), 300, 1, 0, 255, 255, 255},
+		{"unsigned narrow", with(s8, func(s *QuantSpec) { s.Signed, s.Narrow = false, true }), 300, 1, 0, 254, 254, 254},
+		{"clamp then ceil", QuantSpec{Bits: 3, Signed: true, Rounding: "CEIL"}, 3.2, 1, 0, 3, 3, 3},
+		{"zero point", with(s8, func(s *QuantSpec) { s.Signed = false }), 0.75, 0.5, 3, 4, 0.5, 4},
+		{"zero point clamps", with(s8, func(s *QuantSpec) { s.Signed = false }), -2, 0.5, 3, 0, -1.5, 0},
+		{"infinity", s8, math.Inf(1), 0.5, 0, 127, 63.5, 127},
+		{"bipolar at 0", QuantSpec{Bits: 1, Signed: true, Rounding: "ROUND"}, 0, 0.5, 0, 1, 0.5, 1},
+		{"bipolar below", QuantSpec{Bits: 1, Signed: true, Rounding: "ROUND"}, -1e-300, 0.5, 0, -1, -0.5, -1},
+		{"unsigned 1 bit", QuantSpec{Bits: 1, Rounding: "ROUND"}, 0.75, 1, 0, 1, 1, 1},
+		// 0.25/0.1 rounds to the tie 2.5; the exact value is below it.
+		{"exact below a tie", with(s8, func(s *QuantSpec) { s.Rounding = "HALF_UP" }), 0.25, 0.1, 0, 2, 0.2, 3},
+		// -4/0.1 rounds to -40; the exact value is above it.
+		{"exact above an integer", with(s8, func(s *QuantSpec) { s.Rounding = "CEIL" }), -4, 0.1, 0, -39, -3.9000000000000004, -40},
+		// 88.89999999999999/0.7 rounds to 127 = Max; the exact value is below it.
+		{"exact below Max", with(s8, func(s *QuantSpec) { s.Rounding = "FLOOR" }), 88.89999999999999, 0.7, 0, 126, 88.19999999999999, 127},
+	} {
+		got, ok := c.spec.Code(c.x, c.scale, c.zp)
+		if !ok || got != c.want {
+			t.Errorf("%s: Code(%v, %v, %v) = %d, %v; want %d", c.name, c.x, c.scale, c.zp, got, ok, c.want)
+		}
+		if v := c.spec.QuantValue(c.x, c.scale, c.zp); v != c.value {
+			t.Errorf("%s: QuantValue = %v, want %v", c.name, v, c.value)
+		}
+		naive := c.spec.Bipolar() && c.x/c.scale+c.zp >= 0
+		if !c.spec.Bipolar() {
+			n := RoundMode(c.spec.Rounding, c.spec.clamp(c.x/c.scale+c.zp))
+			naive = int64(n) == c.viaFloatQuoted
+		} else {
+			naive = naive == (c.viaFloatQuoted == 1)
+		}
+		if !naive {
+			t.Errorf("%s: the float64 quotient does not give %d: the case does not show what it says", c.name, c.viaFloatQuoted)
+		}
+	}
+	if _, ok := s8.Code(math.NaN(), 1, 0); ok {
+		t.Error("Code(NaN) is ok")
+	}
+	if v := s8.QuantValue(math.NaN(), 1, 0); !math.IsNaN(v) {
+		t.Errorf("QuantValue(NaN) = %v", v)
+	}
+}
+
+// TestTrunc: QONNX's trunc_v1 (2^(in_bits-out_bits), no clamp, rescaled by
+// scale) and trunc_v2 (t = 2^round(log2(output_scale/scale)), clamped to
+// out_bits, rescaled by output_scale with zero point zp/t).
+func TestTrunc(t *testing.T) {
+	v1 := QuantSpec{Bits: 4, InBits: 8, Signed: true, Rounding: "FLOOR", Version: 1}
+	v2 := v1
+	v2.Version = 2
+	for _, c := range []struct {
+		name                    string
+		spec                    QuantSpec
+		x, scale, zp, out, want float64
+	}{
+		{"v1 floor", v1, 37, 1, 0, 0, 2},                           // 37/16 = 2.3125
+		{"v1 floor negative", v1, -37, 1, 0, 0, -3},                // -2.3125
+		{"v1 input rounds half to even", v1, 31.5, 1, 0, 0, 2},     // 32/16
+		{"v1 round tie", withMode(v1, "ROUND"), 40, 1, 0, 0, 2},    // 2.5
+		{"v1 round tie up", withMode(v1, "ROUND"), 24, 1, 0, 0, 2}, // 1.5
+		{"v1 no clamp", v1, 4000, 1, 0, 0, 250},
+		{"v1 scale", v1, 3.7, 0.1, 0, 0, 0.2},                 // 37/16 -> 2, times 0.1
+		{"v1 zero point", v1, 37, 1, 4, 0, -2},                // (41/16 -> 2) - 4
+		{"v2", v2, 37, 1, 0, 16, 32},                          // 2·16
+		{"v2 clamps to out_bits", v2, 200, 1, 0, 16, 7 * 16},  // 12.5 -> 7
+		{"v2 zero point", v2, 37, 1, 4, 16, 28},               // (41/16 -> 2 - 4/16)·16
+		{"v2 t rounds to a power of 2", v2, 37, 1, 0, 20, 40}, // t = 16: 2·20
+	} {
+		if got := c.spec.TruncValue(c.x, c.scale, c.zp, c.out); got != c.want {
+			t.Errorf("%s: TruncValue(%v, %v, %v, %v) = %v, want %v", c.name, c.x, c.scale, c.zp, c.out, got, c.want)
+		}
+	}
+	if BipolarValue(0, 0.5) != 0.5 || BipolarValue(-0.1, 0.5) != -0.5 || BipolarValue(math.NaN(), 2) != -2 || BipolarValue(3, 2) != 2 {
+		t.Error("BipolarValue: want scale where x ≥ 0, -scale elsewhere and for NaN")
+	}
+}
+
+func withMode(s QuantSpec, mode string) QuantSpec { s.Rounding = mode; return s }
+
+func TestQuantParamRules(t *testing.T) {
+	for _, v := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if CheckScale(v) == nil {
+			t.Errorf("scale %v accepted", v)
+		}
+	}
+	for _, v := range []float64{0.5, math.NaN(), math.Inf(-1)} {
+		if CheckZeroPoint(v) == nil {
+			t.Errorf("zero point %v accepted", v)
+		}
+	}
+	if CheckScale(1e-30) != nil || CheckZeroPoint(-3) != nil {
+		t.Error("valid parameters rejected")
+	}
+}
