@@ -74,6 +74,7 @@ func init() {
 		"ConstantOfShape":    {attrs{"value": kindTensor}, (*importer).constantOfShape},
 		"Gather":             {attrs{"axis": kindInt}, (*importer).gather},
 		"Slice":              {attrs{"starts": kindInts, "ends": kindInts, "axes": kindInts}, (*importer).slice},
+		"Clip":               {attrs{"min": kindFloat, "max": kindFloat}, (*importer).clip},
 		"BatchNormalization": {attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt}, (*importer).batchNorm},
 	}
 	for onnxName, kind := range unaryOps {
@@ -171,7 +172,7 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 			if n.GetOpType() == "FloatQuant" {
 				return im.errorf("float-output quantizer, not supported")
 			}
-			return im.errorf("operator %s of the QONNX domain '%s' is not supported (only Quant, BipolarQuant and Trunc)", n.GetOpType(), d)
+			return im.errorf("operator %s of the QONNX domain '%s' is not supported (only %s)", n.GetOpType(), d, strings.Join(QONNXOperators(), ", "))
 		}
 	default:
 		return im.errorf("the domain '%s' is not supported", d)
@@ -711,6 +712,38 @@ func (im *importer) pow() error {
 		return err
 	}
 	return im.emitOut(nn.OpMul, []*ir.Value{xs, xs}, nil, nil)
+}
+
+// clip: Clip(x, min, max) is nn.max by min, then nn.min by max (an absent
+// bound clips nothing); the bounds are float attributes before opset 11
+// (their float32 values, as ONNX compares) and optional inputs from it.
+func (im *importer) clip() error {
+	if err := im.checkArity(1, 3); err != nil {
+		return err
+	}
+	v, err := im.need(0)
+	if err != nil {
+		return err
+	}
+	for i, bound := range []struct{ attr, kind string }{{"min", nn.OpMax}, {"max", nn.OpMin}} {
+		if err := im.movedToInput(bound.attr, i+1, 11); err != nil {
+			return err
+		}
+		b, err := im.input(i + 1)
+		if err != nil {
+			return err
+		}
+		if a := im.attr(bound.attr); a != nil {
+			b = im.constValue(im.node.GetOutput()[0]+"_"+bound.attr, []int64{}, []float64{float64(a.GetF())})
+		}
+		if b == nil {
+			continue
+		}
+		if v, err = im.binaryValue(bound.kind, v, b); err != nil {
+			return err
+		}
+	}
+	return im.alias(v)
 }
 
 // neg: −x is x · (−1), exact.
@@ -1591,19 +1624,14 @@ func (im *importer) layerNorm() error {
 	if err != nil {
 		return err
 	}
-	out := im.node.GetOutput()[0]
-	yv := &value{name: out, shape: x.shape, ssa: y}
-	if bias == nil {
-		return im.binaryOf(nn.OpMul, yv, scale)
+	v, err := im.binaryValue(nn.OpMul, &value{shape: x.shape, ssa: y}, scale)
+	if err == nil && bias != nil {
+		v, err = im.binaryValue(nn.OpAdd, v, bias)
 	}
-	// The scaled value is an intermediate of this node: define it, then
-	// the bias's add redefines the output.
-	if err := im.binaryOf(nn.OpMul, yv, scale); err != nil {
+	if err != nil {
 		return err
 	}
-	scaled := im.vals[out]
-	delete(im.vals, out)
-	return im.binaryOf(nn.OpAdd, scaled, bias)
+	return im.define(v)
 }
 
 // reduce: ReduceMean and ReduceSum over a set of axes, one nn.reduce_*

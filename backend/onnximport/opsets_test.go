@@ -89,6 +89,14 @@ func TestOpsetForms(t *testing.T) {
 		{"Div-9 by a constant 3", one(9, node("Div", "D", []string{"x", "k"}, []string{"y"}), doubles("k", nil, 3)), []string{`nn.const {params = "k"}`, "nn.inv %0 : (tensor<f64>) -> tensor<f64>", "nn.mul"}, ""},
 		{"Pow-9 of constants folds", opsetCase(9, []*onnxpb.NodeProto{node("Pow", "P", []string{"v", "h"}, []string{"s"}), node("Div", "D", []string{"x", "s"}, []string{"y"})},
 			doubles("v", []int64{1}, 2), doubles("h", nil, 0.5)), []string{`nn.const {params = "s"} : () -> tensor<1xf64>`, "nn.inv"}, ""},
+		{"Clip-6 attributes", one(9, node("Clip", "K", []string{"x"}, []string{"y"}, floatAttrP("min", 0), floatAttrP("max", 6))),
+			[]string{`nn.const {params = "y_min"}`, "nn.max", `nn.const {params = "y_max"}`, "nn.min"}, ""},
+		{"Clip-6 min only", one(10, node("Clip", "K", []string{"x"}, []string{"y"}, floatAttrP("min", 0))), []string{"nn.max"}, ""},
+		{"Clip-11 inputs", one(11, node("Clip", "K", []string{"x", "lo", "hi"}, []string{"y"}), doubles("lo", nil, -1), doubles("hi", nil, 1)),
+			[]string{`nn.const {params = "lo"}`, "nn.max", `nn.const {params = "hi"}`, "nn.min"}, ""},
+		{"Clip-13 max only", one(13, node("Clip", "K", []string{"x", "", "hi"}, []string{"y"}), doubles("hi", nil, 1)), []string{"nn.min"}, ""},
+		{"Clip-11 min attribute", one(11, node("Clip", "K", []string{"x"}, []string{"y"}, floatAttrP("min", 0))), nil, "node 'K' (Clip): min is input #1 from opset 11, not an attribute"},
+		{"Clip-10 min input", one(10, node("Clip", "K", []string{"x", "lo"}, []string{"y"}), doubles("lo", nil, -1)), nil, "node 'K' (Clip): min is an attribute before opset 11"},
 		{"Dropout-10 ratio attribute", one(10, node("Dropout", "D", []string{"x"}, []string{"y"}, floatAttrP("ratio", 0.5))), []string{"nn.return %arg0"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,6 +157,38 @@ func checkContains(t *testing.T, text string, want []string) {
 	for _, s := range want {
 		if !strings.Contains(text, s) {
 			t.Errorf("the graph has no %q\n%s", s, text)
+		}
+	}
+}
+
+// TestBatchNormEval evaluates an imported BatchNormalization (opset 9,
+// channel axis 1 of [1, 2, 6, 6], a negative gamma) against
+// (x − mean)·gamma/√(var + ε) + B in float64, ε the attribute's float32.
+func TestBatchNormEval(t *testing.T) {
+	gamma, beta, mean, variance := []float64{0.5, -2}, []float64{0.25, 1}, []float64{1, -3}, []float64{4, 0.1}
+	eps := float64(float32(1e-3))
+	m := one(9, node("BatchNormalization", "BN", []string{"x", "g", "b", "m", "v"}, []string{"y"}, floatAttrP("epsilon", 1e-3)),
+		doubles("g", []int64{2}, gamma...), doubles("b", []int64{2}, beta...), doubles("m", []int64{2}, mean...), doubles("v", []int64{2}, variance...))
+	res, err := Import(m.bytes(t), "m.onnx", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := nneval.Payload{}
+	for k, a := range res.Payload.Arrays {
+		p[k] = nneval.FromNPY(a)
+	}
+	x := nneval.New([]int64{1, 2, 6, 6})
+	for i := range x.Data {
+		x.Data[i] = math.Cos(float64(i)) * 3
+	}
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*nneval.Tensor{x}, p, nneval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, got := range r.Outputs[0].Data {
+		c := i / 36
+		if want := (x.Data[i]-mean[c])*(gamma[c]/math.Sqrt(variance[c]+eps)) + beta[c]; got != want {
+			t.Fatalf("y[%d] = %v, want %v", i, got, want)
 		}
 	}
 }
