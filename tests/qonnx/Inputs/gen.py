@@ -22,6 +22,9 @@ For each model NAME it writes:
     NAME.onnx        the model (batch of one, as the zoo's)
     NAME.in.npy      S samples on the model's input grid, [S, *input shape], float64
     NAME.ref.npy     the float64 reference outputs, [S, *output shape]
+    NAME.logits.npy  when the graph ends in a Softmax: the float64 reference
+                     of its operand (the softmax's exp is libm's, NumPy's or
+                     Go's, which may differ in the last bit)
     NAME.exact.txt   the exact outputs of the circuit (before a final
                      Softmax, which the circuit drops), one sample per
                      line, each value a rational p/q
@@ -55,72 +58,13 @@ from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nn", "Inputs", "qonnx"))
-try:  # one copy: the transcription of QONNX's reference ops (branch qeval)
-    import qonnx_ref as Q  # noqa: E402
-except ImportError:  # until it lands: the same functions, in qonnx_ref_fallback below
-    Q = None
+# QONNX's reference quantizers, transcribed line for line (one copy, shared
+# with tests/nn/Inputs/qonnx/gen.py).
+from qonnx_ref import binary_quant, int_quant, max_int, min_int  # noqa: E402
 
-# ---------------------------------------------------------------------------
-# QONNX's reference quantizers (src/qonnx/custom_op/general/intquant.py,
-# bipolar_quant.py, trunc.py), as NumPy functions of float64 arrays. Used
-# when tests/nn/Inputs/qonnx/qonnx_ref.py is absent; same names.
-
-
-def min_int(signed, narrow, bits):
-    if signed and narrow:
-        return -(2 ** (bits - 1)) + 1
-    if signed:
-        return -(2 ** (bits - 1))
-    return 0
-
-
-def max_int(signed, narrow, bits):
-    if not signed and not narrow:
-        return 2**bits - 1
-    if not signed and narrow:
-        return 2**bits - 2
-    return 2 ** (bits - 1) - 1
-
-
-def resolve_rounding_mode(mode):
-    mode = mode.upper()
-    if mode in ("ROUND", "HALF_EVEN"):
-        return np.round
-    if mode == "CEIL":
-        return np.ceil
-    if mode == "FLOOR":
-        return np.floor
-    if mode == "UP":
-        return lambda x: np.sign(x) * np.ceil(np.abs(x))
-    if mode == "DOWN":
-        return np.fix
-    if mode == "HALF_UP":
-        return lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5)
-    if mode == "HALF_DOWN":
-        return lambda x: np.sign(x) * np.ceil(np.abs(x) - 0.5)
-    raise ValueError(mode)
-
-
-def int_quant(x, scale, zeropt, bits, signed, narrow, rounding_mode):
-    """QONNX's int_quant, literally (the float64 quotient x/scale)."""
-    y = x / scale + zeropt
-    if bits == 1 and signed:
-        y = np.where(y >= 0.0, 1.0, -1.0)
-    else:
-        y = np.clip(y, min_int(signed, narrow, bits), max_int(signed, narrow, bits))
-        y = resolve_rounding_mode(rounding_mode)(y)
-    return (y - zeropt) * scale
-
-
-def binary_quant(x, scale):
-    return np.where(x >= 0.0, 1.0, -1.0) * scale
-
-
-def trunc_v1(x, scale, zeropt, in_bits, out_bits, signed, narrow, rounding_mode):
-    y = np.round(x / scale + zeropt)
-    y = y / 2.0 ** (in_bits - out_bits)
-    y = resolve_rounding_mode(rounding_mode)(y)
-    return (y - zeropt) * scale
+# How often QONNX's literal int_quant (the integer decided on the float64
+# quotient x/scale) differs from the exact decision, per model.
+LITERAL = {"differ": 0, "values": 0}
 
 
 # ---------------------------------------------------------------------------
@@ -191,7 +135,11 @@ class Float64:
     @staticmethod
     def quant(x, scale, zp, bits, signed, narrow, mode):
         n = quant_codes(x, scale, zp, bits, signed, narrow, mode).astype(np.float64)
-        return (n - zp) * scale
+        y = (n - zp) * scale
+        literal = int_quant(x, scale, zp, bits, signed, narrow, mode)
+        LITERAL["differ"] += int(np.sum(literal != y))
+        LITERAL["values"] += y.size
+        return y
 
     @staticmethod
     def trunc(x, scale, zp, in_bits, out_bits, signed, narrow, mode):
@@ -713,12 +661,13 @@ def check(name, m, xs):
     stop = m.graph.node[-1].op_type == "Softmax"
     last = m.graph.node[-1].op_type
     quantized = last in ("Quant", "BipolarQuant", "Trunc")
-    refs, exacts, mism, ulps, literal = [], [], 0, 0, 0
+    refs, logits, exacts, mism, ulps = [], [], [], 0, 0
     for v in xs:
         r = evaluate(m, v, Float64)
         e = evaluate(m, v, Exact, stop_before_softmax=stop)
         rf = evaluate(m, v, Float64, stop_before_softmax=stop)
         refs.append(r)
+        logits.append(rf)
         exacts.append(e)
         for a, q in zip(rf.ravel(), e.ravel()):
             if quantized:
@@ -729,7 +678,7 @@ def check(name, m, xs):
                 if abs(float(a) - float(q)) > 1e-9 * max(1.0, abs(float(q))):
                     mism += 1
     assert mism == 0, f"{name}: the float64 reference and the exact model disagree on {mism} outputs"
-    return np.stack(refs), exacts, ulps
+    return np.stack(refs), np.stack(logits) if stop else None, exacts, ulps
 
 
 def main():
@@ -740,20 +689,25 @@ def main():
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
+        LITERAL.update(differ=0, values=0)
         m.graph.name = name
         shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
         xs = grid(rng, tuple(shape), w, i, signed, 16)
-        ref, exact, ulps = check(name, m, xs)
+        ref, logits, exact, ulps = check(name, m, xs)
         onnx.save(m, os.path.join(HERE, name + ".onnx"))
         np.save(os.path.join(HERE, name + ".in.npy"), xs)
         np.save(os.path.join(HERE, name + ".ref.npy"), ref)
+        if logits is not None:
+            np.save(os.path.join(HERE, name + ".logits.npy"), logits)
         with open(os.path.join(HERE, name + ".exact.txt"), "w") as f:
             for e in exact:
                 f.write(" ".join(f"{q.numerator}/{q.denominator}" for q in e.ravel()) + "\n")
         meta[name] = {"input_type": itype, "drop_final_softmax": m.graph.node[-1].op_type == "Softmax",
                       "samples": len(xs), "float_vs_exact_max_ulps": ulps,
+                      "literal_qonnx_differs": f"{LITERAL['differ']} of {LITERAL['values']} quantized values",
                       "ops": sorted({n.op_type for n in m.graph.node})}
-        print(f"{name}: {len(m.graph.node)} nodes, input {itype}, float64 vs exact: max {ulps} ulp apart on unquantized outputs")
+        print(f"{name}: {len(m.graph.node)} nodes, input {itype}, float64 vs exact: max {ulps} ulp apart on unquantized outputs;"
+              f" QONNX's literal int_quant differs from the exact decision on {LITERAL['differ']} of {LITERAL['values']} values")
     with open(os.path.join(HERE, "models.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
         f.write("\n")
