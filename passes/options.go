@@ -205,6 +205,11 @@ func checkValue(info *Info, o *Option, v string) error {
 			return fmt.Errorf("invalid value '%s' for option '%s' of pass '%s' (expected true or false)", v, o.Name, info.Name)
 		}
 	}
+	if o.Check != nil {
+		if err := o.Check(v); err != nil {
+			return fmt.Errorf("invalid value '%s' for option '%s' of pass '%s' (%v)", v, o.Name, info.Name, err)
+		}
+	}
 	return nil
 }
 

@@ -13,6 +13,8 @@ func TestParsePipeline(t *testing.T) {
 		{"  builtin.module( test-noop , test-noop )  ", "builtin.module(test-noop,test-noop)"},
 		{"builtin.module(test-opts)", "builtin.module(test-opts{count=3 label=\"\" style=hls verbose=false})"},
 		{"builtin.module(test-opts{style=cpp count=-7 verbose})", "builtin.module(test-opts{count=-7 label=\"\" style=cpp verbose=true})"},
+		// a value with a comma inside angle brackets is one value
+		{"builtin.module(test-checked{type=fixed<16,6>})", "builtin.module(test-checked{type=\"fixed<16,6>\"})"},
 		{"builtin.module(test-opts{label='a b' style=\"cpp\"})", "builtin.module(test-opts{count=3 label=\"a b\" style=cpp verbose=false})"},
 		{"builtin.module(test-opts{label={x,y}})", "builtin.module(test-opts{count=3 label=\"x,y\" style=hls verbose=false})"},
 		{"builtin.module(test-mark{tag=a},test-mark)", "builtin.module(test-mark{tag=a},test-mark{tag=x})"},
@@ -40,6 +42,7 @@ func TestParsePipeline(t *testing.T) {
 		{"builtin.module(test-opts{style=hls style=cpp})", "error: option 'style' of pass 'test-opts' is given twice\nbuiltin.module(test-opts{style=hls style=cpp})\n                                   ^"},
 		{"builtin.module(test-opts{style=hls", "error: unterminated '{' in the options of pass 'test-opts'\nbuiltin.module(test-opts{style=hls\n                        ^"},
 		{"builtin.module(test-opts{label='abc})", "error: unterminated quoted option value\nbuiltin.module(test-opts{label='abc})\n                               ^"},
+		{"builtin.module(test-checked{type=ufix<8,2>})", "error: invalid value 'ufix<8,2>' for option 'type' of pass 'test-checked' (expected fixed<W,I>)\nbuiltin.module(test-checked{type=ufix<8,2>})\n                                 ^"},
 		{"builtin.module(test-opts{=x})", "error: expected an option name, found '='\nbuiltin.module(test-opts{=x})\n                         ^"},
 	}
 	for _, c := range cases {

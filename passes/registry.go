@@ -51,6 +51,9 @@ type Option struct {
 	Values []string
 	// Kind validates values of a non-enumeration option.
 	Kind OptionKind
+	// Check, when set, validates a given value further (a syntax of its
+	// own, such as fixed<W,I>): its error says what was expected.
+	Check func(value string) error
 }
 
 // Info describes a registered pass.

@@ -3,6 +3,7 @@ package passes
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
@@ -28,6 +29,17 @@ func init() {
 			}
 			return PassFunc(func(*ir.Module) error { return nil }), nil
 		},
+	})
+	Register(Info{
+		Name:    "test-checked",
+		Summary: "has an option of its own syntax",
+		Options: []Option{{Name: "type", Help: "fixed<W,I>", Check: func(v string) error {
+			if !strings.HasPrefix(v, "fixed<") {
+				return errors.New("expected fixed<W,I>")
+			}
+			return nil
+		}}},
+		New: func(map[string]string) (Pass, error) { return PassFunc(func(*ir.Module) error { return nil }), nil },
 	})
 	Register(Info{Name: "test-fail", Title: "FailingPass", New: func(map[string]string) (Pass, error) {
 		return PassFunc(func(m *ir.Module) error {

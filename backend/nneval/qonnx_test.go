@@ -2,11 +2,10 @@ package nneval
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/otir-dev/otir/parse"
 )
 
 // TestQONNXGoldenBits: the QONNX golden cases (tests/nn/Inputs/qonnx/gen.py,
@@ -47,14 +46,11 @@ const qonnxGraph = `nn.graph @g(%x: tensor<2x3xf64>) -> (tensor<2x3xf64>, tensor
 // that is not positive and finite, a zero point that is not a finite
 // integer are errors at the node naming the key.
 func TestQONNXEntries(t *testing.T) {
-	m, err := parse.Parse("g.mlir", []byte(qonnxGraph), parse.Options{})
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "g.mlir")
+	if err := os.WriteFile(path, []byte(qonnxGraph), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := FindGraph(m, "@g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := readGraph(t, path)
 	x := &Tensor{Shape: []int64{2, 3}, Data: []float64{1, -1, 2.5, 7, 0.3, -100}}
 	one := func(v float64) *Tensor { return &Tensor{Shape: []int64{}, Data: []float64{v}} }
 	good := func() Payload {

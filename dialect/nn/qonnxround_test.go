@@ -2,6 +2,8 @@ package nn
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -153,5 +155,131 @@ func TestQuantParamRules(t *testing.T) {
 	}
 	if CheckScale(1e-30) != nil || CheckZeroPoint(-3) != nil {
 		t.Error("valid parameters rejected")
+	}
+}
+
+// exactCode is Code by exact rationals: the mode on the clamped exact
+// x/scale + zp (the test's reference for Scaled's shortcut).
+func exactCode(s QuantSpec, x, scale, zp float64) int64 {
+	v := new(big.Rat).SetFloat64(x)
+	v.Quo(v, new(big.Rat).SetFloat64(scale)).Add(v, new(big.Rat).SetFloat64(zp))
+	if s.Bipolar() {
+		if v.Sign() >= 0 {
+			return 1
+		}
+		return -1
+	}
+	lo, hi := big.NewRat(s.Min(), 1), big.NewRat(s.Max(), 1)
+	if v.Cmp(hi) > 0 {
+		v = hi
+	} else if v.Cmp(lo) < 0 {
+		v = lo
+	}
+	// floor(v), and v - floor(v) compared with 1/2
+	fl := new(big.Int).Div(v.Num(), v.Denom()) // Euclidean: floor for a positive denominator
+	frac := new(big.Rat).Sub(v, new(big.Rat).SetInt(fl))
+	f := fl.Int64()
+	c := f
+	if frac.Sign() != 0 {
+		c = f + 1
+	}
+	half := frac.Cmp(big.NewRat(1, 2))
+	towardZero, awayFromZero := f, c
+	if v.Sign() < 0 {
+		towardZero, awayFromZero = c, f
+	}
+	switch s.Rounding {
+	case "FLOOR":
+		return f
+	case "CEIL":
+		return c
+	case "DOWN":
+		return towardZero
+	case "UP":
+		return awayFromZero
+	case "ROUND":
+		if half < 0 || half == 0 && f%2 == 0 {
+			return f
+		}
+		return c
+	}
+	// HALF_UP / HALF_DOWN: nearest; a tie goes away from (toward) zero.
+	switch {
+	case half < 0:
+		return f
+	case half > 0:
+		return c
+	case s.Rounding == "HALF_UP":
+		return awayFromZero
+	}
+	return towardZero
+}
+
+// TestCodeIsExact: Code (Scaled's float64 shortcut) equals exact rational
+// rounding on inputs on and around the grids of scales po2 and not, with
+// zero points, at the range's ends and at extreme magnitudes.
+func TestCodeIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 1))
+	scales := []float64{0.1, 0.14285715, 27.768454, 0.25, 0.3, 1.0 / 3, 0x1p-1030, 0x1p-1000, 1e300, 7e-310}
+	n, differs := 0, 0
+	for _, mode := range RoundingModes {
+		for _, bits := range []int64{1, 2, 4, 8, 32} {
+			for _, signed := range []bool{true, false} {
+				s := QuantSpec{Bits: bits, Signed: signed, Narrow: rng.IntN(2) == 0, Rounding: mode}
+				for range 400 {
+					scale := scales[rng.IntN(len(scales))]
+					zp := float64(rng.IntN(9) - 4)
+					k := float64(rng.Int64N(s.Max()-s.Min()+7) + s.Min() - 3)
+					var x float64
+					switch rng.IntN(5) {
+					case 0:
+						x = (k - zp) * scale // on the grid, rounded
+					case 1:
+						x = (k + 0.5 - zp) * scale // a tie, rounded
+					case 2:
+						x = math.Nextafter((k-zp)*scale, math.Inf(2*rng.IntN(2)-1))
+					case 3:
+						x = (k + rng.Float64() - zp) * scale
+					default:
+						x = math.Ldexp(rng.Float64()-0.5, rng.IntN(2100)-1074)
+					}
+					if math.IsInf(x, 0) || math.IsNaN(x) {
+						continue
+					}
+					got, ok := s.Code(x, scale, zp)
+					want := exactCode(s, x, scale, zp)
+					if !ok || got != want {
+						t.Fatalf("%+v: Code(%v, %v, %v) = %d, exact %d", s, x, scale, zp, got, want)
+					}
+					if q := RoundMode(mode, s.clamp(x/scale+zp)); !s.Bipolar() && int64(q) != want {
+						differs++
+					}
+					n++
+				}
+			}
+		}
+	}
+	t.Logf("%d inputs; the float64 quotient rounds differently on %d", n, differs)
+}
+
+func BenchmarkQuantValue(b *testing.B) {
+	s := QuantSpec{Bits: 8, Signed: true, Rounding: "ROUND"}
+	xs := make([]float64, 1024)
+	for i := range xs {
+		xs[i] = float64(i%256-128) * 0.1 // on the grid: every quotient near a boundary
+	}
+	for _, c := range []struct {
+		name string
+		f    func(x float64) float64
+	}{
+		{"exact", func(x float64) float64 { return s.QuantValue(x, 0.1, 0) }},
+		{"big.Rat", func(x float64) float64 { return (float64(exactCode(s, x, 0.1, 0)) - 0) * 0.1 }},
+		{"float64 quotient", func(x float64) float64 { return (RoundMode(s.Rounding, s.clamp(x/0.1)) - 0) * 0.1 }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := range b.N {
+				c.f(xs[i%len(xs)])
+			}
+		})
 	}
 }

@@ -97,16 +97,25 @@ func absorbGraph(g *ir.Operation, o Options, p nneval.Payload) (*ir.Operation, e
 	a.node, a.b.Loc = ret, ret.Loc
 	var outs []*ir.Value
 	var outTypes []ir.Type
+	var tails []*tail
+	anyTail := false
 	for i, r := range ret.Operands {
-		v, err := a.output(r)
+		v, t, err := a.output(r)
 		if err != nil {
 			return nil, diag.OpErrorf(ret, "output #%d: %v", i, err)
 		}
 		outs = append(outs, v)
 		outTypes = append(outTypes, v.Type)
+		tails = append(tails, t)
+		anyTail = anyTail || t != nil
 	}
 	nn.Return(a.b, outs...)
 	ng.SetAttr("function_type", &ir.FunctionType{Inputs: argTypes, Results: outTypes})
+	if anyTail {
+		if err := writeTails(a.opts.Tail, name, g, outs, tails); err != nil {
+			return nil, diag.OpErrorf(ret, "%v", err)
+		}
+	}
 	return ng, nil
 }
 

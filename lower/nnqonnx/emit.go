@@ -92,13 +92,6 @@ func limitBits(lo, hi *big.Int) error {
 	return nil
 }
 
-// plan is how one quantizer node becomes integer nodes.
-type plan struct {
-	first, last []*big.Int // per element: n(lo), n(hi)
-	lin         []linear   // floor form per element (nil: half-even form)
-	half        []linear   // half-even form: y = M·x + C, n = round_half_even(y / 2^K)
-}
-
 // step builds a quantizer of a non-constant value: per element the step
 // function n(code), then its integer form.
 func (a *absorber) step(x *val, qs []*quantizer) (*val, error) {
@@ -156,128 +149,251 @@ func (q *quantizer) key() string {
 	return s
 }
 
-// stepNodes emits the integer nodes of per-element step functions: the
-// floor form floor((M·x + C)/2^K) where every element has one, else the
-// half-even form of dyadic ROUND quantizers; then the clamps to each
-// element's range.
+// stepNodes emits the integer nodes of per-element step functions, by
+// the first form that exists for every element: one floor form
+// floor((M·x + C)/2^K) clamped to the element's range; the half-even form
+// of dyadic ROUND quantizers; a sum of floor forms, each covering a run of
+// consecutive thresholds (a sign-dependent rounding such as DOWN or
+// HALF_UP breaks the run at zero).
 func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *big.Int) (*ir.Value, error) {
 	n := len(sts)
-	lins := make([]linear, n)
-	fitted := true
-	var K uint
+	one := make([]linear, n)
+	single := true
 	for i, s := range sts {
 		if s.constant() {
-			lins[i] = linear{M: new(big.Int), C: new(big.Int).Lsh(s.first, 0), K: 0}
+			one[i] = linear{M: new(big.Int), C: new(big.Int).Set(s.first)}
 			continue
 		}
 		l, ok := fitLinear(s)
 		if !ok {
-			fitted = false
+			single = false
 			break
 		}
-		lins[i] = l
-		K = max(K, l.K)
+		one[i] = l
 	}
-	half := false
-	if !fitted {
-		var err error
-		if lins, K, err = halfEvenForms(x, qs, sts); err != nil {
+	if single {
+		u, flo, fhi, err := a.floorForm(x, one, false)
+		if err != nil {
 			return nil, err
 		}
-		half = true
+		los, his := make([]*big.Int, n), make([]*big.Int, n)
+		for i, s := range sts {
+			los[i], his[i] = s.bounds()
+		}
+		return a.clamp(u, x.shape, los, his, flo, fhi)
+	}
+	if lins, err := halfEvenForms(x, qs); err == nil {
+		if u, flo, fhi, err := a.floorForm(x, lins, true); err == nil {
+			los, his := make([]*big.Int, n), make([]*big.Int, n)
+			for i, s := range sts {
+				los[i], his[i] = s.bounds()
+			}
+			return a.clamp(u, x.shape, los, his, flo, fhi)
+		}
+	}
+	pieces := make([][]piece, n)
+	count := 0
+	for i, s := range sts {
+		ps, ok := piecesOf(s)
+		if !ok {
+			return nil, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form found (at most %d runs of thresholds, each floor((M·x + C)/2^k) within %d bits)", i, qs[i].kind, qs[i].spec.Rounding, maxPieces, maxFitBits)
+		}
+		pieces[i] = ps
+		count = max(count, len(ps))
+	}
+	var sum *ir.Value
+	offset := make([]*big.Rat, n)
+	for i := range offset {
+		offset[i] = new(big.Rat)
+	}
+	for j := range count {
+		lins := make([]linear, n)
+		los, his := make([]*big.Int, n), make([]*big.Int, n)
+		for i, ps := range pieces {
+			if j >= len(ps) {
+				lins[i], los[i], his[i] = linear{M: new(big.Int), C: new(big.Int)}, new(big.Int), new(big.Int)
+				continue
+			}
+			lins[i], los[i], his[i] = ps[j].lin, ps[j].lo, ps[j].hi
+			if j > 0 {
+				offset[i].Sub(offset[i], new(big.Rat).SetInt(ps[j].start))
+			}
+		}
+		u, flo, fhi, err := a.floorForm(x, lins, false)
+		if err != nil {
+			return nil, err
+		}
+		if u, err = a.clamp(u, x.shape, los, his, flo, fhi); err != nil {
+			return nil, err
+		}
+		if sum == nil {
+			sum = u
+		} else if sum, err = nn.Node(a.b, nn.OpAdd, []*ir.Value{sum, u}, ir.Tensor(x.shape, f64), nil); err != nil {
+			return nil, err
+		}
+	}
+	return a.binaryConst(nn.OpAdd, sum, x.shape, offset, intType(nlo, nhi))
+}
+
+// maxPieces bounds the runs of thresholds of one element.
+const maxPieces = 16
+
+// piece is one run of consecutive thresholds: its floor form, clamped to
+// [lo, hi]; start is the value before the run.
+type piece struct {
+	lin           linear
+	start, lo, hi *big.Int
+}
+
+// piecesOf splits a step function into the fewest runs, greedily: the
+// longest run from each threshold that one floor form fits (a subset of
+// a fitting run fits, so a binary search finds it).
+func piecesOf(s *steps) ([]piece, bool) {
+	if s.many {
+		return nil, false
+	}
+	if s.constant() {
+		return []piece{{lin: linear{M: new(big.Int), C: new(big.Int).Set(s.first)}, start: s.first, lo: s.first, hi: s.first}}, true
+	}
+	var out []piece
+	prev := s.first
+	for i := 0; i < len(s.thresholds); {
+		var best linear
+		bestM := 0
+		lo, hi := 1, len(s.thresholds)-i
+		for lo <= hi {
+			m := (lo + hi) / 2
+			sub := &steps{lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
+			if l, ok := fitLinear(sub); ok {
+				best, bestM, lo = l, m, m+1
+			} else {
+				hi = m - 1
+			}
+		}
+		if bestM == 0 || len(out) == maxPieces {
+			return nil, false
+		}
+		end := s.values[i+bestM-1]
+		p := piece{lin: best, start: prev, lo: prev, hi: end}
+		if p.lo.Cmp(p.hi) > 0 {
+			p.lo, p.hi = p.hi, p.lo
+		}
+		out = append(out, p)
+		prev, i = end, i+bestM
+	}
+	return out, true
+}
+
+// floorForm emits floor((M·x + C)/2^K) per element (K the largest of the
+// forms'), or with half, the half-even rounding of (M·x + C)/2^K:
+// floor((y + 2^(K-1) - 1 + bit_K(y))/2^K), bit_K(y) the lowest bit of
+// floor(y/2^K), read through a u1 type. It returns the value and the
+// range [flo, fhi] of its integers.
+func (a *absorber) floorForm(x *val, lins []linear, half bool) (*ir.Value, *big.Int, *big.Int, error) {
+	n := len(lins)
+	var K uint
+	for _, l := range lins {
+		K = max(K, l.K)
 	}
 	ms, cs := make([]*big.Rat, n), make([]*big.Rat, n)
-	ylo, yhi := new(big.Int), new(big.Int)
+	var ylo, yhi *big.Int
 	for i := range lins {
 		l := lins[i].scaled(K)
-		lins[i] = l
 		ms[i] = new(big.Rat).Mul(new(big.Rat).SetInt(l.M), pow2(x.frac-int(K)))
 		cs[i] = new(big.Rat).Mul(new(big.Rat).SetInt(l.C), pow2(-int(K)))
 		for _, c := range []int64{x.lo, x.hi} {
 			y := new(big.Int).Add(new(big.Int).Mul(l.M, big.NewInt(c)), l.C)
-			if i == 0 && c == x.lo || y.Cmp(ylo) < 0 {
-				ylo.Set(y)
+			if ylo == nil || y.Cmp(ylo) < 0 {
+				ylo = y
 			}
-			if i == 0 && c == x.lo || y.Cmp(yhi) > 0 {
-				yhi.Set(y)
+			if yhi == nil || y.Cmp(yhi) > 0 {
+				yhi = y
 			}
+		}
+		if f, _ := ms[i].Float64(); ms[i].Num().BitLen() > maxConstBits || f == 0 && ms[i].Sign() != 0 {
+			return nil, nil, nil, fmt.Errorf("the multiplier %s of its integer form exceeds float64's mantissa", ms[i].RatString())
 		}
 	}
 	if err := limitBits(ylo, yhi); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	for _, m := range ms {
-		if f, _ := m.Float64(); m.Num().BitLen() > maxConstBits || f == 0 && m.Sign() != 0 {
-			return nil, fmt.Errorf("the multiplier %s of its integer form exceeds float64's mantissa", m.RatString())
-		}
-	}
+	flo, fhi := new(big.Int).Rsh(ylo, K), new(big.Int).Rsh(yhi, K)
 	t := x.code
 	var err error
 	if !allOne(ms) {
 		if t, err = a.binaryConst(nn.OpMul, t, x.shape, ms, f64); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
-	flo, fhi := new(big.Int).Rsh(ylo, K), new(big.Int).Rsh(yhi, K)
-	var u *ir.Value
-	if half {
-		// y/2^K, its bit K (the floor's lowest bit), then
-		// floor((y + 2^(K-1) - 1 + bit)/2^K).
-		y, err := a.binaryConst(nn.OpAdd, t, x.shape, cs, f64)
-		if err != nil {
-			return nil, err
-		}
-		bit, err := nn.Node(a.b, nn.OpDetach, []*ir.Value{y}, ir.Tensor(x.shape, quant.Uniform(1, false, 0)), nil)
-		if err != nil {
-			return nil, err
-		}
-		bias := make([]*big.Rat, n)
-		bitScale := make([]*big.Rat, n)
-		for i := range bias {
-			bias[i] = new(big.Rat).Mul(ratInt((int64(1)<<(K-1))-1), pow2(-int(K)))
-			bitScale[i] = pow2(-int(K))
-		}
-		yb, err := a.binaryConst(nn.OpAdd, y, x.shape, bias, f64)
-		if err != nil {
-			return nil, err
-		}
-		bs, err := a.binaryConst(nn.OpMul, bit, x.shape, bitScale, f64)
-		if err != nil {
-			return nil, err
-		}
-		fhi.Add(fhi, big.NewInt(1))
-		if u, err = nn.Node(a.b, nn.OpAdd, []*ir.Value{yb, bs}, ir.Tensor(x.shape, intType(flo, fhi)), nil); err != nil {
-			return nil, err
-		}
-	} else if u, err = a.binaryConst(nn.OpAdd, t, x.shape, cs, intType(flo, fhi)); err != nil {
-		return nil, err
+	if !half {
+		u, err := a.binaryConst(nn.OpAdd, t, x.shape, cs, intType(flo, fhi))
+		return u, flo, fhi, err
 	}
-	return a.clamp(u, x.shape, sts, flo, fhi, nlo, nhi)
+	y := t
+	if !allZeroRat(cs) {
+		if y, err = a.binaryConst(nn.OpAdd, t, x.shape, cs, f64); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	bit, err := nn.Node(a.b, nn.OpDetach, []*ir.Value{y}, ir.Tensor(x.shape, quant.Uniform(1, false, 0)), nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bias, bitScale := make([]*big.Rat, n), make([]*big.Rat, n)
+	for i := range bias {
+		bias[i] = new(big.Rat).Mul(ratInt((int64(1)<<(K-1))-1), pow2(-int(K)))
+		bitScale[i] = pow2(-int(K))
+	}
+	yb, err := a.binaryConst(nn.OpAdd, y, x.shape, bias, f64)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bs, err := a.binaryConst(nn.OpMul, bit, x.shape, bitScale, f64)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fhi.Add(fhi, big.NewInt(1))
+	u, err := nn.Node(a.b, nn.OpAdd, []*ir.Value{yb, bs}, ir.Tensor(x.shape, intType(flo, fhi)), nil)
+	return u, flo, fhi, err
 }
 
-// clamp bounds each element to its step function's range, when the
-// integer form can leave it.
-func (a *absorber) clamp(u *ir.Value, shape []int64, sts []*steps, flo, fhi, nlo, nhi *big.Int) (*ir.Value, error) {
-	los, his := make([]*big.Rat, len(sts)), make([]*big.Rat, len(sts))
+// clamp bounds each element to [los, his] where the integer form's range
+// [flo, fhi] can leave it.
+func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, fhi *big.Int) (*ir.Value, error) {
+	n := len(los)
+	lr, hr := make([]*big.Rat, n), make([]*big.Rat, n)
 	needLo, needHi := false, false
-	for i, s := range sts {
-		lo, hi := s.bounds()
-		los[i], his[i] = new(big.Rat).SetInt(lo), new(big.Rat).SetInt(hi)
-		needLo = needLo || flo.Cmp(lo) < 0
-		needHi = needHi || fhi.Cmp(hi) > 0
+	mlo, mhi := los[0], his[0]
+	for i := range los {
+		lr[i], hr[i] = new(big.Rat).SetInt(los[i]), new(big.Rat).SetInt(his[i])
+		needLo = needLo || flo.Cmp(los[i]) < 0
+		needHi = needHi || fhi.Cmp(his[i]) > 0
+		if los[i].Cmp(mlo) < 0 {
+			mlo = los[i]
+		}
+		if his[i].Cmp(mhi) > 0 {
+			mhi = his[i]
+		}
 	}
 	var err error
+	curLo := flo
 	if needLo {
-		if u, err = a.binaryConst(nn.OpMax, u, shape, los, intType(nlo, maxBig(fhi, nlo))); err != nil {
+		curLo = mlo
+		if u, err = a.binaryConst(nn.OpMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
 			return nil, err
 		}
 	}
 	if needHi {
-		if u, err = a.binaryConst(nn.OpMin, u, shape, his, intType(nlo, nhi)); err != nil {
-			return nil, err
-		}
+		u, err = a.binaryConst(nn.OpMin, u, shape, hr, intType(curLo, mhi))
 	}
-	return u, nil
+	return u, err
+}
+
+func minBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
 }
 
 func maxBig(a, b *big.Int) *big.Int {
@@ -290,25 +406,23 @@ func maxBig(a, b *big.Int) *big.Int {
 // halfEvenForms is, for quantizers whose every element is an nn.quant
 // with rounding ROUND on a dyadic affine function of the code, y = M·x + C
 // with the value x/scale + zp = y/2^K (K >= 1, common).
-func halfEvenForms(x *val, qs []*quantizer, sts []*steps) ([]linear, uint, error) {
+func halfEvenForms(x *val, qs []*quantizer) ([]linear, error) {
 	lins := make([]linear, len(qs))
-	var K uint = 1
 	for i, q := range qs {
 		if q.kind != nn.OpQuant || q.spec.Rounding != "ROUND" || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
-			return nil, 0, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form floor((M·x + C)/2^k) and no other form is implemented", i, q.kind, q.spec.Rounding)
+			return nil, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form floor((M·x + C)/2^k) and no other form is implemented", i, q.kind, q.spec.Rounding)
 		}
 		a, b := x.fn[i].withoutRelu()
 		al := new(big.Rat).Quo(a, q.scale)
 		be := new(big.Rat).Add(new(big.Rat).Quo(b, q.scale), q.zp)
 		if !dyadic(al) || !dyadic(be) {
-			return nil, 0, fmt.Errorf("element %d: rounding ROUND of a non-dyadic map (%s·x + %s) has no exact integer form found", i, al.RatString(), be.RatString())
+			return nil, fmt.Errorf("element %d: rounding ROUND of a non-dyadic map (%s·x + %s) has no exact integer form found", i, al.RatString(), be.RatString())
 		}
 		k := uint(max(al.Denom().BitLen(), be.Denom().BitLen()) - 1)
 		k = max(k, 1)
 		M := new(big.Int).Mul(al.Num(), new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), k), al.Denom()))
 		C := new(big.Int).Mul(be.Num(), new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), k), be.Denom()))
 		lins[i] = linear{M: M, C: C, K: k}
-		K = max(K, k)
 	}
-	return lins, K, nil
+	return lins, nil
 }

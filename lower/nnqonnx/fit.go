@@ -14,9 +14,6 @@ import (
 // maxLevels bounds the thresholds enumerated per element.
 const maxLevels = 1 << 12
 
-// maxCandidates bounds the multipliers tried at one k.
-const maxCandidates = 64
-
 // maxFitBits bounds |M·x + C|: the circuit's integers stay within 62 bits.
 const maxFitBits = 62
 
@@ -95,80 +92,188 @@ func (l linear) scaled(k uint) linear {
 
 // fitLinear finds the smallest k and an (M, C) with floor((M·x + C)/2^k)
 // = n(x) at every threshold t and at t-1, hence (n monotone, the form
-// monotone, clamped to n's range) on all of [lo, hi]. ok is false when no
-// k up to the bound has one, or the steps were too many to list.
+// monotone, clamped to n's range) on all of [lo, hi]. The first point
+// (below the first threshold) and the last (the last threshold) need
+// only lie beyond n's range there, which the clamp corrects: a plateau
+// made by a saturation or a relu does not bind the form. ok is false when
+// no k up to the bound has one, or the steps were too many to list.
 func fitLinear(s *steps) (linear, bool) {
 	if s.many || s.constant() {
 		return linear{}, false
 	}
-	var xs []int64
-	var ns []*big.Int
-	prev := s.first
-	for i, t := range s.thresholds {
-		xs = append(xs, t-1, t)
-		ns = append(ns, prev, s.values[i])
-		prev = s.values[i]
-	}
-	// Necessary: the extreme points p < q bound M to
-	// [((n(q)-n(p))·2^k - 2^k + 1)/(q-p), ((n(q)-n(p))·2^k + 2^k - 1)/(q-p)].
-	x0, x1 := xs[0], xs[len(xs)-1]
-	dn := new(big.Int).Sub(ns[len(ns)-1], ns[0])
-	dx := big.NewInt(x1 - x0)
-	span := max(bitLen(s.lo), bitLen(s.hi))
-	for k := uint(0); int(k)+span+2 < maxFitBits; k++ {
+	pts := s.points()
+	for k := uint(0); k < maxFitBits; k++ {
 		p := new(big.Int).Lsh(big.NewInt(1), k)
-		base := new(big.Int).Mul(dn, p)
-		slack := new(big.Int).Sub(p, big.NewInt(1))
-		mlo := ceilRat(new(big.Rat).SetFrac(new(big.Int).Sub(base, slack), dx))
-		mhi := floorRat(new(big.Rat).SetFrac(new(big.Int).Add(base, slack), dx))
-		for M, n := mlo, 0; M.Cmp(mhi) <= 0 && n < maxCandidates; M, n = new(big.Int).Add(M, big.NewInt(1)), n+1 {
-			if C, ok := offsetFor(M, p, xs, ns); ok {
-				l := linear{M: M, C: C, K: k}
-				if l.fits(s) {
-					return l, true
-				}
+		mlo, mhi := multiplierRange(pts, p)
+		if mlo.Cmp(mhi) > 0 {
+			continue
+		}
+		if M, ok := bestMultiplier(pts, p, mlo, mhi); ok {
+			C, _ := offsetFor(M, p, pts)
+			l := linear{M: M, C: C, K: k}
+			if l.fits(s, pts) {
+				return l, true
 			}
 		}
 	}
 	return linear{}, false
 }
 
-// offsetFor is a C with n·p <= M·x + C <= n·p + p - 1 at every point, if
-// one exists: the intersection of the intervals the points allow.
-func offsetFor(M, p *big.Int, xs []int64, ns []*big.Int) (*big.Int, bool) {
-	var lo, hi *big.Int
-	for i, x := range xs {
-		mx := new(big.Int).Mul(M, big.NewInt(x))
-		a := new(big.Int).Sub(new(big.Int).Mul(ns[i], p), mx)
-		b := new(big.Int).Add(a, new(big.Int).Sub(p, big.NewInt(1)))
-		if lo == nil || a.Cmp(lo) > 0 {
-			lo = a
-		}
-		if hi == nil || b.Cmp(hi) < 0 {
-			hi = b
-		}
-		if lo.Cmp(hi) > 0 {
-			return nil, false
-		}
-	}
-	return lo, true
+// point is a constraint on the form at x: value n (eq), or beyond n on
+// one side (le: at most n, ge: at least n).
+type point struct {
+	x      int64
+	n      *big.Int
+	le, ge bool
 }
 
-// fits checks the form at every threshold and its predecessor, and that
-// M·x + C stays within the circuit's integers over [lo, hi].
-func (l linear) fits(s *steps) bool {
+// points are the constraints at every threshold and its predecessor.
+func (s *steps) points() []point {
+	up := s.last.Cmp(s.first) > 0
+	var pts []point
+	prev := s.first
+	for i, t := range s.thresholds {
+		pts = append(pts, point{x: t - 1, n: prev, le: true, ge: true}, point{x: t, n: s.values[i], le: true, ge: true})
+		prev = s.values[i]
+	}
+	first, last := &pts[0], &pts[len(pts)-1]
+	// increasing: below the first threshold at most n, at the last at least n
+	first.le, first.ge = up, !up
+	last.le, last.ge = !up, up
+	return pts
+}
+
+// multiplierRange bounds M at scale p by the necessary conditions of
+// consecutive points: between x_a < x_b the form rises by M·(x_b - x_a),
+// at least n_b·p - (n_a·p + p - 1) and at most n_b·p + p - 1 - n_a·p
+// where the points bound those sides. A side without a bound is the
+// other's plus or minus 2p + 2.
+func multiplierRange(pts []point, p *big.Int) (lo, hi *big.Int) {
+	slack := new(big.Int).Sub(p, big.NewInt(1))
+	for i := 0; i+1 < len(pts); i++ {
+		a, b := pts[i], pts[i+1]
+		if b.x == a.x {
+			continue
+		}
+		dx := big.NewInt(b.x - a.x)
+		rise := new(big.Int).Mul(new(big.Int).Sub(b.n, a.n), p)
+		if b.ge && a.le {
+			m := ceilRat(new(big.Rat).SetFrac(new(big.Int).Sub(rise, slack), dx))
+			if lo == nil || m.Cmp(lo) > 0 {
+				lo = m
+			}
+		}
+		if b.le && a.ge {
+			m := floorRat(new(big.Rat).SetFrac(new(big.Int).Add(rise, slack), dx))
+			if hi == nil || m.Cmp(hi) < 0 {
+				hi = m
+			}
+		}
+	}
+	pad := new(big.Int).Add(new(big.Int).Lsh(p, 1), big.NewInt(2))
+	switch {
+	case lo == nil && hi == nil:
+		return new(big.Int).Neg(pad), pad
+	case lo == nil:
+		return new(big.Int).Sub(hi, pad), hi
+	case hi == nil:
+		return lo, new(big.Int).Add(lo, pad)
+	}
+	return lo, hi
+}
+
+// offsetFor is a C with n·p <= M·x + C <= n·p + p - 1 at every point (one
+// side for the one-sided ones), if one exists.
+func offsetFor(M, p *big.Int, pts []point) (*big.Int, bool) {
+	lo, hi := offsetBounds(M, p, pts)
+	switch {
+	case lo != nil && hi != nil && lo.Cmp(hi) > 0:
+		return nil, false
+	case lo != nil && hi != nil:
+		return roundest(lo, hi), true
+	case lo != nil:
+		return lo, true
+	case hi != nil:
+		return hi, true
+	}
+	return new(big.Int), true
+}
+
+// roundest is the number of [lo, hi] with the most trailing zero bits
+// (the fewest significant bits: an exact float64, a cheaper constant).
+func roundest(lo, hi *big.Int) *big.Int {
+	for b := max(lo.BitLen(), hi.BitLen()); b > 0; b-- {
+		p := new(big.Int).Lsh(big.NewInt(1), uint(b))
+		c := new(big.Int).Mul(ceilRat(new(big.Rat).SetFrac(lo, p)), p)
+		if c.Cmp(hi) <= 0 {
+			return c
+		}
+	}
+	return lo
+}
+
+// offsetBounds is the interval of C the points allow for M (nil: no bound
+// on that side).
+func offsetBounds(M, p *big.Int, pts []point) (lo, hi *big.Int) {
+	for _, q := range pts {
+		mx := new(big.Int).Mul(M, big.NewInt(q.x))
+		a := new(big.Int).Sub(new(big.Int).Mul(q.n, p), mx)
+		if q.ge && (lo == nil || a.Cmp(lo) > 0) {
+			lo = a
+		}
+		if b := new(big.Int).Add(a, new(big.Int).Sub(p, big.NewInt(1))); q.le && (hi == nil || b.Cmp(hi) < 0) {
+			hi = b
+		}
+	}
+	return lo, hi
+}
+
+// bestMultiplier is an M in [mlo, mhi] that leaves a C, if any: the width
+// hi(M) - lo(M) of the allowed interval of C is concave in M (a minimum of
+// linear functions minus a maximum of them), so a ternary search over the
+// integers finds its largest value.
+func bestMultiplier(pts []point, p, mlo, mhi *big.Int) (*big.Int, bool) {
+	width := func(M *big.Int) *big.Int {
+		lo, hi := offsetBounds(M, p, pts)
+		if lo == nil || hi == nil {
+			return new(big.Int).Lsh(big.NewInt(1), 200) // unbounded
+		}
+		return new(big.Int).Sub(hi, lo)
+	}
+	a, b := new(big.Int).Set(mlo), new(big.Int).Set(mhi)
+	two, three := big.NewInt(2), big.NewInt(3)
+	for new(big.Int).Sub(b, a).Cmp(two) > 0 {
+		d := new(big.Int).Quo(new(big.Int).Sub(b, a), three)
+		m1, m2 := new(big.Int).Add(a, d), new(big.Int).Sub(b, d)
+		if width(m1).Cmp(width(m2)) < 0 {
+			a = m1.Add(m1, big.NewInt(1))
+		} else {
+			b = m2.Sub(m2, big.NewInt(1))
+		}
+	}
+	var best *big.Int
+	for M := a; M.Cmp(b) <= 0; M = new(big.Int).Add(M, big.NewInt(1)) {
+		if w := width(M); w.Sign() >= 0 && (best == nil || w.Cmp(width(best)) > 0) {
+			best = M
+		}
+	}
+	return best, best != nil
+}
+
+// fits checks the form at every point and that M·x + C stays within the
+// circuit's integers over [lo, hi].
+func (l linear) fits(s *steps, pts []point) bool {
 	for _, x := range []int64{s.lo, s.hi} {
 		v := new(big.Int).Mul(l.M, big.NewInt(x))
 		if v.Add(v, l.C).BitLen() > maxFitBits-2 {
 			return false
 		}
 	}
-	prev := s.first
-	for i, t := range s.thresholds {
-		if l.at(t-1).Cmp(prev) != 0 || l.at(t).Cmp(s.values[i]) != 0 {
+	for _, q := range pts {
+		c := l.at(q.x).Cmp(q.n)
+		if c < 0 && q.ge || c > 0 && q.le {
 			return false
 		}
-		prev = s.values[i]
 	}
 	return true
 }

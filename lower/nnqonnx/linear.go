@@ -83,8 +83,8 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 // factor s_j times the smallest integer column M_j, an nn.matmul of the
 // codes by the integer matrix M, and the offsets Σ_i b_i·W_ij.
 func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
-	if x.isConst() && w.isConst() {
-		return nil, fmt.Errorf("a product of two constants is not folded")
+	if x.isConst() && w.isConst() && len(x.shape) == 2 {
+		return constMatmul(x, w, shape), nil
 	}
 	if x.isConst() || !w.isConst() || len(x.shape) != 2 {
 		return nil, fmt.Errorf("only x·W of a rank-2 value x by a constant W is absorbed")
@@ -160,6 +160,22 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 	return out, nil
 }
 
+// constMatmul is the exact product of two constant matrices.
+func constMatmul(x, w *val, shape []int64) *val {
+	m, k, p := x.shape[0], x.shape[1], w.shape[1]
+	out := &val{shape: shape, konst: make([]*big.Rat, m*p)}
+	for r := range m {
+		for j := range p {
+			s := new(big.Rat)
+			for i := range k {
+				s.Add(s, new(big.Rat).Mul(x.konst[r*k+i], w.konst[i*p+j]))
+			}
+			out.konst[r*p+j] = s
+		}
+	}
+	return out
+}
+
 // factorColumn writes a column of rationals as s·M with M the smallest
 // integers: s = gcd(numerators)/lcm(denominators) (0 for a zero column).
 func factorColumn(col []*big.Rat) (*big.Rat, []*big.Int) {
@@ -187,13 +203,10 @@ func factorColumn(col []*big.Rat) (*big.Rat, []*big.Int) {
 	return s, ms
 }
 
-// output emits a graph output: its exact value A·code + B when every
-// factor is dyadic (a fixed-point number), else an error naming the tail.
-func (a *absorber) output(r *ir.Value) (*ir.Value, error) {
-	v := a.vals[r]
-	if v == nil {
-		return nil, fmt.Errorf("has no value")
-	}
+// emitExact emits a value's exact fixed-point form A·code + B, or says
+// why it has none: a factor that is not dyadic (a division), or more than
+// maxFitBits bits at the scale it needs.
+func (a *absorber) emitExact(v *val) (*ir.Value, error) {
 	if v.isConst() {
 		return a.constant(v.shape, v.konst)
 	}
@@ -203,13 +216,29 @@ func (a *absorber) output(r *ir.Value) (*ir.Value, error) {
 	}
 	n := len(v.fn)
 	ms, bs := make([]*big.Rat, n), make([]*big.Rat, n)
+	fm, fb := 0, 0
 	for i, f := range v.fn {
 		am, b, _ := f.affine()
 		if !dyadic(am) || !dyadic(b) {
-			return nil, fmt.Errorf("its value %s·code + %s (element %d) is not a fixed-point number: the float tail after the last quantizer has no exact circuit (split-off host tails are not implemented)", am.RatString(), b.RatString(), i)
+			return nil, fmt.Errorf("its value %s·code + %s (element %d) is not a fixed-point number", am.RatString(), b.RatString(), i)
 		}
 		ms[i] = new(big.Rat).Mul(am, pow2(v.frac))
 		bs[i] = b
+		fm, fb = max(fm, ms[i].Denom().BitLen()-1), max(fb, b.Denom().BitLen()-1)
+	}
+	// The bits of the sum at the finest scale: the product at 2^-(frac+fm)
+	// brought to 2^-F, plus the offsets.
+	F := max(v.frac+fm, fb)
+	width := 0
+	for i := range ms {
+		for _, c := range []int64{v.lo, v.hi} {
+			y := new(big.Rat).Mul(ms[i], new(big.Rat).Mul(ratInt(c), pow2(-v.frac)))
+			y.Add(y, bs[i]).Mul(y, pow2(F))
+			width = max(width, y.Num().BitLen()+1, new(big.Rat).Mul(bs[i], pow2(F)).Num().BitLen()+1)
+		}
+	}
+	if width > maxFitBits {
+		return nil, fmt.Errorf("its exact value needs %d bits at scale 2^-%d (more than %d)", width, F, maxFitBits)
 	}
 	t := v.code
 	if !allOne(ms) {

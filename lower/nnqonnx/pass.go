@@ -25,6 +25,18 @@ type Options struct {
 	Input *quant.UniformType
 	// DropFinalSoftmax ends the circuit before a final nn.softmax.
 	DropFinalSoftmax bool
+	// Tail is the file that receives a float tail the circuit cannot hold
+	// exactly (empty: such a tail is an error).
+	Tail string
+}
+
+// checkInputType validates input-type when the pipeline is parsed.
+func checkInputType(s string) error {
+	if s == "" {
+		return nil
+	}
+	_, err := ParseInputType(s)
+	return err
 }
 
 var fixedRE = regexp.MustCompile(`^(u?)fixed<\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*>$`)
@@ -35,16 +47,16 @@ var fixedRE = regexp.MustCompile(`^(u?)fixed<\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*>$
 func ParseInputType(s string) (*quant.UniformType, error) {
 	m := fixedRE.FindStringSubmatch(s)
 	if m == nil {
-		return nil, fmt.Errorf("option 'input-type': expected fixed<W,I> or ufixed<W,I> (W bits, I of them integer), but got '%s'", s)
+		return nil, fmt.Errorf("expected fixed<W,I> or ufixed<W,I>: W bits, I of them integer")
 	}
 	w, err1 := strconv.Atoi(m[2])
 	i, err2 := strconv.Atoi(m[3])
 	if err1 != nil || err2 != nil {
-		return nil, fmt.Errorf("option 'input-type': '%s' has an out-of-range number", s)
+		return nil, fmt.Errorf("a number is out of range")
 	}
 	signed := m[1] == ""
 	if err := quant.Check(w, signed, w-i); err != nil {
-		return nil, fmt.Errorf("option 'input-type': %s: %v", s, err)
+		return nil, err
 	}
 	return quant.Uniform(w, signed, w-i), nil
 }
@@ -63,8 +75,9 @@ func init() {
 		Summary: "absorb a float nn.graph's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc) into an exact quantized graph of integer nodes",
 		Options: []passes.Option{
 			{Name: "params", Help: "the payload: an .npz of the graph's parameters (otir-opt --params FILE sets it)"},
-			{Name: "input-type", Help: "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input"},
-			{Name: "drop-final-softmax", Default: "false", Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged)"},
+			{Name: "input-type", Help: "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input", Check: checkInputType},
+			{Name: "tail", Help: "a file: where the outputs have no exact fixed-point form (a division, more than 62 bits), end the circuit before their float tail of affine nodes and write the tail there as a float nn.graph @NAME_tail for otir-run"},
+			{Name: "drop-final-softmax", Default: "false", Kind: passes.BoolOption, Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged)"},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			var opts Options
@@ -75,13 +88,8 @@ func init() {
 				}
 				opts.Input = t
 			}
-			switch o["drop-final-softmax"] {
-			case "true":
-				opts.DropFinalSoftmax = true
-			case "false", "":
-			default:
-				return nil, fmt.Errorf("option 'drop-final-softmax': expected true or false, but got '%s'", o["drop-final-softmax"])
-			}
+			opts.DropFinalSoftmax = o["drop-final-softmax"] == "true"
+			opts.Tail = o["tail"]
 			return passes.PassFunc(func(m *ir.Module) error {
 				if !anyQuantizers(m) {
 					return nil

@@ -1,0 +1,60 @@
+// nn-absorb-quant's diagnostics (docs/nn-to-circuit.md, "QONNX graphs:
+// absorbing quantizers"), each at the node or argument concerned. The
+// payload is Inputs/qonnx-mlp's (qin.*, qa.*, w1 [12, 8], qw1.*, ...).
+// RUN: otir-opt %s --split-input-file --verify-diagnostics --nn-absorb-quant --params %S/Inputs/qonnx-mlp/params.npz
+
+// An input that no nn.quant reads, without input-type.
+// expected-error @+1 {{graph @unquantized: input #0 is not quantized by the graph (no nn.quant reads it through shape-only nodes): give the circuit's input type with nn-to-circuit{input-type=fixed<W,I>} or ufixed<W,I>}}
+nn.graph @unquantized(%x: tensor<1x4xf64>) -> tensor<1x4xf64> {
+  %0 = nn.relu %x : (tensor<1x4xf64>) -> tensor<1x4xf64>
+  %1 = nn.quant %0 {params = "qa", bits = 4} : (tensor<1x4xf64>) -> tensor<1x4xf64>
+  nn.return %1 : tensor<1x4xf64>
+}
+
+// -----
+
+nn.graph @missing(%x: tensor<1x4xf64>) -> tensor<1x4xf64> {
+  // expected-error @+1 {{the payload has no entry 'nope.scale' (give the parameters with --params FILE.npz)}}
+  %0 = nn.quant %x {params = "nope", bits = 4} : (tensor<1x4xf64>) -> tensor<1x4xf64>
+  nn.return %0 : tensor<1x4xf64>
+}
+
+// -----
+
+nn.graph @product(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{both operands depend on the input: only an add, sub or mul by a constant is absorbed}}
+  %1 = nn.mul %0, %0 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %1 : tensor<1x8xf64>
+}
+
+// -----
+
+nn.graph @unsupported(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{the kind is not absorbed into integer arithmetic}}
+  %1 = nn.exp %0 : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %1 : tensor<1x8xf64>
+}
+
+// -----
+
+nn.graph @kink(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.const {value = dense<0.3> : tensor<1x8xf64>} : () -> tensor<1x8xf64>
+  %2 = nn.add %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %3 = nn.relu %2 : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{output #0: a relu of element 0 has its kink between two codes}}
+  nn.return %3 : tensor<1x8xf64>
+}
+
+// -----
+
+nn.graph @division(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.const {value = dense<3.0> : tensor<1x8xf64>} : () -> tensor<1x8xf64>
+  %2 = nn.inv %1 : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %3 = nn.mul %0, %2 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{output #0: its value 1/3072·code + 0 (element 0) is not a fixed-point number}}
+  nn.return %3 : tensor<1x8xf64>
+}
