@@ -33,44 +33,52 @@ func TestGolden(t *testing.T) {
 	for _, name := range []string{"mlp", "cnn", "padconv", "attention13", "attention17", "misc", "ops", "cnn32", "misc15", "padconv16"} {
 		t.Run(name, func(t *testing.T) {
 			res := importFile(t, filepath.Join(inputs, name+".onnx"))
-			var buf bytes.Buffer
-			if err := npy.WriteNPZ(&buf, res.Payload); err != nil {
-				t.Fatal(err)
-			}
-			z, err := npy.ReadNPZ(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := nneval.Payload{}
-			for k, a := range z.Arrays {
-				p[k] = nneval.FromNPY(a)
-			}
-			x := readTensor(t, filepath.Join(inputs, name+".in0.npy"))
-			g := res.Module.Body().Ops[0]
-			r, err := nneval.Eval(g, []*nneval.Tensor{x}, p, nneval.Options{})
-			if err != nil {
-				t.Fatalf("eval: %v\n%s", err, res.Module)
-			}
-			worst := 0.0
-			for k, got := range r.Outputs {
-				want := readTensor(t, filepath.Join(inputs, fmt.Sprintf("%s.out%d.npy", name, k)))
-				if !slices.Equal(got.Shape, want.Shape) {
-					t.Fatalf("output #%d has shape %v, the reference's %v", k, got.Shape, want.Shape)
-				}
-				for i := range got.Data {
-					d := math.Abs(got.Data[i] - want.Data[i])
-					if !(d <= goldenTol+goldenTol*math.Abs(want.Data[i])) {
-						t.Errorf("output #%d [%d] = %v, the reference's %v", k, i, got.Data[i], want.Data[i])
-					}
-					worst = max(worst, d)
-				}
-			}
-			if _, err := os.Stat(filepath.Join(inputs, fmt.Sprintf("%s.out%d.npy", name, len(r.Outputs)))); err == nil {
-				t.Errorf("the graph has %d outputs, the reference more", len(r.Outputs))
-			}
-			t.Logf("%s: largest difference from the reference %.3g", name, worst)
+			checkReference(t, res, inputs, name)
 		})
 	}
+}
+
+// checkReference writes and reads back res's payload, evaluates the graph
+// with nneval on dir/NAME.in0.npy and compares each output with
+// dir/NAME.outK.npy within goldenTol.
+func checkReference(t *testing.T, res *Result, dir, name string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := npy.WriteNPZ(&buf, res.Payload); err != nil {
+		t.Fatal(err)
+	}
+	z, err := npy.ReadNPZ(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := nneval.Payload{}
+	for k, a := range z.Arrays {
+		p[k] = nneval.FromNPY(a)
+	}
+	x := readTensor(t, filepath.Join(dir, name+".in0.npy"))
+	g := res.Module.Body().Ops[0]
+	r, err := nneval.Eval(g, []*nneval.Tensor{x}, p, nneval.Options{})
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, res.Module)
+	}
+	worst := 0.0
+	for k, got := range r.Outputs {
+		want := readTensor(t, filepath.Join(dir, fmt.Sprintf("%s.out%d.npy", name, k)))
+		if !slices.Equal(got.Shape, want.Shape) {
+			t.Fatalf("output #%d has shape %v, the reference's %v", k, got.Shape, want.Shape)
+		}
+		for i := range got.Data {
+			d := math.Abs(got.Data[i] - want.Data[i])
+			if !(d <= goldenTol+goldenTol*math.Abs(want.Data[i])) {
+				t.Errorf("output #%d [%d] = %v, the reference's %v", k, i, got.Data[i], want.Data[i])
+			}
+			worst = max(worst, d)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("%s.out%d.npy", name, len(r.Outputs)))); err == nil {
+		t.Errorf("the graph has %d outputs, the reference more", len(r.Outputs))
+	}
+	t.Logf("%s: largest difference from the reference %.3g", name, worst)
 }
 
 func importFile(t *testing.T, path string) *Result {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/onnxpb"
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -2037,24 +2038,24 @@ func boolAttr(name string, v int64) ir.NamedAttr {
 }
 
 // quantParam is a quantizer's input i (what: "scale", "zero point"...): a
-// constant of finite values, one value or an array that NumPy-broadcasts
-// to the input's shape without enlarging it (one per channel).
-func (im *importer) quantParam(i int, what string, x []int64) (*constant, error) {
+// constant, one value (of any shape) or an array that NumPy-broadcasts to
+// the input's shape without enlarging it (one per channel), as the
+// evaluator reads payload entries (backend/nneval), each value passing check
+// (nn.CheckScale, nn.CheckZeroPoint: the evaluator's rules).
+func (im *importer) quantParam(i int, what string, x []int64, check func(float64) error) (*constant, error) {
 	c, err := im.needConst(i, what)
 	if err != nil {
 		return nil, err
 	}
-	if len(c.shape) > len(x) {
+	switch {
+	case c.len() == 0:
+		return nil, im.errorf("the %s holds no values", what)
+	case c.len() > 1 && !tileview.Fits(c.shape, x):
 		return nil, im.errorf("the %s of shape %s does not broadcast to the input's shape %s", what, shapeText(c.shape), shapeText(x))
 	}
-	for k, d := range c.shape {
-		if xd := x[len(x)-len(c.shape)+k]; d != 1 && d != xd {
-			return nil, im.errorf("the %s of shape %s does not broadcast to the input's shape %s", what, shapeText(c.shape), shapeText(x))
-		}
-	}
 	for k := range c.len() {
-		if !isFinite(c.float(k)) {
-			return nil, im.errorf("the %s holds %v, not a finite value", what, c.float(k))
+		if err := check(c.float(k)); err != nil {
+			return nil, im.errorf("the %s, element %d: %v", what, k, err)
 		}
 	}
 	return c, nil
@@ -2109,10 +2110,10 @@ func (im *importer) scaleAndZeroPoint() (x *value, scale, zp *constant, err erro
 	if x, err = im.need(0); err != nil {
 		return nil, nil, nil, err
 	}
-	if scale, err = im.quantParam(1, "scale", x.shape); err != nil {
+	if scale, err = im.quantParam(1, "scale", x.shape, nn.CheckScale); err != nil {
 		return nil, nil, nil, err
 	}
-	zp, err = im.quantParam(2, "zero point", x.shape)
+	zp, err = im.quantParam(2, "zero point", x.shape, nn.CheckZeroPoint)
 	return x, scale, zp, err
 }
 
@@ -2149,7 +2150,7 @@ func (im *importer) bipolarQuant() error {
 	if err != nil {
 		return err
 	}
-	scale, err := im.quantParam(1, "scale", x.shape)
+	scale, err := im.quantParam(1, "scale", x.shape, nn.CheckScale)
 	if err != nil {
 		return err
 	}
@@ -2176,7 +2177,7 @@ func (im *importer) trunc() error {
 	version, outAt := int64(1), 4
 	if len(im.node.GetInput()) == 6 {
 		version, outAt = 2, 5
-		if entries[".output_scale"], err = im.quantParam(4, "output scale", x.shape); err != nil {
+		if entries[".output_scale"], err = im.quantParam(4, "output scale", x.shape, nn.CheckScale); err != nil {
 			return err
 		}
 	}

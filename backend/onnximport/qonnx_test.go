@@ -30,7 +30,7 @@ type qonnxWant struct {
 }
 
 // TestQONNXModels imports each model of testdata/qonnx and checks it
-// against its NAME.want.json.
+// against its NAME.want.json, and its evaluation against ref.py's outputs.
 func TestQONNXModels(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(qonnxDir, "*.want.json"))
 	if err != nil || len(files) == 0 {
@@ -76,6 +76,9 @@ func TestQONNXModels(t *testing.T) {
 					t.Errorf("payload %s = %v %v, want %v %v", key, a.Shape, a.Floats, e.Shape, e.Data)
 				}
 			}
+			// The evaluator (QONNX's quantizers, issue 27's qeval) on
+			// gen.py's input against ref.py's float64 reference.
+			checkReference(t, res, qonnxDir, name)
 		})
 	}
 }

@@ -6,7 +6,9 @@ and one model per unsupported form, for TestQONNXModels.
 Writes NAME.onnx and NAME.want.json beside this file: the node kinds the
 import must give (counts), substrings of the printed graph, the payload
 entries of the quantizers and batch norms (shape and float64 values), or the
-error text. Run: /usr/bin/python3 gen.py (deterministic: a fixed seed).
+error text; for a model that imports, NAME.in0.npy (a random input) and
+NAME.out0.npy (ref.py's float64 reference: QONNX's quantizers, ONNX's
+formulas). Run: /usr/bin/python3 gen.py (deterministic: a fixed seed).
 """
 import json
 import os
@@ -14,6 +16,8 @@ import os
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+import ref
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(27)
@@ -81,6 +85,10 @@ class Model:
         m.ir_version = 7
         onnx.save(m, os.path.join(HERE, self.name + ".onnx"))
         want = {"error": error} if error else {"kinds": kinds, "contains": list(contains), "payload": self.payload}
+        if not error:
+            x = rng.integers(-64, 64, size=self.x_shape) / 16.0
+            np.save(os.path.join(HERE, self.name + ".in0.npy"), x)
+            np.save(os.path.join(HERE, self.name + ".out0.npy"), ref.run(m, x))
         with open(os.path.join(HERE, self.name + ".want.json"), "w") as f:
             json.dump(want, f, indent=1, sort_keys=True)
             f.write("\n")
@@ -183,22 +191,22 @@ def trunc():
     """QONNX's Trunc v1 (five inputs) and v2 (six, an output scale), in
     qonnx.custom_op.general, after an avg-pool-like sum."""
     m = Model("trunc", 13, [1, 4], domains=[(QONNX, 2)])
-    x = m.quant("x", 0.25, 0, 8, QONNX)
+    x = m.quant("x", 0.0625, 0, 8, QONNX)
     names = []
-    for v, ins in ((1, [0.25, 0, 8, 4]), (2, [0.25, 0, 8, 1.0, 4])):
+    for v, ins in ((1, [0.0625, 0, 8, 6]), (2, [0.0625, 0, 8, 0.25, 4])):
         m.count += 1
         name = "Trunc_%d" % m.count
         keys = ["_s", "_z", "_ib", "_os", "_ob"] if v == 2 else ["_s", "_z", "_ib", "_ob"]
         tin = [x] + [m.init(name + k, val) for k, val in zip(keys, ins)]
-        m.expect(name + ".scale", np.float32(0.25))
+        m.expect(name + ".scale", np.float32(0.0625))
         m.expect(name + ".zero_point", np.float32(0))
         if v == 2:
-            m.expect(name + ".output_scale", np.float32(1.0))
+            m.expect(name + ".output_scale", np.float32(0.25))
         attrs = {"rounding_mode": "FLOOR"} if v == 1 else {"rounding_mode": "round", "signed": 1, "narrow": 0}
         x = m.node("Trunc", tin, QONNX, name=name, **attrs)
         names.append(name)
     m.write(x, [1, 4], {"nn.quant": 1, "nn.trunc": 2},
-            ['nn.trunc %0 {in_bits = 8, narrow = false, out_bits = 4, params = "Trunc_3", rounding = "FLOOR", signed = true, version = 1}',
+            ['nn.trunc %0 {in_bits = 8, narrow = false, out_bits = 6, params = "Trunc_3", rounding = "FLOOR", signed = true, version = 1}',
              'nn.trunc %1 {in_bits = 8, narrow = false, out_bits = 4, params = "Trunc_5", rounding = "ROUND", signed = true, version = 2}'])
 
 
@@ -217,10 +225,10 @@ def unsupported():
     def multithreshold(m):
         return m.node("MultiThreshold", ["x", m.init("t", np.zeros((4, 3)))], QONNX, name="MT")
 
-    def quant_with(scale="s", bits="b", bits_value=4.0, signed=1):
+    def quant_with(scale="s", bits="b", bits_value=4.0, signed=1, scale_value=0.5, zero_point=0.0):
         def build(m):
-            m.init("s", 0.5)
-            m.init("z", 0.0)
+            m.init("s", scale_value)
+            m.init("z", zero_point)
             m.init("b", bits_value)
             attrs = {"narrow": 0, "rounding_mode": "ROUND"}
             if signed is not None:
@@ -249,6 +257,11 @@ def unsupported():
     case("quant_zero_bits", quant_with(bits_value=0), "node 'Q' (Quant): the bit width 0 must lie in [1, 32]")
     case("quant_dynamic_bits", relu_bits, "node 'Q' (Quant): the bit width (input 'R_out') must be a constant")
     case("quant_no_signed", quant_with(signed=None), "node 'Q' (Quant): the attribute 'signed' is missing")
+    case("quant_zero_scale", quant_with(scale_value=0), "node 'Q' (Quant): the scale, element 0: a scale must be positive and finite, but got 0")
+    case("quant_negative_scale", quant_with(scale_value=[0.5, -1, 1, 1]), "node 'Q' (Quant): the scale, element 1: a scale must be positive")
+    case("quant_empty_scale", quant_with(scale_value=np.zeros(0)), "node 'Q' (Quant): the scale holds no values")
+    case("quant_scale_shape", quant_with(scale_value=[0.5, 1, 1]), "node 'Q' (Quant): the scale of shape [3] does not broadcast to the input's shape [1, 4]")
+    case("quant_fractional_zero_point", quant_with(zero_point=0.5), "node 'Q' (Quant): the zero point, element 0: a zero point must be a finite integer, but got 0.5")
     case("bn_training", bn_training, "node 'BN' (BatchNormalization): training_mode=1 is not supported")
     case("trunc_widening", trunc_wide, "node 'T' (Trunc): the output bit width 8 exceeds the input bit width 4")
 
