@@ -83,6 +83,21 @@ func readNPY(t *testing.T, path string) *npy.Float64Array {
 	return a
 }
 
+func writeNPY(t *testing.T, path string, shape []int, data []float64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = npy.Write(f, shape, data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // readExact reads NAME.exact.txt: one sample per line, each value p/q.
 func readExact(t *testing.T, path string) [][]*big.Rat {
 	t.Helper()
@@ -157,7 +172,7 @@ func TestQONNXModels(t *testing.T) {
 				checkQONNXEvaluator(t, b, dir, graph, params, filepath.Join(inputs, name), xs)
 			})
 			t.Run("circuit", func(t *testing.T) {
-				checkQONNXCircuit(t, b, dir, name, graph, params, m, xs, readExact(t, filepath.Join(inputs, name+".exact.txt")))
+				checkQONNXCircuit(t, b, dir, name, graph, params, m, xs, readNPY(t, filepath.Join(inputs, name+".ref.npy")), readExact(t, filepath.Join(inputs, name+".exact.txt")))
 			})
 		})
 	}
@@ -189,17 +204,7 @@ func checkQONNXEvaluator(t *testing.T, b tool, dir, graph, params, inputs string
 	inSize, outSize := len(xs.Data)/n, len(ref.Data)/n
 	x, y, all := filepath.Join(dir, "x.npy"), filepath.Join(dir, "y.npy"), filepath.Join(dir, "values")
 	for s := range n {
-		f, err := os.Create(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = npy.Write(f, xs.Shape[1:], xs.Data[s*inSize:(s+1)*inSize])
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		writeNPY(t, x, xs.Shape[1:], xs.Data[s*inSize:(s+1)*inSize])
 		if _, stderr, err := b.run(nil, "otir-run", graph, "--params", params, "--input", x, "--output", y, "--all-values", all); err != nil {
 			t.Fatalf("sample %d: otir-run: %v\n%s", s, err, stderr)
 		}
@@ -224,17 +229,22 @@ func checkQONNXEvaluator(t *testing.T, b tool, dir, graph, params, inputs string
 
 // checkQONNXCircuit builds the circuit with nn-to-circuit, runs it with
 // otir-run (and alkaid's alir_v4_run when OTIR_REFERENCE_BIN is set) on
-// all samples, and compares with the exact outputs.
-func checkQONNXCircuit(t *testing.T, b tool, dir, name, graph, params string, m qonnxModel, xs *npy.Float64Array, exact [][]*big.Rat) {
+// all samples, and compares with the exact outputs. When the graph ends in
+// a float tail that no circuit holds exactly (FINN's TFC), nn-to-circuit
+// writes it to tail=FILE (lower/nnqonnx) and the circuit's outputs go
+// through it as the host does (checkQONNXTail).
+func checkQONNXCircuit(t *testing.T, b tool, dir, name, graph, params string, m qonnxModel, xs, ref *npy.Float64Array, exact [][]*big.Rat) {
 	opts := "input-type=" + m.InputType
 	if m.DropFinalSoftmax {
 		opts += " drop-final-softmax=true"
 	}
-	prog := filepath.Join(dir, "c.json")
+	prog, tail := filepath.Join(dir, "c.json"), filepath.Join(dir, "tail.mlir")
 	if _, stderr, err := b.run(nil, "otir-opt", graph, "--params", params,
-		"--pass-pipeline=builtin.module(nn-to-circuit{"+opts+"})", "--emit=alir-v4-json", "-o", prog); err != nil {
+		"--pass-pipeline=builtin.module(nn-to-circuit{"+opts+" tail="+tail+"})", "--emit=alir-v4-json", "-o", prog); err != nil {
 		t.Fatalf("nn-to-circuit{%s}: %v\n%s", opts, err, stderr)
 	}
+	_, err := os.Stat(tail)
+	hasTail := err == nil
 	n := xs.Shape[0]
 	var rows bytes.Buffer
 	if err := alir.WriteRows(&rows, xs.Data, len(xs.Data)/n); err != nil {
@@ -244,6 +254,10 @@ func checkQONNXCircuit(t *testing.T, b tool, dir, name, graph, params string, m 
 		got, nr, cols, err := alir.ReadRows(bytes.NewReader(out))
 		if err != nil || nr != n {
 			t.Fatalf("%s: %d rows (want %d): %v", tool, nr, n, err)
+		}
+		if hasTail {
+			checkQONNXTail(t, b, tool, dir, tail, params, got, cols, ref)
+			return
 		}
 		for s := range n {
 			if k := exactMismatch(got[s*cols:(s+1)*cols], exact[s]); k >= 0 {
@@ -348,4 +362,27 @@ func simulateQONNX(t *testing.T, sim, prog string, xs *npy.Float64Array) []byte 
 		t.Fatal(err)
 	}
 	return text.Bytes()
+}
+
+// checkQONNXTail applies the float tail (an nn graph, evaluated by otir-run
+// with the model's payload) to each sample's circuit outputs got (cols a
+// row), as the host does after the circuit, and compares with the float64
+// reference bit for bit: the circuit's outputs are the exact values of the
+// tensor the tail starts from, which the evaluator also holds exactly.
+func checkQONNXTail(t *testing.T, b tool, what, dir, tail, params string, got []float64, cols int, ref *npy.Float64Array) {
+	n := ref.Shape[0]
+	outSize := len(ref.Data) / n
+	x, y := filepath.Join(dir, "tail-x.npy"), filepath.Join(dir, "tail-y.npy")
+	for s := range n {
+		writeNPY(t, x, []int{1, cols}, got[s*cols:(s+1)*cols])
+		if _, stderr, err := b.run(nil, "otir-run", tail, "--params", params, "--input", x, "--output", y); err != nil {
+			t.Fatalf("%s: sample %d: otir-run on the tail: %v\n%s", what, s, err, stderr)
+		}
+		want := ref.Data[s*outSize : (s+1)*outSize]
+		for i, v := range readNPY(t, y).Data {
+			if math.Float64bits(v) != math.Float64bits(want[i]) {
+				t.Errorf("%s + tail: sample %d output %d: %v, reference %v", what, s, i, v, want[i])
+			}
+		}
+	}
 }
