@@ -7,8 +7,9 @@
 #      the model's input grid (default 32);
 #   3. nn-to-circuit{input-type=... [drop-final-softmax=true]} to ALIR v4
 #      JSON, timed (wall and CPU seconds);
-#   4. otir-run on the circuit for the same samples, compared with the
-#      evaluator's outputs (the softmax's operand for the jet tagger);
+#   4. otir-run on the circuit for the same samples (TFC: then its float
+#      tail, tail=FILE, by otir-run as the host applies it), compared with
+#      the evaluator's outputs (the softmax's operand for the jet tagger);
 #   5. adders and adder depth (bench/nncircuit), and for the jet tagger (all
 #      circuits with YOSYS_ALL=1) the Verilog's yosys synth_xilinx -flatten
 #      LUTs (scripts/rtl-area.sh).
@@ -72,13 +73,23 @@ EOF
   done
   echo "evaluate: $S samples"
   if ! /usr/bin/time -f "%e %U %S" -o "$d/time" otir-opt "$d/g.mlir" --params "$d/p.npz" \
-    --pass-pipeline="builtin.module(nn-to-circuit{input-type=$itype${extra:+ $extra}})" --emit=alir-v4-json -o "$d/c.json" 2>"$d/err"; then
+    --pass-pipeline="builtin.module(nn-to-circuit{input-type=$itype${extra:+ $extra} tail=$d/tail.mlir})" --emit=alir-v4-json -o "$d/c.json" 2>"$d/err"; then
     echo "circuit: FAILED: $(head -1 "$d/err")"
     continue
   fi
   read -r wall user sys <"$d/time"
   echo "circuit: $wall s wall, $(awk -v u="$user" -v s="$sys" "BEGIN {print u + s}") s CPU"
   otir-run "$d/c.json" --input "$d/rows.txt" --output "$d/out.txt"
+  if [ -f "$d/tail.mlir" ]; then # the float tail after the circuit (TFC), applied as the host does
+    echo "host tail: $(grep -c ' = nn\.' "$d/tail.mlir") nodes"
+    /usr/bin/python3 -c 'import sys, numpy as np
+for k, r in enumerate(np.loadtxt(sys.argv[1] + "/out.txt", ndmin=2)): np.save(f"{sys.argv[1]}/c{k}.npy", r.reshape(1, -1))' "$d"
+    for k in $(seq 0 $((S - 1))); do
+      otir-run "$d/tail.mlir" --params "$d/p.npz" --input "$d/c$k.npy" --output "$d/t$k.npy"
+    done
+    /usr/bin/python3 -c 'import sys, numpy as np
+np.savetxt(sys.argv[1] + "/out.txt", np.stack([np.load(f"{sys.argv[1]}/t{k}.npy").ravel() for k in range(int(sys.argv[2]))]), fmt="%.17g")' "$d" "$S"
+  fi
   /usr/bin/python3 - "$d" "$S" <<'EOF'
 import sys
 import numpy as np
