@@ -15,7 +15,9 @@ Deterministic (fixed seeds). The models are built with onnx.helper:
 - random QONNX MLPs: power-of-two and other scales, per-channel weight
   scales, every rounding mode, narrow and signed variants, 1-bit (bipolar)
   quantizers, BatchNormalization with negative and zero gammas, float
-  Mul/Add/Div by constants between quantizers, Trunc, BipolarQuant outputs.
+  Mul/Add/Div by constants between quantizers, Trunc, BipolarQuant outputs;
+- two small random QONNX CNNs (a quantized 3x3 Conv with per-channel
+  scales, BatchNormalization, Relu, Flatten, a quantized MatMul).
 
 For each model NAME it writes:
 
@@ -652,6 +654,48 @@ def random_mlp(rng, idx):
     return make(b, f"mlp{idx}", [1, nin], x, h, [("", opset), (dom, 1)], 8, out_shape=[1, sizes[-1]]), (itype, (w_, i_, signed_in))
 
 
+def random_cnn(rng, idx):
+    """A small random QONNX CNN: the input quantized by the graph, a 3x3
+    Conv (padding 1, stride 1 or 2) by a quantized weight with per-channel
+    scales, BatchNormalization (a negative and a zero gamma), Relu, a
+    quantizer, Flatten, a MatMul by a quantized weight, and a quantizer or
+    a BipolarQuant at the end."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    cin, cout, hw = int(rng.integers(1, 3)), int(rng.integers(2, 4)), int(rng.integers(4, 7))
+    stride = int(rng.integers(1, 3))
+    x = "x"
+    xs = grid(rng, (1, cin, hw, hw), 8, 3, True, 10)
+    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    s = rand_scale(rng, bool(rng.integers(0, 2)), (cout, 1, 1, 1))
+    W = rng.normal(0, 2, (cout, cin, 3, 3)) * s
+    Wq = b.quant(b.init(W), s, 4, True, bool(rng.integers(0, 2)), MODES[(idx + 1) % 7], domain=dom)
+    h = b.node("Conv", [h, Wq, b.init(rng.normal(0, 0.3, cout), "bias")], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[stride, stride])
+    m0 = make(b, "probe", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8)
+    gamma = rng.uniform(-1.5, 1.5, cout)
+    gamma[0], gamma[-1] = 0.0, -abs(gamma[-1]) - 0.1
+    acc = np.stack([partial(m0, h, v)[0] for v in xs])  # [S, cout, oh, ow]
+    mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
+    h = b.bn(h, gamma, rng.normal(0, 0.3, cout), mu + rng.normal(0, 0.1, cout) * sd, (sd * rng.uniform(0.8, 1.2, cout)) ** 2)
+    h = b.quant(b.node("Relu", [h]), np.float32(rng.uniform(0.2, 0.6)), 3, False, False, MODES[(idx + 2) % 7], domain=dom)
+    h = b.node("Flatten", [h], axis=1)
+    probe = make(b, "probe", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8)
+    nflat = partial(probe, h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat)) * 0.25
+    Wq2 = b.quant(b.init(W2), rand_scale(rng, True), 3, True, False, MODES[(idx + 3) % 7], domain=dom)
+    h = b.node("MatMul", [h, b.node("Transpose", [Wq2], perm=[1, 0])])
+    probe = make(b, "probe", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8)
+    pre = np.stack([partial(probe, h, v) for v in xs])
+    amax = max(abs(pre.min()), abs(pre.max()), 1e-3)
+    if idx % 2:
+        h = b.node("BipolarQuant", [h, b.init(np.float32(amax / 4))], domain=dom)
+    else:
+        h = b.quant(h, np.float32(amax / 16 * rng.uniform(0.8, 1.2)), 5, True, False, MODES[(idx + 4) % 7], domain=dom)
+    return make(b, f"cnn{idx}", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -686,6 +730,7 @@ def main():
     builders = [("jet_tagger", jet_tagger), ("unsw_nb15", unsw_nb15), ("tfc_2w2a", lambda r: tfc(r, 2)),
                 ("tfc_1w2a", lambda r: tfc(r, 1)), ("kws_mlp", kws)]
     builders += [(f"mlp{i}", (lambda i: lambda r: random_mlp(r, i))(i)) for i in range(10)]
+    builders += [(f"cnn{i}", (lambda i: lambda r: random_cnn(r, i))(i)) for i in range(2)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
