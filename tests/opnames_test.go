@@ -48,6 +48,12 @@ var extraNamers = map[string]struct {
 			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat", "nn.quant", "nn.bipolar_quant", "nn.trunc"},
 		"the ONNX importer translates each ONNX operator into the nn node kinds that compute it",
 	},
+	"lower/nnqonnx/kinds.go": {
+		[]string{"nn.add", "nn.bipolar_quant", "nn.broadcast_to", "nn.const", "nn.detach", "nn.flatten", "nn.graph", "nn.inv",
+			"nn.matmul", "nn.max", "nn.min", "nn.mul", "nn.permute", "nn.quant", "nn.relu", "nn.reshape", "nn.return",
+			"nn.softmax", "nn.sub", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.trunc"},
+		"nn-absorb-quant absorbs the QONNX quantizers, affine and shape kinds of a float graph into a quantized graph of integer nodes (its one file that names nn operations)",
+	},
 	"passes/promote/rewrite.go": {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",

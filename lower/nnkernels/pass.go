@@ -35,7 +35,7 @@ func init() {
 	})
 	passes.Register(passes.Info{
 		Name:    "nn-to-circuit",
-		Summary: "pipeline: lower every quantized nn.graph to a dais.program (" + strings.Join(circuitSteps, ", ") + ")",
+		Summary: "pipeline: lower every quantized nn.graph, or float graph with QONNX quantizers, to a dais.program (" + strings.Join(circuitSteps, ", ") + ")",
 		Options: circuitOptions(),
 		Expand:  expandCircuit,
 	})

@@ -45,7 +45,7 @@ func hasQuantizers(g *ir.Operation) bool {
 	found := false
 	g.Walk(func(op *ir.Operation) bool {
 		switch op.Name {
-		case nn.OpQuant, nn.OpBipolarQuant, nn.OpTrunc:
+		case kQuant, kBipolarQuant, kTrunc:
 			found = true
 		}
 		return !found
@@ -62,7 +62,7 @@ func absorbGraph(g *ir.Operation, o Options, p nneval.Payload) (*ir.Operation, e
 	name, _ := g.StringAttr("sym_name")
 	body := g.Body(0)
 	ret := body.Terminator()
-	if ret == nil || ret.Name != nn.OpReturn {
+	if ret == nil || ret.Name != kReturn {
 		return nil, diag.OpErrorf(g, "does not end with nn.return")
 	}
 	a := &absorber{opts: o, payload: p, vals: map[*ir.Value]*val{}, inputQuant: map[*ir.Operation]bool{}}
@@ -161,9 +161,9 @@ func inputQuantizer(v *ir.Value) *ir.Operation {
 		}
 		op := uses[0]
 		switch op.Name {
-		case nn.OpReshape, nn.OpFlatten, nn.OpPermute, nn.OpSwapFirstTwo, nn.OpTranspose3dLast:
+		case kReshape, kFlatten, kPermute, kSwapFirstTwo, kTranspose3dLast:
 			v = op.Results[0]
-		case nn.OpQuant:
+		case kQuant:
 			return op
 		default:
 			return nil
@@ -174,7 +174,7 @@ func inputQuantizer(v *ir.Value) *ir.Operation {
 // onlyReturned reports whether v's only user is nn.return.
 func onlyReturned(body *ir.Block, v *ir.Value) bool {
 	us := usersOf(body, v)
-	return len(us) == 1 && us[0].Name == nn.OpReturn
+	return len(us) == 1 && us[0].Name == kReturn
 }
 
 func usersOf(body *ir.Block, v *ir.Value) []*ir.Operation {
@@ -213,17 +213,17 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 	}
 	shape := op.Results[0].Type.(*ir.TensorType).Shape
 	switch op.Name {
-	case nn.OpConst:
+	case kConst:
 		return a.constNode(op, shape)
-	case nn.OpQuant, nn.OpBipolarQuant, nn.OpTrunc:
+	case kQuant, kBipolarQuant, kTrunc:
 		return a.quantizer(op, ins[0])
-	case nn.OpRelu:
+	case kRelu:
 		x := ins[0]
 		if x.isConst() {
 			return a.mapConst(x, func(r *big.Rat) *big.Rat { return maxRat(r, new(big.Rat)) }), nil
 		}
 		return x.mapFn(func(f elemFn) elemFn { return f.thenRelu() }), nil
-	case nn.OpInv:
+	case kInv:
 		x := ins[0]
 		if !x.isConst() {
 			return nil, fmt.Errorf("an inverse of a value that depends on the input has no exact integer form (only nn.inv of constants is absorbed)")
@@ -234,13 +234,13 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 			}
 		}
 		return a.mapConst(x, func(r *big.Rat) *big.Rat { return new(big.Rat).Inv(r) }), nil
-	case nn.OpAdd, nn.OpSub, nn.OpMul:
+	case kAdd, kSub, kMul:
 		return a.binary(op.Name, ins[0], ins[1])
-	case nn.OpMatmul:
+	case kMatmul:
 		return a.matmul(ins[0], ins[1], shape)
-	case nn.OpReshape, nn.OpFlatten, nn.OpDetach, nn.OpPermute, nn.OpSwapFirstTwo, nn.OpTranspose3dLast, nn.OpBroadcastTo:
+	case kReshape, kFlatten, kDetach, kPermute, kSwapFirstTwo, kTranspose3dLast, kBroadcastTo:
 		return a.shapeNode(op, ins[0], shape)
-	case nn.OpSoftmax:
+	case kSoftmax:
 		if a.opts.DropFinalSoftmax && onlyReturned(op.Block, op.Results[0]) {
 			return ins[0], nil
 		}
@@ -328,7 +328,7 @@ func (a *absorber) param(key string, shape []int64) ([]float64, error) {
 func (a *absorber) quantizers(op *ir.Operation, shape []int64) ([]*quantizer, error) {
 	params, _ := op.StringAttr("params")
 	var spec nn.QuantSpec
-	if op.Name != nn.OpBipolarQuant {
+	if op.Name != kBipolarQuant {
 		var err error
 		if spec, err = nn.QuantSpecOf(op); err != nil {
 			return nil, err
@@ -339,24 +339,31 @@ func (a *absorber) quantizers(op *ir.Operation, shape []int64) ([]*quantizer, er
 		return nil, err
 	}
 	zp := make([]float64, len(scale))
-	if op.Name != nn.OpBipolarQuant {
+	if op.Name != kBipolarQuant {
 		if zp, err = a.param(params+".zero_point", shape); err != nil {
 			return nil, err
 		}
 	}
 	outScale := make([]float64, len(scale))
-	if op.Name == nn.OpTrunc && spec.Version == 2 {
+	if op.Name == kTrunc && spec.Version == 2 {
 		if outScale, err = a.param(params+".output_scale", shape); err != nil {
 			return nil, err
 		}
 	}
 	qs := make([]*quantizer, len(scale))
 	for i := range qs {
-		if op.Name != nn.OpBipolarQuant && scale[i] == 0 {
-			return nil, fmt.Errorf("scale is 0 at flat index %d: the quantizer divides by it", i)
+		if op.Name != kBipolarQuant {
+			if err := nn.CheckScale(scale[i]); err != nil {
+				return nil, fmt.Errorf("'%s.scale' at flat index %d: %v", params, i, err)
+			}
+			if err := nn.CheckZeroPoint(zp[i]); err != nil {
+				return nil, fmt.Errorf("'%s.zero_point' at flat index %d: %v", params, i, err)
+			}
 		}
-		if op.Name == nn.OpTrunc && spec.Version == 2 && outScale[i] <= 0 || op.Name == nn.OpTrunc && scale[i] < 0 {
-			return nil, fmt.Errorf("trunc scales must be positive (flat index %d)", i)
+		if op.Name == kTrunc && spec.Version == 2 {
+			if err := nn.CheckScale(outScale[i]); err != nil {
+				return nil, fmt.Errorf("'%s.output_scale' at flat index %d: %v", params, i, err)
+			}
 		}
 		qs[i] = newQuantizer(op.Name, spec, scale[i], zp[i], outScale[i])
 	}
@@ -371,10 +378,18 @@ func (a *absorber) quantizer(op *ir.Operation, x *val) (*val, error) {
 		return nil, err
 	}
 	if x.isConst() {
+		// Weights and biases: the shared rules (nn.QuantSpec's values, as
+		// the evaluator computes them, rescaled in float64) where the
+		// constant is a float64; exactly otherwise.
 		out := &val{shape: x.shape, konst: make([]*big.Rat, len(x.konst))}
 		for i, r := range x.konst {
-			n := new(big.Rat).SetInt(qs[i].code(r))
-			out.konst[i] = n.Mul(n, qs[i].outMul).Add(n, qs[i].outOff)
+			q := qs[i]
+			if f, exact := r.Float64(); exact {
+				out.konst[i] = ratOf(q.value(f))
+				continue
+			}
+			n := new(big.Rat).SetInt(q.code(r))
+			out.konst[i] = n.Mul(n, q.outMul).Add(n, q.outOff)
 		}
 		return out, nil
 	}
@@ -397,9 +412,9 @@ func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 		for i := range x.konst {
 			r := new(big.Rat)
 			switch kind {
-			case nn.OpAdd:
+			case kAdd:
 				r.Add(x.konst[i], y.konst[i])
-			case nn.OpSub:
+			case kSub:
 				r.Sub(x.konst[i], y.konst[i])
 			default:
 				r.Mul(x.konst[i], y.konst[i])
@@ -421,11 +436,11 @@ func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 	for i, f := range x.fn {
 		c := y.konst[i]
 		switch {
-		case kind == nn.OpAdd:
+		case kind == kAdd:
 			out.fn[i] = f.then(one, c)
-		case kind == nn.OpSub && flip: // c - x
+		case kind == kSub && flip: // c - x
 			out.fn[i] = f.then(big.NewRat(-1, 1), c)
-		case kind == nn.OpSub:
+		case kind == kSub:
 			out.fn[i] = f.then(one, new(big.Rat).Neg(c))
 		default:
 			out.fn[i] = f.then(c, zero)
@@ -462,7 +477,7 @@ func (a *absorber) shapeNode(op *ir.Operation, x *val, shape []int64) (*val, err
 func sourceIndex(op *ir.Operation, in, out []int64) []int64 {
 	perm := func(p []int64) []int64 { _, src := tileview.Transpose(in, p); return src }
 	switch op.Name {
-	case nn.OpPermute:
+	case kPermute:
 		var p []int64
 		if arr, ok := op.Attr("perm").(*ir.ArrayAttr); ok {
 			for _, e := range arr.Elems {
@@ -472,15 +487,15 @@ func sourceIndex(op *ir.Operation, in, out []int64) []int64 {
 			}
 		}
 		return perm(p)
-	case nn.OpSwapFirstTwo:
+	case kSwapFirstTwo:
 		p := []int64{1, 0}
 		for d := 2; d < len(in); d++ {
 			p = append(p, int64(d))
 		}
 		return perm(p)
-	case nn.OpTranspose3dLast:
+	case kTranspose3dLast:
 		return perm([]int64{0, 2, 1})
-	case nn.OpBroadcastTo:
+	case kBroadcastTo:
 		return tileview.Map[int64](out, tileview.BroadcastStrides(in, out))
 	}
 	idx := make([]int64, tileview.Count(out))

@@ -13,6 +13,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -28,8 +29,10 @@ import (
 // bipolar quantizers, matmul, batch norm as sub/mul/add with zero and
 // negative factors, a division as mul by nn.inv, relu) through
 // nn-to-circuit; the ALIR program must give, on inputs of the input grid,
-// exactly what exactModel computes: the float graph on exact rationals
-// (QONNX's reference semantics without float64 rounding).
+// exactly what exactModel computes (the float graph on exact rationals:
+// QONNX's reference semantics without float64 rounding) and what the
+// float evaluator (backend/nneval) computes. OTIR_QONNXDIFF_KEEP=DIR keeps
+// each graph, payload and input-type option.
 
 var roundings = []string{"ROUND", "CEIL", "FLOOR", "UP", "DOWN", "HALF_UP", "HALF_DOWN"}
 
@@ -361,7 +364,35 @@ func (g *qgen) randomQuant(x string, shape []int64, key string) string {
 	if bits == 1 && !signed && g.rng.IntN(2) == 0 {
 		signed = true // QONNX's bipolar signed 1-bit quant
 	}
-	return g.quantNode(x, shape, key, bits, signed, g.rng.IntN(3) == 0, roundings[g.rng.IntN(len(roundings))], g.rng.IntN(2) == 0, g.rng.IntN(4) == 0)
+	q := g.quantNode(x, shape, key, bits, signed, g.rng.IntN(3) == 0, roundings[g.rng.IntN(len(roundings))], g.rng.IntN(2) == 0, g.rng.IntN(4) == 0)
+	if bits >= 3 && g.rng.IntN(4) == 0 {
+		q = g.truncNode(q, shape, key+".t", bits, 1+g.rng.IntN(bits-1))
+	}
+	return q
+}
+
+// truncNode emits a version-1 nn.trunc of x: in_bits to out_bits at a
+// random scale, QONNX's trunc_v1 in the model.
+func (g *qgen) truncNode(x string, shape []int64, key string, inBits, outBits int) string {
+	scale := g.scale()
+	mode := roundings[g.rng.IntN(len(roundings))]
+	g.put(key+".scale", nil, []float64{scale})
+	g.put(key+".zero_point", nil, []float64{0})
+	v := g.name()
+	g.line("%s = nn.trunc %s {params = %q, in_bits = %d, out_bits = %d, rounding = %q} : (%s) -> %s", v, x, key, inBits, outBits, mode, ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		s := new(big.Rat).SetFloat64(scale)
+		div := new(big.Rat).SetInt64(int64(1) << (inBits - outBits))
+		for _, r := range in.data {
+			a := new(big.Rat).SetInt(roundRef(new(big.Rat).Quo(r, s), "ROUND"))
+			n := new(big.Rat).SetInt(roundRef(a.Quo(a, div), mode))
+			out.data = append(out.data, n.Mul(n, s))
+		}
+		env[v] = out
+	})
+	return v
 }
 
 // genMLP builds a random QONNX MLP; inputType "" quantizes the input by
@@ -570,6 +601,11 @@ func TestRandomMLPs(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, "g.mlir"), []byte(text), 0o644)
 			}
 			params := writePayload(t, dir, g.payload)
+			fm, err := parse.ParseString("graph.mlir", text, parse.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			floatGraph := nn.Graphs(fm)[0]
 			if keep != "" {
 				os.WriteFile(filepath.Join(dir, "options"), []byte(inputTypeOption(in)), 0o644)
 			}
@@ -593,10 +629,22 @@ func TestRandomMLPs(t *testing.T) {
 			last := "%v" + fmt.Sprint(g.n)
 			for r := range rows {
 				want := g.exactModel(model[r], last)
+				x := &nneval.Tensor{Shape: []int64{1, int64(nin)}}
+				for _, v := range model[r] {
+					f, _ := v.Float64()
+					x.Data = append(x.Data, f)
+				}
+				ev, err := nneval.Eval(floatGraph, []*nneval.Tensor{x}, g.payload, nneval.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
 				for j := range nout {
 					w, _ := want[j].Float64()
 					if got[r*nout+j] != w {
 						t.Fatalf("row %d output %d: circuit %v, exact %v (%s)\ninputs %v\n%s", r, j, got[r*nout+j], w, want[j].RatString(), cin[r*nin:(r+1)*nin], text)
+					}
+					if e := ev.Outputs[0].Data[j]; e != w {
+						t.Fatalf("row %d output %d: float evaluator %v, exact %v\n%s", r, j, e, w, text)
 					}
 				}
 			}

@@ -30,7 +30,7 @@ func (a *absorber) constant(shape []int64, rs []*big.Rat) (*ir.Value, error) {
 		}
 		fs[i] = f
 	}
-	return nn.Node(a.b, nn.OpConst, nil, ir.Tensor(shape, f64), nn.InlineConst(shape, fs))
+	return nn.Node(a.b, kConst, nil, ir.Tensor(shape, f64), nn.InlineConst(shape, fs))
 }
 
 // binaryConst emits kind(x, constant) with the given element type.
@@ -157,19 +157,9 @@ func (q *quantizer) key() string {
 // HALF_UP breaks the run at zero).
 func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *big.Int) (*ir.Value, error) {
 	n := len(sts)
-	one := make([]linear, n)
-	single := true
-	for i, s := range sts {
-		if s.constant() {
-			one[i] = linear{M: new(big.Int), C: new(big.Int).Set(s.first)}
-			continue
-		}
-		l, ok := fitLinear(s)
-		if !ok {
-			single = false
-			break
-		}
-		one[i] = l
+	one, single := closedForms(x, qs)
+	if !single {
+		one, single = fitAll(sts)
 	}
 	if single {
 		u, flo, fhi, err := a.floorForm(x, one, false)
@@ -228,15 +218,37 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 		}
 		if sum == nil {
 			sum = u
-		} else if sum, err = nn.Node(a.b, nn.OpAdd, []*ir.Value{sum, u}, ir.Tensor(x.shape, f64), nil); err != nil {
+		} else if sum, err = nn.Node(a.b, kAdd, []*ir.Value{sum, u}, ir.Tensor(x.shape, f64), nil); err != nil {
 			return nil, err
 		}
 	}
-	return a.binaryConst(nn.OpAdd, sum, x.shape, offset, intType(nlo, nhi))
+	return a.binaryConst(kAdd, sum, x.shape, offset, intType(nlo, nhi))
 }
 
-// maxPieces bounds the runs of thresholds of one element.
-const maxPieces = 16
+// fitAll is one fitted floor form per element, if every element has one.
+func fitAll(sts []*steps) ([]linear, bool) {
+	one := make([]linear, len(sts))
+	for i, s := range sts {
+		if s.constant() {
+			one[i] = linear{M: new(big.Int), C: new(big.Int).Set(s.first)}
+			continue
+		}
+		l, ok := fitLinear(s)
+		if !ok {
+			return nil, false
+		}
+		one[i] = l
+	}
+	return one, true
+}
+
+// maxPieces bounds the runs of thresholds of one element, and
+// maxRunThresholds the thresholds split into runs (the search fits many
+// sub-runs).
+const (
+	maxPieces        = 16
+	maxRunThresholds = 1024
+)
 
 // piece is one run of consecutive thresholds: its floor form, clamped to
 // [lo, hi]; start is the value before the run.
@@ -249,7 +261,8 @@ type piece struct {
 // longest run from each threshold that one floor form fits (a subset of
 // a fitting run fits, so a binary search finds it).
 func piecesOf(s *steps) ([]piece, bool) {
-	if s.many {
+	s.list()
+	if s.many || len(s.thresholds) > maxRunThresholds {
 		return nil, false
 	}
 	if s.constant() {
@@ -263,7 +276,7 @@ func piecesOf(s *steps) ([]piece, bool) {
 		lo, hi := 1, len(s.thresholds)-i
 		for lo <= hi {
 			m := (lo + hi) / 2
-			sub := &steps{lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
+			sub := &steps{listed: true, lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
 			if l, ok := fitLinear(sub); ok {
 				best, bestM, lo = l, m, m+1
 			} else {
@@ -321,21 +334,21 @@ func (a *absorber) floorForm(x *val, lins []linear, half bool) (*ir.Value, *big.
 	t := x.code
 	var err error
 	if !allOne(ms) {
-		if t, err = a.binaryConst(nn.OpMul, t, x.shape, ms, f64); err != nil {
+		if t, err = a.binaryConst(kMul, t, x.shape, ms, f64); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	if !half {
-		u, err := a.binaryConst(nn.OpAdd, t, x.shape, cs, intType(flo, fhi))
+		u, err := a.binaryConst(kAdd, t, x.shape, cs, intType(flo, fhi))
 		return u, flo, fhi, err
 	}
 	y := t
 	if !allZeroRat(cs) {
-		if y, err = a.binaryConst(nn.OpAdd, t, x.shape, cs, f64); err != nil {
+		if y, err = a.binaryConst(kAdd, t, x.shape, cs, f64); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	bit, err := nn.Node(a.b, nn.OpDetach, []*ir.Value{y}, ir.Tensor(x.shape, quant.Uniform(1, false, 0)), nil)
+	bit, err := nn.Node(a.b, kDetach, []*ir.Value{y}, ir.Tensor(x.shape, quant.Uniform(1, false, 0)), nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -344,16 +357,18 @@ func (a *absorber) floorForm(x *val, lins []linear, half bool) (*ir.Value, *big.
 		bias[i] = new(big.Rat).Mul(ratInt((int64(1)<<(K-1))-1), pow2(-int(K)))
 		bitScale[i] = pow2(-int(K))
 	}
-	yb, err := a.binaryConst(nn.OpAdd, y, x.shape, bias, f64)
-	if err != nil {
-		return nil, nil, nil, err
+	yb := y
+	if K > 1 {
+		if yb, err = a.binaryConst(kAdd, y, x.shape, bias, f64); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	bs, err := a.binaryConst(nn.OpMul, bit, x.shape, bitScale, f64)
+	bs, err := a.binaryConst(kMul, bit, x.shape, bitScale, f64)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	fhi.Add(fhi, big.NewInt(1))
-	u, err := nn.Node(a.b, nn.OpAdd, []*ir.Value{yb, bs}, ir.Tensor(x.shape, intType(flo, fhi)), nil)
+	u, err := nn.Node(a.b, kAdd, []*ir.Value{yb, bs}, ir.Tensor(x.shape, intType(flo, fhi)), nil)
 	return u, flo, fhi, err
 }
 
@@ -379,21 +394,14 @@ func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, f
 	curLo := flo
 	if needLo {
 		curLo = mlo
-		if u, err = a.binaryConst(nn.OpMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
+		if u, err = a.binaryConst(kMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
 			return nil, err
 		}
 	}
 	if needHi {
-		u, err = a.binaryConst(nn.OpMin, u, shape, hr, intType(curLo, mhi))
+		u, err = a.binaryConst(kMin, u, shape, hr, intType(curLo, mhi))
 	}
 	return u, err
-}
-
-func minBig(a, b *big.Int) *big.Int {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
 }
 
 func maxBig(a, b *big.Int) *big.Int {
@@ -403,26 +411,64 @@ func maxBig(a, b *big.Int) *big.Int {
 	return b
 }
 
-// halfEvenForms is, for quantizers whose every element is an nn.quant
-// with rounding ROUND on a dyadic affine function of the code, y = M·x + C
-// with the value x/scale + zp = y/2^K (K >= 1, common).
-func halfEvenForms(x *val, qs []*quantizer) ([]linear, error) {
+// dyadicForms is, for quantizers whose every element is a non-bipolar
+// nn.quant of a dyadic affine function of the code (at most one relu,
+// which the clamp covers), y = M·x + C with x/scale + zp = y/2^K.
+func dyadicForms(x *val, qs []*quantizer) ([]linear, bool) {
 	lins := make([]linear, len(qs))
 	for i, q := range qs {
-		if q.kind != nn.OpQuant || q.spec.Rounding != "ROUND" || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
-			return nil, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form floor((M·x + C)/2^k) and no other form is implemented", i, q.kind, q.spec.Rounding)
+		if q.kind != kQuant || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
+			return nil, false
 		}
 		a, b := x.fn[i].withoutRelu()
 		al := new(big.Rat).Quo(a, q.scale)
 		be := new(big.Rat).Add(new(big.Rat).Quo(b, q.scale), q.zp)
 		if !dyadic(al) || !dyadic(be) {
-			return nil, fmt.Errorf("element %d: rounding ROUND of a non-dyadic map (%s·x + %s) has no exact integer form found", i, al.RatString(), be.RatString())
+			return nil, false
 		}
 		k := uint(max(al.Denom().BitLen(), be.Denom().BitLen()) - 1)
-		k = max(k, 1)
-		M := new(big.Int).Mul(al.Num(), new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), k), al.Denom()))
-		C := new(big.Int).Mul(be.Num(), new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), k), be.Denom()))
+		p := new(big.Int).Lsh(big.NewInt(1), k)
+		M := new(big.Int).Mul(al.Num(), new(big.Int).Quo(p, al.Denom()))
+		C := new(big.Int).Mul(be.Num(), new(big.Int).Quo(p, be.Denom()))
 		lins[i] = linear{M: M, C: C, K: k}
+	}
+	return lins, true
+}
+
+// closedForms are the floor forms that dyadic quantizers have by
+// definition: an integer map (K = 0) under any mode, FLOOR, and CEIL
+// (floor((y + 2^K - 1)/2^K)).
+func closedForms(x *val, qs []*quantizer) ([]linear, bool) {
+	lins, ok := dyadicForms(x, qs)
+	if !ok {
+		return nil, false
+	}
+	for i, l := range lins {
+		switch {
+		case l.K == 0, qs[i].spec.Rounding == "FLOOR":
+		case qs[i].spec.Rounding == "CEIL":
+			lins[i].C = new(big.Int).Add(l.C, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), l.K), big.NewInt(1)))
+		default:
+			return nil, false
+		}
+	}
+	return lins, true
+}
+
+// halfEvenForms are the forms of dyadic ROUND quantizers (K >= 1), for
+// the half-even floorForm.
+func halfEvenForms(x *val, qs []*quantizer) ([]linear, error) {
+	lins, ok := dyadicForms(x, qs)
+	if !ok {
+		return nil, fmt.Errorf("not every element is a dyadic nn.quant")
+	}
+	for i, l := range lins {
+		if qs[i].spec.Rounding != "ROUND" {
+			return nil, fmt.Errorf("element %d rounds by %s", i, qs[i].spec.Rounding)
+		}
+		if l.K == 0 {
+			lins[i] = l.scaled(1)
+		}
 	}
 	return lins, nil
 }

@@ -63,10 +63,29 @@ func roundRat(x *big.Rat, mode string) *big.Int {
 	return f
 }
 
+// value is the quantizer's value of a float64 x by the shared rules of
+// dialect/nn (the evaluator's): the integer decided exactly, the rescale in
+// float64 as QONNX's.
+func (q *quantizer) value(x float64) float64 {
+	s, _ := q.scale.Float64()
+	z, _ := q.zp.Float64()
+	switch {
+	case q.kind == kBipolarQuant:
+		return nn.BipolarValue(x, s)
+	case q.kind == kTrunc:
+		o := 0.0
+		if q.outScale != nil {
+			o, _ = q.outScale.Float64()
+		}
+		return q.spec.TruncValue(x, s, z, o)
+	}
+	return q.spec.QuantValue(x, s, z)
+}
+
 // quantizer is one element's QONNX quantizer: the integer code n of an
 // exact input x, and the output value (n - zp)·scale as out·n + off.
 type quantizer struct {
-	kind           string // nn.OpQuant, nn.OpBipolarQuant or nn.OpTrunc
+	kind           string // kQuant, kBipolarQuant or kTrunc
 	spec           nn.QuantSpec
 	scale, zp      *big.Rat
 	outScale       *big.Rat // trunc v2
@@ -79,19 +98,19 @@ type quantizer struct {
 func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *quantizer {
 	q := &quantizer{kind: kind, spec: spec, scale: ratOf(scale), zp: ratOf(zp)}
 	switch {
-	case kind == nn.OpBipolarQuant || kind == nn.OpQuant && spec.Bipolar():
+	case kind == kBipolarQuant || kind == kQuant && spec.Bipolar():
 		// code 0 means -1, code 1 means +1: the value is 2s·code - s.
 		q.outMul = new(big.Rat).Mul(ratInt(2), q.scale)
 		q.outOff = new(big.Rat).Neg(q.scale)
 		return q
-	case kind == nn.OpTrunc && spec.Version == 2:
+	case kind == kTrunc && spec.Version == 2:
 		q.outScale = ratOf(outScale)
 		t := math.Exp2(math.RoundToEven(math.Log2(outScale / scale)))
 		q.truncShift = ratOf(t)
 		q.outMul = q.outScale
 		q.outOff = new(big.Rat).Neg(new(big.Rat).Mul(new(big.Rat).Quo(q.zp, q.truncShift), q.outScale))
 		return q
-	case kind == nn.OpTrunc:
+	case kind == kTrunc:
 		q.truncShift = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(spec.InBits-spec.Bits)))
 	}
 	q.outMul = q.scale
@@ -102,17 +121,14 @@ func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *
 // code is the quantizer's integer code of the exact input x (bipolar: 0
 // for -1, 1 for +1).
 func (q *quantizer) code(x *big.Rat) *big.Int {
-	if q.kind == nn.OpBipolarQuant {
+	if q.kind == kBipolarQuant {
 		if x.Sign() >= 0 {
 			return big.NewInt(1)
 		}
 		return big.NewInt(0)
 	}
-	if q.scale.Sign() == 0 {
-		return nil // QONNX divides by zero: refused where the quantizer is built
-	}
 	v := new(big.Rat).Add(new(big.Rat).Quo(x, q.scale), q.zp)
-	if q.kind == nn.OpQuant {
+	if q.kind == kQuant {
 		if q.spec.Bipolar() {
 			if v.Sign() >= 0 {
 				return big.NewInt(1)

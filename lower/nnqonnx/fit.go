@@ -17,47 +17,57 @@ const maxLevels = 1 << 12
 // maxFitBits bounds |M·x + C|: the circuit's integers stay within 62 bits.
 const maxFitBits = 62
 
-// steps is a monotone step function on [lo, hi]: its value at lo and the
-// thresholds t (n(t) != n(t-1)) with their values.
+// steps is a monotone step function on [lo, hi]: its values at lo and
+// hi, and once listed (list), its thresholds t (n(t) != n(t-1)) with
+// their values.
 type steps struct {
 	lo, hi     int64
+	n          func(int64) *big.Int
 	first      *big.Int
 	last       *big.Int
+	listed     bool
 	thresholds []int64
 	values     []*big.Int // n(t)
 	many       bool       // more than maxLevels thresholds (not listed)
 }
 
-// findSteps enumerates the thresholds of the monotone n on [lo, hi] by
-// binary search between levels.
+// findSteps is the step function n on [lo, hi], its thresholds not yet
+// listed (a closed form needs only its ends).
 func findSteps(n func(int64) *big.Int, lo, hi int64) *steps {
-	s := &steps{lo: lo, hi: hi, first: n(lo), last: n(hi)}
-	dir := s.last.Cmp(s.first)
-	if dir == 0 {
-		return s
+	return &steps{lo: lo, hi: hi, n: n, first: n(lo), last: n(hi)}
+}
+
+// list enumerates the thresholds by binary search between levels, at
+// most maxLevels of them.
+func (s *steps) list() {
+	if s.listed {
+		return
 	}
-	x, cur := lo, s.first
+	s.listed = true
+	if s.constant() {
+		return
+	}
+	x, cur := s.lo, s.first
 	for cur.Cmp(s.last) != 0 {
 		if len(s.thresholds) == maxLevels {
 			s.many, s.thresholds, s.values = true, nil, nil
-			return s
+			return
 		}
 		// The smallest t in (x, hi] with n(t) != cur.
-		a, b := x+1, hi
+		a, b := x+1, s.hi
 		for a < b {
 			m := a + (b-a)/2
-			if n(m).Cmp(cur) != 0 {
+			if s.n(m).Cmp(cur) != 0 {
 				b = m
 			} else {
 				a = m + 1
 			}
 		}
-		cur = n(a)
+		cur = s.n(a)
 		s.thresholds = append(s.thresholds, a)
 		s.values = append(s.values, cur)
 		x = a
 	}
-	return s
 }
 
 // constant reports whether n is one value on the whole range.
@@ -98,6 +108,7 @@ func (l linear) scaled(k uint) linear {
 // made by a saturation or a relu does not bind the form. ok is false when
 // no k up to the bound has one, or the steps were too many to list.
 func fitLinear(s *steps) (linear, bool) {
+	s.list()
 	if s.many || s.constant() {
 		return linear{}, false
 	}

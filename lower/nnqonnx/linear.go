@@ -65,12 +65,12 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 	code := x.code
 	elem := code.Type.(*ir.TensorType).Elem
 	if useLo {
-		if code, err = a.binaryConst(nn.OpMax, code, x.shape, los, elem); err != nil {
+		if code, err = a.binaryConst(kMax, code, x.shape, los, elem); err != nil {
 			return nil, err
 		}
 	}
 	if useHi {
-		if code, err = a.binaryConst(nn.OpMin, code, x.shape, his, elem); err != nil {
+		if code, err = a.binaryConst(kMin, code, x.shape, his, elem); err != nil {
 			return nil, err
 		}
 	}
@@ -142,7 +142,7 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := nn.Node(a.b, nn.OpMatmul, []*ir.Value{x.code, c}, ir.Tensor(shape, f64), nil)
+	code, err := nn.Node(a.b, kMatmul, []*ir.Value{x.code, c}, ir.Tensor(shape, f64), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -242,19 +242,19 @@ func (a *absorber) emitExact(v *val) (*ir.Value, error) {
 	}
 	t := v.code
 	if !allOne(ms) {
-		if t, err = a.binaryConst(nn.OpMul, t, v.shape, ms, f64); err != nil {
+		if t, err = a.binaryConst(kMul, t, v.shape, ms, f64); err != nil {
 			return nil, err
 		}
 	}
 	if !allZeroRat(bs) {
-		if t, err = a.binaryConst(nn.OpAdd, t, v.shape, bs, f64); err != nil {
+		if t, err = a.binaryConst(kAdd, t, v.shape, bs, f64); err != nil {
 			return nil, err
 		}
 	}
 	if t == v.code {
 		// The output keeps its own node (an argument cannot be returned
 		// with an exact type).
-		if t, err = nn.Node(a.b, nn.OpDetach, []*ir.Value{t}, ir.Tensor(v.shape, f64), nil); err != nil {
+		if t, err = nn.Node(a.b, kDetach, []*ir.Value{t}, ir.Tensor(v.shape, f64), nil); err != nil {
 			return nil, err
 		}
 	}

@@ -65,7 +65,7 @@ func ParseInputType(s string) (*quant.UniformType, error) {
 // quantized graph; other graphs are left as they are.
 func Absorb(m *ir.Module, o Options, p nneval.Payload) error {
 	return passes.ReplaceTopLevel(m,
-		func(op *ir.Operation) bool { return op.Name == nn.OpGraph },
+		func(op *ir.Operation) bool { return op.Name == kGraph },
 		func(op *ir.Operation) (*ir.Operation, error) { return absorbGraph(op, o, p) })
 }
 

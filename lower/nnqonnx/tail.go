@@ -61,7 +61,7 @@ func dataOperand(a *absorber, op *ir.Operation) *ir.Value {
 		return nil
 	}
 	switch op.Name {
-	case nn.OpAdd, nn.OpSub, nn.OpMul, nn.OpReshape, nn.OpFlatten, nn.OpPermute, nn.OpBroadcastTo, nn.OpDetach, nn.OpSwapFirstTwo, nn.OpTranspose3dLast:
+	case kAdd, kSub, kMul, kReshape, kFlatten, kPermute, kBroadcastTo, kDetach, kSwapFirstTwo, kTranspose3dLast:
 	default:
 		return nil
 	}
