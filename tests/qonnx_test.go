@@ -19,7 +19,7 @@ import (
 
 // The QONNX end-to-end tests (issue 27, docs/qonnx.md) run every model of
 // tests/qonnx/Inputs (written by its gen.py: equivalents of the QONNX
-// model zoo's MLPs and random QONNX MLPs) the way a user does:
+// model zoo's MLPs, random QONNX MLPs and small CNNs) the way a user does:
 //
 //  1. otir-translate --import-onnx MODEL.onnx;
 //  2. otir-run on the imported graph, one sample at a time, must give the
@@ -29,7 +29,9 @@ import (
 //     models.json) and otir-run on the ALIR program must give the exact
 //     outputs (NAME.exact.txt, rationals) bit for bit; with
 //     OTIR_REFERENCE_BIN set (the reference tools' bin folder,
-//     ../shared/reference-tools), alkaid's alir_v4_run must too;
+//     ../shared/reference-tools), alkaid's alir_v4_run must too; a graph
+//     with a float tail (TFC) gives the float64 reference bit for bit
+//     after the tail (checkQONNXTail);
 //  4. for the jet tagger, the circuit's Verilog (backend/rtl) simulated in
 //     Icarus Verilog and in Verilator must give the exact outputs too.
 
@@ -37,7 +39,6 @@ import (
 type qonnxModel struct {
 	InputType        string `json:"input_type"`
 	DropFinalSoftmax bool   `json:"drop_final_softmax"`
-	Samples          int    `json:"samples"`
 }
 
 // qonnxBin builds otir-translate, otir-opt and otir-run into a temporary
