@@ -28,6 +28,9 @@ type val struct {
 
 func (v *val) isConst() bool { return v.konst != nil }
 
+// mapConst and the constant nodes keep konst non-nil for a tensor of no
+// elements too (make(..., 0)), so that it stays a constant.
+
 // absorber builds the quantized graph of one float graph.
 type absorber struct {
 	opts    Options

@@ -96,6 +96,9 @@ func limitBits(lo, hi *big.Int) error {
 // function n(code), then its integer form.
 func (a *absorber) step(x *val, qs []*quantizer) (*val, error) {
 	n := len(qs)
+	if n == 0 {
+		return &val{shape: x.shape, konst: []*big.Rat{}}, nil // no elements: a constant of none
+	}
 	first, last := make([]*big.Int, n), make([]*big.Int, n)
 	sts := make([]*steps, n)
 	memo := map[string]*steps{}
@@ -411,20 +414,33 @@ func maxBig(a, b *big.Int) *big.Int {
 	return b
 }
 
-// dyadicForms is, for quantizers whose every element is a non-bipolar
-// nn.quant of a dyadic affine function of the code (at most one relu,
-// which the clamp covers), y = M·x + C with x/scale + zp = y/2^K.
-func dyadicForms(x *val, qs []*quantizer) ([]linear, bool) {
-	lins := make([]linear, len(qs))
+// dyadicForms is, for quantizers whose every element rounds a dyadic
+// affine function of the code (at most one relu, which the clamp covers),
+// y = M·x + C with the rounded value y/2^K: a non-bipolar nn.quant of
+// x/scale + zp, or an nn.trunc whose x/scale + zp is already an integer
+// map (its first rounding then keeps it), divided by a power of two.
+func dyadicForms(x *val, qs []*quantizer) ([]linear, []string, bool) {
+	lins, modes := make([]linear, len(qs)), make([]string, len(qs))
 	for i, q := range qs {
-		if q.kind != kQuant || q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
-			return nil, false
+		modes[i] = q.spec.Rounding
+		if q.kind == kBipolarQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
+			return nil, nil, false
 		}
 		a, b := x.fn[i].withoutRelu()
 		al := new(big.Rat).Quo(a, q.scale)
 		be := new(big.Rat).Add(new(big.Rat).Quo(b, q.scale), q.zp)
 		if !dyadic(al) || !dyadic(be) {
-			return nil, false
+			return nil, nil, false
+		}
+		switch {
+		case q.kind != kTrunc:
+		case q.truncShift.Cmp(big.NewRat(1, 1)) == 0 && !(al.IsInt() && be.IsInt()):
+			modes[i] = "ROUND" // the first rounding decides; the second keeps integers
+		case al.IsInt() && be.IsInt() && q.truncShift.IsInt() && dyadic(q.truncShift):
+			al.Quo(al, q.truncShift)
+			be.Quo(be, q.truncShift)
+		default:
+			return nil, nil, false
 		}
 		k := uint(max(al.Denom().BitLen(), be.Denom().BitLen()) - 1)
 		p := new(big.Int).Lsh(big.NewInt(1), k)
@@ -432,21 +448,21 @@ func dyadicForms(x *val, qs []*quantizer) ([]linear, bool) {
 		C := new(big.Int).Mul(be.Num(), new(big.Int).Quo(p, be.Denom()))
 		lins[i] = linear{M: M, C: C, K: k}
 	}
-	return lins, true
+	return lins, modes, true
 }
 
 // closedForms are the floor forms that dyadic quantizers have by
 // definition: an integer map (K = 0) under any mode, FLOOR, and CEIL
 // (floor((y + 2^K - 1)/2^K)).
 func closedForms(x *val, qs []*quantizer) ([]linear, bool) {
-	lins, ok := dyadicForms(x, qs)
+	lins, modes, ok := dyadicForms(x, qs)
 	if !ok {
 		return nil, false
 	}
 	for i, l := range lins {
 		switch {
-		case l.K == 0, qs[i].spec.Rounding == "FLOOR":
-		case qs[i].spec.Rounding == "CEIL":
+		case l.K == 0, modes[i] == "FLOOR":
+		case modes[i] == "CEIL":
 			lins[i].C = new(big.Int).Add(l.C, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), l.K), big.NewInt(1)))
 		default:
 			return nil, false
@@ -458,13 +474,13 @@ func closedForms(x *val, qs []*quantizer) ([]linear, bool) {
 // halfEvenForms are the forms of dyadic ROUND quantizers (K >= 1), for
 // the half-even floorForm.
 func halfEvenForms(x *val, qs []*quantizer) ([]linear, error) {
-	lins, ok := dyadicForms(x, qs)
+	lins, modes, ok := dyadicForms(x, qs)
 	if !ok {
 		return nil, fmt.Errorf("not every element is a dyadic nn.quant")
 	}
 	for i, l := range lins {
-		if qs[i].spec.Rounding != "ROUND" {
-			return nil, fmt.Errorf("element %d rounds by %s", i, qs[i].spec.Rounding)
+		if modes[i] != "ROUND" {
+			return nil, fmt.Errorf("element %d rounds by %s", i, modes[i])
 		}
 		if l.K == 0 {
 			lins[i] = l.scaled(1)

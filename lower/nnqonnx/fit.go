@@ -113,21 +113,36 @@ func fitLinear(s *steps) (linear, bool) {
 		return linear{}, false
 	}
 	pts := s.points()
-	for k := uint(0); k < maxFitBits; k++ {
+	// Feasibility only grows with k (floor((2M·x + 2C)/2^(k+1)) is the same
+	// form), so a binary search finds the smallest k that has a form; the
+	// width bound then decides.
+	try := func(k uint) (linear, bool) {
 		p := new(big.Int).Lsh(big.NewInt(1), k)
 		mlo, mhi := multiplierRange(pts, p)
 		if mlo.Cmp(mhi) > 0 {
-			continue
+			return linear{}, false
 		}
-		if M, ok := bestMultiplier(pts, p, mlo, mhi); ok {
-			C, _ := offsetFor(M, p, pts)
-			l := linear{M: M, C: C, K: k}
-			if l.fits(s, pts) {
-				return l, true
-			}
+		M, ok := bestMultiplier(pts, p, mlo, mhi)
+		if !ok {
+			return linear{}, false
+		}
+		C, _ := offsetFor(M, p, pts)
+		return linear{M: M, C: C, K: k}, true
+	}
+	a, b := uint(0), uint(maxFitBits-1)
+	if _, ok := try(b); !ok {
+		return linear{}, false
+	}
+	for a < b {
+		m := (a + b) / 2
+		if _, ok := try(m); ok {
+			b = m
+		} else {
+			a = m + 1
 		}
 	}
-	return linear{}, false
+	l, _ := try(a)
+	return l, l.fits(s, pts)
 }
 
 // point is a constraint on the form at x: value n (eq), or beyond n on
@@ -226,14 +241,19 @@ func roundest(lo, hi *big.Int) *big.Int {
 // offsetBounds is the interval of C the points allow for M (nil: no bound
 // on that side).
 func offsetBounds(M, p *big.Int, pts []point) (lo, hi *big.Int) {
+	slack := new(big.Int).Sub(p, big.NewInt(1))
+	a, mx, x := new(big.Int), new(big.Int), new(big.Int)
 	for _, q := range pts {
-		mx := new(big.Int).Mul(M, big.NewInt(q.x))
-		a := new(big.Int).Sub(new(big.Int).Mul(q.n, p), mx)
+		mx.Mul(M, x.SetInt64(q.x))
+		a.Mul(q.n, p).Sub(a, mx)
 		if q.ge && (lo == nil || a.Cmp(lo) > 0) {
-			lo = a
+			lo = new(big.Int).Set(a)
 		}
-		if b := new(big.Int).Add(a, new(big.Int).Sub(p, big.NewInt(1))); q.le && (hi == nil || b.Cmp(hi) < 0) {
-			hi = b
+		if q.le {
+			a.Add(a, slack)
+			if hi == nil || a.Cmp(hi) < 0 {
+				hi = new(big.Int).Set(a)
+			}
 		}
 	}
 	return lo, hi
