@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
@@ -54,5 +55,29 @@ func TestAlkaidMLPFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestProgramFigures prints the figures of the programs named by
+// OTIR_NNCIRCUIT_PROGRAMS (comma-separated NAME=PATH pairs) as rows of
+// BENCHMARKS.md's tables; bench/qonnx-zoo.sh sets it. Without it the test
+// does nothing.
+func TestProgramFigures(t *testing.T) {
+	list := os.Getenv("OTIR_NNCIRCUIT_PROGRAMS")
+	if list == "" {
+		t.Skip("set OTIR_NNCIRCUIT_PROGRAMS=NAME=PATH,... (bench/qonnx-zoo.sh does)")
+	}
+	t.Log("| program | adders (0, 1, -2) | constant adds (4) | lookups (8) | adder depth | ops |")
+	t.Log("|---|---|---|---|---|---|")
+	for _, pair := range strings.Split(list, ",") {
+		name, path, ok := strings.Cut(pair, "=")
+		if !ok {
+			t.Fatalf("OTIR_NNCIRCUIT_PROGRAMS: %q is not NAME=PATH", pair)
+		}
+		p, _, err := alir.ReadFile(path, alir.FormatAuto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log(Count(p).Row(name))
 	}
 }

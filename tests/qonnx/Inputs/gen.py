@@ -1,0 +1,762 @@
+#!/usr/bin/python3
+"""Writes the QONNX models of otir's QONNX tests (issue 27, docs/qonnx.md).
+
+Run with Debian's python3 (numpy, onnx; nothing else):
+
+    /usr/bin/python3 tests/qonnx/Inputs/gen.py
+
+Deterministic (fixed seeds). The models are built with onnx.helper:
+
+- five equivalents of the QONNX model zoo's MLPs (fastmachinelearning/
+  qonnx_model_zoo; the zoo's files are not copied into the repository):
+  the operator patterns, opsets, domains, attribute forms and quantizer
+  settings are the zoo files', the weights random (TFC, KWS and UNSW-NB15
+  with 32 hidden units instead of 64 or 256);
+- random QONNX MLPs: power-of-two and other scales, per-channel weight
+  scales, every rounding mode, narrow and signed variants, 1-bit (bipolar)
+  quantizers, BatchNormalization with negative and zero gammas, float
+  Mul/Add/Div by constants between quantizers, Trunc, BipolarQuant outputs;
+- two small random QONNX CNNs (a quantized 3x3 Conv with per-channel
+  scales, BatchNormalization, Relu, Flatten, a quantized MatMul).
+
+For each model NAME it writes:
+
+    NAME.onnx        the model (batch of one, as the zoo's)
+    NAME.in.npy      S samples on the model's input grid, [S, *input shape], float64
+    NAME.ref.npy     the float64 reference outputs, [S, *output shape]
+    NAME.logits.npy  when the graph ends in a Softmax: the float64 reference
+                     of its operand (the softmax's exp is libm's, NumPy's or
+                     Go's, which may differ in the last bit)
+    NAME.exact.txt   the exact outputs of the circuit (before a final
+                     Softmax, which the circuit drops), one sample per
+                     line, each value a rational p/q
+
+and models.json: per model its input type (the circuit's input-type=...),
+whether the circuit drops a final softmax, and a description.
+
+The float64 reference evaluates the ONNX graph node by node as otir's
+importer lays it out (docs/nn.md, "QONNX quantizers"): the quantizers are
+QONNX's reference functions (qonnx_ref.py, a NumPy transcription of
+QONNX's custom_op/general) with the rounding decided on the exact value of
+x/scale + zero_point, the rest float64 arithmetic in the evaluator's order
+(sums left to right; BatchNormalization as (x - mean)·a + beta with
+a = gamma/sqrt(var + eps) folded in float64; Div by a constant c as a
+product by the float64 1/c; Pow of constants folded). The exact model
+evaluates the same graph in rational arithmetic (Python's fractions) from
+the same float64 constants (a and the folded Pow included; Div exact). The
+generator asserts that both agree on every output that a quantizer
+produces, and on every other output up to the float64 rounding of the
+exact value (reported when not bit-identical).
+"""
+import json
+import math
+import os
+import sys
+from fractions import Fraction
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "nn", "Inputs", "qonnx"))
+# QONNX's reference quantizers, transcribed line for line (one copy, shared
+# with tests/nn/Inputs/qonnx/gen.py).
+from qonnx_ref import binary_quant, int_quant, max_int, min_int  # noqa: E402
+
+# How often QONNX's literal int_quant (the integer decided on the float64
+# quotient x/scale) differs from the exact decision, per model.
+LITERAL = {"differ": 0, "values": 0}
+
+
+# ---------------------------------------------------------------------------
+# Exact rounding of rationals, the decisions the float64 reference takes on
+# the exact value of x/scale + zero_point (docs/nn.md).
+
+
+def round_exact(v, mode):
+    """The integer ROUNDMODE(v) of a Fraction v."""
+    s = 1 if v > 0 else (-1 if v < 0 else 0)
+    a = abs(v)
+    if mode == "ROUND":
+        return round(v)  # Fraction.__round__: half to even
+    if mode == "CEIL":
+        return math.ceil(v)
+    if mode == "FLOOR":
+        return math.floor(v)
+    if mode == "UP":
+        return s * math.ceil(a)
+    if mode == "DOWN":
+        return s * math.floor(a)
+    if mode == "HALF_UP":
+        return s * math.floor(a + Fraction(1, 2))
+    if mode == "HALF_DOWN":
+        return s * math.ceil(a - Fraction(1, 2))
+    raise ValueError(mode)
+
+
+def quant_codes(x, scale, zp, bits, signed, narrow, mode):
+    """The integer codes n of QONNX's Quant, decided exactly: x, scale, zp
+    are arrays of float64 numbers or Fractions (broadcast)."""
+    lo, hi = min_int(signed, narrow, bits), max_int(signed, narrow, bits)
+
+    def one(xv, sv, zv):
+        v = Fraction(xv) / Fraction(sv) + Fraction(zv)
+        if bits == 1 and signed:
+            return 1 if v >= 0 else -1
+        return round_exact(min(max(v, lo), hi), mode)
+
+    return np.vectorize(one, otypes=[object])(x, scale, zp)
+
+
+def trunc_codes(x, scale, zp, in_bits, out_bits, mode):
+    def one(xv, sv, zv):
+        v = round(Fraction(xv) / Fraction(sv) + Fraction(zv))
+        return round_exact(Fraction(v, 2 ** (in_bits - out_bits)), mode)
+
+    return np.vectorize(one, otypes=[object])(x, scale, zp)
+
+
+# ---------------------------------------------------------------------------
+# The two arithmetics of the reference evaluator.
+
+
+class Float64:
+    """float64 arrays; the quantizers decide exactly and rescale in float64."""
+
+    exact = False
+
+    @staticmethod
+    def const(a):
+        return np.asarray(a, dtype=np.float64)
+
+    @staticmethod
+    def div_const(x, c):
+        return x * (1.0 / c)
+
+    @staticmethod
+    def quant(x, scale, zp, bits, signed, narrow, mode):
+        n = quant_codes(x, scale, zp, bits, signed, narrow, mode).astype(np.float64)
+        y = (n - zp) * scale
+        literal = int_quant(x, scale, zp, bits, signed, narrow, mode)
+        LITERAL["differ"] += int(np.sum(literal != y))
+        LITERAL["values"] += y.size
+        return y
+
+    @staticmethod
+    def trunc(x, scale, zp, in_bits, out_bits, signed, narrow, mode):
+        n = trunc_codes(x, scale, zp, in_bits, out_bits, mode).astype(np.float64)
+        return (n - zp) * scale
+
+    @staticmethod
+    def bipolar(x, scale):
+        return binary_quant(x, scale)
+
+
+class Exact:
+    """object arrays of Fractions."""
+
+    exact = True
+
+    @staticmethod
+    def const(a):
+        a = np.asarray(a, dtype=np.float64)
+        return np.vectorize(Fraction, otypes=[object])(a)
+
+    @staticmethod
+    def div_const(x, c):
+        return x / Exact.const(c)
+
+    @staticmethod
+    def quant(x, scale, zp, bits, signed, narrow, mode):
+        n = quant_codes(x, scale, zp, bits, signed, narrow, mode)
+        return (n - zp) * scale
+
+    @staticmethod
+    def trunc(x, scale, zp, in_bits, out_bits, signed, narrow, mode):
+        n = trunc_codes(x, scale, zp, in_bits, out_bits, mode)
+        return (n - zp) * scale
+
+    @staticmethod
+    def bipolar(x, scale):
+        one = np.vectorize(lambda v: Fraction(1) if v >= 0 else Fraction(-1), otypes=[object])
+        return one(x) * scale
+
+
+def matmul(a, b, zero):
+    """[m, k]·[k, n], summed left to right from zero (the evaluator's order)."""
+    acc = np.full((a.shape[0], b.shape[1]), zero, dtype=a.dtype if a.dtype == object else np.float64)
+    for k in range(a.shape[1]):
+        acc = acc + a[:, k : k + 1] * b[k : k + 1, :]
+    return acc
+
+
+def conv2d(x, w, pads, strides, zero):
+    """NCHW convolution, one group, no dilation: sums over (c, kh, kw) in
+    that order from zero."""
+    n, c, h, wd = x.shape
+    oc, _, kh, kw = w.shape
+    pt, pl, pb, pr = pads
+    xp = np.full((n, c, h + pt + pb, wd + pl + pr), zero, dtype=x.dtype)
+    xp[:, :, pt : pt + h, pl : pl + wd] = x
+    oh = (h + pt + pb - kh) // strides[0] + 1
+    ow = (wd + pl + pr - kw) // strides[1] + 1
+    y = np.full((n, oc, oh, ow), zero, dtype=x.dtype)
+    for ci in range(c):
+        for i in range(kh):
+            for j in range(kw):
+                patch = xp[:, ci : ci + 1, i : i + strides[0] * oh : strides[0], j : j + strides[1] * ow : strides[1]]
+                y = y + patch * w[None, :, ci, i, j, None, None]
+    return y
+
+
+def attrs_of(node):
+    out = {}
+    for a in node.attribute:
+        v = helper.get_attribute_value(a)
+        out[a.name] = v.decode() if isinstance(v, bytes) else v
+    return out
+
+
+def evaluate(model, x, ar, stop_before_softmax=False):
+    """Evaluates the graph on one sample x (the input's full shape) in
+    arithmetic ar (Float64 or Exact); returns the output (before a final
+    Softmax when stop_before_softmax)."""
+    g = model.graph
+    raw = {t.name: numpy_helper.to_array(t) for t in g.initializer}  # constants, folded in float64 (or int64 shapes)
+    val = {}  # tensors in ar's form
+    inp = [i for i in g.input if i.name not in raw][0]
+    val[inp.name] = ar.const(x) if ar.exact else np.asarray(x, dtype=np.float64)
+
+    def T(name):
+        if name in raw:
+            return ar.const(raw[name].astype(np.float64))
+        return val[name]
+
+    def f64(name):
+        return raw[name].astype(np.float64)
+
+    out_name = g.output[0].name
+    for node in g.node:
+        op, a, ins, o = node.op_type, attrs_of(node), list(node.input), node.output[0]
+        if stop_before_softmax and op == "Softmax" and o == out_name:
+            return val[ins[0]]
+        if op == "Shape":
+            raw[o] = np.array(model_shape(g, ins[0], val), dtype=np.int64)
+        elif op == "Gather":
+            raw[o] = np.take(raw[ins[0]], raw[ins[1]].astype(np.int64), axis=a.get("axis", 0))
+        elif op == "Unsqueeze":
+            raw[o] = np.expand_dims(raw[ins[0]], tuple(a["axes"]))
+        elif op == "Concat":
+            raw[o] = np.concatenate([np.atleast_1d(raw[i]).astype(np.int64) for i in ins], axis=a["axis"])
+        elif op in ("Add", "Sub", "Mul", "Div", "Pow") and all(i in raw for i in ins):
+            fn = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide, "Pow": np.power}[op]
+            raw[o] = fn(f64(ins[0]), f64(ins[1]))
+        elif op == "Reshape":
+            val[o] = T(ins[0]).reshape([int(s) for s in raw[ins[1]]])
+        elif op == "Flatten":
+            v = T(ins[0])
+            ax = a.get("axis", 1)
+            val[o] = v.reshape(int(np.prod(v.shape[:ax])), -1)
+        elif op == "Transpose":
+            val[o] = np.transpose(T(ins[0]), a["perm"])
+        elif op == "Quant":
+            scale, zp, bits = f64(ins[1]), f64(ins[2]), int(f64(ins[3]))
+            val[o] = ar.quant(T(ins[0]), ar.const(scale), ar.const(zp), bits, bool(a.get("signed", 1)),
+                              bool(a.get("narrow", 0)), a.get("rounding_mode", "ROUND"))
+        elif op == "BipolarQuant":
+            val[o] = ar.bipolar(T(ins[0]), ar.const(f64(ins[1])))
+        elif op == "Trunc":
+            scale, zp, ib, ob = f64(ins[1]), f64(ins[2]), int(f64(ins[3])), int(f64(ins[4]))
+            val[o] = ar.trunc(T(ins[0]), ar.const(scale), ar.const(zp), ib, ob, bool(a.get("signed", 1)),
+                              bool(a.get("narrow", 0)), a.get("rounding_mode", "FLOOR"))
+        elif op in ("MatMul", "Gemm"):
+            A, B = T(ins[0]), T(ins[1])
+            if a.get("transA", 0):
+                A = A.T
+            if a.get("transB", 0):
+                B = B.T
+            y = matmul(A, B, zero(ar))
+            if op == "Gemm" and len(ins) > 2 and ins[2]:
+                y = y + T(ins[2])
+            val[o] = y
+        elif op == "Conv":
+            pads = a.get("pads", [0, 0, 0, 0])
+            y = conv2d(T(ins[0]), T(ins[1]), pads, a.get("strides", [1, 1]), zero(ar))
+            if len(ins) > 2 and ins[2]:
+                y = y + T(ins[2]).reshape(1, -1, 1, 1)
+            val[o] = y
+        elif op == "BatchNormalization":
+            gamma, beta, mean, var = (f64(i) for i in ins[1:5])
+            eps = np.float64(np.float32(a.get("epsilon", 1e-5)))
+            scale = gamma / np.sqrt(var + eps)  # folded in float64, as the importer does
+            v = T(ins[0])
+            shp = (1, -1) + (1,) * (v.ndim - 2)
+            c = lambda p: ar.const(p.reshape(shp))
+            val[o] = (v - c(mean)) * c(scale) + c(beta)
+        elif op == "Relu":
+            v = T(ins[0])
+            val[o] = np.where(v > 0, v, zero(ar) * v)
+        elif op == "Div":
+            val[o] = ar.div_const(T(ins[0]), f64(ins[1]))
+        elif op in ("Add", "Sub", "Mul"):
+            val[o] = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply}[op](T(ins[0]), T(ins[1]))
+        elif op == "Softmax":
+            v = T(ins[0])
+            ax = a.get("axis", 1)
+            e = np.exp(v - v.max(axis=ax, keepdims=True))
+            val[o] = e / e.sum(axis=ax, keepdims=True)
+        else:
+            raise ValueError("op " + op)
+    return val[out_name]
+
+
+def zero(ar):
+    return Fraction(0) if ar.exact else 0.0
+
+
+def model_shape(g, name, val):
+    for i in g.input:
+        if i.name == name:
+            return [d.dim_value for d in i.type.tensor_type.shape.dim]
+    return list(val[name].shape)
+
+
+# ---------------------------------------------------------------------------
+# Building models.
+
+
+class Builder:
+    """Accumulates nodes and initializers with generated names."""
+
+    def __init__(self, rng):
+        self.rng, self.nodes, self.inits, self.n = rng, [], [], 0
+
+    def name(self, base):
+        self.n += 1
+        return f"{base}_{self.n}"
+
+    def init(self, arr, base="c", dtype=np.float32):
+        n = self.name(base)
+        self.inits.append(numpy_helper.from_array(np.asarray(arr, dtype=dtype), n))
+        return n
+
+    def node(self, op, ins, domain="", **attrs):
+        out = self.name(op)
+        self.nodes.append(helper.make_node(op, ins, [out], domain=domain, name=out, **attrs))
+        return out
+
+    def quant(self, x, scale, bits, signed, narrow, mode="ROUND", zp=0.0, domain="qonnx.custom_op.general", int_params=False):
+        pdt = np.int64 if int_params else np.float32
+        return self.node("Quant", [x, self.init(scale), self.init(zp, dtype=pdt), self.init(bits, dtype=pdt)], domain=domain,
+                         signed=int(signed), narrow=int(narrow), rounding_mode=mode)
+
+    def bn(self, x, gamma, beta, mean, var, **attrs):
+        return self.node("BatchNormalization", [x, self.init(gamma), self.init(beta), self.init(mean), self.init(var)],
+                         epsilon=1e-5, **attrs)
+
+
+def make(b, name, in_shape, x, out, opsets, ir_version, inits_as_inputs=False, out_shape=None, value_info=False):
+    inputs = [helper.make_tensor_value_info(x, TensorProto.FLOAT, in_shape)]
+    if inits_as_inputs:
+        inputs += [helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in b.inits]
+    outputs = [helper.make_tensor_value_info(out, TensorProto.FLOAT, out_shape)]
+    g = helper.make_graph(b.nodes, name, inputs, outputs, initializer=b.inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets], producer_name="otir tests/qonnx/Inputs/gen.py")
+    m.ir_version = ir_version
+    if value_info:  # the zoo's jet tagger and UNSW-NB15 carry the shapes of their tensors
+        x0 = np.zeros(in_shape)
+        shapes = trace_shapes(m, x0)
+        m.graph.value_info.extend(helper.make_tensor_value_info(k, TensorProto.FLOAT, list(s)) for k, s in shapes.items() if k != out)
+    return m
+
+
+def trace_shapes(m, x):
+    shapes = {}
+    orig = m.graph.output[0].name
+    for node in m.graph.node:
+        m.graph.output[0].name = node.output[0]
+        shapes[node.output[0]] = np.shape(evaluate(m, x, Float64))
+    m.graph.output[0].name = orig
+    return shapes
+
+
+def grid(rng, shape, w, i, signed, n):
+    """n samples on the grid of fixed<w,i> (signed) or ufixed<w,i>: integers
+    in the w-bit range times 2^(i-w); the first two samples are the range's
+    ends, the rest mostly small values with a few at random across the range."""
+    f = w - i
+    lo, hi = (-(2 ** (w - 1)), 2 ** (w - 1) - 1) if signed else (0, 2**w - 1)
+    out = []
+    for k in range(n):
+        if k == 0:
+            q = np.full(shape, lo)
+        elif k == 1:
+            q = np.full(shape, hi)
+        elif k % 4 == 3:
+            q = rng.integers(lo, hi + 1, size=shape)
+        else:
+            spread = max(1, (hi - lo) // 16)
+            q = np.clip(np.round(rng.normal(0, spread, size=shape)) + (0 if signed else spread), lo, hi)
+        out.append(np.asarray(q, dtype=np.float64) * 2.0**-f)
+    return np.stack(out)
+
+
+def fit_bn(rng, b, acc_fn, x, width, gammas=None):
+    """BatchNormalization parameters that spread the accumulators acc over
+    the following quantizer's range: mean and var near the samples'."""
+    acc = np.stack([acc_fn(s) for s in x]).reshape(len(x), -1)
+    mu, sd = acc.mean(axis=0), acc.std(axis=0) + 1e-3
+    c = acc.shape[1]
+    gamma = rng.uniform(0.5, 1.5, c) * width if gammas is None else gammas
+    beta = rng.uniform(-0.5, 0.5, c) * width
+    mean = mu + rng.normal(0, 0.1, c) * sd
+    var = (sd * rng.uniform(0.8, 1.2, c)) ** 2
+    return gamma, beta, mean, var
+
+
+def partial(m, name, x):
+    """The value of tensor name for sample x (Float64 reference)."""
+    orig = m.graph.output[0].name
+    m.graph.output[0].name = name
+    try:
+        return evaluate(m, x, Float64)
+    finally:
+        m.graph.output[0].name = orig
+
+
+# ---------------------------------------------------------------------------
+# The zoo's five MLPs.
+
+
+def jet_tagger(rng):
+    """hls4ml's QKeras jet tagger (models/JetTagging/QKeras_hls4ml_3layer):
+    opset 9, finn.custom_op.general, weights and biases 6-bit signed at
+    2^-5, activations 6-bit unsigned at 2^-6 after Relu, float input, Softmax."""
+    b = Builder(rng)
+    dom = "finn.custom_op.general"
+    sizes = [16, 64, 32, 32, 5]
+    weights = []
+    for k in range(4):  # the zoo quantizes every parameter first, in this order
+        W = rng.integers(-32, 32, size=(sizes[k], sizes[k + 1])) / 32 * 0.5 + rng.normal(0, 0.01, (sizes[k], sizes[k + 1]))
+        bias = rng.normal(0, 0.2, sizes[k + 1])
+        weights.append((b.quant(b.init(W), 0.03125, 6, True, False, domain=dom, int_params=True),
+                        b.quant(b.init(bias), 0.03125, 6, True, False, domain=dom, int_params=True)))
+    x = "global_in"
+    h = x
+    for k, (W, bias) in enumerate(weights):
+        h = b.node("Add", [b.node("MatMul", [h, W]), bias])
+        if k < 3:
+            h = b.quant(b.node("Relu", [h]), 0.015625, 6, False, False, domain=dom, int_params=True)
+    b.nodes.append(helper.make_node("Softmax", [h], ["global_out"], axis=1))
+    return make(b, "jet_tagger", [1, 16], x, "global_out", [("", 9)], 4, out_shape=[1, 5], value_info=True), \
+        ("fixed<16,6>", (16, 6, True))
+
+
+def unsw_nb15(rng):
+    """FINN's UNSW-NB15 MLP (models/UNSW_NB15/unsw_nb15_mlp_w2a2): opset 14
+    plus onnx.brevitas 1, input bits b -> (b + 1)/2, Gemm(transB) by 2-bit
+    narrow weights at non-po2 scales, BatchNormalization, Relu, 2-bit
+    unsigned activations (the first 8-bit), BipolarQuant output with a
+    symbolic output shape."""
+    b = Builder(rng)
+    dom = "onnx.brevitas"
+    x = "onnx::Add_0"
+    h = b.node("Div", [b.node("Add", [x, b.init([1.0])]), b.init(2.0)])
+    sizes, hidden = [600, 32, 32, 32, 1], 3
+    act = [(0.08842457830905914, 8), (8.083283424377441, 2), (1.4530895948410034, 2)]
+    wscale = [27.76845359802246, 8.913976669311523, 9.128647804260254, 0.7742184400558472]
+    xs = grid(rng, (1, 600), 1, 1, False, 8)
+    for k in range(4):
+        W = rng.uniform(-1.5, 1.5, size=(sizes[k + 1], sizes[k])) * wscale[k]
+        bias = rng.normal(0, 1, sizes[k + 1])
+        Wq = b.quant(b.init(W), wscale[k], 2, True, True, domain=dom)
+        h = b.node("Gemm", [h, Wq, b.init(bias, "bias")], alpha=1.0, beta=1.0, transB=1)
+        if k < hidden:
+            m0 = make(b, "probe", [1, 600], x, h, [("", 14), (dom, 1)], 7)
+            s, bits = act[k]
+            gamma, beta, mean, var = fit_bn(rng, b, lambda v: partial(m0, h, v), xs, s * 2**bits / 2)
+            h = b.bn(h, gamma, beta, mean, var, momentum=0.9, training_mode=0)
+            h = b.quant(b.node("Relu", [h]), s, bits, False, False, domain=dom)
+    out = "63"
+    b.nodes.append(helper.make_node("BipolarQuant", [h, b.init(1.0)], [out], domain=dom))
+    return make(b, "unsw_nb15", [1, 600], x, out, [("", 14), (dom, 1)], 7, out_shape=["BipolarQuant63_dim_0", "BipolarQuant63_dim_1"],
+                value_info=True), ("ufixed<1,1>", (1, 1, False))
+
+
+def tfc(rng, weight_bits):
+    """FINN's TFC (models/MNIST/Brevitas_FINN_TFC/TFC/TFC_{1,2}W2A): opset 9,
+    onnx.brevitas without an opset entry, initializers listed as graph
+    inputs, a Shape/Gather/Unsqueeze/Concat/Reshape flatten, 2x - 1, 2-bit
+    narrow signed activations at scale 1, weights BipolarQuant (1W) or
+    2-bit narrow Quant (2W), BatchNormalization, and a float tail
+    (x - mean)/Pow(var, 0.5)·w + b with no quantizer after it."""
+    b = Builder(rng)
+    dom = "onnx.brevitas"
+    x = "0"
+    shp = b.node("Shape", [x])
+    g0 = b.node("Gather", [shp, b.init(0, dtype=np.int64)], axis=0)
+    un = b.node("Unsqueeze", [g0], axes=[0])
+    cat = b.node("Concat", [un, b.init([-1], dtype=np.int64)], axis=0)
+    h = b.node("Reshape", [x, cat])
+    h = b.node("Sub", [b.node("Mul", [h, b.init(2.0)]), b.init([1.0])])
+    h = b.quant(h, 1.0, 2.0, True, True, domain=dom)
+    sizes = [784, 32, 32, 32, 10]
+    xs = grid(rng, (1, 1, 28, 28), 8, 0, False, 8)
+    for k in range(4):
+        W = rng.normal(0, 1, size=(sizes[k + 1], sizes[k]))
+        if weight_bits == 1:
+            Wq = b.node("BipolarQuant", [b.init(W), b.init(1.0)], domain=dom)
+        else:
+            Wq = b.quant(b.init(W), 1.0, 2.0, True, True, domain=dom)
+        h = b.node("MatMul", [h, b.node("Transpose", [Wq], perm=[1, 0])])
+        m0 = make(b, "probe", [1, 1, 28, 28], x, h, [("", 9)], 6)
+        if k < 3:
+            gamma, beta, mean, var = fit_bn(rng, b, lambda v: partial(m0, h, v), xs, 1.0)
+            h = b.bn(h, gamma, beta, mean, var, momentum=0.9)
+            h = b.quant(h, 1.0, 2.0, True, True, domain=dom)
+        else:
+            acc = np.stack([partial(m0, h, v) for v in xs])
+            h = b.node("Sub", [h, b.init([acc.mean() + 0.3])])
+            sd = b.node("Pow", [b.init([acc.var() * 1.7 + 3.0]), b.init(0.5)])
+            h = b.node("Div", [h, sd])
+            h = b.node("Mul", [h, b.init([rng.uniform(0.5, 1.0)])])
+            out = "82"
+            b.nodes.append(helper.make_node("Add", [h, b.init([rng.uniform(-1.5, -0.5)])], [out]))
+    return make(b, f"tfc_{weight_bits}w2a", [1, 1, 28, 28], x, out, [("", 9)], 6, inits_as_inputs=True, out_shape=[1, 10]), \
+        ("ufixed<8,0>", (8, 0, False))
+
+
+def kws(rng):
+    """FINN's KWS MLP (models/GSCV2/kwsmlp_w3a3): opset 11, onnx.brevitas
+    without an opset entry, an 8-bit narrow Quant of the input at a non-po2
+    scale, Flatten, 3-bit narrow weights with per-channel scales [out, 1],
+    BatchNormalization, Relu, 3-bit unsigned activations at 1/7 (float32),
+    a last MatMul with no quantizer after it."""
+    b = Builder(rng)
+    dom = "onnx.brevitas"
+    x = "inp.1"
+    h = b.quant(x, 0.8298503756523132, 8.0, True, True, domain=dom)
+    h = b.node("Flatten", [h], axis=1)
+    sizes = [490, 32, 32, 32, 12]
+    xs = grid(rng, (1, 1, 10, 49), 16, 8, True, 8)
+    act = np.float32(1 / 7)
+    for k in range(4):
+        W = rng.normal(0, 1, size=(sizes[k + 1], sizes[k]))
+        if k < 3:
+            s = rng.uniform(0.05, 0.4, size=(sizes[k + 1], 1)).astype(np.float32)
+        else:
+            s = np.float32(0.08102710545063019)
+        W = W * s
+        Wq = b.quant(b.init(W), s, 3.0, True, True, domain=dom)
+        h = b.node("MatMul", [h, b.node("Transpose", [Wq], perm=[1, 0])])
+        if k < 3:
+            m0 = make(b, "probe", [1, 1, 10, 49], x, h, [("", 11)], 6)
+            gamma, beta, mean, var = fit_bn(rng, b, lambda v: partial(m0, h, v), xs, 0.5)
+            h = b.bn(h, gamma, beta, mean, var, momentum=0.9)
+            h = b.quant(b.node("Relu", [h]), act, 3.0, False, False, domain=dom)
+    return make(b, "kws_mlp", [1, 1, 10, 49], x, h, [("", 11)], 6, inits_as_inputs=True, out_shape=[1, 12]), \
+        ("fixed<16,8>", (16, 8, True))
+
+
+# ---------------------------------------------------------------------------
+# Random QONNX MLPs.
+
+MODES = ["ROUND", "CEIL", "FLOOR", "UP", "DOWN", "HALF_UP", "HALF_DOWN"]
+
+
+def rand_scale(rng, po2, shape=()):
+    if po2:
+        return (2.0 ** rng.integers(-6, 2, size=shape)).astype(np.float32)
+    return rng.uniform(0.02, 1.5, size=shape).astype(np.float32)
+
+
+def random_mlp(rng, idx):
+    """A random QONNX MLP: per layer a quantized weight (per-tensor or
+    per-channel, po2 or not, narrow or not, 1 to 6 bits), a bias (float or
+    quantized), optionally BatchNormalization (some gammas negative or zero)
+    or a float Mul/Add/Div by constants, Relu or not, then a quantizer of a
+    random setting; the last layer ends in a quantizer, a BipolarQuant, a
+    Trunc, or nothing."""
+    b = Builder(rng)
+    dom = rng.choice(["qonnx.custom_op.general", "finn.custom_op.general", "onnx.brevitas"])
+    opset = int(rng.choice([9, 11, 13, 14, 17]))
+    nin = int(rng.integers(3, 9))
+    sizes = [nin] + [int(rng.integers(3, 9)) for _ in range(int(rng.integers(1, 4)))] + [int(rng.integers(2, 5))]
+    w_, i_ = int(rng.integers(4, 9)), int(rng.integers(1, 4))
+    signed_in = bool(rng.integers(0, 2))
+    itype = ("fixed" if signed_in else "ufixed") + f"<{w_},{i_}>"
+    x = "x"
+    h = x
+    xs = grid(rng, (1, nin), w_, i_, signed_in, 10)
+    if rng.integers(0, 3) == 0:  # the graph quantizes its own input
+        h = b.quant(h, rand_scale(rng, bool(rng.integers(0, 2))), int(rng.integers(3, 8)), True, bool(rng.integers(0, 2)),
+                    MODES[int(rng.integers(0, 7))], domain=dom)
+    nl = len(sizes) - 1
+    ending = ["quant", "bipolar", "none", "trunc", "quant1"][idx % 5]
+    for k in range(nl):
+        last = k == nl - 1
+        fin, fout = sizes[k], sizes[k + 1]
+        wbits = int(rng.integers(1, 7))
+        per_ch = bool(rng.integers(0, 2))
+        po2 = bool(rng.integers(0, 2))
+        s = rand_scale(rng, po2, (fout, 1) if per_ch else ())
+        W = rng.normal(0, 1, size=(fout, fin)) * s * max(1, 2 ** (wbits - 2))
+        if wbits == 1:
+            Wq = b.node("BipolarQuant", [b.init(W), b.init(s)], domain=dom) if rng.integers(0, 2) else \
+                b.quant(b.init(W), s, 1, True, False, MODES[int(rng.integers(0, 7))], domain=dom)
+        else:
+            Wq = b.quant(b.init(W), s, wbits, True, bool(rng.integers(0, 2)), MODES[int(rng.integers(0, 7))], domain=dom)
+        if rng.integers(0, 2):
+            h = b.node("Gemm", [h, Wq] + ([b.init(rng.normal(0, 0.5, fout), "bias")] if rng.integers(0, 2) else []), transB=1)
+        else:
+            h = b.node("MatMul", [h, b.node("Transpose", [Wq], perm=[1, 0])])
+            if rng.integers(0, 2):
+                bias = rng.normal(0, 0.5, fout)
+                bq = b.quant(b.init(bias), rand_scale(rng, True), 8, True, False, domain=dom) if rng.integers(0, 2) else b.init(bias)
+                h = b.node("Add", [h, bq])
+        m0 = make(b, "probe", [1, nin], x, h, [("", opset), (dom, 1)], 8)
+        # the quantizer that follows: width, signedness, scale
+        bits = int(rng.integers(1, 9)) if not last else int(rng.integers(2, 9))
+        signed = bool(rng.integers(0, 2)) or bits == 1
+        relu = bool(rng.integers(0, 2)) and not signed
+        post = int(rng.integers(0, 3))
+        if post == 0:  # BatchNormalization, some gammas negative, one zero
+            gamma = rng.uniform(-1.5, 1.5, fout)
+            gamma[int(rng.integers(0, fout))] = 0.0
+            gamma, beta, mean, var = fit_bn(rng, b, lambda v: partial(m0, h, v), xs, 1.0, gammas=gamma)
+            h = b.bn(h, gamma, beta, mean, var)
+        elif post == 1:  # float affine by constants
+            c = rng.uniform(0.3, 2.0) * (1 if rng.integers(0, 4) else -1)
+            h = b.node("Div" if rng.integers(0, 2) else "Mul", [h, b.init(np.float32(c) if rng.integers(0, 2) else rng.uniform(0.3, 2.0, fout))])
+            h = b.node("Add" if rng.integers(0, 2) else "Sub", [h, b.init(rng.normal(0, 0.5, fout))])
+        if relu:
+            h = b.node("Relu", [h])
+        probe = make(b, "probe", [1, nin], x, h, [("", opset), (dom, 1)], 8)
+        pre = np.stack([partial(probe, h, v) for v in xs])
+        if pre.max() <= 0:
+            signed = True
+        amax = max(abs(pre.min()), abs(pre.max()), 1e-3) if signed else max(pre.max(), 1e-3)
+        step = amax / max(1, 2 ** (bits - 1) if signed else 2**bits - 1)  # the range covers the samples' values
+        qs = np.float32(2.0 ** round(np.log2(step))) if rng.integers(0, 2) else np.float32(step * rng.uniform(0.8, 1.2))
+        mode = MODES[(idx + k) % 7]
+        if not last:
+            h = b.quant(h, qs, bits, signed, bool(rng.integers(0, 2)) and bits > 1, mode, domain=dom)
+        elif ending == "quant":
+            h = b.quant(h, qs, bits, signed, bool(rng.integers(0, 2)), mode, domain=dom)
+        elif ending == "quant1":
+            h = b.quant(h, qs, 1, True, False, mode, domain=dom)
+        elif ending == "bipolar":
+            h = b.node("BipolarQuant", [h, b.init(qs)], domain=dom)
+        elif ending == "trunc":  # Trunc v1 of a quantized accumulator: drop 2 low bits
+            h = b.quant(h, qs, 8, True, False, "ROUND", domain=dom)
+            h = b.node("Trunc", [h, b.init(qs), b.init(0.0), b.init(8.0), b.init(6.0)], domain=dom, rounding_mode=mode)
+    return make(b, f"mlp{idx}", [1, nin], x, h, [("", opset), (dom, 1)], 8, out_shape=[1, sizes[-1]]), (itype, (w_, i_, signed_in))
+
+
+def random_cnn(rng, idx):
+    """A small random QONNX CNN: the input quantized by the graph, a 3x3
+    Conv (padding 1, stride 1 or 2) by a quantized weight with per-channel
+    scales, BatchNormalization (a negative and a zero gamma), Relu, a
+    quantizer, Flatten, a MatMul by a quantized weight, and a quantizer or
+    a BipolarQuant at the end."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    cin, cout, hw = int(rng.integers(1, 3)), int(rng.integers(2, 4)), int(rng.integers(4, 7))
+    stride = int(rng.integers(1, 3))
+    x = "x"
+    xs = grid(rng, (1, cin, hw, hw), 8, 3, True, 10)
+    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    s = rand_scale(rng, bool(rng.integers(0, 2)), (cout, 1, 1, 1))
+    W = rng.normal(0, 2, (cout, cin, 3, 3)) * s
+    Wq = b.quant(b.init(W), s, 4, True, bool(rng.integers(0, 2)), MODES[(idx + 1) % 7], domain=dom)
+    h = b.node("Conv", [h, Wq, b.init(rng.normal(0, 0.3, cout), "bias")], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[stride, stride])
+    m0 = make(b, "probe", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8)
+    gamma = rng.uniform(-1.5, 1.5, cout)
+    gamma[0], gamma[-1] = 0.0, -abs(gamma[-1]) - 0.1
+    acc = np.stack([partial(m0, h, v)[0] for v in xs])  # [S, cout, oh, ow]
+    mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
+    h = b.bn(h, gamma, rng.normal(0, 0.3, cout), mu + rng.normal(0, 0.1, cout) * sd, (sd * rng.uniform(0.8, 1.2, cout)) ** 2)
+    h = b.quant(b.node("Relu", [h]), np.float32(rng.uniform(0.2, 0.6)), 3, False, False, MODES[(idx + 2) % 7], domain=dom)
+    h = b.node("Flatten", [h], axis=1)
+    probe = make(b, "probe", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8)
+    nflat = partial(probe, h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat)) * 0.25
+    Wq2 = b.quant(b.init(W2), rand_scale(rng, True), 3, True, False, MODES[(idx + 3) % 7], domain=dom)
+    h = b.node("MatMul", [h, b.node("Transpose", [Wq2], perm=[1, 0])])
+    probe = make(b, "probe", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8)
+    pre = np.stack([partial(probe, h, v) for v in xs])
+    amax = max(abs(pre.min()), abs(pre.max()), 1e-3)
+    if idx % 2:
+        h = b.node("BipolarQuant", [h, b.init(np.float32(amax / 4))], domain=dom)
+    else:
+        h = b.quant(h, np.float32(amax / 16 * rng.uniform(0.8, 1.2)), 5, True, False, MODES[(idx + 4) % 7], domain=dom)
+    return make(b, f"cnn{idx}", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
+# ---------------------------------------------------------------------------
+
+
+def check(name, m, xs):
+    """The float64 reference and the exact model on every sample; asserts
+    they agree; returns (ref, exact rationals, report line)."""
+    stop = m.graph.node[-1].op_type == "Softmax"
+    last = m.graph.node[-1].op_type
+    quantized = last in ("Quant", "BipolarQuant", "Trunc")
+    refs, logits, exacts, mism, ulps = [], [], [], 0, 0
+    for v in xs:
+        r = evaluate(m, v, Float64)
+        e = evaluate(m, v, Exact, stop_before_softmax=stop)
+        rf = evaluate(m, v, Float64, stop_before_softmax=stop)
+        refs.append(r)
+        logits.append(rf)
+        exacts.append(e)
+        for a, q in zip(rf.ravel(), e.ravel()):
+            if quantized:
+                if Fraction(float(a)) != q:
+                    mism += 1
+            elif float(a) != float(q):
+                ulps = max(ulps, abs(int(np.float64(a).view(np.int64)) - int(np.float64(float(q)).view(np.int64))))
+                if abs(float(a) - float(q)) > 1e-9 * max(1.0, abs(float(q))):
+                    mism += 1
+    assert mism == 0, f"{name}: the float64 reference and the exact model disagree on {mism} outputs"
+    return np.stack(refs), np.stack(logits) if stop else None, exacts, ulps
+
+
+def main():
+    rng = np.random.default_rng(27)
+    builders = [("jet_tagger", jet_tagger), ("unsw_nb15", unsw_nb15), ("tfc_2w2a", lambda r: tfc(r, 2)),
+                ("tfc_1w2a", lambda r: tfc(r, 1)), ("kws_mlp", kws)]
+    builders += [(f"mlp{i}", (lambda i: lambda r: random_mlp(r, i))(i)) for i in range(10)]
+    builders += [(f"cnn{i}", (lambda i: lambda r: random_cnn(r, i))(i)) for i in range(2)]
+    meta = {}
+    for name, build in builders:
+        m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
+        LITERAL.update(differ=0, values=0)
+        m.graph.name = name
+        shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
+        xs = grid(rng, tuple(shape), w, i, signed, 16)
+        ref, logits, exact, ulps = check(name, m, xs)
+        onnx.save(m, os.path.join(HERE, name + ".onnx"))
+        np.save(os.path.join(HERE, name + ".in.npy"), xs)
+        np.save(os.path.join(HERE, name + ".ref.npy"), ref)
+        if logits is not None:
+            np.save(os.path.join(HERE, name + ".logits.npy"), logits)
+        with open(os.path.join(HERE, name + ".exact.txt"), "w") as f:
+            for e in exact:
+                f.write(" ".join(f"{q.numerator}/{q.denominator}" for q in e.ravel()) + "\n")
+        meta[name] = {"input_type": itype, "drop_final_softmax": m.graph.node[-1].op_type == "Softmax",
+                      "samples": len(xs), "float_vs_exact_max_ulps": ulps,
+                      "literal_qonnx_differs": f"{LITERAL['differ']} of {LITERAL['values']} quantized values",
+                      "ops": sorted({n.op_type for n in m.graph.node})}
+        print(f"{name}: {len(m.graph.node)} nodes, input {itype}, float64 vs exact: max {ulps} ulp apart on unquantized outputs;"
+              f" QONNX's literal int_quant differs from the exact decision on {LITERAL['differ']} of {LITERAL['values']} values")
+    with open(os.path.join(HERE, "models.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
