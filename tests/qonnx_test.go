@@ -166,9 +166,6 @@ func TestQONNXModels(t *testing.T) {
 			dir := t.TempDir()
 			graph, params := filepath.Join(dir, "g.mlir"), filepath.Join(dir, "p.npz")
 			if _, stderr, err := b.run(nil, "otir-translate", "--import-onnx", filepath.Join(inputs, name+".onnx"), "-o", graph, "--params-out", params); err != nil {
-				if strings.Contains(stderr, "(Conv): the weight") && strings.Contains(stderr, "must be a constant") {
-					t.Skip("tests: a Conv whose weight is a quantizer's output (Quant -> Conv, the QONNX CNNs' form) is not imported yet (backend/onnximport), nor are convolutions absorbed (lower/nnqonnx; issue 27): " + strings.TrimSpace(stderr))
-				}
 				t.Fatalf("import: %v\n%s", err, stderr)
 			}
 			xs := readNPY(t, filepath.Join(inputs, name+".in.npy"))
