@@ -608,32 +608,7 @@ func (im *importer) defineConst(c *constant) error {
 // broadcastIndex maps each element of shape out (row-major) to the element
 // of shape in (broadcast to out) it reads.
 func broadcastIndex(in, out []int64) []int64 {
-	n := numel(out)
-	idx := make([]int64, n)
-	strides := make([]int64, len(out))
-	s := int64(1)
-	for i := len(in) - 1; i >= 0; i-- {
-		j := i + len(out) - len(in)
-		if in[i] != 1 {
-			strides[j] = s
-		}
-		s *= in[i]
-	}
-	pos := make([]int64, len(out))
-	var cur int64
-	for k := range idx {
-		idx[k] = cur
-		for d := len(out) - 1; d >= 0; d-- {
-			pos[d]++
-			cur += strides[d]
-			if pos[d] < out[d] {
-				break
-			}
-			cur -= strides[d] * pos[d]
-			pos[d] = 0
-		}
-	}
-	return idx
+	return tileview.Map[int64](out, tileview.BroadcastStrides(in, out))
 }
 
 // div: a / b is a · inv(b), or a · (1/b) when b is a constant whose every

@@ -189,13 +189,23 @@ func (s QuantSpec) QuantValue(x, scale, zp float64) float64 {
 // range, rounded by the mode, rescaled by (n - zp/t)·outScale.
 func (s QuantSpec) TruncValue(x, scale, zp, outScale float64) float64 {
 	a := math.RoundToEven(Scaled(x, scale, zp))
+	t := s.TruncDivisor(scale, outScale)
 	if s.Version == 2 {
-		t := math.Pow(2, math.RoundToEven(math.Log2(outScale/scale)))
 		n := RoundMode(s.Rounding, s.clamp(a/t))
 		return (n - zp/t) * outScale
 	}
-	n := RoundMode(s.Rounding, a/math.Pow(2, float64(s.InBits-s.Bits)))
+	n := RoundMode(s.Rounding, a/t)
 	return (n - zp) * scale
+}
+
+// TruncDivisor is what nn.trunc divides its integer by: 2^(in_bits -
+// out_bits) for version 1, t = 2^round(log2(outScale/scale)) for version 2
+// (QONNX's trunc_scale); a power of two either way.
+func (s QuantSpec) TruncDivisor(scale, outScale float64) float64 {
+	if s.Version == 2 {
+		return math.Pow(2, math.RoundToEven(math.Log2(outScale/scale)))
+	}
+	return math.Pow(2, float64(s.InBits-s.Bits))
 }
 
 // BipolarValue is nn.bipolar_quant's value of x, QONNX's binary_quant:

@@ -1,7 +1,6 @@
 package nnqonnx
 
 import (
-	"math"
 	"math/big"
 
 	"github.com/otir-dev/otir/dialect/nn"
@@ -105,13 +104,12 @@ func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *
 		return q
 	case kind == kTrunc && spec.Version == 2:
 		q.outScale = ratOf(outScale)
-		t := math.Exp2(math.RoundToEven(math.Log2(outScale / scale)))
-		q.truncShift = ratOf(t)
+		q.truncShift = ratOf(spec.TruncDivisor(scale, outScale))
 		q.outMul = q.outScale
 		q.outOff = new(big.Rat).Neg(new(big.Rat).Mul(new(big.Rat).Quo(q.zp, q.truncShift), q.outScale))
 		return q
 	case kind == kTrunc:
-		q.truncShift = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(spec.InBits-spec.Bits)))
+		q.truncShift = ratOf(spec.TruncDivisor(scale, outScale))
 	}
 	q.outMul = q.scale
 	q.outOff = new(big.Rat).Neg(new(big.Rat).Mul(q.zp, q.scale))
