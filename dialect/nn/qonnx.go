@@ -3,6 +3,8 @@ package nn
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/ir"
@@ -153,14 +155,25 @@ func (n *node) bits(name string) (int64, error) {
 	return v.Int64(), nil
 }
 
-// quantFlags checks the optional boolean attributes signed and narrow (the
-// rounding mode's words are the record's enum).
+// quantFlags checks the optional boolean attributes signed and narrow and
+// the optional rounding mode, one of RoundingModes (the generic verifier
+// checks a record's enum words only where the assembly format parses
+// them, not in the attribute dictionary).
 func (n *node) quantFlags() error {
 	for _, name := range []string{SignedAttr, NarrowAttr} {
 		if a := n.attrs.Get(name); a != nil {
 			if b, ok := a.(*ir.BoolAttr); !ok || b == nil {
 				return fmt.Errorf("attribute '%s' must be true or false, but got %s", name, diag.AttrKind(a))
 			}
+		}
+	}
+	if a := n.attrs.Get(RoundingAttr); a != nil {
+		r, ok := a.(*ir.StringAttr)
+		if !ok || r == nil {
+			return fmt.Errorf("attribute '%s' must be a string attribute, but got %s", RoundingAttr, diag.AttrKind(a))
+		}
+		if !slices.Contains(RoundingModes, r.Value) {
+			return fmt.Errorf("unknown rounding mode '%s' (expected one of %s)", r.Value, strings.Join(RoundingModes, ", "))
 		}
 	}
 	return nil
