@@ -47,23 +47,30 @@ var circuitSteps = []string{"nn-absorb-quant", "nn-quantize", "nn-to-otir", "pro
 // circuitOptions are nn-to-circuit's options: the payload, which
 // nn-absorb-quant, nn-quantize and nn-to-otir share, and every other option
 // of nn-absorb-quant, nn-quantize and lower-tiles, which it passes on to
-// them. Only max-adder-depth has its own default: -1, each
+// them (an option two of them declare, softmax-bits, to both). Only max-adder-depth has its own default: -1, each
 // constant-matrix product its minimal adder tree, since a network's depth is
 // the sum of its layers'. (lower/nnqonnx, lower/nnquant and lower/tiles, imported above,
 // register their passes before this package's init runs.)
 func circuitOptions() []passes.Option {
 	opts := []passes.Option{paramsOption}
+	steps := map[string][]string{} // the steps of each option (softmax-bits: two)
 	for _, step := range []string{"nn-absorb-quant", "nn-quantize", "lower-tiles"} {
 		for _, o := range passes.Lookup(step).Options {
 			if o.Name == paramsOption.Name {
 				continue // one payload for every step
 			}
-			o.Help = step + ": " + o.Help
-			if o.Name == "max-adder-depth" {
-				o.Default = "-1"
+			if len(steps[o.Name]) == 0 {
+				if o.Name == "max-adder-depth" {
+					o.Default = "-1"
+				}
+				opts = append(opts, o)
 			}
-			opts = append(opts, o)
+			steps[o.Name] = append(steps[o.Name], step)
 		}
+	}
+	for i := range opts[1:] {
+		o := &opts[i+1]
+		o.Help = strings.Join(steps[o.Name], ", ") + ": " + o.Help
 	}
 	return opts
 }

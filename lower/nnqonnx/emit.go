@@ -22,6 +22,12 @@ const maxConstBits = 53
 // constant emits an inline nn.const of exact rationals (each dyadic and
 // within float64's mantissa).
 func (a *absorber) constant(shape []int64, rs []*big.Rat) (*ir.Value, error) {
+	return inlineConst(a.b, shape, f64, rs)
+}
+
+// inlineConst emits an inline nn.const of element type elem and exact
+// rationals (each dyadic and within float64's mantissa).
+func inlineConst(b *ir.Builder, shape []int64, elem ir.Type, rs []*big.Rat) (*ir.Value, error) {
 	fs := make([]float64, len(rs))
 	for i, r := range rs {
 		f, exact := r.Float64()
@@ -30,7 +36,7 @@ func (a *absorber) constant(shape []int64, rs []*big.Rat) (*ir.Value, error) {
 		}
 		fs[i] = f
 	}
-	return nn.Node(a.b, kConst, nil, ir.Tensor(shape, f64), nn.InlineConst(shape, fs))
+	return nn.Node(b, kConst, nil, ir.Tensor(shape, elem), nn.InlineConst(shape, fs))
 }
 
 // binaryConst emits kind(x, constant) with the given element type.

@@ -81,7 +81,7 @@ func init() {
 			{Name: "input-type", Help: "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input", Check: checkInputType},
 			{Name: "tail", Help: "a file: where the outputs have no exact fixed-point form (a division, more than 62 bits), end the circuit before their float tail of affine nodes and write the tail there as a float nn.graph @NAME_tail for otir-run"},
 			{Name: "drop-final-softmax", Default: "false", Kind: passes.BoolOption, Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged); false: a softmax becomes lookup tables of exp and inv (softmax-bits)"},
-			{Name: "softmax-bits", Default: strconv.Itoa(DefaultSoftmaxBits), Kind: passes.IntOption, Check: checkSoftmaxBits, Help: "the fraction bits N of a softmax's probabilities (lookup tables of exp and inv; max abs error about 2^-N·(3.75 + (K-1)/8) for K classes)"},
+			SoftmaxBitsOption,
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			var opts Options

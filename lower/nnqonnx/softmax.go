@@ -1,6 +1,7 @@
 package nnqonnx
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
@@ -11,12 +12,14 @@ import (
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/passes"
 )
 
 // The lookup-table softmax (docs/nn-to-circuit.md, "A softmax as lookup
-// tables"): over the last axis of an exact value x, with N = softmax-bits,
+// tables"): over the last axis of x, an exact or quantized value (another
+// axis is permuted last and back), with N = softmax-bits,
 //
-//	m = max_k x_k                          nn.max_pool2d of the [1, M, K] view, exact
+//	m = max_k x_k                          nn.max_pool2d of the [1, M, K] view, x's type
 //	d = max(x − m, L)                      floored to 2^-(N-2): i at 2^-(N-2), d ≤ 0
 //	e = exp(d)                             a table, floored to 2^-(N+3): e(0) = 1
 //	s = Σ_k e_k                            floored to 2^-N: s ∈ [1, K]
@@ -28,7 +31,9 @@ import (
 // entry would, so the clamp adds no error. The tables are quant.LookupTable
 // of the float evaluator's exp and inv, so the quantized evaluator computes
 // what the circuit does. Against the exact softmax p of x, |y − p| ≤
-// softmaxBound(K, N) (≤ 2^-8 for N = 10 and K ≤ 10).
+// SoftmaxBound(K, N) (≤ 2^-8 for N = 10 and K ≤ 10). nn-absorb-quant
+// (absorber.softmax) and nn-quantize (lower/nnquant) both build it with
+// LookupSoftmax.
 
 // DefaultSoftmaxBits is softmax-bits' default: the probabilities' fraction
 // bits.
@@ -69,26 +74,31 @@ func newSoftmaxTypes(k int64, n int) (*softmaxTypes, error) {
 	}
 	for i, w := range t.tables {
 		if w > quant.MaxTableWidth {
-			return nil, fmt.Errorf("the softmax's %s table would have 2^%d entries (at most 2^%d): give a smaller softmax-bits (now %d) or drop-final-softmax=true", [2]string{"exp", "inv"}[i], w, quant.MaxTableWidth, n)
+			return nil, &tableSizeError{table: [2]string{"exp", "inv"}[i], width: w, bits: n}
 		}
 	}
 	return t, nil
 }
 
-// softmaxBound is the largest |y − p| of the lookup-table softmax of K
+// SoftmaxBound is the largest |y − p| of the lookup-table softmax of K
 // classes at N bits, p the exact softmax: the floor of d (a shift of at
 // most h = 2^-(N-2) per class moves a probability by at most
 // (e^h − 1)/4), exp's table and the clamp (each e_k at most one step
 // 2^-(N+3) low, the maximum's exact: max(1, K−1) steps), the floor of s
 // (2^-N), inv's table (2^-(N+2)) and y's rounding (2^-(N+1)).
-func softmaxBound(k int64, n int) float64 {
+func SoftmaxBound(k int64, n int) float64 {
 	h := math.Ldexp(1, -(n - 2))
 	return math.Expm1(h)/4 + float64(max(1, k-1))*math.Ldexp(1, -(n+3)) +
 		math.Ldexp(1, -n) + math.Ldexp(1, -(n+2)) + math.Ldexp(1, -(n+1))
 }
 
-// checkSoftmaxBits validates softmax-bits when the pipeline is parsed.
-func checkSoftmaxBits(s string) error {
+// SoftmaxBitsOption is softmax-bits, an option of nn-absorb-quant and of
+// nn-quantize (and so of nn-to-circuit): one option, one meaning.
+var SoftmaxBitsOption = passes.Option{Name: "softmax-bits", Default: strconv.Itoa(DefaultSoftmaxBits), Kind: passes.IntOption, Check: CheckSoftmaxBits,
+	Help: "the fraction bits N of a softmax's probabilities: it becomes lookup tables of exp(x − max) and inv, within about 2^-N·(2.75 + (K−1)/8) of the exact softmax of its operand, K classes (docs/nn-to-circuit.md)"}
+
+// CheckSoftmaxBits validates softmax-bits when the pipeline is parsed.
+func CheckSoftmaxBits(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < minSoftmaxBits || n > maxSoftmaxBits {
 		return fmt.Errorf("expected an integer from %d to %d", minSoftmaxBits, maxSoftmaxBits)
@@ -96,78 +106,140 @@ func checkSoftmaxBits(s string) error {
 	return nil
 }
 
-// softmax lowers an nn.softmax over the last axis of x to lookup tables.
+// softmax lowers an nn.softmax of x to lookup tables (LookupSoftmax).
 func (a *absorber) softmax(op *ir.Operation, x *val) (*val, error) {
-	axis, _ := op.IntAttr("axis")
-	rank := int64(len(x.shape))
-	if axis != rank-1 {
-		return nil, fmt.Errorf("a softmax over axis %d of a rank-%d tensor: only the last axis is lowered to lookup tables (or give drop-final-softmax=true when it is the graph's last node)", axis, rank)
-	}
 	if tileview.Count(x.shape) == 0 {
 		return &val{shape: x.shape, konst: []*big.Rat{}}, nil // a softmax of no elements
 	}
-	k := x.shape[rank-1]
-	rows := tileview.Count(x.shape) / k
-	n := a.opts.SoftmaxBits
-	if n == 0 {
-		n = DefaultSoftmaxBits
-	}
-	t, err := newSoftmaxTypes(k, n)
-	if err != nil {
-		return nil, err
-	}
+	axis, _ := op.IntAttr("axis")
 	xe, err := a.emitExact(x)
 	if err != nil {
 		return nil, fmt.Errorf("the softmax's operand has no exact fixed-point value (%v): give drop-final-softmax=true to end the circuit at the logits", err)
 	}
-	view := []int64{1, rows, k}
-	e := &nodeChain{a: a}
-	x3 := e.node(kReshape, view, f64, nil, xe)
-	m := e.node(kMaxPool2d, []int64{1, rows, 1}, f64, ir.Attrs{
-		{Name: "kernel", Value: &ir.ArrayAttr{Elems: []ir.Attr{ir.I64(1), ir.I64(k)}}},
-		{Name: "stride", Value: ir.I64(1)},
-	}, x3)
-	d := e.node(kSub, view, f64, nil, x3, e.node(kBroadcastTo, view, f64, nil, m))
-	low := e.konst(view, ratInt(t.clampLow))
-	dq := e.node(kMax, view, t.d, nil, d, low)
-	ex := e.node(kExp, view, t.e, nil, dq)
-	s := e.node(kReduceSum, []int64{1, rows}, t.s, ir.Attrs{{Name: "axis", Value: ir.I64(2)}}, ex)
-	r := e.node(kInv, []int64{1, rows}, t.r, nil, s)
-	rb := e.node(kBroadcastTo, view, t.r, nil, e.node(kReshape, []int64{1, rows, 1}, t.r, nil, r))
-	p := e.node(kMul, view, f64, nil, ex, rb)
-	y := e.node(kAdd, view, t.y, nil, p, e.konst(view, t.half))
-	y = e.node(kReshape, x.shape, t.y, nil, y)
-	if e.err != nil {
-		return nil, e.err
+	n := cmp.Or(a.opts.SoftmaxBits, DefaultSoftmaxBits)
+	y, err := LookupSoftmax(a.b, xe, axis, n, nil)
+	if err != nil {
+		if _, ok := err.(*tableSizeError); ok {
+			err = fmt.Errorf("%v, or drop-final-softmax=true", err)
+		}
+		return nil, err
 	}
-	out := &val{shape: x.shape, code: y, frac: t.bits, lo: 0, hi: 1 << t.bits, fn: make([]elemFn, len(x.fn))}
-	step := pow2(-t.bits)
+	out := &val{shape: x.shape, code: y, frac: n, lo: 0, hi: 1 << n, fn: make([]elemFn, len(x.fn))}
+	step := pow2(-n)
 	for i := range out.fn {
 		out.fn[i] = scaleFn(step)
 	}
 	return out, nil
 }
 
-// nodeChain emits nodes until the first error.
-type nodeChain struct {
-	a   *absorber
-	err error
+// tableSizeError says that a softmax's table would be too large.
+type tableSizeError struct {
+	table       string
+	width, bits int
 }
 
-func (c *nodeChain) node(kind string, shape []int64, elem ir.Type, attrs ir.Attrs, operands ...*ir.Value) *ir.Value {
+func (e *tableSizeError) Error() string {
+	return fmt.Sprintf("the softmax's %s table would have 2^%d entries (at most 2^%d): give a smaller softmax-bits (now %d)", e.table, e.width, quant.MaxTableWidth, e.bits)
+}
+
+// LookupSoftmax builds at b's insertion point the lookup-table softmax of
+// softmax-bits n along axis of x, an exact (f64) or quantized tensor, and
+// returns its probabilities, of x's shape and type u(n+1) at 2^-n: the
+// nodes of the table above, over the [1, M, K] view of x (x's type until
+// the subtraction), with a permute before and after when the axis is not
+// the last. Its error against the exact softmax of x's values is at most
+// SoftmaxBound(K, n). name, when not nil, is told each new node by its part
+// ("max", "exp", "sum", "inv", ..., "out" the last). nn-absorb-quant and
+// nn-quantize both lower nn.softmax by it.
+func LookupSoftmax(b *ir.Builder, x *ir.Value, axis int64, n int, name func(part string, v *ir.Value)) (*ir.Value, error) {
+	xt := x.Type.(*ir.TensorType)
+	shape, rank := xt.Shape, int64(len(xt.Shape))
+	if axis < 0 || axis >= rank {
+		return nil, fmt.Errorf("a softmax over axis %d of a rank-%d tensor", axis, rank)
+	}
+	k := shape[axis]
+	t, err := newSoftmaxTypes(k, n)
+	if err != nil {
+		return nil, err
+	}
+	e := &nodeChain{b: b, name: name}
+	if tileview.Count(shape) == 0 {
+		return e.konst("out", shape, t.y, nil), e.err // no elements: nothing to compute
+	}
+	// The softmax's axis last: perm moves it there, back undoes it.
+	perm, back := make([]int64, 0, rank), make([]int64, rank)
+	for i := range rank {
+		if i != axis {
+			perm = append(perm, i)
+		}
+	}
+	perm = append(perm, axis)
+	last := make([]int64, rank)
+	for i, p := range perm {
+		last[i], back[p] = shape[p], int64(i)
+	}
+	if axis != rank-1 {
+		x = e.node("perm", kPermute, last, xt.Elem, permAttr(perm), x)
+	}
+	rows := tileview.Count(shape) / k
+	view := []int64{1, rows, k}
+	x3 := e.node("rows", kReshape, view, xt.Elem, nil, x)
+	m := e.node("max", kMaxPool2d, []int64{1, rows, 1}, xt.Elem, ir.Attrs{
+		{Name: "kernel", Value: &ir.ArrayAttr{Elems: []ir.Attr{ir.I64(1), ir.I64(k)}}},
+		{Name: "stride", Value: ir.I64(1)},
+	}, x3)
+	d := e.node("diff", kSub, view, f64, nil, x3, e.node("max_broadcast", kBroadcastTo, view, xt.Elem, nil, m))
+	dq := e.node("clamp", kMax, view, t.d, nil, d, e.konst("low", view, f64, ratInt(t.clampLow)))
+	ex := e.node("exp", kExp, view, t.e, nil, dq)
+	s := e.node("sum", kReduceSum, []int64{1, rows}, t.s, ir.Attrs{{Name: "axis", Value: ir.I64(2)}}, ex)
+	r := e.node("inv", kInv, []int64{1, rows}, t.r, nil, s)
+	rk := e.node("inv_keepdim", kReshape, []int64{1, rows, 1}, t.r, nil, r)
+	p := e.node("product", kMul, view, f64, nil, ex, e.node("inv_broadcast", kBroadcastTo, view, t.r, nil, rk))
+	y := e.node("rounded", kAdd, view, t.y, nil, p, e.konst("half", view, f64, t.half))
+	y = e.node("unview", kReshape, last, t.y, nil, y)
+	if axis != rank-1 {
+		y = e.node("unperm", kPermute, shape, t.y, permAttr(back), y)
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	return y, nil
+}
+
+func permAttr(perm []int64) ir.Attrs {
+	elems := make([]ir.Attr, len(perm))
+	for i, p := range perm {
+		elems[i] = ir.I64(p)
+	}
+	return ir.Attrs{{Name: "perm", Value: &ir.ArrayAttr{Elems: elems}}}
+}
+
+// nodeChain emits nodes until the first error, telling name each one.
+type nodeChain struct {
+	b    *ir.Builder
+	name func(part string, v *ir.Value)
+	err  error
+}
+
+// node emits kind(operands) of the given shape and element type; a
+// reshape to the operand's own shape is the operand.
+func (c *nodeChain) node(part, kind string, shape []int64, elem ir.Type, attrs ir.Attrs, operands ...*ir.Value) *ir.Value {
 	if c.err != nil {
 		return nil
 	}
 	if kind == kReshape && slices.Equal(operands[0].Type.(*ir.TensorType).Shape, shape) {
 		return operands[0]
 	}
-	v, err := nn.Node(c.a.b, kind, operands, ir.Tensor(shape, elem), attrs)
+	v, err := nn.Node(c.b, kind, operands, ir.Tensor(shape, elem), attrs)
 	c.err = err
+	if err == nil && c.name != nil {
+		c.name(part, v)
+	}
 	return v
 }
 
-// konst is an inline constant of shape, every element r.
-func (c *nodeChain) konst(shape []int64, r *big.Rat) *ir.Value {
+// konst is an inline constant part of shape and element type, every element r.
+func (c *nodeChain) konst(part string, shape []int64, elem ir.Type, r *big.Rat) *ir.Value {
 	if c.err != nil {
 		return nil
 	}
@@ -175,7 +247,10 @@ func (c *nodeChain) konst(shape []int64, r *big.Rat) *ir.Value {
 	for i := range rs {
 		rs[i] = r
 	}
-	v, err := c.a.constant(shape, rs)
+	v, err := inlineConst(c.b, shape, elem, rs)
 	c.err = err
+	if err == nil && c.name != nil {
+		c.name(part, v)
+	}
 	return v
 }

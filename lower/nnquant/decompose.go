@@ -4,27 +4,36 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/nnqonnx"
 )
 
-// The decompositions of the kinds a quantized graph may not hold into
-// primitive nodes, which nn-quantize then types like any other (the node
-// kinds are named here, and in keepsOperandType: see tests/opnames_test.go).
+// The kinds a quantized graph may not hold (node kinds are named here, and
+// in keepsOperandType: see tests/opnames_test.go):
 //
-// softmax along axis a:     e = exp(x); s = reduce_sum(e, a); r = inv(s);
-//                           y = e · broadcast(r)
-// layer_norm from axis a:   x2 = x as [M, N]; c = x2 − broadcast(reduce_mean(x2, 1));
-//                           v = reduce_mean(c·c, 1); e = nn.const {value = dense<ε>};
-//                           d = sqrt(v + broadcast(e)); y = c · broadcast(inv(d)), as x's shape
+// layer_norm from axis a, decomposed before typing into primitive nodes,
+// which nn-quantize then types like any other:
 //
-// softmax does not subtract the maximum first (there is no max reduction
-// kind): exp's table covers the range calibration sees. layer_norm keeps
-// its epsilon as an inline constant (a pass cannot add payload entries),
-// which calibration types like any node; its float reading is
-// nn.layer_norm's. Internal nodes are named after the decomposed node:
-// %3.exp, %3.sum, %3.inv, %3.eps, %3.vareps, ... (keys of a quant.json may
-// type them); the last node takes the decomposed node's name.
+//	x2 = x as [M, N]; c = x2 − broadcast(reduce_mean(x2, 1));
+//	v = reduce_mean(c·c, 1); e = nn.const {value = dense<ε>};
+//	d = sqrt(v + broadcast(e)); y = c · broadcast(inv(d)), as x's shape
+//
+// layer_norm keeps its epsilon as an inline constant (a pass cannot add
+// payload entries), which calibration types like any node; its float
+// reading is nn.layer_norm's. Internal nodes are named after the
+// decomposed node: %3.eps, %3.vareps, ... (keys of a quant.json may type
+// them); the last node takes the decomposed node's name.
+//
+// softmax, after typing (lowerSoftmaxes): its operand typed like any
+// tensor, it becomes nn-absorb-quant's lookup-table softmax
+// (nnqonnx.LookupSoftmax: the maximum subtracted, tables of exp and inv),
+// whose types softmax-bits fixes. Its nodes are named %3.max, %3.exp,
+// %3.sum, %3.inv, ..., the last %3 itself; a quant.json may type the
+// softmax's operand, and its result only with the type softmax-bits gives
+// (kif [0, 1, N]), not its internal nodes.
 
 // keepsOperandType lists the kinds whose values are their operand's values
 // moved around: calibration gives their result their operand's type.
@@ -33,13 +42,13 @@ var keepsOperandType = map[string]bool{
 	nn.OpSwapFirstTwo: true, nn.OpTranspose3dLast: true, nn.OpDetach: true,
 }
 
-// decompose rewrites every softmax and layer_norm of graph g; names gains
-// the internal nodes and follows the replaced values.
+// decompose rewrites every layer_norm of graph g; names gains the
+// internal nodes and follows the replaced values.
 func decompose(g *ir.Operation, names map[string]*ir.Value) error {
 	body := g.Body(0)
 	for i := 0; i < len(body.Ops); i++ {
 		op := body.Ops[i]
-		if op.Name != nn.OpSoftmax && op.Name != nn.OpLayerNorm {
+		if op.Name != nn.OpLayerNorm {
 			continue
 		}
 		old := op.Results[0]
@@ -48,25 +57,11 @@ func decompose(g *ir.Operation, names map[string]*ir.Value) error {
 		b.Loc = op.Loc
 		b.SetInsertionPoint(i)
 		d := &decomposer{b: b, base: base, names: names}
-		var y *ir.Value
-		if op.Name == nn.OpSoftmax {
-			y = d.softmax(op)
-		} else {
-			y = d.layerNorm(op)
-		}
+		y := d.layerNorm(op)
 		if d.err != nil {
 			return fmt.Errorf("decomposing %s %%%s: %v", op.Name, base, d.err)
 		}
-		y.Name = old.Name
-		for k, v := range names {
-			if v == old {
-				names[k] = y
-			}
-		}
-		replaceUses(body, old, y)
-		i = indexOf(body, op)
-		body.Ops = append(body.Ops[:i], body.Ops[i+1:]...)
-		i--
+		i = replaceNode(body, op, y, names) - 1
 	}
 	return nil
 }
@@ -140,16 +135,6 @@ func (d *decomposer) spread(r *ir.Value, shape []int64, a int, part string) *ir.
 	return d.node(nn.OpBroadcastTo, part+"_broadcast", shape, nil, rr)
 }
 
-func (d *decomposer) softmax(op *ir.Operation) *ir.Value {
-	x := op.Operands[0]
-	a, _ := op.IntAttr("axis")
-	shape := shapeOf(x)
-	e := d.node(nn.OpExp, "exp", shape, nil, x)
-	s := d.node(nn.OpReduceSum, "sum", without(shape, int(a)), axisAttr(a), e)
-	r := d.node(nn.OpInv, "inv", without(shape, int(a)), nil, s)
-	return d.node(nn.OpMul, "out", shape, nil, e, d.spread(r, shape, int(a), "inv"))
-}
-
 func (d *decomposer) layerNorm(op *ir.Operation) *ir.Value {
 	x := op.Operands[0]
 	a, _ := op.IntAttr("axis")
@@ -174,6 +159,83 @@ func (d *decomposer) layerNorm(op *ir.Operation) *ir.Value {
 	r := d.node(nn.OpInv, "inv", []int64{rows}, nil, sd)
 	y2 := d.node(nn.OpMul, "normalized", mn, nil, c, d.spread(r, mn, 1, "inv"))
 	return d.node(nn.OpReshape, "out", shape, nil, y2)
+}
+
+// replaceNode makes y, built before op, take the place of op's result:
+// its name, its names in names, its uses; op is removed. It returns op's
+// index before the removal.
+func replaceNode(body *ir.Block, op *ir.Operation, y *ir.Value, names map[string]*ir.Value) int {
+	old := op.Results[0]
+	y.Name = old.Name
+	for k, v := range names {
+		if v == old {
+			names[k] = y
+		}
+	}
+	replaceUses(body, old, y)
+	i := indexOf(body, op)
+	body.Ops = append(body.Ops[:i], body.Ops[i+1:]...)
+	return i
+}
+
+// lowerSoftmaxes replaces every softmax of the typed graph g by the
+// lookup-table softmax of softmax-bits bits (nnqonnx.LookupSoftmax), its
+// operand of the type types gives it; types gains the new nodes' types. A
+// type that a quant.json gave the softmax's result must be the one
+// softmax-bits fixes.
+func lowerSoftmaxes(g *ir.Operation, names map[string]*ir.Value, types map[*ir.Value]assignment, bits int) error {
+	body := g.Body(0)
+	for i := 0; i < len(body.Ops); i++ {
+		op := body.Ops[i]
+		if op.Name != nn.OpSoftmax {
+			continue
+		}
+		old, x := op.Results[0], op.Operands[0]
+		base := strings.TrimPrefix(nameOf(names, old), "%")
+		a, _ := op.IntAttr("axis")
+		x.Type = ir.Tensor(shapeOf(x), types[x].elemType()) // as retype will write it
+		b := ir.NewBuilder(body)
+		b.Loc = op.Loc
+		b.SetInsertionPoint(i)
+		var made []*ir.Value
+		y, err := nnqonnx.LookupSoftmax(b, x, a, bits, func(part string, v *ir.Value) {
+			v.Name = base + "." + part
+			names["%"+v.Name] = v
+			made = append(made, v)
+		})
+		if err != nil {
+			return diag.OpErrorf(op, "%s: %v", nameOf(names, old), err)
+		}
+		for _, v := range made {
+			types[v] = assignmentOf(v.Type)
+		}
+		if given, ok := types[old]; ok && given.from != "calibration" && given.elemType() != types[y].elemType() {
+			return diag.OpErrorf(op, "%s: the quant.json key '%s' types the softmax's result, which becomes lookup tables whose type softmax-bits=%d fixes, '%s' (kif [0, 1, %d]): drop the key, or give that type", nameOf(names, old), given.from, bits, quant.ElementOf(y.Type), bits)
+		}
+		delete(types, old)
+		i = replaceNode(body, op, y, names)
+	}
+	return nil
+}
+
+// typedBySoftmaxBits reports whether v is a softmax's result, which
+// lowerSoftmaxes types.
+func typedBySoftmaxBits(v *ir.Value) bool { return v.Def != nil && v.Def.Name == nn.OpSoftmax }
+
+// elemType is the element type an assignment writes.
+func (a assignment) elemType() ir.Type {
+	if a.exact {
+		return ir.Float(ir.F64)
+	}
+	return a.elem
+}
+
+// assignmentOf is the assignment of a value of type t.
+func assignmentOf(t ir.Type) assignment {
+	if q := quant.ElementOf(t); q != nil {
+		return assignment{elem: q, from: "softmax-bits"}
+	}
+	return assignment{exact: true, from: "softmax-bits"}
 }
 
 // replaceUses makes every use of old in the block a use of new.

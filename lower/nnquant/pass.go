@@ -23,17 +23,20 @@
 // payload's parameters are rounded to them (params.go). Without it the
 // parameters are used exactly.
 //
-// Before typing, nn.softmax and nn.layer_norm, which a quantized graph may
-// not hold, are decomposed into primitive nodes (decompose.go).
+// A quantized graph may not hold nn.layer_norm and nn.softmax: before
+// typing, layer_norm is decomposed into primitive nodes; after it, softmax
+// becomes the lookup-table softmax of softmax-bits bits (decompose.go).
 package nnquant
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/nnqonnx"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -52,12 +55,15 @@ type Options struct {
 	// WeightBits is the width of the weight types nn-quantize writes (0:
 	// none, the parameters stay exact); BiasBits that of the bias types.
 	WeightBits, BiasBits int
+	// SoftmaxBits is the fraction bits of a softmax's probabilities (0:
+	// nnqonnx.DefaultSoftmaxBits).
+	SoftmaxBits int
 }
 
 func init() {
 	passes.Register(passes.Info{
 		Name:    "nn-quantize",
-		Summary: "give nn graphs quantized types: kept when written, from a quant.json, or from calibration (softmax and layer_norm are decomposed first)",
+		Summary: "give nn graphs quantized types: kept when written, from a quant.json, or from calibration (layer_norm is decomposed first; softmax becomes lookup tables of softmax-bits bits)",
 		Options: []passes.Option{
 			{Name: "quant", Help: "a quant.json: each tensor by SSA name (%x, %1) with kif [k, i, f], or null with mode exact (otir-opt --quant FILE sets it)"},
 			{Name: "params", Help: "the payload .npz, for calibration (otir-opt --params FILE sets it)"},
@@ -67,6 +73,7 @@ func init() {
 			{Name: "func-bits", Help: "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)", Default: "8", Kind: passes.IntOption},
 			{Name: "weight-bits", Help: "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact", Default: "0", Kind: passes.IntOption},
 			{Name: "bias-bits", Help: "with weight-bits: the width of the bias formats (bias_type), never finer than the accumulator's scale; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
+			nnqonnx.SoftmaxBitsOption,
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			opts := Options{Quant: o["quant"], Params: o["params"]}
@@ -99,6 +106,7 @@ func init() {
 			if opts.BiasBits == 0 {
 				opts.BiasBits = min(2*opts.WeightBits, 53)
 			}
+			opts.SoftmaxBits, _ = strconv.Atoi(o["softmax-bits"]) // CheckSoftmaxBits checked it
 			return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
 		},
 	})
@@ -159,7 +167,7 @@ func quantizeGraph(g *ir.Operation, spec *quantSpec, opts Options) error {
 	}
 	var untyped []*ir.Value
 	for _, v := range order {
-		if _, ok := types[v]; !ok {
+		if _, ok := types[v]; !ok && !typedBySoftmaxBits(v) {
 			untyped = append(untyped, v)
 		}
 	}
@@ -171,6 +179,9 @@ func quantizeGraph(g *ir.Operation, spec *quantSpec, opts Options) error {
 		if err := calibrate(g, gname, names, untyped, types, opts); err != nil {
 			return err
 		}
+	}
+	if err := lowerSoftmaxes(g, names, types, cmp.Or(opts.SoftmaxBits, nnqonnx.DefaultSoftmaxBits)); err != nil {
+		return err
 	}
 	retype(g, types)
 	return typeParams(g, opts)

@@ -1,4 +1,0 @@
-package nnqonnx
-
-// SoftmaxBound is softmaxBound, for the external tests.
-var SoftmaxBound = softmaxBound
