@@ -218,9 +218,21 @@ func lowerSoftmaxes(g *ir.Operation, names map[string]*ir.Value, types map[*ir.V
 	return nil
 }
 
+// softmaxKeyHint explains a quant.json key that names an internal node of
+// a softmax (%3.exp, as nn-quantize once decomposed it), or "".
+func softmaxKeyHint(key string, names map[string]*ir.Value) string {
+	i := strings.LastIndex(key, ".")
+	if i < 0 || !typedBySoftmaxBits(names[key[:i]]) {
+		return ""
+	}
+	return fmt.Sprintf("%s is a softmax, which becomes lookup tables of exp(x − max) and inv whose types softmax-bits fixes (docs/nn.md \"nn-quantize\"): a quant.json may type its operand, not its internal nodes", key[:i])
+}
+
 // typedBySoftmaxBits reports whether v is a softmax's result, which
 // lowerSoftmaxes types.
-func typedBySoftmaxBits(v *ir.Value) bool { return v.Def != nil && v.Def.Name == nn.OpSoftmax }
+func typedBySoftmaxBits(v *ir.Value) bool {
+	return v != nil && v.Def != nil && v.Def.Name == nn.OpSoftmax
+}
 
 // elemType is the element type an assignment writes.
 func (a assignment) elemType() ir.Type {

@@ -166,6 +166,9 @@ func (s *quantSpec) lookup(gname, key string, names map[string]*ir.Value) (*ir.V
 			known = append(known, k)
 		}
 		sort.Strings(known)
+		if hint := softmaxKeyHint(key, names); hint != "" {
+			return nil, fmt.Errorf("%s: key '%s' names no tensor of graph @%s: %s", s.path, key, gname, hint)
+		}
 		return nil, fmt.Errorf("%s: key '%s' names no tensor of graph @%s (its tensors: %s)", s.path, key, gname, strings.Join(known, ", "))
 	}
 	return v, nil
