@@ -97,6 +97,21 @@ func TestJetSoftmax(t *testing.T) {
 		}
 		return res.Outputs[0].Data, z
 	}
+	sm, err := parse.ParseString("softmax.mlir", `nn.graph @s(%z: tensor<5xf64>) -> tensor<5xf64> {
+  %p = nn.softmax %z {axis = 0} : (tensor<5xf64>) -> tensor<5xf64>
+  nn.return %p : tensor<5xf64>
+}`, parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	softmaxOf := func(z []float64) []float64 { // the float evaluator's softmax
+		t.Helper()
+		res, err := nneval.Eval(nn.Graphs(sm)[0], []*nneval.Tensor{{Shape: []int64{5}, Data: z}}, nil, nneval.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Outputs[0].Data
+	}
 	var inputs, want []float64
 	worstTorch, worstSoftmax, worstTotal, worstLogit, peak := 0.0, 0.0, 0.0, 0.0, 0.0
 	for r, row := range rows {
@@ -169,24 +184,6 @@ func batchOf(t *testing.T, path string, shape []int64) []*nneval.Tensor {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return rows
-}
-
-// softmaxOf is the softmax of a row in float64, the maximum subtracted.
-func softmaxOf(x []float64) []float64 {
-	m := math.Inf(-1)
-	for _, v := range x {
-		m = max(m, v)
-	}
-	p := make([]float64, len(x))
-	s := 0.0
-	for i, v := range x {
-		p[i] = math.Exp(v - m)
-		s += p[i]
-	}
-	for i := range p {
-		p[i] /= s
-	}
-	return p
 }
 
 // sameFloats is the first index where got and want differ, or -1.
