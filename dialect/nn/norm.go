@@ -35,7 +35,7 @@ var normFamily = family{
 			Verify: nodeHook(checkLayerNorm), Infer: inferWith(checkLayerNorm), Format: formatUnary},
 	},
 	quant: map[string]quantRule{
-		OpSoftmax:   {role: QuantForbidden, why: "nn-quantize decomposes it into primitive nodes (exp, reduce_sum, inv, mul)"},
+		OpSoftmax:   {role: QuantForbidden, why: "nn-quantize lowers it to lookup tables of exp(x − max) and inv (softmax-bits)"},
 		OpLayerNorm: {role: QuantForbidden, why: "nn-quantize decomposes it into primitive nodes (reduce_mean, sub, mul, sqrt, inv)"},
 	},
 }

@@ -120,7 +120,7 @@ func (a *absorber) softmax(op *ir.Operation, x *val) (*val, error) {
 	y, err := LookupSoftmax(a.b, xe, axis, n, nil)
 	if err != nil {
 		if _, ok := err.(*tableSizeError); ok {
-			err = fmt.Errorf("%v, or drop-final-softmax=true", err)
+			err = fmt.Errorf("%v or drop-final-softmax=true", err)
 		}
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,7 +137,10 @@ func softmaxCheck(t *testing.T, text, options string, inputs, logits [][]float64
 
 // softmaxGraph is an input of the given shape quantized to 16-bit codes
 // at 2^-8 (logits in [-128, 128)), then its softmax over the last axis.
-func softmaxGraph(shape ...int) string {
+func softmaxGraph(shape ...int) string { return softmaxAxisGraph(len(shape)-1, shape...) }
+
+// softmaxAxisGraph is softmaxGraph over the given axis.
+func softmaxAxisGraph(axis int, shape ...int) string {
 	tt := "tensor<"
 	for _, n := range shape {
 		tt += fmt.Sprintf("%dx", n)
@@ -147,7 +151,7 @@ func softmaxGraph(shape ...int) string {
   %%y = nn.softmax %%q {axis = %[2]d} : (%[1]s) -> %[1]s
   nn.return %%y : %[1]s
 }
-`, tt, len(shape)-1)
+`, tt, axis)
 }
 
 // TestSoftmaxRandomLogits: logits of every size up to ±128 at 2^-8, near
@@ -211,6 +215,28 @@ func TestSoftmaxShapes(t *testing.T) {
 		bl = append(bl, append(append(append([]float64{}, logits[r]...), logits[r+1]...), logits[r+2]...))
 	}
 	softmaxCheck(t, softmaxGraph(3, k), "params="+params, bc, bl, k, nnqonnx.DefaultSoftmaxBits)
+	// The same rows as the columns of [K, 3], a softmax over axis 0: the
+	// axis permuted last and back, the same probabilities.
+	want := circuitRows(t, softmaxGraph(3, k), "params="+params, bc)
+	for r, y := range circuitRows(t, softmaxAxisGraph(0, k, 3), "params="+params, transposed(bc, 3, k)) {
+		if got := transposed([][]float64{y}, k, 3)[0]; !slices.Equal(got, want[r]) {
+			t.Fatalf("row %d: axis 0 gives %v, the last axis of the transpose %v", r, got, want[r])
+		}
+	}
+}
+
+// transposed is each row, an [n, m] matrix, transposed.
+func transposed(rows [][]float64, n, m int) [][]float64 {
+	out := make([][]float64, len(rows))
+	for r, row := range rows {
+		out[r] = make([]float64, len(row))
+		for i := range n {
+			for j := range m {
+				out[r][j*n+i] = row[i*m+j]
+			}
+		}
+	}
+	return out
 }
 
 // TestSoftmaxThenQuant: a softmax that is not the last node: its

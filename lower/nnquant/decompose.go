@@ -213,9 +213,21 @@ func lowerSoftmaxes(g *ir.Operation, names map[string]*ir.Value, types map[*ir.V
 			return diag.OpErrorf(op, "%s: the quant.json key '%s' types the softmax's result, which becomes lookup tables whose type softmax-bits=%d fixes, '%s' (kif [0, 1, %d]): drop the key, or give that type", nameOf(names, old), given.from, bits, quant.ElementOf(y.Type), bits)
 		}
 		delete(types, old)
-		i = replaceNode(body, op, y, names)
+		i = replaceNode(body, op, y, names) - 1
+		keepType(body, y, types)
 	}
 	return nil
+}
+
+// keepType gives the shape kinds that read v, and those that read them,
+// v's type in place of a calibrated one, as calibration would have.
+func keepType(body *ir.Block, v *ir.Value, types map[*ir.Value]assignment) {
+	for _, op := range body.Ops {
+		if keepsOperandType[op.Name] && op.Operands[0] == v && types[op.Results[0]].from == "calibration" {
+			types[op.Results[0]] = types[v]
+			keepType(body, op.Results[0], types)
+		}
+	}
 }
 
 // softmaxKeyHint explains a quant.json key that names an internal node of

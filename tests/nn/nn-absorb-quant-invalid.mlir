@@ -61,16 +61,6 @@ nn.graph @division(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
 
 // -----
 
-// A softmax is lowered to lookup tables over the last axis only.
-nn.graph @softmax_axis(%x: tensor<2x8xf64>) -> tensor<2x8xf64> {
-  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<2x8xf64>) -> tensor<2x8xf64>
-  // expected-error @+1 {{a softmax over axis 0 of a rank-2 tensor: only the last axis is lowered to lookup tables (or give drop-final-softmax=true when it is the graph's last node)}}
-  %1 = nn.softmax %0 {axis = 0} : (tensor<2x8xf64>) -> tensor<2x8xf64>
-  nn.return %1 : tensor<2x8xf64>
-}
-
-// -----
-
 // 1024 classes at softmax-bits=10: inv's operand holds [1, 1024] at 2^-10.
 nn.graph @softmax_wide(%x: tensor<1x1024xf64>) -> tensor<1x1024xf64> {
   %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x1024xf64>) -> tensor<1x1024xf64>

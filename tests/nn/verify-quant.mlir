@@ -62,7 +62,7 @@ nn.graph @wide_table(%x: tensor<4x!quant.uniform<i21:f64, 0.0625>>) -> tensor<4x
 // -----
 
 nn.graph @softmax(%x: tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4x!quant.uniform<u8:f64, 0.00390625>> {
-  // expected-error @+1 {{'nn.softmax' op is not allowed in a quantized graph: nn-quantize decomposes it into primitive nodes (exp, reduce_sum, inv, mul)}}
+  // expected-error @+1 {{'nn.softmax' op is not allowed in a quantized graph: nn-quantize lowers it to lookup tables of exp(x − max) and inv (softmax-bits)}}
   %0 = nn.softmax %x {axis = 0} : (tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4x!quant.uniform<u8:f64, 0.00390625>>
   nn.return %0 : tensor<4x!quant.uniform<u8:f64, 0.00390625>>
 }
