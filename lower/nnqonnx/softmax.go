@@ -95,7 +95,7 @@ func SoftmaxBound(k int64, n int) float64 {
 // SoftmaxBitsOption is softmax-bits, an option of nn-absorb-quant and of
 // nn-quantize (and so of nn-to-circuit): one option, one meaning.
 var SoftmaxBitsOption = passes.Option{Name: "softmax-bits", Default: strconv.Itoa(DefaultSoftmaxBits), Kind: passes.IntOption, Check: CheckSoftmaxBits,
-	Help: "the fraction bits N of a softmax's probabilities: it becomes lookup tables of exp(x − max) and inv, within about 2^-N·(2.75 + (K−1)/8) of the exact softmax of its operand, K classes (docs/nn-to-circuit.md)"}
+	Help: "the fraction bits N of a softmax's probabilities: it becomes lookup tables of exp(x − max) and inv, within about 2^-N·(2.75 + (K−1)/8) of the exact softmax of its operand's values for K classes (an error of the operand itself adds at most half its largest element's: docs/nn.md \"nn-quantize\")"}
 
 // CheckSoftmaxBits validates softmax-bits when the pipeline is parsed.
 func CheckSoftmaxBits(s string) error {

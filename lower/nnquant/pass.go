@@ -25,7 +25,10 @@
 //
 // A quantized graph may not hold nn.layer_norm and nn.softmax: before
 // typing, layer_norm is decomposed into primitive nodes; after it, softmax
-// becomes the lookup-table softmax of softmax-bits bits (decompose.go).
+// becomes the lookup-table softmax of softmax-bits bits (decompose.go),
+// within nnqonnx.SoftmaxBound(K, N) of the exact softmax of its quantized
+// operand z; against the float softmax the error adds at most
+// (max Δz − min Δz)/4 ≤ max |Δz|/2, Δz the operand's quantization error.
 package nnquant
 
 import (
