@@ -50,7 +50,6 @@ type softmaxTypes struct {
 	s, r     *quant.UniformType // inv's operand and result
 	y        *quant.UniformType // the probabilities
 	half     *big.Rat           // 2^-(N+1), added before y's floor
-	bits     int                // N
 	tables   [2]int             // the widths of exp's and inv's operands
 }
 
@@ -69,7 +68,6 @@ func newSoftmaxTypes(k int64, n int) (*softmaxTypes, error) {
 		r:        quant.Uniform(fr+1, false, fr),
 		y:        quant.Uniform(n+1, false, n),
 		half:     pow2(-(n + 1)),
-		bits:     n,
 		tables:   [2]int{dw, sw},
 	}
 	for i, w := range t.tables {
@@ -149,8 +147,8 @@ func (e *tableSizeError) Error() string {
 // the subtraction), with a permute before and after when the axis is not
 // the last. Its error against the exact softmax of x's values is at most
 // SoftmaxBound(K, n). name, when not nil, is told each new node by its part
-// ("max", "exp", "sum", "inv", ..., "out" the last). nn-absorb-quant and
-// nn-quantize both lower nn.softmax by it.
+// ("max", "exp", "sum", "inv", ...). nn-absorb-quant and nn-quantize both
+// lower nn.softmax by it.
 func LookupSoftmax(b *ir.Builder, x *ir.Value, axis int64, n int, name func(part string, v *ir.Value)) (*ir.Value, error) {
 	xt := x.Type.(*ir.TensorType)
 	shape, rank := xt.Shape, int64(len(xt.Shape))

@@ -118,11 +118,7 @@ func axisAttr(a int64) ir.Attrs { return ir.Attrs{{Name: "axis", Value: ir.I64(a
 
 func shapeOf(v *ir.Value) []int64 { return v.Type.(*ir.TensorType).Shape }
 
-// without is shape without dimension a; with1 is shape with dimension a 1.
-func without(shape []int64, a int) []int64 {
-	return append(append([]int64{}, shape[:a]...), shape[a+1:]...)
-}
-
+// with1 is shape with dimension a 1.
 func with1(shape []int64, a int) []int64 {
 	s := append([]int64{}, shape...)
 	s[a] = 1
