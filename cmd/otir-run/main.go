@@ -261,8 +261,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// --arg 'a=[1, 2]' holds commas; they must not split the value.
 		DisableSliceFlagSeparator: true,
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument (repeatable)"},
-			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output (repeatable)"},
+			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument, a sample of its shape or a batch [N, ...] (repeatable)"},
+			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output, [N, ...] for a batch (repeatable)"},
 			formatFlag,
 			workersFlag(),
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
