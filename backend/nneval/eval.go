@@ -140,6 +140,11 @@ type Result struct {
 	Outputs []*Tensor
 	Values  []Value
 	Exact   []*Exact
+	// Work and Bytes are what the evaluation took of Options' budgets:
+	// multiply-accumulates (MaxWork) and memory held at its end (MaxBytes).
+	// A graph's shapes are static, so every sample of a batch takes the
+	// same; otir-run bounds a batch by them.
+	Work, Bytes int64
 }
 
 // Name is the name of a node's value for files and messages: its source
@@ -229,6 +234,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 			for _, v := range op.Operands {
 				res.Outputs = append(res.Outputs, vals[v])
 			}
+			res.Work, res.Bytes = work, held
 			return res, nil
 		}
 		n := &node{op: op, index: index, payload: p, max: opts.MaxElements}

@@ -89,32 +89,47 @@ func WriteTensorFile(path string, t *Tensor) error {
 	})
 }
 
-// MaxBatch bounds the samples of a batch (SplitBatch).
+// MaxBatch bounds the samples of a batch (Batch, SplitBatch).
 const MaxBatch = 1 << 20
 
-// SplitBatch cuts t into samples of the given shape: t itself when it has
-// that shape, or its slices along a leading batch dimension ([N, ...shape]).
-// An empty batch (N = 0) is an error: calibration or a comparison on no
-// samples would report ranges or errors of nothing. The samples share t's
-// data.
-func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
+// Batch cuts t into samples of the given shape: t itself, one sample and
+// batched false, when it has that shape; or its slices along a leading
+// batch dimension ([N, ...shape], N ≥ 0), batched true. The samples share
+// t's data.
+func Batch(t *Tensor, shape []int64) (samples []*Tensor, batched bool, err error) {
 	if slices.Equal(t.Shape, shape) {
-		return []*Tensor{t}, nil
+		return []*Tensor{t}, false, nil
 	}
 	if len(t.Shape) != len(shape)+1 || !slices.Equal(t.Shape[1:], shape) {
-		return nil, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it [N, ...]", shapeText(t.Shape), shapeText(shape))
+		return nil, false, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it %s", shapeText(t.Shape), shapeText(shape), batchText(shape))
 	}
 	n := t.Shape[0]
-	if n == 0 {
-		return nil, fmt.Errorf("shape %s is a batch of no samples", shapeText(t.Shape))
-	}
 	if n > MaxBatch {
-		return nil, fmt.Errorf("%d samples (at most %d)", n, MaxBatch)
+		return nil, false, fmt.Errorf("%d samples (at most %d)", n, MaxBatch)
 	}
 	size := NumElements(shape)
-	out := make([]*Tensor, n)
+	samples = make([]*Tensor, n)
 	for i := range n {
-		out[i] = &Tensor{Shape: shape, Data: t.Data[i*size : (i+1)*size]}
+		samples[i] = &Tensor{Shape: shape, Data: t.Data[i*size : (i+1)*size]}
 	}
-	return out, nil
+	return samples, true, nil
+}
+
+// batchText is the shape of a batch of shape: [N, 1, 16].
+func batchText(shape []int64) string {
+	if len(shape) == 0 {
+		return "[N]"
+	}
+	return "[N, " + shapeText(shape)[1:]
+}
+
+// SplitBatch is Batch for what needs at least one sample: an empty batch
+// (N = 0) is an error, since calibration or a comparison on no samples
+// would report ranges or errors of nothing.
+func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
+	samples, _, err := Batch(t, shape)
+	if err == nil && len(samples) == 0 {
+		err = fmt.Errorf("shape %s is a batch of no samples", shapeText(t.Shape))
+	}
+	return samples, err
 }

@@ -56,9 +56,10 @@ func readSamplesFrom(path string, stdin io.Reader, nIn int, max int64) ([]float6
 }
 
 // npyRows interprets an array as samples of nIn values: shape (n, nIn), or
-// (nIn,) for one sample (also (n,) when nIn is 1) or a scalar when nIn is 1.
-// Arrays of three or more dimensions are rejected: their rows would be a
-// guess.
+// (nIn,) for one sample (also (n,) when nIn is 1) or a scalar when nIn is 1;
+// or (n, d1, d2, ...) with d1·d2·... = nIn, n samples each flattened in
+// row-major order (an nn graph's batch [N, ...shape], whose circuit takes
+// the argument's elements in that order).
 func npyRows(a *npy.Float64Array, nIn int) (int, error) {
 	switch {
 	case len(a.Shape) == 0:
@@ -72,14 +73,16 @@ func npyRows(a *npy.Float64Array, nIn int) (int, error) {
 		if a.Shape[0] == nIn {
 			return 1, nil
 		}
-	case len(a.Shape) == 2:
-		if a.Shape[1] == nIn {
+	default:
+		per := 1
+		for _, d := range a.Shape[1:] {
+			per *= d
+		}
+		if per == nIn {
 			return a.Shape[0], nil
 		}
-	default:
-		return 0, fmt.Errorf("array of shape %v has %d dimensions; samples are (n, %d) or (%d,)", a.Shape, len(a.Shape), nIn, nIn)
 	}
-	return 0, fmt.Errorf("array of shape %v does not hold samples of %d inputs (want (n, %d) or (%d,))", a.Shape, nIn, nIn, nIn)
+	return 0, fmt.Errorf("array of shape %v does not hold samples of %d inputs (want (n, %d), (%d,), or (n, ...) of %d values a sample)", a.Shape, nIn, nIn, nIn, nIn)
 }
 
 // writeSamples writes n samples of nOut values to path (.npy of shape

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/otir-dev/otir/backend/nneval"
 )
 
 // FuzzCommandLine runs otir-run in-process on combinations of flags and
@@ -28,6 +30,12 @@ func FuzzCommandLine(f *testing.F) {
 	os.WriteFile(filepath.Join(dir, "cr.otir"), bytes.ReplaceAll(small, []byte("\n"), []byte("\r")), 0o644)
 	os.WriteFile(filepath.Join(dir, "junk.bin"), []byte{0, 1, 2, 3, 4, 5, 6, 7}, 0o644)
 	os.WriteFile(filepath.Join(dir, "big.otir"), []byte("otir.kernel @k(%a: !otir.tile<1048576x1048576xi8, #global>) attributes {grid = [1]} {\n  otir.return\n}\n"), 0o644)
+	// An nn graph and batches of its argument (issue 28): [2, 1, 3], [0, 1, 3],
+	// one sample [1, 3], and [2, 2], neither.
+	os.WriteFile(filepath.Join(dir, "g.mlir"), []byte("nn.graph @g(%x: tensor<1x3xf64>) -> tensor<1x3xf64> {\n  %y = nn.relu %x : (tensor<1x3xf64>) -> tensor<1x3xf64>\n  nn.return %y : tensor<1x3xf64>\n}\n"), 0o644)
+	for name, shape := range map[string][]int64{"b.npy": {2, 1, 3}, "e.npy": {0, 1, 3}, "s.npy": {1, 3}, "w.npy": {2, 2}} {
+		nneval.WriteTensorFile(filepath.Join(dir, name), nneval.New(shape))
+	}
 	p := func(name string) string { return filepath.Join(dir, name) }
 	// The vocabulary: each byte of the input picks one word.
 	words := []string{
@@ -38,6 +46,7 @@ func FuzzCommandLine(f *testing.F) {
 		"--kernel", "k", "nope", "--arg", "s=1", "a=[1, 2]", "a=[1]", "s=true", "a=1.5", "x", "s=", "=",
 		"--out-dir", dir, "--print", "--check-races", "--max-steps", "--max-elements", "--max-input-bytes",
 		"10", "1000000", "99999999999999999999", "--", "--help", "-h", "--bogus", "--arg=s=2",
+		p("g.mlir"), p("b.npy"), p("e.npy"), p("s.npy"), p("w.npy"), "quant-error", "--all-values", p("vals"),
 	}
 	f.Add([]byte{7, 37, 38})         // small.otir --arg s=1
 	f.Add([]byte{8, 14, 16})         // small.json --input x.txt
@@ -54,6 +63,13 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add([]byte{8, 14, 16, 28, 30, 28, 31}) // -j 1 -j 2
 	f.Add([]byte{8, 14, 16, 28, 32})         // -j -1
 	f.Add([]byte{8, 33, 33})                 // --exact --exact
+	// Batches of a graph (issue 28).
+	f.Add([]byte{61, 14, 62})         // g.mlir --input b.npy
+	f.Add([]byte{61, 14, 63, 67, 68}) // g.mlir --input e.npy --all-values vals
+	f.Add([]byte{61, 14, 65, 28, 30}) // g.mlir --input w.npy -j 1
+	f.Add([]byte{61, 14, 62, 14, 64}) // g.mlir --input b.npy --input s.npy
+	f.Add([]byte{66, 61, 14, 62})     // quant-error g.mlir --input b.npy
+	f.Add([]byte{8, 14, 62})          // small.json --input b.npy
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 12 {
 			data = data[:12]

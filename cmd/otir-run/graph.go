@@ -32,7 +32,7 @@ func isGraphRun(c *cli.Context) bool {
 
 // checkGraphApplicable rejects the flags of kernels and ALIR programs.
 func checkGraphApplicable(c *cli.Context, path string) error {
-	for _, name := range append(append([]string{}, kernelFlagNames...), "format", "workers", "exact", "max-ops") {
+	for _, name := range append(append([]string{}, kernelFlagNames...), "format", "exact", "max-ops") {
 		if c.IsSet(name) {
 			return usagef("--%s does not apply to an nn graph (the file is OTIR text run with --input/--params): %s", name, path)
 		}
@@ -53,6 +53,7 @@ func runGraph(c *cli.Context, path string) error {
 		AllValues: c.String("all-values"),
 
 		MaxInputBytes: inputOptions(c).MaxBytes,
+		Workers:       c.Int("workers"),
 	}, c.App.Writer, c.App.ErrWriter)
 	if errors.Is(err, graphrun.ErrNoGraph) {
 		for _, name := range graphFlagNames {

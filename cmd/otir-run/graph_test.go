@@ -92,7 +92,7 @@ func TestRunGraphErrors(t *testing.T) {
 			"mlp.mlir:2:3: error: 'nn.linear' op %v0: the payload has no entry 'fc1.weight'\n  %v0 = nn.linear"},
 		{"no params", []string{mlp, "--input", ins[0]}, 1, "the payload has no entry 'fc1.weight' (no --params file was given)"},
 		{"input shape", []string{mlp, "--params", params, "--input", small}, 1,
-			"mlp.mlir:1:15: error: graph @mlp: input #0 (%x0) has shape [6], but the argument's type is 'tensor<4x6xf64>'"},
+			"small.npy: error: input #0 (%x0): shape [6] is neither the argument's [4, 6] nor a batch of it [N, 4, 6]"},
 		{"bad payload", []string{mlp, "--params", ins[0], "--input", ins[0]}, 1, "in0.npy: error: not an .npz archive"},
 		{"no such input", []string{mlp, "--params", params, "--input", "nope.npy"}, 1, "nope.npy: error:"},
 		{"two inputs", []string{mlp, "--params", params, "--input", ins[0], "--input", ins[0]}, 2,
@@ -101,7 +101,7 @@ func TestRunGraphErrors(t *testing.T) {
 			"graph @mlp has 1 output, but 2 --output files were given"},
 		{"no such entry", []string{mlp, "--params", params, "--input", ins[0], "--entry", "@other"}, 1, "has no graph @other (it has @mlp)"},
 		{"kernel flag", []string{mlp, "--params", params, "--arg", "a=1"}, 2, "--arg does not apply to an nn graph"},
-		{"alir flag", []string{mlp, "--params", params, "-j", "2"}, 2, "--workers does not apply to an nn graph"},
+		{"alir flag", []string{mlp, "--params", params, "--exact"}, 2, "--exact does not apply to an nn graph"},
 		{"graph flag on ALIR", []string{"testdata/small.json", "--input", ins[0], "--params", params}, 2, "--params does not apply to an ALIR/DAIS program"},
 		{"graph flag on a kernel", []string{"testdata/small.otir", "--params", params}, 1, "small.otir: error: the file holds no nn graph"},
 	} {

@@ -66,6 +66,11 @@ func hostileFiles(t testing.TB) string {
 		t.Fatal(err)
 	}
 	f.Close()
+	var x222 bytes.Buffer
+	if err := npy.Write(&x222, []int{2, 2, 2}, make([]float64, 8)); err != nil {
+		t.Fatal(err)
+	}
+	write("x222.npy", x222.String())
 	return dir
 }
 
@@ -98,7 +103,8 @@ func TestHostile(t *testing.T) {
 		{"bracketed list is not a splat", []string{p("small.otir"), "--arg", "s=1", "--arg", "a=[1]"}, 2, "argument a: the list has 1 value for 2 elements"},
 		{"true is not a number", []string{p("small.otir"), "--arg", "s=true"}, 2, `argument s: "true" is a boolean, but the elements are i8`},
 		{"unknown --arg", []string{p("small.otir"), "--arg", "zz=1"}, 2, `the kernel has no argument "zz"`},
-		{"3-D npy samples", []string{p("p.json"), "--input", p("x3.npy")}, 1, p("x3.npy") + ": error: array of shape [1 3 1] has 3 dimensions"},
+		{"3-D npy samples", []string{p("p.json"), "--input", p("x3.npy")}, 0, "4 5"}, // [N, ...] of 3 values: an nn graph's batch
+		{"3-D npy of other samples", []string{p("p.json"), "--input", p("x222.npy")}, 1, p("x222.npy") + ": error: array of shape [2 2 2] does not hold samples of 3 inputs (want (n, 3), (3,), or (n, ...) of 3 values a sample)"},
 		{"ALIR runs", []string{p("p.json"), "--input", p("x.txt")}, 0, "4 5"},
 		{"--input missing", []string{p("p.json")}, 2, "--input is required"},
 		{"gzip bomb", []string{"info", "--max-input-bytes", "1000000", p("bomb.json.gz")}, 1, p("bomb.json.gz") + ": error: gzip: decompressed data exceeds the limit of 1000000 bytes (--max-input-bytes raises it)\n"},

@@ -8,7 +8,7 @@
 //	otir-run convert model.json.gz design.v [--latency-cutoff C] [--testbench tb.v]
 //	otir-run report model.json.gz -o report.html
 //	otir-run kernel.otir --arg a=a.npy --arg n=42 --out-dir DIR [--print]
-//	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR]
+//	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR] [-j N]
 //
 // Program files are ALIR spec v2 JSON (plain or .json.gz), ALIR v2 int32
 // bytecode, DAIS v1 binaries and original DAIS binaries; the format is
@@ -242,9 +242,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\notir-run quant-error GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--per-tensor]\n\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR] [-j N]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\notir-run quant-error GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--per-tensor] [-j N]\n\n" +
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor;\n" +
 			"OTIR text with --input, --output, --params, --entry or --all-values is an nn graph, run on the nn evaluator.\n" +
+			"A graph's --input is one sample of its argument's shape or a batch [N, ...shape] (every input the same N):\n" +
+			"the samples run in parallel (-j) and each output (and --all-values value) is written stacked, [N, ...];\n" +
+			"printed, one line \"%y[i] = ...\" per output of sample i. quant-error takes the same batches.\n" +
 			"Exit status: 0 success, 1 an error in the input (a file that cannot be read or is invalid, a failed run,\n" +
 			"a limit exceeded), 2 bad usage (flags, arguments), 3 an internal error (a bug: please report it).",
 		Reader:    stdin,
@@ -258,8 +261,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// --arg 'a=[1, 2]' holds commas; they must not split the value.
 		DisableSliceFlagSeparator: true,
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument (repeatable)"},
-			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output (repeatable)"},
+			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input samples: .npy, or text with one sample per line (- for stdin); nn graph: one .npy per argument, a sample of its shape or a batch [N, ...] (repeatable)"},
+			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Usage: "output samples: .npy, or text (- for stdout, the default); nn graph: one .npy per output, [N, ...] for a batch (repeatable)"},
 			formatFlag,
 			workersFlag(),
 			&cli.BoolFlag{Name: "exact", Usage: "evaluate with the slow exact reference evaluator"},
@@ -353,9 +356,9 @@ func commandName(c *cli.Context) string {
 // maxWorkers bounds -j: more goroutines than this only cost memory.
 const maxWorkers = 4096
 
-// workersFlag is -j, --workers (run and bench).
+// workersFlag is -j, --workers (run, bench, quant-error).
 func workersFlag() cli.Flag {
-	return cliargs.IntIn(&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores)"}, 0, maxWorkers, "0: all cores")
+	return cliargs.IntIn(&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines to run on (0: all cores); nn graph and quant-error: the samples of a batch"}, 0, maxWorkers, "0: all cores")
 }
 
 func runAction(c *cli.Context) error {

@@ -23,6 +23,7 @@ func quantErrorCommand(maxInputFlag cli.Flag) *cli.Command {
 			&cli.StringFlag{Name: "entry", Usage: "the graph to run, @name (default: the file's only graph)"},
 			&cli.BoolFlag{Name: "per-tensor", Usage: "also print the error of every tensor, in node order"},
 			maxInputFlag,
+			workersFlag(),
 		},
 		Action: quantErrorAction,
 	}
@@ -41,6 +42,7 @@ func quantErrorAction(c *cli.Context) error {
 			Inputs: c.StringSlice("input"),
 
 			MaxInputBytes: inputOptions(c).MaxBytes,
+			Workers:       c.Int("workers"),
 		},
 		PerTensor: c.Bool("per-tensor"),
 	}, c.App.Writer, c.App.ErrWriter)

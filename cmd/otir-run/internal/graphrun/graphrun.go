@@ -7,6 +7,7 @@
 package graphrun
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,12 +25,13 @@ import (
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/outfile"
+	"github.com/otir-dev/otir/internal/satint"
 	"github.com/otir-dev/otir/ir"
 )
 
 // FileRun is one `otir-run` invocation on a graph:
 //
-//	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR]
+//	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR] [-j N]
 type FileRun struct {
 	// Path is the file holding the graph.
 	Path string
@@ -45,64 +48,190 @@ type FileRun struct {
 	AllValues string
 	// MaxInputBytes bounds the size of the graph's file (0: readlimit.Default).
 	MaxInputBytes int64
+	// Workers bounds the goroutines that evaluate a batch's samples (0:
+	// GOMAXPROCS; fewer when their memory would not fit the budget).
+	Workers int
 }
 
 // ErrNoGraph is returned, unreported, when the file parses but holds no nn
 // graph (otir-run then says what it makes of the flags).
 var ErrNoGraph = errors.New("the file holds no nn graph")
 
-// RunFile evaluates the graph as the otir-run command does. Diagnostics
-// are rendered to stderr with their source lines and kernelrun.ErrReported
-// returned (exit 1); a wrong number of --input or --output files is a
-// *kernelrun.ArgError (a usage error, exit 2).
+// RunFile evaluates the graph as the otir-run command does. Each input is
+// one sample of its argument's shape, or all are batches [N, ...shape] of
+// the same N (N = 0 included); a batch's samples are evaluated in
+// parallel (Workers) and every output and --all-values value is written
+// stacked, [N, ...shape], in sample order. Nothing is written unless every
+// sample evaluates. Diagnostics are rendered to stderr with their source
+// lines and kernelrun.ErrReported returned (exit 1); a wrong number of
+// --input or --output files is a *kernelrun.ArgError (a usage error,
+// exit 2).
 func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	l, err := load(fr, stderr)
 	if err != nil {
 		return err
 	}
-	g, p, ins, report := l.g, l.payload, l.inputs, l.report
 	name := l.name
-	results := g.Body(0).Terminator().Operands
+	results := l.g.Body(0).Terminator().Operands
 	if len(fr.Outputs) != 0 && len(fr.Outputs) != len(results) {
 		return &kernelrun.ArgError{Err: fmt.Errorf("graph @%s has %s, but %d --output files were given (one per output, in order)",
 			name, diag.Plural(len(results), "output"), len(fr.Outputs))}
 	}
-	res, err := nneval.Eval(g, ins, p, nneval.Options{})
-	if err != nil {
-		return l.reportEval(err)
-	}
-	if err := fr.checkOutputs(res); err != nil {
+	values := graphValues(l.g)
+	if err := fr.checkOutputs(values); err != nil {
 		return err
 	}
+	b, err := l.splitInputs()
+	if err != nil {
+		return err
+	}
+	// The values written: the outputs, or with --all-values every value.
+	index := map[*ir.Value]int{}
+	for i, v := range values {
+		index[v] = i
+	}
+	var kept []int
 	if fr.AllValues != "" {
-		if err := os.MkdirAll(fr.AllValues, 0o755); err != nil {
-			return report(diag.AboutFile(fr.AllValues, err))
+		for i := range values {
+			kept = append(kept, i)
 		}
-		for i, v := range res.Values {
-			path := fr.valuePath(v.Value, i)
-			if err := nneval.WriteTensorFile(path, v.Tensor); err != nil {
-				return report(aboutPath(path, err))
+	} else {
+		for _, v := range results {
+			if !slices.Contains(kept, index[v]) {
+				kept = append(kept, index[v])
 			}
 		}
 	}
-	index := map[*ir.Value]int{}
-	for i, v := range res.Values {
-		index[v.Value] = i
+	st := stacks{batched: b.batched, n: b.n, of: map[int]*nneval.Tensor{}}
+	if b.n > 0 {
+		first, err := nneval.Eval(l.g, b.sample(0), l.payload, nneval.Options{})
+		if err != nil {
+			return l.reportEval(b.sampleErr(0, err))
+		}
+		var keptBytes int64
+		for _, i := range kept {
+			keptBytes = satint.Add(keptBytes, satint.Mul(int64(len(first.Values[i].Tensor.Data))*8, int64(b.n)))
+		}
+		workers, err := l.workers(b.n, costOf(first), keptBytes, fr.Workers)
+		if err != nil {
+			return err
+		}
+		st.alloc(values, kept)
+		st.put(0, first)
+		err = parallel(1, b.n, workers, func(_, lo, hi int) error {
+			for s := lo; s < hi; s++ {
+				r, err := nneval.Eval(l.g, b.sample(s), l.payload, nneval.Options{})
+				if err != nil {
+					return b.sampleErr(s, err)
+				}
+				st.put(s, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return l.reportEval(err)
+		}
+	} else {
+		st.alloc(values, kept)
 	}
-	for i, t := range res.Outputs {
+	if fr.AllValues != "" {
+		if err := os.MkdirAll(fr.AllValues, 0o755); err != nil {
+			return l.report(diag.AboutFile(fr.AllValues, err))
+		}
+		for i, v := range values {
+			path := fr.valuePath(v, i)
+			if err := nneval.WriteTensorFile(path, st.of[i]); err != nil {
+				return l.report(aboutPath(path, err))
+			}
+		}
+	}
+	var text []int // the outputs printed, by their result index
+	for i, v := range results {
 		out := "-"
 		if len(fr.Outputs) > 0 {
 			out = fr.Outputs[i]
 		}
 		if out == "-" {
-			fmt.Fprintf(stdout, "%%%s = %s : %s\n", nneval.Name(results[i], index[results[i]]), Text(t), results[i].Type)
+			text = append(text, i)
 			continue
 		}
-		if err := nneval.WriteTensorFile(out, t); err != nil {
-			return report(aboutPath(out, err))
+		if err := nneval.WriteTensorFile(out, st.of[index[v]]); err != nil {
+			return l.report(aboutPath(out, err))
 		}
 	}
-	return nil
+	return st.print(stdout, results, text, index)
+}
+
+// graphValues are a graph's values in the order of nneval.Result.Values:
+// its arguments, then each node's result in text order.
+func graphValues(g *ir.Operation) []*ir.Value {
+	body := g.Body(0)
+	values := append([]*ir.Value{}, body.Args...)
+	for _, op := range body.Ops {
+		if len(op.Results) == 1 {
+			values = append(values, op.Results[0])
+		}
+	}
+	return values
+}
+
+// stacks are the values a run writes, each the samples' values stacked
+// along a leading batch axis ([N, ...shape]; the value itself when the run
+// is one sample, not a batch), by their index in graphValues.
+type stacks struct {
+	batched bool
+	n       int
+	of      map[int]*nneval.Tensor
+}
+
+// alloc makes the stacks of the kept values, from their types.
+func (st *stacks) alloc(values []*ir.Value, kept []int) {
+	for _, i := range kept {
+		shape := values[i].Type.(*ir.TensorType).Shape
+		if st.batched {
+			shape = append([]int64{int64(st.n)}, shape...)
+		}
+		st.of[i] = nneval.New(shape)
+	}
+}
+
+// put copies sample s's values into the stacks (samples write disjoint
+// parts, so concurrently).
+func (st *stacks) put(s int, r *nneval.Result) {
+	for i, t := range st.of {
+		size := len(r.Values[i].Tensor.Data)
+		copy(t.Data[s*size:(s+1)*size], r.Values[i].Tensor.Data)
+	}
+}
+
+// print writes the outputs text (by their result index) to stdout, as
+// "%y = VALUE : TYPE" lines; a batch's sample s as "%y[s] = ...", sample
+// after sample, each sample's outputs in order.
+func (st *stacks) print(stdout io.Writer, results []*ir.Value, text []int, index map[*ir.Value]int) error {
+	if len(text) == 0 {
+		return nil
+	}
+	w := bufio.NewWriter(stdout)
+	line := func(label string, t *nneval.Tensor, v *ir.Value) {
+		fmt.Fprintf(w, "%%%s = %s : %s\n", label, Text(t), v.Type)
+	}
+	if !st.batched {
+		for _, i := range text {
+			v := results[i]
+			line(nneval.Name(v, index[v]), st.of[index[v]], v)
+		}
+		return w.Flush()
+	}
+	for s := range st.n {
+		for _, i := range text {
+			v := results[i]
+			t := st.of[index[v]]
+			shape := t.Shape[1:]
+			size := int(nneval.NumElements(shape))
+			line(fmt.Sprintf("%s[%d]", nneval.Name(v, index[v]), s), &nneval.Tensor{Shape: shape, Data: t.Data[s*size : (s+1)*size]}, v)
+		}
+	}
+	return w.Flush()
 }
 
 // valuePath is the file of --all-values that receives the i-th value v.
@@ -112,7 +241,7 @@ func (fr FileRun) valuePath(v *ir.Value, i int) string {
 
 // checkOutputs refuses (an *kernelrun.ArgError) to write an output or a
 // value over an input file or another output, before anything is written.
-func (fr FileRun) checkOutputs(res *nneval.Result) error {
+func (fr FileRun) checkOutputs(values []*ir.Value) error {
 	var files outfile.Files
 	files.Input("GRAPH", fr.Path)
 	files.Input("--params", fr.Params)
@@ -124,9 +253,9 @@ func (fr FileRun) checkOutputs(res *nneval.Result) error {
 	for i, out := range fr.Outputs {
 		outputs = append(outputs, output{nth("--output", i, len(fr.Outputs)), out})
 	}
-	for i, v := range res.Values {
+	for i, v := range values {
 		if fr.AllValues != "" {
-			outputs = append(outputs, output{"--all-values " + fr.AllValues + " (%" + nneval.Name(v.Value, i) + ")", fr.valuePath(v.Value, i)})
+			outputs = append(outputs, output{"--all-values " + fr.AllValues + " (%" + nneval.Name(v, i) + ")", fr.valuePath(v, i)})
 		}
 	}
 	for _, out := range outputs {

@@ -44,6 +44,35 @@ func (s *errorStats) add(q, f *nneval.Tensor) {
 	}
 }
 
+// merge adds the statistics of o (later samples) to s.
+func (s *errorStats) merge(o *errorStats) {
+	if o.max > s.max || math.IsNaN(o.max) {
+		s.max = o.max
+	}
+	s.sum += o.sum
+	s.n += o.n
+}
+
+// addStats adds one sample's errors, its quantized values q against its
+// float reading f, to the statistics of every value.
+func addStats(stats []errorStats, q, f *nneval.Result) {
+	for i := range stats {
+		stats[i].add(q.Values[i].Tensor, f.Values[i].Tensor)
+	}
+}
+
+// evalBoth evaluates sample s bit-exactly and as the float reading.
+func (r QuantErrorRun) evalBoth(l *loaded, b *batch, s int) (q, f *nneval.Result, err error) {
+	ins := b.sample(s)
+	if q, err = nneval.Eval(l.g, ins, l.payload, nneval.Options{}); err != nil {
+		return nil, nil, b.sampleErr(s, err)
+	}
+	if f, err = nneval.Eval(l.g, ins, l.payload, nneval.Options{Float: true}); err != nil {
+		return nil, nil, b.sampleErr(s, err)
+	}
+	return q, f, nil
+}
+
 func (s *errorStats) String() string {
 	mean := math.NaN()
 	if s.n > 0 {
@@ -69,48 +98,54 @@ func QuantError(r QuantErrorRun, stdout, stderr io.Writer) error {
 	if !nn.IsQuantized(l.g) {
 		return l.report(diag.AboutFile(r.Path, fmt.Errorf("graph @%s is not quantized (no !quant.uniform tensor): its float reading is itself; quantize it with otir-opt --nn-quantize", l.name)))
 	}
-	body := l.g.Body(0)
-	batches := make([][]*nneval.Tensor, len(body.Args))
-	samples := -1
-	for i, a := range body.Args {
-		b, err := nneval.SplitBatch(l.inputs[i], a.Type.(*ir.TensorType).Shape)
-		if err != nil {
-			return l.report(diag.AboutFile(r.Inputs[i], fmt.Errorf("input #%d: %v", i, err)))
-		}
-		if samples >= 0 && len(b) != samples {
-			return l.report(diag.AboutFile(r.Inputs[i], fmt.Errorf("input #%d holds %d samples, but input #0 holds %d", i, len(b), samples)))
-		}
-		batches[i], samples = b, len(b)
+	b, err := l.splitInputs()
+	if err != nil {
+		return err
 	}
-	if samples < 0 {
-		samples = 1 // a graph without inputs: its one evaluation
+	if b.n == 0 {
+		a := l.g.Body(0).Args[0]
+		_, err := nneval.SplitBatch(l.inputs[0], a.Type.(*ir.TensorType).Shape) // its error
+		return l.report(diag.AboutFile(r.Inputs[0], fmt.Errorf("input #0 (%%%s): %v", nneval.Name(a, 0), err)))
 	}
-	var stats []*errorStats
-	var values []nneval.Value
-	for s := range samples {
-		ins := make([]*nneval.Tensor, len(batches))
-		for i := range batches {
-			ins[i] = batches[i][s]
-		}
-		q, err := nneval.Eval(l.g, ins, l.payload, nneval.Options{})
-		if err != nil {
-			return l.reportEval(err)
-		}
-		f, err := nneval.Eval(l.g, ins, l.payload, nneval.Options{Float: true})
-		if err != nil {
-			return l.reportEval(err)
-		}
-		if stats == nil {
-			values = q.Values
-			stats = make([]*errorStats, len(q.Values))
-			for i := range stats {
-				stats[i] = &errorStats{}
+	// Sample 0 first, alone: its cost bounds the batch's.
+	q, f, err := r.evalBoth(l, b, 0)
+	if err != nil {
+		return l.reportEval(err)
+	}
+	values := q.Values
+	newStats := func() []errorStats { return make([]errorStats, len(values)) }
+	first := newStats()
+	addStats(first, q, f)
+	workers, err := l.workers(b.n, costOf(q, f), 0, r.Workers)
+	if err != nil {
+		return err
+	}
+	// The other samples by chunks, each chunk's statistics apart, then
+	// summed in chunk order: the same figures on any number of workers.
+	chunks := make([][]errorStats, numChunks(1, b.n))
+	err = parallel(1, b.n, workers, func(c, lo, hi int) error {
+		st := newStats()
+		for s := lo; s < hi; s++ {
+			q, f, err := r.evalBoth(l, b, s)
+			if err != nil {
+				return err
 			}
+			addStats(st, q, f)
 		}
-		for i := range q.Values {
-			stats[i].add(q.Values[i].Tensor, f.Values[i].Tensor)
+		chunks[c] = st
+		return nil
+	})
+	if err != nil {
+		return l.reportEval(err)
+	}
+	stats := first
+	for _, st := range chunks {
+		for i := range stats {
+			stats[i].merge(&st[i])
 		}
 	}
+	samples := b.n
+	body := l.g.Body(0)
 	index := map[*ir.Value]int{}
 	for i, v := range values {
 		index[v.Value] = i
@@ -118,11 +153,11 @@ func QuantError(r QuantErrorRun, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "@%s on %s: the quantized graph against its float reading (quantized types read as f64)\n", l.name, diag.Plural(samples, "sample"))
 	for _, v := range body.Terminator().Operands {
 		i := index[v]
-		fmt.Fprintf(stdout, "output %%%s: %s\n", nneval.Name(v, i), stats[i])
+		fmt.Fprintf(stdout, "output %%%s: %s\n", nneval.Name(v, i), &stats[i])
 	}
 	if r.PerTensor {
 		for i, v := range values {
-			fmt.Fprintf(stdout, "tensor %%%s (%s): %s\n", nneval.Name(v.Value, i), v.Value.Type, stats[i])
+			fmt.Fprintf(stdout, "tensor %%%s (%s): %s\n", nneval.Name(v.Value, i), v.Value.Type, &stats[i])
 		}
 	}
 	return nil

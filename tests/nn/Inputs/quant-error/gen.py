@@ -3,7 +3,8 @@
 
 Writes next to this script: graph.mlir (a quantized graph), params.npz, x.npy (a batch of 40
 samples) and expected.txt, the report otir-run must print; x0.npy (the first sample) and
-expected-run.txt, what `otir-run graph.mlir --input x0.npy` prints (the quantized outputs). The quantized values come from the
+expected-run.txt, what `otir-run graph.mlir --input x0.npy` prints (the quantized outputs);
+expected-batch.txt, what `otir-run graph.mlir --input x.npy` prints (all 40 samples, tests/nn/batch.lit). The quantized values come from the
 exact integer model of ../quantized/gen.py (Fractions: floor, wrap, tables); the float reading
 (the same graph with its quantized types read as f64) is computed here in float64, sums left to
 right as the nn semantics fix them; the errors are |quantized - float|, the mean summed in
@@ -108,3 +109,6 @@ with open(os.path.join(HERE, "expected.txt"), "w") as f:
     f.write("\n".join(out) + "\n")
 with open(os.path.join(HERE, "expected-run.txt"), "w") as f:
     f.write(runs[0])
+with open(os.path.join(HERE, "expected-batch.txt"), "w") as f:
+    for i, run in enumerate(runs):
+        f.write(run.replace("%2 =", f"%2[{i}] =").replace("%3 =", f"%3[{i}] ="))
