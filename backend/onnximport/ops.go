@@ -1714,10 +1714,11 @@ func (im *importer) padsAndFill() ([]int64, float64, error) {
 
 // batchNorm: BatchNormalization in inference (training_mode=0, one output)
 // over the channel axis 1: (x − mean)·a + B with a = scale/√(var + ε)
-// computed in float64 at import time (ε the attribute's float32 value), as
-// nn.sub, nn.mul and nn.add of constants broadcast to x, the payload
-// entries NAME.mean, NAME.a and NAME.beta (NAME the node's). momentum only
-// matters in training.
+// computed in float64 at import time (ε the attribute's float32 value).
+// Folded into the nn.linear or nn.conv2d that computes x when it is that
+// node's only reader (foldBatchNorm); otherwise nn.sub, nn.mul and nn.add
+// of constants broadcast to x, the payload entries NAME.mean, NAME.a and
+// NAME.beta (NAME the node's). momentum only matters in training.
 func (im *importer) batchNorm() error {
 	if err := im.checkArity(5, 5); err != nil {
 		return err

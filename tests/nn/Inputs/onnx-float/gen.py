@@ -10,7 +10,9 @@ Deterministic (fixed seeds). Each model NAME is a float32 module, as users
 export them: NAME.onnx (torch.onnx.export in eval mode, or onnx.helper for
 the operators PyTorch 1.13 does not write), NAME.in0.npy (float32 samples,
 one leading axis more than the graph's input: [S, ...]) and NAME.out0.npy
-(PyTorch's float32 output of each sample, [S, ...]).
+(PyTorch's float32 output of each sample, [S, ...]); bn_mlp.x0.npy is
+bn_mlp's first sample alone ([1, 16], the graph's input). bad-*.onnx are
+small onnx.helper models the importer refuses (tests/nn/onnx-float.lit).
 backend/onnximport's TestFloatModels evaluates the imported graphs on each
 sample and compares with PyTorch within 1e-5 relative (plus 1e-5
 absolute); lower/nnkernels' TestFloatLayersToCircuit quantizes each by
@@ -241,9 +243,27 @@ def hand_made():
     write("hand", path, x, y)
 
 
+def bad_models():
+    """Models the importer refuses, naming the node: a batch norm in
+    training mode, a Clip bound of two values, a padded 1-D max pool."""
+    c = [helper.make_tensor(n, TensorProto.FLOAT, [2], [1.0, 0.5]) for n in "gbmv"]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    for name, node, inits in [
+        ("bad-bn-training", helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"], name="bn1",
+                                             training_mode=1), c),
+        ("bad-clip-bound", helper.make_node("Clip", ["x", "g"], ["y"], name="clamp"), c[:1]),
+        ("bad-maxpool1d-pad", helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3], pads=[1, 1]), []),
+    ]:
+        g = helper.make_graph([node], name, [x], [y], inits)
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)]), os.path.join(HERE, name + ".onnx"))
+
+
 def main():
     torch.manual_seed(0)
     save("bn_mlp", train_bn_mlp(), torch.randn(SAMPLES, 1, 16) * 1.5)
+    # One sample as the graph's input, for otir-run and the walkthrough.
+    np.save(os.path.join(HERE, "bn_mlp.x0.npy"), np.load(os.path.join(HERE, "bn_mlp.in0.npy"))[0])
 
     torch.manual_seed(1)
     m = BNNodes()
@@ -270,6 +290,7 @@ def main():
     save("conv1d", m, torch.randn(SAMPLES, 2, 2, 16), training=torch.onnx.TrainingMode.PRESERVE)
 
     hand_made()
+    bad_models()
 
 
 if __name__ == "__main__":
