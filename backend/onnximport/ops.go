@@ -1384,6 +1384,33 @@ func (im *importer) lift(in *ir.Value, shape []int64, pad int64) (*ir.Value, []i
 	return y, []int64{shape[0], shape[1], 1, shape[2] + 2*pad}, err
 }
 
+// edgePadded is a 1-D max pool's input [N, C, L] as lift's [N, C, 1, L],
+// padded at each end of L by pad copies of the end value: nn.linear by a
+// constant 0/1 matrix [L+2·pad, L] (each output one input, exact). A max
+// pool ignores padded cells, and with pad at most half the kernel every
+// window that holds padding holds the end value it copies, so the maxima
+// are the same.
+func (im *importer) edgePadded(in *ir.Value, shape []int64, pad, kernel int64) (*ir.Value, error) {
+	if 2*pad > kernel {
+		return nil, im.errorf("padding %d must be at most half the kernel %d", pad, kernel)
+	}
+	x, s4, err := im.lift(in, shape, 0)
+	if err != nil {
+		return nil, err
+	}
+	l := shape[2]
+	out := l + 2*pad
+	if err := im.checkSize([]int64{out, l}); err != nil {
+		return nil, im.errorf("%v", err)
+	}
+	w := make([]float64, out*l)
+	for j := range out {
+		w[j*l+min(max(j-pad, 0), l-1)] = 1
+	}
+	name := im.addParams("", "", w, []int64{out, l}, make([]float64, out), []int64{out})
+	return im.emit(nn.OpLinear, []*ir.Value{x}, []int64{s4[0], s4[1], 1, out}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+}
+
 // defineWindow makes a window node's result y ([N, C, H, W]) the node's
 // output, reshaped to [N, C, W] for a 1-D window (lift's unit axis gone).
 func (im *importer) defineWindow(y *ir.Value, spatial int) error {
@@ -1565,10 +1592,12 @@ func poolOp(kind string) func(*importer) error {
 		}
 		pad += extra
 		if spatial == 1 {
-			if pad != 0 && kind == nn.OpMaxPool2d {
-				return im.errorf("padding %d of a 1-D max pool is not supported (only 2-D max pools pad)", pad)
+			if kind == nn.OpMaxPool2d && pad != 0 {
+				in, err = im.edgePadded(in, shape, pad, kernel[1])
+			} else {
+				in, _, err = im.lift(in, shape, pad)
 			}
-			if in, _, err = im.lift(in, shape, pad); err != nil {
+			if err != nil {
 				return err
 			}
 			pad = 0

@@ -125,8 +125,9 @@ class GapCNN(nn.Module):
 
 
 class Conv1D(nn.Module):
-    """Conv1d (padded, and strided) with BatchNorm1d, MaxPool1d, AvgPool1d
-    (padded, counting the padding), a 1-D GlobalAveragePool."""
+    """Conv1d (padded, and strided) with BatchNorm1d, MaxPool1d (plain and
+    padded), AvgPool1d (padded, counting the padding), a 1-D
+    GlobalAveragePool."""
 
     def __init__(self):
         super().__init__()
@@ -135,12 +136,13 @@ class Conv1D(nn.Module):
         self.pool = nn.MaxPool1d(2)
         self.c2 = nn.Conv1d(4, 3, 3, stride=2)
         self.avg = nn.AvgPool1d(3, stride=1, padding=1)
+        self.mp = nn.MaxPool1d(3, stride=1, padding=1)
         self.gap = nn.AdaptiveAvgPool1d(1)
         self.fc = nn.Linear(9 + 3, 4)
 
     def forward(self, x):  # [N, 2, 16]
         y = self.pool(torch.relu(self.bn(self.c1(x))))  # [N, 4, 8]
-        z = self.avg(self.c2(y))  # [N, 3, 3]
+        z = self.mp(self.avg(self.c2(y)))  # [N, 3, 3]
         return self.fc(torch.cat([torch.flatten(z, 1), torch.flatten(self.gap(z), 1)], dim=1))
 
 
@@ -245,7 +247,8 @@ def hand_made():
 
 def bad_models():
     """Models the importer refuses, naming the node: a batch norm in
-    training mode, a Clip bound of two values, a padded 1-D max pool."""
+    training mode, a Clip bound of two values, a 1-D max pool padded by more
+    than half its kernel."""
     c = [helper.make_tensor(n, TensorProto.FLOAT, [2], [1.0, 0.5]) for n in "gbmv"]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
@@ -253,7 +256,7 @@ def bad_models():
         ("bad-bn-training", helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"], name="bn1",
                                              training_mode=1), c),
         ("bad-clip-bound", helper.make_node("Clip", ["x", "g"], ["y"], name="clamp"), c[:1]),
-        ("bad-maxpool1d-pad", helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3], pads=[1, 1]), []),
+        ("bad-maxpool1d-pad", helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3], pads=[2, 2]), []),
     ]:
         g = helper.make_graph([node], name, [x], [y], inits)
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)]), os.path.join(HERE, name + ".onnx"))
