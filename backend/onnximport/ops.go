@@ -91,6 +91,11 @@ func init() {
 	}
 }
 
+// introduced are the default domain's operators that ONNX added after
+// opset 9, with the opset that added them: a model of an earlier opset
+// cannot hold them.
+var introduced = map[string]int64{"HardSwish": 14, "LayerNormalization": 17}
+
 // attrRules are the values each attribute may take, by name, whatever the
 // operator (ONNX gives a name one meaning): translate checks every
 // attribute of a node against its rule before the node's translation reads
@@ -212,6 +217,9 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 		if _, dup := im.vals[o]; dup && o != "" {
 			return im.errorf("output '%s' is defined twice", o)
 		}
+	}
+	if since := introduced[n.GetOpType()]; !qonnxDomains[n.GetDomain()] && im.opset < since {
+		return im.errorf("%s exists from opset %d (the model's opset is %d)", n.GetOpType(), since, im.opset)
 	}
 	return op.run(im)
 }

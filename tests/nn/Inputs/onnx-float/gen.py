@@ -55,7 +55,8 @@ class BNMLP(nn.Module):
 
 class BNNodes(nn.Module):
     """Batch norms that cannot fold: one on the input, one after a residual
-    add, one on [N, C, L] after a transpose."""
+    add, one on [N, C, L] after a transpose, a BatchNorm2d after a
+    reshape."""
 
     def __init__(self):
         super().__init__()
@@ -63,11 +64,12 @@ class BNNodes(nn.Module):
         self.fc = nn.Linear(8, 8)
         self.bn1 = nn.BatchNorm1d(8)
         self.bn2 = nn.BatchNorm1d(2)
+        self.bn3 = nn.BatchNorm2d(2)
 
     def forward(self, x):
         y = self.bn1(self.fc(self.bn0(x)) + x)
         z = self.bn2(y.reshape(-1, 4, 2).transpose(1, 2))  # [N, 2, 4]
-        return z.reshape(-1, 8)
+        return self.bn3(z.reshape(-1, 2, 2, 2)).reshape(-1, 8)
 
 
 class Acts(nn.Module):
