@@ -2,6 +2,7 @@ package onnximport
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,7 +41,8 @@ var floatModels = []struct {
 const floatTol = 1e-5
 
 // TestFloatModels imports each of gen.py's float32 models, evaluates the
-// graph on each sample and compares with PyTorch's output.
+// graph on each sample (NAME.in0.npy, and NAME.calib.npy where there is
+// one) and compares with PyTorch's output.
 func TestFloatModels(t *testing.T) {
 	for _, m := range floatModels {
 		t.Run(m.name, func(t *testing.T) {
@@ -56,29 +58,35 @@ func TestFloatModels(t *testing.T) {
 			for k, a := range res.Payload.Arrays {
 				p[k] = nneval.FromNPY(a)
 			}
-			xs := readTensor(t, filepath.Join(floatInputs, m.name+".in0.npy"))
-			ys := readTensor(t, filepath.Join(floatInputs, m.name+".out0.npy"))
 			g := res.Module.Body().Ops[0]
-			worst := 0.0
-			for s := range xs.Shape[0] {
-				x, want := sample(xs, s), sample(ys, s)
-				r, err := nneval.Eval(g, []*nneval.Tensor{x}, p, nneval.Options{})
-				if err != nil {
-					t.Fatalf("eval: %v\n%s", err, text)
+			worst, samples := 0.0, int64(0)
+			for _, pair := range [][2]string{{".in0.npy", ".out0.npy"}, {".calib.npy", ".calib.out.npy"}} {
+				in := filepath.Join(floatInputs, m.name+pair[0])
+				if _, err := os.Stat(in); err != nil && pair[0] != ".in0.npy" {
+					continue
 				}
-				got := r.Outputs[0]
-				if !slices.Equal(got.Shape, want.Shape) {
-					t.Fatalf("output shape %v, PyTorch's %v", got.Shape, want.Shape)
-				}
-				for i := range got.Data {
-					d := math.Abs(got.Data[i] - want.Data[i])
-					if !(d <= floatTol*(1+math.Abs(want.Data[i]))) {
-						t.Errorf("sample %d, output [%d] = %v, PyTorch's %v", s, i, got.Data[i], want.Data[i])
+				xs, ys := readTensor(t, in), readTensor(t, filepath.Join(floatInputs, m.name+pair[1]))
+				samples += xs.Shape[0]
+				for s := range xs.Shape[0] {
+					x, want := sample(xs, s), sample(ys, s)
+					r, err := nneval.Eval(g, []*nneval.Tensor{x}, p, nneval.Options{})
+					if err != nil {
+						t.Fatalf("eval: %v\n%s", err, text)
 					}
-					worst = max(worst, d/(1+math.Abs(want.Data[i])))
+					got := r.Outputs[0]
+					if !slices.Equal(got.Shape, want.Shape) {
+						t.Fatalf("output shape %v, PyTorch's %v", got.Shape, want.Shape)
+					}
+					for i := range got.Data {
+						d := math.Abs(got.Data[i] - want.Data[i])
+						if !(d <= floatTol*(1+math.Abs(want.Data[i]))) {
+							t.Errorf("sample %d, output [%d] = %v, PyTorch's %v", s, i, got.Data[i], want.Data[i])
+						}
+						worst = max(worst, d/(1+math.Abs(want.Data[i])))
+					}
 				}
 			}
-			t.Logf("%s: largest difference from PyTorch %.3g (relative to 1 + |y|)", m.name, worst)
+			t.Logf("%s: %d samples, largest difference from PyTorch %.3g (relative to 1 + |y|)", m.name, samples, worst)
 		})
 	}
 }

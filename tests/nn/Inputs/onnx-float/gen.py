@@ -11,7 +11,10 @@ export them: NAME.onnx (torch.onnx.export in eval mode, or onnx.helper for
 the operators PyTorch 1.13 does not write), NAME.in0.npy (float32 samples,
 one leading axis more than the graph's input: [S, ...]) and NAME.out0.npy
 (PyTorch's float32 output of each sample, [S, ...]); bn_mlp.x0.npy is
-bn_mlp's first sample alone ([1, 16], the graph's input). bad-*.onnx are
+bn_mlp's first sample alone ([1, 16], the graph's input);
+bn_mlp.calib.npy holds 256 samples of its training distribution
+([256, 1, 16], for calibration) and bn_mlp.calib.out.npy PyTorch's outputs
+on them. bad-*.onnx are
 small onnx.helper models the importer refuses (tests/nn/onnx-float.lit).
 backend/onnximport's TestFloatModels evaluates the imported graphs on each
 sample and compares with PyTorch within 1e-5 relative (plus 1e-5
@@ -266,9 +269,17 @@ def bad_models():
 
 def main():
     torch.manual_seed(0)
-    save("bn_mlp", train_bn_mlp(), torch.randn(SAMPLES, 1, 16) * 1.5)
+    mlp = train_bn_mlp()
+    save("bn_mlp", mlp, torch.randn(SAMPLES, 1, 16) * 1.5)
     # One sample as the graph's input, for otir-run and the walkthrough.
     np.save(os.path.join(HERE, "bn_mlp.x0.npy"), np.load(os.path.join(HERE, "bn_mlp.in0.npy"))[0])
+    # 256 samples of the training distribution, for calibration, and
+    # PyTorch's outputs on them (the quantization error of the walkthrough).
+    torch.manual_seed(11)
+    calib = torch.randn(256, 1, 16)
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "bn_mlp.calib.npy"), calib.numpy())
+        np.save(os.path.join(HERE, "bn_mlp.calib.out.npy"), torch.stack([mlp(s) for s in calib]).numpy())
 
     torch.manual_seed(1)
     m = BNNodes()
