@@ -1393,11 +1393,11 @@ func (im *importer) lift(in *ir.Value, shape []int64, pad int64) (*ir.Value, []i
 }
 
 // edgePadded is a 1-D max pool's input [N, C, L] as lift's [N, C, 1, L],
-// padded at each end of L by pad copies of the end value: nn.linear by a
-// constant 0/1 matrix [L+2·pad, L] (each output one input, exact). A max
-// pool ignores padded cells, and with pad at most half the kernel every
-// window that holds padding holds the end value it copies, so the maxima
-// are the same.
+// padded at each end of L by pad copies of the end value: each end value
+// is an nn.linear by a constant one-hot row [1, L] (exact), broadcast to
+// pad values, and nn.concat joins them to x. A max pool ignores padded
+// cells, and with pad at most half the kernel every window that holds
+// padding holds the end value it copies, so the maxima are the same.
 func (im *importer) edgePadded(in *ir.Value, shape []int64, pad, kernel int64) (*ir.Value, error) {
 	if 2*pad > kernel {
 		return nil, im.errorf("padding %d must be at most half the kernel %d", pad, kernel)
@@ -1407,16 +1407,20 @@ func (im *importer) edgePadded(in *ir.Value, shape []int64, pad, kernel int64) (
 		return nil, err
 	}
 	l := shape[2]
-	out := l + 2*pad
-	if err := im.checkSize([]int64{out, l}); err != nil {
-		return nil, im.errorf("%v", err)
+	ends := make([]*ir.Value, 2)
+	for i, at := range []int64{0, l - 1} {
+		w := make([]float64, l)
+		w[at] = 1
+		name := im.addParams("", "", w, []int64{1, l}, []float64{0}, []int64{1})
+		e, err := im.emit(nn.OpLinear, []*ir.Value{x}, []int64{s4[0], s4[1], 1, 1}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+		if err != nil {
+			return nil, err
+		}
+		if ends[i], err = im.broadcast(&value{shape: []int64{s4[0], s4[1], 1, 1}, ssa: e}, []int64{s4[0], s4[1], 1, pad}); err != nil {
+			return nil, err
+		}
 	}
-	w := make([]float64, out*l)
-	for j := range out {
-		w[j*l+min(max(j-pad, 0), l-1)] = 1
-	}
-	name := im.addParams("", "", w, []int64{out, l}, make([]float64, out), []int64{out})
-	return im.emit(nn.OpLinear, []*ir.Value{x}, []int64{s4[0], s4[1], 1, out}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+	return im.emit(nn.OpConcat, []*ir.Value{ends[0], x, ends[1]}, nil, ir.Attrs{intAttr("axis", 3)})
 }
 
 // defineWindow makes a window node's result y ([N, C, H, W]) the node's
