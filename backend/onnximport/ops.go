@@ -880,34 +880,19 @@ func (im *importer) cast() error {
 				c.ints[i] = 1
 			}
 		}
-	case intRanges[dt] != [2]float64{}:
-		lo, hi := intRanges[dt][0], intRanges[dt][1]
-		bits := uint(math.Log2(hi-lo+1) + 0.5)
+	case intTypes[dt].bits != 0:
+		t := intTypes[dt]
 		c.isInt, c.ints = true, make([]int64, x.c.len())
 		for i := range c.ints {
+			var ok bool
 			if x.c.isInt {
-				// Integers wrap to the type's width (NumPy's astype, ONNX
-				// Runtime's static_cast).
-				v := x.c.ints[i]
-				if bits < 64 {
-					v = v << (64 - bits) >> (64 - bits) // sign-extended
-					if lo == 0 {
-						v = int64(uint64(x.c.ints[i]) << (64 - bits) >> (64 - bits))
-					}
-				}
-				if lo == 0 && v < 0 {
-					return im.errorf("cannot cast %d to %s (not an int64)", x.c.ints[i], dt)
-				}
-				c.ints[i] = v
-				continue
+				c.ints[i], ok = t.wrap(x.c.ints[i])
+			} else {
+				c.ints[i], ok = t.truncate(x.c.floats[i])
 			}
-			// A float truncates toward zero; out of the type's range it is
-			// undefined in ONNX, an error here.
-			f := math.Trunc(x.c.floats[i])
-			if math.IsNaN(f) || f < lo || f > hi || f >= 1<<63 {
-				return im.errorf("cannot cast %v to %s (out of its range)", x.c.floats[i], dt)
+			if !ok {
+				return im.errorf("cannot cast %v to %s (out of its range)", x.c.float(i), dt)
 			}
-			c.ints[i] = int64(f)
 		}
 	default:
 		return im.errorf("a cast to %s is not supported", dt)
@@ -915,13 +900,41 @@ func (im *importer) cast() error {
 	return im.defineConst(c)
 }
 
-// intRanges are the integer types Cast converts constants to, with their
-// ranges.
-var intRanges = map[onnxpb.TensorProto_DataType][2]float64{
-	onnxpb.TensorProto_INT8: {-1 << 7, 1<<7 - 1}, onnxpb.TensorProto_INT16: {-1 << 15, 1<<15 - 1},
-	onnxpb.TensorProto_INT32: {-1 << 31, 1<<31 - 1}, onnxpb.TensorProto_INT64: {-1 << 63, 1<<63 - 1},
-	onnxpb.TensorProto_UINT8: {0, 1<<8 - 1}, onnxpb.TensorProto_UINT16: {0, 1<<16 - 1},
-	onnxpb.TensorProto_UINT32: {0, 1<<32 - 1}, onnxpb.TensorProto_UINT64: {0, 1<<64 - 1},
+// intType is an integer type of Cast's: its width and signedness.
+type intType struct {
+	bits   uint
+	signed bool
+}
+
+// intTypes are the integer types Cast converts constants to.
+var intTypes = map[onnxpb.TensorProto_DataType]intType{
+	onnxpb.TensorProto_INT8: {8, true}, onnxpb.TensorProto_INT16: {16, true}, onnxpb.TensorProto_INT32: {32, true}, onnxpb.TensorProto_INT64: {64, true},
+	onnxpb.TensorProto_UINT8: {8, false}, onnxpb.TensorProto_UINT16: {16, false}, onnxpb.TensorProto_UINT32: {32, false}, onnxpb.TensorProto_UINT64: {64, false},
+}
+
+// wrap is the integer v wrapped to the type's width (NumPy's astype, ONNX
+// Runtime's static_cast); not ok for a UINT64 that an int64 cannot hold.
+func (t intType) wrap(v int64) (int64, bool) {
+	shift := 64 - t.bits
+	if t.signed {
+		return v << shift >> shift, true
+	}
+	w := int64(uint64(v) << shift >> shift)
+	return w, w >= 0
+}
+
+// truncate is f truncated toward zero; not ok out of the type's range (or
+// of int64's), which ONNX leaves undefined.
+func (t intType) truncate(f float64) (int64, bool) {
+	lo, hi := 0.0, math.Ldexp(1, int(t.bits))
+	if t.signed {
+		lo, hi = -math.Ldexp(1, int(t.bits)-1), math.Ldexp(1, int(t.bits)-1)
+	}
+	f = math.Trunc(f)
+	if !(f >= lo && f < hi && f < 1<<63) {
+		return 0, false
+	}
+	return int64(f), true
 }
 
 // Constants.
