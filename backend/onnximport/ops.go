@@ -1415,6 +1415,9 @@ func (im *importer) edgePadded(in *ir.Value, shape []int64, pad, kernel int64) (
 	if 2*pad > kernel {
 		return nil, im.errorf("padding %d must be at most half the kernel %d", pad, kernel)
 	}
+	if shape[2] == 0 {
+		return nil, im.errorf("input of shape %s has no values to pad", shapeText(shape))
+	}
 	x, s4, err := im.lift(in, shape, 0)
 	if err != nil {
 		return nil, err
