@@ -111,7 +111,7 @@ func TestUnsupported(t *testing.T) {
 		{"avgpool exclude pad", poolCase("AveragePool", kernel, intsAttrP("pads", 1, 1, 1, 1)), "count_include_pad=0 with pads is not supported"},
 		{"pool padding over half the kernel", poolCase("MaxPool", kernel, intsAttrP("pads", 2, 2, 2, 2)), "node 'Pool_1' (MaxPool): 'nn.max_pool2d' op padding 2 must be at most half the kernel"},
 		{"pool 3-D", testModel{nodes: []*onnxpb.NodeProto{node("MaxPool", "Pool_1", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 2, 2, 2))},
-			inputs: []*onnxpb.ValueInfoProto{tensorInfo("x", 1, 1, 4, 4, 4)}, outputs: []*onnxpb.ValueInfoProto{tensorInfo("y")}}, "input must have rank 4"},
+			inputs: []*onnxpb.ValueInfoProto{tensorInfo("x", 1, 1, 4, 4, 4)}, outputs: []*onnxpb.ValueInfoProto{tensorInfo("y")}}, "input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape [1, 1, 4, 4, 4]"},
 		{"pow 3", unaryCase("Pow", []string{"e"}, []*onnxpb.TensorProto{doubles("e", nil, 3)}), "node 'Pow_0' (Pow): exponent 3 is not supported (only the constant 2)"},
 		{"pow computed", testModel{nodes: []*onnxpb.NodeProto{node("Pow", "Pow_0", []string{"x", "x"}, []string{"y"})},
 			inputs: []*onnxpb.ValueInfoProto{image}, outputs: []*onnxpb.ValueInfoProto{tensorInfo("y")}}, "node 'Pow_0' (Pow): the exponent (input 'x') must be a constant"},

@@ -21,10 +21,12 @@ import (
 // FuzzImportONNX: any bytes import as a verified nn graph or fail with an
 // error, never a panic, within small bounds; an imported graph prints,
 // parses back and verifies, and evaluates on its payload (or fails with a
-// diagnostic). Seeded with the committed models and the error tests' files.
+// diagnostic). Seeded with the committed models (tests/onnx's and
+// tests/nn/Inputs/onnx-float's) and the error tests' files.
 func FuzzImportONNX(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(inputs, "*.onnx"))
-	for _, name := range files {
+	floatFiles, _ := filepath.Glob(filepath.Join(floatInputs, "*.onnx"))
+	for _, name := range append(files, floatFiles...) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
 		}

@@ -14,7 +14,11 @@
 // (ops.go): Gemm into nn.linear or nn.matmul and nn.add, Div into nn.mul by
 // nn.inv (or by the reciprocal of a constant power of two, which is exact),
 // Pow by the constant 2 into nn.mul, broadcasting into nn.broadcast_to, Pad
-// into the padding of the convolution or pooling that reads it.
+// into the padding of the convolution or pooling that reads it,
+// BatchNormalization into the weights of the nn.linear or nn.conv2d before
+// it (or nn.sub, nn.mul and nn.add), LeakyRelu, HardSigmoid, HardSwish and
+// Clip into nn.mul, nn.add, nn.max and nn.min, 1-D windows into 2-D ones
+// on a unit axis. docs/nn.md's operator table lists every operator.
 //
 // Bad input is an error, never a panic: an operator or attribute value the
 // nn dialect cannot express names the node and the operator ("node 'Conv_3'

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/onnxpb"
 	"github.com/otir-dev/otir/internal/tileview"
@@ -77,6 +78,10 @@ func init() {
 		"Slice":              {attrs{"starts": kindInts, "ends": kindInts, "axes": kindInts}, (*importer).slice},
 		"Clip":               {attrs{"min": kindFloat, "max": kindFloat}, (*importer).clip},
 		"BatchNormalization": {attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt}, (*importer).batchNorm},
+		"LeakyRelu":          {attrs{"alpha": kindFloat}, (*importer).leakyRelu},
+		"HardSigmoid":        {attrs{"alpha": kindFloat, "beta": kindFloat}, (*importer).hardSigmoid},
+		"HardSwish":          {nil, (*importer).hardSwish},
+		"GlobalAveragePool":  {nil, (*importer).globalAveragePool},
 	}
 	for onnxName, kind := range unaryOps {
 		operators[onnxName] = operator{nil, unaryOp(kind)}
@@ -85,6 +90,11 @@ func init() {
 		operators[onnxName] = operator{nil, binaryOp(kind)}
 	}
 }
+
+// introduced are the default domain's operators that ONNX added after
+// opset 9, with the opset that added them: a model of an earlier opset
+// cannot hold them.
+var introduced = map[string]int64{"HardSwish": 14, "LayerNormalization": 17}
 
 // attrRules are the values each attribute may take, by name, whatever the
 // operator (ONNX gives a name one meaning): translate checks every
@@ -207,6 +217,9 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 		if _, dup := im.vals[o]; dup && o != "" {
 			return im.errorf("output '%s' is defined twice", o)
 		}
+	}
+	if since := introduced[n.GetOpType()]; !qonnxDomains[n.GetDomain()] && im.opset < since {
+		return im.errorf("%s exists from opset %d (the model's opset is %d)", n.GetOpType(), since, im.opset)
 	}
 	return op.run(im)
 }
@@ -715,6 +728,9 @@ func (im *importer) clip() error {
 		if b == nil {
 			continue
 		}
+		if numel(b.shape) != 1 {
+			return im.errorf("the %s bound (input '%s') must be one value, but has shape %s", bound.attr, b.name, shapeText(b.shape))
+		}
 		if v, err = im.binaryValue(bound.kind, v, b); err != nil {
 			return err
 		}
@@ -729,6 +745,72 @@ func (im *importer) neg() error {
 		return err
 	}
 	return im.binaryOf(nn.OpMul, x, im.constValue(im.node.GetOutput()[0]+"_minus_one", []int64{}, []float64{-1}))
+}
+
+// leakyRelu: LeakyRelu(x) (alpha default 0.01) is x where x ≥ 0 and
+// alpha·x below, which is exactly nn.max(x, alpha·x) for alpha ≤ 1 (x ≥ 0:
+// alpha·x ≤ x; x < 0: alpha·x ≥ x) and nn.min(x, alpha·x) for alpha > 1:
+// nn.mul by the constant alpha, then nn.max or nn.min. Any finite alpha.
+func (im *importer) leakyRelu() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	alpha := im.attrFloat("alpha", 0.01)
+	ax, err := im.scaled(x, alpha, im.node.GetOutput()[0]+"_alpha")
+	if err != nil {
+		return err
+	}
+	if alpha > 1 {
+		return im.binaryOf(nn.OpMin, x, ax)
+	}
+	return im.binaryOf(nn.OpMax, x, ax)
+}
+
+// hardSigmoid: HardSigmoid(x) = max(0, min(1, alpha·x + beta)) (alpha
+// default 0.2, beta 0.5; PyTorch's nn.Hardsigmoid exports alpha = 1/6 as a
+// float32): nn.mul by alpha, nn.add of beta, nn.min by 1, nn.max by 0, as
+// ONNX defines it.
+func (im *importer) hardSigmoid() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	v, err := im.hardSigmoidOf(x, im.attrFloat("alpha", 0.2), im.attrFloat("beta", 0.5))
+	if err != nil {
+		return err
+	}
+	return im.define(v)
+}
+
+// hardSwish: HardSwish(x) = x · HardSigmoid(x) with alpha = 1/6 and beta =
+// 0.5 (opset 14; PyTorch 1.13 exports nn.Hardswish as HardSigmoid and Mul).
+func (im *importer) hardSwish() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	h, err := im.hardSigmoidOf(x, 1.0/6, 0.5)
+	if err != nil {
+		return err
+	}
+	return im.binaryOf(nn.OpMul, x, h)
+}
+
+// hardSigmoidOf is max(0, min(1, alpha·x + beta)).
+func (im *importer) hardSigmoidOf(x *value, alpha, beta float64) (*value, error) {
+	name := im.node.GetOutput()[0]
+	v, err := im.scaled(x, alpha, name+"_alpha")
+	for _, step := range []struct {
+		kind, key string
+		k         float64
+	}{{nn.OpAdd, "_beta", beta}, {nn.OpMin, "_one", 1}, {nn.OpMax, "_zero", 0}} {
+		if err != nil {
+			return nil, err
+		}
+		v, err = im.binaryValue(step.kind, v, im.constValue(name+step.key, []int64{}, []float64{step.k}))
+	}
+	return v, err
 }
 
 // Aliases.
@@ -798,23 +880,61 @@ func (im *importer) cast() error {
 				c.ints[i] = 1
 			}
 		}
-	case dt == onnxpb.TensorProto_INT64 || dt == onnxpb.TensorProto_INT32:
-		c.isInt = true
-		if x.c.isInt {
-			c.ints = x.c.ints
-		} else {
-			c.ints = make([]int64, x.c.len())
-			for i, f := range x.c.floats {
-				if math.IsNaN(f) || math.Abs(f) >= 1<<63 {
-					return im.errorf("cannot cast %v to an integer", f)
-				}
-				c.ints[i] = int64(f)
+	case intTypes[dt].bits != 0:
+		t := intTypes[dt]
+		c.isInt, c.ints = true, make([]int64, x.c.len())
+		for i := range c.ints {
+			var ok bool
+			if x.c.isInt {
+				c.ints[i], ok = t.wrap(x.c.ints[i])
+			} else {
+				c.ints[i], ok = t.truncate(x.c.floats[i])
+			}
+			if !ok {
+				return im.errorf("cannot cast %v to %s (out of its range)", x.c.float(i), dt)
 			}
 		}
 	default:
 		return im.errorf("a cast to %s is not supported", dt)
 	}
 	return im.defineConst(c)
+}
+
+// intType is an integer type of Cast's: its width and signedness.
+type intType struct {
+	bits   uint
+	signed bool
+}
+
+// intTypes are the integer types Cast converts constants to.
+var intTypes = map[onnxpb.TensorProto_DataType]intType{
+	onnxpb.TensorProto_INT8: {8, true}, onnxpb.TensorProto_INT16: {16, true}, onnxpb.TensorProto_INT32: {32, true}, onnxpb.TensorProto_INT64: {64, true},
+	onnxpb.TensorProto_UINT8: {8, false}, onnxpb.TensorProto_UINT16: {16, false}, onnxpb.TensorProto_UINT32: {32, false}, onnxpb.TensorProto_UINT64: {64, false},
+}
+
+// wrap is the integer v wrapped to the type's width (NumPy's astype, ONNX
+// Runtime's static_cast); not ok for a UINT64 that an int64 cannot hold.
+func (t intType) wrap(v int64) (int64, bool) {
+	shift := 64 - t.bits
+	if t.signed {
+		return v << shift >> shift, true
+	}
+	w := int64(uint64(v) << shift >> shift)
+	return w, w >= 0
+}
+
+// truncate is f truncated toward zero; not ok out of the type's range (or
+// of int64's), which ONNX leaves undefined.
+func (t intType) truncate(f float64) (int64, bool) {
+	lo, hi := 0.0, math.Ldexp(1, int(t.bits))
+	if t.signed {
+		lo, hi = -math.Ldexp(1, int(t.bits)-1), math.Ldexp(1, int(t.bits)-1)
+	}
+	f = math.Trunc(f)
+	if !(f >= lo && f < hi && f < 1<<63) {
+		return 0, false
+	}
+	return int64(f), true
 }
 
 // Constants.
@@ -1218,16 +1338,18 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 
 // Windows: convolution and pooling.
 
-// window reads the attributes a 2-D window node shares (kernel_shape,
-// strides, pads, dilations, auto_pad, ceil_mode) and returns the kernel,
-// the stride and the padding, which nn takes as one value each.
-func (im *importer) window(kernelDefault []int64) (kernel []int64, stride, pad int64, err error) {
+// window reads the attributes a window node of spatial (1 or 2)
+// dimensions shares (kernel_shape, strides, pads, dilations, auto_pad,
+// ceil_mode) and returns the kernel, the stride and the padding, which nn
+// takes as one value each; a 1-D window's kernel [k] is returned as
+// [1, k], the 2-D window of lift's unit axis.
+func (im *importer) window(kernelDefault []int64, spatial int) (kernel []int64, stride, pad int64, err error) {
 	kernel, ok := im.attrInts("kernel_shape")
 	if !ok {
 		kernel = kernelDefault
 	}
-	if len(kernel) != 2 {
-		return nil, 0, 0, im.errorf("only 2-D windows are supported (kernel_shape %v)", kernel)
+	if len(kernel) != spatial {
+		return nil, 0, 0, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
 	}
 	if ap := im.attrString("auto_pad", "NOTSET"); ap != "NOTSET" && ap != "VALID" {
 		return nil, 0, 0, im.errorf("auto_pad=%s is not supported (only explicit pads)", ap)
@@ -1247,19 +1369,87 @@ func (im *importer) window(kernelDefault []int64) (kernel []int64, stride, pad i
 	strides, ok := im.attrInts("strides")
 	stride = 1
 	if ok {
-		if len(strides) != 2 || strides[0] != strides[1] {
+		if len(strides) != spatial || strides[0] != strides[spatial-1] {
 			return nil, 0, 0, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
 		}
 		stride = strides[0]
 	}
 	pads, ok := im.attrInts("pads")
 	if ok {
-		if len(pads) != 4 || pads[1] != pads[0] || pads[2] != pads[0] || pads[3] != pads[0] {
+		if len(pads) != 2*spatial || slices.ContainsFunc(pads, func(p int64) bool { return p != pads[0] }) {
 			return nil, 0, 0, im.errorf("pads=%v is not supported (the same padding on every side)", pads)
 		}
 		pad = pads[0]
 	}
+	if spatial == 1 {
+		kernel = []int64{1, kernel[0]}
+	}
 	return kernel, stride, pad, nil
+}
+
+// lift is a 1-D window's input [N, C, L] as [N, C, 1, L], the 2-D window
+// nodes' input with a unit axis, padded with pad zeros at both ends of L
+// by nn.concat (nn's padding is the same on both axes, and the unit axis
+// must take none), and its shape.
+func (im *importer) lift(in *ir.Value, shape []int64, pad int64) (*ir.Value, []int64, error) {
+	s4 := []int64{shape[0], shape[1], 1, shape[2]}
+	x, err := im.reshape(in, s4)
+	if err != nil || pad == 0 {
+		return x, s4, err
+	}
+	z, err := im.broadcast(im.constValue(im.node.GetOutput()[0]+"_pad", []int64{}, []float64{0}), []int64{shape[0], shape[1], 1, pad})
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := im.emit(nn.OpConcat, []*ir.Value{z, x, z}, nil, ir.Attrs{intAttr("axis", 3)})
+	return y, []int64{shape[0], shape[1], 1, shape[2] + 2*pad}, err
+}
+
+// edgePadded is a 1-D max pool's input [N, C, L] as lift's [N, C, 1, L],
+// padded at each end of L by pad copies of the end value: each end value
+// is an nn.linear by a constant one-hot row [1, L] (exact), broadcast to
+// pad values, and nn.concat joins them to x. A max pool ignores padded
+// cells, and with pad at most half the kernel every window that holds
+// padding holds the end value it copies, so the maxima are the same.
+func (im *importer) edgePadded(in *ir.Value, shape []int64, pad, kernel int64) (*ir.Value, error) {
+	if 2*pad > kernel {
+		return nil, im.errorf("padding %d must be at most half the kernel %d", pad, kernel)
+	}
+	if shape[2] == 0 {
+		return nil, im.errorf("input of shape %s has no values to pad", shapeText(shape))
+	}
+	x, s4, err := im.lift(in, shape, 0)
+	if err != nil {
+		return nil, err
+	}
+	l := shape[2]
+	ends := make([]*ir.Value, 2)
+	for i, at := range []int64{0, l - 1} {
+		w := make([]float64, l)
+		w[at] = 1
+		name := im.addParams("", "", w, []int64{1, l}, []float64{0}, []int64{1})
+		e, err := im.emit(nn.OpLinear, []*ir.Value{x}, []int64{s4[0], s4[1], 1, 1}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+		if err != nil {
+			return nil, err
+		}
+		if ends[i], err = im.broadcast(&value{shape: []int64{s4[0], s4[1], 1, 1}, ssa: e}, []int64{s4[0], s4[1], 1, pad}); err != nil {
+			return nil, err
+		}
+	}
+	return im.emit(nn.OpConcat, []*ir.Value{ends[0], x, ends[1]}, nil, ir.Attrs{intAttr("axis", 3)})
+}
+
+// defineWindow makes a window node's result y ([N, C, H, W]) the node's
+// output, reshaped to [N, C, W] for a 1-D window (lift's unit axis gone).
+func (im *importer) defineWindow(y *ir.Value, spatial int) error {
+	if spatial == 1 {
+		s := y.Type.(*ir.TensorType).Shape
+		var err error
+		if y, err = im.reshape(y, []int64{s[0], s[1], s[3]}); err != nil {
+			return err
+		}
+	}
+	return im.defineSSA(y)
 }
 
 // windowInput is a window node's input with the padding of a Pad node it
@@ -1281,8 +1471,8 @@ func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, er
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if len(x.shape) != 4 {
-		return nil, nil, 0, im.errorf("input must have rank 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
+	if len(x.shape) != 3 && len(x.shape) != 4 {
+		return nil, nil, 0, im.errorf("input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
 	}
 	return in, x.shape, extra, nil
 }
@@ -1309,15 +1499,20 @@ func (im *importer) conv() error {
 	if w == nil {
 		return im.errorf("the weight (input #1) is missing")
 	}
-	if len(w.shape) != 4 || w.shape[1] != shape[1] {
+	if len(w.shape) != len(shape) || w.shape[1] != shape[1] {
 		return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(shape))
 	}
-	kernel, stride, pad, err := im.window(w.shape[2:])
+	spatial := len(shape) - 2
+	kernel, stride, pad, err := im.window(w.shape[2:], spatial)
 	if err != nil {
 		return err
 	}
-	if !slices.Equal(kernel, w.shape[2:]) {
-		return im.errorf("kernel_shape %v does not match the weight's shape %s", kernel, shapeText(w.shape))
+	wShape := w.shape
+	if spatial == 1 { // [O, C, k] is the [O, C, 1, k] of lift's unit axis
+		wShape = []int64{w.shape[0], w.shape[1], 1, w.shape[2]}
+	}
+	if !slices.Equal(kernel, wShape[2:]) {
+		return im.errorf("kernel_shape %v does not match the weight's shape %s", im.attr("kernel_shape").GetInts(), shapeText(w.shape))
 	}
 	outC := w.shape[0]
 	bias := make([]float64, outC)
@@ -1334,6 +1529,12 @@ func (im *importer) conv() error {
 		bias = floatsOf(b)
 	}
 	pad += extra
+	if spatial == 1 {
+		if in, shape, err = im.lift(in, shape, pad); err != nil {
+			return err
+		}
+		pad = 0
+	}
 	h, wd := shape[2]+2*pad-kernel[0], shape[3]+2*pad-kernel[1]
 	if h < 0 || wd < 0 {
 		return im.errorf("kernel %v does not fit the padded input %s", kernel, shapeText(shape))
@@ -1349,7 +1550,7 @@ func (im *importer) conv() error {
 	if scales != nil {
 		convBias = make([]float64, outC)
 	}
-	name := im.addParams(wv.name, nameOf(bv), weights, w.shape, convBias, []int64{outC})
+	name := im.addParams(wv.name, nameOf(bv), weights, wShape, convBias, []int64{outC})
 	attrs := ir.Attrs{intsAttr("kernel", kernel), {Name: "params", Value: &ir.StringAttr{Value: name}}, intAttr("stride", stride)}
 	if pad != 0 {
 		attrs = append(attrs, intAttr("padding", pad))
@@ -1357,7 +1558,7 @@ func (im *importer) conv() error {
 	y, err := im.emit(nn.OpConv2d, []*ir.Value{in}, []int64{shape[0], outC, h/stride + 1, wd/stride + 1}, attrs)
 	if err != nil || scales == nil {
 		if err == nil {
-			err = im.defineSSA(y)
+			err = im.defineWindow(y, spatial)
 		}
 		return err
 	}
@@ -1371,7 +1572,7 @@ func (im *importer) conv() error {
 			return err
 		}
 	}
-	return im.define(v)
+	return im.defineWindow(v.ssa, spatial)
 }
 
 // paramInput is the node's input i read as a parameter: a constant, or a
@@ -1407,7 +1608,8 @@ func poolOp(kind string) func(*importer) error {
 		if err != nil {
 			return err
 		}
-		kernel, stride, pad, err := im.window(nil)
+		spatial := len(shape) - 2
+		kernel, stride, pad, err := im.window(nil, spatial)
 		if err != nil {
 			return err
 		}
@@ -1417,18 +1619,69 @@ func poolOp(kind string) func(*importer) error {
 			}
 		}
 		pad += extra
+		if spatial == 1 {
+			if kind == nn.OpMaxPool2d && pad != 0 {
+				in, err = im.edgePadded(in, shape, pad, kernel[1])
+			} else {
+				in, _, err = im.lift(in, shape, pad)
+			}
+			if err != nil {
+				return err
+			}
+			pad = 0
+		}
 		attrs := ir.Attrs{intsAttr("kernel", kernel), intAttr("stride", stride)}
 		if pad != 0 {
 			attrs = append(attrs, intAttr("padding", pad))
 		}
-		_ = shape
-		return im.emitOut(kind, []*ir.Value{in}, nil, attrs)
+		y, err := im.emit(kind, []*ir.Value{in}, nil, attrs)
+		if err != nil {
+			return err
+		}
+		return im.defineWindow(y, spatial)
 	}
 }
 
-// pad: a constant Pad of the two spatial dimensions of an [N, C, H, W]
-// value, equal on every side, with 0 or -inf, waiting for the window node
-// that reads it.
+// globalAveragePool: GlobalAveragePool (and PyTorch's AdaptiveAvgPool2d(1))
+// of [N, C, H, W] is nn.avg_pool2d with an H×W kernel, one mean of the
+// H·W values; of [N, C, L] the same on lift's [N, C, 1, L], reshaped to
+// [N, C, 1].
+func (im *importer) globalAveragePool() error {
+	x, err := im.one()
+	if err != nil {
+		return err
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	shape := x.shape
+	switch len(shape) {
+	case 3:
+		if in, shape, err = im.lift(in, shape, 0); err != nil {
+			return err
+		}
+	case 4:
+	default:
+		return im.errorf("input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
+	}
+	y, err := im.emit(nn.OpAvgPool2d, []*ir.Value{in}, nil, ir.Attrs{intsAttr("kernel", shape[2:]), intAttr("stride", 1)})
+	if err != nil {
+		return err
+	}
+	out := slices.Clone(x.shape)
+	for i := 2; i < len(out); i++ {
+		out[i] = 1
+	}
+	if y, err = im.reshape(y, out); err != nil {
+		return err
+	}
+	return im.defineSSA(y)
+}
+
+// pad: a constant Pad of the spatial dimensions of an [N, C, H, W] or
+// [N, C, L] value, equal on every side, with 0 or -inf, waiting for the
+// window node that reads it.
 func (im *importer) pad() error {
 	if err := im.checkArity(1, 4); err != nil {
 		return err
@@ -1444,12 +1697,15 @@ func (im *importer) pad() error {
 	if err != nil {
 		return err
 	}
-	if len(x.shape) != 4 || len(pads) != 8 {
-		return im.errorf("only the padding of [N, C, H, W] values is supported (shape %s, pads %v)", shapeText(x.shape), pads)
+	r := len(x.shape)
+	if r != 3 && r != 4 || len(pads) != 2*r {
+		return im.errorf("only the padding of [N, C, L] and [N, C, H, W] values is supported (shape %s, pads %v)", shapeText(x.shape), pads)
 	}
 	p := pads[2]
-	if pads[0] != 0 || pads[1] != 0 || pads[4] != 0 || pads[5] != 0 || pads[3] != p || pads[6] != p || pads[7] != p || p < 0 {
-		return im.errorf("pads=%v is not supported (the same padding on every side of H and W)", pads)
+	for i, q := range pads {
+		if d := i % r; d < 2 && q != 0 || d >= 2 && q != p || p < 0 {
+			return im.errorf("pads=%v is not supported (the same padding on every side of the spatial dimensions)", pads)
+		}
 	}
 	if p > math.MaxInt32 {
 		return im.errorf("pads=%v: every entry must lie in [0, %d]", pads, math.MaxInt32) // as the attribute's (attrRules)
@@ -1457,7 +1713,10 @@ func (im *importer) pad() error {
 	if p == 0 {
 		return im.alias(x)
 	}
-	shape := []int64{x.shape[0], x.shape[1], x.shape[2] + 2*p, x.shape[3] + 2*p}
+	shape := slices.Clone(x.shape)
+	for i := 2; i < r; i++ {
+		shape[i] += 2 * p
+	}
 	if x.pad != nil {
 		// A Pad of a Pad with the same value is one Pad.
 		if x.pad.fill != fill && !(math.IsNaN(fill) && math.IsNaN(x.pad.fill)) {
@@ -1512,10 +1771,11 @@ func (im *importer) padsAndFill() ([]int64, float64, error) {
 
 // batchNorm: BatchNormalization in inference (training_mode=0, one output)
 // over the channel axis 1: (x − mean)·a + B with a = scale/√(var + ε)
-// computed in float64 at import time (ε the attribute's float32 value), as
-// nn.sub, nn.mul and nn.add of constants broadcast to x, the payload
-// entries NAME.mean, NAME.a and NAME.beta (NAME the node's). momentum only
-// matters in training.
+// computed in float64 at import time (ε the attribute's float32 value).
+// Folded into the nn.linear or nn.conv2d that computes x when it is that
+// node's only reader (foldBatchNorm); otherwise nn.sub, nn.mul and nn.add
+// of constants broadcast to x, the payload entries NAME.mean, NAME.a and
+// NAME.beta (NAME the node's). momentum only matters in training.
 func (im *importer) batchNorm() error {
 	if err := im.checkArity(5, 5); err != nil {
 		return err
@@ -1554,6 +1814,9 @@ func (im *importer) batchNorm() error {
 			return im.errorf("channel %d: scale/sqrt(var + epsilon) = %v/sqrt(%v + %v) is not finite", i, gamma[i], variance[i], eps)
 		}
 	}
+	if im.foldBatchNorm(x, a, mean, beta) {
+		return im.alias(x)
+	}
 	shape := make([]int64, len(x.shape))
 	for i := range shape {
 		shape[i] = 1
@@ -1570,6 +1833,73 @@ func (im *importer) batchNorm() error {
 		}
 	}
 	return im.define(v)
+}
+
+// foldBatchNorm folds the batch norm y = (x − mean)·a + beta into the
+// nn.linear (of a rank-2 result, whose axis 1 is its outputs) or the
+// nn.conv2d (directly, or through the reshape of a 1-D window) that
+// computes x, when the BatchNormalization is the only reader of x: in
+// float64, w' = w·a and b' = (b − mean)·a + beta per output channel, new
+// payload entries under the node's key (an initializer may back other
+// nodes). It reports whether it folded.
+func (im *importer) foldBatchNorm(x *value, a, mean, beta []float64) bool {
+	if x.ssa == nil || x.ssa.Def == nil || im.uses[x.name] != 1 {
+		return false
+	}
+	for _, v := range im.vals {
+		if v != x && v.ssa == x.ssa {
+			return false // an Identity's alias of x
+		}
+	}
+	def, inner := x.ssa.Def, (*ir.Value)(nil)
+	if def.Name == nn.OpReshape && len(def.Operands) == 1 {
+		inner = def.Operands[0]
+		if inner.Def == nil || inner.Def.Name != nn.OpConv2d || !slices.Equal(inner.Type.(*ir.TensorType).Shape[:2], x.shape[:2]) {
+			return false
+		}
+		def = inner.Def
+	}
+	switch {
+	case def.Name == nn.OpLinear && len(x.shape) == 2, def.Name == nn.OpConv2d:
+	default:
+		return false
+	}
+	if im.readers(x.ssa) != 0 || inner != nil && im.readers(inner) != 1 {
+		return false
+	}
+	key, _ := def.StringAttr("params")
+	w, b := im.payload.Arrays[key+".weight"], im.payload.Arrays[key+".bias"]
+	out := len(a)
+	if w == nil || b == nil || len(b.Floats) != out || out == 0 || len(w.Floats)%out != 0 {
+		return false
+	}
+	per := len(w.Floats) / out
+	nw, nb := make([]float64, len(w.Floats)), make([]float64, out)
+	for o := range out {
+		for k := range per {
+			nw[o*per+k] = w.Floats[o*per+k] * a[o]
+		}
+		nb[o] = (b.Floats[o]-mean[o])*a[o] + beta[o]
+	}
+	if slices.ContainsFunc(nw, func(f float64) bool { return !isFinite(f) }) || slices.ContainsFunc(nb, func(f float64) bool { return !isFinite(f) }) {
+		return false
+	}
+	im.payload.Arrays[key+".weight"] = &npy.Array{DType: npy.Float64, Shape: w.Shape, Floats: nw}
+	im.payload.Arrays[key+".bias"] = &npy.Array{DType: npy.Float64, Shape: b.Shape, Floats: nb}
+	return true
+}
+
+// readers counts the nodes built so far that read v.
+func (im *importer) readers(v *ir.Value) int {
+	n := 0
+	for _, op := range im.b.Block.Ops {
+		for _, o := range op.Operands {
+			if o == v {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // softmax: Softmax along axis (opset 13 on). Before opset 13 the axis is

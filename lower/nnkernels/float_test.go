@@ -1,14 +1,11 @@
 package nnkernels_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/otir-dev/otir/backend/nneval"
-	"github.com/otir-dev/otir/backend/npy"
-	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/dialect/nn"
 )
 
@@ -22,24 +19,7 @@ func TestFloatNetworkWithWeightBits(t *testing.T) {
 	dir := filepath.Join("..", "..", "tests", "onnx", "Inputs")
 	for _, name := range []string{"mlp", "cnn"} {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(dir, name+".onnx"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := onnximport.Import(data, name+".onnx", onnximport.Options{GraphName: name})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tmp := t.TempDir()
-			params := filepath.Join(tmp, "p.npz")
-			f, err := os.Create(params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := npy.WriteNPZ(f, r.Payload); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
+			r, params := importONNX(t, filepath.Join(dir, name+".onnx"), name)
 			input := filepath.Join(dir, name+".in0.npy")
 			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
 			text := r.Module.String()

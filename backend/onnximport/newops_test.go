@@ -1,0 +1,161 @@
+package onnximport
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/internal/onnxpb"
+)
+
+// seq is a model of nodes reading x of the given shape, writing y.
+func seq(opset int64, x []int64, nodes []*onnxpb.NodeProto, inits ...*onnxpb.TensorProto) testModel {
+	return testModel{opset: opset, nodes: nodes, inputs: []*onnxpb.ValueInfoProto{tensorInfo("x", x...)}, outputs: []*onnxpb.ValueInfoProto{unshaped("y")}, inits: inits}
+}
+
+// bnParams are a BatchNormalization's constants for c channels (g, b, m,
+// v), and its inputs reading in.
+func bnParams(c int) []*onnxpb.TensorProto {
+	f := func(k float64) []float64 {
+		out := make([]float64, c)
+		for i := range out {
+			out[i] = k + float64(i)/4
+		}
+		return out
+	}
+	return []*onnxpb.TensorProto{doubles("g", []int64{int64(c)}, f(-1)...), doubles("b", []int64{int64(c)}, f(0.5)...),
+		doubles("m", []int64{int64(c)}, f(0.25)...), doubles("v", []int64{int64(c)}, f(2)...)}
+}
+
+func bnNode(name, in, out string) *onnxpb.NodeProto {
+	return node("BatchNormalization", name, []string{in, "g", "b", "m", "v"}, []string{out})
+}
+
+// TestNewOperators: the translations of the operators of issue 28, and
+// their errors, each naming the node.
+func TestNewOperators(t *testing.T) {
+	gemm := func(out string) *onnxpb.NodeProto {
+		return node("Gemm", "G", []string{"x", "W", "C"}, []string{out}, intAttrP("transB", 1))
+	}
+	lin := []*onnxpb.TensorProto{doubles("W", []int64{2, 4}, 1, 2, 3, 4, 5, 6, 7, 8), doubles("C", []int64{2}, 1, -1)}
+	w1 := doubles("w", []int64{3, 2, 3}, make([]float64, 18)...)
+	for _, c := range []struct {
+		name  string
+		model testModel
+		want  []string
+		err   string
+	}{
+		{"LeakyRelu", one(13, node("LeakyRelu", "L", []string{"x"}, []string{"y"}, floatAttrP("alpha", 0.1))), []string{`params = "y_alpha"`, "nn.mul", "nn.max %arg0, %2"}, ""},
+		{"LeakyRelu default alpha", one(9, node("LeakyRelu", "L", []string{"x"}, []string{"y"})), []string{"nn.max"}, ""},
+		{"LeakyRelu alpha above 1", one(13, node("LeakyRelu", "L", []string{"x"}, []string{"y"}, floatAttrP("alpha", 2))), []string{"nn.min %arg0, %2"}, ""},
+		{"LeakyRelu alpha NaN", one(13, node("LeakyRelu", "L", []string{"x"}, []string{"y"}, floatAttrP("alpha", float32(math.NaN())))), nil, "node 'L' (LeakyRelu): alpha=NaN must be finite"},
+		{"HardSigmoid", one(13, node("HardSigmoid", "H", []string{"x"}, []string{"y"})), []string{"nn.mul", "nn.add", "nn.min", "nn.max"}, ""},
+		{"HardSigmoid beta inf", one(13, node("HardSigmoid", "H", []string{"x"}, []string{"y"}, floatAttrP("beta", float32(math.Inf(1))))), nil, "node 'H' (HardSigmoid): beta=+Inf must be finite"},
+		{"HardSwish", one(14, node("HardSwish", "H", []string{"x"}, []string{"y"})), []string{"nn.min", "nn.max", "nn.mul %arg0,"}, ""},
+		{"HardSwish before opset 14", one(13, node("HardSwish", "H", []string{"x"}, []string{"y"})), nil, "node 'H' (HardSwish): HardSwish exists from opset 14 (the model's opset is 13)"},
+		{"LayerNormalization before opset 17", one(16, node("LayerNormalization", "N", []string{"x", "g"}, []string{"y"}), doubles("g", []int64{6}, 1, 1, 1, 1, 1, 1)), nil,
+			"node 'N' (LayerNormalization): LayerNormalization exists from opset 17 (the model's opset is 16)"},
+		{"GlobalAveragePool", one(13, node("GlobalAveragePool", "P", []string{"x"}, []string{"y"})), []string{"nn.avg_pool2d %arg0 {kernel = [6, 6], stride = 1} : (tensor<1x2x6x6xf64>) -> tensor<1x2x1x1xf64>"}, ""},
+		{"GlobalAveragePool 1-D", seq(13, []int64{1, 2, 5}, []*onnxpb.NodeProto{node("GlobalAveragePool", "P", []string{"x"}, []string{"y"})}),
+			[]string{"nn.avg_pool2d %0 {kernel = [1, 5], stride = 1}", "-> tensor<1x2x1xf64>"}, ""},
+		{"GlobalAveragePool rank 2", seq(13, []int64{2, 5}, []*onnxpb.NodeProto{node("GlobalAveragePool", "P", []string{"x"}, []string{"y"})}), nil,
+			"node 'P' (GlobalAveragePool): input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape [2, 5]"},
+		{"Conv 1-D", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, intsAttrP("pads", 1, 1), intsAttrP("strides", 2))}, w1),
+			[]string{"nn.concat", "nn.conv2d %3 {kernel = [1, 3], params = \"C\", stride = 2} : (tensor<1x2x1x10xf64>) -> tensor<1x3x1x4xf64>", "-> tensor<1x3x4xf64>"}, ""},
+		{"Conv 1-D uneven pads", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, intsAttrP("pads", 1, 0))}, w1), nil,
+			"node 'C' (Conv): pads=[1 0] is not supported (the same padding on every side)"},
+		{"Conv 1-D 2-D kernel", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, intsAttrP("kernel_shape", 3, 3))}, w1), nil,
+			"node 'C' (Conv): kernel_shape [3 3] does not have one entry per spatial dimension of the input (1)"},
+		{"MaxPool 1-D", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("MaxPool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 2), intsAttrP("strides", 2))}),
+			[]string{"nn.max_pool2d %0 {kernel = [1, 2], stride = 2} : (tensor<1x2x1x8xf64>) -> tensor<1x2x1x4xf64>", "-> tensor<1x2x4xf64>"}, ""},
+		{"MaxPool 1-D padding over half the kernel", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("MaxPool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 3), intsAttrP("pads", 2, 2))}), nil,
+			"node 'P' (MaxPool): padding 2 must be at most half the kernel 3"},
+		{"MaxPool 1-D padded, empty", seq(13, []int64{1, 2, 0}, []*onnxpb.NodeProto{node("MaxPool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 3), intsAttrP("pads", 1, 1))}), nil,
+			"node 'P' (MaxPool): input of shape [1, 2, 0] has no values to pad"},
+		{"MaxPool 1-D padded", seq(13, []int64{1, 2, 4}, []*onnxpb.NodeProto{node("MaxPool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 3), intsAttrP("pads", 1, 1))}),
+			[]string{`nn.linear %0 {params = "P"}`, `nn.linear %0 {params = "P_1"}`, "nn.concat %1, %0, %2 {axis = 3}", "nn.max_pool2d %3 {kernel = [1, 3], stride = 1}"}, ""},
+		{"GlobalAveragePool empty", seq(13, []int64{1, 2, 0, 3}, []*onnxpb.NodeProto{node("GlobalAveragePool", "P", []string{"x"}, []string{"y"})}), nil, "node 'P' (GlobalAveragePool):"},
+		{"Conv 1-D empty", seq(13, []int64{1, 2, 0}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, intsAttrP("pads", 1, 1))}, w1), nil, "node 'C' (Conv):"},
+		{"AveragePool 1-D after Pad", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Pad", "Q", []string{"x", "p"}, []string{"z"}), node("AveragePool", "P", []string{"z"}, []string{"y"}, intsAttrP("kernel_shape", 3))},
+			int64s("p", 0, 0, 1, 0, 0, 1)), []string{"nn.concat", "nn.avg_pool2d %3 {kernel = [1, 3], stride = 1} : (tensor<1x2x1x10xf64>) -> tensor<1x2x1x8xf64>"}, ""},
+		{"Pad 1-D uneven", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Pad", "Q", []string{"x", "p"}, []string{"y"})}, int64s("p", 0, 0, 1, 0, 0, 2)), nil,
+			"node 'Q' (Pad): pads=[0 0 1 0 0 2] is not supported (the same padding on every side of the spatial dimensions)"},
+		{"Clip bound of two values", one(13, node("Clip", "K", []string{"x", "lo"}, []string{"y"}), doubles("lo", []int64{2}, -1, 1)), nil,
+			"node 'K' (Clip): the min bound (input 'lo') must be one value, but has shape [2]"},
+		{"Clip computed bound", seq(13, []int64{1, 2}, []*onnxpb.NodeProto{node("ReduceMean", "R", []string{"x"}, []string{"m"}, intAttrP("keepdims", 0)), node("Clip", "K", []string{"x", "m"}, []string{"y"})}),
+			[]string{"nn.max %arg0"}, ""},
+		{"Cast to int8 wraps integers", seq(13, []int64{1, 2}, []*onnxpb.NodeProto{node("Cast", "C", []string{"k"}, []string{"k8"}, intAttrP("to", int64(onnxpb.TensorProto_INT8))),
+			node("Add", "A", []string{"x", "k8"}, []string{"y"})}, int64s("k", 300, -129)), []string{`nn.const {params = "k8"}`}, ""},
+		{"Cast of 300.5 to uint8", seq(13, []int64{1, 2}, []*onnxpb.NodeProto{node("Cast", "C", []string{"k"}, []string{"y"}, intAttrP("to", int64(onnxpb.TensorProto_UINT8)))}, doubles("k", []int64{1}, 300.5)), nil,
+			"node 'C' (Cast): cannot cast 300.5 to UINT8 (out of its range)"},
+		{"Cast to string", seq(13, []int64{1, 2}, []*onnxpb.NodeProto{node("Cast", "C", []string{"k"}, []string{"y"}, intAttrP("to", int64(onnxpb.TensorProto_STRING)))}, doubles("k", []int64{1}, 1)), nil,
+			"node 'C' (Cast): a cast to STRING is not supported"},
+		{"BatchNormalization after Gemm folds", seq(13, []int64{3, 4}, []*onnxpb.NodeProto{gemm("h"), bnNode("BN", "h", "y")}, append(lin, bnParams(2)...)...),
+			[]string{`nn.linear %arg0 {params = "G"}`, "nn.return %0"}, ""},
+		{"BatchNormalization after a Gemm read twice", seq(13, []int64{3, 4}, []*onnxpb.NodeProto{gemm("h"), bnNode("BN", "h", "z"), node("Add", "A", []string{"h", "z"}, []string{"y"})}, append(lin, bnParams(2)...)...),
+			[]string{"nn.sub", "nn.add %0,"}, ""},
+		{"BatchNormalization after an Identity of a Gemm read twice", seq(13, []int64{3, 4}, []*onnxpb.NodeProto{gemm("h"), node("Identity", "I", []string{"h"}, []string{"i"}),
+			bnNode("BN", "i", "z"), node("Add", "A", []string{"h", "z"}, []string{"y"})}, append(lin, bnParams(2)...)...), []string{"nn.sub"}, ""},
+		{"BatchNormalization on the input", seq(13, []int64{3, 2}, []*onnxpb.NodeProto{bnNode("BN", "x", "y")}, bnParams(2)...), []string{"nn.sub %arg0"}, ""},
+		{"BatchNormalization after Conv folds", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"h"}), bnNode("BN", "h", "y")}, append(bnParams(2), w3)...),
+			[]string{"nn.conv2d", "nn.return %0"}, ""},
+		{"BatchNormalization after Conv 1-D folds", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"h"}), bnNode("BN", "h", "y")}, append(bnParams(3), w1)...),
+			[]string{"nn.conv2d", "nn.reshape %1"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := importExpecting(t, c.model.bytes(t), "m.onnx", c.err)
+			if res == nil {
+				return
+			}
+			checkContains(t, res.Module.String(), c.want)
+			for _, s := range []string{"nn.sub", "nn.mul"} {
+				if strings.HasSuffix(c.name, "folds") && strings.Contains(res.Module.String(), s) {
+					t.Errorf("a folded batch norm left %s:\n%s", s, res.Module)
+				}
+			}
+		})
+	}
+}
+
+// TestBatchNormFoldEval: a BatchNormalization folded into the Gemm before
+// it evaluates to (x·Wᵀ + C − mean)·gamma/√(var + ε) + beta, ε the
+// attribute's float32 (1e-5 by default), within 1e-14 relative (the
+// folded w·a and (b − mean)·a + beta are float64 products, each rounded).
+func TestBatchNormFoldEval(t *testing.T) {
+	W, C := []float64{1, 2, 3, 4, 5, 6, 7, 8}, []float64{1, -1}
+	m := seq(13, []int64{3, 4}, []*onnxpb.NodeProto{node("Gemm", "G", []string{"x", "W", "C"}, []string{"h"}, intAttrP("transB", 1)), bnNode("BN", "h", "y")},
+		append([]*onnxpb.TensorProto{doubles("W", []int64{2, 4}, W...), doubles("C", []int64{2}, C...)}, bnParams(2)...)...)
+	res, err := Import(m.bytes(t), "m.onnx", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Module.String(), "nn.sub") {
+		t.Fatalf("not folded:\n%s", res.Module)
+	}
+	p := nneval.Payload{}
+	for k, a := range res.Payload.Arrays {
+		p[k] = nneval.FromNPY(a)
+	}
+	x := nneval.New([]int64{3, 4})
+	for i := range x.Data {
+		x.Data[i] = math.Sin(float64(i)) * 2
+	}
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*nneval.Tensor{x}, p, nneval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := float64(float32(1e-5))
+	for i, got := range r.Outputs[0].Data {
+		row, o := i/2, i%2
+		h := C[o]
+		for k := range 4 {
+			h += x.Data[row*4+k] * W[o*4+k]
+		}
+		g, b, mean, v := -1+float64(o)/4, 0.5+float64(o)/4, 0.25+float64(o)/4, 2+float64(o)/4
+		want := (h-mean)*(g/math.Sqrt(v+eps)) + b
+		if math.Abs(got-want) > 1e-14*(1+math.Abs(want)) {
+			t.Errorf("y[%d] = %v, want %v", i, got, want)
+		}
+	}
+}

@@ -1,0 +1,313 @@
+#!/usr/bin/python3
+"""Writes the float PyTorch models of otir's ONNX importer tests for the
+layers of issue 28 (docs/nn.md "Importing ONNX models").
+
+Run with Debian's python3 (torch 1.13, onnx 1.12, numpy):
+
+    /usr/bin/python3 tests/nn/Inputs/onnx-float/gen.py
+
+Deterministic (fixed seeds). Each model NAME is a float32 module, as users
+export them: NAME.onnx (torch.onnx.export in eval mode, or onnx.helper for
+the operators PyTorch 1.13 does not write), NAME.in0.npy (float32 samples,
+one leading axis more than the graph's input: [S, ...]) and NAME.out0.npy
+(PyTorch's float32 output of each sample, [S, ...]); bn_mlp.x0.npy is
+bn_mlp's first sample alone ([1, 16], the graph's input);
+bn_mlp.calib.npy holds 256 samples of its training distribution
+([256, 1, 16], for calibration) and bn_mlp.calib.out.npy PyTorch's outputs
+on them. bad-*.onnx are
+small onnx.helper models the importer refuses (tests/nn/onnx-float.lit).
+backend/onnximport's TestFloatModels evaluates the imported graphs on each
+sample and compares with PyTorch within 1e-5 relative (plus 1e-5
+absolute); lower/nnkernels' TestFloatLayersToCircuit quantizes each by
+calibration on the samples and checks the circuit against the quantized
+evaluator bit for bit.
+
+bn_mlp is the hls4ml-style jet MLP with BatchNorm1d (16-32-BN-ReLU-16-BN-
+ReLU-5), trained briefly on synthetic data so that its weights and batch
+statistics are realistic: docs/nn-to-circuit.md follows it from PyTorch to
+Verilog.
+"""
+import os
+
+import numpy as np
+import onnx
+import torch
+import torch.nn as nn
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = 8
+
+
+class BNMLP(nn.Module):
+    """hls4ml's jet tagger shape with batch norms after the linears."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.bn1 = nn.BatchNorm1d(32)
+        self.fc2 = nn.Linear(32, 16)
+        self.bn2 = nn.BatchNorm1d(16)
+        self.fc3 = nn.Linear(16, 5)
+
+    def forward(self, x):
+        x = torch.relu(self.bn1(self.fc1(x)))
+        x = torch.relu(self.bn2(self.fc2(x)))
+        return self.fc3(x)
+
+
+class BNNodes(nn.Module):
+    """Batch norms that cannot fold: one on the input, one after a residual
+    add, one on [N, C, L] after a transpose, a BatchNorm2d after a
+    reshape."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn0 = nn.BatchNorm1d(8)
+        self.fc = nn.Linear(8, 8)
+        self.bn1 = nn.BatchNorm1d(8)
+        self.bn2 = nn.BatchNorm1d(2)
+        self.bn3 = nn.BatchNorm2d(2)
+
+    def forward(self, x):
+        y = self.bn1(self.fc(self.bn0(x)) + x)
+        z = self.bn2(y.reshape(-1, 4, 2).transpose(1, 2))  # [N, 2, 4]
+        return self.bn3(z.reshape(-1, 2, 2, 2)).reshape(-1, 8)
+
+
+class Acts(nn.Module):
+    """LeakyReLU, ReLU6, Hardtanh and clamp (both bounds, min only, max
+    only) between linears."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6, 12)
+        self.fc2 = nn.Linear(12, 12)
+        self.fc3 = nn.Linear(12, 4)
+
+    def forward(self, x):
+        x = nn.functional.leaky_relu(self.fc1(x), 0.1)
+        x = nn.functional.relu6(self.fc2(x) * 4.0)
+        x = nn.functional.hardtanh(x - 3.0, -0.5, 0.5) + x.clamp(min=1.0) + x.clamp(max=2.0) + x.clamp(-1.0, 5.0)
+        return self.fc3(x)
+
+
+class Hard(nn.Module):
+    """HardSigmoid, HardSwish (HardSigmoid and Mul in PyTorch 1.13),
+    Sigmoid, Tanh."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6, 10)
+        self.fc2 = nn.Linear(10, 10)
+        self.fc3 = nn.Linear(10, 3)
+        self.fc4 = nn.Linear(10, 3)
+
+    def forward(self, x):
+        x = nn.functional.hardswish(self.fc1(x) * 3.0)
+        x = nn.functional.hardsigmoid(self.fc2(x) * 4.0)
+        return torch.tanh(self.fc3(x)) + torch.sigmoid(self.fc4(x))
+
+
+class GapCNN(nn.Module):
+    """Conv2d + BatchNorm2d (kept by the export: do_constant_folding off) +
+    ReLU, AdaptiveAvgPool2d(1) (GlobalAveragePool), and a mean over H and W
+    (ReduceMean)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+        self.conv2 = nn.Conv2d(4, 3, 3)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(7, 3)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.conv(x)))
+        a = torch.flatten(self.gap(y), 1)
+        b = self.conv2(y).mean(dim=(2, 3))
+        return self.fc(torch.cat([a, b], dim=1))
+
+
+class Conv1D(nn.Module):
+    """Conv1d (padded, and strided) with BatchNorm1d, MaxPool1d (plain and
+    padded), AvgPool1d (padded, counting the padding), a 1-D
+    GlobalAveragePool."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(2, 4, 3, padding=1)
+        self.bn = nn.BatchNorm1d(4)
+        self.pool = nn.MaxPool1d(2)
+        self.c2 = nn.Conv1d(4, 3, 3, stride=2)
+        self.avg = nn.AvgPool1d(3, stride=1, padding=1)
+        self.mp = nn.MaxPool1d(3, stride=1, padding=1)
+        self.gap = nn.AdaptiveAvgPool1d(1)
+        self.fc = nn.Linear(9 + 3, 4)
+
+    def forward(self, x):  # [N, 2, 16]
+        y = self.pool(torch.relu(self.bn(self.c1(x))))  # [N, 4, 8]
+        z = self.mp(self.avg(self.c2(y)))  # [N, 3, 3]
+        return self.fc(torch.cat([torch.flatten(z, 1), torch.flatten(self.gap(z), 1)], dim=1))
+
+
+def randomize_bn(model, seed):
+    """Batch statistics and affine parameters far from the identity, as
+    after training."""
+    g = torch.Generator().manual_seed(seed)
+    for m in model.modules():
+        if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)):
+            c = m.num_features
+            m.running_mean.copy_(torch.randn(c, generator=g) * 0.5)
+            m.running_var.copy_(torch.rand(c, generator=g) * 2 + 0.1)
+            m.weight.data.copy_(torch.randn(c, generator=g) * 0.5 + 1)
+            m.bias.data.copy_(torch.randn(c, generator=g) * 0.3)
+
+
+def train_bn_mlp():
+    """A few hundred Adam steps on a synthetic 5-class task (labels from a
+    random teacher), so that the weights and BN statistics are trained."""
+    torch.manual_seed(10)
+    model = BNMLP()
+    teacher = torch.randn(16, 5)
+    x = torch.randn(2048, 16)
+    y = (x @ teacher + 0.3 * torch.randn(2048, 5)).argmax(1)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01)
+    model.train()
+    for step in range(300):
+        i = torch.randint(0, 2048, (128,))
+        loss = nn.functional.cross_entropy(model(x[i]), y[i])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        acc = (model(x).argmax(1) == y).float().mean().item()
+    print("bn_mlp: training accuracy %.3f, loss %.3f" % (acc, loss.item()))
+    return model
+
+
+def save(name, model, samples, opset=13, **kw):
+    """Exports model on one sample's shape and writes the samples and
+    PyTorch's outputs."""
+    model.eval()
+    with torch.no_grad():
+        out = torch.stack([model(s) for s in samples])
+    path = os.path.join(HERE, name + ".onnx")
+    torch.onnx.export(model, (samples[0],), path, opset_version=opset,
+                      input_names=["x"], output_names=["y"], **kw)
+    write(name, path, samples.numpy(), out.numpy())
+
+
+def write(name, path, x, y):
+    np.save(os.path.join(HERE, name + ".in0.npy"), x.astype(np.float32))
+    np.save(os.path.join(HERE, name + ".out0.npy"), y.astype(np.float32))
+    print(name, os.path.getsize(path), "bytes:",
+          " ".join(n.op_type for n in onnx.load(path).graph.node))
+
+
+def hand_made():
+    """The operators PyTorch 1.13 does not write: HardSwish (opset 14) and
+    HardSigmoid with ONNX's default alpha and beta; Cast of constants (an
+    int64 constant to float, a float constant to int8 and back, a bool)."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((SAMPLES, 1, 6)).astype(np.float32) * 4
+    k = helper.make_tensor("k", TensorProto.INT64, [6], [1, -2, 3, 300, 5, -6])
+    f = helper.make_tensor("f", TensorProto.FLOAT, [6], [0.5, -1.75, 2.25, 127.9, -128.5, 3.0])
+    nodes = [
+        helper.make_node("HardSwish", ["x"], ["hs"], name="HardSwish_0"),
+        helper.make_node("HardSigmoid", ["x"], ["hg"], name="HardSigmoid_1"),
+        helper.make_node("Constant", [], ["kc"], name="Constant_2", value=k),
+        helper.make_node("Cast", ["kc"], ["kf"], name="Cast_3", to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["kc"], ["k8"], name="Cast_4", to=TensorProto.INT8),
+        helper.make_node("Cast", ["k8"], ["k8f"], name="Cast_5", to=TensorProto.DOUBLE),
+        helper.make_node("Constant", [], ["fc"], name="Constant_6", value=f),
+        helper.make_node("Cast", ["fc"], ["fi"], name="Cast_7", to=TensorProto.INT8),
+        helper.make_node("Cast", ["fi"], ["fif"], name="Cast_8", to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["fc"], ["fb"], name="Cast_9", to=TensorProto.BOOL),
+        helper.make_node("Cast", ["fb"], ["fbf"], name="Cast_10", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["hs", "kf"], ["a"], name="Mul_11"),
+        helper.make_node("Mul", ["hg", "k8f"], ["b"], name="Mul_12"),
+        helper.make_node("Add", ["a", "b"], ["c"], name="Add_13"),
+        helper.make_node("Mul", ["x", "fif"], ["d"], name="Mul_14"),
+        helper.make_node("Add", ["c", "d"], ["e"], name="Add_15"),
+        helper.make_node("Add", ["e", "fbf"], ["y"], name="Add_16"),
+    ]
+    g = helper.make_graph(nodes, "hand", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 6])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 6])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+    onnx.checker.check_model(m)
+    path = os.path.join(HERE, "hand.onnx")
+    onnx.save(m, path)
+    # ONNX's definitions, in float32 as ONNX Runtime computes them.
+    kf = np.array([1, -2, 3, 300, 5, -6], np.float32)
+    k8 = np.array([1, -2, 3, 300 - 256, 5, -6], np.float32)  # int8 wraps
+    fi = np.array([0, -1, 2, 127, -128, 3], np.float32)  # toward zero
+    fb = np.ones(6, np.float32)
+    hs = x * np.clip(x / np.float32(6) + np.float32(0.5), 0, 1)
+    hg = np.clip(np.float32(0.2) * x + np.float32(0.5), 0, 1)
+    y = hs * kf + hg * k8 + x * fi + fb
+    write("hand", path, x, y)
+
+
+def bad_models():
+    """Models the importer refuses, naming the node: a batch norm in
+    training mode, a Clip bound of two values, a 1-D max pool padded by more
+    than half its kernel."""
+    c = [helper.make_tensor(n, TensorProto.FLOAT, [2], [1.0, 0.5]) for n in "gbmv"]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    for name, node, inits in [
+        ("bad-bn-training", helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"], name="bn1",
+                                             training_mode=1), c),
+        ("bad-clip-bound", helper.make_node("Clip", ["x", "g"], ["y"], name="clamp"), c[:1]),
+        ("bad-maxpool1d-pad", helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3], pads=[2, 2]), []),
+    ]:
+        g = helper.make_graph([node], name, [x], [y], inits)
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)]), os.path.join(HERE, name + ".onnx"))
+
+
+def main():
+    torch.manual_seed(0)
+    mlp = train_bn_mlp()
+    save("bn_mlp", mlp, torch.randn(SAMPLES, 1, 16) * 1.5)
+    # One sample as the graph's input, for otir-run and the walkthrough.
+    np.save(os.path.join(HERE, "bn_mlp.x0.npy"), np.load(os.path.join(HERE, "bn_mlp.in0.npy"))[0])
+    # 256 samples of the training distribution, for calibration, and
+    # PyTorch's outputs on them (the quantization error of the walkthrough).
+    torch.manual_seed(11)
+    calib = torch.randn(256, 1, 16)
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "bn_mlp.calib.npy"), calib.numpy())
+        np.save(os.path.join(HERE, "bn_mlp.calib.out.npy"), torch.stack([mlp(s) for s in calib]).numpy())
+
+    torch.manual_seed(1)
+    m = BNNodes()
+    randomize_bn(m, 1)
+    save("bn_nodes", m, torch.randn(SAMPLES, 3, 8))
+
+    torch.manual_seed(2)
+    save("acts", Acts(), torch.randn(SAMPLES, 2, 6))
+    torch.manual_seed(2)
+    save("acts9", Acts(), torch.randn(SAMPLES, 2, 6), opset=9)
+
+    torch.manual_seed(3)
+    save("hard", Hard(), torch.randn(SAMPLES, 2, 6))
+
+    torch.manual_seed(4)
+    m = GapCNN()
+    randomize_bn(m, 4)
+    save("gap_cnn", m, torch.randn(SAMPLES, 1, 2, 6, 6), do_constant_folding=False,
+         training=torch.onnx.TrainingMode.PRESERVE)
+
+    torch.manual_seed(5)
+    m = Conv1D()
+    randomize_bn(m, 5)
+    save("conv1d", m, torch.randn(SAMPLES, 2, 2, 16), training=torch.onnx.TrainingMode.PRESERVE)
+
+    hand_made()
+    bad_models()
+
+
+if __name__ == "__main__":
+    main()
