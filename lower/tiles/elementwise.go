@@ -1,6 +1,8 @@
 package tiles
 
 import (
+	"slices"
+
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
@@ -43,6 +45,9 @@ func (l *lowerer) elementwise(op *ir.Operation, scalar func(l *lowerer, op *ir.O
 				err = addElement(err, shape, e)
 			}
 			return err
+		}
+		if r.c != nil && l.died == nil && slices.ContainsFunc(args, func(a num) bool { return a.c == nil }) {
+			l.noteDeath(op)
 		}
 		out[e] = r
 	}

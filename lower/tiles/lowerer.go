@@ -24,6 +24,10 @@ type Options struct {
 	// (lower/cmvm): 0 leaves it unconstrained, cmvm.DepthMinimal (-1) bounds it
 	// to the minimal adder tree, a positive value to that many adders.
 	MaxAdderDepth int
+	// Warn, when not nil, receives a warning for the outputs the program
+	// computes as constants and one for the inputs no output depends on
+	// (deadsignal.go).
+	Warn func(*diag.Diagnostic)
 	// Progress, when not nil, is called at coarse points of the lowering
 	// (see Progress); nil turns progress reporting off.
 	Progress func(Progress)
@@ -53,6 +57,9 @@ type lowerer struct {
 	solved map[string]*cmvm.Graph
 	// cur is the op being lowered: diagnostics are located there.
 	cur *ir.Operation
+	// died is the first op where a signal stopped depending on the inputs
+	// (deadsignal.go; only with Options.Warn).
+	died *ir.Operation
 
 	consts map[string]*slot
 	// memo maps an op's name, operands, attributes and type to its slot.

@@ -148,7 +148,11 @@ func (l *lowerer) op(op *ir.Operation, lw lowering, known bool) error {
 	}
 	switch {
 	case lw.lower != nil:
-		return lw.lower(l, op)
+		if err := lw.lower(l, op); err != nil {
+			return err
+		}
+		l.checkDeath(op)
+		return nil
 	case lw.scalar != nil:
 		return l.elementwise(op, lw.scalar)
 	case lw.unsupported != "":

@@ -199,6 +199,7 @@ func (l *lowerer) finish(outs []*slot) {
 			l.ops[i].ForOperands(alir.ALIR, func(x int32) { live[x] = true })
 		}
 	}
+	l.warnDead(outs, live)
 	renum := make([]int32, len(l.ops))
 	kept := 0
 	for i, op := range l.ops {
