@@ -2,87 +2,162 @@ package tiles
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
 // This file finds the signals that die during the lowering, for the
-// warnings of Options.Warn: outputs the lowering computes as constants
-// and inputs no output depends on. The lowering knows exactly which
-// values are constant (num.c) and the bounds of the others, so the first
-// operation whose result has a constant element that a varying operand
-// element fed (an element-wise op), or whose results are all constant
-// while an operand varies (any other op), is where a signal died. Its
-// location is the source of that operation: for nn-to-circuit, the nn
-// node it was lowered from.
+// warnings of Options.Warn: outputs the lowering computes as constants and
+// inputs no output depends on. The lowering knows exactly which values are
+// constant (num.c), so the place where a signal died is known too: a
+// constant that an element-wise op computes from a varying operand element,
+// or that a computing op (matmul, reduce) puts in its result while an
+// operand varies, is tagged with that op; a constant computed from tagged
+// constants only inherits the first tag; ops that move values keep the
+// nums, and so their tags. The tag is a fresh *big.Int of the constant's
+// value, the key of lowerer.deadAt. The tagged op's location is its
+// source: for nn-to-circuit, the nn node it was lowered from.
 
-// noteDeath records op as the place a signal died (the first one is kept).
-func (l *lowerer) noteDeath(op *ir.Operation) {
-	if l.opts.Warn != nil && l.died == nil {
-		l.died = op
+// tagDead returns the constant r, computed by op from args, tagged with
+// the op where its signal died, if it was ever a signal.
+func (l *lowerer) tagDead(r num, op *ir.Operation, args []num) num {
+	if _, tagged := l.deadAt[r.c]; tagged {
+		return r
 	}
+	at := l.died(args, op)
+	if at == nil {
+		return r
+	}
+	c := new(big.Int).Set(r.c)
+	l.deadAt[c] = at
+	return num{c: c}
 }
 
-// varies reports whether any element of a lowered value is not constant.
-func varies(x any) bool {
-	switch v := x.(type) {
-	case num:
-		return v.c == nil
-	case *tile:
-		for _, e := range v.elems {
-			if e.c == nil {
-				return true
-			}
+// died returns the first tag of a constant among args (a dead signal went
+// in), else op when an element of args varies (the signal dies here), else
+// nil (constants in, a constant out).
+func (l *lowerer) died(args []num, op *ir.Operation) *ir.Operation {
+	varied := false
+	for _, a := range args {
+		if a.c == nil {
+			varied = true
+		} else if at := l.deadAt[a.c]; at != nil {
+			return at
 		}
 	}
-	return false
+	if varied {
+		return op
+	}
+	return nil
 }
 
-// constantResults reports whether op has results and every element of
-// every one is a constant.
-func (l *lowerer) constantResults(op *ir.Operation) bool {
-	if len(op.Results) == 0 {
-		return false
-	}
-	for _, r := range op.Results {
-		switch v := l.env[r].(type) {
-		case num, *tile:
-			if varies(v) {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// checkDeath notes op when its results are all constant though an operand
-// varies (element-wise ops check each element as they go).
-func (l *lowerer) checkDeath(op *ir.Operation) {
-	if l.opts.Warn == nil || l.died != nil || !l.constantResults(op) {
+// tagResults tags the constant elements of a computing op's results: a
+// matmul's element by the terms of its own sum (tagMatmul), any other's by
+// all the operands' elements.
+func (l *lowerer) tagResults(op *ir.Operation) {
+	if op.Name == otir.OpMatmul {
+		l.tagMatmul(op)
 		return
 	}
+	var args []num
 	for _, v := range op.Operands {
-		if varies(l.env[v]) {
-			l.noteDeath(op)
-			return
+		args = append(args, elemsOf(l.env[v])...)
+	}
+	for _, r := range op.Results {
+		switch x := l.env[r].(type) {
+		case num:
+			if x.c != nil {
+				l.env[r] = l.tagDead(x, op, args)
+			}
+		case *tile:
+			for i, e := range x.elems {
+				if e.c != nil {
+					x.elems[i] = l.tagDead(e, op, args)
+				}
+			}
 		}
 	}
+}
+
+// tagMatmul tags the constant elements of D = A·B + C: D[m, n] reads the
+// products A[m, k]·B[k, n] and C[m, n]. A product with a constant zero
+// factor reads only that factor (its other factor, varying, dies here:
+// a zero weight); the others read both.
+func (l *lowerer) tagMatmul(op *ir.Operation) {
+	a, b := elemsOf(l.env[op.Operands[0]]), elemsOf(l.env[op.Operands[1]])
+	c := elemsOf(l.env[op.Operands[2]])
+	d, ok := l.env[op.Results[0]].(*tile)
+	if !ok || len(d.shape) != 2 || len(a) == 0 || len(a)*len(b) == 0 {
+		return
+	}
+	M, N := int(d.shape[0]), int(d.shape[1])
+	K := len(a) / M
+	if M*K != len(a) || K*N != len(b) {
+		return
+	}
+	isZero := func(x num) bool { return x.c != nil && x.c.Sign() == 0 }
+	var args []num
+	for m := range M {
+		for n := range N {
+			e := d.elems[m*N+n]
+			if e.c == nil {
+				continue
+			}
+			args = args[:0]
+			killed := false
+			for k := range K {
+				x, w := a[m*K+k], b[k*N+n]
+				switch {
+				case isZero(x):
+					args = append(args, x)
+					killed = killed || w.c == nil
+				case isZero(w):
+					args = append(args, w)
+					killed = killed || x.c == nil
+				default:
+					args = append(args, x, w)
+				}
+			}
+			if len(c) == M*N {
+				args = append(args, c[m*N+n])
+			}
+			if l.died(args, op) == nil && killed {
+				args = append(args, num{}) // a varying value died here
+			}
+			d.elems[m*N+n] = l.tagDead(e, op, args)
+		}
+	}
+}
+
+// elemsOf returns the elements of a lowered scalar or tile (none of other
+// values).
+func elemsOf(x any) []num {
+	switch v := x.(type) {
+	case num:
+		return []num{v}
+	case *tile:
+		return v.elems
+	}
+	return nil
 }
 
 // warnDead reports the constant outputs and unused inputs of the program
-// through Options.Warn: the outputs at the operation where the first
-// signal died (the kernel when none did: an output written with a
-// constant), the inputs at the kernel.
+// through Options.Warn: the outputs at the operation where their signal
+// died, one warning per operation in the order of the outputs (at the
+// kernel the outputs written with a constant that never was a signal), the
+// inputs at the kernel.
 func (l *lowerer) warnDead(outs []*slot, live []bool) {
 	if l.opts.Warn == nil {
 		return
 	}
-	var consts, unused []string
+	var unused []string
+	var order []*ir.Operation // the death places, in the order of the outputs
+	consts := map[*ir.Operation][]string{}
 	j := 0
 	for _, a := range l.args {
 		if a.mem == nil || !a.written {
@@ -90,7 +165,11 @@ func (l *lowerer) warnDead(outs []*slot, live []bool) {
 		}
 		for i := range a.mem.cells {
 			if s := outs[j]; s == nil || l.ops[s.id].Opcode == alir.OpConst {
-				consts = append(consts, fmt.Sprintf("%s[%d]", a.name, i))
+				at := l.outDead[j]
+				if _, seen := consts[at]; !seen {
+					order = append(order, at)
+				}
+				consts[at] = append(consts[at], fmt.Sprintf("%s[%d]", a.name, i))
 			}
 			j++
 		}
@@ -109,13 +188,14 @@ func (l *lowerer) warnDead(outs []*slot, live []bool) {
 			}
 		}
 	}
-	if len(consts) > 0 {
-		at, where := l.kernel.Loc, "an output is written with a constant"
-		if l.died != nil {
-			at, where = l.died.Loc, "the signal stops depending on the inputs here"
+	for _, at := range order {
+		names := consts[at]
+		loc, where := l.kernel.Loc, "written as a constant, never computed from the inputs"
+		if at != nil {
+			loc, where = at.Loc, "the signal stops depending on the inputs here"
 		}
-		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: at, Msg: fmt.Sprintf(
-			"%d of the circuit's %d outputs %s constant (%s): %s", len(consts), j, isAre(len(consts)), list(consts), where)})
+		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: loc, Msg: fmt.Sprintf(
+			"%d of the circuit's %d outputs %s constant (%s): %s", len(names), j, isAre(len(names)), list(names), where)})
 	}
 	if len(unused) > 0 {
 		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: l.kernel.Loc, Msg: fmt.Sprintf(

@@ -1,8 +1,6 @@
 package tiles
 
 import (
-	"slices"
-
 	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
@@ -46,8 +44,8 @@ func (l *lowerer) elementwise(op *ir.Operation, scalar func(l *lowerer, op *ir.O
 			}
 			return err
 		}
-		if r.c != nil && l.died == nil && slices.ContainsFunc(args, func(a num) bool { return a.c == nil }) {
-			l.noteDeath(op)
+		if r.c != nil && l.deadAt != nil {
+			r = l.tagDead(r, op, args)
 		}
 		out[e] = r
 	}

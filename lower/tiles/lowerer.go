@@ -57,9 +57,11 @@ type lowerer struct {
 	solved map[string]*cmvm.Graph
 	// cur is the op being lowered: diagnostics are located there.
 	cur *ir.Operation
-	// died is the first op where a signal stopped depending on the inputs
-	// (deadsignal.go; only with Options.Warn).
-	died *ir.Operation
+	// deadAt maps a constant that a varying value became to the op where
+	// that happened (deadsignal.go); nil without Options.Warn. outDead is
+	// that op for each output (nil: not a constant, or never a signal).
+	deadAt  map[*big.Int]*ir.Operation
+	outDead []*ir.Operation
 
 	consts map[string]*slot
 	// memo maps an op's name, operands, attributes and type to its slot.

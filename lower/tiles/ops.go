@@ -151,7 +151,9 @@ func (l *lowerer) op(op *ir.Operation, lw lowering, known bool) error {
 		if err := lw.lower(l, op); err != nil {
 			return err
 		}
-		l.checkDeath(op)
+		if l.deadAt != nil && lw.computes {
+			l.tagResults(op)
+		}
 		return nil
 	case lw.scalar != nil:
 		return l.elementwise(op, lw.scalar)

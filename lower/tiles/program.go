@@ -27,6 +27,9 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 		return nil, diag.OpErrorf(k, "has no body")
 	}
 	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[memoKey]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}, ints: map[int64]*big.Int{}}
+	if opts.Warn != nil {
+		l.deadAt = map[*big.Int]*ir.Operation{}
+	}
 	defer func() {
 		if debugPanics {
 			return
@@ -141,6 +144,9 @@ func (l *lowerer) outputs() ([]*slot, error) {
 			}
 			if err != nil {
 				return nil, err
+			}
+			if l.deadAt != nil {
+				l.outDead = append(l.outDead, l.deadAt[n.c])
 			}
 			if n.c != nil && n.c.Sign() == 0 {
 				outs = append(outs, nil) // a constant zero output
