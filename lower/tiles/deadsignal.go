@@ -148,16 +148,21 @@ func elemsOf(x any) []num {
 
 // warnDead reports the constant outputs and unused inputs of the program
 // through Options.Warn: the outputs at the operation where their signal
-// died, one warning per operation in the order of the outputs (at the
-// kernel the outputs written with a constant that never was a signal), the
-// inputs at the kernel.
+// died, one warning per source location in the order of the outputs (at
+// the kernel the outputs written with a constant that never was a signal),
+// the inputs at the kernel.
 func (l *lowerer) warnDead(outs []*slot, live []bool) {
 	if l.opts.Warn == nil {
 		return
 	}
-	var unused []string
-	var order []*ir.Operation // the death places, in the order of the outputs
-	consts := map[*ir.Operation][]string{}
+	// The places the outputs died, in the order of the outputs: one
+	// warning per source location (an nn node lowers to several ops).
+	type place struct {
+		loc  ir.Location
+		dead bool // a signal died there; else written as a constant
+	}
+	var order []place
+	consts := map[place][]string{}
 	j := 0
 	for _, a := range l.args {
 		if a.mem == nil || !a.written {
@@ -165,15 +170,19 @@ func (l *lowerer) warnDead(outs []*slot, live []bool) {
 		}
 		for i := range a.mem.cells {
 			if s := outs[j]; s == nil || l.ops[s.id].Opcode == alir.OpConst {
-				at := l.outDead[j]
-				if _, seen := consts[at]; !seen {
-					order = append(order, at)
+				p := place{l.kernel.Loc, false}
+				if at := l.outDead[j]; at != nil {
+					p = place{at.Loc, true}
 				}
-				consts[at] = append(consts[at], fmt.Sprintf("%s[%d]", a.name, i))
+				if _, seen := consts[p]; !seen {
+					order = append(order, p)
+				}
+				consts[p] = append(consts[p], fmt.Sprintf("%s[%d]", a.name, i))
 			}
 			j++
 		}
 	}
+	var unused []string
 	for _, a := range l.args {
 		if a.written && len(a.inputs) == 0 {
 			continue // an output
@@ -188,13 +197,13 @@ func (l *lowerer) warnDead(outs []*slot, live []bool) {
 			}
 		}
 	}
-	for _, at := range order {
-		names := consts[at]
-		loc, where := l.kernel.Loc, "written as a constant, never computed from the inputs"
-		if at != nil {
-			loc, where = at.Loc, "the signal stops depending on the inputs here"
+	for _, p := range order {
+		names := consts[p]
+		where := "written as a constant, never computed from the inputs"
+		if p.dead {
+			where = "the signal stops depending on the inputs here"
 		}
-		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: loc, Msg: fmt.Sprintf(
+		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: p.loc, Msg: fmt.Sprintf(
 			"%d of the circuit's %d outputs %s constant (%s): %s", len(names), j, isAre(len(names)), list(names), where)})
 	}
 	if len(unused) > 0 {
