@@ -23,9 +23,10 @@ const (
 // Counts are the operations of a program by category (Kind), counted as
 // docs/alir.md ("What info counts") says: an operation whose value does not
 // vary (every operand constant, or a type of width 0) is a Constant
-// whatever its opcode, since synthesis folds it; an add or sub with one
-// constant operand is a ConstAdd; a sum of k non-constant terms counts k-1
-// Adders, and one ConstAdd more when it also has constant terms.
+// whatever its opcode, since synthesis folds it; an add, sub or sum of one
+// non-constant operand and constants is a ConstAdd; a sum of k > 1
+// non-constant terms counts k-1 Adders, and one ConstAdd more when it also
+// has constant terms.
 type Counts struct {
 	Adders      int `json:"adders"`
 	ConstAdds   int `json:"constant_adds"`
@@ -82,35 +83,54 @@ func constantTable(t Table) bool {
 	return true
 }
 
+// kindOf returns the category op i counts in, and how many adders it
+// counts: a neg 1, an add or sub of two non-constant operands 1, a sum of k
+// non-constant terms k-1 (and it also counts one constant add when it has
+// constant terms: see counts); an op of another category 0.
+func (p *Program) kindOf(i int, sg signals) (Kind, int) {
+	op := p.Ops[i]
+	e := p.Dialect.Info(op.Opcode)
+	switch {
+	case e.Kind == KindInput:
+		return KindInput, 0
+	case !sg.varies[i]:
+		return KindConstant, 0
+	case e.Kind != KindAdder:
+		return e.Kind, 0
+	}
+	k, n := p.varyingOperands(i, sg)
+	switch {
+	case n == 1: // neg
+		return KindAdder, 1
+	case k == 1: // an add, sub or sum of one non-constant and constants
+		return KindConstAdd, 0
+	}
+	return KindAdder, k - 1
+}
+
+// varyingOperands returns how many of op i's n operands vary (k).
+func (p *Program) varyingOperands(i int, sg signals) (k, n int) {
+	for _, j := range p.Ops[i].operands(p.Dialect) {
+		n++
+		if sg.varies[j] {
+			k++
+		}
+	}
+	return k, n
+}
+
 // counts counts p's operations by category.
 func (p *Program) counts(sg signals) Counts {
 	var c Counts
-	for i, op := range p.Ops {
-		e := p.Dialect.Info(op.Opcode)
-		if e.Kind == KindInput {
-			continue
-		}
-		if !sg.varies[i] {
+	for i := range p.Ops {
+		kind, adders := p.kindOf(i, sg)
+		switch kind {
+		case KindConstant:
 			c.Constants++
-			continue
-		}
-		switch e.Kind {
 		case KindAdder:
-			k, n := 0, 0
-			for _, j := range op.operands(p.Dialect) {
-				n++
-				if sg.varies[j] {
-					k++
-				}
-			}
-			switch {
-			case n == 1: // neg
-				c.Adders++
-			default:
-				c.Adders += k - 1
-				if k < n {
-					c.ConstAdds++
-				}
+			c.Adders += adders
+			if k, n := p.varyingOperands(i, sg); n > 2 && k < n {
+				c.ConstAdds++ // a sum with constant terms
 			}
 		case KindConstAdd:
 			c.ConstAdds++
@@ -127,6 +147,23 @@ func (p *Program) counts(sg signals) Counts {
 		}
 	}
 	return c
+}
+
+// Kinds returns the category each operation of p counts in (Counts):
+// KindConstant for an op whose value does not vary, KindConstAdd for an
+// add, sub or sum of one non-constant operand and constants, else its
+// opcode's. p must be valid.
+func (p *Program) Kinds() ([]Kind, error) {
+	inf, err := p.analyze()
+	if err != nil {
+		return nil, err
+	}
+	sg := p.signals(inf)
+	ks := make([]Kind, len(p.Ops))
+	for i := range ks {
+		ks[i], _ = p.kindOf(i, sg)
+	}
+	return ks, nil
 }
 
 // deadSignals returns the outputs that no input changes, with their
