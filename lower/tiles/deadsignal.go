@@ -7,7 +7,6 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/diag"
-	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -56,14 +55,9 @@ func (l *lowerer) died(args []num, op *ir.Operation) *ir.Operation {
 	return nil
 }
 
-// tagResults tags the constant elements of a computing op's results: a
-// matmul's element by the terms of its own sum (tagMatmul), any other's by
-// all the operands' elements.
+// tagResults tags the constant elements of a computing op's results, each
+// by all the operands' elements (a matmul's by its own sum: tagMatmul).
 func (l *lowerer) tagResults(op *ir.Operation) {
-	if op.Name == otir.OpMatmul {
-		l.tagMatmul(op)
-		return
-	}
 	var args []num
 	for _, v := range op.Operands {
 		args = append(args, elemsOf(l.env[v])...)

@@ -151,8 +151,8 @@ func (l *lowerer) op(op *ir.Operation, lw lowering, known bool) error {
 		if err := lw.lower(l, op); err != nil {
 			return err
 		}
-		if l.deadAt != nil && lw.computes {
-			l.tagResults(op)
+		if l.deadAt != nil && lw.tagDead != nil {
+			lw.tagDead(l, op)
 		}
 		return nil
 	case lw.scalar != nil:
