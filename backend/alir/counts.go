@@ -1,7 +1,5 @@
 package alir
 
-import "fmt"
-
 // Kind is the category an operation is counted in by Info (Counts): what
 // it costs in a circuit. docs/alir.md ("What info counts") defines each
 // category once; the docs, otir-run info and report use these words.
@@ -22,7 +20,7 @@ const (
 
 // Counts are the operations of a program by category (Kind), counted as
 // docs/alir.md ("What info counts") says: an operation whose value does not
-// vary (every operand constant, or a type of width 0) is a Constant
+// vary (every operand constant, or a wrap to a type of width 0) is a Constant
 // whatever its opcode, since synthesis folds it; an add, sub or sum of one
 // non-constant operand and constants is a ConstAdd; a sum of k > 1
 // non-constant terms counts k-1 Adders, and one ConstAdd more when it also
@@ -38,18 +36,20 @@ type Counts struct {
 	Constants   int `json:"constants"`
 }
 
-// ConstantOutput is an output whose value no input changes.
+// ConstantOutput is an output whose value no input changes, and that
+// value (nil when the reference evaluator could not compute it).
 type ConstantOutput struct {
-	Output int     `json:"output"`
-	Value  float64 `json:"value"`
+	Output int      `json:"output"`
+	Value  *float64 `json:"value"`
 }
 
 // signals is the dependence of a program's values on its inputs.
 type signals struct {
 	// varies[i]: some input value changes op i's value. An op does not
-	// vary when it is a const, its type has width 0 (its only value is
-	// 0), it is a lookup in a table of equal entries, or none of its
-	// operands varies.
+	// vary when it is a const, it wraps (Wraps) to a type of width 0 (its
+	// only value is 0; an exact op's type may be wrong, see Portability),
+	// it is a lookup in a table of equal entries, or none of its operands
+	// varies.
 	varies []bool
 }
 
@@ -57,7 +57,7 @@ func (p *Program) signals(inf *info) signals {
 	v := make([]bool, len(p.Ops))
 	for i, op := range p.Ops {
 		e := p.Dialect.Info(op.Opcode)
-		if inf.kif[i].Width() == 0 || e.Kind == KindConstant {
+		if (e.Wraps && inf.kif[i].Width() == 0) || e.Kind == KindConstant {
 			continue
 		}
 		if e.Kind == KindInput {
@@ -168,7 +168,7 @@ func (p *Program) Kinds() ([]Kind, error) {
 
 // deadSignals returns the outputs that no input changes, with their
 // values, and the inputs no output depends on (through values that vary).
-func (p *Program) deadSignals(sg signals) ([]ConstantOutput, []int, error) {
+func (p *Program) deadSignals(sg signals) ([]ConstantOutput, []int) {
 	consts := []ConstantOutput{}
 	live := make([]bool, len(p.Ops))
 	for j, o := range p.Outputs {
@@ -199,17 +199,11 @@ func (p *Program) deadSignals(sg signals) ([]ConstantOutput, []int, error) {
 	}
 	if len(consts) > 0 {
 		// The constant outputs' values: any input gives them.
-		m, err := Compile(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		out, err := m.Run(make([]float64, p.NumInputs()), 1)
-		if err != nil {
-			return nil, nil, fmt.Errorf("computing the constant outputs: %w", err)
-		}
-		for k := range consts {
-			consts[k].Value = out[consts[k].Output]
+		if out, err := RunExact(p, make([]float64, p.NumInputs()), 1); err == nil {
+			for k := range consts {
+				consts[k].Value = &out[consts[k].Output]
+			}
 		}
 	}
-	return consts, unused, nil
+	return consts, unused
 }

@@ -113,9 +113,7 @@ func (p *Program) Info() (*Info, error) {
 	in.Estimate = p.estimate(inf)
 	sg := p.signals(inf)
 	in.Counts = p.counts(sg)
-	if in.ConstantOutputs, in.UnusedInputs, err = p.deadSignals(sg); err != nil {
-		return nil, err
-	}
+	in.ConstantOutputs, in.UnusedInputs = p.deadSignals(sg)
 	if in.NonPortable, err = p.Portability(); err != nil {
 		return nil, err
 	}
@@ -227,7 +225,11 @@ func (e Estimate) ChargedText() string {
 func (in *Info) Warnings() []string {
 	var ws []string
 	for _, c := range in.ConstantOutputs {
-		ws = append(ws, fmt.Sprintf("output %d is the constant %s", c.Output, fmtNum(c.Value)))
+		if c.Value == nil {
+			ws = append(ws, fmt.Sprintf("output %d is a constant", c.Output))
+			continue
+		}
+		ws = append(ws, fmt.Sprintf("output %d is the constant %s", c.Output, fmtNum(*c.Value)))
 	}
 	for _, j := range in.UnusedInputs {
 		ws = append(ws, fmt.Sprintf("input %d is unused", j))
