@@ -221,18 +221,30 @@ func (e Estimate) ChargedText() string {
 }
 
 // Warnings are the lines info prints about signals that died: each
-// constant output and each unused input.
+// constant output and each unused input, at most warnLines of each (then
+// how many more; the JSON lists them all).
 func (in *Info) Warnings() []string {
+	const warnLines = 10
 	var ws []string
-	for _, c := range in.ConstantOutputs {
-		if c.Value == nil {
+	for k, c := range in.ConstantOutputs {
+		switch {
+		case k == warnLines:
+			ws = append(ws, fmt.Sprintf("... and %d more constant outputs", len(in.ConstantOutputs)-k))
+		case k > warnLines:
+		case c.Value == nil:
 			ws = append(ws, fmt.Sprintf("output %d is a constant", c.Output))
-			continue
+		default:
+			ws = append(ws, fmt.Sprintf("output %d is the constant %s", c.Output, fmtNum(*c.Value)))
 		}
-		ws = append(ws, fmt.Sprintf("output %d is the constant %s", c.Output, fmtNum(*c.Value)))
 	}
-	for _, j := range in.UnusedInputs {
-		ws = append(ws, fmt.Sprintf("input %d is unused", j))
+	for k, j := range in.UnusedInputs {
+		switch {
+		case k == warnLines:
+			ws = append(ws, fmt.Sprintf("... and %d more unused inputs", len(in.UnusedInputs)-k))
+		case k > warnLines:
+		default:
+			ws = append(ws, fmt.Sprintf("input %d is unused", j))
+		}
 	}
 	return ws
 }
