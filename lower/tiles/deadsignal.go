@@ -13,14 +13,16 @@ import (
 // This file finds the signals that die during the lowering, for the
 // warnings of Options.Warn: outputs the lowering computes as constants and
 // inputs no output depends on. The lowering knows exactly which values are
-// constant (num.c), so the place where a signal died is known too: a
-// constant that an element-wise op computes from a varying operand element,
-// or that a computing op (matmul, reduce) puts in its result while an
-// operand varies, is tagged with that op; a constant computed from tagged
-// constants only inherits the first tag; ops that move values keep the
-// nums, and so their tags. The tag is a fresh *big.Int of the constant's
-// value, the key of lowerer.deadAt. The tagged op's location is its
-// source: for nn-to-circuit, the nn node it was lowered from.
+// constant (num.c), so the place where a signal died is known too. Each
+// constant an op computes (element-wise ops element by element, matmul
+// from the terms of each sum, reduce from all its operands) is tagged with
+// the first tag among the constants it was computed from (a dead signal
+// went in), or else, when one of those values varies, with the op itself
+// (the signal dies here: relu's max with 0, a zero weight); a constant
+// computed from untagged constants only stays untagged. Ops that move
+// values keep the nums, and so their tags. A tag is a fresh *big.Int of the
+// constant's value, a key of lowerer.deadAt. The tagged op's location is
+// its source: for nn-to-circuit, the nn node it was lowered from.
 
 // tagDead returns the constant r, computed by op from args, tagged with
 // the op where its signal died, if it was ever a signal.
