@@ -3,6 +3,7 @@ package tiles
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
@@ -52,9 +53,21 @@ func (l *lowerer) died(args []num, op *ir.Operation) *ir.Operation {
 		}
 	}
 	if varied {
+		for _, a := range args {
+			l.kill(a, op)
+		}
 		return op
 	}
 	return nil
+}
+
+// kill records op as where the varying value n went into a constant.
+func (l *lowerer) kill(n num, op *ir.Operation) {
+	for _, s := range []*slot{n.s, n.m} {
+		if s != nil && l.killed[s.id] == nil {
+			l.killed[s.id] = op
+		}
+	}
 }
 
 // tagResults tags the constant elements of a computing op's results, each
@@ -97,6 +110,13 @@ func (l *lowerer) tagMatmul(op *ir.Operation) {
 		return
 	}
 	isZero := func(x num) bool { return x.c != nil && x.c.Sign() == 0 }
+	for k := range K { // a row of zero weights: A's column k dies here
+		if !slices.ContainsFunc(b[k*N:(k+1)*N], func(w num) bool { return !isZero(w) }) {
+			for m := range M {
+				l.kill(a[m*K+k], op)
+			}
+		}
+	}
 	var args []num
 	for m := range M {
 		for n := range N {
@@ -178,19 +198,38 @@ func (l *lowerer) warnDead(outs []*slot, live []bool) {
 			j++
 		}
 	}
-	var unused []string
+	unused := map[place][]string{}
+	var uorder []place
+	var dies func(id int32) *ir.Operation
 	for _, a := range l.args {
 		if a.written && len(a.inputs) == 0 {
 			continue // an output
 		}
 		used := make([]bool, a.nElems)
+		slots := make([][]int32, a.nElems)
 		for k, id := range a.inputs {
-			used[a.inputElems[k]] = used[a.inputElems[k]] || live[id]
+			e := a.inputElems[k]
+			used[e] = used[e] || live[id]
+			slots[e] = append(slots[e], id)
 		}
 		for i, u := range used {
-			if !u {
-				unused = append(unused, fmt.Sprintf("%s[%d]", a.name, i))
+			if u {
+				continue
 			}
+			if dies == nil {
+				dies = l.deathFinder()
+			}
+			p := place{l.kernel.Loc, false}
+			for _, id := range slots[i] {
+				if at := dies(id); at != nil {
+					p = place{at.Loc, true}
+					break
+				}
+			}
+			if _, seen := unused[p]; !seen {
+				uorder = append(uorder, p)
+			}
+			unused[p] = append(unused[p], fmt.Sprintf("%s[%d]", a.name, i))
 		}
 	}
 	for _, p := range order {
@@ -202,9 +241,14 @@ func (l *lowerer) warnDead(outs []*slot, live []bool) {
 		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: p.loc, Msg: fmt.Sprintf(
 			"%d of the circuit's %d outputs %s constant (%s): %s", len(names), j, isAre(len(names)), list(names), where)})
 	}
-	if len(unused) > 0 {
-		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: l.kernel.Loc, Msg: fmt.Sprintf(
-			"%d of the circuit's inputs %s unused (%s): no output depends on %s", len(unused), isAre(len(unused)), list(unused), itThem(len(unused)))})
+	for _, p := range uorder {
+		names := unused[p]
+		where := "no operation reads " + itThem(len(names))
+		if p.dead {
+			where = "the signal stops here"
+		}
+		l.opts.Warn(&diag.Diagnostic{Severity: diag.Warning, Loc: p.loc, Msg: fmt.Sprintf(
+			"%d of the circuit's inputs %s unused (%s): no output depends on %s; %s", len(names), isAre(len(names)), list(names), itThem(len(names)), where)})
 	}
 }
 
@@ -229,4 +273,36 @@ func list(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:most], ", ") + fmt.Sprintf(", and %d more", len(names)-most)
+}
+
+// deathFinder returns a function giving, for a slot, the first op (in slot
+// order) where it or a value computed from it went into a constant
+// (lowerer.killed), nil when there is none.
+func (l *lowerer) deathFinder() func(int32) *ir.Operation {
+	users := make([][]int32, len(l.ops))
+	for i, op := range l.ops {
+		op.ForOperands(alir.ALIR, func(x int32) { users[x] = append(users[x], int32(i)) })
+	}
+	return func(id int32) *ir.Operation {
+		seen := map[int32]bool{id: true}
+		queue := []int32{id}
+		var first int32 = -1
+		for len(queue) > 0 {
+			s := queue[0]
+			queue = queue[1:]
+			if l.killed[s] != nil && (first < 0 || s < first) {
+				first = s
+			}
+			for _, u := range users[s] {
+				if !seen[u] {
+					seen[u] = true
+					queue = append(queue, u)
+				}
+			}
+		}
+		if first < 0 {
+			return nil
+		}
+		return l.killed[first]
+	}
 }

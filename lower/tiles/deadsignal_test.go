@@ -9,7 +9,7 @@ import (
 
 // TestWarnDead checks the dead-signal warnings: an output made constant by
 // an element-wise op (min of an unsigned value and 0) is reported at that
-// op, an input that only reaches it as unused; without Options.Warn the
+// op, and so are the inputs that only reach it; without Options.Warn the
 // lowering is the same.
 func TestWarnDead(t *testing.T) {
 	src := `module {
@@ -26,7 +26,7 @@ func TestWarnDead(t *testing.T) {
 }`
 	want := []string{
 		"test.otir:5:5: warning: 2 of the circuit's 3 outputs are constant (y[0], y[1]): the signal stops depending on the inputs here",
-		"test.otir:2:3: warning: 2 of the circuit's inputs are unused (x[0], x[1]): no output depends on them",
+		"test.otir:5:5: warning: 2 of the circuit's inputs are unused (x[0], x[1]): no output depends on them; the signal stops here",
 	}
 	checkWarnings(t, src, want)
 	if _, err := lowerText(t, src, Options{}); err != nil {

@@ -62,6 +62,10 @@ type lowerer struct {
 	// that op for each output (nil: not a constant, or never a signal).
 	deadAt  map[*big.Int]*ir.Operation
 	outDead []*ir.Operation
+	// killed maps a slot to the first op where its value went in and a
+	// constant came out (or a zero weight met it): where an input that
+	// reaches no output may have died (deadsignal.go).
+	killed map[int32]*ir.Operation
 
 	consts map[string]*slot
 	// memo maps an op's name, operands, attributes and type to its slot.
