@@ -30,6 +30,12 @@ type Info struct {
 	MaxWidth     int       `json:"max_width"`
 	Tables       int       `json:"tables"`
 	TableEntries int       `json:"table_entries"`
+	// Counts are the operations by category (docs/alir.md#what-info-counts).
+	Counts Counts `json:"counts"`
+	// ConstantOutputs are the outputs no input changes, UnusedInputs the
+	// inputs no output depends on.
+	ConstantOutputs []ConstantOutput `json:"constant_outputs"`
+	UnusedInputs    []int            `json:"unused_inputs"`
 	// Cost is the sum of the stored op costs; LatencyMin and LatencyMax
 	// range over the stored latencies of the outputs (as CombLogic.cost and
 	// CombLogic.latency).
@@ -43,17 +49,20 @@ type Info struct {
 	NonPortable []NonPortable `json:"non_portable"`
 }
 
-// Estimate is the result of the da4ml cost model: every adder (opcodes 0, 1
-// and 4) whose result is n = k+i+f bits wide takes ceil(n/carry_size) steps
-// and costs ceil(n/adder_size); a size of -1 (or any size below 1) makes
-// each adder take 1 step or cost 1. A sum (opcode 11) of N terms counts as
-// N-1 adders of its width that take the time of one (alkaid emits 3-term
-// sums for ternary adders). Other operations are free and take no
-// time. Latency is the longest path from an input to an output.
+// Estimate is the result of the da4ml cost model: every op it charges
+// (opcodes 0, 1 and 4: add, sub, const_add) whose result is n = k+i+f bits
+// wide takes ceil(n/carry_size) steps and costs ceil(n/adder_size); a size
+// of -1 (or any size below 1) makes each take 1 step or cost 1. A sum
+// (opcode 11) of N terms is charged as N-1 such ops of its width that take
+// the time of one (alkaid emits 3-term sums for ternary adders). Other
+// operations are free and take no time. Latency is the longest path from an
+// input to an output. Charged counts the charged ops: the adders and
+// constant adds of Counts, but by opcode, as da4ml does (a neg is free, an
+// add of two constants is charged).
 type Estimate struct {
 	CarrySize int32   `json:"carry_size"`
 	AdderSize int32   `json:"adder_size"`
-	Adders    int     `json:"adders"`
+	Charged   int     `json:"charged"`
 	Cost      float64 `json:"cost"`
 	Latency   float64 `json:"latency"`
 }
@@ -102,6 +111,9 @@ func (p *Program) Info() (*Info, error) {
 		in.TableEntries += len(t.Values)
 	}
 	in.Estimate = p.estimate(inf)
+	sg := p.signals(inf)
+	in.Counts = p.counts(sg)
+	in.ConstantOutputs, in.UnusedInputs = p.deadSignals(sg)
 	if in.NonPortable, err = p.Portability(); err != nil {
 		return nil, err
 	}
@@ -128,7 +140,7 @@ func (p *Program) estimate(inf *info) Estimate {
 		if p.Dialect.Info(op.Opcode).Adder {
 			n := inf.kif[i].Width()
 			k := max(1, len(op.Terms)-1)
-			e.Adders += k
+			e.Charged += k
 			e.Cost += float64(k) * per(n, p.AdderSize)
 			t += per(n, p.CarrySize)
 		}
@@ -159,11 +171,12 @@ func (in *Info) WriteText(w io.Writer) error {
 	if in.Tables > 0 {
 		fmt.Fprintf(&b, "tables:      %d (%d entries)\n", in.Tables, in.TableEntries)
 	}
+	fmt.Fprintf(&b, "counts:      %s (docs/alir.md#what-info-counts)\n", in.Counts)
 	fmt.Fprintf(&b, "cost:        %s (sum of stored op costs)\n", fmtNum(in.Cost))
 	fmt.Fprintf(&b, "latency:     %s .. %s (stored, over the outputs)\n", fmtNum(in.LatencyMin), fmtNum(in.LatencyMax))
 	e := in.Estimate
-	fmt.Fprintf(&b, "cost model:  carry_size %d, adder_size %d: %d adders, cost %s, latency %s\n",
-		e.CarrySize, e.AdderSize, e.Adders, fmtNum(e.Cost), fmtNum(e.Latency))
+	fmt.Fprintf(&b, "cost model:  carry_size %d, adder_size %d: %s, cost %s, latency %s\n",
+		e.CarrySize, e.AdderSize, e.ChargedText(), fmtNum(e.Cost), fmtNum(e.Latency))
 	if n := len(in.NonPortable); n == 0 {
 		fmt.Fprintf(&b, "portable:    yes (every value lies in its operation's type)\n")
 	} else {
@@ -177,8 +190,63 @@ func (in *Info) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  ... and %d more\n", n-most)
 		}
 	}
+	for _, line := range in.Warnings() {
+		fmt.Fprintf(&b, "warning: %s\n", line)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// String lists the counts: always the five categories the docs compare,
+// then the others that occur.
+func (c Counts) String() string {
+	s := fmt.Sprintf("%s, %s, %s, %s, %s", plural(c.Adders, "adder", "adders"),
+		plural(c.ConstAdds, "constant add", "constant adds"), plural(c.Muxes, "mux", "muxes"),
+		plural(c.Lookups, "lookup", "lookups"), plural(c.Quantizers, "quantizer", "quantizers"))
+	if c.Multipliers > 0 {
+		s += ", " + plural(c.Multipliers, "multiplier", "multipliers")
+	}
+	if c.BitOps > 0 {
+		s += ", " + plural(c.BitOps, "bit operation", "bit operations")
+	}
+	if c.Constants > 0 {
+		s += ", " + plural(c.Constants, "constant", "constants")
+	}
+	return s
+}
+
+// ChargedText says how many ops the cost model charges.
+func (e Estimate) ChargedText() string {
+	return plural(e.Charged, "op charged", "ops charged")
+}
+
+// Warnings are the lines info prints about signals that died: each
+// constant output and each unused input, at most warnLines of each (then
+// how many more; the JSON lists them all).
+func (in *Info) Warnings() []string {
+	const warnLines = 10
+	var ws []string
+	for k, c := range in.ConstantOutputs {
+		switch {
+		case k == warnLines:
+			ws = append(ws, fmt.Sprintf("... and %d more constant outputs", len(in.ConstantOutputs)-k))
+		case k > warnLines:
+		case c.Value == nil:
+			ws = append(ws, fmt.Sprintf("output %d is a constant", c.Output))
+		default:
+			ws = append(ws, fmt.Sprintf("output %d is the constant %s", c.Output, fmtNum(*c.Value)))
+		}
+	}
+	for k, j := range in.UnusedInputs {
+		switch {
+		case k == warnLines:
+			ws = append(ws, fmt.Sprintf("... and %d more unused inputs", len(in.UnusedInputs)-k))
+		case k > warnLines:
+		default:
+			ws = append(ws, fmt.Sprintf("input %d is unused", j))
+		}
+	}
+	return ws
 }
 
 func fmtNum(v float64) string {

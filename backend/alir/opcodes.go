@@ -61,9 +61,12 @@ type OpInfo struct {
 	// Linear: the exact result is a linear form of the operands (const,
 	// add, sub, sum, const_add, ALIR neg); Portability tracks such forms.
 	Linear bool
-	// Adder: the cost model (Info's estimate, dais.Annotate) counts the op
-	// as an adder (a sum of N terms as N-1).
+	// Adder: the cost model (Info's estimate, dais.Annotate) charges the
+	// op as an adder (a sum of N terms as N-1).
 	Adder bool
+	// Kind is the op's category in Info's counts (counts.go,
+	// docs/alir.md#what-info-counts).
+	Kind Kind
 	// Commutative: the two operands may be swapped when the op's shift
 	// (see Data) is 0, both at one scale: add, mul, ALIR bit_binary.
 	Commutative bool
@@ -166,56 +169,56 @@ func (o Op) NumOperands(d Dialect) int {
 func init() {
 	// Shared entries: the same meaning (modulo what the functions read of
 	// the dialect) in ALIR and DAIS.
-	input := OpInfo{Code: OpInput, Name: "input", Operands: InputIndex, Wraps: true, OriginalDAIS: true,
+	input := OpInfo{Code: OpInput, Name: "input", Kind: KindInput, Operands: InputIndex, Wraps: true, OriginalDAIS: true,
 		V4Data: 1, exact: exactInput, compile: compileInput, span: spanInput, fromV4: v4InInput, toV4: v4OutInput}
-	add := OpInfo{Code: OpAdd, Name: "add", Operands: Binary, Data: DataShift, Linear: true, Adder: true, Commutative: true, StepFloor: true, OriginalDAIS: true,
+	add := OpInfo{Code: OpAdd, Name: "add", Kind: KindAdder, Operands: Binary, Data: DataShift, Linear: true, Adder: true, Commutative: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 2, V4Data: 1, exact: exactAddSub, compile: compileAddSub, check: checkShiftData, span: spanAddSub,
 		step: stepAddSub, form: formAddSub, fromV4: v4InAddSub, toV4: v4OutAddSub}
 	sub := add
 	sub.Code, sub.Name, sub.Commutative = OpSub, "sub", false
-	relu := OpInfo{Code: OpReLU, Name: "relu", Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
+	relu := OpInfo{Code: OpReLU, Name: "relu", Kind: KindQuantizer, Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 1, exact: exactReLU, compile: compileReLUOp, span: spanQuantize, shift: shiftQuantize, fromV4: v4InUnary, toV4: v4OutUnary}
-	quantize := OpInfo{Code: OpQuantize, Name: "quantize", Operands: Unary, Data: DataRelShift, Wraps: true, StepFloor: true, OriginalDAIS: true,
+	quantize := OpInfo{Code: OpQuantize, Name: "quantize", Kind: KindQuantizer, Operands: Unary, Data: DataRelShift, Wraps: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 1, V4Data: 1, exact: exactQuantize, compile: compileQuantize, check: checkQuantizeData, span: spanQuantize, shift: shiftQuantize,
 		fromV4: v4InQuantize, toV4: v4OutQuantize}
-	constAdd := OpInfo{Code: OpConstAdd, Name: "const_add", Operands: Unary, Data: DataConstExp, Linear: true, Adder: true, StepFloor: true, OriginalDAIS: true,
+	constAdd := OpInfo{Code: OpConstAdd, Name: "const_add", Kind: KindConstAdd, Operands: Unary, Data: DataConstExp, Linear: true, Adder: true, StepFloor: true, OriginalDAIS: true,
 		V4Addr: 1, V4Data: 2, exact: exactConstAdd, compile: compileConstAdd, check: checkConstAddData, span: spanConstAdd,
 		step: stepConstAdd, form: formConstAdd, fromV4: v4InConstAdd, toV4: v4OutConstAdd}
-	konst := OpInfo{Code: OpConst, Name: "const", Operands: NoOperands, Data: DataRaw, Linear: true, OriginalDAIS: true,
+	konst := OpInfo{Code: OpConst, Name: "const", Kind: KindConstant, Operands: NoOperands, Data: DataRaw, Linear: true, OriginalDAIS: true,
 		V4Data: 1, exact: exactConst, compile: compileConst, span: spanConst, step: stepConst, form: formConst,
 		fromV4: v4InConst, toV4: v4OutConst}
-	mux := OpInfo{Code: OpMux, Name: "mux", Operands: MuxOperands, Data: DataMux, Wraps: true, OriginalDAIS: true,
+	mux := OpInfo{Code: OpMux, Name: "mux", Kind: KindMux, Operands: MuxOperands, Data: DataMux, Wraps: true, OriginalDAIS: true,
 		V4Addr: 3, V4Data: 1, exact: exactMux, compile: compileMuxOp, check: checkMuxData, span: spanMux, shift: shiftMux,
 		fromV4: v4InMux, toV4: v4OutMux}
-	mul := OpInfo{Code: OpMul, Name: "mul", Operands: Binary, Commutative: true, OriginalDAIS: true,
+	mul := OpInfo{Code: OpMul, Name: "mul", Kind: KindMultiplier, Operands: Binary, Commutative: true, OriginalDAIS: true,
 		V4Addr: 2, exact: exactMul, compile: compileMul, span: spanMul, fromV4: v4InMul, toV4: v4OutMul}
-	lookup := OpInfo{Code: OpLookup, Name: "lookup", Operands: Unary, Data: DataTable, OperandBits: true,
+	lookup := OpInfo{Code: OpLookup, Name: "lookup", Kind: KindLookup, Operands: Unary, Data: DataTable, OperandBits: true,
 		V4Addr: 1, V4Data: 1, exact: exactLookup, compile: compileLookup, check: checkLookupData, span: spanLookup,
 		fromV4: v4InLookup, toV4: v4OutLookup}
-	bitUnary := OpInfo{Code: OpBitUnary, Name: "bit_unary", Operands: Unary, Data: DataBitUnary, OperandBits: true,
+	bitUnary := OpInfo{Code: OpBitUnary, Name: "bit_unary", Kind: KindBitOp, Operands: Unary, Data: DataBitUnary, OperandBits: true,
 		V4Addr: 1, V4Data: 1, exact: exactBitUnary, compile: compileBitUnary, check: checkBitUnaryData, span: spanBitUnary,
 		fromV4: v4InBitUnary, toV4: v4OutBitUnary}
-	bitBinary := OpInfo{Code: OpBitBinary, Name: "bit_binary", Operands: Binary, Data: DataBitBinary, Commutative: true, OperandBits: true,
+	bitBinary := OpInfo{Code: OpBitBinary, Name: "bit_binary", Kind: KindBitOp, Operands: Binary, Data: DataBitBinary, Commutative: true, OperandBits: true,
 		V4Addr: 2, V4Data: 2, exact: exactBitBinary, compile: compileBitBinary, check: checkBitBinaryData, span: spanBitBinary,
 		fromV4: v4InBitBinary, toV4: v4OutBitBinary}
 	shared := []OpInfo{input, add, sub, relu, quantize, constAdd, konst, mux, mul, lookup, bitUnary, bitBinary}
 
 	alirOnly := []OpInfo{
-		{Code: OpNeg, Name: "neg", Operands: Unary, Linear: true, V4Addr: 1,
+		{Code: OpNeg, Name: "neg", Kind: KindAdder, Operands: Unary, Linear: true, V4Addr: 1,
 			exact: exactNeg, compile: compileNeg, span: spanNeg, step: stepNeg, form: formNeg,
 			fromV4: v4InUnary, toV4: v4OutUnary},
-		{Code: OpSum, Name: "sum", Operands: TermOperands, Linear: true, Adder: true, StepFloor: true, MinSpec: 3,
+		{Code: OpSum, Name: "sum", Kind: KindAdder, Operands: TermOperands, Linear: true, Adder: true, StepFloor: true, MinSpec: 3,
 			exact: exactSum, compile: compileSum, check: checkSumData, span: spanSum, step: stepSum, form: formSum,
 			fromV4: v4InSum, toV4: v4OutSum},
 	}
 	daisOnly := []OpInfo{
-		{Code: OpNegReLU, Name: "neg_relu", Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
+		{Code: OpNegReLU, Name: "neg_relu", Kind: KindQuantizer, Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
 			exact: exactNegReLU, compile: compileNegReLU, span: spanNegReLU},
-		{Code: OpNegQuantize, Name: "neg_quantize", Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
+		{Code: OpNegQuantize, Name: "neg_quantize", Kind: KindQuantizer, Operands: Unary, Wraps: true, StepFloor: true, OriginalDAIS: true,
 			exact: exactNegQuantize, compile: compileNegQuantize, span: spanQuantize, shift: shiftQuantize},
-		{Code: OpNegMux, Name: "neg_mux", Operands: MuxOperands, Data: DataMux, Wraps: true, OriginalDAIS: true,
+		{Code: OpNegMux, Name: "neg_mux", Kind: KindMux, Operands: MuxOperands, Data: DataMux, Wraps: true, OriginalDAIS: true,
 			exact: exactMux, compile: compileMuxOp, check: checkMuxData, span: spanMux, shift: shiftMux},
-		{Code: OpNegBitUnary, Name: "neg_bit_unary", Operands: Unary, Data: DataBitUnary, OperandBits: true,
+		{Code: OpNegBitUnary, Name: "neg_bit_unary", Kind: KindBitOp, Operands: Unary, Data: DataBitUnary, OperandBits: true,
 			exact: exactBitUnary, compile: compileBitUnary, check: checkBitUnaryData, span: spanBitUnary},
 	}
 	put := func(d Dialect, es ...OpInfo) {

@@ -39,6 +39,9 @@ func TestOpTableComplete(t *testing.T) {
 			if e.Adder && !e.Linear {
 				bad("an adder is linear")
 			}
+			if e.Kind == KindNone {
+				bad("needs its Kind (the category Info counts it in)")
+			}
 			if e.Operands == MuxOperands && e.shift == nil {
 				bad("a mux needs its shift rule")
 			}

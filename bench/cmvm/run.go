@@ -51,7 +51,7 @@ func Count(p *alir.Program) Result {
 			r.Negs++
 		}
 	}
-	r.Depth = OutputDepth(p, Depths(p, IsAdder))
+	r.Depth = OutputDepth(p, Depths(p, func(i int) bool { return IsAdder(p.Ops[i].Opcode) }))
 	return r
 }
 
@@ -59,18 +59,18 @@ func Count(p *alir.Program) Result {
 // negation.
 func IsAdder(c alir.Opcode) bool { return c == alir.OpAdd || c == alir.OpSub || c == alir.OpNeg }
 
-// Depths returns, for every op of p, the most ops of the opcodes step
-// selects on a path from an input to it, itself included.
-func Depths(p *alir.Program, step func(alir.Opcode) bool) []int {
+// Depths returns, for every op of p, the most ops that step selects (by
+// slot) on a path from an input to it, itself included.
+func Depths(p *alir.Program, step func(i int) bool) []int {
 	depth := make([]int, len(p.Ops))
-	for i, op := range p.Ops {
+	for i := range p.Ops {
 		d := 0
 		for _, id := range p.Operands(i) {
 			if id >= 0 && int(id) < i {
 				d = max(d, depth[id])
 			}
 		}
-		if step(op.Opcode) {
+		if step(i) {
 			d++
 		}
 		depth[i] = d

@@ -15,31 +15,34 @@ import (
 	cmvmbench "github.com/otir-dev/otir/bench/cmvm"
 )
 
-// Figures are the counts of one ALIR program: Adders are ops of opcode 0,
-// 1 and -2 (Negs of them -2), ConstAdds of opcode 4 and Lookups of opcode
-// 8, counted apart; Depth is the longest chain of adders from an input to
-// an output, DepthWithConstAdds the same counting constant adds too.
+// Figures are the counts of one ALIR program: Adders and ConstAdds as
+// otir-run info counts them (alir.Counts, docs/alir.md#what-info-counts:
+// an add or sub with a constant operand is a constant add, not an adder),
+// Negs the negations among the adders (opcode -2), Lookups the lookups;
+// Depth is the longest chain of adders from an input to an output,
+// DepthWithConstAdds the same counting constant adds too.
 type Figures struct {
 	Ops, Adders, Negs, ConstAdds, Lookups int
 	Depth, DepthWithConstAdds             int
 }
 
 // Count counts a program's figures.
-func Count(p *alir.Program) Figures {
-	c := cmvmbench.Count(p)
-	f := Figures{Ops: len(p.Ops), Adders: c.Adders, Negs: c.Negs, Depth: c.Depth}
-	for _, op := range p.Ops {
-		switch op.Opcode {
-		case alir.OpConstAdd:
-			f.ConstAdds++
-		case alir.OpLookup:
-			f.Lookups++
-		}
+func Count(p *alir.Program) (Figures, error) {
+	in, err := p.Info()
+	if err != nil {
+		return Figures{}, err
 	}
-	f.DepthWithConstAdds = cmvmbench.OutputDepth(p, cmvmbench.Depths(p, func(c alir.Opcode) bool {
-		return cmvmbench.IsAdder(c) || c == alir.OpConstAdd
+	kinds, err := p.Kinds()
+	if err != nil {
+		return Figures{}, err
+	}
+	f := Figures{Ops: len(p.Ops), Adders: in.Counts.Adders, Negs: cmvmbench.Count(p).Negs,
+		ConstAdds: in.Counts.ConstAdds, Lookups: in.Counts.Lookups}
+	f.Depth = cmvmbench.OutputDepth(p, cmvmbench.Depths(p, func(i int) bool { return kinds[i] == alir.KindAdder }))
+	f.DepthWithConstAdds = cmvmbench.OutputDepth(p, cmvmbench.Depths(p, func(i int) bool {
+		return kinds[i] == alir.KindAdder || kinds[i] == alir.KindConstAdd
 	}))
-	return f
+	return f, nil
 }
 
 // Row is the figures as a row of BENCHMARKS.md's table.
@@ -50,10 +53,15 @@ func (f Figures) Row(name string) string {
 // Profile counts the adders of a program at each adder depth: Profile[d]
 // is the number of adders whose longest chain of adders from an input,
 // themselves included, is d+1.
-func Profile(p *alir.Program) []int {
+func Profile(p *alir.Program) ([]int, error) {
+	kinds, err := p.Kinds()
+	if err != nil {
+		return nil, err
+	}
+	adder := func(i int) bool { return kinds[i] == alir.KindAdder }
 	var prof []int
-	for i, d := range cmvmbench.Depths(p, cmvmbench.IsAdder) {
-		if !cmvmbench.IsAdder(p.Ops[i].Opcode) {
+	for i, d := range cmvmbench.Depths(p, adder) {
+		if !adder(i) {
 			continue
 		}
 		for len(prof) < d {
@@ -61,7 +69,7 @@ func Profile(p *alir.Program) []int {
 		}
 		prof[d-1]++
 	}
-	return prof
+	return prof, nil
 }
 
 // Series is one program's profile in a chart.

@@ -23,12 +23,12 @@ func TestAlkaidMLPFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := Count(ref)
+	a := count(t, ref)
 	// alkaid's README: 4314 adders, 133 constant adds, depth 35 (39).
 	if a.Adders != 4314 || a.ConstAdds != 133 || a.Depth != 35 || a.DepthWithConstAdds != 39 {
 		t.Errorf("alkaid's program counts %+v; its README says 4314 adders, 133 constant adds, depth 35 (39)", a)
 	}
-	t.Log("| program | adders (0, 1, -2) | constant adds (4) | lookups (8) | adder depth | ops |")
+	t.Log("| program | adders | constant adds | lookups | adder depth | ops |")
 	t.Log("|---|---|---|---|---|---|")
 	t.Log(a.Row("alkaid 5ad1e53 (model-v4.json.gz)"))
 	path := os.Getenv("OTIR_NNCIRCUIT_PROGRAM")
@@ -39,7 +39,7 @@ func TestAlkaidMLPFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Count(p)
+	o := count(t, p)
 	t.Log(o.Row("otir nn-to-circuit"))
 	// OTIR_NNCIRCUIT_SVG: the adders of both programs by adder depth.
 	if svg := os.Getenv("OTIR_NNCIRCUIT_SVG"); svg != "" {
@@ -49,8 +49,8 @@ func TestAlkaidMLPFigures(t *testing.T) {
 		}
 		defer f.Close()
 		err = WriteSVG(f, "alkaid-mlp (16-64-32-32-5): adders at each adder depth", []Series{
-			{fmt.Sprintf("alkaid: %d adders, depth %d", a.Adders, a.Depth), "#d9822b", Profile(ref)},
-			{fmt.Sprintf("otir nn-to-circuit: %d adders, depth %d", o.Adders, o.Depth), "#4a7ebb", Profile(p)},
+			{fmt.Sprintf("alkaid: %d adders, depth %d", a.Adders, a.Depth), "#d9822b", profile(t, ref)},
+			{fmt.Sprintf("otir nn-to-circuit: %d adders, depth %d", o.Adders, o.Depth), "#4a7ebb", profile(t, p)},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -67,7 +67,7 @@ func TestProgramFigures(t *testing.T) {
 	if list == "" {
 		t.Skip("set OTIR_NNCIRCUIT_PROGRAMS=NAME=PATH,... (bench/qonnx-zoo.sh does)")
 	}
-	t.Log("| program | adders (0, 1, -2) | constant adds (4) | lookups (8) | adder depth | ops |")
+	t.Log("| program | adders | constant adds | lookups | adder depth | ops |")
 	t.Log("|---|---|---|---|---|---|")
 	for _, pair := range strings.Split(list, ",") {
 		name, path, ok := strings.Cut(pair, "=")
@@ -78,6 +78,26 @@ func TestProgramFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Log(Count(p).Row(name))
+		t.Log(count(t, p).Row(name))
 	}
+}
+
+// count is Count, failing the test on an error.
+func count(t *testing.T, p *alir.Program) Figures {
+	t.Helper()
+	f, err := Count(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// profile is Profile, failing the test on an error.
+func profile(t *testing.T, p *alir.Program) []int {
+	t.Helper()
+	prof, err := Profile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prof
 }

@@ -276,7 +276,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "info",
 				OnUsageError: onUsageError,
-				Usage:        "describe a program: inputs, outputs, operations by opcode, cost and latency",
+				Usage:        "describe a program: inputs, outputs, operations by opcode and by category (adders, constant adds, muxes, lookups, quantizers: docs/alir.md#what-info-counts), cost and latency, constant outputs and unused inputs",
 				ArgsUsage:    "PROGRAM",
 				Flags: []cli.Flag{
 					formatFlag,

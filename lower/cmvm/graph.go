@@ -40,11 +40,14 @@ type Graph struct {
 	Model   CostModel
 }
 
-// Stats summarises a graph's size.
+// Stats summarises a graph's size. Adders + Negations are the graph's
+// adders in the sense of otir-run info (docs/alir.md#what-info-counts: an
+// add, sub or neg of non-constant values; no operand of a graph is a
+// constant), the count the solver minimises (better).
 type Stats struct {
 	Adders int // two-input add/sub nodes
-	// Negations counts the outputs that read an adder negated (free as
-	// ALIR out_negs, a negation where the value is used further).
+	// Negations counts the outputs that read an adder negated: each is a
+	// neg, an adder, unless it is folded away (ALIR out_negs, free).
 	Negations int
 	Depth     int // the deepest output, in adders
 	Cost      int // sum of the adders' costs

@@ -56,7 +56,7 @@ func init() {
 			n, _ := strconv.Atoi(opts["max-terms"])
 			return func(p *ir.Operation) error { _, err := FuseSums(p, n, annotate); return err }
 		})
-	register("dais-rescale", "DAISRescale", "Move constant shifts into the scales of dais slots: shifts and constant-plus-shifted adds stop costing adders (after dais-optimize)",
+	register("dais-rescale", "DAISRescale", "Move constant shifts into the scales of dais slots: shifts and constant-plus-shifted adds stop costing in the cost model (after dais-optimize)",
 		[]passes.Option{annotateOption},
 		func(opts map[string]string) func(*ir.Operation) error {
 			annotate := opts["annotate"] != "false"

@@ -10,9 +10,10 @@ import (
 
 // Rescale runs dais-rescale on one program: it moves constant shifts into
 // the scales of the slots, so that they cost nothing. lower-tiles computes
-// on integers, so a shift by a constant (x*2^s, floor(x*2^-s)) is an adder
-// from the constant zero, and a constant plus a shifted value (a bias added
-// to a constant-matrix product's output) is an adder from a constant slot.
+// on integers, so a shift by a constant (x*2^s, floor(x*2^-s)) is an add
+// of the constant zero, and a constant plus a shifted value (a bias added
+// to a constant-matrix product's output) an add of a constant slot: constant
+// adds (docs/alir.md#what-info-counts) that the da4ml cost model charges.
 // ALIR values carry their own power-of-two scale, as alkaid's programs do:
 // Rescale gives every slot a scale factor 2^e (its new value is the old
 // times 2^e) and rewrites
@@ -34,7 +35,7 @@ import (
 // so the program computes the same outputs, and every raw integer (what
 // lookups, muxes' conditions and bit operations read) is unchanged: a slot
 // whose raw bits an op reads is never replaced by x itself. Rescale
-// returns the number of adders removed; the ops no output reads any more
+// returns the number of adds and subs removed; the ops no output reads any more
 // are dropped (dais-dce).
 func Rescale(prog *ir.Operation, annotate bool) (int, error) {
 	// The rewrites keep every value, but the portability check proves some
@@ -64,7 +65,7 @@ func Rescale(prog *ir.Operation, annotate bool) (int, error) {
 }
 
 // rescale rewrites v's program (see Rescale) and returns the number of
-// adders removed; with spareMuxes, no slot that a mux reads, directly or
+// adds and subs removed; with spareMuxes, no slot that a mux reads, directly or
 // through other ops, is rewritten or rescaled.
 func (v *view) rescale(spareMuxes bool) int {
 	p := v.p

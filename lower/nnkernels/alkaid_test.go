@@ -5,8 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
-	cmvmbench "github.com/otir-dev/otir/bench/cmvm"
+	"github.com/otir-dev/otir/bench/nncircuit"
 )
 
 // alkaid's figures for its program of the alkaid-mlp network
@@ -32,14 +31,11 @@ func TestAlkaidMLP(t *testing.T) {
 	if k := sameBits(got, want); k >= 0 {
 		t.Fatalf("sample %d output %d: %v, alkaid's %v", k/p.NumOutputs(), k%p.NumOutputs(), got[k], want[k])
 	}
-	c := cmvmbench.Count(p)
-	consts := 0
-	for _, op := range p.Ops {
-		if op.Opcode == alir.OpConstAdd {
-			consts++
-		}
+	c, err := nncircuit.Count(p) // adders as otir-run info counts them
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("otir: %d adders (%d negations), depth %d, %d constant adds; alkaid: %d adders, depth %d", c.Adders, c.Negs, c.Depth, consts, alkaidAdders, alkaidDepth)
+	t.Logf("otir: %d adders (%d negations), depth %d, %d constant adds; alkaid: %d adders, depth %d", c.Adders, c.Negs, c.Depth, c.ConstAdds, alkaidAdders, alkaidDepth)
 	if c.Adders >= alkaidAdders || c.Depth > alkaidDepth {
 		t.Errorf("otir's circuit has %d adders at depth %d; alkaid's %d at depth %d", c.Adders, c.Depth, alkaidAdders, alkaidDepth)
 	}

@@ -47,9 +47,12 @@ var circuitSteps = []string{"nn-absorb-quant", "nn-quantize", "nn-to-otir", "pro
 // circuitOptions are nn-to-circuit's options: the payload, which
 // nn-absorb-quant, nn-quantize and nn-to-otir share, and every other option
 // of nn-absorb-quant, nn-quantize and lower-tiles, which it passes on to
-// them (an option two of them declare, softmax-bits, to both). Only max-adder-depth has its own default: -1, each
+// them (an option two of them declare, softmax-bits, to both). Only two have
+// their own defaults: max-adder-depth -1, each
 // constant-matrix product its minimal adder tree, since a network's depth is
-// the sum of its layers'. (lower/nnqonnx, lower/nnquant and lower/tiles, imported above,
+// the sum of its layers'; and warn-dead true, so that a circuit with a
+// constant output or an unused input says so, at the nn node where the
+// signal died (lower/tiles/deadsignal.go). (lower/nnqonnx, lower/nnquant and lower/tiles, imported above,
 // register their passes before this package's init runs.)
 func circuitOptions() []passes.Option {
 	opts := []passes.Option{paramsOption}
@@ -60,8 +63,11 @@ func circuitOptions() []passes.Option {
 				continue // one payload for every step
 			}
 			if len(steps[o.Name]) == 0 {
-				if o.Name == "max-adder-depth" {
+				switch o.Name {
+				case "max-adder-depth":
 					o.Default = "-1"
+				case "warn-dead":
+					o.Default = "true" // a circuit that lost a signal says where
 				}
 				opts = append(opts, o)
 			}

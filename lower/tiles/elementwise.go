@@ -44,6 +44,9 @@ func (l *lowerer) elementwise(op *ir.Operation, scalar func(l *lowerer, op *ir.O
 			}
 			return err
 		}
+		if r.c != nil && l.deadAt != nil {
+			r = l.tagDead(r, op, args)
+		}
 		out[e] = r
 	}
 	l.setResult(op, out)

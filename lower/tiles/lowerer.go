@@ -24,6 +24,10 @@ type Options struct {
 	// (lower/cmvm): 0 leaves it unconstrained, cmvm.DepthMinimal (-1) bounds it
 	// to the minimal adder tree, a positive value to that many adders.
 	MaxAdderDepth int
+	// Warn, when not nil, receives a warning for the outputs the program
+	// computes as constants and one for the inputs no output depends on
+	// (deadsignal.go).
+	Warn func(*diag.Diagnostic)
 	// Progress, when not nil, is called at coarse points of the lowering
 	// (see Progress); nil turns progress reporting off.
 	Progress func(Progress)
@@ -53,6 +57,15 @@ type lowerer struct {
 	solved map[string]*cmvm.Graph
 	// cur is the op being lowered: diagnostics are located there.
 	cur *ir.Operation
+	// deadAt maps a constant that a varying value became to the op where
+	// that happened (deadsignal.go); nil without Options.Warn. outDead is
+	// that op for each output (nil: not a constant, or never a signal).
+	deadAt  map[*big.Int]*ir.Operation
+	outDead []*ir.Operation
+	// killed maps a slot to the first op where its value went in and a
+	// constant came out (or a zero weight met it): where an input that
+	// reaches no output may have died (deadsignal.go).
+	killed map[int32]*ir.Operation
 
 	consts map[string]*slot
 	// memo maps an op's name, operands, attributes and type to its slot.

@@ -148,7 +148,13 @@ func (l *lowerer) op(op *ir.Operation, lw lowering, known bool) error {
 	}
 	switch {
 	case lw.lower != nil:
-		return lw.lower(l, op)
+		if err := lw.lower(l, op); err != nil {
+			return err
+		}
+		if l.deadAt != nil && lw.tagDead != nil {
+			lw.tagDead(l, op)
+		}
+		return nil
 	case lw.scalar != nil:
 		return l.elementwise(op, lw.scalar)
 	case lw.unsupported != "":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
@@ -18,6 +19,7 @@ func init() {
 			{Name: "carry-size", Help: "cost model: carry chain length (latency = ceil(bits/carry-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
 			{Name: "adder-size", Help: "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
 			{Name: "max-adder-depth", Help: "adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders", Default: "0", Kind: passes.IntOption},
+			{Name: "warn-dead", Help: "warn when an output is a constant or an input is unused, at the operation where the signal died", Default: "false", Kind: passes.BoolOption},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
 			var opts Options
@@ -34,7 +36,7 @@ func init() {
 			if opts.MaxAdderDepth, err = strconv.Atoi(o["max-adder-depth"]); err != nil || opts.MaxAdderDepth < -1 {
 				return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
 			}
-			return &pass{opts: opts}, nil
+			return &pass{opts: opts, warn: o["warn-dead"] == "true"}, nil
 		},
 	})
 }
@@ -43,9 +45,30 @@ func init() {
 // (passes.ProgressReporter) when the manager asks for it.
 type pass struct {
 	opts Options
+	warn bool
 }
 
-func (p *pass) Run(m *ir.Module) error { return Lower(m, p.opts) }
+// Run lowers the module's kernels; with warn-dead, the warnings about dead
+// signals come back with the diagnostics (only errors make the pass fail).
+func (p *pass) Run(m *ir.Module) error {
+	if !p.warn {
+		return Lower(m, p.opts)
+	}
+	var ws diag.List
+	opts := p.opts
+	opts.Warn = func(d *diag.Diagnostic) { ws = append(ws, d) }
+	err := Lower(m, opts)
+	if err == nil {
+		if len(ws) == 0 {
+			return nil
+		}
+		return ws
+	}
+	if errs, ok := err.(diag.List); ok {
+		return append(ws, errs...)
+	}
+	return err
+}
 
 // SetProgress reports the lowering's Progress to report; nil turns it off.
 func (p *pass) SetProgress(report func(fmt.Stringer)) {

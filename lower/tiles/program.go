@@ -27,6 +27,10 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 		return nil, diag.OpErrorf(k, "has no body")
 	}
 	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[memoKey]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}, ints: map[int64]*big.Int{}}
+	if opts.Warn != nil {
+		l.deadAt = map[*big.Int]*ir.Operation{}
+		l.killed = map[int32]*ir.Operation{}
+	}
 	defer func() {
 		if debugPanics {
 			return
@@ -142,6 +146,9 @@ func (l *lowerer) outputs() ([]*slot, error) {
 			if err != nil {
 				return nil, err
 			}
+			if l.deadAt != nil {
+				l.outDead = append(l.outDead, l.deadAt[n.c])
+			}
 			if n.c != nil && n.c.Sign() == 0 {
 				outs = append(outs, nil) // a constant zero output
 				continue
@@ -199,6 +206,7 @@ func (l *lowerer) finish(outs []*slot) {
 			l.ops[i].ForOperands(alir.ALIR, func(x int32) { live[x] = true })
 		}
 	}
+	l.warnDead(outs, live)
 	renum := make([]int32, len(l.ops))
 	kept := 0
 	for i, op := range l.ops {

@@ -26,6 +26,10 @@ type lowering struct {
 	// unsupported is why the operation has no combinational lowering; the
 	// error shows it after the op's name.
 	unsupported string
+	// tagDead, for an op whose lower function computes new values from
+	// its operands' (matmul, reduce) rather than moving them, tags the
+	// constants among its results where a signal died (deadsignal.go).
+	tagDead func(l *lowerer, op *ir.Operation)
 	// allocates marks an op whose memory result counts against max-ops as
 	// a #private result does (stepOp).
 	allocates bool
@@ -51,13 +55,13 @@ func init() {
 		otir.OpWait:      {lower: (*lowerer).wait},
 		otir.OpBarrier:   {lower: func(*lowerer, *ir.Operation) error { return nil }},
 		otir.OpAtomic:    {lower: (*lowerer).atomic},
-		otir.OpMatmul:    {lower: (*lowerer).matmul},
+		otir.OpMatmul:    {lower: (*lowerer).matmul, tagDead: (*lowerer).tagMatmul},
 
 		otir.OpReshape:      {lower: shapeOp(reshapeSources)},
 		otir.OpTranspose:    {lower: shapeOp(transposeSources)},
 		otir.OpExtractSlice: {lower: shapeOp(sliceSources)},
 		otir.OpInsertSlice:  {lower: (*lowerer).insertSlice},
-		otir.OpReduce:       {lower: reduceWith(map[string]string{"add": otir.OpAdd, "max": otir.OpMax, "min": otir.OpMin})},
+		otir.OpReduce:       {lower: reduceWith(map[string]string{"add": otir.OpAdd, "max": otir.OpMax, "min": otir.OpMin}), tagDead: (*lowerer).tagResults},
 
 		scf.OpFor: {lower: (*lowerer).forOp},
 		scf.OpIf:  {lower: (*lowerer).ifOp},

@@ -132,10 +132,14 @@ func Write(w io.Writer, p *alir.Program, title string) error {
 	row("latency", num(in.LatencyMin)+" .. "+num(in.LatencyMax)+" (stored, over the outputs)")
 	row("depth", fmt.Sprintf("%d (operations on the longest path from an input to an output)", a.Depth))
 	es := in.Estimate
-	row("cost model", fmt.Sprintf("carry_size %d, adder_size %d: %d adders, cost %s, latency %s",
-		es.CarrySize, es.AdderSize, es.Adders, num(es.Cost), num(es.Latency)))
+	row("cost model", fmt.Sprintf("carry_size %d, adder_size %d: %s, cost %s, latency %s",
+		es.CarrySize, es.AdderSize, es.ChargedText(), num(es.Cost), num(es.Latency)))
 	if in.Tables > 0 {
 		row("tables", fmt.Sprintf("%d (%d entries)", in.Tables, in.TableEntries))
+	}
+	row("counts", in.Counts.String())
+	for _, w := range in.Warnings() {
+		row("warning", w)
 	}
 	if len(in.NonPortable) == 0 {
 		row("portable", "yes")
