@@ -70,6 +70,9 @@ func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) 
 	if ret == nil || ret.Name != nn.OpReturn {
 		return nil, diag.OpErrorf(g, "does not end with nn.return")
 	}
+	if err := checkNonEmpty(name, body); err != nil {
+		return nil, err
+	}
 	// The kernel's arguments: the graph's inputs, then one per output.
 	var argTypes []ir.Type
 	var fracs []int64
@@ -324,4 +327,27 @@ func integers(data []float64, frac int) (ints []*big.Int, lo, hi *big.Int) {
 		lo, hi = new(big.Int), new(big.Int)
 	}
 	return ints, lo, hi
+}
+
+// checkNonEmpty refuses a graph with a tensor of no elements: a tile has
+// positive dimensions, and a circuit no lanes to give such a tensor. The
+// first such argument or node is the error's place.
+func checkNonEmpty(graph string, body *ir.Block) error {
+	empty := func(t ir.Type) bool {
+		tt, ok := t.(*ir.TensorType)
+		return ok && slices.Contains(tt.Shape, 0)
+	}
+	for i, a := range body.Args {
+		if empty(a.Type) {
+			return diag.Errorf(a.Loc, "graph @%s: input #%d has type '%s', which has no elements: a circuit has no lanes for it", graph, i, diag.TypeStr(a.Type))
+		}
+	}
+	for _, op := range body.Ops {
+		for _, r := range op.Results {
+			if empty(r.Type) {
+				return diag.OpErrorf(op, "result of type '%s' has no elements: a circuit has no lanes for it", diag.TypeStr(r.Type))
+			}
+		}
+	}
+	return nil
 }

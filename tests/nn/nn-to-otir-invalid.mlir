@@ -35,3 +35,12 @@ nn.graph @wide(%x: tensor<2x!quant.uniform<i30:f64, 0.125>>) -> tensor<2xf64> {
   %1 = nn.mul %0, %x : (tensor<2xf64>, tensor<2x!quant.uniform<i30:f64, 0.125>>) -> tensor<2xf64>
   nn.return %1 : tensor<2xf64>
 }
+
+// -----
+
+// expected-error @+1 {{graph @empty: input #0 has type 'tensor<0x4x!quant.uniform<i8:f64, 0.125>>', which has no elements: a circuit has no lanes for it}}
+nn.graph @empty(%x: tensor<0x4x!quant.uniform<i8:f64, 0.125>>) -> tensor<0x4x!quant.uniform<u8:f64, 0.125>> {
+  %0 = nn.relu %x : (tensor<0x4x!quant.uniform<i8:f64, 0.125>>) -> tensor<0x4x!quant.uniform<u8:f64, 0.125>>
+  nn.return %0 : tensor<0x4x!quant.uniform<u8:f64, 0.125>>
+}
+
