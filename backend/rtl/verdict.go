@@ -96,11 +96,11 @@ func (d *Design) WriteVerilogChecker(w io.Writer, v *Vectors) error {
         end
     endfunction
 
-    // check compares model_out with row r's expected value, lane by lane.
+    // check compares model_out with the row's expected value, lane by lane.
     task check;
-        input integer r;
+        input integer row;
         begin
-            want = out_rows[r];
+            want = out_rows[row];
 `, mw-1)
 	for j, l := range d.Outputs {
 		if l.Width == 0 {
@@ -119,8 +119,8 @@ func (d *Design) WriteVerilogChecker(w io.Writer, v *Vectors) error {
 		}
 		real := func(x string) string { return fmt.Sprintf("lane_real(%s, %d, %d, %d)", pad(x), l.Width, s, l.Frac) }
 		fmt.Fprintf(bw, `            if (model_out%[1]s !== want%[1]s) begin
-                $display("FAIL row %%0d lane %[2]d: expected %%.17g, got %%.17g (raw %%h, want %%h)", r, %[3]s, %[4]s, model_out%[1]s, want%[1]s);
-                $fatal(1, "%[5]s_tb: row %%0d lane %[2]d differs", r);
+                $display("FAIL row %%0d lane %[2]d: expected %%.17g, got %%.17g (raw %%h, want %%h)", row, %[3]s, %[4]s, model_out%[1]s, want%[1]s);
+                $fatal(1, "%[5]s_tb: row %%0d lane %[2]d differs", row);
             end
 `, sel, j, real("want"), real("model_out"), d.Name)
 	}
