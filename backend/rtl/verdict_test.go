@@ -185,3 +185,25 @@ func TestVerdictVerilator(t *testing.T) {
 		verdictOf(t, "Verilator", c, out, err)
 	}
 }
+
+// TestVectorsErrors: a row the interpreter refuses (a lookup outside its
+// table) is an error naming the sample; a design without inputs has no
+// rows.
+func TestVectorsErrors(t *testing.T) {
+	p := namedProgram(t)
+	d, err := Build(p, Options{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Vectors(p, []float64{0.5, -1, 3, 0.25}); err == nil || !strings.Contains(err.Error(), "sample 1: op 18 (lookup): lookup index -112 out of range") {
+		t.Errorf("refused row: got %v", err)
+	}
+	q := &alir.Program{Dialect: alir.ALIR, CarrySize: -1, AdderSize: -1}
+	d, err = Build(q, Options{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Vectors(q, nil); err == nil || err.Error() != "rtl: the design has no inputs" {
+		t.Errorf("no inputs: got %v", err)
+	}
+}

@@ -300,7 +300,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Name:         "convert",
 				OnUsageError: onUsageError,
 				Usage:        "write a program in another format (by OUT's name, or --to), or as hardware: Verilog (OUT.v) or VHDL (OUT.vhd)",
-				ArgsUsage:    "PROGRAM OUT",
+				ArgsUsage:    "PROGRAM OUT [--latency-cutoff C] [--name N] [--testbench TB [--rows X]]",
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
