@@ -72,11 +72,11 @@ func (d *Design) WriteVerilogChecker(w io.Writer, v *Vectors) error {
 	fmt.Fprintf(bw, "`timescale 1ns/1ps\n\nmodule %s_tb;\n", d.Name)
 	fmt.Fprintf(bw, "    reg [%d:0] model_inp;\n    wire [%d:0] model_out;\n", wi-1, wo-1)
 	fmt.Fprintf(bw, "    reg [%d:0] inp_rows [0:%d];\n    reg [%d:0] out_rows [0:%d];\n", wi-1, max(n, 1)-1, wo-1, max(n, 1)-1)
-	fmt.Fprintf(bw, "    reg [%d:0] want;\n    integer r, c;\n", wo-1)
+	fmt.Fprintf(bw, "    reg [%d:0] want;\n", wo-1)
 	if d.Latency > 0 {
-		fmt.Fprintf(bw, "    reg clk;\n    %s dut (.clk(clk), .model_inp(model_inp), .model_out(model_out));\n", d.Name)
+		fmt.Fprintf(bw, "    integer c;\n    reg clk;\n    %s dut (.clk(clk), .model_inp(model_inp), .model_out(model_out));\n", d.Name)
 	} else {
-		fmt.Fprintf(bw, "    %s dut (.model_inp(model_inp), .model_out(model_out));\n", d.Name)
+		fmt.Fprintf(bw, "    integer r;\n    %s dut (.model_inp(model_inp), .model_out(model_out));\n", d.Name)
 	}
 	fmt.Fprintf(bw, `
     // lane_real: bits w-1..0 of b as a number with f fractional bits,

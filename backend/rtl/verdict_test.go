@@ -173,7 +173,7 @@ func TestVerdictVerilator(t *testing.T) {
 		dir := t.TempDir()
 		writeVerdict(t, dir, "vd.v", "vd_tb.v", c, func(b *bytes.Buffer) error { return d.WriteVerilog(b) },
 			func(b *bytes.Buffer) error { return d.WriteVerilogChecker(b, v) })
-		cmd := exec.Command("verilator", "--binary", "--timing", "-Wall", "-Wno-UNUSEDSIGNAL", "-Wno-DECLFILENAME",
+		cmd := exec.Command("verilator", "--binary", "--timing", "-Wall", "-Wno-DECLFILENAME",
 			"-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0", "vd_tb.v", "vd.v")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
