@@ -17,7 +17,8 @@ import (
 
 // features are the names REQUIRES:, UNSUPPORTED: and XFAIL: can test:
 // "shared" when ../shared exists, every built binary by its name, and
-// external tools (such as mlir-opt) found on PATH.
+// external tools (mlir-opt, python3, the simulators iverilog and ghdl)
+// found on PATH.
 func features(binDir string) map[string]bool {
 	f := map[string]bool{}
 	if st, err := os.Stat(filepath.Join("..", "..", "shared")); err == nil && st.IsDir() {
@@ -26,7 +27,7 @@ func features(binDir string) map[string]bool {
 	for _, b := range lit.Binaries(binDir) {
 		f[b] = true
 	}
-	for _, tool := range []string{"mlir-opt", "python3"} {
+	for _, tool := range []string{"mlir-opt", "python3", "iverilog", "ghdl"} {
 		if _, err := exec.LookPath(tool); err == nil {
 			f[tool] = true
 		}

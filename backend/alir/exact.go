@@ -329,24 +329,57 @@ func bigToFloat(z *big.Int) float64 {
 // unbounded integer arithmetic, one sample at a time. It is slow and meant as
 // a reference for tests.
 func RunExact(p *Program, in []float64, n int) ([]float64, error) {
-	m, err := Compile(p) // validates p and bounds its values
+	out := make([]float64, max(n, 0)*p.NumOutputs())
+	err := runExact(p, in, n, func(s, j int, v *big.Int, frac int) {
+		out[s*p.NumOutputs()+j] = bigToFloat(v) * outputScale(p.Outputs[j].Shift, frac)
+	})
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// RunExactRaw is RunExact's results in raw form: for each of the n rows,
+// each output's exact integer value, the raw value of the op it reads
+// (negated for a negated output; 0 for an output of no op), in units of
+// 2^-f for the op's f fractional bits (its real value is raw·2^(shift-f)).
+// Hardware designs (backend/rtl) carry these values on their output lanes.
+func RunExactRaw(p *Program, in []float64, n int) ([][]*big.Int, error) {
+	out := make([][]*big.Int, max(n, 0))
+	for s := range out {
+		out[s] = make([]*big.Int, p.NumOutputs())
+		for j := range out[s] {
+			out[s][j] = new(big.Int)
+		}
+	}
+	err := runExact(p, in, n, func(s, j int, v *big.Int, _ int) { out[s][j] = v })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// runExact evaluates n rows by the exact semantics and calls emit with the
+// raw value of every output of an op (row s, output j, the op's fractional
+// bits).
+func runExact(p *Program, in []float64, n int, emit func(s, j int, v *big.Int, frac int)) error {
+	m, err := Compile(p) // validates p and bounds its values
+	if err != nil {
+		return err
+	}
 	inf := m.inf
-	nIn, nOut := p.NumInputs(), p.NumOutputs()
+	nIn := p.NumInputs()
 	if n < 0 || len(in) != n*nIn {
-		return nil, fmt.Errorf("got %d input values for %d samples of %d inputs", len(in), n, nIn)
+		return fmt.Errorf("got %d input values for %d samples of %d inputs", len(in), n, nIn)
 	}
 	c := newExactCtx(p, inf)
 	vals := make([]big.Int, len(p.Ops))
 	val := func(j int32) *big.Int { return &vals[j] }
-	out := make([]float64, n*nOut)
 	for s := range n {
 		row := in[s*nIn : (s+1)*nIn]
 		for i := range p.Ops {
 			if err := c.op(i, val, row, &vals[i]); err != nil {
-				return nil, fmt.Errorf("sample %d: %w", s, err)
+				return fmt.Errorf("sample %d: %w", s, err)
 			}
 		}
 		for j, o := range p.Outputs {
@@ -357,10 +390,10 @@ func RunExact(p *Program, in []float64, n int) ([]float64, error) {
 			if o.Neg {
 				v.Neg(v)
 			}
-			out[s*nOut+j] = bigToFloat(v) * outputScale(o.Shift, inf.kif[o.Index].Fractionals)
+			emit(s, j, v, inf.kif[o.Index].Fractionals)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // Evaluator evaluates single operations of a program by the reference

@@ -172,6 +172,7 @@ vunit wait when while with xnor xor`)
 // functions): a design of such a name could hide or clash with them.
 var reservedNames = wordSet(`
 clk model_inp model_out idx row fname done fd r n cyc dut b infile f l o outv
+c inp_rows out_rows inp_rows_t out_rows_t want check fail lane_real got
 rtl sim work ieee std std_logic_1164 numeric_std textio std_logic
 std_ulogic std_logic_vector unsigned signed resize to_integer rising_edge
 positive natural integer string boolean bit bit_vector character text line

@@ -3,6 +3,7 @@ package rtl
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -214,7 +215,7 @@ func namedProgram(t *testing.T) *alir.Program {
 // TestNameFuzz writes one design (pipelined and combinational) under every
 // odd name and every eighth keyword (every keyword with OTIR_RTL_FULL=1;
 // each is only rewritten, as TestDesignName checks), in both languages with
-// their testbenches, and checks that
+// their testbenches (raw and self-checking), and checks that
 // all of them together pass verilator --lint-only -Wall, iverilog and
 // ghdl -a: every name is legal, and no two designs, nor a design and a
 // testbench, share a name.
@@ -234,15 +235,24 @@ func TestNameFuzz(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%.40q: %v", name, err)
 		}
+		vtb, htb := d.WriteVerilogTestbench, d.WriteVHDLTestbench
+		if k%4 >= 2 { // every other pair: the self-checking testbenches
+			v, err := d.Vectors(p, []float64{0.5, -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			vtb = func(w io.Writer) error { return d.WriteVerilogChecker(w, v) }
+			htb = func(w io.Writer) error { return d.WriteVHDLChecker(w, v) }
+		}
 		for _, w := range []struct {
 			ext   string
 			write func(*bytes.Buffer) error
 			to    *[]string
 		}{
 			{".v", func(b *bytes.Buffer) error { return d.WriteVerilog(b) }, &designs},
-			{"_tb.v", func(b *bytes.Buffer) error { return d.WriteVerilogTestbench(b) }, &vlog},
+			{"_tb.v", func(b *bytes.Buffer) error { return vtb(b) }, &vlog},
 			{".vhd", func(b *bytes.Buffer) error { return d.WriteVHDL(b) }, &vhdl},
-			{"_tb.vhd", func(b *bytes.Buffer) error { return d.WriteVHDLTestbench(b) }, &vhdl},
+			{"_tb.vhd", func(b *bytes.Buffer) error { return htb(b) }, &vhdl},
 		} {
 			var b bytes.Buffer
 			if err := w.write(&b); err != nil {

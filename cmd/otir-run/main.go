@@ -303,7 +303,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Name:         "convert",
 				OnUsageError: onUsageError,
 				Usage:        "write a program in another format (by OUT's name, or --to), or as hardware: Verilog (OUT.v) or VHDL (OUT.vhd)",
-				ArgsUsage:    "PROGRAM OUT",
+				ArgsUsage:    "PROGRAM OUT [--latency-cutoff C] [--name N] [--testbench TB [--rows X]]",
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
@@ -311,8 +311,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
 					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational; at most 10000 stages)"}, 0, math.MaxFloat64, "0: combinational"),
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name; made a legal Verilog and VHDL name, see docs/rtl.md)"},
-					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE` (rows of model_inp in hex from +in=FILE or generic infile, default inputs.hex; prints model_out in hex)"},
-					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: encode the input samples in `X` (.npy or text) as inputs.hex beside the testbench"},
+					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE`; without --rows it reads rows of model_inp in hex from +in=FILE or generic infile (default inputs.hex) and prints model_out in hex"},
+					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: make the testbench self-checking: it embeds the input samples in `X` (.npy or text) and the interpreter's outputs for them, prints PASS n/n or the first mismatching row and lane with both values, and exits non-zero on a mismatch"},
 				},
 				Action: convertAction,
 			},
@@ -543,9 +543,6 @@ func convertAction(c *cli.Context) error {
 	outputs := []namedPath{{"OUT", dst}}
 	if tb := c.String("testbench"); tb != "" {
 		outputs = append(outputs, namedPath{"--testbench", tb})
-		if c.IsSet("rows") {
-			outputs = append(outputs, namedPath{"inputs.hex (beside --testbench)", filepath.Join(filepath.Dir(tb), "inputs.hex")})
-		}
 	}
 	if err := noOverwrite([]namedPath{{"PROGRAM", src}, {"--rows", c.String("rows")}}, outputs); err != nil {
 		return err
@@ -595,14 +592,15 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		name = rtl.NameFromPath(dst)
 	}
 	if c.IsSet("rows") && !c.IsSet("testbench") {
-		return usagef("--rows needs --testbench (it writes inputs.hex beside it)")
+		return usagef("--rows needs --testbench (its rows and expected outputs go into the testbench)")
 	}
 	p, err := openALIR(c, src)
 	if err != nil {
 		return inputErr(err)
 	}
 	var rowValues []float64 // --rows, read before anything is written
-	if rows := c.String("rows"); rows != "" {
+	rows := c.String("rows")
+	if rows != "" {
 		if rowValues, _, err = readSamples(rows, c.App.Reader, p.prog.NumInputs(), c.Int64("max-input-bytes")); err != nil {
 			return fileErr(rows, "standard input", err)
 		}
@@ -637,13 +635,17 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		if tl == rtl.VHDL {
 			f = d.WriteVHDLTestbench
 		}
-		if err := write(tb, f); err != nil {
-			return err
+		if rows != "" { // the self-checking testbench
+			v, err := d.Vectors(p.prog, rowValues)
+			if err != nil {
+				return fileErr(rows, "standard input", err)
+			}
+			f = func(w io.Writer) error { return d.WriteVerilogChecker(w, v) }
+			if tl == rtl.VHDL {
+				f = func(w io.Writer) error { return d.WriteVHDLChecker(w, v) }
+			}
 		}
-		if c.IsSet("rows") {
-			hex := filepath.Join(filepath.Dir(tb), "inputs.hex")
-			return write(hex, func(w io.Writer) error { return d.EncodeInputs(w, p.prog.InShifts, rowValues) })
-		}
+		return write(tb, f)
 	}
 	return nil
 }
