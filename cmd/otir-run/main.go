@@ -5,7 +5,7 @@
 //	otir-run model.bin --format dais-v1 --input x.txt --output -
 //	otir-run info model.json.gz
 //	otir-run convert model.bin model.json.gz
-//	otir-run convert model.json.gz design.v [--latency-cutoff C] [--testbench tb.v]
+//	otir-run convert model.json.gz design.v [--latency-cutoff C] [--testbench tb.v [--rows x.npy]]
 //	otir-run report model.json.gz -o report.html
 //	otir-run kernel.otir --arg a=a.npy --arg n=42 --out-dir DIR [--print]
 //	otir-run graph.mlir --params p.npz --input x.npy [--input ...] --output y.npy [--entry @name] [--all-values DIR] [-j N]
@@ -242,7 +242,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "otir-run",
 		Usage: "run a compiled program on samples, or describe it",
-		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR] [-j N]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\notir-run quant-error GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--per-tensor] [-j N]\n\n" +
+		UsageText: "otir-run [options] PROGRAM --input X --output Y\notir-run [options] KERNEL.otir [--arg NAME=VALUE ...] [--print] [--out-dir DIR]\notir-run GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--output Y.npy ...] [--entry @name] [--all-values DIR] [-j N]\notir-run info [--json] PROGRAM\notir-run convert PROGRAM OUT [--latency-cutoff C] [--testbench TB [--rows X]]\notir-run report PROGRAM -o report.html\notir-run bench PROGRAM --input X [-j N] [--repeat K | --min-time D]\notir-run quant-error GRAPH.mlir [--params P.npz] --input X.npy [--input ...] [--per-tensor] [-j N]\n\n" +
 			"A program file is run on the ALIR interpreter, OTIR text (whatever its name) on the reference executor;\n" +
 			"OTIR text with --input, --output, --params, --entry or --all-values is an nn graph, run on the nn evaluator.\n" +
 			"A graph's --input is one sample of its argument's shape or a batch [N, ...shape] (every input the same N):\n" +
