@@ -75,9 +75,14 @@ func TestJetSoftmax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logits *ir.Value // the last linear's result: the softmax's operand
+	// The softmax's operand: the last linear's result, or the saturating
+	// clamps' (nn.max, nn.min) after it.
+	var logits *ir.Value
 	for _, op := range g.Body(0).Ops {
-		if op.Name == nn.OpLinear {
+		switch {
+		case op.Name == nn.OpLinear:
+			logits = op.Results[0]
+		case (op.Name == nn.OpMax || op.Name == nn.OpMin) && op.Operands[0] == logits:
 			logits = op.Results[0]
 		}
 	}

@@ -59,6 +59,10 @@ var extraNamers = map[string]struct {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",
 	},
+	"lower/nnquant/saturate.go": {
+		[]string{"nn.const", "nn.add", "nn.max", "nn.min", "nn.relu"},
+		"nn-quantize's overflow=saturate and round=nearest quantize a tensor with explicit nodes: a constant half step added, nn.max and nn.min by the type's bounds (a relu's result needs no lower bound)",
+	},
 	"lower/nnquant/decompose.go": {
 		[]string{"nn.softmax", "nn.layer_norm", "nn.exp", "nn.reduce_sum", "nn.inv", "nn.mul", "nn.reshape", "nn.broadcast_to",
 			"nn.reduce_mean", "nn.sub", "nn.sqrt", "nn.add", "nn.const", "nn.flatten", "nn.permute", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.detach"},

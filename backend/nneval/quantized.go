@@ -187,7 +187,7 @@ func (n *node) exactParam(what string, t *Tensor) (*Exact, error) {
 			return nil, fmt.Errorf("%s holds %v, which has no exact value", what, v)
 		}
 		if v != 0 {
-			f = max(f, fracOf(v))
+			f = max(f, quant.FracOf(v))
 		}
 	}
 	if f == math.MinInt {
@@ -256,13 +256,6 @@ func roundParam(what string, p *Tensor, t *quant.UniformType) (*Tensor, error) {
 		out.Data[i] = r
 	}
 	return out, nil
-}
-
-// fracOf is the least f for which v·2^f is an integer (v ≠ 0 finite).
-func fracOf(v float64) int {
-	fr, exp := math.Frexp(v) // v = fr·2^exp, 0.5 ≤ |fr| < 1
-	m := int64(math.Ldexp(fr, 53))
-	return 53 - exp - bits.TrailingZeros64(absU(m))
 }
 
 // lookupTables caches the tables of function kinds across evaluations

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/bits"
 	"slices"
 
 	"github.com/otir-dev/otir/backend/nneval"
@@ -254,14 +253,6 @@ func (l *lowerer) align(ts ...*tensor) []*tensor {
 	return out
 }
 
-// fracOf is the smallest F such that v*2^F is an integer (v finite, not
-// zero).
-func fracOf(v float64) int {
-	mant, exp := math.Frexp(v) // v = mant * 2^exp, |mant| in [0.5, 1)
-	m := int64(math.Ldexp(math.Abs(mant), 53))
-	return 53 - exp - bits.TrailingZeros64(uint64(m))
-}
-
 // scaled returns v*2^frac, an integer (the caller chose frac so).
 func scaled(v float64, frac int) *big.Int {
 	f := new(big.Float).SetFloat64(v)
@@ -301,7 +292,7 @@ func paramFrac(data []float64) int {
 	f := noFrac
 	for _, v := range data {
 		if v != 0 {
-			f = max(f, fracOf(v))
+			f = max(f, quant.FracOf(v))
 		}
 	}
 	return f

@@ -80,7 +80,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 				continue
 			}
 		}
-		width := opts.ActBits
+		width, headroom := opts.ActBits, opts.HeadroomBits
 		switch {
 		case v.Def == nil:
 			width = opts.InputBits
@@ -91,7 +91,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 		if r == nil {
 			r = &valueRange{} // no element: any type
 		}
-		t, err := typeOfRange(*r, width)
+		t, err := typeOfRange(*r, width, headroom)
 		if err != nil {
 			return fmt.Errorf("calibration: %s (range [%v, %v]): %v", nameOf(names, v), r.min, r.max, err)
 		}
@@ -102,8 +102,8 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 
 // typeOfRange is the type of the given width for values in r: signed (k =
 // 1) when r holds a negative value; i the fewest integer bits with
-// max < 2^i and min ≥ −2^i; f = width − k − i.
-func typeOfRange(r valueRange, width int) (*quant.UniformType, error) {
+// max < 2^i and min ≥ −2^i, plus headroom; f = width − k − i.
+func typeOfRange(r valueRange, width, headroom int) (*quant.UniformType, error) {
 	k := 0
 	if r.min < 0 {
 		k = 1
@@ -123,6 +123,7 @@ func typeOfRange(r valueRange, width int) (*quant.UniformType, error) {
 	if i == math.MinInt {
 		i = 0 // only zeros
 	}
+	i += headroom
 	if width-k < 1 {
 		return nil, fmt.Errorf("a signed type needs at least 2 bits, got %d", width)
 	}

@@ -29,7 +29,7 @@ func TestTypeOfRange(t *testing.T) {
 		{valueRange{0, 0}, 5, "!quant.uniform<u5:f64, 0.03125>"},       // only zeros: i = 0
 		{valueRange{-0.5, -0.25}, 4, "!quant.uniform<i4:f64, 0.0625>"}, // -0.5 = -2^-1: i = -1
 	} {
-		got, err := typeOfRange(c.r, c.width)
+		got, err := typeOfRange(c.r, c.width, 0)
 		if err != nil || got.String() != c.want {
 			t.Errorf("typeOfRange(%v, %d) = %v, %v; want %s", c.r, c.width, got, err, c.want)
 		}

@@ -1,6 +1,7 @@
 package nnquant
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/otir-dev/otir/backend/nneval"
@@ -21,21 +22,36 @@ import (
 
 // typeParams writes the parameter types of g's nodes by opts.
 func typeParams(g *ir.Operation, opts Options) error {
-	if opts.WeightBits == 0 {
-		return nil
+	if opts.WeightBits == AutoWeightBits {
+		opts.WeightBits = 0 // not calibrated: alkaid's payloads are exact
+	}
+	if opts.BiasBits != 0 && opts.WeightBits == 0 {
+		return fmt.Errorf("bias-bits needs weight-bits")
+	}
+	if opts.BiasBits == 0 {
+		opts.BiasBits = min(2*opts.WeightBits, 53)
 	}
 	var p nneval.Payload
 	for _, op := range g.Body(0).Ops {
-		if !nn.TakesParamTypes(op) {
+		if !nn.TakesParamTypes(op) || opts.WeightBits == 0 && nn.ParamType(op, nn.WeightTypeAttr) != nil {
 			continue
 		}
 		if p == nil {
+			if opts.WeightBits == 0 && opts.Params == "" {
+				return nil // nothing to check: nn-to-otir reads the payload
+			}
 			var err error
 			if p, err = nneval.ReadPayloadOption(opts.Params); err != nil {
 				return err
 			}
 		}
 		prefix, _ := op.StringAttr("params")
+		if opts.WeightBits == 0 {
+			if err := checkExactWeights(op, p, prefix+".weight"); err != nil {
+				return err
+			}
+			continue
+		}
 		wt := nn.ParamType(op, nn.WeightTypeAttr)
 		if wt == nil {
 			w, err := paramEntry(op, p, prefix+".weight")
@@ -106,4 +122,23 @@ func fits(data []float64, t *quant.UniformType) bool {
 		}
 	}
 	return true
+}
+
+// MaxExactWeightBits bounds the width of weights kept exact (weight-bits=0,
+// or auto on a graph not calibrated): float32 weights of trained networks
+// need 30 to 50 bits at one scale, which would make every product of the
+// circuit that wide.
+const MaxExactWeightBits = 24
+
+// checkExactWeights refuses the weights key of op, kept exact, when they
+// need more than MaxExactWeightBits bits at one scale.
+func checkExactWeights(op *ir.Operation, p nneval.Payload, key string) error {
+	w, ok := p[key]
+	if !ok || w == nil {
+		return nil // nn-to-otir says the entry is missing
+	}
+	if n := quant.ExactWidth(w.Data); n > MaxExactWeightBits {
+		return diag.OpErrorf(op, "the weights '%s' need %d bits at one scale to stay exact (more than %d): give nn-quantize (or nn-to-circuit) weight-bits=N to round them, e.g. weight-bits=8", key, n, MaxExactWeightBits)
+	}
+	return nil
 }

@@ -56,8 +56,17 @@ type Options struct {
 	// arguments, function results and every other node.
 	InputBits, ActBits, FuncBits int
 	// WeightBits is the width of the weight types nn-quantize writes (0:
-	// none, the parameters stay exact); BiasBits that of the bias types.
+	// none, the parameters stay exact; AutoWeightBits: DefaultWeightBits
+	// for a graph calibration types, exact otherwise); BiasBits that of
+	// the bias types.
 	WeightBits, BiasBits int
+	// Overflow is "saturate", "wrap", or "auto" or "" (saturate for
+	// calibrated tensors, wrap for a quant.json's); Round is "floor" (or
+	// "") or "nearest" (saturate.go).
+	Overflow, Round string
+	// HeadroomBits is the integer bits calibration adds above the range
+	// it saw, for each node's result (not the arguments).
+	HeadroomBits int
 	// SoftmaxBits is the fraction bits of a softmax's probabilities (0:
 	// nnqonnx.DefaultSoftmaxBits).
 	SoftmaxBits int
@@ -74,8 +83,11 @@ func init() {
 			{Name: "input-bits", Help: "calibration: the width of the graph arguments", Default: "8", Kind: passes.IntOption},
 			{Name: "act-bits", Help: "calibration: the width of the results of every node but the function kinds", Default: "8", Kind: passes.IntOption},
 			{Name: "func-bits", Help: "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)", Default: "8", Kind: passes.IntOption},
-			{Name: "weight-bits", Help: "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact", Default: "0", Kind: passes.IntOption},
+			{Name: "weight-bits", Help: "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact (at most 24 bits each); auto: 8 when calibration types the graph, exact otherwise (a quant.json's, or written types: alkaid's payloads)", Default: "auto"},
 			{Name: "bias-bits", Help: "with weight-bits: the width of the bias formats (bias_type), never finer than the accumulator's scale; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
+			{Name: "overflow", Help: "how a node's result that leaves its type's range is quantized: saturate (clamped: nn.max and nn.min, comparisons and muxes in the circuit) or wrap (the type's own floor and wrap, as ALIR and alkaid); auto: saturate for calibrated tensors, wrap for a quant.json's (alkaid's meaning)", Default: "auto", Values: []string{"auto", "saturate", "wrap"}},
+			{Name: "round", Help: "how a node's result is rounded to its type: floor (the type's own rule) or nearest (half a step added first: ties toward +inf, hls4ml's AP_RND)", Default: "floor", Values: []string{"floor", "nearest"}},
+			{Name: "headroom-bits", Help: "calibration: integer bits added above the range seen, for every node's result (not the arguments), in [0, 16]", Default: "1", Kind: passes.IntOption},
 			nnqonnx.SoftmaxBitsOption,
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
@@ -93,27 +105,35 @@ func init() {
 				}
 				*w.to = v
 			}
+			opts.Overflow, opts.Round = o["overflow"], o["round"]
+			h, err := strconv.Atoi(o["headroom-bits"])
+			if err != nil || h < 0 || h > 16 {
+				return nil, fmt.Errorf("headroom-bits must be an integer in [0, 16], got '%s'", o["headroom-bits"])
+			}
+			opts.HeadroomBits = h
 			for _, w := range []struct {
 				name string
 				to   *int
 			}{{"weight-bits", &opts.WeightBits}, {"bias-bits", &opts.BiasBits}} {
+				if w.name == "weight-bits" && o[w.name] == "auto" {
+					opts.WeightBits = AutoWeightBits
+					continue
+				}
 				v, err := strconv.Atoi(o[w.name])
 				if err != nil || v != 0 && (v < 2 || v > 53) {
-					return nil, fmt.Errorf("%s must be 0 or an integer in [2, 53], got '%s'", w.name, o[w.name])
+					return nil, fmt.Errorf("%s must be 0 or an integer in [2, 53]%s, got '%s'", w.name, map[bool]string{true: " or auto"}[w.name == "weight-bits"], o[w.name])
 				}
 				*w.to = v
-			}
-			if opts.BiasBits != 0 && opts.WeightBits == 0 {
-				return nil, fmt.Errorf("bias-bits needs weight-bits")
-			}
-			if opts.BiasBits == 0 {
-				opts.BiasBits = min(2*opts.WeightBits, 53)
 			}
 			opts.SoftmaxBits, _ = strconv.Atoi(o["softmax-bits"]) // CheckSoftmaxBits checked it
 			return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
 		},
 	})
 }
+
+// DefaultWeightBits is weight-bits=auto's width for a graph that
+// calibration types; AutoWeightBits is Options.WeightBits for auto.
+const DefaultWeightBits, AutoWeightBits = 8, -1
 
 // Quantize gives every nn graph of m quantized types by opts.
 func Quantize(m *ir.Module, opts Options) error {
@@ -186,7 +206,13 @@ func quantizeGraph(g *ir.Operation, spec *quantSpec, opts Options) error {
 	if err := lowerSoftmaxes(g, names, types, cmp.Or(opts.SoftmaxBits, nnqonnx.DefaultSoftmaxBits)); err != nil {
 		return err
 	}
+	if err := explicitQuantizers(g, names, types, opts); err != nil {
+		return err
+	}
 	retype(g, types)
+	if opts.WeightBits == AutoWeightBits && len(untyped) > 0 {
+		opts.WeightBits = DefaultWeightBits // calibration typed the graph
+	}
 	return typeParams(g, opts)
 }
 
