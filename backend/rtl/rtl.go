@@ -65,7 +65,8 @@ type Lane struct {
 	Signed        bool
 	Frac          int
 	// Widened (outputs only): the lane is wider than the output's type,
-	// because the op does not wrap and its proven values exceed its type.
+	// because the program is not portable (some value may leave its op's
+	// type) and the op's proven values exceed its type.
 	Widened bool
 }
 
@@ -135,6 +136,8 @@ type builder struct {
 	tabOf  map[int]int
 	regs   int   // pipeline registers so far
 	err    error // a bound of the pipeline was hit (delayed)
+
+	isPortable int8 // portable(): 0 unknown, 1 yes, -1 no
 }
 
 // Build lowers p to a design. p must be valid.
@@ -429,7 +432,8 @@ func (b *builder) inputs() error {
 
 // outputs lays out model_out: lane j holds ±the raw value of the output's
 // op, of the type of the op's interval scaled by 2^shift (and negated),
-// widened if the op's proven values do not fit it.
+// widened only in a program that is not portable, when the op's proven
+// values do not fit it.
 func (b *builder) outputs() error {
 	p := b.p
 	last := b.d.Latency
@@ -462,7 +466,7 @@ func (b *builder) outputs() error {
 		}
 		l.Width, l.Signed, l.Frac = tw, ts, tf
 		tr := rangeOf(val{width: tw, signed: ts})
-		if r.Lo.Cmp(tr.Lo) < 0 || r.Hi.Cmp(tr.Hi) > 0 {
+		if (r.Lo.Cmp(tr.Lo) < 0 || r.Hi.Cmp(tr.Hi) > 0) && !b.portable() {
 			w, s := bitsFor(r.Lo, r.Hi)
 			l.Width, l.Signed, l.Widened = w, s, true
 		}
@@ -472,6 +476,22 @@ func (b *builder) outputs() error {
 	}
 	b.d.OutWidth = off
 	return nil
+}
+
+// portable reports whether every value of the program lies in its op's
+// type (alir.Program.Portability, exact linear forms): then each output
+// lane is its op's type, alkaid's port convention, even where the
+// builder's own interval arithmetic cannot prove the value fits; the low
+// bits of the wider net are the value. Computed once, on the first output
+// that needs it.
+func (b *builder) portable() bool {
+	if b.isPortable == 0 {
+		b.isPortable = -1
+		if np, err := b.p.Portability(); err == nil && len(np) == 0 {
+			b.isPortable = 1
+		}
+	}
+	return b.isPortable > 0
 }
 
 // rawBound returns x rounded down (up if up) to an integer.
