@@ -601,8 +601,12 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	var rowValues []float64 // --rows, read before anything is written
 	rows := c.String("rows")
 	if rows != "" {
-		if rowValues, _, err = readSamples(rows, c.App.Reader, p.prog.NumInputs(), c.Int64("max-input-bytes")); err != nil {
+		var n int
+		if rowValues, n, err = readSamples(rows, c.App.Reader, p.prog.NumInputs(), c.Int64("max-input-bytes")); err != nil {
 			return fileErr(rows, "standard input", err)
+		}
+		if n == 0 {
+			return fileErr(rows, "standard input", errors.New("no rows: a self-checking testbench needs at least one row to check"))
 		}
 	}
 	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff")})
