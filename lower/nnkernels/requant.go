@@ -41,7 +41,7 @@ const maxRoundShift = 61
 //
 //	FLOOR      c = 0            g = 0
 //	CEIL       c = 2^k - 1      g = 0
-//	ROUND      c = 2^(k-1) - 1  g = bit k of m (half to even)
+//	ROUND      c = 2^(k-1) - 1  g = bit k of m (half to even; an and)
 //	HALF_UP    c = 2^(k-1)      g = s          (half away from 0)
 //	HALF_DOWN  c = 2^(k-1) - 1  g = -s         (half toward 0)
 //	UP         c = 2^k - 1      g = s·(2^k-1)  (away from 0)
@@ -80,10 +80,9 @@ func (l *lowerer) roundShift(x *tensor, k int, mode string) (*tensor, error) {
 		c = ones
 	case "ROUND":
 		c = new(big.Int).Sub(half, big.NewInt(1))
-		hi := l.floorShift(x, frac)
-		lo := l.floorShift(x, frac-1)
-		b := l.subT(hi, l.shiftBy(&tensor{v: lo.v, frac: hi.frac, lo: lo.lo, hi: lo.hi}, 1))
-		g = l.exact(b.v, x.frac, new(big.Int), big.NewInt(1)) // n - 2⌊n/2⌋ of n = ⌊m/2^k⌋
+		n := l.floorShift(x, frac)
+		b := l.withScalar("and", n.v, 1, elemOf(n.v))
+		g = l.exact(b, x.frac, new(big.Int), big.NewInt(1)) // bit 0 of n = ⌊m/2^k⌋
 	case "HALF_UP":
 		c, g = half, sign
 	case "HALF_DOWN":
