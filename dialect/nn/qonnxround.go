@@ -232,10 +232,13 @@ func RoundShift(mode string, m int64, k uint) (q int64, ok bool) {
 	var n int64
 	frac := 0.0 // the kind of fraction: 0, 0.25, 0.5 or 0.75
 	if k >= 64 {
-		// |m| < 2^63 ≤ 2^(k-1): m/2^k is in (-1/2, 1/2).
+		// |m| ≤ 2^63 ≤ 2^(k-1): m/2^k is in [-1/2, 1/2), -1/2 only for
+		// m = -2^63 and k = 64.
 		switch {
 		case m > 0:
 			frac = 0.25
+		case m == math.MinInt64 && k == 64:
+			n, frac = -1, 0.5
 		case m < 0:
 			n, frac = -1, 0.75
 		}

@@ -117,3 +117,22 @@ func TestRequantIsQuant(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRoundShift: RoundShift is the exact rounding of m/2^k by every mode.
+func FuzzRoundShift(f *testing.F) {
+	for _, c := range []struct {
+		m int64
+		k uint8
+	}{{5, 1}, {-5, 1}, {6, 2}, {math.MinInt64, 63}, {math.MaxInt64, 64}, {-3, 70}} {
+		f.Add(c.m, c.k)
+	}
+	f.Fuzz(func(t *testing.T, m int64, k uint8) {
+		for _, mode := range RoundingModes {
+			got, ok := RoundShift(mode, m, uint(k))
+			want := roundRat(mode, new(big.Rat).SetFrac(big.NewInt(m), new(big.Int).Lsh(big.NewInt(1), uint(k))))
+			if !ok || !want.IsInt64() || got != want.Int64() {
+				t.Fatalf("RoundShift(%s, %d, %d) = %d, %v; want %v", mode, m, k, got, ok, want)
+			}
+		}
+	})
+}
