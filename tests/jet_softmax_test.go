@@ -75,14 +75,14 @@ func TestJetSoftmax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The softmax's operand: the last linear's result, or the saturating
-	// clamps' (nn.max, nn.min) after it.
+	// The softmax's operand: the last linear's result, or the
+	// nn.requantize that saturates it.
 	var logits *ir.Value
 	for _, op := range g.Body(0).Ops {
 		switch {
 		case op.Name == nn.OpLinear:
 			logits = op.Results[0]
-		case (op.Name == nn.OpMax || op.Name == nn.OpMin) && op.Operands[0] == logits:
+		case op.Name == nn.OpRequantize && op.Operands[0] == logits:
 			logits = op.Results[0]
 		}
 	}

@@ -36,7 +36,7 @@ var extraNamers = map[string]struct {
 		"promote-types rebuilds add/sub/mul expressions as Allo's balanced trees of casts, negations, adds and muls",
 	},
 	"lower/nnkernels/emit.go": {
-		[]string{"otir.add", "otir.sub", "otir.mul", "otir.div_s", "otir.div_u", "otir.shl", "otir.shr_s", "otir.shr_u",
+		[]string{"otir.add", "otir.sub", "otir.mul", "otir.div_s", "otir.div_u", "otir.and", "otir.shl", "otir.shr_s", "otir.shr_u",
 			"otir.max", "otir.min", "otir.abs", "otir.matmul", "otir.load", "otir.store", "otir.reshape", "otir.transpose",
 			"otir.extract_slice", "otir.insert_slice", "otir.reduce"},
 		"nn-to-otir builds the kernel of an nn graph out of these operations (its one file that names otir operations)",
@@ -60,8 +60,8 @@ var extraNamers = map[string]struct {
 		"promote-types makes every implicit conversion an explicit otir.cast",
 	},
 	"lower/nnquant/saturate.go": {
-		[]string{"nn.const", "nn.add", "nn.max", "nn.min", "nn.relu"},
-		"nn-quantize's overflow=saturate and round=nearest quantize a tensor with explicit nodes: a constant half step added, nn.max and nn.min by the type's bounds (a relu's result needs no lower bound)",
+		[]string{"nn.const", "nn.relu", "nn.requantize"},
+		"nn-quantize's overflow=saturate and round=nearest quantize a tensor with an explicit nn.requantize (a tensor read by relus only stays exact; constants keep their rounding)",
 	},
 	"lower/nnquant/decompose.go": {
 		[]string{"nn.softmax", "nn.layer_norm", "nn.exp", "nn.reduce_sum", "nn.inv", "nn.mul", "nn.reshape", "nn.broadcast_to",

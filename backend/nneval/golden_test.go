@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
 )
@@ -40,9 +41,17 @@ var tolerance = map[string]float64{
 }
 
 // kindsCovered: every node kind has at least one golden case whose name
-// starts with the kind's (checked against the table).
+// starts with the kind's (checked against the table). A kind of quantized
+// graphs only (nn.requantize) has its case among the quantized ones
+// (quantizedDir).
 func TestGoldenCoversEveryKind(t *testing.T) {
 	names := goldenCases(t)
+	qs, _ := filepath.Glob(filepath.Join(quantizedDir, "*.mlir"))
+	for _, m := range qs {
+		if n := strings.TrimSuffix(filepath.Base(m), ".mlir"); nn.QuantRoleOf("nn."+n) == nn.QuantRequantize {
+			names = append(names, n)
+		}
+	}
 	for op, s := range ops {
 		if s.ends || s.unsupported != "" {
 			continue

@@ -327,6 +327,22 @@ func lookup(n *node) (*Exact, error) {
 	return y, nil
 }
 
+// exactRequantize is nn.requantize: every value rounded by the node's
+// mode to its result type's scale, then clamped or wrapped
+// (nn.Requant.Code).
+func exactRequantize(n *node) (*Exact, error) {
+	r, err := nn.RequantOf(n.op)
+	if err != nil {
+		return nil, err
+	}
+	x := n.exact.ins[0]
+	y := newExact(x.Shape, r.Type.Frac)
+	for i, m := range x.M {
+		y.M[i] = r.Code(m, x.F)
+	}
+	return y, nil
+}
+
 func exactConstant(n *node) (*Exact, error) {
 	p, err := ConstValues(n.op, n.constEntry, n.exact.out)
 	if err != nil {

@@ -42,6 +42,9 @@ func init() {
 		nn.OpQuant:        {eval: quantize},
 		nn.OpBipolarQuant: {eval: bipolarQuantize},
 		nn.OpTrunc:        {eval: truncate},
+		// nn.requantize belongs to quantized graphs (exactOps); their
+		// float reading quantizes nothing.
+		nn.OpRequantize: {eval: identity},
 
 		nn.OpConst:         {eval: constant},
 		nn.OpRandUniform:   {eval: randUniform},
@@ -116,7 +119,8 @@ var exactOps map[string]func(*node) (*Exact, error)
 
 func init() {
 	exactOps = map[string]func(*node) (*Exact, error){
-		nn.OpConst: exactConstant,
+		nn.OpConst:      exactConstant,
+		nn.OpRequantize: exactRequantize,
 
 		nn.OpAdd: exactAligned(addExact),
 		nn.OpSub: exactAligned(subExact),

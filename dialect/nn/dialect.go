@@ -16,6 +16,8 @@
 //	reduce.go       nn.reduce_sum, nn.reduce_mean, nn.sum
 //	shape.go        nn.permute, nn.broadcast_to, nn.reshape, nn.flatten, nn.concat, nn.swap_first_two, nn.transpose3d_last_two
 //	loss.go         nn.mse_loss
+//	qonnx.go        nn.quant, nn.bipolar_quant, nn.trunc (QONNX's quantizers; qonnxround.go: their scalar rules)
+//	requant.go      nn.requantize (rounding and saturation in a quantized graph)
 //	quantized.go    the rules of quantized graphs and each kind's role in them
 //
 // dialect.go holds what they share: the family record, the node verifier
@@ -39,7 +41,7 @@ import (
 // families are the dialect's families of operations, in the order of the
 // specification's table.
 var families = []*family{&graphFamily, &constFamily, &randomFamily, &elementwiseFamily, &linalgFamily,
-	&poolFamily, &normFamily, &reduceFamily, &shapeFamily, &lossFamily, &qonnxFamily}
+	&poolFamily, &normFamily, &reduceFamily, &shapeFamily, &lossFamily, &qonnxFamily, &requantFamily}
 
 func init() {
 	// The custom directives first: the records' formats are compiled when

@@ -156,9 +156,9 @@ func (n *node) bits(name string) (int64, error) {
 }
 
 // quantFlags checks the optional boolean attributes signed and narrow and
-// the optional rounding mode, one of RoundingModes (the generic verifier
-// checks a record's enum words only where the assembly format parses
-// them, not in the attribute dictionary).
+// the optional rounding mode (the generic verifier checks a record's enum
+// words only where the assembly format parses them, not in the attribute
+// dictionary).
 func (n *node) quantFlags() error {
 	for _, name := range []string{SignedAttr, NarrowAttr} {
 		if a := n.attrs.Get(name); a != nil {
@@ -167,6 +167,11 @@ func (n *node) quantFlags() error {
 			}
 		}
 	}
+	return n.roundingMode()
+}
+
+// roundingMode checks the optional rounding mode, one of RoundingModes.
+func (n *node) roundingMode() error {
 	if a := n.attrs.Get(RoundingAttr); a != nil {
 		r, ok := a.(*ir.StringAttr)
 		if !ok || r == nil {

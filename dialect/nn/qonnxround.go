@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 )
 
 // The scalar semantics of the QONNX quantizers (docs/nn.md, "QONNX
@@ -216,4 +217,51 @@ func BipolarValue(x, scale float64) float64 {
 		return scale
 	}
 	return -scale
+}
+
+// RoundShift is RoundMode(mode, m/2^k) for an integer m, exactly: m/2^k
+// may need more bits than a float64 holds. The result is n = ⌊m/2^k⌋ or
+// n+1, and RoundMode itself decides which, on a small number of the same
+// sign, the same parity of its floor and the same kind of fraction (none,
+// below a half, a half, above a half): every mode's choice depends on
+// those only. ok is false for an unknown mode.
+func RoundShift(mode string, m int64, k uint) (q int64, ok bool) {
+	if k == 0 {
+		return m, slices.Contains(RoundingModes, mode)
+	}
+	var n int64
+	frac := 0.0 // the kind of fraction: 0, 0.25, 0.5 or 0.75
+	if k >= 64 {
+		// |m| ≤ 2^63 ≤ 2^(k-1): m/2^k is in [-1/2, 1/2), -1/2 only for
+		// m = -2^63 and k = 64.
+		switch {
+		case m > 0:
+			frac = 0.25
+		case m == math.MinInt64 && k == 64:
+			n, frac = -1, 0.5
+		case m < 0:
+			n, frac = -1, 0.75
+		}
+	} else {
+		n = m >> k // floor (Go's shift of a signed integer is arithmetic)
+		rem, half := uint64(m)&(1<<k-1), uint64(1)<<(k-1)
+		switch {
+		case rem == 0:
+		case rem < half:
+			frac = 0.25
+		case rem == half:
+			frac = 0.5
+		default:
+			frac = 0.75
+		}
+	}
+	p := n & 1 // n's parity, with n's sign: 0 or 1, -2 or -1
+	if n < 0 {
+		p -= 2
+	}
+	r := RoundMode(mode, float64(p)+frac)
+	if math.IsNaN(r) {
+		return 0, false
+	}
+	return n + int64(r) - p, true
 }

@@ -11,7 +11,8 @@ import (
 // !quant.uniform element. Then every tensor is quantized or f64 (an exact
 // value), every argument is quantized (it quantizes the caller's input),
 // the function kinds read a quantized operand into a quantized result
-// through a lookup table, a division by a count with an f64 result divides
+// through a lookup table, nn.requantize rounds and saturates (or wraps)
+// by its attributes, a division by a count with an f64 result divides
 // by a power of two, and the kinds a circuit has no counterpart for are
 // rejected. These rules are the graph's: checkQuantized runs from nn.graph's
 // hook, once per graph.
@@ -34,6 +35,11 @@ const (
 	QuantFunction
 	// QuantForbidden kinds are not allowed in a quantized graph.
 	QuantForbidden
+	// QuantRequantize kinds round and saturate (or wrap) their operand
+	// into their quantized result type by their attributes (nn.requantize):
+	// they belong to quantized graphs only, their result type making the
+	// graph one.
+	QuantRequantize
 )
 
 // quantRule is a non-exact kind's role; why is a forbidden kind's reason,

@@ -15,13 +15,14 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/parse"
 )
 
 // The differential test: random quantized graphs (MLPs and CNNs with random
-// widths and scales; linear, conv2d, relu, add, sub, max, min, mul, abs,
-// the function kinds, max_pool2d, avg_pool2d, reduce_sum, reduce_mean, the
+// widths and scales; linear, conv2d, requantize, relu, add, sub, max, min,
+// mul, abs, the function kinds, max_pool2d, avg_pool2d, reduce_sum, reduce_mean, the
 // shape kinds, const, matmul) through nn-to-circuit, whose ALIR programs
 // must give, on random real inputs (in range, between grid points and
 // wrapping), bit for bit what refModel computes (the quantized-graph
@@ -191,6 +192,62 @@ func roundRat(q *quant.UniformType, f float64) *big.Rat {
 	return ratQ(q, fl.Int64())
 }
 
+// maybeRequantize, one time in two, requantizes x to a random type by a
+// random rounding mode, saturating or wrapping.
+func (g *graphGen) maybeRequantize(x int) int {
+	if g.rng.IntN(2) == 0 {
+		return x
+	}
+	mode, wrap := g.rng.IntN(len(nn.RoundingModes)), g.rng.IntN(3) == 0
+	overflow := map[bool]string{false: "saturate", true: "wrap"}[wrap]
+	attrs := map[string]int64{"mode": int64(mode)}
+	if wrap {
+		attrs["wrap"] = 1
+	}
+	text := fmt.Sprintf("{overflow = %q, rounding = %q}", overflow, nn.RoundingModes[mode])
+	return g.add("requantize", []int{x}, g.ts[x].shape, g.quantType(), "", attrs, text)
+}
+
+// requantRat is nn.requantize of an exact value, by the definitions of
+// QONNX's rounding modes: s = v·2^F becomes ⌊s⌋ or ⌊s⌋ + 1, then is
+// clamped to q's range or wrapped to its width.
+func requantRat(q *quant.UniformType, mode string, wrap bool, v *big.Rat) *big.Rat {
+	s := new(big.Rat).Mul(v, pow2(q.Frac))
+	n := new(big.Int).Div(s.Num(), s.Denom()) // floor
+	f := new(big.Rat).Sub(s, new(big.Rat).SetInt(n))
+	half, neg := f.Cmp(big.NewRat(1, 2)), s.Sign() < 0
+	up := false
+	if f.Sign() != 0 {
+		switch mode {
+		case "CEIL":
+			up = true
+		case "UP":
+			up = !neg
+		case "DOWN":
+			up = neg
+		case "ROUND":
+			up = half > 0 || half == 0 && n.Bit(0) == 1
+		case "HALF_UP":
+			up = half > 0 || half == 0 && !neg
+		case "HALF_DOWN":
+			up = half > 0 || half == 0 && neg
+		}
+	}
+	if up {
+		n.Add(n, big.NewInt(1))
+	}
+	if wrap {
+		return quantizeRat(q, new(big.Rat).Mul(new(big.Rat).SetInt(n), pow2(-q.Frac)))
+	}
+	if n.Cmp(big.NewInt(q.QMax())) > 0 {
+		n.SetInt64(q.QMax())
+	}
+	if n.Cmp(big.NewInt(q.QMin())) < 0 {
+		n.SetInt64(q.QMin())
+	}
+	return ratQ(q, n.Int64())
+}
+
 // mlp: linear layers with relu, an element-wise join of two branches, and
 // a reduction at the end.
 func (g *graphGen) mlp() {
@@ -199,7 +256,7 @@ func (g *graphGen) mlp() {
 	g.ts = append(g.ts, gtensor{name: "%x", shape: []int64{n}, q: g.quantType()})
 	for range 1 + g.rng.IntN(3) {
 		m := int64(2 + g.rng.IntN(6))
-		h := g.linear(x, m, g.result(true))
+		h := g.maybeRequantize(g.linear(x, m, g.result(true)))
 		x = g.add("relu", []int{h}, []int64{m}, g.quantType(), "", nil, "")
 		if g.rng.IntN(3) == 0 { // a function of a quantized value: a lookup table
 			fn := functionKinds[g.rng.IntN(len(functionKinds))]
@@ -240,7 +297,7 @@ func (g *graphGen) cnn() {
 	g.weights(key+".bias", []int64{oc})
 	attrs := map[string]int64{"k": k, "stride": s, "padding": p}
 	y := g.add("conv2d", []int{0}, shape(oc, oh, ow), g.result(true), key, attrs, g.paramTypes(key, fmt.Sprintf("{kernel = [%d, %d], padding = %d, stride = %d}", k, k, p, s)))
-	y = g.add("relu", []int{y}, shape(oc, oh, ow), g.quantType(), "", nil, "")
+	y = g.add("relu", []int{g.maybeRequantize(y)}, shape(oc, oh, ow), g.quantType(), "", nil, "")
 	ph, pw := oh, ow
 	if pk, ps, pp := int64(2), int64(1+g.rng.IntN(2)), int64(g.rng.IntN(2)); oh >= pk && ow >= pk {
 		ph, pw = (oh+2*pp-pk)/ps+1, (ow+2*pp-pk)/ps+1
@@ -383,6 +440,11 @@ func (g *graphGen) refModel(in []float64) []float64 {
 			v = []*big.Rat{s}
 		case "flatten", "reshape":
 			v = a
+		case "requantize":
+			q := g.ts[n.out].q
+			for _, e := range a {
+				v = append(v, requantRat(q, nn.RoundingModes[n.attrs["mode"]], n.attrs["wrap"] == 1, e))
+			}
 		case "exp", "log", "tanh", "sigmoid", "sqrt", "inv", "sin", "cos":
 			// The contract: out.Quantize(f(value)) of the operand's exact
 			// (quantized, so float64-exact) value.

@@ -18,7 +18,7 @@ var elementwise = map[string]string{
 	"add": otir.OpAdd, "sub": otir.OpSub, "mul": otir.OpMul,
 	"max": otir.OpMax, "min": otir.OpMin,
 	"shl": otir.OpShl, "shr_s": otir.OpShrS, "shr_u": otir.OpShrU,
-	"div_s": otir.OpDivS, "div_u": otir.OpDivU,
+	"div_s": otir.OpDivS, "div_u": otir.OpDivU, "and": otir.OpAnd,
 }
 
 // private is a #private tile type.

@@ -34,6 +34,8 @@ func init() {
 		nn.OpMatmul: {lower: matmulNode},
 		nn.OpConst:  {lower: constNode},
 
+		nn.OpRequantize: {lower: requantizeNode},
+
 		nn.OpAdd:    {lower: addSub("add")},
 		nn.OpSub:    {lower: addSub("sub")},
 		nn.OpMul:    {lower: mulNode},

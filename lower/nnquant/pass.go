@@ -62,10 +62,11 @@ type Options struct {
 	WeightBits, BiasBits int
 	// Overflow is "saturate", "wrap", or "auto" or "" (saturate for
 	// calibrated tensors, wrap for a quant.json's); Round is "floor" (or
-	// "") or "nearest" (saturate.go).
+	// "") or "nearest" (half to even). Saturation and rounding to nearest
+	// are nn.requantize nodes (saturate.go).
 	Overflow, Round string
 	// HeadroomBits is the integer bits calibration adds above the range
-	// it saw, for each node's result (not the arguments).
+	// it saw, for every tensor it types (the arguments too).
 	HeadroomBits int
 	// SoftmaxBits is the fraction bits of a softmax's probabilities (0:
 	// nnqonnx.DefaultSoftmaxBits).
@@ -85,9 +86,9 @@ func init() {
 			{Name: "func-bits", Help: "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)", Default: "8", Kind: passes.IntOption},
 			{Name: "weight-bits", Help: "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact (at most 24 bits each); auto: 8 when calibration types the graph, exact otherwise (a quant.json's, or written types: alkaid's payloads)", Default: "auto"},
 			{Name: "bias-bits", Help: "with weight-bits: the width of the bias formats (bias_type), never finer than the accumulator's scale; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
-			{Name: "overflow", Help: "how a node's result that leaves its type's range is quantized: saturate (clamped: nn.max and nn.min, comparisons and muxes in the circuit) or wrap (the type's own floor and wrap, as ALIR and alkaid); auto: saturate for calibrated tensors, wrap for a quant.json's (alkaid's meaning)", Default: "auto", Values: []string{"auto", "saturate", "wrap"}},
-			{Name: "round", Help: "how a node's result is rounded to its type: floor (the type's own rule) or nearest (half a step added first: ties toward +inf, hls4ml's AP_RND)", Default: "floor", Values: []string{"floor", "nearest"}},
-			{Name: "headroom-bits", Help: "calibration: integer bits added above the range seen, for every node's result (not the arguments), in [0, 16]", Default: "1", Kind: passes.IntOption},
+			{Name: "overflow", Help: "how a node's result that leaves its type's range is quantized: saturate (clamped by an nn.requantize: comparisons and muxes in the circuit) or wrap (the type's own floor and wrap, as ALIR and alkaid); auto: saturate for calibrated tensors, wrap for a quant.json's (alkaid's meaning)", Default: "auto", Values: []string{"auto", "saturate", "wrap"}},
+			{Name: "round", Help: "how a node's result is rounded to its type: floor (the type's own rule, hls4ml's AP_TRN) or nearest (an nn.requantize with rounding ROUND: ties to even, QONNX's and NumPy's)", Default: "floor", Values: []string{"floor", "nearest"}},
+			{Name: "headroom-bits", Help: "calibration: integer bits added above the range seen, for every tensor it types (the arguments too), in [0, 16]", Default: "1", Kind: passes.IntOption},
 			nnqonnx.SoftmaxBitsOption,
 		},
 		New: func(o map[string]string) (passes.Pass, error) {

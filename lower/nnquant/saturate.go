@@ -2,7 +2,6 @@ package nnquant
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/otir-dev/otir/dialect/nn"
@@ -13,30 +12,37 @@ import (
 // Saturation and rounding (docs/nn.md "nn-quantize"): a quantized result
 // type floors and wraps (the design's rule, ALIR's quantization), so a
 // tensor that must saturate or round to nearest is computed exactly (f64)
-// and then quantized by explicit nodes of the quantized graph:
+// and then quantized by an nn.requantize to its type:
 //
-//	h = v + 2^-(F+1)                  round=nearest only (ties toward +∞, AP_RND)
-//	l = nn.max(h, lo)                 overflow=saturate, when v can be below lo
-//	y = nn.min(l, hi) : the type      overflow=saturate
+//	y = nn.requantize v {rounding = FLOOR | ROUND, overflow = saturate | wrap} : the type
 //
-// lo and hi are the type's least and greatest values, points of its grid,
-// so floor(clamp(h)) = clamp(floor(h)): y is QONNX's Quant of v with scale
-// 2^-F, zero point 0, the type's bits and signedness and rounding FLOOR
-// of h, the scalar rule nn.QuantSpec.Code computes
-// (TestSaturateIsQuant checks the evaluator's y against it). max and min
-// of a constant are comparisons and muxes in the circuit. Only kinds
-// whose result may be exact get the nodes (QuantExact kinds that are not
+// y is QONNX's Quant of v with scale 2^-F, zero point 0 and the type's
+// bits and signedness (nn.Requant.Code, on the rounding rule nn.quant
+// uses); in the circuit a rounding is a constant add and a shift (ROUND,
+// half to even, also reads bit k), a saturation a comparison and a mux per
+// bound the value can pass (a relu's result needs no lower one). Only
+// kinds whose result may be exact get one (QuantExact kinds that are not
 // shape kinds); a function kind's table and a division keep their type's
-// floor and wrap.
+// floor and wrap. A tensor read by relus only stays exact, its relu's
+// result is requantized: nothing is rounded twice.
 
 // quantizeMode is how calibrated tensors are quantized.
 type quantizeMode struct {
 	saturate bool // clamp to the type's range (else wrap)
-	nearest  bool // round half up (else floor)
+	nearest  bool // round half to even (else floor)
 }
 
-// needsNodes reports whether a tensor of the mode needs explicit nodes.
-func (m quantizeMode) needsNodes() bool { return m.saturate || m.nearest }
+// needsNode reports whether a tensor of the mode needs an nn.requantize.
+func (m quantizeMode) needsNode() bool { return m.saturate || m.nearest }
+
+// requant is the nn.requantize of the mode to t.
+func (m quantizeMode) requant(t *quant.UniformType) nn.Requant {
+	r := nn.Requant{Type: t, Rounding: "FLOOR", Wrap: !m.saturate}
+	if m.nearest {
+		r.Rounding = "ROUND"
+	}
+	return r
+}
 
 // saturateMode is the mode of a tensor typed by from: calibrated tensors
 // take the options' (overflow=auto saturates them); a quant.json's keep
@@ -52,8 +58,9 @@ func saturateMode(from string, opts Options) quantizeMode {
 	return quantizeMode{saturate: opts.Overflow == "saturate", nearest: opts.Round == "nearest"}
 }
 
-// explicitQuantizers gives every tensor of g whose mode needs them the
-// nodes above: the tensor becomes exact, its readers read y.
+// explicitQuantizers gives every tensor of g whose mode needs one an
+// nn.requantize: the tensor becomes exact, its readers read the
+// requantized value.
 func explicitQuantizers(g *ir.Operation, names map[string]*ir.Value, types map[*ir.Value]assignment, opts Options) error {
 	body := g.Body(0)
 	for i := 0; i < len(body.Ops); i++ {
@@ -68,88 +75,37 @@ func explicitQuantizers(g *ir.Operation, names map[string]*ir.Value, types map[*
 			continue
 		}
 		mode := saturateMode(a.from, opts)
-		if !mode.needsNodes() {
-			continue
-		}
 		q, ok := a.elem.(*quant.UniformType)
-		if !ok {
+		if !mode.needsNode() || !ok {
 			continue
 		}
+		types[v] = assignment{exact: true, from: a.from}
 		if readByReluOnly(body, v) {
-			// relu(v) is quantized after it: v stays exact, as alkaid's
-			// accumulators, and is not quantized twice.
-			types[v] = assignment{exact: true, from: a.from}
-			continue
+			continue // relu(v) is requantized after it: v stays exact, as alkaid's accumulators
 		}
-		shape := shapeOf(v)
 		b := ir.NewBuilder(body)
 		b.Loc = op.Loc
 		b.SetInsertionPoint(i + 1)
-		base := strings.TrimPrefix(nameOf(names, v), "%")
-		f64 := ir.Tensor(shape, ir.Float(ir.F64))
-		step := math.Ldexp(1, -q.Frac)
-		var made []*ir.Value
-		node := func(kind, part string, x *ir.Value, c float64, t ir.Type) (*ir.Value, error) {
-			k, err := nn.Node(b, nn.OpConst, nil, ir.Tensor(shape, ir.Float(ir.F64)), nn.InlineConst(shape, fill(shape, c)))
-			if err != nil {
-				return nil, err
-			}
-			k.Name = base + "." + part + "_c"
-			y, err := nn.Node(b, kind, []*ir.Value{x, k}, t, nil)
-			if err != nil {
-				return nil, err
-			}
-			y.Name = base + "." + part
-			made = append(made, k, y)
-			return y, nil
+		y, err := nn.Node(b, nn.OpRequantize, []*ir.Value{v}, ir.Tensor(shapeOf(v), q), mode.requant(q).Attrs())
+		if err != nil {
+			return fmt.Errorf("%s: %v", nameOf(names, v), err)
 		}
-		// Each step but the last is exact; the last has the type.
-		type stepOf struct {
-			kind, part string
-			c          float64
-		}
-		var steps []stepOf
-		if mode.nearest {
-			steps = append(steps, stepOf{nn.OpAdd, "half", step / 2})
-		}
-		if mode.saturate {
-			lo, hi := float64(q.QMin())*step, float64(q.QMax())*step
-			if !(op.Name == nn.OpRelu && lo <= 0) {
-				steps = append(steps, stepOf{nn.OpMax, "lo", lo})
-			}
-			steps = append(steps, stepOf{nn.OpMin, "hi", hi})
-		}
-		x := v
-		for j, s := range steps {
-			t := f64
-			if j == len(steps)-1 {
-				t = ir.Tensor(shape, q)
-			}
-			y, err := node(s.kind, s.part, x, s.c, t)
-			if err != nil {
-				return fmt.Errorf("%s: %v", nameOf(names, v), err)
-			}
-			x = y
-		}
-		// Readers of v read the quantized y; v becomes exact.
-		last := x
-		for _, o := range body.Ops[i+1+len(made):] {
+		y.Name = strings.TrimPrefix(nameOf(names, v), "%") + ".q"
+		// Readers of v read y.
+		for _, o := range body.Ops[i+2:] {
 			for j, w := range o.Operands {
 				if w == v {
-					o.Operands[j] = last
+					o.Operands[j] = y
 				}
 			}
 		}
 		for k, w := range names {
 			if w == v {
-				names[k] = last
+				names[k] = y
 			}
 		}
-		types[v] = assignment{exact: true, from: a.from}
-		for _, w := range made {
-			types[w] = assignment{elem: quant.ElementOf(w.Type), exact: quant.ElementOf(w.Type) == nil, from: a.from}
-		}
-		i += len(made)
+		types[y] = assignment{elem: q, from: a.from}
+		i++
 	}
 	return nil
 }
@@ -169,17 +125,4 @@ func readByReluOnly(body *ir.Block, v *ir.Value) bool {
 		}
 	}
 	return n > 0
-}
-
-// fill is a constant of shape holding c everywhere.
-func fill(shape []int64, c float64) []float64 {
-	n := int64(1)
-	for _, d := range shape {
-		n *= d
-	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = c
-	}
-	return out
 }

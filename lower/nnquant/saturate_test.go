@@ -28,9 +28,9 @@ const saturateSrc = `nn.graph @g(%x: tensor<8xf64>) -> tensor<8xf64> {
 
 // TestSaturateIsQuant: nn-quantize's overflow=saturate with round=floor or
 // nearest computes QONNX's Quant (nn.QuantSpec, the scalar rule nn.quant's
-// evaluation uses) of the exact result (plus half a step for nearest), with
-// the result type's bits, signedness and scale, rounding FLOOR: in the quantized
-// evaluator and, bit for bit, in nn-to-circuit's program. With
+// evaluation uses) of the exact result, with the result type's bits,
+// signedness and scale, rounding FLOOR or ROUND (half to even): in the
+// quantized evaluator and, bit for bit, in nn-to-circuit's program. With
 // overflow=wrap the out-of-range results wrap instead (some differ).
 func TestSaturateIsQuant(t *testing.T) {
 	dir := t.TempDir()
@@ -52,13 +52,13 @@ func TestSaturateIsQuant(t *testing.T) {
 		in[i] = math.Floor((rng.Float64()*3.98-1.99)*256) / 256 // on %x's grid, in its range
 	}
 	for _, c := range []struct {
-		opts    string
-		half    bool // half a step is added before the Quant's floor
-		quantOf bool // the outputs are QONNX's Quant of the exact sum
+		opts     string
+		rounding string // the Quant's rounding mode
+		quantOf  bool   // the outputs are QONNX's Quant of the exact sum
 	}{
-		{"round=floor", false, true},
-		{"round=nearest", true, true},
-		{"overflow=wrap", false, false},
+		{"round=floor", "FLOOR", true},
+		{"round=nearest", "ROUND", true},
+		{"overflow=wrap", "FLOOR", false},
 	} {
 		options := "quant=" + qjson + " calibration=" + calibPath + " act-bits=6 headroom-bits=0 " + c.opts
 		if c.opts != "overflow=wrap" {
@@ -67,7 +67,7 @@ func TestSaturateIsQuant(t *testing.T) {
 		q := runOn(t, saturateSrc, "builtin.module(nn-quantize{"+options+"})")
 		g := nn.Graphs(q)[0]
 		yt := quant.ElementOf(g.Body(0).Terminator().Operands[0].Type)
-		spec := nn.QuantSpec{Bits: int64(yt.Width), Signed: yt.Signed, Rounding: "FLOOR"}
+		spec := nn.QuantSpec{Bits: int64(yt.Width), Signed: yt.Signed, Rounding: c.rounding}
 		scale := math.Ldexp(1, -yt.Frac)
 		cm := runOn(t, saturateSrc, "builtin.module(nn-to-circuit{"+options+"})")
 		p, err := dais.ProgramOf(dais.Programs(cm)[0])
@@ -93,11 +93,7 @@ func TestSaturateIsQuant(t *testing.T) {
 				if circuit[s*8+e] != got {
 					t.Fatalf("%s: sample %d, element %d: circuit %v, quantized evaluator %v", c.opts, s, e, circuit[s*8+e], got)
 				}
-				v := 2 * x[e]
-				if c.half {
-					v += scale / 2
-				}
-				want := spec.QuantValue(v, scale, 0)
+				want := spec.QuantValue(2*x[e], scale, 0)
 				if got != want {
 					differ++
 					if c.quantOf {

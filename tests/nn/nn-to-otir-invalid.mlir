@@ -44,3 +44,14 @@ nn.graph @empty(%x: tensor<0x4x!quant.uniform<i8:f64, 0.125>>) -> tensor<0x4x!qu
   nn.return %0 : tensor<0x4x!quant.uniform<u8:f64, 0.125>>
 }
 
+
+// -----
+
+// nn.requantize rounds with int64 constants: dropping 62 bits of a 63-bit
+// exact value is refused (a narrower operand type avoids it).
+nn.graph @requantize_wide(%x: tensor<2x!quant.uniform<i32:f64, 4.656612873077393e-10>>, %y: tensor<2x!quant.uniform<i31:f64, 4.656612873077393e-10>>) -> tensor<2x!quant.uniform<i8:f64, 1.0>> {
+  %0 = nn.mul %x, %y : (tensor<2x!quant.uniform<i32:f64, 4.656612873077393e-10>>, tensor<2x!quant.uniform<i31:f64, 4.656612873077393e-10>>) -> tensor<2xf64>
+  // expected-error @+1 {{'nn.requantize' op rounds off 62 bits of an exact value (at most 61): give its operand a narrower type}}
+  %1 = nn.requantize %0 {rounding = "ROUND"} : (tensor<2xf64>) -> tensor<2x!quant.uniform<i8:f64, 1.0>>
+  nn.return %1 : tensor<2x!quant.uniform<i8:f64, 1.0>>
+}

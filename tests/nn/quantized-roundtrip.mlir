@@ -24,3 +24,13 @@
 // GENERIC: %6 = "nn.linear"(%5) {params = "fc4"} : (tensor<32x!quant.uniform<u7:f64, 0.125>>) -> tensor<5x!quant.uniform<i12:f64, 0.125>>
 // GENERIC-NEXT: "nn.return"(%6) : (tensor<5x!quant.uniform<i12:f64, 0.125>>) -> ()
 // GENERIC-NEXT: }) {function_type = (tensor<16x!quant.uniform<i9:f64, 0.125>>) -> tensor<5x!quant.uniform<i12:f64, 0.125>>, sym_name = "mlp"} : () -> ()
+
+// nn.requantize (tests/nn/Inputs/quantized/requantize.mlir, gen.py's) prints
+// back as read, in both forms.
+// RUN: otir-opt %S/Inputs/quantized/requantize.mlir | otir-opt | FileCheck %s --check-prefix=REQ
+// RUN: otir-opt %S/Inputs/quantized/requantize.mlir --print-op-generic | otir-opt | FileCheck %s --check-prefix=REQ
+// RUN: otir-opt %S/Inputs/quantized/requantize.mlir --print-op-generic | FileCheck %s --check-prefix=REQGEN
+// REQ: %1 = nn.requantize %arg0 {overflow = "saturate", rounding = "ROUND"} : (tensor<70x!quant.uniform<i10:f64, 0.125>>) -> tensor<70x!quant.uniform<i6:f64, 0.25>>
+// REQ: %10 = nn.requantize %0 : (tensor<70xf64>) -> tensor<70x!quant.uniform<i6:f64, 0.25>>
+// REQ: %12 = nn.requantize %arg0 {overflow = "saturate", rounding = "ROUND"} : (tensor<70x!quant.uniform<i10:f64, 0.125>>) -> tensor<70x!quant.uniform<i4:f64, 2.0>>
+// REQGEN: %1 = "nn.requantize"(%arg0) {overflow = "saturate", rounding = "ROUND"} : (tensor<70x!quant.uniform<i10:f64, 0.125>>) -> tensor<70x!quant.uniform<i6:f64, 0.25>>

@@ -467,7 +467,72 @@ def case_layernorm():
     c.write()
 
 
+def round_mode(mode, v):
+    """QONNX's rounding mode applied to the Fraction v, by its definition (ROUND: half to even)."""
+    fl, ce = math.floor(v), math.ceil(v)
+    toward0, away = (fl, ce) if v >= 0 else (ce, fl)
+    half = v - fl - Fraction(1, 2)  # the fraction against a half
+    if mode == "FLOOR":
+        return fl
+    if mode == "CEIL":
+        return ce
+    if mode == "DOWN":
+        return toward0
+    if mode == "UP":
+        return away
+    if fl == ce or half < 0:
+        return fl
+    if half > 0:
+        return ce
+    return {"ROUND": fl if fl % 2 == 0 else ce, "HALF_UP": away, "HALF_DOWN": toward0}[mode]
+
+
+def requantize(v, q, mode="FLOOR", overflow="saturate"):
+    """nn.requantize of the exact values v into q: v * 2^F rounded by mode, then clamped to q's
+    range (saturate) or wrapped to its width (wrap)."""
+    def one(x):
+        r = round_mode(mode, x * Fraction(2) ** q.f)
+        r = min(max(r, q.qmin()), q.qmax()) if overflow == "saturate" else q.wrap(r)
+        return q.value(r)
+    return np.vectorize(one, otypes=[object])(v)
+
+
+def case_requantize():
+    """nn.requantize: every rounding mode at ties (odd multiples of half the result's step),
+    saturation at both ends, wrap, an unsigned result, a negative F (a step of 2), a quantized and
+    an exact (f64) operand, and the default attributes (FLOOR, saturate)."""
+    c = Case("requantize")
+    qx = Q(10, True, 3)  # [-64, 63.875] by 1/8
+    x = np.concatenate([np.arange(-3, 3, 0.125), [-40.0, -8.125, -8.0, 7.75, 7.875, 39.0], ints(-40, 40, (16,), 1 / 8)])
+    a, va = c.arg(x, qx)
+    b, vb = c.arg(ints(-2, 2, x.shape, 1 / 64), Q(9, True, 6))
+    e = c.node("add", [a, b], x.shape, None)  # exact, at 2^-6
+    ve = va + vb
+    q = Q(6, True, 2)  # [-8, 7.75] by 1/4: the input's odd eighths are ties
+    for mode in ["ROUND", "CEIL", "FLOOR", "UP", "DOWN", "HALF_UP", "HALF_DOWN"]:
+        r = c.node("requantize", [a], x.shape, q, f' {{overflow = "saturate", rounding = "{mode}"}}')
+        c.out(r, requantize(va, q, mode))
+    r = c.node("requantize", [a], x.shape, q, ' {overflow = "wrap", rounding = "ROUND"}')
+    c.out(r, requantize(va, q, "ROUND", "wrap"))
+    r = c.node("requantize", [e], x.shape, q, ' {overflow = "wrap", rounding = "HALF_DOWN"}')
+    c.out(r, requantize(ve, q, "HALF_DOWN", "wrap"))
+    r = c.node("requantize", [e], x.shape, q)  # the defaults
+    c.out(r, requantize(ve, q))
+    u = Q(5, False, 1)  # [0, 15.5] by 1/2: negatives clamp to 0
+    r = c.node("requantize", [e], x.shape, u, ' {rounding = "HALF_UP"}')
+    c.out(r, requantize(ve, u, "HALF_UP"))
+    n = Q(4, True, -1)  # [-16, 14] by 2: ties at odd integers
+    r = c.node("requantize", [a], x.shape, n, ' {overflow = "saturate", rounding = "ROUND"}')
+    c.out(r, requantize(va, n, "ROUND"))
+    r = c.node("requantize", [e], x.shape, n, ' {overflow = "wrap", rounding = "UP"}')
+    c.out(r, requantize(ve, n, "UP", "wrap"))
+    w = Q(12, True, 5)  # finer than the operand: a left shift, saturated
+    r = c.node("requantize", [a], x.shape, w, ' {rounding = "CEIL"}')
+    c.out(r, requantize(va, w, "CEIL"))
+    c.write()
+
+
 if __name__ == "__main__":
     for case in [case_add, case_mul, case_relu, case_linear, case_conv2d, case_pool, case_reduce,
-                 case_linalg_misc, case_functions, case_const, case_param_types, case_layernorm]:
+                 case_linalg_misc, case_functions, case_const, case_param_types, case_layernorm, case_requantize]:
         case()
