@@ -13,13 +13,10 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	_ "github.com/otir-dev/otir/lower/nnkernels" // nn-to-circuit
 	"github.com/otir-dev/otir/lower/nnqonnx"
 	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 // softmaxSrc holds softmaxes over both axes of [3, 4] logits, the second
@@ -59,7 +56,7 @@ func TestQuantizeSoftmax(t *testing.T) {
 	for _, bits := range []string{"6", "10"} {
 		n := map[string]int{"6": 6, "10": 10}[bits]
 		options := "quant=" + qjson + " calibration=" + calib + " softmax-bits=" + bits
-		q := pipeline(t, "builtin.module(nn-quantize{"+options+"})")
+		q := runOn(t, softmaxSrc, "builtin.module(nn-quantize{"+options+"})")
 		g := nn.Graphs(q)[0]
 		want := quant.Uniform(n+1, false, n)
 		for i, r := range g.Body(0).Terminator().Operands {
@@ -67,7 +64,7 @@ func TestQuantizeSoftmax(t *testing.T) {
 				t.Errorf("softmax-bits=%s: output #%d has type %v, want %v", bits, i, got, want)
 			}
 		}
-		c := pipeline(t, "builtin.module(nn-to-circuit{"+options+"})")
+		c := runOn(t, softmaxSrc, "builtin.module(nn-to-circuit{"+options+"})")
 		p, err := dais.ProgramOf(dais.Programs(c)[0])
 		if err != nil {
 			t.Fatal(err)
@@ -110,28 +107,6 @@ func TestQuantizeSoftmax(t *testing.T) {
 		}
 		t.Logf("softmax-bits=%s: max abs error %.4g (bounds %.4g for K=3, %.4g for K=4)", bits, worst, bound[3], bound[4])
 	}
-}
-
-// pipeline runs a pipeline on softmaxSrc, verifying after each pass.
-func pipeline(t *testing.T, spec string) *ir.Module {
-	t.Helper()
-	m, err := parse.ParseString("g.mlir", softmaxSrc, parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := passes.ParsePipeline(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
-		t.Fatalf("%s: %v", spec, ds)
-	}
-	return m
 }
 
 func writeNPY(t *testing.T, path string, shape []int, data []float64) {
