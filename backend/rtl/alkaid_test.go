@@ -24,7 +24,9 @@ type alkaidLayout struct {
 	Inputs, Outputs [][3]int
 }
 
-func (l alkaidLayout) width(lanes [][3]int, j int) int { return max(lanes[j][0]+lanes[j][1]+lanes[j][2], 0) }
+func (l alkaidLayout) width(lanes [][3]int, j int) int {
+	return max(lanes[j][0]+lanes[j][1]+lanes[j][2], 0)
+}
 
 // offsets returns each lane's offset and the port's width.
 func (l alkaidLayout) offsets(lanes [][3]int) ([]int, int) {
