@@ -207,3 +207,35 @@ func (p *Program) deadSignals(sg signals) ([]ConstantOutput, []int) {
 	}
 	return consts, unused
 }
+
+// adderDepth is Info.AdderDepth: the longest path from an input to an
+// output in adders, each adder op counting the levels of a balanced tree
+// of its adders (kindOf).
+func (p *Program) adderDepth(sg signals) int {
+	level := make([]int, len(p.Ops))
+	for i, op := range p.Ops {
+		for _, j := range op.operands(p.Dialect) {
+			level[i] = max(level[i], level[j])
+		}
+		if kind, adders := p.kindOf(i, sg); kind == KindAdder {
+			level[i] += treeLevels(adders)
+		}
+	}
+	d := 0
+	for _, o := range p.Outputs {
+		if o.Index >= 0 {
+			d = max(d, level[o.Index])
+		}
+	}
+	return d
+}
+
+// treeLevels returns ceil(log2(n+1)): the levels of a balanced tree of n
+// adders (n+1 terms).
+func treeLevels(n int) int {
+	l := 0
+	for 1<<l < n+1 {
+		l++
+	}
+	return l
+}

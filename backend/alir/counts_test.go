@@ -39,17 +39,15 @@ func TestInfoCounts(t *testing.T) {
 		b.Output(o, 0, false)
 	}
 	b.Output(-1, 0, false)
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := p.Info()
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := infoOf(t, b)
 	want := Counts{Adders: 4, ConstAdds: 3, Muxes: 1, Lookups: 1, Quantizers: 2, Multipliers: 1, Constants: 4}
 	if in.Counts != want {
 		t.Errorf("counts %+v, want %+v", in.Counts, want)
+	}
+	// The deepest output: relu(neg(x + y)), two adders (the relu adds no
+	// level; the constant add after x - y neither).
+	if in.AdderDepth != 2 {
+		t.Errorf("adder depth %d, want 2", in.AdderDepth)
 	}
 	// Outputs 4 (c + c = 10), 10 (the dead relu), 12 (the table of zeros)
 	// and 14 (index -1) are constants.
@@ -119,4 +117,37 @@ func TestDeadSignalsRandom(t *testing.T) {
 	if seen == 0 {
 		t.Error("no random program had a constant output")
 	}
+}
+
+// TestAdderDepthSum: a sum of k varying terms is a balanced tree of
+// ceil(log2 k) levels; constant terms add none.
+func TestAdderDepthSum(t *testing.T) {
+	for _, c := range []struct{ varying, want int }{{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}} {
+		b := NewBuilder(ALIR, c.varying)
+		q := QInterval{Min: -8, Max: 7, Step: 1}
+		terms := []Term{{ID: b.Const(3, QInterval{3, 3, 1})}}
+		for j := range c.varying {
+			terms = append(terms, Term{ID: b.Input(j, q)})
+		}
+		sum := b.Op(Op{ID0: -1, ID1: -1, Opcode: OpSum, QInt: QInterval{-8*5 + 3, 7*5 + 3, 1}, Terms: terms})
+		b.Output(sum, 0, false)
+		in := infoOf(t, b)
+		if in.AdderDepth != c.want {
+			t.Errorf("%d varying terms: adder depth %d, want %d", c.varying, in.AdderDepth, c.want)
+		}
+	}
+}
+
+// infoOf builds b's program and returns its Info.
+func infoOf(t *testing.T, b *Builder) *Info {
+	t.Helper()
+	p, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := p.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }

@@ -32,6 +32,10 @@ type Info struct {
 	TableEntries int       `json:"table_entries"`
 	// Counts are the operations by category (docs/alir.md#what-info-counts).
 	Counts Counts `json:"counts"`
+	// AdderDepth is the most adders (as Counts counts them) on a path from
+	// an input to an output: a constant add, a mux or a quantizer adds no
+	// level, a sum of k varying terms ceil(log2 k) levels.
+	AdderDepth int `json:"adder_depth"`
 	// ConstantOutputs are the outputs no input changes, UnusedInputs the
 	// inputs no output depends on.
 	ConstantOutputs []ConstantOutput `json:"constant_outputs"`
@@ -113,6 +117,7 @@ func (p *Program) Info() (*Info, error) {
 	in.Estimate = p.estimate(inf)
 	sg := p.signals(inf)
 	in.Counts = p.counts(sg)
+	in.AdderDepth = p.adderDepth(sg)
 	in.ConstantOutputs, in.UnusedInputs = p.deadSignals(sg)
 	if in.NonPortable, err = p.Portability(); err != nil {
 		return nil, err
@@ -172,6 +177,7 @@ func (in *Info) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "tables:      %d (%d entries)\n", in.Tables, in.TableEntries)
 	}
 	fmt.Fprintf(&b, "counts:      %s (docs/alir.md#what-info-counts)\n", in.Counts)
+	fmt.Fprintf(&b, "adder depth: %d (the most adders on a path from an input to an output)\n", in.AdderDepth)
 	fmt.Fprintf(&b, "cost:        %s (sum of stored op costs)\n", fmtNum(in.Cost))
 	fmt.Fprintf(&b, "latency:     %s .. %s (stored, over the outputs)\n", fmtNum(in.LatencyMin), fmtNum(in.LatencyMax))
 	e := in.Estimate

@@ -43,8 +43,11 @@ func rowDistance(a, b []int64, s int64) (int, bool) {
 // rows, where joining row i to row j costs the CSD digits of the better of
 // r_i - r_j and r_i + r_j (and joining it to the root costs r_i's digits).
 // Ties are broken at random when rng is set. Rows whose difference would
-// overflow are only joined to the root.
-func spanRows(rows [][]int64, rng *rand.Rand, shallow bool) *spanning {
+// overflow are only joined to the root. maxHops > 0 limits the tree's
+// height: a row joins another only if that one is fewer than maxHops-1
+// joins below the root, so every output sums at most maxHops differences
+// (what a decomposition adds to the depth under a bound); 0: no limit.
+func spanRows(rows [][]int64, rng *rand.Rand, shallow bool, maxHops int) *spanning {
 	m := len(rows)
 	const inf = math.MaxInt
 	// dist[i][j], sgn[i][j] for rows i, j.
@@ -98,6 +101,9 @@ func spanRows(rows [][]int64, rng *rand.Rand, shallow bool) *spanning {
 		}
 		done[pick] = true
 		hops[pick] = hopsOf(pick)
+		if maxHops > 0 && hops[pick] >= maxHops-1 {
+			continue // no row may hang below pick
+		}
 		for i := range m {
 			if !done[i] && (dist[i][pick] < key[i] || dist[i][pick] == key[i] && shallow && hops[pick]+1 < hopsOf(i)) {
 				key[i], sp.parent[i], sp.sign[i] = dist[i][pick], pick, sgn[i][pick]
@@ -120,7 +126,7 @@ func spanRows(rows [][]int64, rng *rand.Rand, shallow bool) *spanning {
 // solveRowTree writes each row as D_i ± row_parent (spanning tree over the
 // rows), solves the CMVM of D, then sums the D along each output's path.
 func (e *engine) solveRowTree(m [][]int64) ([]ref, error) {
-	sp := spanRows(m, e.rng, e.shallow)
+	sp := spanRows(m, e.rng, e.shallow, e.maxHops)
 	dRefs, err := e.solveRows(matrixRows(sp.diff))
 	if err != nil {
 		return nil, err
@@ -146,7 +152,7 @@ func (e *engine) solveColTree(m [][]int64) ([]ref, error) {
 			cols[j][i] = m[i][j]
 		}
 	}
-	sp := spanRows(cols, e.rng, e.shallow)
+	sp := spanRows(cols, e.rng, e.shallow, e.maxHops)
 	children := make([][]int, nIn)
 	for j, p := range sp.parent {
 		if p >= 0 {

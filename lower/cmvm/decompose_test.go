@@ -18,7 +18,7 @@ func TestSpanRows(t *testing.T) {
 		if trial%2 == 1 {
 			tie = rand.New(rand.NewPCG(uint64(trial), 0))
 		}
-		sp := spanRows(m, tie, false)
+		sp := spanRows(m, tie, false, 0)
 		plain, diff := 0, 0
 		for i, r := range m {
 			p := sp.parent[i]
@@ -50,7 +50,7 @@ func TestSpanRows(t *testing.T) {
 // are not joined.
 func TestSpanRowsOverflow(t *testing.T) {
 	m := [][]int64{{math.MaxInt64}, {math.MinInt64}, {math.MaxInt64 - 1}, {-1}, {1}}
-	sp := spanRows(m, nil, false)
+	sp := spanRows(m, nil, false, 0)
 	for i := range m {
 		want := big.NewInt(m[i][0])
 		p := sp.parent[i]
@@ -60,5 +60,39 @@ func TestSpanRowsOverflow(t *testing.T) {
 		if !want.IsInt64() || (p >= 0 && want.Int64() == math.MinInt64) || want.Int64() != sp.diff[i][0] {
 			t.Errorf("row %d (parent %d, sign %d): D = %d, exact %v", i, sp.parent[i], sp.sign[i], sp.diff[i][0], want)
 		}
+	}
+}
+
+// TestSpanRowsHeight: with maxHops h, no output sums more than h
+// differences (its path to the root has at most h rows); h = 1 joins
+// nothing; on this matrix a higher limit never costs more digits.
+func TestSpanRowsHeight(t *testing.T) {
+	m := randomMatrix(rand.New(rand.NewPCG(3, 4)), 40, 12, 127)
+	prev := -1
+	for _, h := range []int{1, 2, 3, 4, 8, 0} {
+		sp := spanRows(m, nil, false, h)
+		digits := 0
+		for i := range m {
+			n := 0
+			for p := i; p >= 0; p = sp.parent[p] {
+				n++
+			}
+			if h > 0 && n > h {
+				t.Fatalf("maxHops %d: row %d sums %d differences", h, i, n)
+			}
+			digits += rowWeight(sp.diff[i])
+		}
+		if h == 1 && digits != func() (w int) {
+			for _, r := range m {
+				w += rowWeight(r)
+			}
+			return
+		}() {
+			t.Errorf("maxHops 1 joins rows: %d digits", digits)
+		}
+		if prev >= 0 && digits > prev {
+			t.Errorf("maxHops %d: %d digits, more than %d with a lower limit", h, digits, prev)
+		}
+		prev = digits
 	}
 }

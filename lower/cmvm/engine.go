@@ -48,6 +48,8 @@ type engine struct {
 	rng    *rand.Rand // nil: deterministic tie-breaks
 	// shallow breaks spanning-tree ties towards the shallower tree.
 	shallow bool
+	// maxHops limits the height of the spanning trees (spanRows); 0: none.
+	maxHops int
 
 	recounts int // full counts of the rows after the first (statistics)
 

@@ -1,6 +1,7 @@
 package cmvm
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 )
@@ -13,9 +14,14 @@ const DepthMinimal = -1
 // automatic restarts and a unit cost per adder.
 type Options struct {
 	// MaxDepth bounds the number of adders on any path from an input to an
-	// output: 0 means unconstrained, DepthMinimal means MinimalDepth(p). A
-	// bound below MinimalDepth is an error; bounds above 60 count as 60.
+	// output: 0 means unconstrained, DepthMinimal means MinimalDepth(p)
+	// (plus DepthSlack). A bound below MinimalDepth is an error; bounds
+	// above 60 count as 60.
 	MaxDepth int
+	// DepthSlack, with MaxDepth = DepthMinimal, lets every path take that
+	// many levels more than the minimal adder tree (a network gives each
+	// layer the same slack: its depth is the sum of theirs).
+	DepthSlack int
 	// Restarts is the number of randomised attempts made after the
 	// deterministic ones; the cheapest graph found is kept. 0 picks a number
 	// from the problem's size (AutoRestarts); a negative value means none.
@@ -79,7 +85,7 @@ func AutoRestarts(p Problem, opt Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return autoRestarts(n, len(strategies(opt, n))), nil
+	return autoRestarts(n, len(plans(opt, n))), nil
 }
 
 func autoRestarts(n *normalized, deterministic int) int {
@@ -88,16 +94,18 @@ func autoRestarts(n *normalized, deterministic int) int {
 }
 
 // strategies returns the deterministic attempts for the options: both
-// decompositions without a depth bound; under a bound, or without
-// decomposition, the plain CSE only (a decomposition lengthens the paths:
-// y_i = D_i ± y_parent chains outputs). Each decomposition needs at most
+// decompositions without a depth bound; under a bound with slack above the
+// minimal adder tree, both and the plain CSE (plans limits the trees'
+// height); at the minimal depth, or without decomposition, the plain CSE
+// only (a decomposition lengthens the paths: y_i = D_i ± y_parent chains
+// outputs). Each decomposition needs at most
 // maxTreeSize rows (columns). The spanning trees break ties towards the
 // shallower tree (shorter chains); problems of at most bothTiesPairs digit
 // pairs also try the trees with ties broken by index, the attempts being
 // ranked with depth in the balance (better).
 func strategies(opt Options, n *normalized) []strategy {
 	var sts []strategy
-	if !opt.NoDecompose && opt.MaxDepth == 0 {
+	if !opt.NoDecompose && (opt.MaxDepth == 0 || slackOf(opt, n) > 0) {
 		if n.nOut <= maxTreeSize {
 			sts = append(sts, rowTreeShallow)
 		}
@@ -124,11 +132,60 @@ func strategies(opt Options, n *normalized) []strategy {
 			}
 		}
 	}
-	if len(sts) == 0 || digitPairs(n) > plainPairs && n.nOut < 4*n.nIn {
+	switch {
+	case len(sts) == 0 || digitPairs(n) > plainPairs && n.nOut < 4*n.nIn && opt.MaxDepth == 0:
 		sts = append(sts[:0], plainRows)
+	case opt.MaxDepth != 0:
+		// Under a bound with slack, the plain CSE stays a candidate: a
+		// decomposition within the bound is not always cheaper.
+		sts = append(sts, plainRows)
 	}
 	return sts
 }
+
+// slackOf returns how many levels a bound leaves above the minimal adder
+// tree (0 without a bound).
+func slackOf(opt Options, n *normalized) int {
+	switch {
+	case opt.MaxDepth == DepthMinimal:
+		return max(min(opt.DepthSlack, maxBound-minimalDepth(n)), 0)
+	case opt.MaxDepth > 0:
+		return max(min(opt.MaxDepth, maxBound)-minimalDepth(n), 0)
+	}
+	return 0
+}
+
+// plan is one deterministic attempt: a strategy and, for a decomposition
+// under a depth bound, the most differences a spanning-tree path may sum
+// (spanRows' maxHops; 0: no limit).
+type plan struct {
+	st      strategy
+	maxHops int
+}
+
+// plans returns the deterministic attempts: each strategy once, and under
+// a bound with slack s each decomposition once per height limit 2, 4, ...,
+// up to 2^s differences a path (summing them adds about log2 of that many
+// levels to a difference's depth) and once unlimited; the attempts that
+// miss the bound fail and are dropped.
+func plans(opt Options, n *normalized) []plan {
+	var ps []plan
+	s := slackOf(opt, n)
+	for _, st := range strategies(opt, n) {
+		if st == plainRows || s == 0 {
+			ps = append(ps, plan{st: st})
+			continue
+		}
+		for h := 2; h <= 1<<min(s, maxHopsLog) && h <= 1<<maxHopsLog; h *= 2 {
+			ps = append(ps, plan{st: st, maxHops: h})
+		}
+		ps = append(ps, plan{st: st})
+	}
+	return ps
+}
+
+// maxHopsLog bounds the height limits plans tries (2 .. 2^maxHopsLog).
+const maxHopsLog = 4
 
 // bothTiesPairs is the largest problem (in digit pairs) whose spanning
 // trees are tried with both tie-breaks: a 16x16 matrix of 8-bit entries
@@ -175,8 +232,10 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 	}
 	bound := -1 // unconstrained
 	switch md := minimalDepth(n); {
+	case opt.DepthSlack < 0:
+		return nil, fmt.Errorf("cmvm: DepthSlack %d is negative", opt.DepthSlack)
 	case opt.MaxDepth == DepthMinimal:
-		bound = md
+		bound = min(md+opt.DepthSlack, maxBound)
 	case opt.MaxDepth < 0:
 		return nil, fmt.Errorf("cmvm: MaxDepth %d is neither 0, DepthMinimal nor positive", opt.MaxDepth)
 	case opt.MaxDepth > 0:
@@ -217,7 +276,7 @@ func solveNormalized(n *normalized, opt Options, model CostModel, bound int) (*G
 
 // solveIn is solveNormalized in workspace ws.
 func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound int) (*Graph, error) {
-	sts := strategies(opt, n)
+	sts := plans(opt, n)
 	restarts := opt.Restarts
 	if restarts == 0 {
 		restarts = autoRestarts(n, len(sts))
@@ -232,6 +291,9 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 			rng = rand.New(rand.NewPCG(opt.Seed, uint64(a)))
 		}
 		g, err := attempt(ws, n, model, bound, sts[a%len(sts)], rng)
+		if err == nil && bound >= 0 && g.Stats().Depth > bound {
+			err = errOverBound
+		}
 		if err != nil {
 			// A decomposition can fail where the plain CSE does not (its
 			// differences may overflow); the fallback below decides.
@@ -242,7 +304,7 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 		}
 	}
 	if best == nil {
-		return attempt(ws, n, model, bound, plainRows, nil)
+		return attempt(ws, n, model, bound, plan{st: plainRows}, nil)
 	}
 	return best, nil
 }
@@ -274,6 +336,9 @@ func better(s, t Stats, free bool) bool {
 // 13.3 (adders only) to 330.6 at depth 12.8 (docs/cmvm.md).
 const depthWeight2 = 3
 
+// errOverBound rejects an attempt whose graph is deeper than the bound.
+var errOverBound = errors.New("cmvm: attempt deeper than the bound")
+
 // strategy selects how an attempt shapes the problem before CSE.
 type strategy int
 
@@ -287,9 +352,11 @@ const (
 
 // attempt runs one CSE pass per stage of the strategy and builds the graph.
 // bound < 0 means unconstrained depth.
-func attempt(ws *workspace, n *normalized, model CostModel, bound int, st strategy, rng *rand.Rand) (*Graph, error) {
+func attempt(ws *workspace, n *normalized, model CostModel, bound int, pl plan, rng *rand.Rand) (*Graph, error) {
 	e := newEngine(ws, n.inputs, model, bound, rng)
+	st := pl.st
 	e.shallow = st == rowTreeShallow || st == colTreeShallow
+	e.maxHops = pl.maxHops
 	var refs []ref
 	var err error
 	switch st {

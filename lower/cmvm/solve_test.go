@@ -500,3 +500,54 @@ func TestTranspose(t *testing.T) {
 	}
 	checkGraph(t, rng, n, g, -1)
 }
+
+// TestSolveSlack: a bound above the minimal depth is met and spent: the
+// decompositions run under it with limited tree heights, so two levels of
+// slack save adders on a trained-like 16x64 matrix, and every graph is the
+// exact product.
+func TestSolveSlack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	m := randomMatrix(rng, 64, 16, 127)
+	in := make([]Interval, 16)
+	for j := range in {
+		in[j] = Interval{Lo: 0, Hi: 1023}
+	}
+	p := Problem{Matrix: m, Inputs: in}
+	md, err := MinimalDepth(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := map[int]int{}
+	for _, d := range []int{md, md + 1, md + 2, md + 4} {
+		g, err := Solve(p, Options{MaxDepth: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.Stats()
+		if s.Depth > d {
+			t.Errorf("MaxDepth %d: depth %d", d, s.Depth)
+		}
+		cost[d] = s.Adders + s.Negations
+		x := make([]int64, 16)
+		for j := range x {
+			x[j] = rng.Int64N(1024)
+		}
+		y, err := g.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range m {
+			var want int64
+			for j, c := range r {
+				want += c * x[j]
+			}
+			if y[i] != want {
+				t.Fatalf("MaxDepth %d: output %d = %d, want %d", d, i, y[i], want)
+			}
+		}
+	}
+	if cost[md+2] >= cost[md] || cost[md+4] > cost[md+2] {
+		t.Errorf("adders by bound %v: slack saves nothing", cost)
+	}
+	t.Logf("minimal depth %d; adders (with negations) by bound: %v", md, cost)
+}

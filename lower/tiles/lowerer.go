@@ -24,6 +24,9 @@ type Options struct {
 	// (lower/cmvm): 0 leaves it unconstrained, cmvm.DepthMinimal (-1) bounds it
 	// to the minimal adder tree, a positive value to that many adders.
 	MaxAdderDepth int
+	// AdderDepthSlack: with MaxAdderDepth -1, the levels each product may
+	// take above its minimal adder tree (cmvm.Options.DepthSlack).
+	AdderDepthSlack int
 	// Warn, when not nil, receives a warning for the outputs the program
 	// computes as constants and one for the inputs no output depends on
 	// (deadsignal.go).

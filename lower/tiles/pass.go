@@ -19,6 +19,7 @@ func init() {
 			{Name: "carry-size", Help: "cost model: carry chain length (latency = ceil(bits/carry-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
 			{Name: "adder-size", Help: "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
 			{Name: "max-adder-depth", Help: "adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders", Default: "0", Kind: passes.IntOption},
+			{Name: "adder-depth-slack", Help: "with max-adder-depth=-1: levels each constant-matrix product may take above its minimal adder tree, spent where they save adders", Default: "0", Kind: passes.IntOption},
 			{Name: "warn-dead", Help: "warn when an output is a constant or an input is unused, at the operation where the signal died", Default: "false", Kind: passes.BoolOption},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
@@ -35,6 +36,9 @@ func init() {
 			}
 			if opts.MaxAdderDepth, err = strconv.Atoi(o["max-adder-depth"]); err != nil || opts.MaxAdderDepth < -1 {
 				return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
+			}
+			if opts.AdderDepthSlack, err = strconv.Atoi(o["adder-depth-slack"]); err != nil || opts.AdderDepthSlack < 0 || opts.AdderDepthSlack > 60 {
+				return nil, fmt.Errorf("adder-depth-slack must be an integer from 0 to 60, got '%s'", o["adder-depth-slack"])
 			}
 			return &pass{opts: opts, warn: o["warn-dead"] == "true"}, nil
 		},

@@ -151,14 +151,17 @@ func TestPassOptions(t *testing.T) {
 		opts map[string]string
 		ok   bool
 	}{
-		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "0"}, true},
-		{map[string]string{"max-ops": "0", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "0"}, false},
-		{map[string]string{"max-ops": "x", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "0"}, false},
-		{map[string]string{"max-ops": "10", "carry-size": "q", "adder-size": "-1", "max-adder-depth": "0"}, false},
-		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-1"}, true},
-		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "3"}, true},
-		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-2"}, false},
-		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "deep"}, false},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "0", "adder-depth-slack": "0"}, true},
+		{map[string]string{"max-ops": "0", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "0", "adder-depth-slack": "0"}, false},
+		{map[string]string{"max-ops": "x", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "0", "adder-depth-slack": "0"}, false},
+		{map[string]string{"max-ops": "10", "carry-size": "q", "adder-size": "-1", "max-adder-depth": "0", "adder-depth-slack": "0"}, false},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-1", "adder-depth-slack": "0"}, true},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "3", "adder-depth-slack": "0"}, true},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-2", "adder-depth-slack": "0"}, false},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "deep", "adder-depth-slack": "0"}, false},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-1", "adder-depth-slack": "2"}, true},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-1", "adder-depth-slack": "-1"}, false},
+		{map[string]string{"max-ops": "10", "carry-size": "-1", "adder-size": "-1", "max-adder-depth": "-1", "adder-depth-slack": "61"}, false},
 	} {
 		_, err := info.New(c.opts)
 		if (err == nil) != c.ok {
