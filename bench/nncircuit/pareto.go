@@ -132,7 +132,7 @@ func WriteParetoSVG(w io.Writer, title string, pts []Point) error {
 		}
 	}
 	lx := left + plotW + 12
-	fmt.Fprintf(&b, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"#1f77b4\"/><text x=\"%d\" y=\"%d\">otir, max-adder-depth</text>\n", lx, top+4, lx+8, top+8)
+	fmt.Fprintf(&b, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"#1f77b4\"/><text x=\"%d\" y=\"%d\">otir nn-to-circuit</text>\n", lx, top+4, lx+8, top+8)
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\">(line: its front)</text>\n", lx+8, top+22)
 	fmt.Fprintf(&b, "<path d=\"M%d %d l6 6 l-6 6 l-6 -6 z\" fill=\"#d62728\"/><text x=\"%d\" y=\"%d\">another tool</text>\n", lx, top+32, lx+8, top+42)
 	b.WriteString("</svg>\n")
