@@ -1,0 +1,79 @@
+#!/bin/bash
+# Calibration of backend/rtl's LUT estimate (Design.Estimate, docs/rtl.md
+# "Cost model") against yosys 0.23 synth_xilinx -flatten (scripts/rtl-area.sh).
+#
+#   bench/lut-model.sh         makes the calibration programs in
+#                              backend/rtl/testdata/area/, synthesizes each
+#                              design and writes calibration.tsv there
+#
+# Each row: name, the latency cutoff its design is built with (0:
+# combinational), yosys's LUTs, CARRY4 cells and flip-flops. The programs
+# are small (they are committed: TestEstimateCalibration rebuilds each
+# design and compares its estimate with the row). CMVMs come from
+# ../shared/reference-tools (alkaid-py gen_cmvm64.py) and from otir's own
+# solver; the rest from the repository's examples and test graphs. Takes
+# about 10 CPU minutes (yosys).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REF=${REF:-/work/ref}
+D=backend/rtl/testdata/area
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$D"
+go build -o "$T/" ./cmd/otir-opt ./cmd/otir-run
+opt() { "$T/otir-opt" "$@"; }
+prog() { # NAME: gzip the program $T/p.json into $D/NAME.json.gz
+  gzip -9n < "$T/p.json" > "$D/$1.json.gz"
+}
+cmvm_kernel() { # W.txt: an OTIR kernel x (1xN i8) @ W with a zero accumulator
+  /usr/bin/python3 - "$1" <<'PY'
+import sys, numpy as np
+W = np.loadtxt(sys.argv[1], dtype=np.int64, ndmin=2); n, m = W.shape
+rows = ', '.join('[' + ', '.join(str(int(v)) for v in r) + ']' for r in W)
+t = lambda s: f'!otir.tile<{s}, #private>'
+print(f'''module attributes {{otir.typing_style = "hls"}} {{
+  otir.kernel @cmvm(%x: !otir.tile<1x{n}xi8, #global>, %y: !otir.tile<1x{m}xi32, #global>) {{
+    %vx = otir.load %x : !otir.tile<1x{n}xi8, #global> -> {t(f"1x{n}xi8")}
+    %w = otir.constant dense<[{rows}]> : {t(f"{n}x{m}xi8")}
+    %z = otir.constant dense<0> : {t(f"1x{m}xi32")}
+    %h = otir.matmul %vx, %w, %z : ({t(f"1x{n}xi8")}, {t(f"{n}x{m}xi8")}, {t(f"1x{m}xi32")}) -> {t(f"1x{m}xi32")}
+    otir.store %h, %y : {t(f"1x{m}xi32")}, !otir.tile<1x{m}xi32, #global>
+    otir.return
+  }}
+}}''')
+PY
+}
+for nw in "0 8" "0 16" "1 24"; do
+  set -- $nw
+  "$REF/bin/alkaid-py" "$REF/tools/gen_cmvm64.py" "$1" "$2" "$T" >/dev/null
+  cp "$T/cmvm$2_int8.json" "$T/p.json" && prog "alkaid-cmvm$2"
+  cmvm_kernel "$T/W$2_int8_seed$1.txt" > "$T/k.otir"
+  for o in "max-adder-depth=0:free" "max-adder-depth=-1:min" "max-adder-depth=-1 adder-depth-slack=3:slack3"; do
+    opt "$T/k.otir" --pass-pipeline="builtin.module(promote-types,lower-tiles{${o%%:*}},dais-optimize)" --emit=alir-v4-json -o "$T/p.json"
+    prog "otir-cmvm$2-${o##*:}"
+  done
+done
+for e in mlp vadd; do
+  opt examples/$e.otir --pass-pipeline='builtin.module(promote-types,lower-tiles,dais-optimize)' --emit=alir-v4-json -o "$T/p.json"
+  prog "example-$e"
+done
+Q=tests/nn/Inputs/quantized
+for g in functions requantize pool relu linear mul; do
+  P=""; [ -f $Q/$g.params.npz ] && P="--params $Q/$g.params.npz"
+  opt $Q/$g.mlir $P --pass-pipeline='builtin.module(nn-to-circuit)' --emit=alir-v4-json -o "$T/p.json"
+  prog "nn-$g"
+done
+opt tests/lower/Inputs/lookup.otir --pass-pipeline='builtin.module(promote-types,lower-tiles,dais-optimize)' --emit=alir-v4-json -o "$T/p.json"
+prog lookup
+# Designs: every program combinational, and three pipelined (flip-flops).
+rows=()
+for f in "$D"/*.json.gz; do rows+=("$(basename "$f" .json.gz) 0"); done
+rows+=("otir-cmvm16-min 2" "otir-cmvm16-free 3" "example-mlp 4")
+printf 'name\tcutoff\tluts\tcarry\tffs\n' > "$D/calibration.tsv"
+for r in "${rows[@]}"; do
+  set -- $r
+  "$T/otir-run" convert "$D/$1.json.gz" "$T/d.v" --name d --latency-cutoff "$2" >/dev/null
+  line=$(cd "$T" && bash "$OLDPWD/scripts/rtl-area.sh" d d.v)
+  n() { sed -n "s/.*$1 \([0-9]*\).*/\1/p" <<<"$line"; }
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(n LUTs)" "$(n carry)" "$(n flip-flops)" | tee -a "$D/calibration.tsv"
+done
