@@ -5,6 +5,8 @@
 #   bench/lut-model.sh         makes the calibration programs in
 #                              backend/rtl/testdata/area/, synthesizes each
 #                              design and writes calibration.tsv there
+#   ONLY="a b" bench/lut-model.sh   synthesizes only the designs named (their
+#                              rows replaced), after making all programs
 #
 # Each row: name, the latency cutoff its design is built with (0:
 # combinational), yosys's LUTs, CARRY4 cells and flip-flops. The programs
@@ -20,7 +22,7 @@ D=backend/rtl/testdata/area
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$D"
-go build -o "$T/" ./cmd/otir-opt ./cmd/otir-run
+go build -o "$T/" ./cmd/otir-opt ./cmd/otir-run ./cmd/otir-translate
 opt() { "$T/otir-opt" "$@"; }
 prog() { # NAME: gzip the program $T/p.json into $D/NAME.json.gz
   gzip -9n < "$T/p.json" > "$D/$1.json.gz"
@@ -58,22 +60,43 @@ for e in mlp vadd; do
   prog "example-$e"
 done
 Q=tests/nn/Inputs/quantized
-for g in functions requantize pool relu linear mul; do
+for g in functions requantize pool relu linear mul conv2d reduce misc add; do
   P=""; [ -f $Q/$g.params.npz ] && P="--params $Q/$g.params.npz"
   opt $Q/$g.mlir $P --pass-pipeline='builtin.module(nn-to-circuit)' --emit=alir-v4-json -o "$T/p.json"
   prog "nn-$g"
 done
+# Two float networks through calibration: the BatchNorm MLP and the jet
+# tagger's logits (as bench/pareto.sh), and alkaid's circuit of the latter.
+"$T/otir-translate" --import-onnx tests/nn/Inputs/onnx-float/bn_mlp.onnx -o "$T/bn.mlir" --params-out "$T/bn.npz"
+opt "$T/bn.mlir" --params "$T/bn.npz" --pass-pipeline="builtin.module(nn-to-circuit{calibration=tests/nn/Inputs/onnx-float/bn_mlp.calib.npy})" --emit=alir-v4-json -o "$T/p.json"
+prog nn-bn-mlp
+J=tests/nn/Inputs/jet
+"$T/otir-translate" --import-onnx $J/model.onnx --graph-name jet -o "$T/jet-full.mlir" --params-out "$T/jet.npz"
+sed '/nn.softmax/d; s/nn.return %7 : tensor<1x5xf64>/nn.return %6 : tensor<1x5xf64>/' "$T/jet-full.mlir" > "$T/jet.mlir"
+for o in "max-adder-depth=-1:min" "adder-depth-slack=2:slack2"; do
+  opt "$T/jet.mlir" --params "$T/jet.npz" --pass-pipeline="builtin.module(nn-to-circuit{calibration=$J/calib.npy act-bits=10 input-bits=10 ${o%%:*}})" --emit=alir-v4-json -o "$T/p.json"
+  prog "nn-jet-${o##*:}"
+done
+opt "$T/jet.mlir" --params "$T/jet.npz" --pass-pipeline="builtin.module(nn-quantize{calibration=$J/calib.npy act-bits=10 input-bits=10})" -o "$T/jet.q.mlir"
+printf "0 %.0s" $(seq 16) > "$T/rows.txt"
+"$REF/bin/alkaid-py" bench/alkaid/trace_graph.py "$T/jet.q.mlir" "$T/jet.npz" "$T/rows.txt" "$T/alkaid-jet" >/dev/null
+zcat "$T/alkaid-jet/alkaid.json.gz" > "$T/p.json" && prog alkaid-jet
 opt tests/lower/Inputs/lookup.otir --pass-pipeline='builtin.module(promote-types,lower-tiles,dais-optimize)' --emit=alir-v4-json -o "$T/p.json"
 prog lookup
 # Designs: every program combinational, and three pipelined (flip-flops).
 rows=()
 for f in "$D"/*.json.gz; do rows+=("$(basename "$f" .json.gz) 0"); done
 rows+=("otir-cmvm16-min 2" "otir-cmvm16-free 3" "example-mlp 4")
-printf 'name\tcutoff\tluts\tcarry\tffs\n' > "$D/calibration.tsv"
+TSV=$D/calibration.tsv
+if [ -z "${ONLY:-}" ]; then printf 'name\tcutoff\tluts\tcarry\tffs\n' > "$TSV"; fi
 for r in "${rows[@]}"; do
   set -- $r
+  if [ -n "${ONLY:-}" ]; then
+    case " $ONLY " in *" $1 "*) ;; *) continue ;; esac
+    awk -v n="$1" -v c="$2" -F'\t' '!($1 == n && $2 == c)' "$TSV" > "$T/tsv" && cp "$T/tsv" "$TSV"
+  fi
   "$T/otir-run" convert "$D/$1.json.gz" "$T/d.v" --name d --latency-cutoff "$2" >/dev/null
   line=$(cd "$T" && bash "$OLDPWD/scripts/rtl-area.sh" d d.v)
   n() { sed -n "s/.*$1 \([0-9]*\).*/\1/p" <<<"$line"; }
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(n LUTs)" "$(n carry)" "$(n flip-flops)" | tee -a "$D/calibration.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(n LUTs)" "$(n carry)" "$(n flip-flops)" | tee -a "$TSV"
 done

@@ -12,44 +12,52 @@ type Estimate struct {
 	LUTs      int // LUT1..LUT6 cells
 	Carry     int // CARRY4 cells
 	FlipFlops int // FD* cells: register bits
+	DSPs      int // DSP48E1 cells: synth_xilinx maps each multiplier to them
 }
 
 // areaFeatures are the netlist's counts the estimate weighs.
 type areaFeatures struct {
-	adderBits  int // result bits of adders and subtractors that need a carry chain
-	carryCells int // ceil(bits/4) per adder
+	adderBits  int // result bits of adders of two varying operands that need a carry chain
+	constBits  int // the same of adders of a varying operand and a constant
+	cmpBits    int // the same of subtractors whose sign bit alone is read: comparisons
 	muxBits    int // 2:1 multiplexer bits
+	zeroBits   int // multiplexer bits one of whose inputs is constant zero: AND gates
 	gateBits   int // bits of and/or/xor/not
 	reduceIns  int // inputs of or/and reductions
 	lookupLUTs int // 6-input LUTs of the ROMs: out bits · 2^max(index-6, 0)
-	mulBits    int // partial-product bits of multipliers
+	dsps       int // DSP48E1 slices of the multipliers (25x18 signed each)
 	regBits    int // register bits
 }
 
 // The weights of the features, fitted by least squares on the calibration
-// designs (bench/lut-model.sh prints the fit):
-//   - an adder bit is one LUT (the carry chain's propagate) and a quarter
-//     of a CARRY4, whatever drives it;
-//   - a mux bit is a LUT3, and yosys packs about two of them per LUT6
-//     when they share a select;
-//   - a reduction of n inputs is a tree of LUT6s, n/5 of them;
-//   - a multiplier's partial products cost about a LUT each.
+// designs and rounded (bench/lut-model.sh; docs/rtl.md "Cost model"):
+//   - an adder bit is about one LUT (the carry chain's propagate; yosys
+//     merges a few into neighbouring logic): 0.95, 0.9 with a constant
+//     operand or when only its sign is read;
+//   - a 2:1 mux bit, and an AND with a mux's zero branch, fold into the
+//     LUT of the adder or comparison next to it: 0;
+//   - and/or/xor/not bits pack two to a LUT: 0.5; a reduction of n inputs
+//     is a tree of LUT6s: n/5;
+//   - a ROM takes a LUT6 per output bit and 64 entries, a few shared: 0.95;
+//   - a multiplier is DSP slices, no LUTs (synth_xilinx's default);
+//   - a carry cell (CARRY4) serves about four adder bits: 0.24 a bit.
 const (
-	lutPerAdderBit  = 1.0
-	lutPerMuxBit    = 1.0
+	lutPerAdderBit  = 0.95
+	lutPerConstBit  = 0.9
 	lutPerGateBit   = 0.5
 	lutPerReduceIn  = 0.2
-	lutPerMulBit    = 1.0
-	lutPerLookupLUT = 1.0
+	lutPerLookupLUT = 0.95
+	carryPerBit     = 0.24
 )
 
 // Estimate returns the design's estimated area.
 func (d *Design) Estimate() Estimate {
 	f := d.features()
-	luts := lutPerAdderBit*float64(f.adderBits) + lutPerMuxBit*float64(f.muxBits) +
+	luts := lutPerAdderBit*float64(f.adderBits) + lutPerConstBit*float64(f.constBits+f.cmpBits) +
 		lutPerGateBit*float64(f.gateBits) + lutPerReduceIn*float64(f.reduceIns) +
-		lutPerMulBit*float64(f.mulBits) + lutPerLookupLUT*float64(f.lookupLUTs)
-	return Estimate{LUTs: int(math.Round(luts)), Carry: f.carryCells, FlipFlops: f.regBits}
+		lutPerLookupLUT*float64(f.lookupLUTs)
+	carry := carryPerBit * float64(f.adderBits+f.constBits+f.cmpBits)
+	return Estimate{LUTs: int(math.Round(luts)), Carry: int(math.Round(carry)), FlipFlops: f.regBits, DSPs: f.dsps}
 }
 
 // features counts what synthesis keeps: the bits of each net that some
@@ -57,7 +65,8 @@ func (d *Design) Estimate() Estimate {
 // pass one operand through unchanged (the other's are constant zeros:
 // wires, not LUTs) excluded.
 func (d *Design) features() areaFeatures {
-	used := d.usedBits()
+	used, signOnly := d.usedBits()
+	addressOnly := d.addressOnly()
 	var f areaFeatures
 	for i, n := range d.nets {
 		w := used[i]
@@ -66,16 +75,32 @@ func (d *Design) features() areaFeatures {
 		}
 		switch n.kind {
 		case kAdd, kSub:
+			constant := isConst(n.a) || isConst(n.b)
+			if constant && addressOnly[i] {
+				continue // a constant offset of a ROM's address: folded into the ROM
+			}
 			low := trailingZeros(n.b)
 			if n.kind == kAdd {
 				low = max(low, trailingZeros(n.a))
 			}
-			if bits := w - low; bits > 0 {
+			bits := w - low
+			if bits <= 0 {
+				continue
+			}
+			switch {
+			case signOnly[i]:
+				f.cmpBits += bits
+			case constant:
+				f.constBits += bits
+			default:
 				f.adderBits += bits
-				f.carryCells += (bits + 3) / 4
 			}
 		case kMux:
-			f.muxBits += w
+			if isZero(n.a) || isZero(n.b) {
+				f.zeroBits += w
+			} else {
+				f.muxBits += w
+			}
 		case kAnd, kOr, kXor, kNot:
 			f.gateBits += w
 		case kRedOr, kRedAnd:
@@ -84,7 +109,11 @@ func (d *Design) features() areaFeatures {
 			t := d.tables[n.table]
 			f.lookupLUTs += w << max(t.index-6, 0)
 		case kMul:
-			f.mulBits += n.a.width() * n.b.width()
+			// Operands of up to 25 and 18 bits fit one slice; wider ones
+			// take a slice per 25x18 tile.
+			a, b := significant(n.a), significant(n.b)
+			wa, wb := max(a, b), min(a, b)
+			f.dsps += ((wa + 24) / 25) * ((wb + 17) / 18)
 		case kReg:
 			f.regBits += w
 		}
@@ -93,10 +122,12 @@ func (d *Design) features() areaFeatures {
 }
 
 // usedBits returns, for every net, how many of its low bits an output
-// depends on (0: the net is dead). Nets only read earlier nets, so one
-// pass from the last net back finds them.
-func (d *Design) usedBits() []int {
+// depends on (0: the net is dead), and whether its top bit is all that is
+// read. Nets only read earlier nets, so one pass from the last net back
+// finds them.
+func (d *Design) usedBits() ([]int, []bool) {
 	used := make([]int, len(d.nets))
+	below := make([]bool, len(d.nets)) // a bit below the top is read
 	mark := func(e expr) {
 		for _, p := range e {
 			if p.net < 0 {
@@ -107,6 +138,9 @@ func (d *Design) usedBits() []int {
 				hi = p.lo
 			}
 			used[p.net] = max(used[p.net], hi+1)
+			if p.lo < d.nets[p.net].width-1 {
+				below[p.net] = true
+			}
 		}
 	}
 	for _, o := range d.outs {
@@ -127,7 +161,11 @@ func (d *Design) usedBits() []int {
 		}
 		mark(n.c)
 	}
-	return used
+	signOnly := make([]bool, len(d.nets))
+	for i, n := range d.nets {
+		signOnly[i] = used[i] == n.width && !below[i]
+	}
+	return used, signOnly
 }
 
 // trim returns the low w bits of e.
@@ -164,4 +202,61 @@ func trailingZeros(e expr) int {
 		return z + int(p.c.TrailingZeroBits())
 	}
 	return z
+}
+
+// significant returns e's width less a leading sign extension.
+func significant(e expr) int {
+	w := e.width()
+	if len(e) > 1 && e[0].rep {
+		w -= e[0].width()
+	}
+	return w
+}
+
+// addressOnly reports, for every net, whether only lookup addresses read
+// it (and no output).
+func (d *Design) addressOnly() []bool {
+	other := make([]bool, len(d.nets))
+	read := make([]bool, len(d.nets))
+	mark := func(e expr, byLookup bool) {
+		for _, p := range e {
+			if p.net >= 0 {
+				read[p.net] = true
+				other[p.net] = other[p.net] || !byLookup
+			}
+		}
+	}
+	for _, o := range d.outs {
+		mark(o, false)
+	}
+	for _, n := range d.nets {
+		mark(n.a, n.kind == kLookup)
+		mark(n.b, false)
+		mark(n.c, false)
+	}
+	only := make([]bool, len(d.nets))
+	for i := range only {
+		only[i] = read[i] && !other[i]
+	}
+	return only
+}
+
+// isConst reports whether e is all constant bits.
+func isConst(e expr) bool {
+	for _, p := range e {
+		if p.net >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isZero reports whether e is constant zero.
+func isZero(e expr) bool {
+	for _, p := range e {
+		if p.net >= 0 || p.c.Sign() != 0 {
+			return false
+		}
+	}
+	return true
 }
