@@ -111,3 +111,19 @@ func TestEstimateCalibration(t *testing.T) {
 		t.Errorf("mean carry error %.1f %% over the large designs, want at most %.0f %%", 100*mean, 100*meanCarryError)
 	}
 }
+
+// BenchmarkEstimate: building the jet tagger's design (5,000 ops, 62,000
+// LUTs by yosys, which takes minutes) and estimating its area.
+func BenchmarkEstimate(b *testing.B) {
+	p, _, err := alir.ReadFile(filepath.Join("testdata", "area", "nn-jet-min.json.gz"), alir.FormatAuto)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		d, err := Build(p, Options{Name: "d"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = d.Estimate()
+	}
+}
