@@ -8,7 +8,9 @@
 # through nn-to-circuit (the QONNX MLP with and without its softmax
 # lookups, the QONNX CNN, the BatchNorm MLP), lookups and muxes
 # (abs-after-cmvm, reduce8), the DAIS v1 conformance program (multipliers),
-# and pipelined designs (flip-flops).
+# and pipelined designs (flip-flops), and alkaid's MLP (alkaid-mlp, about
+# 45,000 LUTs; yosys takes about 10 minutes on it). The DAIS v1 program's
+# multipliers become 40 DSP48E1 cells, which rtl-area.sh does not count.
 #
 #   bench/lut-heldout.sh      makes the programs in
 #                             backend/rtl/testdata/area-heldout/, synthesizes
@@ -20,7 +22,7 @@
 # cutoff the design is built with (0: combinational), yosys's LUTs, CARRY4
 # cells and flip-flops; how each program is made is the script below.
 # Needs /work/ref (alkaid-py, gen_cmvm64.py: ../shared/reference-tools)
-# and /usr/bin/python3 with numpy. Takes about 20 CPU minutes (yosys).
+# and /usr/bin/python3 with numpy. Takes about 30 CPU minutes (yosys).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REF=${REF:-/work/ref}
@@ -85,10 +87,12 @@ prog dais-v1-example
 cp "$T/cmvm32_int8.json" "$T/p.json" && prog alkaid-cmvm32
 cmvm_kernel "$T/W32_int8_seed2.txt" 8 > "$T/k.otir"
 lower "$T/k.otir" "max-adder-depth=-1" && prog otir-cmvm32-min
+cp ../shared/conformance/alir/alkaid-mlp/model-v4.json.gz "$D/alkaid-mlp.json.gz"
 # Designs, small first: every program combinational, five pipelined.
 rows=("reduce8 0" "abs-after-cmvm 0" "otir-cmvm8x32-w4 0" "otir-cmvm32x8-w4 0" "qonnx-mlp 0"
   "qonnx-mlp-softmax 0" "dais-v1-example 0" "reduce8 1" "abs-after-cmvm 2" "otir-cmvm8x32-w4 2"
-  "qonnx-mlp 3" "dais-v1-example 2" "bn-mlp 0" "qonnx-cnn 0" "alkaid-cmvm32 0" "otir-cmvm32-min 0")
+  "qonnx-mlp 3" "dais-v1-example 2" "bn-mlp 0" "qonnx-cnn 0" "alkaid-cmvm32 0" "otir-cmvm32-min 0"
+  "alkaid-mlp 0")
 printf 'name\tcutoff\tluts\tcarry\tffs\n' > "$D/calibration.tsv"
 for r in "${rows[@]}"; do
   set -- $r
