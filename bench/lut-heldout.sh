@@ -9,7 +9,7 @@
 # lookups, the QONNX CNN, the BatchNorm MLP), lookups and muxes
 # (abs-after-cmvm, reduce8), the DAIS v1 conformance program (multipliers),
 # and pipelined designs (flip-flops), and alkaid's MLP (alkaid-mlp, about
-# 45,000 LUTs; yosys takes about 10 minutes on it). The DAIS v1 program's
+# 49,000 LUTs; yosys takes about 10 minutes on it). The DAIS v1 program's
 # multipliers become 40 DSP48E1 cells, which rtl-area.sh does not count.
 #
 #   bench/lut-heldout.sh      makes the programs in
