@@ -9,10 +9,10 @@ import (
 // of minutes (docs/rtl.md "Cost model"; calibrated against yosys 0.23 on
 // the designs of testdata/area/calibration.tsv, TestEstimateCalibration).
 type Estimate struct {
-	LUTs      int // LUT1..LUT6 cells
-	Carry     int // CARRY4 cells
-	FlipFlops int // FD* cells: register bits
-	DSPs      int // DSP48E1 cells: synth_xilinx maps each multiplier to them
+	LUTs      int `json:"luts"`       // LUT1..LUT6 cells
+	Carry     int `json:"carry"`      // CARRY4 cells
+	FlipFlops int `json:"flip_flops"` // FD* cells: register bits
+	DSPs      int `json:"dsps"`       // DSP48E1 cells: synth_xilinx maps each multiplier to them
 }
 
 // areaFeatures are the netlist's counts the estimate weighs.

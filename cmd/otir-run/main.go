@@ -214,12 +214,14 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	area, areaErr := estimateArea(a.prog)
 	if asJSON {
 		v := struct {
 			File   string `json:"file"`
 			Format string `json:"format"`
 			*alir.Info
-		}{a.path, a.format.String(), in}
+			Area *rtl.Estimate `json:"area"`
+		}{a.path, a.format.String(), in, area}
 		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
 			return err
@@ -230,7 +232,26 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 	if _, err := fmt.Fprintf(w, "program:     %s (%s)\n", a.path, a.format); err != nil {
 		return err
 	}
-	return in.WriteText(w)
+	if err := in.WriteText(w); err != nil {
+		return err
+	}
+	if areaErr != nil {
+		_, err = fmt.Fprintf(w, "area:        not estimated: %v\n", areaErr)
+		return err
+	}
+	_, err = fmt.Fprintf(w, "area:        ~%d LUTs, %d CARRY4, %d DSP slices (estimated, combinational, for yosys synth_xilinx: docs/rtl.md#cost-model)\n",
+		area.LUTs, area.Carry, area.DSPs)
+	return err
+}
+
+// estimateArea is the area of p's combinational design (rtl.Design.Estimate).
+func estimateArea(p *alir.Program) (*rtl.Estimate, error) {
+	d, err := rtl.Build(p, rtl.Options{Name: "info"})
+	if err != nil {
+		return nil, err
+	}
+	e := d.Estimate()
+	return &e, nil
 }
 
 var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", ")
@@ -276,7 +297,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			{
 				Name:         "info",
 				OnUsageError: onUsageError,
-				Usage:        "describe a program: inputs, outputs, operations by opcode and by category (adders, constant adds, muxes, lookups, quantizers: docs/alir.md#what-info-counts), cost and latency, constant outputs and unused inputs",
+				Usage:        "describe a program: inputs, outputs, operations by opcode and by category (adders, constant adds, muxes, lookups, quantizers: docs/alir.md#what-info-counts), adder depth, cost and latency, constant outputs and unused inputs, and the estimated LUTs of its design (docs/rtl.md#cost-model)",
 				ArgsUsage:    "PROGRAM",
 				Flags: []cli.Flag{
 					formatFlag,
