@@ -76,17 +76,18 @@ func (b *builder) get(j int32, s int) val {
 }
 
 // delayed returns v, computed at stage from, registered to stage to: one
-// register a stage, shared by every use of the value at that stage. It
-// stops at MaxRegisters registers, setting b.err.
+// register a stage of v's own bits (not the net's bits below or above
+// them), shared by every use of the value at that stage. It stops at
+// MaxRegisters registers, setting b.err.
 func (b *builder) delayed(v val, from, to int) val {
-	if v.isConst() {
+	if v.isConst() || v.width == 0 {
 		return v
 	}
 	for s := from + 1; s <= to && b.err == nil; s++ {
-		key := [2]int{v.net, s}
-		w := v.lo + v.width
+		key := [3]int{v.net, v.lo, s}
+		w := v.width
 		if n, ok := b.delay[key]; ok && b.d.nets[n].width == w {
-			v.net = n
+			v.net, v.lo = n, 0
 			continue
 		}
 		if b.regs == MaxRegisters {
@@ -95,9 +96,9 @@ func (b *builder) delayed(v val, from, to int) val {
 		}
 		b.regs++
 		n := b.addNet(net{name: fmt.Sprintf("%s_r%d_%d", b.d.Name, s, len(b.d.nets)), width: w, kind: kReg,
-			a: expr{part{net: v.net, hi: w - 1, lo: 0}}})
+			a: expr{part{net: v.net, hi: v.lo + w - 1, lo: v.lo}}})
 		b.delay[key] = n
-		v.net = n
+		v.net, v.lo = n, 0
 	}
 	return v
 }
