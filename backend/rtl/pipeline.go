@@ -2,6 +2,7 @@ package rtl
 
 import (
 	"fmt"
+	"github.com/otir-dev/otir/backend/alir"
 	"math"
 	"slices"
 )
@@ -141,6 +142,7 @@ type opGraph struct {
 	ins    [][]int32
 	output []bool
 	live   []bool
+	input  []bool // an input op: it reads model_inp, at stage 0 only
 }
 
 func (b *builder) graph() *opGraph {
@@ -148,7 +150,7 @@ func (b *builder) graph() *opGraph {
 	n := len(p.Ops)
 	at := b.netDelays()
 	g := &opGraph{delay: make([]float64, n), width: make([]int, n), users: make([][]int32, n), ins: make([][]int32, n),
-		output: make([]bool, n), live: make([]bool, n)}
+		output: make([]bool, n), live: make([]bool, n), input: make([]bool, n)}
 	for i, op := range p.Ops {
 		end := len(b.d.nets)
 		if i+1 < n {
@@ -160,6 +162,7 @@ func (b *builder) graph() *opGraph {
 		if !b.vals[i].isConst() {
 			g.width[i] = b.vals[i].width
 		}
+		g.input[i] = op.Opcode == alir.OpInput
 		if g.width[i] == 0 && g.delay[i] == 0 && end == b.firstNet[i] {
 			continue // a constant: no net, no register
 		}
@@ -304,6 +307,9 @@ func (g *opGraph) alap(cutoff float64, n int, asap []int) ([]int, bool) {
 		if d > 0 && d+g.delay[i] > cutoff {
 			s, d = s-1, 0
 		}
+		if g.input[i] {
+			s = 0
+		}
 		st[i], dep[i] = s, d+g.delay[i]
 	}
 	for i := range st {
@@ -399,7 +405,7 @@ func (g *opGraph) improve(st []int, n int, cutoff float64) {
 		arr, dep := g.arrivals(st), g.departures(st)
 		moved := false
 		for i := range st {
-			if !g.live[i] {
+			if !g.live[i] || g.input[i] {
 				continue
 			}
 			lo, hi := 0, n-1
@@ -473,42 +479,44 @@ func (g *opGraph) moveDelta(st []int, n, i, t int) int {
 	return after - before
 }
 
-// flipFlops returns the register bits of the design a synthesis tool
-// keeps: bits of the pipeline registers that some output reads (through
-// the bits each operation reads: an adder's bit k reads its operands' bits
-// 0..k), whose input is not a constant, one for registers of the same bit
-// (yosys's opt_clean, opt_dff and opt_merge). 0 for a combinational
-// design.
-func (d *Design) flipFlops() int {
+// registers counts the pipeline register bits a synthesis tool keeps:
+// bits some output reads (through the bits each operation reads: an
+// adder's bit k reads its operands' bits 0..k, but none below the first
+// bit where both may be nonzero), whose input is not a constant, one for
+// registers of the same bit (yosys's opt_clean, opt_dff, opt_merge). ffs
+// are those synth_xilinx keeps as flip-flops (FD cells): the others are
+// chains of 3 or more, each read only by the next but the last, which it
+// maps to shift registers (xilinx_srl -fixed -minlen 3).
+func (d *Design) registers() (bits, ffs int) {
 	nets := d.nets
-	// src: every bit's driver through wires: ("net", bit) of a non-wire
-	// net, or -1/-2 for constant 0/1. A register's bit is its own source.
+	// src: every bit's driver through wires: (net, bit) of a net that is
+	// not a wire, or {-1, 0} / {-2, 0} for a constant 0 / 1. A register's
+	// bit is its own source, or the first register of the same input's.
 	type bitRef struct{ net, bit int }
+	zero := bitRef{-1, 0}
 	base := make([]int, len(nets)+1)
 	for k, n := range nets {
 		base[k+1] = base[k] + n.width
 	}
 	src := make([]bitRef, base[len(nets)])
-	partBit := func(p part, k int) bitRef { // bit k of the part (0: its lsb)
-		switch {
-		case p.net < 0:
-			return bitRef{-1 - int(p.c.Bit(k)), 0}
-		case p.rep:
-			return src[base[p.net]+p.lo]
-		}
-		return src[base[p.net]+p.lo+k]
-	}
-	exprBit := func(e expr, k int) bitRef { // bit k of the expression
+	exprBit := func(e expr, k int) bitRef { // bit k of e (0: its lsb)
 		for i := len(e) - 1; i >= 0; i-- {
-			if w := e[i].width(); k < w {
-				return partBit(e[i], k)
-			} else {
+			p := e[i]
+			if w := p.width(); k >= w {
 				k -= w
+				continue
 			}
+			switch {
+			case p.net < 0:
+				return bitRef{-1 - int(p.c.Bit(k)), 0}
+			case p.rep:
+				return src[base[p.net]+p.lo]
+			}
+			return src[base[p.net]+p.lo+k]
 		}
-		return bitRef{-1, 0}
+		return zero
 	}
-	regOf := map[bitRef]bitRef{} // register bits merged by their input
+	regOf := map[bitRef]bitRef{}
 	for k, n := range nets {
 		for bit := range n.width {
 			r := bitRef{k, bit}
@@ -528,31 +536,45 @@ func (d *Design) flipFlops() int {
 			src[base[k]+bit] = r
 		}
 	}
-	// live: the bits some output reads.
+	// live: the bits some output reads; regReaders and otherRead: who
+	// reads a live bit (registers, or logic and outputs).
 	live := make([]bool, len(src))
-	mark := func(e expr, top int) { // bits 0..top of e
-		for k := 0; k <= top && k < e.width(); k++ {
-			if r := exprBit(e, k); r.net >= 0 {
-				live[base[r.net]+r.bit] = true
+	regReaders := make([]int32, len(src))
+	otherRead := make([]bool, len(src))
+	byReg := false
+	read := func(e expr, k int) {
+		if r := exprBit(e, k); r.net >= 0 {
+			i := base[r.net] + r.bit
+			live[i] = true
+			if byReg {
+				regReaders[i]++
+			} else {
+				otherRead[i] = true
 			}
 		}
 	}
 	for _, e := range d.outs {
-		mark(e, e.width()-1)
+		for k := range e.width() {
+			read(e, k)
+		}
 	}
 	for k := len(nets) - 1; k >= 0; k-- {
 		n := nets[k]
+		if n.kind == kAssign { // a wire: its readers read its sources
+			continue
+		}
+		byReg = n.kind == kReg
 		top := -1
 		for bit := range n.width {
-			if live[base[k]+bit] {
-				top = bit
-				switch n.kind {
-				case kAssign, kReg, kAnd, kOr, kXor, kNot, kMux:
-					for _, e := range []expr{n.a, n.b} {
-						if r := exprBit(e, bit); r.net >= 0 && len(e) > 0 {
-							live[base[r.net]+r.bit] = true
-						}
-					}
+			if !live[base[k]+bit] {
+				continue
+			}
+			top = bit
+			switch n.kind {
+			case kReg, kAnd, kOr, kXor, kNot, kMux:
+				read(n.a, bit)
+				if len(n.b) > 0 {
+					read(n.b, bit)
 				}
 			}
 		}
@@ -560,25 +582,64 @@ func (d *Design) flipFlops() int {
 			continue
 		}
 		switch n.kind {
-		case kAdd, kSub, kMul:
-			mark(n.a, top)
-			mark(n.b, top)
+		case kAdd, kSub:
+			// Below the first bit where both operands may be nonzero (a
+			// subtrahend's: a - 0), no carry: result bit k is operand bit k.
+			m := 0
+			for ; m <= top; m++ {
+				if exprBit(n.b, m) != zero && (exprBit(n.a, m) != zero || n.kind == kSub) {
+					break
+				}
+				if live[base[k]+m] {
+					read(n.a, m)
+					read(n.b, m)
+				}
+			}
+			for bit := m; bit <= top; bit++ {
+				read(n.a, bit)
+				read(n.b, bit)
+			}
+		case kMul:
+			for bit := 0; bit <= top; bit++ {
+				read(n.a, bit)
+				read(n.b, bit)
+			}
 		case kMux:
-			mark(n.c, 0)
+			read(n.c, 0)
 		case kRedOr, kRedAnd, kLookup:
-			mark(n.a, n.a.width()-1)
+			for bit := range n.a.width() {
+				read(n.a, bit)
+			}
 		}
 	}
-	ffs := 0
+	// Shift-register chains: next[r] is the register reading r, when r is
+	// read by that one register only.
+	inChain := func(k, bit int) bool { // a register bit only the next reads
+		i := base[k] + bit
+		return regReaders[i] == 1 && !otherRead[i]
+	}
+	length := map[bitRef]int{} // chain length ending at a register bit
 	for k, n := range nets {
 		if n.kind != kReg {
 			continue
 		}
 		for bit := range n.width {
-			if r := src[base[k]+bit]; r == (bitRef{k, bit}) && live[base[k]+bit] {
-				ffs++
+			if r := src[base[k]+bit]; r != (bitRef{k, bit}) || !live[base[k]+bit] {
+				continue
 			}
+			bits++
+			l := 1
+			if in := exprBit(n.a, bit); in.net >= 0 && nets[in.net].kind == kReg && inChain(in.net, in.bit) {
+				l += length[in]
+			}
+			length[bitRef{k, bit}] = l
 		}
 	}
-	return ffs
+	ffs = bits
+	for r, l := range length { // the ends of chains
+		if !inChain(r.net, r.bit) && l >= 3 {
+			ffs -= l
+		}
+	}
+	return bits, ffs
 }

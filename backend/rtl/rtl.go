@@ -90,11 +90,12 @@ type Design struct {
 	Latency int
 	// Ops is the number of operations of the program.
 	Ops int
-	// FlipFlops is the number of register bits a synthesis tool keeps
-	// (yosys counts as many FD cells): pipeline register bits an output
-	// reads, not constant, one for registers of the same bit. 0:
+	// RegisterBits is the number of pipeline register bits a synthesis
+	// tool keeps: bits an output reads, not constant, one for registers of
+	// the same bit. FlipFlops are those yosys's synth_xilinx keeps as FD
+	// cells, the rest being shift-register chains it maps to SRL16E. 0:
 	// combinational.
-	FlipFlops int
+	RegisterBits, FlipFlops int
 	// Delay is the estimated combinational delay of the design's longest
 	// stage, in adder steps (see DelayEstimate); 0 for DelayProgram.
 	Delay float64
@@ -188,7 +189,7 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 			return nil, err
 		}
 		b.d.Delay = pl.worst
-		b.d.FlipFlops = b.d.flipFlops()
+		b.d.RegisterBits, b.d.FlipFlops = b.d.registers()
 		return b.d, nil
 	}
 	b, err := build(p, name, ev, o.LatencyCutoff, nil)
@@ -197,7 +198,7 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 	}
 	b.d.model = DelayProgram
 	if b.d.Latency > 0 {
-		b.d.FlipFlops = b.d.flipFlops()
+		b.d.RegisterBits, b.d.FlipFlops = b.d.registers()
 	}
 	return b.d, nil
 }

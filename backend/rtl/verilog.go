@@ -170,10 +170,10 @@ func (d *Design) outExpr() expr {
 }
 
 // PipelineText describes a pipelined design's registers and stages in one
-// line: "flip-flops: F, latency: N cycles, longest stage: D (estimated
-// delay)".
+// line: "latency: N cycles, register bits: R (flip-flops F, shift
+// registers R-F), longest stage: D (estimated delay)".
 func (d *Design) PipelineText() string {
-	t := fmt.Sprintf("flip-flops: %d, latency: %d cycles", d.FlipFlops, d.Latency)
+	t := fmt.Sprintf("latency: %d cycles, register bits: %d (flip-flops %d, shift registers %d)", d.Latency, d.RegisterBits, d.FlipFlops, d.RegisterBits-d.FlipFlops)
 	if d.model == DelayEstimate {
 		t += fmt.Sprintf(", longest stage: %.3g (estimated delay)", d.Delay)
 	}
