@@ -32,7 +32,7 @@ otir_at() {
   done
   [ "$(lat "$p" "$lo")" -le "$want" ] || lo=$hi
   line=$(otir-run convert "$p" "$tmp/x.v" --latency-cutoff "$lo" 2>&1)
-  echo "$lo $(echo "$line" | sed -E 's/.*latency: ([0-9]+) cycles, register bits: ([0-9]+) \(flip-flops ([0-9]+).*/\1 \2 \3/')"
+  echo "$lo $(echo "$line" | sed -E 's/.*latency: ([0-9]+) cycles, registers: ([0-9]+) bits \(([0-9]+) flip-flops.*/\1 \2 \3/')"
 }
 printf "| alkaid cutoff | alkaid latency | alkaid register bits | otir cutoff | otir latency | otir register bits | otir flip-flops |"
 [ -n "$own" ] && printf " own: cutoff | latency | register bits | flip-flops |"

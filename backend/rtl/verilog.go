@@ -169,11 +169,11 @@ func (d *Design) outExpr() expr {
 	return e.simplify()
 }
 
-// PipelineText describes a pipelined design's registers and stages in one
-// line: "latency: N cycles, register bits: R (flip-flops F, shift
-// registers R-F), longest stage: D (estimated delay)".
+// PipelineText describes a pipelined design's registers in one line:
+// "registers: R bits (F flip-flops, R-F in shift registers), longest
+// stage: D (estimated delay)".
 func (d *Design) PipelineText() string {
-	t := fmt.Sprintf("latency: %d cycles, register bits: %d (flip-flops %d, shift registers %d)", d.Latency, d.RegisterBits, d.FlipFlops, d.RegisterBits-d.FlipFlops)
+	t := fmt.Sprintf("registers: %d bits (%d flip-flops, %d in shift registers)", d.RegisterBits, d.FlipFlops, d.RegisterBits-d.FlipFlops)
 	if d.model == DelayEstimate {
 		t += fmt.Sprintf(", longest stage: %.3g (estimated delay)", d.Delay)
 	}

@@ -623,7 +623,7 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		return fileErr(src, "", err)
 	}
 	if d.Latency > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "otir-run: %s: %s\n", dst, d.PipelineText())
+		fmt.Fprintf(c.App.ErrWriter, "otir-run: %s: latency: %s, %s\n", dst, cycles(d.Latency), d.PipelineText())
 	}
 	write := func(path string, f func(io.Writer) error) error {
 		var b bytes.Buffer
@@ -660,6 +660,14 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		return write(tb, f)
 	}
 	return nil
+}
+
+// cycles is "1 cycle" or "N cycles".
+func cycles(n int) string {
+	if n == 1 {
+		return "1 cycle"
+	}
+	return fmt.Sprintf("%d cycles", n)
 }
 
 // reorderArgs moves options after positional arguments in front of them,
