@@ -23,9 +23,9 @@ const (
 	// (about nanoseconds on an UltraScale+ part): an adder or subtractor
 	// of n bits AdderDelay(n, carry_size); a mux, a bitwise operation or a
 	// reduction a LUT level (LUTLevel; a relu's mux with 0 nothing); a
-	// lookup of an n-bit index LookupDelay(n); a multiplier an adder per
-	// bit of its narrower operand; wires, slices, shifts and extensions
-	// nothing. A path's delay is the sum along it.
+	// lookup of an n-bit index LookupDelay(n); a multiplier alkaid's
+	// estimate of its partial products; wires, slices, shifts and
+	// extensions nothing. A path's delay is the sum along it.
 	DelayEstimate DelayModel = iota
 	// DelayProgram cuts by the latencies stored in the program (Op.Latency,
 	// alkaid's trace or otir's cost annotation), at multiples of the cutoff.
@@ -46,6 +46,21 @@ func AdderDelay(n int, carrySize int32) float64 {
 		chunks = 1
 	}
 	return float64(chunks)*0.025390625 + 1.09375
+}
+
+// mulDelay is alkaid's surrogate delay of a multiplier of an n-bit
+// product, its operands taken as n/2 bits each: a row of n/2 partial
+// products, each a carry chain.
+func mulDelay(n int, carrySize int32) float64 {
+	h := n / 2
+	chunks := 0
+	if h > 2 {
+		chunks = 1
+		if carrySize >= 1 {
+			chunks = (h - 2 + int(carrySize) - 1) / int(carrySize)
+		}
+	}
+	return float64(h*chunks)*0.025390625 + 1.09375
 }
 
 // LookupDelay is alkaid's surrogate delay of a table lookup with an n-bit
@@ -106,7 +121,7 @@ func (b *builder) netDelays() []float64 {
 		case kAdd, kSub:
 			own = AdderDelay(n.width, b.p.CarrySize)
 		case kMul:
-			own = AdderDelay(n.width, b.p.CarrySize) * float64(max(1, min(n.a.width(), n.b.width())))
+			own = mulDelay(n.width, b.p.CarrySize)
 		case kAnd, kOr, kXor:
 			own = LUTLevel
 		case kMux:
