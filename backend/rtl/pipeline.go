@@ -533,11 +533,25 @@ func (d *Design) registers() (bits, ffs int) {
 	}
 	regOf := map[bitRef]bitRef{}
 	for k, n := range nets {
+		carry := false // an adder's carry (or borrow) may be nonzero
 		for bit := range n.width {
 			r := bitRef{k, bit}
 			switch n.kind {
 			case kAssign:
 				r = exprBit(n.a, bit)
+			case kAdd, kSub:
+				// Below the first bit where both operands may be nonzero
+				// (a subtrahend's: a - 0), a bit is the other operand's.
+				a, b := exprBit(n.a, bit), exprBit(n.b, bit)
+				switch {
+				case carry:
+				case b == zero:
+					r = a
+				case a == zero && n.kind == kAdd:
+					r = b
+				default:
+					carry = true
+				}
 			case kReg:
 				in := exprBit(n.a, bit)
 				if in.net < 0 {
