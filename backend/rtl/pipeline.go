@@ -449,12 +449,58 @@ func (g *opGraph) improve(st []int, n int, cutoff float64) {
 				st[i] = bestT
 				moved = true
 				// Arrivals after i and departures before i in its new stage
-				// grow: recompute them (those in its old stage only shrink).
-				arr, dep = g.arrivals(st), g.departures(st)
+				// grow: bring them up to date (those in its old stage only
+				// shrink: the next pass recomputes them).
+				g.spread(st, arr, dep, i)
 			}
 		}
 		if !moved {
 			return
+		}
+	}
+}
+
+// spread updates the arrivals of the ops after op i and the departures
+// of those before it, in its stage, after i moved there.
+func (g *opGraph) spread(st []int, arr, dep []float64, i int) {
+	work := []int{i}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		a := 0.0
+		for _, j := range g.ins[k] {
+			if st[j] == st[k] {
+				a = max(a, arr[j])
+			}
+		}
+		if a += g.delay[k]; a == arr[k] && k != i {
+			continue
+		}
+		arr[k] = a
+		for _, u := range g.users[k] {
+			if g.live[u] && st[u] == st[k] {
+				work = append(work, int(u))
+			}
+		}
+	}
+	work = append(work, i)
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		d := 0.0
+		for _, u := range g.users[k] {
+			if g.live[u] && st[u] == st[k] {
+				d = max(d, dep[u])
+			}
+		}
+		if d += g.delay[k]; d == dep[k] && k != i {
+			continue
+		}
+		dep[k] = d
+		for _, j := range g.ins[k] {
+			if st[j] == st[k] {
+				work = append(work, int(j))
+			}
 		}
 	}
 }
