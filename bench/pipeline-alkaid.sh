@@ -19,7 +19,7 @@ if [ "$1" != "--" ]; then own=$1; shift; fi
 shift # --
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # lat PROGRAM C: the latency of otir's pipeline of PROGRAM at cutoff C.
-lat() { otir-run convert "$1" "$tmp/x.v" --latency-cutoff "$2" 2>&1 | sed -E 's/.*latency: ([0-9]+) cycles.*/\1/'; }
+lat() { otir-run convert "$1" "$tmp/x.v" --latency-cutoff "$2" 2>&1 | sed -E 's/.*latency: ([0-9]+) cycles?.*/\1/'; }
 # otir_at PROGRAM LATENCY: "cutoff latency register-bits flip-flops" at the
 # largest cutoff (bisection, 4 digits) whose latency is LATENCY (the most
 # freedom to place registers), else the smallest with less.
@@ -32,7 +32,7 @@ otir_at() {
   done
   [ "$(lat "$p" "$lo")" -le "$want" ] || lo=$hi
   line=$(otir-run convert "$p" "$tmp/x.v" --latency-cutoff "$lo" 2>&1)
-  echo "$lo $(echo "$line" | sed -E 's/.*latency: ([0-9]+) cycles, registers: ([0-9]+) bits \(([0-9]+) flip-flops.*/\1 \2 \3/')"
+  echo "$lo $(echo "$line" | sed -E 's/.*latency: ([0-9]+) cycles?, registers: ([0-9]+) bits \(([0-9]+) flip-flops.*/\1 \2 \3/')"
 }
 printf "| alkaid cutoff | alkaid latency | alkaid register bits | otir cutoff | otir latency | otir register bits | otir flip-flops |"
 [ -n "$own" ] && printf " own: cutoff | latency | register bits | flip-flops |"
