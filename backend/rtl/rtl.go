@@ -33,10 +33,11 @@ type Options struct {
 	// "otir".
 	Name string
 	// LatencyCutoff, when positive, pipelines the design: registers are
-	// placed so that no stage spans more than LatencyCutoff units of the
-	// cost model's latency (Op.Latency). 0: combinational. It must be a
-	// finite number >= 0 that gives the program at most MaxStages stages
-	// and MaxRegisters pipeline registers.
+	// placed so that no stage spans more than LatencyCutoff units of delay
+	// (by Delay), with the fewest register bits at the fewest stages the
+	// cutoff allows (DelayEstimate). 0: combinational. It must be a finite
+	// number >= 0 that gives the program at most MaxStages stages and
+	// MaxRegisters pipeline registers.
 	LatencyCutoff float64
 	// Delay chooses the delays LatencyCutoff cuts by: DelayEstimate (the
 	// zero value) estimates every op's delay from the design's own nets,
