@@ -416,6 +416,43 @@ func (g *opGraph) departures(st []int) []float64 {
 // and every stage keeps within the cutoff (an op longer than the cutoff
 // alone), a few passes over the ops.
 func (g *opGraph) improve(st []int, n int, cutoff float64) {
+	// last[j] is the stage that reads op j last (n: an output), cnt[j]
+	// how many readers (an output one) read it there: kept up to date
+	// as ops move, so that a move's cost does not scan every reader of
+	// an operand with many.
+	last, cnt := make([]int, len(st)), make([]int, len(st))
+	count := func(j int) {
+		last[j], cnt[j] = g.lastUse(st, n, j), 0
+		if g.output[j] && last[j] == n {
+			cnt[j]++
+		}
+		for _, k := range g.users[j] {
+			if g.live[k] && st[k] == last[j] {
+				cnt[j]++
+			}
+		}
+	}
+	for j := range st {
+		if g.live[j] {
+			count(j)
+		}
+	}
+	// lastAfter is last[j] once its reader at stage s reads at t.
+	lastAfter := func(j, s, t int) int {
+		switch {
+		case t > last[j]:
+			return t
+		case s != last[j] || cnt[j] > 1 || t == s:
+			return last[j]
+		}
+		u := t // the only reader at last[j] moves earlier: the next latest
+		for _, k := range g.users[j] {
+			if g.live[k] && st[k] != s {
+				u = max(u, st[k])
+			}
+		}
+		return max(u, st[j])
+	}
 	for pass := 0; pass < 16; pass++ {
 		arr, dep := g.arrivals(st), g.departures(st)
 		moved := false
@@ -441,18 +478,41 @@ func (g *opGraph) improve(st []int, n int, cutoff float64) {
 				if t == s || !g.fits(st, arr, dep, i, t, cutoff) {
 					continue
 				}
-				if d := g.moveDelta(st, n, i, t); d < bestDelta {
+				// The register bits that change: op i's own (its last
+				// reader stays) and its operands'.
+				d := g.width[i] * (s - t)
+				for _, j := range g.ins[i] {
+					d += g.width[j] * (lastAfter(int(j), s, t) - last[j])
+				}
+				if d < bestDelta {
 					bestT, bestDelta = t, d
 				}
 			}
-			if bestT != s {
-				st[i] = bestT
-				moved = true
-				// Arrivals after i and departures before i in its new stage
-				// grow: bring them up to date (those in its old stage only
-				// shrink: the next pass recomputes them).
-				g.spread(st, arr, dep, i)
+			if bestT == s {
+				continue
 			}
+			news := make([]int, len(g.ins[i]))
+			for k, j := range g.ins[i] {
+				news[k] = lastAfter(int(j), s, bestT)
+			}
+			st[i] = bestT
+			moved = true
+			for k, j := range g.ins[i] {
+				switch old := last[j]; {
+				case news[k] > old:
+					last[j], cnt[j] = news[k], 1
+				case news[k] < old: // its only last reader moved earlier
+					count(int(j))
+				case bestT == old:
+					cnt[j]++
+				case s == old:
+					cnt[j]--
+				}
+			}
+			// Arrivals after i and departures before i in its new stage
+			// grow: bring them up to date (those in its old stage only
+			// shrink: the next pass recomputes them).
+			g.spread(st, arr, dep, i)
 		}
 		if !moved {
 			return
@@ -520,24 +580,6 @@ func (g *opGraph) fits(st []int, arr, dep []float64, i, t int, cutoff float64) b
 		}
 	}
 	return a+d+g.delay[i] <= max(cutoff, g.delay[i]) && (g.delay[i] <= cutoff || a+d == 0)
-}
-
-// moveDelta is the change of register bits when op i moves to stage t.
-func (g *opGraph) moveDelta(st []int, n, i, t int) int {
-	s := st[i]
-	before := 0
-	for _, j := range g.ins[i] {
-		before += g.width[j] * g.lastUse(st, n, int(j))
-	}
-	before += g.width[i] * (g.lastUse(st, n, i) - s)
-	st[i] = t
-	after := 0
-	for _, j := range g.ins[i] {
-		after += g.width[j] * g.lastUse(st, n, int(j))
-	}
-	after += g.width[i] * (g.lastUse(st, n, i) - t)
-	st[i] = s
-	return after - before
 }
 
 // registers counts the pipeline register bits a synthesis tool keeps:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -225,5 +226,36 @@ func TestDelayModel(t *testing.T) {
 	}
 	if _, err := ParseDelayModel("stored"); err == nil {
 		t.Error("ParseDelayModel(stored): no error")
+	}
+}
+
+// TestEstimateMaxStages: with estimated delays only a path of more than
+// MaxStages ops makes too many stages: a chain of 12,000 xors (a LUT level
+// each) at cutoff 0.5 is a CutoffError naming a cutoff that works.
+func TestEstimateMaxStages(t *testing.T) {
+	q := alir.QInterval{Min: -8, Max: 7, Step: 1}
+	b := alir.NewBuilder(alir.ALIR, 2)
+	x, y := b.Input(0, q), b.Input(1, q)
+	for range 12000 {
+		x = b.BitBinary(x, y, 0, alir.BitXor, q)
+	}
+	b.Output(x, 0, false)
+	p, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(p, Options{LatencyCutoff: 0.5})
+	var ce *CutoffError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "would make 12000 pipeline stages; at most 10000 (rtl.MaxStages): use a cutoff of at least ") {
+		t.Fatalf("error %v, want a CutoffError for 12000 stages", err)
+	}
+	_, s, _ := strings.Cut(err.Error(), "at least ")
+	c, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build(p, Options{LatencyCutoff: c})
+	if err != nil || d.Latency > MaxStages {
+		t.Errorf("suggested cutoff %v: %v", c, err)
 	}
 }

@@ -144,7 +144,7 @@ type builder struct {
 	vals   []val        // value of every op (at its own stage)
 	rng    []alir.Range // proven range of every op's value
 	stage  []int
-	delay  map[[3]int]int // (net, lo, stage) -> a value's bits lo.. registered to that stage
+	delay  map[[3]int][]int // (net, lo, width) -> a value's registers to the stages after its own
 	ev     *alir.Evaluator
 	pad    map[int]int64
 	inLane []int // net of model_inp (index 0)
@@ -208,7 +208,7 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 // nil, else at pl's stages.
 func build(p *alir.Program, name string, ev *alir.Evaluator, cutoff float64, pl *plan) (*builder, error) {
 	b := &builder{p: p, d: &Design{Name: name, Ops: len(p.Ops), cutoff: cutoff}, ev: ev,
-		delay: map[[3]int]int{}, pad: map[int]int64{}, tabOf: map[int]int{}}
+		delay: map[[3]int][]int{}, pad: map[int]int64{}, tabOf: map[int]int{}}
 	b.kif = make([]alir.KIF, len(p.Ops))
 	for i, op := range p.Ops {
 		t, err := op.QInt.KIF()
