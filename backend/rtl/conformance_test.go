@@ -156,9 +156,10 @@ func TestTwoDesigns(t *testing.T) {
 	}
 }
 
-// TestPipelineLatency checks the header's latency: the number of stages of
-// C units of latency the outputs need (alkaid's latencies grow along every
-// path, so an op's stage is that of its own latency).
+// TestPipelineLatency checks the header's latency under DelayProgram: the
+// number of stages of C units of latency the outputs need (alkaid's
+// latencies grow along every path, so an op's stage is that of its own
+// latency).
 func TestPipelineLatency(t *testing.T) {
 	p, _ := readConformance(t, "alkaid-cmvm64", "model-v4.json.gz", 1)
 	lat := 0.0
@@ -166,7 +167,7 @@ func TestPipelineLatency(t *testing.T) {
 		lat = max(lat, p.Ops[o.Index].Latency)
 	}
 	for _, c := range []float64{0, 1, 2.5, 4, lat, 2 * lat} {
-		d, err := Build(p, Options{LatencyCutoff: c})
+		d, err := Build(p, Options{LatencyCutoff: c, Delay: DelayProgram})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,29 +76,34 @@ func (b *builder) get(j int32, s int) val {
 }
 
 // delayed returns v, computed at stage from, registered to stage to: one
-// register a stage, shared by every use of the value at that stage. It
+// register a stage of v's own bits (not the net's bits below or above
+// them), shared by every use of the value at that stage. A net lives in
+// one stage (from), so its registers form one chain, kept in b.delay. It
 // stops at MaxRegisters registers, setting b.err.
 func (b *builder) delayed(v val, from, to int) val {
-	if v.isConst() {
+	if v.isConst() || v.width == 0 || to <= from {
 		return v
 	}
-	for s := from + 1; s <= to && b.err == nil; s++ {
-		key := [2]int{v.net, s}
-		w := v.lo + v.width
-		if n, ok := b.delay[key]; ok && b.d.nets[n].width == w {
-			v.net = n
-			continue
-		}
+	key := [3]int{v.net, v.lo, v.width}
+	chain := b.delay[key]
+	for len(chain) < to-from && b.err == nil {
 		if b.regs == MaxRegisters {
 			b.err = &CutoffError{fmt.Sprintf("rtl: latency cutoff %v needs more than %d pipeline registers (rtl.MaxRegisters): use a larger cutoff", b.d.cutoff, MaxRegisters)}
 			break
 		}
 		b.regs++
-		n := b.addNet(net{name: fmt.Sprintf("%s_r%d_%d", b.d.Name, s, len(b.d.nets)), width: w, kind: kReg,
-			a: expr{part{net: v.net, hi: w - 1, lo: 0}}})
-		b.delay[key] = n
-		v.net = n
+		in := part{net: v.net, hi: v.lo + v.width - 1, lo: v.lo}
+		if k := len(chain); k > 0 {
+			in = part{net: chain[k-1], hi: v.width - 1, lo: 0}
+		}
+		chain = append(chain, b.addNet(net{name: fmt.Sprintf("%s_r%d_%d", b.d.Name, from+len(chain)+1, len(b.d.nets)),
+			width: v.width, kind: kReg, a: expr{in}}))
 	}
+	b.delay[key] = chain
+	if len(chain) < to-from {
+		return v // b.err is set
+	}
+	v.net, v.lo = chain[to-from-1], 0
 	return v
 }
 

@@ -47,9 +47,10 @@ func TestRandomIverilog(t *testing.T) {
 	needTool(t, "iverilog")
 	n := randomCount(40)
 	for _, c := range randomCases(t, n, rand.New(rand.NewPCG(17, 2001))) {
-		for _, cut := range []float64{0, 0.5} {
-			t.Run(fmt.Sprintf("%s/cut%g", c.name, cut), func(t *testing.T) {
-				check(t, c.name, c.p, Options{Name: "rnd", LatencyCutoff: cut}, c.in)
+		for _, o := range []Options{{}, {LatencyCutoff: 0.5}, {LatencyCutoff: 1.5}, {LatencyCutoff: 0.5, Delay: DelayProgram}} {
+			t.Run(fmt.Sprintf("%s/cut%g/delay%d", c.name, o.LatencyCutoff, o.Delay), func(t *testing.T) {
+				o.Name = "rnd"
+				check(t, c.name, c.p, o, c.in)
 			})
 		}
 	}

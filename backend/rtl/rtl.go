@@ -33,11 +33,16 @@ type Options struct {
 	// "otir".
 	Name string
 	// LatencyCutoff, when positive, pipelines the design: registers are
-	// placed so that no stage spans more than LatencyCutoff units of the
-	// cost model's latency (Op.Latency). 0: combinational. It must be a
-	// finite number >= 0 that gives the program at most MaxStages stages
-	// and MaxRegisters pipeline registers.
+	// placed so that no stage spans more than LatencyCutoff units of delay
+	// (by Delay), with the fewest register bits at the fewest stages the
+	// cutoff allows (DelayEstimate). 0: combinational. It must be a finite
+	// number >= 0 that gives the program at most MaxStages stages and
+	// MaxRegisters pipeline registers.
 	LatencyCutoff float64
+	// Delay chooses the delays LatencyCutoff cuts by: DelayEstimate (the
+	// zero value) estimates every op's delay from the design's own nets,
+	// DelayProgram reads the latencies stored in the program.
+	Delay DelayModel
 }
 
 // Bounds of a pipeline, so that no cutoff (1e-300) or stored latency
@@ -86,11 +91,21 @@ type Design struct {
 	Latency int
 	// Ops is the number of operations of the program.
 	Ops int
+	// RegisterBits is the number of pipeline register bits a synthesis
+	// tool keeps: bits an output reads, not constant, one for registers of
+	// the same bit. FlipFlops are those yosys's synth_xilinx keeps as FD
+	// cells, the rest being shift-register chains it maps to SRL16E. 0:
+	// combinational.
+	RegisterBits, FlipFlops int
+	// Delay is the estimated combinational delay of the design's longest
+	// stage, in adder steps (see DelayEstimate); 0 for DelayProgram.
+	Delay float64
 
 	nets   []net
 	tables []table
 	outs   []expr // model_out lanes, lane 0 first; nil: width 0
 	cutoff float64
+	model  DelayModel
 }
 
 // val is an integer value: a constant, or bits lo.. of a net taken as a
@@ -129,13 +144,16 @@ type builder struct {
 	vals   []val        // value of every op (at its own stage)
 	rng    []alir.Range // proven range of every op's value
 	stage  []int
-	delay  map[[2]int]int // (op, stage) -> net of the op's value registered to that stage
+	delay  map[[3]int][]int // (net, lo, width) -> a value's registers to the stages after its own
 	ev     *alir.Evaluator
 	pad    map[int]int64
 	inLane []int // net of model_inp (index 0)
 	tabOf  map[int]int
-	regs   int   // pipeline registers so far
-	err    error // a bound of the pipeline was hit (delayed)
+	regs   int // pipeline registers so far
+	// firstNet[i] is the first net op i's lowering added (its nets are
+	// firstNet[i] up to firstNet[i+1], the last its value's).
+	firstNet []int
+	err      error // a bound of the pipeline was hit (delayed)
 
 	isPortable int8 // portable(): 0 unknown, 1 yes, -1 no
 }
@@ -156,8 +174,41 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{p: p, d: &Design{Name: name, Ops: len(p.Ops), cutoff: o.LatencyCutoff}, ev: ev,
-		delay: map[[2]int]int{}, pad: map[int]int64{}, tabOf: map[int]int{}}
+	if o.LatencyCutoff > 0 && o.Delay == DelayEstimate {
+		// The combinational design gives every op's nets, their widths
+		// and delays: the plan places the registers by them.
+		comb, err := build(p, name, ev, 0, nil)
+		if err != nil {
+			return nil, err
+		}
+		pl, err := comb.plan(o.LatencyCutoff)
+		if err != nil {
+			return nil, err
+		}
+		b, err := build(p, name, ev, o.LatencyCutoff, pl)
+		if err != nil {
+			return nil, err
+		}
+		b.d.Delay = pl.worst
+		b.d.RegisterBits, b.d.FlipFlops = b.d.registers()
+		return b.d, nil
+	}
+	b, err := build(p, name, ev, o.LatencyCutoff, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.d.model = DelayProgram
+	if b.d.Latency > 0 {
+		b.d.RegisterBits, b.d.FlipFlops = b.d.registers()
+	}
+	return b.d, nil
+}
+
+// build lowers p at the given cutoff: by the stored latencies when pl is
+// nil, else at pl's stages.
+func build(p *alir.Program, name string, ev *alir.Evaluator, cutoff float64, pl *plan) (*builder, error) {
+	b := &builder{p: p, d: &Design{Name: name, Ops: len(p.Ops), cutoff: cutoff}, ev: ev,
+		delay: map[[3]int][]int{}, pad: map[int]int64{}, tabOf: map[int]int{}}
 	b.kif = make([]alir.KIF, len(p.Ops))
 	for i, op := range p.Ops {
 		t, err := op.QInt.KIF()
@@ -166,7 +217,9 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 		}
 		b.kif[i] = t
 	}
-	if err := b.stages(o.LatencyCutoff); err != nil {
+	if pl != nil {
+		b.stage, b.d.Latency = pl.stage, pl.stages
+	} else if err := b.stages(cutoff); err != nil {
 		return nil, err
 	}
 	if err := b.inputs(); err != nil {
@@ -174,8 +227,10 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 	}
 	b.vals = make([]val, len(p.Ops))
 	b.rng = make([]alir.Range, len(p.Ops))
+	b.firstNet = make([]int, len(p.Ops))
 	ranges := alir.NewRanges(p, b.kif, func(id int32) alir.Range { return b.rng[id] })
 	for i := range p.Ops {
+		b.firstNet[i] = len(b.d.nets)
 		if err := b.op(i, ranges); err != nil {
 			return nil, err
 		}
@@ -189,7 +244,7 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	return b.d, nil
+	return b, nil
 }
 
 // stages assigns every op its pipeline stage: the stage of its latency
@@ -242,6 +297,31 @@ func leastCutoff(top float64) string {
 	for !ok(least) {
 		least = math.Nextafter(least, math.Inf(1))
 	}
+	return roundCutoff(least, ok)
+}
+
+// leastCutoffBy returns a short decimal cutoff, about the smallest for
+// which ok (monotone: false below some cutoff, true above) holds; ok(hi)
+// must hold.
+func leastCutoffBy(ok func(float64) bool, hi float64) string {
+	lo := 0.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return roundCutoff(hi, ok)
+}
+
+// roundCutoff returns least (for which ok holds) to 3 or more significant
+// digits, rounded so that ok still holds.
+func roundCutoff(least float64, ok func(float64) bool) string {
 	// least to prec (3 or more) significant digits D (least is about
 	// D*10^exp): rounded to the nearest, or else up (D+1).
 	for prec := 3; prec < 17; prec++ {

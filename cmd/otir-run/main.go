@@ -324,13 +324,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				Name:         "convert",
 				OnUsageError: onUsageError,
 				Usage:        "write a program in another format (by OUT's name, or --to), or as hardware: Verilog (OUT.v) or VHDL (OUT.vhd)",
-				ArgsUsage:    "PROGRAM OUT [--latency-cutoff C] [--name N] [--testbench TB [--rows X]]",
+				ArgsUsage:    "PROGRAM OUT [--latency-cutoff C [--delay-model estimate|program]] [--name N] [--testbench TB [--rows X]]",
 				Flags: []cli.Flag{
 					formatFlag,
 					maxInputFlag,
 					maxOpsFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
-					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of the cost model's latency (0: combinational; at most 10000 stages)"}, 0, math.MaxFloat64, "0: combinational"),
+					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of delay (adder steps of the estimate, or the program's latencies: --delay-model); prints the latency in cycles and the flip-flops to stderr (0: combinational; at most 10000 stages)"}, 0, math.MaxFloat64, "0: combinational"),
+					&cli.StringFlag{Name: "delay-model", Value: "estimate", Usage: "hardware, with --latency-cutoff: `MODEL` estimate (each op's delay from the design's widths: an n-bit adder ceil(n/carry_size) steps, 1 when carry_size < 1, a mux or lookup a LUT level of 0.5; registers placed for the fewest flip-flops) or program (the latencies stored in the program, cut at multiples of C as alkaid's traces stored them)"},
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name; made a legal Verilog and VHDL name, see docs/rtl.md)"},
 					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE`; without --rows it reads rows of model_inp in hex from +in=FILE or generic infile (default inputs.hex) and prints model_out in hex"},
 					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: make the testbench self-checking: it embeds the input samples in `X` (.npy or text) and the interpreter's outputs for them, prints PASS n/n or the first mismatching row and lane with both values, and exits non-zero on a mismatch"},
@@ -582,8 +583,8 @@ func convertAction(c *cli.Context) error {
 	if hw {
 		return convertRTL(c, src, dst, lang)
 	}
-	if c.IsSet("latency-cutoff") || c.IsSet("testbench") || c.IsSet("name") || c.IsSet("rows") {
-		return usagef("--latency-cutoff, --name, --testbench and --rows apply to hardware output only (OUT.v, OUT.vhd, --to verilog|vhdl)")
+	if c.IsSet("latency-cutoff") || c.IsSet("delay-model") || c.IsSet("testbench") || c.IsSet("name") || c.IsSet("rows") {
+		return usagef("--latency-cutoff, --delay-model, --name, --testbench and --rows apply to hardware output only (OUT.v, OUT.vhd, --to verilog|vhdl)")
 	}
 	if s := c.String("to"); s != "" {
 		var err error
@@ -615,6 +616,10 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 	if c.IsSet("rows") && !c.IsSet("testbench") {
 		return usagef("--rows needs --testbench (its rows and expected outputs go into the testbench)")
 	}
+	model, err := rtl.ParseDelayModel(c.String("delay-model"))
+	if err != nil {
+		return usagef("--delay-model: %v", err)
+	}
 	p, err := openALIR(c, src)
 	if err != nil {
 		return inputErr(err)
@@ -630,13 +635,16 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 			return fileErr(rows, "standard input", errors.New("no rows: a self-checking testbench needs at least one row to check"))
 		}
 	}
-	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff")})
+	d, err := rtl.Build(p.prog, rtl.Options{Name: name, LatencyCutoff: c.Float64("latency-cutoff"), Delay: model})
 	if err != nil {
 		var ce *rtl.CutoffError
 		if errors.As(err, &ce) {
 			return usageError{err}
 		}
 		return fileErr(src, "", err)
+	}
+	if d.Latency > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "otir-run: %s: latency: %s, %s\n", dst, cycles(d.Latency), d.PipelineText())
 	}
 	write := func(path string, f func(io.Writer) error) error {
 		var b bytes.Buffer
@@ -673,6 +681,14 @@ func convertRTL(c *cli.Context, src, dst string, lang rtl.Language) error {
 		return write(tb, f)
 	}
 	return nil
+}
+
+// cycles is "1 cycle" or "N cycles".
+func cycles(n int) string {
+	if n == 1 {
+		return "1 cycle"
+	}
+	return fmt.Sprintf("%d cycles", n)
 }
 
 // reorderArgs moves options after positional arguments in front of them,

@@ -34,7 +34,7 @@ func newApp(env Env) *cli.App {
 		&cli.Int64Flag{Name: "max-input-bytes", Value: readlimit.Default, Usage: "read at most `N` bytes of the input (or --import-alir) file: a larger or endless input is an error", Category: catIO},
 		&cli.StringFlag{Name: "import-alir", Usage: "read the ALIR/DAIS program `FILE` (JSON, JSON.gz, bytecode, DAIS binary) as a dais.program instead of OTIR text", Category: catIO},
 		&cli.StringFlag{Name: "emit", Usage: "write the module's only dais.program to -o FILE as `FORMAT`: alir-json, alir-json-gz, alir-bytecode, alir-v4-json, alir-v4-json-gz, alir-v4-bytecode, dais-binary, verilog, vhdl (hardware: verilog,latency-cutoff=C pipelines), or dot (a Graphviz graph of the whole module: ops as nodes, SSA uses as edges; -o - for stdout)", Category: catIO},
-		&cli.StringFlag{Name: "latency-cutoff", Usage: "with --emit=verilog or vhdl: pipeline the design so that no stage exceeds `C` units of the cost model's latency (0: combinational)", Category: catIO},
+		&cli.StringFlag{Name: "latency-cutoff", Usage: "with --emit=verilog or vhdl: pipeline the design so that no stage exceeds `C` units of estimated delay (alkaid's surrogate model, docs/rtl.md \"Pipelining\"), with the fewest register bits at that latency (0: combinational)", Category: catIO},
 		&cli.StringFlag{Name: "pass-pipeline", Aliases: []string{"p"}, Usage: "run `PIPELINE`, e.g. 'builtin.module(cse,dce)'", Category: catPipeline},
 		&cli.BoolFlag{Name: "verify-each", Value: true, Usage: "run the verifier after each pass", Category: catPipeline},
 		&cli.BoolFlag{Name: "dump-pass-pipeline", Usage: "print the fully-specified pipeline to stderr", Category: catPipeline},
