@@ -11,7 +11,7 @@ import (
 type Estimate struct {
 	LUTs      int `json:"luts"`       // LUT1..LUT6 cells
 	Carry     int `json:"carry"`      // CARRY4 cells
-	FlipFlops int `json:"flip_flops"` // FD* cells: register bits
+	FlipFlops int `json:"flip_flops"` // FD* cells: Design.FlipFlops
 	DSPs      int `json:"dsps"`       // DSP48E1 cells: synth_xilinx maps each multiplier to them
 }
 
@@ -26,7 +26,6 @@ type areaFeatures struct {
 	reduceIns  int // inputs of or/and reductions
 	lookupLUTs int // 6-input LUTs of the ROMs: out bits · 2^max(index-6, 0)
 	dsps       int // DSP48E1 slices of the multipliers (25x18 signed each)
-	regBits    int // register bits
 }
 
 // The weights of the features, fitted by least squares on the calibration
@@ -57,7 +56,7 @@ func (d *Design) Estimate() Estimate {
 		lutPerGateBit*float64(f.gateBits) + lutPerReduceIn*float64(f.reduceIns) +
 		lutPerLookupLUT*float64(f.lookupLUTs)
 	carry := carryPerBit * float64(f.adderBits+f.constBits+f.cmpBits)
-	return Estimate{LUTs: int(math.Round(luts)), Carry: int(math.Round(carry)), FlipFlops: f.regBits, DSPs: f.dsps}
+	return Estimate{LUTs: int(math.Round(luts)), Carry: int(math.Round(carry)), FlipFlops: d.FlipFlops, DSPs: f.dsps}
 }
 
 // features counts what synthesis keeps: the bits of each net that some
@@ -114,8 +113,6 @@ func (d *Design) features() areaFeatures {
 			a, b := significant(n.a), significant(n.b)
 			wa, wb := max(a, b), min(a, b)
 			f.dsps += ((wa + 24) / 25) * ((wb + 17) / 18)
-		case kReg:
-			f.regBits += w
 		}
 	}
 	return f
