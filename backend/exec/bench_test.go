@@ -19,3 +19,23 @@ func BenchmarkMatmul64(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEmptyLoop runs an empty scf.for of 10^6 iterations: the
+// per-step overhead of the executor (issue 31; bench/executor.sh times the
+// same loop through otir-run to the default step limit).
+func BenchmarkEmptyLoop(b *testing.B) {
+	m := parseModule(b, `otir.kernel @spin() {
+  %c0 = otir.constant 0 : index
+  %c1 = otir.constant 1 : index
+  %n = otir.constant 1000000 : index
+  scf.for %i = %c0 to %n step %c1 {
+  }
+  otir.return
+}`)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Run(m, "spin", nil, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -29,8 +29,18 @@ type Buffer struct {
 // NewBuffer makes a zero-filled buffer. elem must be an integer, index or
 // float type (Validate reports any other).
 func NewBuffer(elem ir.Type, shape ...int64) *Buffer {
-	b := &Buffer{Shape: append([]int64(nil), shape...), Elem: elem}
 	n := tileview.Len(shape)
+	if len(shape) == 0 && fitsInt64(elem) {
+		// An integer scalar (a loop's induction variable, say): the
+		// buffer and its value in one allocation.
+		s := &struct {
+			Buffer
+			v [1]int64
+		}{Buffer: Buffer{Elem: elem}}
+		s.Ints = s.v[:]
+		return &s.Buffer
+	}
+	b := &Buffer{Shape: append([]int64(nil), shape...), Elem: elem}
 	switch {
 	case fitsInt64(elem):
 		b.Ints = make([]int64, n)

@@ -44,6 +44,7 @@ func execFor(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		}
 		iters[i] = v
 	}
+	args := make([]rvalue, len(body.Args)) // runBlock copies them into the environment
 	for iv := lb; cmpInt(iv, ub) < 0; iv = addInt(iv, step) {
 		if err := w.tick(op); err != nil {
 			return nil, err
@@ -54,7 +55,9 @@ func execFor(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 			return nil, opErr(op, "induction variable value %s is not a value of %s", iv, ivType)
 		}
 		ivVal.setNum(0, c)
-		out, err := w.runBlock(body, append([]rvalue{ivVal}, iters...))
+		args[0] = ivVal
+		copy(args[1:], iters)
+		out, err := w.runBlock(body, args)
 		if err != nil {
 			if d, ok := err.(*diag.Diagnostic); ok {
 				return nil, d.Note(op.Loc, "in the iteration where %s = %s", memName(body.Args[0], "the induction variable"), iv)

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Executor speed (issue 31, item 4): an empty scf.for run to otir-run's
+# default step limit (1.5e7 steps), timed in CPU seconds (user+sys) with the
+# machine's load average. Usage: bench/executor.sh [otir-run binary]
+set -e
+cd "$(dirname "$0")/.."
+bin=${1:-}
+if [ -z "$bin" ]; then
+	bin=$(mktemp -d)/otir-run
+	go build -o "$bin" ./cmd/otir-run
+fi
+echo "load: $(cat /proc/loadavg)"
+for i in 1 2 3; do
+	/usr/bin/time -f "user %U s, sys %S s, max RSS %M KB" \
+		"$bin" tests/exec/error-step-limit.otir 2>&1 >/dev/null | grep -v "^ \|error-step-limit\|exited" || true
+done
+echo "load: $(cat /proc/loadavg)"
