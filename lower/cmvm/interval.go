@@ -79,21 +79,6 @@ func (c CostModel) Adder(n int) (cost, latency int) {
 	return ceilDiv(n, c.AdderSize), ceilDiv(n, c.CarrySize)
 }
 
-// adderLUTs is the LUT cost of one adder a ± (b << shift) whose operands
-// are wa and wb bits wide and whose result is width bits wide: the
-// objective the solver's width-aware choices minimise. synth_xilinx maps
-// each bit of a carry chain to a LUT computing a_i ^ b_i into a CARRY4
-// slot, but the low shift bits pass a through unchanged (b's shifted-in
-// bits are constant zeros: wires), and a bit above both operands' spans
-// XORs the same two sign bits as the bit below, sharing its LUT. So the
-// LUTs are the bits from shift up to the top of the wider operand span,
-// max(wa, wb + shift), or of the result when it is narrower (measured on
-// yosys 0.23: 8+8 bits: 8 LUTs; 8 + (8 << 4): 8; 8 - (16 << 2): 16). At
-// least one is charged.
-func adderLUTs(width, wa, wb, shift int) int {
-	return max(min(width, max(wa, wb+shift))-shift, 1)
-}
-
 func ceilDiv(n, size int) int {
 	if size <= 0 {
 		return 1
