@@ -38,24 +38,7 @@ prog() { # NAME: gzip the program $T/p.json into $D/NAME.json.gz
 lower() { # OTIR kernel file, options of lower-tiles
   opt "$1" --pass-pipeline="builtin.module(promote-types,lower-tiles{$2},dais-optimize)" --emit=alir-v4-json -o "$T/p.json"
 }
-cmvm_kernel() { # W.txt IN-BITS: an OTIR kernel x (1xN iIN-BITS) @ W with a zero accumulator
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import sys, numpy as np
-W = np.loadtxt(sys.argv[1], dtype=np.int64, ndmin=2); n, m = W.shape; b = sys.argv[2]
-rows = ', '.join('[' + ', '.join(str(int(v)) for v in r) + ']' for r in W)
-t = lambda s: f'!otir.tile<{s}, #private>'
-print(f'''module attributes {{otir.typing_style = "hls"}} {{
-  otir.kernel @cmvm(%x: !otir.tile<1x{n}xi{b}, #global>, %y: !otir.tile<1x{m}xi32, #global>) {{
-    %vx = otir.load %x : !otir.tile<1x{n}xi{b}, #global> -> {t(f"1x{n}xi{b}")}
-    %w = otir.constant dense<[{rows}]> : {t(f"{n}x{m}xi8")}
-    %z = otir.constant dense<0> : {t(f"1x{m}xi32")}
-    %h = otir.matmul %vx, %w, %z : ({t(f"1x{n}xi{b}")}, {t(f"{n}x{m}xi8")}, {t(f"1x{m}xi32")}) -> {t(f"1x{m}xi32")}
-    otir.store %h, %y : {t(f"1x{m}xi32")}, !otir.tile<1x{m}xi32, #global>
-    otir.return
-  }}
-}}''')
-PY
-}
+cmvm_kernel() { /usr/bin/python3 bench/cmvm_kernel.py "$@"; }  # W.txt [IN_BITS]: y = x @ W as OTIR
 # Rectangular CMVMs: 4-bit weights (-8..7, seeded) on 16-bit inputs.
 for nm in "8 32 1" "32 8 2"; do
   set -- $nm

@@ -27,24 +27,7 @@ opt() { "$T/otir-opt" "$@"; }
 prog() { # NAME: gzip the program $T/p.json into $D/NAME.json.gz
   gzip -9n < "$T/p.json" > "$D/$1.json.gz"
 }
-cmvm_kernel() { # W.txt: an OTIR kernel x (1xN i8) @ W with a zero accumulator
-  /usr/bin/python3 - "$1" <<'PY'
-import sys, numpy as np
-W = np.loadtxt(sys.argv[1], dtype=np.int64, ndmin=2); n, m = W.shape
-rows = ', '.join('[' + ', '.join(str(int(v)) for v in r) + ']' for r in W)
-t = lambda s: f'!otir.tile<{s}, #private>'
-print(f'''module attributes {{otir.typing_style = "hls"}} {{
-  otir.kernel @cmvm(%x: !otir.tile<1x{n}xi8, #global>, %y: !otir.tile<1x{m}xi32, #global>) {{
-    %vx = otir.load %x : !otir.tile<1x{n}xi8, #global> -> {t(f"1x{n}xi8")}
-    %w = otir.constant dense<[{rows}]> : {t(f"{n}x{m}xi8")}
-    %z = otir.constant dense<0> : {t(f"1x{m}xi32")}
-    %h = otir.matmul %vx, %w, %z : ({t(f"1x{n}xi8")}, {t(f"{n}x{m}xi8")}, {t(f"1x{m}xi32")}) -> {t(f"1x{m}xi32")}
-    otir.store %h, %y : {t(f"1x{m}xi32")}, !otir.tile<1x{m}xi32, #global>
-    otir.return
-  }}
-}}''')
-PY
-}
+cmvm_kernel() { /usr/bin/python3 bench/cmvm_kernel.py "$@"; }  # W.txt [IN_BITS]: y = x @ W as OTIR
 for nw in "0 8" "0 16" "1 24"; do
   set -- $nw
   "$REF/bin/alkaid-py" "$REF/tools/gen_cmvm64.py" "$1" "$2" "$T" >/dev/null
