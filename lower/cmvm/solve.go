@@ -176,7 +176,7 @@ func plans(opt Options, n *normalized) []plan {
 			ps = append(ps, plan{st: st})
 			continue
 		}
-		for h := 2; h <= 1<<min(s, maxHopsLog) && h <= 1<<maxHopsLog; h *= 2 {
+		for h := 2; h <= 1<<min(s, maxHopsLog); h *= 2 {
 			ps = append(ps, plan{st: st, maxHops: h})
 		}
 		ps = append(ps, plan{st: st})
