@@ -5,7 +5,7 @@ import (
 )
 
 // Estimate is a design's area on a Xilinx 6-input-LUT fabric as yosys's
-// synth_xilinx maps it, estimated from the netlist in microseconds instead
+// synth_xilinx maps it, estimated from the netlist in milliseconds instead
 // of minutes (docs/rtl.md "Cost model"; calibrated against yosys 0.23 on
 // the designs of testdata/area/calibration.tsv, TestEstimateCalibration).
 type Estimate struct {
