@@ -239,9 +239,14 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 		_, err = fmt.Fprintf(w, "area:        not estimated: %v\n", areaErr)
 		return err
 	}
-	_, err = fmt.Fprintf(w, "area:        ~%d LUTs, %d CARRY4, %d DSP slices (estimated, combinational, for yosys synth_xilinx: docs/rtl.md#cost-model)\n",
-		area.LUTs, area.Carry, area.DSPs)
+	_, err = fmt.Fprintf(w, "area:        %s\n", areaText(area))
 	return err
+}
+
+// areaText describes an estimated area, for info and report.
+func areaText(e *rtl.Estimate) string {
+	return fmt.Sprintf("~%d LUTs, %d CARRY4, %d DSP48E1 (estimated, combinational, for yosys synth_xilinx: docs/rtl.md#cost-model)",
+		e.LUTs, e.Carry, e.DSPs)
 }
 
 // estimateArea is the area of p's combinational design (rtl.Design.Estimate).
@@ -508,8 +513,14 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return inputErr(err)
 	}
+	area := report.Row{Key: "area"}
+	if e, err := estimateArea(p.prog); err != nil {
+		area.Value = "not estimated: " + err.Error()
+	} else {
+		area.Value = areaText(e)
+	}
 	var b bytes.Buffer
-	if err := report.Write(&b, p.prog, filepath.Base(path)); err != nil {
+	if err := report.Write(&b, p.prog, filepath.Base(path), area); err != nil {
 		return fileErr(path, "", err)
 	}
 	if out == "-" {

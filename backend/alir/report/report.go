@@ -101,8 +101,14 @@ func Analyze(p *alir.Program) (*Analysis, error) {
 	return a, nil
 }
 
-// Write renders the report of p, titled title (such as the file name).
-func Write(w io.Writer, p *alir.Program, title string) error {
+// Row is a summary line the caller adds to a report (such as the
+// estimated area of the program's design, which this package cannot
+// compute: backend/rtl is built on it).
+type Row struct{ Key, Value string }
+
+// Write renders the report of p, titled title (such as the file name),
+// with the extra rows at the end of its summary.
+func Write(w io.Writer, p *alir.Program, title string, extra ...Row) error {
 	a, err := Analyze(p)
 	if err != nil {
 		return err
@@ -138,6 +144,7 @@ func Write(w io.Writer, p *alir.Program, title string) error {
 		row("tables", fmt.Sprintf("%d (%d entries)", in.Tables, in.TableEntries))
 	}
 	row("counts", in.Counts.String())
+	row("adder depth", fmt.Sprintf("%d (the most adders on a path from an input to an output)", in.AdderDepth))
 	for _, w := range in.Warnings() {
 		row("warning", w)
 	}
@@ -145,6 +152,9 @@ func Write(w io.Writer, p *alir.Program, title string) error {
 		row("portable", "yes")
 	} else {
 		row("portable", fmt.Sprintf("no: %d operations rely on a wrap-around", len(in.NonPortable)))
+	}
+	for _, r := range extra {
+		row(r.Key, r.Value)
 	}
 	b.WriteString("</table>\n")
 

@@ -37,6 +37,7 @@ func TestReportGenerated(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("<td>%s (sum of stored op costs)</td>", num(in.Cost)),
 		fmt.Sprintf("<td>%d (widest %d bits)</td>", in.Ops, in.MaxWidth),
+		fmt.Sprintf("<td>%d (the most adders on a path from an input to an output)</td>", in.AdderDepth),
 		"<title>gen&lt;1&gt;.json: ALIR report</title>",
 		"Result widths", "Stored latencies", "Depths", `<table id="critical">`,
 	} {
@@ -129,5 +130,20 @@ func TestHistograms(t *testing.T) {
 	}
 	if len(l) != 20 || total != 100 {
 		t.Errorf("floatHist = %v %v", l, c)
+	}
+}
+
+// TestExtraRows: the caller's rows end the summary, escaped.
+func TestExtraRows(t *testing.T) {
+	p := alir.RandomShiftAdd(alir.ShiftAddConfig{Inputs: 4, Ops: 20, Outputs: 2, Seed: 1})
+	var b strings.Builder
+	if err := Write(&b, p, "x.json", Row{"area", "~12 LUTs <estimated>"}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	row := `<tr><th class="l">area</th><td>~12 LUTs &lt;estimated&gt;</td></tr>`
+	i, end := strings.Index(page, row), strings.Index(page, "</table>")
+	if i < 0 || i > end {
+		t.Errorf("the summary does not end with %s", row)
 	}
 }
