@@ -214,7 +214,7 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	area, areaErr := estimateArea(a.prog)
+	area, areaLine := estimateArea(a.prog)
 	if asJSON {
 		v := struct {
 			File   string `json:"file"`
@@ -235,28 +235,21 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 	if err := in.WriteText(w); err != nil {
 		return err
 	}
-	if areaErr != nil {
-		_, err = fmt.Fprintf(w, "area:        not estimated: %v\n", areaErr)
-		return err
-	}
-	_, err = fmt.Fprintf(w, "area:        %s\n", areaText(area))
+	_, err = fmt.Fprintf(w, "area:        %s\n", areaLine)
 	return err
 }
 
-// areaText describes an estimated area, for info and report.
-func areaText(e *rtl.Estimate) string {
-	return fmt.Sprintf("~%d LUTs, %d CARRY4, %d DSP48E1 (estimated, combinational, for yosys synth_xilinx: docs/rtl.md#cost-model)",
-		e.LUTs, e.Carry, e.DSPs)
-}
-
-// estimateArea is the area of p's combinational design (rtl.Design.Estimate).
-func estimateArea(p *alir.Program) (*rtl.Estimate, error) {
+// estimateArea is the area of p's combinational design
+// (rtl.Design.Estimate), nil when the design cannot be built, and the line
+// info and report print about it.
+func estimateArea(p *alir.Program) (*rtl.Estimate, string) {
 	d, err := rtl.Build(p, rtl.Options{Name: "info"})
 	if err != nil {
-		return nil, err
+		return nil, "not estimated: " + err.Error()
 	}
 	e := d.Estimate()
-	return &e, nil
+	return &e, fmt.Sprintf("~%d LUTs, %d CARRY4, %d DSP48E1 (estimated, combinational, for yosys synth_xilinx: docs/rtl.md#cost-model)",
+		e.LUTs, e.Carry, e.DSPs)
 }
 
 var formatUsage = "program file format: " + strings.Join(alir.FormatNames(), ", ")
@@ -335,8 +328,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 					maxInputFlag,
 					maxOpsFlag,
 					&cli.StringFlag{Name: "to", Usage: "output format: " + strings.Join(alir.FormatNames()[1:], ", ") + ", verilog, vhdl (default: from OUT's name; .v and .vhd are hardware)"},
-					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of delay (adder steps of the estimate, or the program's latencies: --delay-model); prints the latency in cycles and the flip-flops to stderr (0: combinational; at most 10000 stages)"}, 0, math.MaxFloat64, "0: combinational"),
-					&cli.StringFlag{Name: "delay-model", Value: "estimate", Usage: "hardware, with --latency-cutoff: `MODEL` estimate (each op's delay from the design's widths: an n-bit adder ceil(n/carry_size) steps, 1 when carry_size < 1, a mux or lookup a LUT level of 0.5; registers placed for the fewest flip-flops) or program (the latencies stored in the program, cut at multiples of C as alkaid's traces stored them)"},
+					cliargs.Float64In(&cli.Float64Flag{Name: "latency-cutoff", Usage: "hardware: pipeline so that no stage exceeds `C` units of delay (alkaid's surrogate delay model on the design's nets, about ns; or the program's latencies: --delay-model); prints the latency in cycles and the flip-flops to stderr (0: combinational; at most 10000 stages)"}, 0, math.MaxFloat64, "0: combinational"),
+					&cli.StringFlag{Name: "delay-model", Value: "estimate", Usage: "hardware, with --latency-cutoff: `MODEL` estimate (each op's delay from the design's widths by alkaid's surrogate model: an n-bit adder 1.09375 + 0.0254 per carry_size bits, a mux or bitwise op a LUT level of 0.5, a lookup by its index width, docs/rtl.md, Pipelining; registers placed for the fewest flip-flops) or program (the latencies stored in the program, cut at multiples of C as alkaid's traces stored them)"},
 					&cli.StringFlag{Name: "name", Usage: "hardware: the design's name, the top module's and every name's prefix (default: from OUT's name; made a legal Verilog and VHDL name, see docs/rtl.md)"},
 					&cli.StringFlag{Name: "testbench", Usage: "hardware: also write a testbench to `FILE`; without --rows it reads rows of model_inp in hex from +in=FILE or generic infile (default inputs.hex) and prints model_out in hex"},
 					&cli.StringFlag{Name: "rows", Usage: "hardware, with --testbench: make the testbench self-checking: it embeds the input samples in `X` (.npy or text) and the interpreter's outputs for them, prints PASS n/n or the first mismatching row and lane with both values, and exits non-zero on a mismatch"},
@@ -513,14 +506,9 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return inputErr(err)
 	}
-	area := report.Row{Key: "area"}
-	if e, err := estimateArea(p.prog); err != nil {
-		area.Value = "not estimated: " + err.Error()
-	} else {
-		area.Value = areaText(e)
-	}
+	_, area := estimateArea(p.prog)
 	var b bytes.Buffer
-	if err := report.Write(&b, p.prog, filepath.Base(path), area); err != nil {
+	if err := report.Write(&b, p.prog, filepath.Base(path), report.Row{Key: "area", Value: area}); err != nil {
 		return fileErr(path, "", err)
 	}
 	if out == "-" {
