@@ -130,35 +130,10 @@ func simAlkaid(t *testing.T, d *Design, p *alir.Program, lay alkaidLayout, in []
 		}
 		fmt.Fprintf(&rows, "%0*x\n", (max(inW, 1)+3)/4, word)
 	}
-	dir := t.TempDir()
-	var v, tb bytes.Buffer
-	if err := d.WriteVerilog(&v); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.WriteVerilogTestbench(&tb); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{"design.v": v.Bytes(), "tb.v": tb.Bytes(), "in.hex": rows.Bytes()}
-	for f, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	simv := filepath.Join(dir, "sim.vvp")
-	if out, err := exec.Command("iverilog", "-g2001", "-o", simv, filepath.Join(dir, "tb.v"), filepath.Join(dir, "design.v")).CombinedOutput(); err != nil {
-		t.Fatalf("iverilog: %v\n%s", err, out)
-	}
-	out, err := exec.Command("vvp", "-n", simv, "+in="+filepath.Join(dir, "in.hex")).Output()
-	if err != nil {
-		t.Fatalf("vvp: %v\n%s", err, out)
-	}
+	out := runIverilog(t, d, rows.Bytes())
 	outOff, _ := lay.offsets(lay.Outputs)
 	var res [][]float64
-	for _, line := range strings.Split(string(out), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.Contains(line, "$finish") || strings.HasPrefix(line, "VCD") {
-			continue
-		}
+	for _, line := range outputLines(out) {
 		word, ok := new(big.Int).SetString(line, 16)
 		if !ok {
 			t.Fatalf("simulator output %q is not hexadecimal", line)

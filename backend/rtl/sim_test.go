@@ -101,20 +101,28 @@ func needTool(t *testing.T, tool string) {
 	}
 }
 
-// simulate writes design d, its testbench and the input rows to a
-// directory, runs the design in Icarus Verilog and returns the lanes of
-// every output row.
+// simIverilog runs design d in Icarus Verilog on the input rows and
+// returns the lanes of every output row.
 func simIverilog(t *testing.T, d *Design, p *alir.Program, in []float64) [][]*big.Int {
 	t.Helper()
+	var rows bytes.Buffer
+	if err := d.EncodeInputs(&rows, p.InShifts, in); err != nil {
+		t.Fatal(err)
+	}
+	return decodeRows(t, d, runIverilog(t, d, rows.Bytes()))
+}
+
+// runIverilog writes design d, its testbench and the rows of model_inp (in
+// hexadecimal, one a line) to a directory, runs them in Icarus Verilog and
+// returns what the testbench prints.
+func runIverilog(t *testing.T, d *Design, rows []byte) string {
+	t.Helper()
 	dir := t.TempDir()
-	var v, tb, rows bytes.Buffer
+	var v, tb bytes.Buffer
 	if err := d.WriteVerilog(&v); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.WriteVerilogTestbench(&tb); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.EncodeInputs(&rows, p.InShifts, in); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name string, b []byte) string {
@@ -124,7 +132,7 @@ func simIverilog(t *testing.T, d *Design, p *alir.Program, in []float64) [][]*bi
 		}
 		return f
 	}
-	dv, dtb, din := write("design.v", v.Bytes()), write("tb.v", tb.Bytes()), write("in.hex", rows.Bytes())
+	dv, dtb, din := write("design.v", v.Bytes()), write("tb.v", tb.Bytes()), write("in.hex", rows)
 	simv := filepath.Join(dir, "sim.vvp")
 	if out, err := exec.Command("iverilog", "-g2001", "-o", simv, dtb, dv).CombinedOutput(); err != nil {
 		t.Fatalf("iverilog: %v\n%s", err, out)
@@ -133,17 +141,27 @@ func simIverilog(t *testing.T, d *Design, p *alir.Program, in []float64) [][]*bi
 	if err != nil {
 		t.Fatalf("vvp: %v\n%s", err, out)
 	}
-	return decodeRows(t, d, string(out))
+	return string(out)
 }
 
-func decodeRows(t *testing.T, d *Design, out string) [][]*big.Int {
-	t.Helper()
-	var res [][]*big.Int
+// outputLines returns the rows a testbench printed: its lines less blank
+// ones and the simulator's own ($finish, VCD).
+func outputLines(out string) []string {
+	var rows []string
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.Contains(line, "$finish") || strings.HasPrefix(line, "VCD") {
 			continue
 		}
+		rows = append(rows, line)
+	}
+	return rows
+}
+
+func decodeRows(t *testing.T, d *Design, out string) [][]*big.Int {
+	t.Helper()
+	var res [][]*big.Int
+	for _, line := range outputLines(out) {
 		lanes, err := d.DecodeOutputs(line)
 		if err != nil {
 			t.Fatalf("%v (simulator output %q)", err, line)
