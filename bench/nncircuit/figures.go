@@ -19,8 +19,9 @@ import (
 // otir-run info counts them (alir.Counts, docs/alir.md#what-info-counts:
 // an add or sub with a constant operand is a constant add, not an adder),
 // Negs the negations among the adders (opcode -2), Lookups the lookups;
-// Depth is the longest chain of adders from an input to an output,
-// DepthWithConstAdds the same counting constant adds too.
+// Depth is the longest chain of adders from an input to an output
+// (alir.Info.AdderDepth), DepthWithConstAdds the same counting constant
+// adds too.
 type Figures struct {
 	Ops, Adders, Negs, ConstAdds, Lookups int
 	Depth, DepthWithConstAdds             int
@@ -38,7 +39,7 @@ func Count(p *alir.Program) (Figures, error) {
 	}
 	f := Figures{Ops: len(p.Ops), Adders: in.Counts.Adders, Negs: cmvmbench.Count(p).Negs,
 		ConstAdds: in.Counts.ConstAdds, Lookups: in.Counts.Lookups}
-	f.Depth = cmvmbench.OutputDepth(p, cmvmbench.Depths(p, func(i int) bool { return kinds[i] == alir.KindAdder }))
+	f.Depth = in.AdderDepth
 	f.DepthWithConstAdds = cmvmbench.OutputDepth(p, cmvmbench.Depths(p, func(i int) bool {
 		return kinds[i] == alir.KindAdder || kinds[i] == alir.KindConstAdd
 	}))
