@@ -98,7 +98,8 @@ type Design struct {
 	// combinational.
 	RegisterBits, FlipFlops int
 	// Delay is the estimated combinational delay of the design's longest
-	// stage, in adder steps (see DelayEstimate); 0 for DelayProgram.
+	// stage, in the estimate's units (alkaid's surrogate model, about ns:
+	// DelayEstimate); 0 for DelayProgram.
 	Delay float64
 
 	nets   []net
