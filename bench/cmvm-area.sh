@@ -19,30 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-kernel() { # kernel W.txt: the OTIR kernel y = x @ W, x int8
-  python3 - "$1" <<'PY'
-import sys
-W = [[int(v) for v in l.split()] for l in open(sys.argv[1]) if l.strip()]
-n, m = len(W), len(W[0])
-rows = ', '.join('[' + ', '.join(map(str, r)) + ']' for r in W)
-print(f'''module attributes {{otir.typing_style = "hls"}} {{
-  otir.kernel @cmvm(%x: !otir.tile<1x{n}xi8, #global>, %y: !otir.tile<1x{m}xi32, #global>) attributes {{grid = [1]}} {{
-    %wx = otir.alloc() : !otir.tile<1x{n}xi8, #workgroup>
-    %t = otir.dma_copy_async %x, %wx : (!otir.tile<1x{n}xi8, #global>, !otir.tile<1x{n}xi8, #workgroup>) -> !otir.token
-    otir.wait [%t]
-    %vx = otir.load %wx : !otir.tile<1x{n}xi8, #workgroup> -> !otir.tile<1x{n}xi8, #private>
-    %w = otir.constant dense<[{rows}]> : !otir.tile<{n}x{m}xi8, #private>
-    %z = otir.constant dense<0> : !otir.tile<1x{m}xi32, #private>
-    %h = otir.matmul %vx, %w, %z : (!otir.tile<1x{n}xi8, #private>, !otir.tile<{n}x{m}xi8, #private>, !otir.tile<1x{m}xi32, #private>) -> !otir.tile<1x{m}xi32, #private>
-    %wy = otir.alloc() : !otir.tile<1x{m}xi32, #workgroup>
-    otir.store %h, %wy : !otir.tile<1x{m}xi32, #private>, !otir.tile<1x{m}xi32, #workgroup>
-    %t2 = otir.dma_copy_async %wy, %y : (!otir.tile<1x{m}xi32, #workgroup>, !otir.tile<1x{m}xi32, #global>) -> !otir.token
-    otir.wait [%t2]
-    otir.return
-  }}
-}}''')
-PY
-}
+kernel() { /usr/bin/python3 "$here/bench/cmvm_kernel.py" "$1"; }  # W.txt: y = x @ W as OTIR, x int8
 
 measure() { # measure NAME PROGRAM.json
   local adders depth area

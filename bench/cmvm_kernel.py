@@ -4,8 +4,9 @@ usage: python3 bench/cmvm_kernel.py W.txt [IN_BITS]   (IN_BITS default 8)
 
 W.txt holds W row by row (N rows of M integers, as gen_cmvm64.py and
 numpy.savetxt write it); x is a 1xN tile of iIN_BITS, W an NxM tile of i8,
-the accumulator a zero 1xM i32 tile. bench/lut-model.sh and
-bench/lut-heldout.sh lower it with promote-types,lower-tiles,dais-optimize.
+the accumulator a zero 1xM i32 tile. bench/lut-model.sh,
+bench/lut-heldout.sh and bench/cmvm-area.sh lower it with
+promote-types,lower-tiles,dais-optimize.
 """
 import sys
 
