@@ -53,17 +53,12 @@ done
 "$T/otir-translate" --import-onnx tests/nn/Inputs/onnx-float/bn_mlp.onnx -o "$T/bn.mlir" --params-out "$T/bn.npz"
 opt "$T/bn.mlir" --params "$T/bn.npz" --pass-pipeline="builtin.module(nn-to-circuit{calibration=tests/nn/Inputs/onnx-float/bn_mlp.calib.npy})" --emit=alir-v4-json -o "$T/p.json"
 prog nn-bn-mlp
-J=tests/nn/Inputs/jet
-"$T/otir-translate" --import-onnx $J/model.onnx --graph-name jet -o "$T/jet-full.mlir" --params-out "$T/jet.npz"
-sed '/nn.softmax/d; s/nn.return %7 : tensor<1x5xf64>/nn.return %6 : tensor<1x5xf64>/' "$T/jet-full.mlir" > "$T/jet.mlir"
+REF="$REF/bin" bench/alkaid/jet.sh "$T" "$T/jet"
 for o in "max-adder-depth=-1:min" "adder-depth-slack=2:slack2"; do
-  opt "$T/jet.mlir" --params "$T/jet.npz" --pass-pipeline="builtin.module(nn-to-circuit{calibration=$J/calib.npy act-bits=10 input-bits=10 ${o%%:*}})" --emit=alir-v4-json -o "$T/p.json"
+  opt "$T/jet/jet.mlir" --params "$T/jet/jet.npz" --pass-pipeline="builtin.module(nn-to-circuit{$(cat "$T/jet/options") ${o%%:*}})" --emit=alir-v4-json -o "$T/p.json"
   prog "nn-jet-${o##*:}"
 done
-opt "$T/jet.mlir" --params "$T/jet.npz" --pass-pipeline="builtin.module(nn-quantize{calibration=$J/calib.npy act-bits=10 input-bits=10})" -o "$T/jet.q.mlir"
-printf "0 %.0s" $(seq 16) > "$T/rows.txt"
-"$REF/bin/alkaid-py" bench/alkaid/trace_graph.py "$T/jet.q.mlir" "$T/jet.npz" "$T/rows.txt" "$T/alkaid-jet" >/dev/null
-zcat "$T/alkaid-jet/alkaid.json.gz" > "$T/p.json" && prog alkaid-jet
+zcat "$T/jet/alkaid/alkaid.json.gz" > "$T/p.json" && prog alkaid-jet
 opt tests/lower/Inputs/lookup.otir --pass-pipeline='builtin.module(promote-types,lower-tiles,dais-optimize)' --emit=alir-v4-json -o "$T/p.json"
 prog lookup
 # Designs: every program combinational, and three pipelined (flip-flops).

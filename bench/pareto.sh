@@ -22,17 +22,9 @@ CONF=../shared/conformance/alir/alkaid-mlp
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 go build -o "$T/" ./cmd/otir-opt ./cmd/otir-run ./cmd/otir-translate
-J=tests/nn/Inputs/jet
-# The jet network without its softmax, quantized once; rows on its input grid.
-"$T/otir-translate" --import-onnx $J/model.onnx --graph-name jet -o "$T/jet-full.mlir" --params-out "$T/jet.npz"
-sed '/nn.softmax/d; s/nn.return %7 : tensor<1x5xf64>/nn.return %6 : tensor<1x5xf64>/' "$T/jet-full.mlir" > "$T/jet.mlir"
-JETQ="calibration=$J/calib.npy act-bits=10 input-bits=10"
-"$T/otir-opt" "$T/jet.mlir" --params "$T/jet.npz" --pass-pipeline="builtin.module(nn-quantize{$JETQ})" -o "$T/jet.q.mlir"
-/usr/bin/python3 -c "
-import numpy as np
-x = np.load('$J/test.npy').reshape(-1, 16).astype(np.float64)
-np.savetxt('$T/jet-rows.txt', np.clip(np.floor(x * 32), -512, 511) / 32, fmt='%.17g')"
-"$REF/alkaid-py" bench/alkaid/trace_graph.py "$T/jet.q.mlir" "$T/jet.npz" "$T/jet-rows.txt" "$T/alkaid-jet" >&2
+# The jet network without its softmax, quantized once, and alkaid's program of it.
+REF=$REF bench/alkaid/jet.sh "$T" "$T/jet"
+JETQ=$(cat "$T/jet/options")
 
 luts() { # LUTs of a program's Verilog by yosys, or "-"
   if [ -z "${YOSYS:-}" ]; then echo -; return; fi
@@ -56,15 +48,15 @@ sys.exit(0 if np.array_equal(a, b[:len(a)]) else 'otir $1 differs from alkaid on
 OUT=bench/pareto.tsv
 printf 'network\ttool\toption\tadders\tdepth\tluts\n' > "$OUT"
 row alkaid-mlp alkaid "5ad1e53 default" $CONF/model-v4.json.gz >> "$OUT"
-row jet alkaid "5ad1e53 default" "$T/alkaid-jet/alkaid.json.gz" >> "$OUT"
+row jet alkaid "5ad1e53 default" "$T/jet/alkaid/alkaid.json.gz" >> "$OUT"
 for opt in "max-adder-depth=-1" $(for s in 1 2 3 4 6; do echo "adder-depth-slack=$s"; done) "max-adder-depth=0"; do
   "$T/otir-opt" tests/nn/Inputs/alkaid-mlp-q.mlir --params $CONF/params.npz \
     --pass-pipeline="builtin.module(nn-to-circuit{$opt})" --emit=alir-v4-json -o "$T/m.json"
   same "$T/m.json" $CONF/inputs.txt $CONF/expected.txt
   row alkaid-mlp otir "$opt" "$T/m.json" >> "$OUT"
-  "$T/otir-opt" "$T/jet.mlir" --params "$T/jet.npz" \
+  "$T/otir-opt" "$T/jet/jet.mlir" --params "$T/jet/jet.npz" \
     --pass-pipeline="builtin.module(nn-to-circuit{$JETQ $opt})" --emit=alir-v4-json -o "$T/j.json"
-  same "$T/j.json" "$T/jet-rows.txt" "$T/alkaid-jet/alkaid-out.txt"
+  same "$T/j.json" "$T/jet/rows.txt" "$T/jet/alkaid/alkaid-out.txt"
   row jet otir "$opt" "$T/j.json" >> "$OUT"
 done
 cat "$OUT"
