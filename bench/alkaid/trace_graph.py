@@ -51,7 +51,6 @@ def main():
     text = open(graph).read()
     P = np.load(params)
     arg = re.search(r'nn\.graph @\w+\((%\w+): tensor<[0-9x]*x(!quant\.uniform<[^>]*>)>', text)
-    x = FVArrayInput((16,)) if False else None
     n_in = int(re.search(r'tensor<1x(\d+)x!quant', arg[0])[1])
     x = FVArrayInput((n_in,)).quantize(*kif(arg[2]))
     vals = {arg[1]: x}
