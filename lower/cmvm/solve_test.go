@@ -503,8 +503,8 @@ func TestTranspose(t *testing.T) {
 
 // TestSolveSlack: a bound above the minimal depth is met and spent: the
 // decompositions run under it with limited tree heights, so two levels of
-// slack save adders on a trained-like 16x64 matrix, and every graph is the
-// exact product.
+// slack save adders on a trained-like 16x64 matrix; every graph is what
+// Solve promises (checkGraph), and DepthSlack s is the bound minimal + s.
 func TestSolveSlack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 1))
 	m := randomMatrix(rng, 64, 16, 127)
@@ -513,37 +513,27 @@ func TestSolveSlack(t *testing.T) {
 		in[j] = Interval{Lo: 0, Hi: 1023}
 	}
 	p := Problem{Matrix: m, Inputs: in}
-	md, err := MinimalDepth(p)
+	n, err := normalize(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	md := minimalDepth(n)
 	cost := map[int]int{}
 	for _, d := range []int{md, md + 1, md + 2, md + 4} {
 		g, err := Solve(p, Options{MaxDepth: d})
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkGraph(t, rng, n, g, d)
 		s := g.Stats()
-		if s.Depth > d {
-			t.Errorf("MaxDepth %d: depth %d", d, s.Depth)
-		}
 		cost[d] = s.Adders + s.Negations
-		x := make([]int64, 16)
-		for j := range x {
-			x[j] = rng.Int64N(1024)
-		}
-		y, err := g.Eval(x)
+		// DepthSlack above the minimal tree is the same bound.
+		gs, err := Solve(p, Options{MaxDepth: DepthMinimal, DepthSlack: d - md})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, r := range m {
-			var want int64
-			for j, c := range r {
-				want += c * x[j]
-			}
-			if y[i] != want {
-				t.Fatalf("MaxDepth %d: output %d = %d, want %d", d, i, y[i], want)
-			}
+		if gs.Stats() != s {
+			t.Errorf("DepthSlack %d: %+v; MaxDepth %d: %+v", d-md, gs.Stats(), d, s)
 		}
 	}
 	if cost[md+2] >= cost[md] || cost[md+4] > cost[md+2] {
