@@ -239,10 +239,19 @@ func (a *alirProgram) Info(w io.Writer, asJSON bool) error {
 	return err
 }
 
+// maxEstimateOps bounds the programs info and report estimate the area of:
+// building the design takes about 2 KB an operation (a 250,000-op program
+// 520 MB and 3.7 s in all), and a program may hold alir.MaxOps (2^21). A
+// larger one gets no estimate; otir-run convert still writes its design.
+var maxEstimateOps = 1 << 18
+
 // estimateArea is the area of p's combinational design
-// (rtl.Design.Estimate), nil when the design cannot be built, and the line
-// info and report print about it.
+// (rtl.Design.Estimate), nil when the design cannot be built or p is larger
+// than maxEstimateOps, and the line info and report print about it.
 func estimateArea(p *alir.Program) (*rtl.Estimate, string) {
+	if len(p.Ops) > maxEstimateOps {
+		return nil, fmt.Sprintf("not estimated: %d operations, more than info estimates (%d)", len(p.Ops), maxEstimateOps)
+	}
 	d, err := rtl.Build(p, rtl.Options{Name: "info"})
 	if err != nil {
 		return nil, "not estimated: " + err.Error()

@@ -139,6 +139,31 @@ func TestInfo(t *testing.T) {
 	}
 }
 
+// TestInfoAreaBound: a program larger than maxEstimateOps gets no area
+// estimate (building its design could take gigabytes), said on the line,
+// and null in JSON.
+func TestInfoAreaBound(t *testing.T) {
+	d := needConformance(t, "alir-v2-mixed")
+	model := filepath.Join(d, "model.json.gz")
+	defer func(n int) { maxEstimateOps = n }(maxEstimateOps)
+	maxEstimateOps = 580
+	out, _, err := run(t, "", "info", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "area:        not estimated: 581 operations, more than info estimates (580)\n"; !strings.Contains(out, want) {
+		t.Errorf("info lacks %q:\n%s", want, out)
+	}
+	out, _, err = run(t, "", "info", "--json", model)
+	if err != nil || !strings.Contains(out, `"area": null`) {
+		t.Errorf("info --json: %v\n%s", err, out)
+	}
+	maxEstimateOps = 581
+	if out, _, err = run(t, "", "info", model); err != nil || !strings.Contains(out, "area:        ~") {
+		t.Errorf("info at the bound: %v\n%s", err, out)
+	}
+}
+
 func TestConvert(t *testing.T) {
 	d := needConformance(t, "dais-v1-example")
 	model := filepath.Join(d, "model.bin")
