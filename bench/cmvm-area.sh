@@ -10,7 +10,8 @@
 # N prints: circuit, adders, adder depth, LUTs and carry cells by
 # scripts/rtl-area.sh (yosys 0.23 synth_xilinx -flatten). otir's circuit is
 # the kernel x(1xN i8) @ W lowered by lower-tiles (default options, then
-# max-adder-depth=-1: the minimal adder tree) and dais-optimize.
+# max-adder-depth=-1: the minimal adder tree; each also with
+# cmvm-objective=luts) and dais-optimize.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 alkaid=${ALKAID_PY:-/work/ref/bin/alkaid-py}
@@ -37,10 +38,10 @@ for n in "${@:-8 16 32}"; do
     gunzip -kf "cmvm${n1}_int8.json.gz"
     measure "alkaid-${n1}x${n1}" "cmvm${n1}_int8.json"
     kernel "W${n1}_int8_seed0.txt" >"c$n1.otir"
-    for opt in "" "max-adder-depth=-1"; do
+    for opt in "" "max-adder-depth=-1" "max-adder-depth=-1 cmvm-objective=luts" "cmvm-objective=luts"; do
       otir-opt "c$n1.otir" --pass-pipeline="builtin.module(promote-types,lower-tiles{$opt},dais-optimize)" \
         --emit=alir-v4-json -o "o$n1.json"
-      measure "otir-${n1}x${n1}${opt:+-$opt}" "o$n1.json"
+      measure "otir-${n1}x${n1}${opt:+-${opt// /,}}" "o$n1.json"
     done
   done
 done

@@ -44,6 +44,9 @@ func (e *engine) runCSE() error {
 // destroys the least repetition among the other patterns sharing its terms.
 // Randomised attempts add noise to that tie-break.
 func (e *engine) choose() (int32, bool) {
+	if e.objective == LUTs {
+		return e.chooseLUTs()
+	}
 	t := e.pairs
 	var (
 		best      int32 = -1

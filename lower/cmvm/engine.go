@@ -50,6 +50,10 @@ type engine struct {
 	shallow bool
 	// maxHops limits the height of the spanning trees (spanRows); 0: none.
 	maxHops int
+	// objective selects how CSE values patterns (choose); bonus is the
+	// occurrence bonus of a randomised attempt under LUTs (chooseLUTs).
+	objective Objective
+	bonus     int
 
 	recounts int // full counts of the rows after the first (statistics)
 

@@ -70,6 +70,7 @@ func fuzzProblem(data []byte) (Problem, Options) {
 	}
 	opt.Restarts = int(next()%3) - 1
 	opt.Seed = uint64(next())
+	opt.Objective = Objective(next() % 2)
 	return p, opt
 }
 

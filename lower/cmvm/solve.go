@@ -33,6 +33,8 @@ type Options struct {
 	NoDecompose bool
 	// AdderSize and CarrySize configure the cost model (CostModel).
 	AdderSize, CarrySize int
+	// Objective is what Solve minimises: Adders (the zero value) or LUTs.
+	Objective Objective
 }
 
 // MinimalDepth returns the depth of the plain CSD implementation with
@@ -85,13 +87,26 @@ func AutoRestarts(p Problem, opt Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return autoRestarts(n, len(plans(opt, n))), nil
+	return autoRestarts(n, len(plans(opt, n)), opt.Objective), nil
 }
 
-func autoRestarts(n *normalized, deterministic int) int {
+func autoRestarts(n *normalized, deterministic int, obj Objective) int {
 	pairs := 1 + digitPairs(n)
+	if obj == LUTs {
+		return min(max(lutEffortBudget/pairs-deterministic, 0), maxLUTRestarts)
+	}
 	return min(max(effortBudget/pairs-deterministic, 0), maxAutoRestarts)
 }
+
+// Automatic restarts under the LUT objective: LUTs vary by a few per cent
+// between attempts where adders hardly do, so more are made. A 16x16 int8
+// matrix (about 22,000 digit pairs) gets the most, maxLUTRestarts (about
+// 0.7 CPU-s in all; on alkaid's 16x16 matrix 8 restarts reach 4,033 LUTs,
+// 64 reach 4,002), a 32x32 one about 13, a 64x64 one none.
+const (
+	lutEffortBudget = 1 << 21
+	maxLUTRestarts  = 64
+)
 
 // strategies returns the deterministic attempts for the options: both
 // decompositions without a depth bound; under a bound with slack above the
@@ -234,6 +249,8 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 	switch md := minimalDepth(n); {
 	case opt.DepthSlack < 0:
 		return nil, fmt.Errorf("cmvm: DepthSlack %d is negative", opt.DepthSlack)
+	case opt.Objective > LUTs:
+		return nil, fmt.Errorf("cmvm: unknown Objective %d", opt.Objective)
 	case opt.MaxDepth == DepthMinimal:
 		bound = min(md+opt.DepthSlack, maxBound)
 	case opt.MaxDepth < 0:
@@ -279,7 +296,7 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 	sts := plans(opt, n)
 	restarts := opt.Restarts
 	if restarts == 0 {
-		restarts = autoRestarts(n, len(sts))
+		restarts = autoRestarts(n, len(sts), opt.Objective)
 	}
 	restarts = max(restarts, 0)
 
@@ -290,7 +307,7 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 		if a >= len(sts) {
 			rng = rand.New(rand.NewPCG(opt.Seed, uint64(a)))
 		}
-		g, err := attempt(ws, n, model, bound, sts[a%len(sts)], rng)
+		g, err := attempt(ws, n, model, bound, sts[a%len(sts)], rng, opt.Objective)
 		if err == nil && bound >= 0 && g.Stats().Depth > bound {
 			err = errOverBound
 		}
@@ -299,12 +316,16 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 			// differences may overflow); the fallback below decides.
 			continue
 		}
-		if s := g.Stats(); best == nil || better(s, bestStats, bound < 0) {
+		s := g.Stats()
+		if opt.Objective == LUTs {
+			s.LUTs = g.LUTs()
+		}
+		if best == nil || better(s, bestStats, bound < 0) {
 			best, bestStats = g, s
 		}
 	}
 	if best == nil {
-		return attempt(ws, n, model, bound, plan{st: plainRows}, nil)
+		return attempt(ws, n, model, bound, plan{st: plainRows}, nil, opt.Objective)
 	}
 	return best, nil
 }
@@ -312,8 +333,12 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 // better orders candidate graphs: fewer adders and negated outputs, then
 // lower depth, then lower cost. Without a depth bound (free) depth enters
 // the balance: a level of depth weighs depthWeight adders, so an attempt
-// with a few more adders but a much shorter critical path wins.
+// with a few more adders but a much shorter critical path wins. Under the
+// LUT objective (both LUTs set) fewer LUTs come first.
 func better(s, t Stats, free bool) bool {
+	if s.LUTs != t.LUTs {
+		return s.LUTs < t.LUTs
+	}
 	a, b := 2*(s.Adders+s.Negations), 2*(t.Adders+t.Negations)
 	if free {
 		a += depthWeight2 * s.Depth
@@ -352,8 +377,12 @@ const (
 
 // attempt runs one CSE pass per stage of the strategy and builds the graph.
 // bound < 0 means unconstrained depth.
-func attempt(ws *workspace, n *normalized, model CostModel, bound int, pl plan, rng *rand.Rand) (*Graph, error) {
+func attempt(ws *workspace, n *normalized, model CostModel, bound int, pl plan, rng *rand.Rand, obj Objective) (*Graph, error) {
 	e := newEngine(ws, n.inputs, model, bound, rng)
+	e.objective = obj
+	if rng != nil && obj == LUTs {
+		e.bonus = rng.IntN(maxOccurrenceBonus + 1)
+	}
 	st := pl.st
 	e.shallow = st == rowTreeShallow || st == colTreeShallow
 	e.maxHops = pl.maxHops

@@ -189,6 +189,8 @@ func TestSolveMatchesProduct(t *testing.T) {
 		{name: "transposed", rows: 4, cols: 6, maxAbs: 255, transposed: true},
 		{name: "restarts", rows: 6, cols: 6, maxAbs: 255, opt: Options{Restarts: 3, Seed: 7}},
 		{name: "cost model", rows: 5, cols: 5, maxAbs: 255, opt: Options{AdderSize: 4, CarrySize: 2}},
+		{name: "LUT objective", rows: 6, cols: 6, maxAbs: 255, opt: Options{Objective: LUTs, Restarts: 2}},
+		{name: "LUT objective, mixed steps, depth plus one", rows: 5, cols: 5, maxAbs: 200, mixedSteps: true, opt: Options{Objective: LUTs, MaxDepth: 1}, slack: 1},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range tests {
@@ -265,6 +267,7 @@ func TestSolveEdgeCases(t *testing.T) {
 		{name: "exponent out of range", p: Problem{Matrix: [][]int64{{1}}, Inputs: []Interval{{Lo: 0, Hi: 1, Exp: 5000}}}, anyErr: true},
 		{name: "depth below minimal", p: Problem{Matrix: [][]int64{{0x55}}, Inputs: []Interval{in8}}, opt: Options{MaxDepth: 1}, anyErr: true},
 		{name: "negative depth", p: Problem{Matrix: [][]int64{{1}}, Inputs: []Interval{in8}}, opt: Options{MaxDepth: -7}, anyErr: true},
+		{name: "unknown objective", p: Problem{Matrix: [][]int64{{1}}, Inputs: []Interval{in8}}, opt: Options{Objective: 2}, anyErr: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,7 +301,7 @@ func TestSolveEdgeCases(t *testing.T) {
 
 func TestSolveDeterministic(t *testing.T) {
 	p := table2Problem(8, 42)
-	for _, opt := range []Options{{}, {Restarts: 4, Seed: 9}, {MaxDepth: DepthMinimal}} {
+	for _, opt := range []Options{{}, {Restarts: 4, Seed: 9}, {MaxDepth: DepthMinimal}, {Objective: LUTs}} {
 		a, err := Solve(p, opt)
 		if err != nil {
 			t.Fatal(err)

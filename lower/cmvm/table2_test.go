@@ -118,7 +118,7 @@ func TestTable2Ablation(t *testing.T) {
 					if a >= len(c.strategies) {
 						rng = rand.New(rand.NewPCG(0, uint64(a)))
 					}
-					g, err := attempt(ws, prob, CostModel{}, -1, plan{st: c.strategies[a%len(c.strategies)]}, rng)
+					g, err := attempt(ws, prob, CostModel{}, -1, plan{st: c.strategies[a%len(c.strategies)]}, rng, Adders)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -201,7 +201,11 @@ func (l *lowerer) solve(p cmvm.Problem, nOut int) (*cmvm.Graph, error) {
 	if onSolve != nil {
 		onSolve()
 	}
-	g, err := cmvm.Solve(p, cmvm.Options{Restarts: -1, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize, MaxDepth: l.opts.MaxAdderDepth, DepthSlack: l.opts.AdderDepthSlack})
+	restarts := -1 // adders: the deterministic attempts are as good (docs/cmvm.md)
+	if l.opts.Objective == cmvm.LUTs {
+		restarts = 0 // automatic: LUTs vary between attempts
+	}
+	g, err := cmvm.Solve(p, cmvm.Options{Restarts: restarts, Objective: l.opts.Objective, CarrySize: l.opts.CarrySize, AdderSize: l.opts.AdderSize, MaxDepth: l.opts.MaxAdderDepth, DepthSlack: l.opts.AdderDepthSlack})
 	l.progress.SolveOutputs, l.progress.SolveInputs = 0, 0
 	if err != nil {
 		return nil, err

@@ -27,6 +27,9 @@ type Options struct {
 	// AdderDepthSlack: with MaxAdderDepth -1, the levels each product may
 	// take above its minimal adder tree (cmvm.Options.DepthSlack).
 	AdderDepthSlack int
+	// Objective is what each constant-matrix product minimises
+	// (cmvm.Options.Objective): adders, or estimated LUTs.
+	Objective cmvm.Objective
 	// Warn, when not nil, receives a warning for the outputs the program
 	// computes as constants and one for the inputs no output depends on
 	// (deadsignal.go).

@@ -7,6 +7,7 @@ import (
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/cmvm"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -20,6 +21,7 @@ func init() {
 			{Name: "adder-size", Help: "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
 			{Name: "max-adder-depth", Help: "adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders", Default: "0", Kind: passes.IntOption},
 			{Name: "adder-depth-slack", Help: "with max-adder-depth=-1: levels each constant-matrix product may take above its minimal adder tree, spent where they save adders", Default: "0", Kind: passes.IntOption},
+			{Name: "cmvm-objective", Help: "what each constant-matrix product minimises: adders, or luts (the estimated LUTs of synth_xilinx, docs/cmvm.md#lut-objective)", Default: "adders", Values: []string{"adders", "luts"}},
 			{Name: "warn-dead", Help: "warn when an output is a constant or an input is unused, at the operation where the signal died", Default: "false", Kind: passes.BoolOption},
 		},
 		New: func(o map[string]string) (passes.Pass, error) {
@@ -39,6 +41,9 @@ func init() {
 			}
 			if opts.AdderDepthSlack, err = strconv.Atoi(o["adder-depth-slack"]); err != nil || opts.AdderDepthSlack < 0 || opts.AdderDepthSlack > 60 {
 				return nil, fmt.Errorf("adder-depth-slack must be an integer from 0 to 60, got '%s'", o["adder-depth-slack"])
+			}
+			if o["cmvm-objective"] == "luts" {
+				opts.Objective = cmvm.LUTs
 			}
 			return &pass{opts: opts, warn: o["warn-dead"] == "true"}, nil
 		},
