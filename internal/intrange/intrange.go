@@ -30,6 +30,14 @@ func Signed(n int) Range {
 	return Range{new(big.Int).Neg(top), new(big.Int).Sub(top, big.NewInt(1))}
 }
 
+// OfBits is the range of an n-bit integer: Signed(n) or Unsigned(n).
+func OfBits(n int, signed bool) Range {
+	if signed {
+		return Signed(n)
+	}
+	return Unsigned(n)
+}
+
 // Min is the least of xs (the first of equals), one of them.
 func Min(xs ...*big.Int) *big.Int {
 	m := xs[0]

@@ -70,6 +70,12 @@ func TestWidths(t *testing.T) {
 	if s := Signed(8); s.Lo.Int64() != -128 || s.Hi.Int64() != 127 {
 		t.Errorf("Signed(8) = %v", s)
 	}
+	if r := OfBits(3, true); r.Lo.Int64() != -4 || r.Hi.Int64() != 3 {
+		t.Errorf("OfBits(3, true) = %v", r)
+	}
+	if r := OfBits(3, false); r.Lo.Int64() != 0 || r.Hi.Int64() != 7 {
+		t.Errorf("OfBits(3, false) = %v", r)
+	}
 	if !rg(1, 2).Within(rg(0, 2)) || rg(-1, 2).Within(rg(0, 2)) || !rg(2, 1).Empty() || rg(1, 1).Empty() {
 		t.Error("Within or Empty")
 	}
