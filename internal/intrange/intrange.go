@@ -2,8 +2,8 @@
 // [Lo, Hi] of math/big integers, the bounds of operations on them, and the
 // small math/big helpers the range analyses share (Min, Max). It is the one
 // copy the analyses above use: backend/alir's compile-time proofs,
-// passes/promote's result ranges, the lowerings of lower/nnkernels and
-// lower/nnqonnx.
+// passes/promote's result ranges, dialect/otir's constant ranges, the
+// lowerings of lower/nnkernels and lower/nnqonnx.
 //
 // Every operation returns new integers or one of its operands' own (Min,
 // Max, Union, Relu): a Range's integers are never changed in place.
