@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"iter"
+)
 
 // Location is a position in a source file (1-based line and column). The zero
 // Location means "unknown". A location the input wrote that is not a plain
@@ -148,16 +151,27 @@ func (op *Operation) Walk(fn func(*Operation) bool) {
 	if op == nil || !fn(op) {
 		return
 	}
-	for _, r := range op.Regions {
-		if r == nil {
-			continue
+	for b := range op.Blocks() {
+		for _, o := range b.Ops {
+			o.Walk(fn)
 		}
-		for _, b := range r.Blocks {
-			if b == nil {
+	}
+}
+
+// Blocks yields the blocks of op's regions in order, passing over a nil
+// region or block (which only a faulty pass makes; the verifier reports it).
+// It is the one loop over an op's blocks: Walk, the printer and the passes
+// that keep their own recursion (the verifier's bounded one) use it.
+func (op *Operation) Blocks() iter.Seq[*Block] {
+	return func(yield func(*Block) bool) {
+		for _, r := range op.Regions {
+			if r == nil {
 				continue
 			}
-			for _, o := range b.Ops {
-				o.Walk(fn)
+			for _, b := range r.Blocks {
+				if b != nil && !yield(b) {
+					return
+				}
 			}
 		}
 	}

@@ -138,24 +138,16 @@ func (p *printer) nameScope(op *Operation) {
 				p.next++
 			}
 		}
-		for _, r := range o.Regions {
-			if r == nil {
-				continue
+		for b := range o.Blocks() {
+			for _, a := range b.Args {
+				if a != nil {
+					p.name(a, nameArg, p.nArgs)
+				}
+				p.nArgs++
 			}
-			for _, b := range r.Blocks {
-				if b == nil {
-					continue
-				}
-				for _, a := range b.Args {
-					if a != nil {
-						p.name(a, nameArg, p.nArgs)
-					}
-					p.nArgs++
-				}
-				for _, inner := range b.Ops {
-					if inner != nil {
-						visit(inner)
-					}
+			for _, inner := range b.Ops {
+				if inner != nil {
+					visit(inner)
 				}
 			}
 		}

@@ -245,11 +245,15 @@ func ElementType(t Type) Type {
 	return t
 }
 
-// IsScalar reports whether t is an integer, float or index type.
+// IsScalar reports whether t is a (non-nil) integer, float or index type.
 func IsScalar(t Type) bool {
-	switch t.(type) {
-	case *IntType, *FloatType, *IndexType:
-		return true
+	switch x := t.(type) {
+	case *IntType:
+		return x != nil
+	case *FloatType:
+		return x != nil
+	case *IndexType:
+		return x != nil
 	}
 	return false
 }

@@ -21,7 +21,7 @@ var layers = []struct {
 	name     string
 	prefixes []string
 }{
-	{0, "ground", []string{"internal/satint", "internal/readlimit", "internal/tileview", "internal/textdist", "internal/progress", "internal/onnxpb", "internal/outfile", "ir", "diag"}},
+	{0, "ground", []string{"internal/satint", "internal/intrange", "internal/readlimit", "internal/tileview", "internal/textdist", "internal/progress", "internal/onnxpb", "internal/outfile", "ir", "diag"}},
 	{1, "dialect definitions and typing rules", []string{"dialect", "typing"}},
 	{2, "parser", []string{"parse"}},
 	{3, "passes", []string{"passes"}},

@@ -181,7 +181,7 @@ func (f affine) rangeOverBig(src func(int32) xrng) xrng {
 	var x, c big.Int
 	for _, t := range f.terms {
 		r := src(t.sym).big()
-		a, b := r.lo, r.hi
+		a, b := r.Lo, r.Hi
 		if t.coef < 0 {
 			a, b = b, a
 		}
@@ -189,5 +189,5 @@ func (f affine) rangeOverBig(src func(int32) xrng) xrng {
 		lo.Add(lo, x.Mul(&c, a))
 		hi.Add(hi, x.Mul(&c, b))
 	}
-	return xrngOf(rng{lo, hi})
+	return xrngOf(rng{Lo: lo, Hi: hi})
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // MaxExactBits bounds the exact values the interpreter evaluates: an
@@ -161,14 +163,14 @@ func Compile(p *Program) (*Machine, error) {
 		fuseWrap(&ins)
 		m.code[i] = ins
 		r := m.vr[i]
-		m.u64[i] = !r.fitsInt64() && r.lo.Sign() >= 0 && r.hi.Cmp(maxUint64) <= 0
-		if !r.fitsInt64() && !m.u64[i] {
+		m.u64[i] = !r.FitsInt64() && r.Lo.Sign() >= 0 && r.Hi.Cmp(maxUint64) <= 0
+		if !r.FitsInt64() && !m.u64[i] {
 			if m.code[i].kind != kExact {
-				panic(fmt.Sprintf("alir: compile: op %d holds %d-bit values on the fast path", i, r.bits()))
+				panic(fmt.Sprintf("alir: compile: op %d holds %d-bit values on the fast path", i, r.Bits()))
 			}
 			m.wide[i], m.nWide = true, m.nWide+1
-			wideBits += r.bits()
-			if b := r.bits(); b > MaxExactBits || wideBits > MaxExactBits*64 {
+			wideBits += r.Bits()
+			if b := r.Bits(); b > MaxExactBits || wideBits > MaxExactBits*64 {
 				return nil, p.opErr(i, "%w: its exact result can take %d bits, more than this interpreter evaluates (%d bits an operation, %d in all); only %s wrap to their type", ErrTooWide, b, MaxExactBits, MaxExactBits*64, wrappingOps(p.Dialect))
 			}
 		}
@@ -180,7 +182,7 @@ func Compile(p *Program) (*Machine, error) {
 	m.code = code
 	m.narrow = true
 	for _, r := range m.vr {
-		if r.lo.Cmp(minInt32) < 0 || r.hi.Cmp(maxInt32) > 0 {
+		if r.Lo.Cmp(minInt32) < 0 || r.Hi.Cmp(maxInt32) > 0 {
 			m.narrow = false
 		}
 	}
@@ -317,7 +319,7 @@ func (m *Machine) rangeOf(id int32) rng { return m.vr[id] }
 func (m *Machine) setWrap(i int, ins *instr, r rng) {
 	t := m.inf.kif[i]
 	tr := typeRange(t)
-	if r.within(tr) || !m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode) {
+	if r.Within(tr) || !m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode) {
 		m.vr[i] = r
 		return
 	}
@@ -373,7 +375,7 @@ func compileInput(m *Machine, i int, ins instr) instr {
 	p, op, t := m.prog, m.prog.Ops[i], m.inf.kif[i]
 	ins.kind, ins.a = kInput, int(op.ID0)
 	ins.scale = inputScale(p.InShifts[op.ID0], t.Fractionals)
-	m.setWrap(i, &ins, rng{minInt64, maxInt64}) // any int64 may arrive
+	m.setWrap(i, &ins, rng{Lo: minInt64, Hi: maxInt64}) // any int64 may arrive
 	if t.Width() == 64 && !t.Signed {
 		ins.wrap = wrapNone // bits are the value mod 2^64
 	}
@@ -430,7 +432,7 @@ func compileConstAdd(m *Machine, i int, ins instr) instr {
 func compileConst(m *Machine, i int, ins instr) instr {
 	op := m.prog.Ops[i]
 	ins.kind, ins.k = kConst, op.Data
-	m.vr[i] = pointRange(big.NewInt(op.Data))
+	m.vr[i] = intrange.Point(big.NewInt(op.Data))
 	return ins
 }
 
@@ -439,8 +441,8 @@ func compileMuxOp(m *Machine, i int, ins instr) instr { return m.compileMux(i, i
 // compileMul compiles the raw product, whatever the steps.
 func compileMul(m *Machine, i int, ins instr) instr {
 	op := m.prog.Ops[i]
-	r := m.rangeOf(op.ID0).mul(m.rangeOf(op.ID1))
-	if !r.fitsInt64() {
+	r := m.rangeOf(op.ID0).Mul(m.rangeOf(op.ID1))
+	if !r.FitsInt64() {
 		return m.exactInstr(i, ins, r)
 	}
 	ins.kind, ins.a, ins.b = kMul, m.slotOf[op.ID0], m.slotOf[op.ID1]
@@ -456,16 +458,16 @@ func compileLookup(m *Machine, i int, ins instr) instr {
 		off.Sub(off, new(big.Int).Lsh(big.NewInt(1), uint(ta.Width()-1)))
 	}
 	vals := m.prog.Tables[op.Data].Values
-	tr := pointRange(new(big.Int))
+	tr := intrange.Point(new(big.Int))
 	for k, v := range vals {
 		if k == 0 {
-			tr = pointRange(big.NewInt(int64(v)))
+			tr = intrange.Point(big.NewInt(int64(v)))
 		}
-		tr = tr.union(pointRange(big.NewInt(int64(v))))
+		tr = tr.Union(intrange.Point(big.NewInt(int64(v))))
 	}
 	ra := m.rangeOf(op.ID0)
-	idx := ra.add(pointRange(new(big.Int).Neg(off)))
-	if !ra.fitsInt64() || !off.IsInt64() || !idx.fitsInt64() {
+	idx := ra.Add(intrange.Point(new(big.Int).Neg(off)))
+	if !ra.FitsInt64() || !off.IsInt64() || !idx.FitsInt64() {
 		return m.exactInstr(i, ins, tr)
 	}
 	ins.tab = make([]int64, len(vals))
@@ -485,7 +487,7 @@ func compileBitUnary(m *Machine, i int, ins instr) instr {
 	ins.a = m.slotOf[op.ID0]
 	if op.Opcode == OpNegBitUnary {
 		ins.m = -1
-		ra = ra.neg()
+		ra = ra.Neg()
 	}
 	ins.k = -1 // mask of the operand's width
 	if w := ta.Width(); w < 64 {
@@ -494,21 +496,21 @@ func compileBitUnary(m *Machine, i int, ins instr) instr {
 	var r rng
 	switch op.Data {
 	case BitNot:
-		ins.kind, r = kNot, ra.not()
+		ins.kind, r = kNot, ra.Not()
 		switch {
 		case t.Signed:
 			ins.k = -1 // no mask
 		case ins.k != -1:
-			r = rng{new(big.Int), big.NewInt(ins.k)}
+			r = rng{Lo: new(big.Int), Hi: big.NewInt(ins.k)}
 		default: // masked to 64 bits: the bits of ^a, read as unsigned
-			r = rng{new(big.Int), new(big.Int).Set(maxUint64)}
+			r = rng{Lo: new(big.Int), Hi: new(big.Int).Set(maxUint64)}
 		}
 	case BitReduceAny:
-		ins.kind, r = kReduceAny, rng{big.NewInt(0), big.NewInt(1)}
+		ins.kind, r = kReduceAny, rng{Lo: big.NewInt(0), Hi: big.NewInt(1)}
 	default:
-		ins.kind, r = kReduceAll, rng{big.NewInt(0), big.NewInt(1)}
+		ins.kind, r = kReduceAll, rng{Lo: big.NewInt(0), Hi: big.NewInt(1)}
 	}
-	if !ra.fitsInt64() || !r.fitsInt64() {
+	if !ra.FitsInt64() || !r.FitsInt64() {
 		return m.exactInstr(i, ins, r)
 	}
 	m.setWrap(i, &ins, r)
@@ -521,20 +523,20 @@ func compileBitBinary(m *Machine, i int, ins instr) instr {
 	sh := int(op.DataLow()) + m.fr(op.ID0) - m.fr(op.ID1)
 	ra, rb := m.rangeOf(op.ID0), m.rangeOf(op.ID1)
 	if dais && op.DataHigh()&1 != 0 {
-		ra = ra.neg()
+		ra = ra.Neg()
 	}
 	if dais && op.DataHigh()&2 != 0 {
-		rb = rb.neg()
+		rb = rb.Neg()
 	}
 	ins.a, ins.b = m.slotOf[op.ID0], m.slotOf[op.ID1]
 	if sh > 0 {
-		ins.s1, rb = uint8(min(sh, 64)), rb.shl(uint(sh))
+		ins.s1, rb = uint8(min(sh, 64)), rb.Shl(uint(sh))
 	} else {
-		ins.s0, ra = uint8(min(-sh, 64)), ra.shl(uint(-sh))
+		ins.s0, ra = uint8(min(-sh, 64)), ra.Shl(uint(-sh))
 	}
-	r := ra.bitwise(rb, uint64(op.Data)>>56)
+	r := bitwise(ra, rb, uint64(op.Data)>>56)
 	negates := dais && op.DataHigh()&3 != 0
-	if negates || !ra.fitsInt64() || !rb.fitsInt64() || !r.fitsInt64() {
+	if negates || !ra.FitsInt64() || !rb.FitsInt64() || !r.FitsInt64() {
 		return m.exactInstr(i, ins, r)
 	}
 	ins.kind = [...]kind{kAnd, kOr, kXor}[uint64(op.Data)>>56]
@@ -555,23 +557,23 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 	}
 	rs := g - t.Fractionals
 	// Exact range of the sum before the right shift.
-	sum := pointRange(new(big.Int))
+	sum := intrange.Point(new(big.Int))
 	kk := new(big.Int)
 	if k != nil {
 		kk.Lsh(k, uint(g-ek))
-		sum = pointRange(kk)
+		sum = intrange.Point(kk)
 	}
 	for _, tm := range terms {
-		r := m.rangeOf(tm.id).shl(uint(g - tm.e))
+		r := m.rangeOf(tm.id).Shl(uint(g - tm.e))
 		if tm.neg {
-			r = r.neg()
+			r = r.Neg()
 		}
-		sum = sum.add(r)
+		sum = sum.Add(r)
 	}
-	res := sum.sar(uint(rs))
+	res := sum.Sar(uint(rs))
 	// A wrapping op may compute its sum mod 2^64 (when no bits are shifted
 	// out); any other op needs it exactly.
-	if (rs > 0 || !m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode)) && !sum.fitsInt64() {
+	if (rs > 0 || !m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode)) && !sum.FitsInt64() {
 		return m.exactInstr(i, ins, res)
 	}
 	// Computed mod 2^64 the sum is exact here; terms shifted by 64 or more
@@ -596,7 +598,7 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 			wrapBig(v, t)
 		}
 		ins.kind, ins.k, ins.wrap = kConst, lo64(v), wrapNone
-		m.vr[i] = pointRange(v)
+		m.vr[i] = intrange.Point(v)
 	case len(live) == 1:
 		a := live[0]
 		ins.a, ins.s0 = m.slotOf[a.id], uint8(g-a.e)
@@ -647,10 +649,10 @@ func pick(c bool, a, b kind) kind {
 func (m *Machine) compileReLU(i int, ins instr, neg bool) instr {
 	op := m.prog.Ops[i]
 	ta := m.inf.kif[op.ID0]
-	if m.rangeOf(op.ID0).lo.Sign() >= 0 { // a >= 0: relu(a) = a and relu(-a) = 0
+	if m.rangeOf(op.ID0).Lo.Sign() >= 0 { // a >= 0: relu(a) = a and relu(-a) = 0
 		if neg {
 			ins.kind, ins.k = kConst, 0
-			m.vr[i] = pointRange(new(big.Int))
+			m.vr[i] = intrange.Point(new(big.Int))
 			return ins
 		}
 		return m.compileLinear(i, ins, []term{{op.ID0, false, ta.Fractionals}}, nil, 0)
@@ -660,18 +662,18 @@ func (m *Machine) compileReLU(i int, ins instr, neg bool) instr {
 	s0, rs := g-ta.Fractionals, g-t.Fractionals
 	r := m.rangeOf(op.ID0)
 	if neg {
-		r = r.neg()
+		r = r.Neg()
 	}
-	if !r.fitsInt64() { // -(-2^63)
+	if !r.FitsInt64() { // -(-2^63)
 		return m.exactInstr(i, ins, typeRange(m.inf.kif[i]))
 	}
-	r = r.relu().shl(uint(s0))
-	if s0 >= 64 || (rs > 0 && !r.fitsInt64()) {
+	r = r.Relu().Shl(uint(s0))
+	if s0 >= 64 || (rs > 0 && !r.FitsInt64()) {
 		return m.exactInstr(i, ins, typeRange(m.inf.kif[i]))
 	}
 	ins.kind = pick(neg, kReLUNeg, kReLU)
 	ins.a, ins.s0, ins.rs = m.slotOf[op.ID0], uint8(s0), uint8(min(rs, 63))
-	m.setWrap(i, &ins, r.sar(uint(rs)))
+	m.setWrap(i, &ins, r.Sar(uint(rs)))
 	return ins
 }
 
@@ -691,11 +693,11 @@ func (m *Machine) compileMux(i int, ins instr) instr {
 		s, rs = g-e, g-f
 		r = m.rangeOf(id)
 		if neg {
-			r = r.neg()
+			r = r.Neg()
 		}
-		r = r.shl(uint(s))
-		ok = s < 64 && (rs == 0 || r.fitsInt64())
-		return s, rs, r.sar(uint(rs)), ok
+		r = r.Shl(uint(s))
+		ok = s < 64 && (rs == 0 || r.FitsInt64())
+		return s, rs, r.Sar(uint(rs)), ok
 	}
 	sa, ra, rA, okA := branch(op.ID0, false, m.inf.kif[op.ID0].Fractionals)
 	neg := op.Opcode == OpNegMux
@@ -728,7 +730,7 @@ func (m *Machine) compileMux(i int, ins instr) instr {
 	if neg {
 		ins.m = -1
 	}
-	m.setWrap(i, &ins, rA.union(rB))
+	m.setWrap(i, &ins, rA.Union(rB))
 	return ins
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // Convert returns p in dialect to, computing what p computes in its own
@@ -81,8 +83,8 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 		case to == ALIR && op.Opcode == OpNegQuantize:
 			ta := inf.kif[src.ID0]
 			lo, hi := ta.rawRange()
-			nr := rng{lo, hi}.neg()
-			if ta.Fractionals == f && nr.within(typeRange(t)) {
+			nr := rng{Lo: lo, Hi: hi}.Neg()
+			if ta.Fractionals == f && nr.Within(typeRange(t)) {
 				op.Opcode = OpNeg
 				break
 			}
@@ -118,7 +120,7 @@ func Convert(p *Program, to Dialect) (*Program, error) {
 			op.Data = d.Int64()
 			if g > f { // add at the finer step, then floor to the result's
 				lo, hi := inf.kif[src.ID0].rawRange()
-				sum := rng{lo, hi}.shl(uint(g - fa)).add(pointRange(d))
+				sum := rng{Lo: lo, Hi: hi}.Shl(uint(g - fa)).Add(intrange.Point(d))
 				it := intervalOf(sum, g)
 				if _, err := it.KIF(); err != nil {
 					return nil, fail(fmt.Sprintf("the exact sum needs %v: %v", it, err))
@@ -164,7 +166,7 @@ func intervalOf(r rng, f int) QInterval {
 		y, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(x), -f).Float64()
 		return y
 	}
-	return QInterval{v(r.lo), v(r.hi), v(big.NewInt(1))}
+	return QInterval{v(r.Lo), v(r.Hi), v(big.NewInt(1))}
 }
 
 // ToSpec2 returns p with what only ALIR spec 3/4 expresses rewritten into
@@ -241,7 +243,7 @@ func ToSpec2(p *Program) (*Program, error) {
 					if !tm.Neg && tm.Shift == 0 && kifOf(tm.ID).Fractionals == fz {
 						acc = tm.ID
 						lo, hi := kifOf(tm.ID).rawRange()
-						r = rng{lo, hi}
+						r = rng{Lo: lo, Hi: hi}
 						terms = append(append([]Term(nil), terms[:k]...), terms[k+1:]...)
 						break
 					}
@@ -249,7 +251,7 @@ func ToSpec2(p *Program) (*Program, error) {
 			}
 			if acc < 0 {
 				acc = zeroAt(fz)
-				r = pointRange(new(big.Int))
+				r = intrange.Point(new(big.Int))
 			}
 			for k, tm := range terms {
 				code := OpAdd
@@ -258,11 +260,11 @@ func ToSpec2(p *Program) (*Program, error) {
 				}
 				tx := kifOf(tm.ID)
 				lo, hi := tx.rawRange()
-				xr := rng{lo, hi}.shl(uint(fz - (tx.Fractionals - int(tm.Shift))))
+				xr := rng{Lo: lo, Hi: hi}.Shl(uint(fz - (tx.Fractionals - int(tm.Shift))))
 				if tm.Neg {
-					xr = xr.neg()
+					xr = xr.Neg()
 				}
-				r = r.add(xr)
+				r = r.Add(xr)
 				next := Op{ID0: acc, ID1: tm.ID, Opcode: code, Data: int64(tm.Shift), Latency: src.Latency}
 				if k == len(terms)-1 {
 					op = next

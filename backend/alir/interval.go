@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // MaxWidth is the widest fixed-point type a program may use (the
@@ -167,18 +169,12 @@ func (t KIF) QInterval() QInterval {
 
 // rawRange returns the least and greatest raw values of t.
 func (t KIF) rawRange() (lo, hi *big.Int) {
-	w := uint(t.Width())
+	w := t.Width()
 	if w == 0 {
 		return new(big.Int), new(big.Int)
 	}
-	if t.Signed {
-		hi = new(big.Int).Lsh(big.NewInt(1), w-1)
-		lo = new(big.Int).Neg(hi)
-		hi.Sub(hi, big.NewInt(1))
-		return lo, hi
-	}
-	hi = new(big.Int).Lsh(big.NewInt(1), w)
-	return new(big.Int), hi.Sub(hi, big.NewInt(1))
+	r := intrange.OfBits(w, t.Signed)
+	return r.Lo, r.Hi
 }
 
 // Interval helpers for builders: each returns the exact interval of the

@@ -485,7 +485,7 @@ type rowOutput struct {
 func (m *Machine) buildOutputs() {
 	for j := range m.outs {
 		o := &m.outs[j]
-		if o.slot < 0 || o.wide >= 0 || o.unsigned || o.neg && m.vr[m.prog.Outputs[j].Index].lo.Cmp(minInt64) <= 0 {
+		if o.slot < 0 || o.wide >= 0 || o.unsigned || o.neg && m.vr[m.prog.Outputs[j].Index].Lo.Cmp(minInt64) <= 0 {
 			continue
 		}
 		ro := rowOutput{col: j, slot: o.slot, scale: o.scale}

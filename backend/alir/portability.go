@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // NonPortable is an operation whose result, as the program declares it,
@@ -109,7 +111,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		if r, e, reason, unknown, ok = pc.span64(i); !ok {
 			var rb rng
 			rb, e, reason = pc.p.exact(pc.inf, i, pc.operandFn)
-			unknown = rb.lo == nil
+			unknown = rb.Lo == nil
 			if reason == "" && !unknown {
 				r = xrngOf(rb)
 			}
@@ -138,10 +140,10 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 			return "", need
 		}
 		rb := r.big()
-		lo, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(rb.lo), -t.Fractionals).Float64()
-		hi, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(rb.hi), -t.Fractionals).Float64()
+		lo, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(rb.Lo), -t.Fractionals).Float64()
+		hi, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(rb.Hi), -t.Fractionals).Float64()
 		need = QInterval{lo, hi, math.Ldexp(1, -t.Fractionals)}
-		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", rb.scaled(t.Fractionals), t, tr.big().scaled(t.Fractionals)), need
+		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", scaled(rb, t.Fractionals), t, scaled(tr.big(), t.Fractionals)), need
 	}
 	pc.known[i] = r
 	if linear {
@@ -248,9 +250,7 @@ func (pc *portCtx) operand(i int, id int32) rng {
 }
 
 // never returns the empty range of a mux branch that is never selected.
-func never() rng { return rng{big.NewInt(1), big.NewInt(0)} }
-
-func (r rng) empty() bool { return r.lo.Cmp(r.hi) > 0 }
+func never() rng { return rng{Lo: big.NewInt(1), Hi: big.NewInt(0)} }
 
 // muxNever reports whether mux i never selects its first (or second)
 // branch: its condition's known range holds only values that select the
@@ -263,7 +263,7 @@ func (pc *portCtx) muxNever(i int, first bool) bool {
 	tc := pc.inf.kif[cond]
 	// muxTrue is monotone in the raw value over the condition's type, so
 	// it is constant over rc when it agrees at both ends.
-	lo, hi := muxTrue(pc.p.Dialect, tc, rc.lo), muxTrue(pc.p.Dialect, tc, rc.hi)
+	lo, hi := muxTrue(pc.p.Dialect, tc, rc.Lo), muxTrue(pc.p.Dialect, tc, rc.Hi)
 	return lo == hi && lo != first
 }
 
@@ -308,17 +308,17 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 	}
 	rx := pc.known[x].big()
 	if first {
-		hi := minBig(rx.hi, new(big.Int).Sub(b, big.NewInt(1)))
-		if hi.Cmp(rx.lo) < 0 {
+		hi := intrange.Min(rx.Hi, new(big.Int).Sub(b, big.NewInt(1)))
+		if hi.Cmp(rx.Lo) < 0 {
 			return rng{}, false
 		}
-		rx = rng{rx.lo, hi}
+		rx = rng{Lo: rx.Lo, Hi: hi}
 	} else {
-		lo := maxBig(rx.lo, b)
-		if lo.Cmp(rx.hi) > 0 {
+		lo := intrange.Max(rx.Lo, b)
+		if lo.Cmp(rx.Hi) > 0 {
 			return rng{}, false
 		}
-		rx = rng{lo, rx.hi}
+		rx = rng{Lo: lo, Hi: rx.Hi}
 	}
 	if br == x {
 		return rx, true
@@ -341,11 +341,11 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 		return pc.known[id].big()
 	})
 	fb := pc.inf.kif[br].Fractionals
-	if reason != "" || r.lo == nil || e < fb {
+	if reason != "" || r.Lo == nil || e < fb {
 		return rng{}, false
 	}
-	r = r.sar(uint(e - fb))
-	if !r.within(typeRange(pc.inf.kif[br])) {
+	r = r.Sar(uint(e - fb))
+	if !r.Within(typeRange(pc.inf.kif[br])) {
 		return rng{}, false // it wraps, or is not portable: no better bound
 	}
 	return r, true
@@ -364,15 +364,15 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	var r rng
 	switch {
 	case first && br == p: // p < q
-		r = rng{rp.lo, minBig(rp.hi, new(big.Int).Sub(rq.hi, one))}
+		r = rng{Lo: rp.Lo, Hi: intrange.Min(rp.Hi, new(big.Int).Sub(rq.Hi, one))}
 	case first: // q > p
-		r = rng{maxBig(rq.lo, new(big.Int).Add(rp.lo, one)), rq.hi}
+		r = rng{Lo: intrange.Max(rq.Lo, new(big.Int).Add(rp.Lo, one)), Hi: rq.Hi}
 	case br == p: // p >= q
-		r = rng{maxBig(rp.lo, rq.lo), rp.hi}
+		r = rng{Lo: intrange.Max(rp.Lo, rq.Lo), Hi: rp.Hi}
 	default: // q <= p
-		r = rng{rq.lo, minBig(rq.hi, rp.hi)}
+		r = rng{Lo: rq.Lo, Hi: intrange.Min(rq.Hi, rp.Hi)}
 	}
-	if r.lo.Cmp(r.hi) > 0 {
+	if r.Lo.Cmp(r.Hi) > 0 {
 		return rng{}, false
 	}
 	return r, true
@@ -484,10 +484,10 @@ func spanQuantize(p *Program, inf *info, i int, operand func(int, int32) rng) (r
 	e = inf.kif[op.ID0].Fractionals - op.RelShift()
 	r = dec(op.ID0)
 	if op.Opcode == OpNegQuantize {
-		r = r.neg()
+		r = r.Neg()
 	}
 	if op.Opcode == OpReLU {
-		r = r.relu()
+		r = r.Relu()
 	}
 	return r, e, ""
 }
@@ -496,7 +496,7 @@ func spanQuantize(p *Program, inf *info, i int, operand func(int, int32) rng) (r
 func spanNegReLU(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
 	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
-	return dec(op.ID0).neg().relu(), inf.kif[op.ID0].Fractionals, ""
+	return dec(op.ID0).Neg().Relu(), inf.kif[op.ID0].Fractionals, ""
 }
 
 // spanNeg is ALIR's neg: the raw value negated (also when the steps
@@ -504,7 +504,7 @@ func spanNegReLU(p *Program, inf *info, i int, operand func(int, int32) rng) (rn
 func spanNeg(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
 	dec := func(id int32) rng { return operand(i, id) }
 	_, reason := stepNeg(p, inf, i)
-	return dec(p.Ops[i].ID0).neg(), inf.kif[i].Fractionals, reason
+	return dec(p.Ops[i].ID0).Neg(), inf.kif[i].Fractionals, reason
 }
 
 func spanAddSub(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
@@ -519,13 +519,13 @@ func spanAddSub(p *Program, inf *info, i int, operand func(int, int32) rng) (r r
 		if op.Opcode == OpSub {
 			cb.Neg(cb)
 		}
-		return dec(op.ID0).mul(pointRange(ca.Add(ca, cb))), e, ""
+		return dec(op.ID0).Mul(intrange.Point(ca.Add(ca, cb))), e, ""
 	}
-	b := dec(op.ID1).shl(uint(e - fb))
+	b := dec(op.ID1).Shl(uint(e - fb))
 	if op.Opcode == OpSub {
-		b = b.neg()
+		b = b.Neg()
 	}
-	return dec(op.ID0).shl(uint(e - fa)).add(b), e, ""
+	return dec(op.ID0).Shl(uint(e - fa)).Add(b), e, ""
 }
 
 func spanConstAdd(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
@@ -539,24 +539,24 @@ func spanConstAdd(p *Program, inf *info, i int, operand func(int, int32) rng) (r
 	if e, reason = stepConstAdd(p, inf, i); reason != "" {
 		return rng{}, e, reason
 	}
-	return dec(op.ID0).shl(uint(e - fa)).add(pointRange(k.Lsh(k, uint(e-ek)))), e, ""
+	return dec(op.ID0).Shl(uint(e - fa)).Add(intrange.Point(k.Lsh(k, uint(e-ek)))), e, ""
 }
 
 func spanConst(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
-	return pointRange(big.NewInt(p.Ops[i].Data)), inf.kif[i].Fractionals, ""
+	return intrange.Point(big.NewInt(p.Ops[i].Data)), inf.kif[i].Fractionals, ""
 }
 
 func spanSum(p *Program, inf *info, i int, operand func(int, int32) rng) (rng, int, string) {
 	dec := func(id int32) rng { return operand(i, id) }
 	op := p.Ops[i]
 	e, _ := stepSum(p, inf, i)
-	r := pointRange(new(big.Int)) // shared operands: the linear form is exact
+	r := intrange.Point(new(big.Int)) // shared operands: the linear form is exact
 	for _, tm := range op.Terms {
-		x := dec(tm.ID).shl(uint(e - (inf.kif[tm.ID].Fractionals - int(tm.Shift))))
+		x := dec(tm.ID).Shl(uint(e - (inf.kif[tm.ID].Fractionals - int(tm.Shift))))
 		if tm.Neg {
-			x = x.neg()
+			x = x.Neg()
 		}
-		r = r.add(x)
+		r = r.Add(x)
 	}
 	return r, e, ""
 }
@@ -571,13 +571,13 @@ func spanMul(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng,
 	}
 	if op.ID0 == op.ID1 && !inf.plain { // a square is never negative
 		a := dec(op.ID0)
-		r = a.mul(a)
-		if a.lo.Sign() < 0 && a.hi.Sign() > 0 {
-			r.lo = new(big.Int)
+		r = a.Mul(a)
+		if a.Lo.Sign() < 0 && a.Hi.Sign() > 0 {
+			r.Lo = new(big.Int)
 		}
 		return r, e, reason
 	}
-	return dec(op.ID0).mul(dec(op.ID1)), e, reason
+	return dec(op.ID0).Mul(dec(op.ID1)), e, reason
 }
 
 // spanMux is mux and DAIS's neg_mux: the union of the branches (of the
@@ -589,26 +589,26 @@ func spanMux(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng,
 	fa, fb := fr(op.ID0), fr(op.ID1)-int(op.DataHigh())
 	e = max(fa, fb)
 	a, b := dec(op.ID0), dec(op.ID1)
-	if a.empty() && b.empty() { // not from a sound analysis
+	if a.Empty() && b.Empty() { // not from a sound analysis
 		return rng{}, e, ""
 	}
-	if !b.empty() {
+	if !b.Empty() {
 		if op.Opcode == OpNegMux {
-			b = b.neg()
+			b = b.Neg()
 		}
-		b = b.shl(uint(e - fb))
+		b = b.Shl(uint(e - fb))
 	}
-	if !a.empty() {
-		a = a.shl(uint(e - fa))
+	if !a.Empty() {
+		a = a.Shl(uint(e - fa))
 	}
 	// A branch never selected (empty) adds nothing to the union.
 	switch {
-	case a.empty():
+	case a.Empty():
 		return b, e, ""
-	case b.empty():
+	case b.Empty():
 		return a, e, ""
 	}
-	return a.union(b), e, ""
+	return a.Union(b), e, ""
 }
 
 func spanLookup(p *Program, inf *info, i int, operand func(int, int32) rng) (r rng, e int, reason string) {
@@ -621,7 +621,7 @@ func spanLookup(p *Program, inf *info, i int, operand func(int, int32) rng) (r r
 	for _, v := range vals[1:] {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	return rng{big.NewInt(int64(lo)), big.NewInt(int64(hi))}, e, ""
+	return rng{Lo: big.NewInt(int64(lo)), Hi: big.NewInt(int64(hi))}, e, ""
 }
 
 // spanBitUnary is bit_unary and DAIS's neg_bit_unary.
@@ -630,17 +630,17 @@ func spanBitUnary(p *Program, inf *info, i int, operand func(int, int32) rng) (r
 	op, t := p.Ops[i], inf.kif[i]
 	a := dec(op.ID0)
 	if op.Opcode == OpNegBitUnary {
-		a = a.neg()
+		a = a.Neg()
 	}
 	switch {
 	case op.Data != BitNot:
-		r = rng{big.NewInt(0), big.NewInt(1)}
+		r = rng{Lo: big.NewInt(0), Hi: big.NewInt(1)}
 	case t.Signed:
-		r = a.not()
+		r = a.Not()
 	default: // ^a masked to a's width: ^a itself when that is in range
 		w := inf.kif[op.ID0].Width()
-		mask := rng{new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
-		if r = a.not(); inf.plain || !r.within(mask) {
+		mask := rng{Lo: new(big.Int), Hi: new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))}
+		if r = a.Not(); inf.plain || !r.Within(mask) {
 			r = mask
 		}
 	}
@@ -654,27 +654,27 @@ func spanBitBinary(p *Program, inf *info, i int, operand func(int, int32) rng) (
 	sh := int(op.DataLow()) + inf.kif[op.ID0].Fractionals - inf.kif[op.ID1].Fractionals
 	a, b := dec(op.ID0), dec(op.ID1)
 	if dais && op.DataHigh()&1 != 0 {
-		a = a.neg()
+		a = a.Neg()
 	}
 	if dais && op.DataHigh()&2 != 0 {
-		b = b.neg()
+		b = b.Neg()
 	}
 	if sh > 0 {
-		b = b.shl(uint(sh))
+		b = b.Shl(uint(sh))
 	} else {
-		a = a.shl(uint(-sh))
+		a = a.Shl(uint(-sh))
 	}
 	sub := uint64(op.Data) >> 56
 	if inf.plain {
 		sub = BitXor // the bound that holds for all three
 	}
-	return a.bitwise(b, sub), inf.kif[i].Fractionals, ""
+	return bitwise(a, b, sub), inf.kif[i].Fractionals, ""
 }
 
 // scaled formats r as real values at fractional bits f.
-func (r rng) scaled(f int) string {
+func scaled(r rng, f int) string {
 	v := func(x *big.Int) string {
 		return new(big.Float).SetMantExp(new(big.Float).SetInt(x), -f).Text('g', 10)
 	}
-	return "[" + v(r.lo) + ", " + v(r.hi) + "]"
+	return "[" + v(r.Lo) + ", " + v(r.Hi) + "]"
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // Portability proves what it claims: on random programs it finds portable,
@@ -43,7 +45,7 @@ func TestPortabilityIsSound(t *testing.T) {
 				if err := c.op(i, val, in[s*nIn:(s+1)*nIn], &vals[i]); err != nil {
 					continue samples // a lookup outside its table
 				}
-				if !pointRange(&vals[i]).within(typeRange(inf.kif[i])) {
+				if !intrange.Point(&vals[i]).Within(typeRange(inf.kif[i])) {
 					t.Fatalf("iteration %d: op %d (%v) holds %v outside its type %v, but the program was found portable\n%+v",
 						it, i, p.Ops[i], &vals[i], inf.kif[i], p)
 				}

@@ -3,6 +3,8 @@ package alir
 import (
 	"math"
 	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // The int64 fast path of Portability's value-range analysis.
@@ -28,15 +30,15 @@ var allWide bool
 
 func point64(v int64) xrng {
 	if allWide {
-		return xrngOf(pointRange(big.NewInt(v)))
+		return xrngOf(intrange.Point(big.NewInt(v)))
 	}
 	return xrng{lo: v, hi: v}
 }
 
 // xrngOf returns r as an xrng (int64 bounds when both fit).
 func xrngOf(r rng) xrng {
-	if !allWide && r.lo.IsInt64() && r.hi.IsInt64() {
-		return xrng{lo: r.lo.Int64(), hi: r.hi.Int64()}
+	if !allWide && r.Lo.IsInt64() && r.Hi.IsInt64() {
+		return xrng{lo: r.Lo.Int64(), hi: r.Hi.Int64()}
 	}
 	return xrng{wide: &r}
 }
@@ -46,7 +48,7 @@ func (x xrng) big() rng {
 	if x.wide != nil {
 		return *x.wide
 	}
-	return rng{big.NewInt(x.lo), big.NewInt(x.hi)}
+	return rng{Lo: big.NewInt(x.lo), Hi: big.NewInt(x.hi)}
 }
 
 // typeRange64 is typeRange as an xrng.
@@ -102,14 +104,14 @@ func (x xrng) add(o xrng) xrng {
 			return xrng{lo: lo, hi: hi}
 		}
 	}
-	return xrngOf(x.big().add(o.big()))
+	return xrngOf(x.big().Add(o.big()))
 }
 
 func (x xrng) neg() xrng {
 	if x.wide == nil && x.lo != math.MinInt64 {
 		return xrng{lo: -x.hi, hi: -x.lo}
 	}
-	return xrngOf(x.big().neg())
+	return xrngOf(x.big().Neg())
 }
 
 func (x xrng) shl(s uint) xrng {
@@ -120,7 +122,7 @@ func (x xrng) shl(s uint) xrng {
 			return xrng{lo: lo, hi: hi}
 		}
 	}
-	return xrngOf(x.big().shl(s))
+	return xrngOf(x.big().Shl(s))
 }
 
 // sar divides by 2^s rounding down.
@@ -128,7 +130,7 @@ func (x xrng) sar(s uint) xrng {
 	if x.wide == nil {
 		return xrng{lo: x.lo >> min(s, 63), hi: x.hi >> min(s, 63)}
 	}
-	return xrngOf(x.big().sar(s))
+	return xrngOf(x.big().Sar(s))
 }
 
 func (x xrng) mul(o xrng) xrng {
@@ -141,7 +143,7 @@ func (x xrng) mul(o xrng) xrng {
 			return xrng{lo: min(c0, c1, c2, c3), hi: max(c0, c1, c2, c3)}
 		}
 	}
-	return xrngOf(x.big().mul(o.big()))
+	return xrngOf(x.big().Mul(o.big()))
 }
 
 // relu returns the range of max(x, 0).
@@ -149,27 +151,27 @@ func (x xrng) relu() xrng {
 	if x.wide == nil {
 		return xrng{lo: max(x.lo, 0), hi: max(x.hi, 0)}
 	}
-	return xrngOf(x.big().relu())
+	return xrngOf(x.big().Relu())
 }
 
 func (x xrng) within(o xrng) bool {
 	if x.wide == nil && o.wide == nil {
 		return x.lo >= o.lo && x.hi <= o.hi
 	}
-	return x.big().within(o.big())
+	return x.big().Within(o.big())
 }
 
 // loSign returns the sign of the lower bound, hiSign of the upper.
 func (x xrng) loSign() int {
 	if x.wide != nil {
-		return x.wide.lo.Sign()
+		return x.wide.Lo.Sign()
 	}
 	return sign64(x.lo)
 }
 
 func (x xrng) hiSign() int {
 	if x.wide != nil {
-		return x.wide.hi.Sign()
+		return x.wide.Hi.Sign()
 	}
 	return sign64(x.hi)
 }
@@ -272,7 +274,7 @@ func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool
 				if r.wide == nil {
 					r.lo = 0
 				} else {
-					r = xrngOf(rng{new(big.Int), r.wide.hi})
+					r = xrngOf(rng{Lo: new(big.Int), Hi: r.wide.Hi})
 				}
 			}
 			return r, e, "", false, true

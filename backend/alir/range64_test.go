@@ -24,10 +24,10 @@ func boundary64() []*big.Int {
 
 func sameRange(a xrng, b rng) bool {
 	x := a.big()
-	if a.wide != nil && a.wide.lo.IsInt64() && a.wide.hi.IsInt64() {
+	if a.wide != nil && a.wide.Lo.IsInt64() && a.wide.Hi.IsInt64() {
 		return false // not canonical: a narrow range held wide
 	}
-	return x.lo.Cmp(b.lo) == 0 && x.hi.Cmp(b.hi) == 0
+	return x.Lo.Cmp(b.Lo) == 0 && x.Hi.Cmp(b.Hi) == 0
 }
 
 // Every operation of xrng gives the big.Int result (and the int64 form
@@ -39,25 +39,25 @@ func TestXrngMatchesBig(t *testing.T) {
 	for _, a := range vs {
 		for _, b := range vs {
 			if a.Cmp(b) <= 0 {
-				rs = append(rs, rng{a, b})
+				rs = append(rs, rng{Lo: a, Hi: b})
 			}
 		}
 	}
 	check := func(what string, got xrng, want rng) {
 		t.Helper()
 		if !sameRange(got, want) {
-			t.Fatalf("%s = %v, want [%v, %v]", what, got.big(), want.lo, want.hi)
+			t.Fatalf("%s = %v, want [%v, %v]", what, got.big(), want.Lo, want.Hi)
 		}
 	}
 	for _, a := range rs {
 		x := xrngOf(a)
-		check(fmt.Sprintf("neg %v", a), x.neg(), a.neg())
-		check(fmt.Sprintf("relu %v", a), x.relu(), a.relu())
+		check(fmt.Sprintf("neg %v", a), x.neg(), a.Neg())
+		check(fmt.Sprintf("relu %v", a), x.relu(), a.Relu())
 		for _, s := range []uint{0, 1, 2, 31, 32, 62, 63, 64, 65, 100} {
-			check(fmt.Sprintf("%v << %d", a, s), x.shl(s), a.shl(s))
-			check(fmt.Sprintf("%v >> %d", a, s), x.sar(s), a.sar(s))
+			check(fmt.Sprintf("%v << %d", a, s), x.shl(s), a.Shl(s))
+			check(fmt.Sprintf("%v >> %d", a, s), x.sar(s), a.Sar(s))
 		}
-		if x.loSign() != a.lo.Sign() || x.hiSign() != a.hi.Sign() {
+		if x.loSign() != a.Lo.Sign() || x.hiSign() != a.Hi.Sign() {
 			t.Fatalf("signs of %v", a)
 		}
 	}
@@ -66,9 +66,9 @@ func TestXrngMatchesBig(t *testing.T) {
 		for j := k % 7; j < len(rs); j += 7 { // a seventh of the pairs
 			b := rs[j]
 			y := xrngOf(b)
-			check(fmt.Sprintf("%v + %v", a, b), x.add(y), a.add(b))
-			check(fmt.Sprintf("%v * %v", a, b), x.mul(y), a.mul(b))
-			if x.within(y) != a.within(b) {
+			check(fmt.Sprintf("%v + %v", a, b), x.add(y), a.Add(b))
+			check(fmt.Sprintf("%v * %v", a, b), x.mul(y), a.Mul(b))
+			if x.within(y) != a.Within(b) {
 				t.Fatalf("%v within %v", a, b)
 			}
 		}
@@ -112,7 +112,7 @@ func TestRangeOverMatchesBig(t *testing.T) {
 			if a.Cmp(b) > 0 {
 				a, b = b, a
 			}
-			src[s] = xrngOf(rng{a, b})
+			src[s] = xrngOf(rng{Lo: a, Hi: b})
 			f.terms = append(f.terms, aterm{int32(s), coefs[r.IntN(len(coefs))]})
 		}
 		of := func(s int32) xrng { return src[s] }

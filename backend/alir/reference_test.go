@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // The reference test runs random programs through the original
@@ -250,7 +252,7 @@ func referenceDefined(p *Program) bool {
 				return false
 			}
 			// Shifted operands must fit int64 in C++.
-			if !m.rangeOf(op.ID0).shl(uint(max(fa, fb)-fa)).fitsInt64() || !m.rangeOf(op.ID1).shl(uint(max(fa, fb)-fb)).fitsInt64() {
+			if !m.rangeOf(op.ID0).Shl(uint(max(fa, fb)-fa)).FitsInt64() || !m.rangeOf(op.ID1).Shl(uint(max(fa, fb)-fb)).FitsInt64() {
 				return false
 			}
 		case OpConstAdd:
@@ -267,15 +269,15 @@ func referenceDefined(p *Program) bool {
 			for _, tm := range op.Terms {
 				c = max(c, m.inf.kif[tm.ID].Fractionals-int(tm.Shift))
 			}
-			sum := pointRange(new(big.Int))
+			sum := intrange.Point(new(big.Int))
 			for _, tm := range op.Terms {
-				x := m.rangeOf(tm.ID).shl(uint(c - (m.inf.kif[tm.ID].Fractionals - int(tm.Shift))))
-				if !x.fitsInt64() {
+				x := m.rangeOf(tm.ID).Shl(uint(c - (m.inf.kif[tm.ID].Fractionals - int(tm.Shift))))
+				if !x.FitsInt64() {
 					return false
 				}
-				sum = sum.add(x)
+				sum = sum.Add(x)
 			}
-			if f := m.inf.kif[i].Fractionals; !sum.fitsInt64() || (f > c && !sum.shl(uint(f-c)).fitsInt64()) || c-f > 40 {
+			if f := m.inf.kif[i].Fractionals; !sum.FitsInt64() || (f > c && !sum.Shl(uint(f-c)).FitsInt64()) || c-f > 40 {
 				return false
 			}
 		}

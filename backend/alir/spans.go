@@ -1,6 +1,10 @@
 package alir
 
-import "math/big"
+import (
+	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
+)
 
 // Range is a closed range [Lo, Hi] of raw values; nil bounds: not known.
 type Range struct{ Lo, Hi *big.Int }
@@ -24,7 +28,7 @@ type Ranges struct {
 // given by operand.
 func NewRanges(p *Program, kif []KIF, operand func(id int32) Range) *Ranges {
 	r := &Ranges{p: p, inf: info{kif: kif, plain: true}, operand: operand}
-	r.fn = func(_ int, id int32) rng { x := r.operand(id); return rng{x.Lo, x.Hi} }
+	r.fn = func(_ int, id int32) rng { x := r.operand(id); return rng{Lo: x.Lo, Hi: x.Hi} }
 	return r
 }
 
@@ -33,7 +37,7 @@ func NewRanges(p *Program, kif []KIF, operand func(id int32) Range) *Ranges {
 // not known: an input (any value of its type), a lookup of an empty table.
 func (r *Ranges) Op(i int) (s Range, e int) {
 	x, e, _ := r.p.Dialect.Info(r.p.Ops[i].Opcode).span(r.p, &r.inf, i, r.fn)
-	return Range{x.lo, x.hi}, e
+	return Range{x.Lo, x.Hi}, e
 }
 
 // StepOK reports whether op i, given type t, keeps the step rules of
@@ -51,7 +55,7 @@ func (r *Ranges) StepOK(i int, t KIF) bool {
 	}
 	e, reason, linear := p.linearStep(inf, i)
 	if !linear {
-		zero := func(int, int32) rng { return pointRange(new(big.Int)) }
+		zero := func(int, int32) rng { return intrange.Point(new(big.Int)) }
 		_, e, reason = p.Dialect.Info(p.Ops[i].Opcode).span(p, inf, i, zero)
 	}
 	return reason == "" && (e >= t.Fractionals || p.Ops[i].Opcode == OpSum)

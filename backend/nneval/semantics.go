@@ -102,6 +102,22 @@ func semOf(name string) (semantics, bool) {
 	return s, ok
 }
 
+// Computes reports whether the evaluator computes values for the named
+// node kind (not nn.return, which only names the outputs, nor a kind it
+// does not support), and if not, why.
+func Computes(name string) (ok bool, why string) {
+	s, found := ops[name]
+	switch {
+	case !found:
+		return false, "no entry"
+	case s.ends:
+		return false, "names the graph's outputs"
+	case s.unsupported != "":
+		return false, s.unsupported
+	}
+	return true, ""
+}
+
 // UnaryFunc is the float function of a function kind (nn.exp, nn.tanh,
 // ...): the one the float evaluator applies and the quantized evaluator
 // tabulates with quant.LookupTable, for a circuit's lookup table to hold

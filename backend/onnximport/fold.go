@@ -94,17 +94,7 @@ func concatConst(vs []*value, axis int, shape []int64) *constant {
 
 // gather: Gather of a constant by constant indices along axis.
 func (im *importer) gather() error {
-	if err := im.checkArity(2, 2); err != nil {
-		return err
-	}
-	data, err := im.needConst(0, "data")
-	if err != nil {
-		return err
-	}
-	idx, err := im.needConst(1, "indices")
-	if err != nil {
-		return err
-	}
+	data, idx := im.consts[0], im.consts[1]
 	ids, err := idx.int64s()
 	if err != nil {
 		return im.errorf("indices: %v", err)
@@ -139,35 +129,18 @@ func (im *importer) gather() error {
 // slice: Slice of a constant (starts, ends and axes attributes before
 // opset 10; starts, ends, axes and steps inputs from it).
 func (im *importer) slice() error {
-	minIn := 3
-	if im.opset < 10 {
-		minIn = 1
-	}
-	if err := im.checkArity(minIn, 5); err != nil {
-		return err
-	}
-	data, err := im.needConst(0, "data")
-	if err != nil {
-		return err
-	}
+	data := im.consts[0]
 	var lists [4][]int64
 	for i, what := range []string{"starts", "ends", "axes", "steps"} {
-		if i < 3 {
-			if err := im.movedToInput(what, i+1, 10); err != nil {
-				return err
-			}
-		}
 		if im.opset < 10 {
 			lists[i], _ = im.attrInts(what)
 			continue
 		}
-		c, err := im.constInput(i+1, what)
-		if err != nil {
-			return err
-		}
+		c := im.constArg(i + 1)
 		if c == nil {
 			continue
 		}
+		var err error
 		if lists[i], err = c.int64s(); err != nil {
 			return im.errorf("%s: %v", what, err)
 		}

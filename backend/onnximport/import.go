@@ -124,6 +124,10 @@ type importer struct {
 	total int64
 	// node is the ONNX node being translated (for messages).
 	node *onnxpb.NodeProto
+	// args and consts are the node's inputs and the values of its constant
+	// ones, as checkSignature read them.
+	args   []*value
+	consts []*constant
 	// next is the node after node (nil for the last); a translation that
 	// computes it too (MatMul and the Add of its bias) sets fusedNext.
 	next      *onnxpb.NodeProto

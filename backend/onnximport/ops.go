@@ -20,27 +20,6 @@ import (
 
 const opConst = nn.OpConst
 
-// An operator is the translation of one ONNX operator: the attributes it
-// reads with their kinds (any other attribute, or one of another kind, is
-// an error) and its function.
-type operator struct {
-	attrs attrs
-	run   func(im *importer) error
-}
-
-// attrs are an operator's attributes by name, with their kinds.
-type attrs map[string]onnxpb.AttributeProto_AttributeType
-
-// The attribute kinds of the operators' tables.
-const (
-	kindInt    = onnxpb.AttributeProto_INT
-	kindInts   = onnxpb.AttributeProto_INTS
-	kindFloat  = onnxpb.AttributeProto_FLOAT
-	kindFloats = onnxpb.AttributeProto_FLOATS
-	kindString = onnxpb.AttributeProto_STRING
-	kindTensor = onnxpb.AttributeProto_TENSOR
-)
-
 // operators are the supported ONNX operators of the default domain.
 var operators map[string]operator
 
@@ -49,45 +28,70 @@ func init() {
 		"Exp": nn.OpExp, "Log": nn.OpLog, "Abs": nn.OpAbs, "Sin": nn.OpSin, "Cos": nn.OpCos, "Reciprocal": nn.OpInv}
 	binaryOps := map[string]string{"Add": nn.OpAdd, "Sub": nn.OpSub, "Mul": nn.OpMul, "Max": nn.OpMax, "Min": nn.OpMin}
 	operators = map[string]operator{
-		"Identity":           {nil, (*importer).identity},
-		"Dropout":            {attrs{"seed": kindInt, "ratio": kindFloat}, (*importer).dropout},
-		"Cast":               {attrs{"to": kindInt, "saturate": kindInt}, (*importer).cast},
-		"Constant":           {attrs{"value": kindTensor, "value_float": kindFloat, "value_floats": kindFloats, "value_int": kindInt, "value_ints": kindInts}, (*importer).constantNode},
-		"Div":                {nil, (*importer).div},
-		"Pow":                {nil, (*importer).pow},
-		"Neg":                {nil, (*importer).neg},
-		"Gemm":               {attrs{"alpha": kindFloat, "beta": kindFloat, "transA": kindInt, "transB": kindInt}, (*importer).gemm},
-		"MatMul":             {nil, (*importer).matmulNode},
-		"Conv":               {attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, (*importer).conv},
-		"MaxPool":            {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "dilations": kindInts, "kernel_shape": kindInts, "pads": kindInts, "storage_order": kindInt, "strides": kindInts}, poolOp(nn.OpMaxPool2d)},
-		"AveragePool":        {attrs{"auto_pad": kindString, "ceil_mode": kindInt, "count_include_pad": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts}, poolOp(nn.OpAvgPool2d)},
-		"Pad":                {attrs{"mode": kindString, "pads": kindInts, "value": kindFloat}, (*importer).pad},
-		"Softmax":            {attrs{"axis": kindInt}, (*importer).softmax},
-		"LayerNormalization": {attrs{"axis": kindInt, "epsilon": kindFloat, "stash_type": kindInt}, (*importer).layerNorm},
-		"ReduceMean":         {attrs{"axes": kindInts, "keepdims": kindInt}, reduceOp(nn.OpReduceMean)},
-		"ReduceSum":          {attrs{"axes": kindInts, "keepdims": kindInt, "noop_with_empty_axes": kindInt}, reduceOp(nn.OpReduceSum)},
-		"Transpose":          {attrs{"perm": kindInts}, (*importer).transpose},
-		"Reshape":            {attrs{"allowzero": kindInt}, (*importer).reshapeNode},
-		"Flatten":            {attrs{"axis": kindInt}, (*importer).flattenNode},
-		"Squeeze":            {attrs{"axes": kindInts}, (*importer).squeeze},
-		"Unsqueeze":          {attrs{"axes": kindInts}, (*importer).unsqueeze},
-		"Concat":             {attrs{"axis": kindInt}, (*importer).concat},
-		"Shape":              {attrs{"start": kindInt, "end": kindInt}, (*importer).shapeNode},
-		"ConstantOfShape":    {attrs{"value": kindTensor}, (*importer).constantOfShape},
-		"Gather":             {attrs{"axis": kindInt}, (*importer).gather},
-		"Slice":              {attrs{"starts": kindInts, "ends": kindInts, "axes": kindInts}, (*importer).slice},
-		"Clip":               {attrs{"min": kindFloat, "max": kindFloat}, (*importer).clip},
-		"BatchNormalization": {attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt}, (*importer).batchNorm},
-		"LeakyRelu":          {attrs{"alpha": kindFloat}, (*importer).leakyRelu},
-		"HardSigmoid":        {attrs{"alpha": kindFloat, "beta": kindFloat}, (*importer).hardSigmoid},
-		"HardSwish":          {nil, (*importer).hardSwish},
-		"GlobalAveragePool":  {nil, (*importer).globalAveragePool},
+		"Identity": {min: 1, max: 1, run: (*importer).identity},
+		"Dropout": {attrs: attrs{"seed": kindInt, "ratio": kindFloat}, min: 1, max: 3,
+			in: []input{{at: 2, what: "training_mode", is: constValue}}, run: (*importer).dropout},
+		"Cast": {attrs: attrs{"to": kindInt, "saturate": kindInt}, min: 1, max: 1, run: (*importer).cast},
+		"Constant": {attrs: attrs{"value": kindTensor, "value_float": kindFloat, "value_floats": kindFloats, "value_int": kindInt, "value_ints": kindInts},
+			run: (*importer).constantNode},
+		"Div": {min: 2, max: 2, run: (*importer).div},
+		"Pow": {min: 2, max: 2, in: []input{{at: 1, what: "exponent", is: constValue, need: true}}, run: (*importer).pow},
+		"Neg": {min: 1, max: 1, run: (*importer).neg},
+		"Gemm": {attrs: attrs{"alpha": kindFloat, "beta": kindFloat, "transA": kindInt, "transB": kindInt}, min: 2, max: 3,
+			in: []input{{at: 2}}, run: (*importer).gemm},
+		"MatMul": {min: 2, max: 2, run: (*importer).matmulNode},
+		"Conv": {attrs: attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts},
+			min: 2, max: 3, in: []input{{at: 1, what: "weight", is: paramValue, need: true}, {at: 2, what: "bias", is: paramValue}}, run: (*importer).conv},
+		"MaxPool": {attrs: attrs{"auto_pad": kindString, "ceil_mode": kindInt, "dilations": kindInts, "kernel_shape": kindInts, "pads": kindInts, "storage_order": kindInt, "strides": kindInts},
+			min: 1, max: 1, run: poolOp(nn.OpMaxPool2d)},
+		"AveragePool": {attrs: attrs{"auto_pad": kindString, "ceil_mode": kindInt, "count_include_pad": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts},
+			min: 1, max: 1, run: poolOp(nn.OpAvgPool2d)},
+		"Pad": {attrs: attrs{"mode": kindString, "pads": kindInts, "value": kindFloat}, min: 1, max: 4, in: []input{
+			{at: 1, what: "pads", is: constValue, need: true, since: 11, attr: "pads"},
+			{at: 2, what: "constant_value", is: constValue, since: 11, attr: "value"},
+			{at: 3, what: "axes", since: 11}}, run: (*importer).pad},
+		"Softmax": {attrs: attrs{"axis": kindInt}, min: 1, max: 1, run: (*importer).softmax},
+		"LayerNormalization": {attrs: attrs{"axis": kindInt, "epsilon": kindFloat, "stash_type": kindInt}, min: 2, max: 3,
+			in: []input{{at: 2}}, run: (*importer).layerNorm},
+		"ReduceMean": {attrs: attrs{"axes": kindInts, "keepdims": kindInt}, min: 1, max: 2,
+			in: []input{{at: 1, what: "axes", is: constValue, since: 18, attr: "axes"}}, run: reduceOp(nn.OpReduceMean)},
+		"ReduceSum": {attrs: attrs{"axes": kindInts, "keepdims": kindInt, "noop_with_empty_axes": kindInt}, min: 1, max: 2,
+			in: []input{{at: 1, what: "axes", is: constValue, since: 13, attr: "axes"}}, run: reduceOp(nn.OpReduceSum)},
+		"Transpose": {attrs: attrs{"perm": kindInts}, min: 1, max: 1, run: (*importer).transpose},
+		"Reshape": {attrs: attrs{"allowzero": kindInt}, min: 2, max: 2, in: []input{{at: 1, what: "shape", is: constValue, need: true}},
+			run: (*importer).reshapeNode},
+		"Flatten": {attrs: attrs{"axis": kindInt}, min: 1, max: 1, run: (*importer).flattenNode},
+		"Squeeze": {attrs: attrs{"axes": kindInts}, min: 1, max: 2, in: []input{{at: 1, what: "axes", is: constValue, since: 13, attr: "axes"}},
+			run: (*importer).squeeze},
+		"Unsqueeze": {attrs: attrs{"axes": kindInts}, min: 1, max: 2, in: []input{{at: 1, what: "axes", is: constValue, since: 13, attr: "axes"}},
+			run: (*importer).unsqueeze},
+		"Concat": {attrs: attrs{"axis": kindInt}, min: 1, max: -1, run: (*importer).concat},
+		"Shape":  {attrs: attrs{"start": kindInt, "end": kindInt}, min: 1, max: 1, run: (*importer).shapeNode},
+		"ConstantOfShape": {attrs: attrs{"value": kindTensor}, min: 1, max: 1, in: []input{{at: 0, what: "shape", is: constValue, need: true}},
+			run: (*importer).constantOfShape},
+		"Gather": {attrs: attrs{"axis": kindInt}, min: 2, max: 2, in: []input{
+			{at: 0, what: "data", is: constValue, need: true}, {at: 1, what: "indices", is: constValue, need: true}}, run: (*importer).gather},
+		"Slice": {attrs: attrs{"starts": kindInts, "ends": kindInts, "axes": kindInts}, min: 1, max: 5, later: minFrom{10, 3}, in: []input{
+			{at: 0, what: "data", is: constValue, need: true},
+			{at: 1, what: "starts", is: constValue, since: 10, attr: "starts"},
+			{at: 2, what: "ends", is: constValue, since: 10, attr: "ends"},
+			{at: 3, what: "axes", is: constValue, since: 10, attr: "axes"},
+			{at: 4, what: "steps", is: constValue, since: 10}}, run: (*importer).slice},
+		"Clip": {attrs: attrs{"min": kindFloat, "max": kindFloat}, min: 1, max: 3,
+			in: []input{{at: 1, what: "min", since: 11, attr: "min"}, {at: 2, what: "max", since: 11, attr: "max"}}, run: (*importer).clip},
+		"BatchNormalization": {attrs: attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt}, min: 5, max: 5, in: []input{
+			{at: 1, what: "scale", is: constValue, need: true}, {at: 2, what: "B", is: constValue, need: true},
+			{at: 3, what: "input_mean", is: constValue, need: true}, {at: 4, what: "input_var", is: constValue, need: true}}, run: (*importer).batchNorm},
+		"LeakyRelu":         {attrs: attrs{"alpha": kindFloat}, min: 1, max: 1, run: (*importer).leakyRelu},
+		"HardSigmoid":       {attrs: attrs{"alpha": kindFloat, "beta": kindFloat}, min: 1, max: 1, run: (*importer).hardSigmoid},
+		"HardSwish":         {min: 1, max: 1, run: (*importer).hardSwish},
+		"GlobalAveragePool": {min: 1, max: 1, run: (*importer).globalAveragePool},
 	}
 	for onnxName, kind := range unaryOps {
-		operators[onnxName] = operator{nil, unaryOp(kind)}
+		operators[onnxName] = operator{min: 1, max: 1, run: unaryOp(kind)}
 	}
 	for onnxName, kind := range binaryOps {
-		operators[onnxName] = operator{nil, binaryOp(kind)}
+		operators[onnxName] = operator{min: 2, max: 2, run: binaryOp(kind)}
 	}
 }
 
@@ -221,90 +225,13 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 	if since := introduced[n.GetOpType()]; !qonnxDomains[n.GetDomain()] && im.opset < since {
 		return im.errorf("%s exists from opset %d (the model's opset is %d)", n.GetOpType(), since, im.opset)
 	}
+	if err := im.checkSignature(op); err != nil {
+		return err
+	}
 	return op.run(im)
 }
 
 // Inputs, outputs and attributes of the current node.
-
-// input is the node's input i (nil for an absent optional one).
-func (im *importer) input(i int) (*value, error) {
-	ins := im.node.GetInput()
-	if i >= len(ins) || ins[i] == "" {
-		return nil, nil
-	}
-	v, ok := im.vals[ins[i]]
-	if !ok {
-		return nil, im.errorf("input '%s' is not defined before the node", ins[i])
-	}
-	return v, nil
-}
-
-// need is the node's required input i.
-func (im *importer) need(i int) (*value, error) {
-	v, err := im.input(i)
-	if err == nil && v == nil {
-		err = im.errorf("input #%d is missing", i)
-	}
-	return v, err
-}
-
-// constInput is the node's input i, which must be a constant (what says
-// what it is for the message); nil when absent.
-func (im *importer) constInput(i int, what string) (*constant, error) {
-	v, err := im.input(i)
-	if err != nil || v == nil {
-		return nil, err
-	}
-	if v.c == nil {
-		return nil, im.errorf("the %s (input '%s') must be a constant (an initializer or a Constant node)", what, v.name)
-	}
-	return v.c, nil
-}
-
-// needConst is the node's input i, which must be present and a constant.
-func (im *importer) needConst(i int, what string) (*constant, error) {
-	c, err := im.constInput(i, what)
-	if err == nil && c == nil {
-		err = im.errorf("the %s (input #%d) is missing", what, i)
-	}
-	return c, err
-}
-
-// one is the only input of a node that takes one.
-func (im *importer) one() (*value, error) {
-	if err := im.checkArity(1, 1); err != nil {
-		return nil, err
-	}
-	return im.need(0)
-}
-
-// two are the inputs of a node that takes two.
-func (im *importer) two() (*value, *value, error) {
-	if err := im.checkArity(2, 2); err != nil {
-		return nil, nil, err
-	}
-	a, err := im.need(0)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := im.need(1)
-	return a, b, err
-}
-
-// checkArity checks the number of inputs (max < 0: any) and that only the
-// first output is used.
-func (im *importer) checkArity(minIn, maxIn int) error {
-	n := len(im.node.GetInput())
-	if n < minIn || maxIn >= 0 && n > maxIn {
-		return im.errorf("has %d inputs", n)
-	}
-	for i, o := range im.node.GetOutput() {
-		if i > 0 && o != "" {
-			return im.errorf("output #%d ('%s') is not supported", i, o)
-		}
-	}
-	return nil
-}
 
 // define makes v the node's first output.
 func (im *importer) define(v *value) error {
@@ -504,11 +431,7 @@ func (im *importer) constValue(name string, shape []int64, data []float64) *valu
 
 func unaryOp(kind string) func(*importer) error {
 	return func(im *importer) error {
-		x, err := im.one()
-		if err != nil {
-			return err
-		}
-		in, err := im.use(x)
+		in, err := im.use(im.args[0])
 		if err != nil {
 			return err
 		}
@@ -520,10 +443,7 @@ func unaryOp(kind string) func(*importer) error {
 // two), broadcast as numpy; constants fold.
 func binaryOp(kind string) func(*importer) error {
 	return func(im *importer) error {
-		a, b, err := im.two()
-		if err != nil {
-			return err
-		}
+		a, b := im.args[0], im.args[1]
 		if a.c != nil && b.c != nil {
 			return im.foldBinary(kind, a, b)
 		}
@@ -628,10 +548,7 @@ func broadcastIndex(in, out []int64) []int64 {
 // element is a power of two (so that 1/b is exact and the product equals
 // the quotient).
 func (im *importer) div() error {
-	a, b, err := im.two()
-	if err != nil {
-		return err
-	}
+	a, b := im.args[0], im.args[1]
 	if a.c != nil && b.c != nil {
 		return im.foldBinary("div", a, b)
 	}
@@ -673,17 +590,7 @@ func exactReciprocal(c *constant) ([]float64, bool) {
 // 0.5) of an exported batch norm); otherwise only x^2 (the exponent a
 // constant of 2s), which is x · x.
 func (im *importer) pow() error {
-	if err := im.checkArity(2, 2); err != nil {
-		return err
-	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
-	e, err := im.needConst(1, "exponent")
-	if err != nil {
-		return err
-	}
+	x, e := im.args[0], im.consts[1]
 	if x.c != nil {
 		return im.foldBinary("pow", x, &value{name: im.node.GetInput()[1], shape: e.shape, c: e})
 	}
@@ -707,21 +614,9 @@ func (im *importer) pow() error {
 // bound clips nothing); the bounds are float attributes before opset 11
 // (their float32 values, as ONNX compares) and optional inputs from it.
 func (im *importer) clip() error {
-	if err := im.checkArity(1, 3); err != nil {
-		return err
-	}
-	v, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	v := im.args[0]
 	for i, bound := range []struct{ attr, kind string }{{"min", nn.OpMax}, {"max", nn.OpMin}} {
-		if err := im.movedToInput(bound.attr, i+1, 11); err != nil {
-			return err
-		}
-		b, err := im.input(i + 1)
-		if err != nil {
-			return err
-		}
+		b := im.arg(i + 1)
 		if a := im.attr(bound.attr); a != nil {
 			b = im.constValue(im.node.GetOutput()[0]+"_"+bound.attr, []int64{}, []float64{float64(a.GetF())})
 		}
@@ -731,6 +626,7 @@ func (im *importer) clip() error {
 		if numel(b.shape) != 1 {
 			return im.errorf("the %s bound (input '%s') must be one value, but has shape %s", bound.attr, b.name, shapeText(b.shape))
 		}
+		var err error
 		if v, err = im.binaryValue(bound.kind, v, b); err != nil {
 			return err
 		}
@@ -740,10 +636,7 @@ func (im *importer) clip() error {
 
 // neg: −x is x · (−1), exact.
 func (im *importer) neg() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	return im.binaryOf(nn.OpMul, x, im.constValue(im.node.GetOutput()[0]+"_minus_one", []int64{}, []float64{-1}))
 }
 
@@ -752,10 +645,7 @@ func (im *importer) neg() error {
 // alpha·x ≤ x; x < 0: alpha·x ≥ x) and nn.min(x, alpha·x) for alpha > 1:
 // nn.mul by the constant alpha, then nn.max or nn.min. Any finite alpha.
 func (im *importer) leakyRelu() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	alpha := im.attrFloat("alpha", 0.01)
 	ax, err := im.scaled(x, alpha, im.node.GetOutput()[0]+"_alpha")
 	if err != nil {
@@ -772,10 +662,7 @@ func (im *importer) leakyRelu() error {
 // float32): nn.mul by alpha, nn.add of beta, nn.min by 1, nn.max by 0, as
 // ONNX defines it.
 func (im *importer) hardSigmoid() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	v, err := im.hardSigmoidOf(x, im.attrFloat("alpha", 0.2), im.attrFloat("beta", 0.5))
 	if err != nil {
 		return err
@@ -786,10 +673,7 @@ func (im *importer) hardSigmoid() error {
 // hardSwish: HardSwish(x) = x · HardSigmoid(x) with alpha = 1/6 and beta =
 // 0.5 (opset 14; PyTorch 1.13 exports nn.Hardswish as HardSigmoid and Mul).
 func (im *importer) hardSwish() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	h, err := im.hardSigmoidOf(x, 1.0/6, 0.5)
 	if err != nil {
 		return err
@@ -820,38 +704,23 @@ func (im *importer) alias(v *value) error {
 }
 
 func (im *importer) identity() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	return im.alias(x)
 }
 
 // dropout in inference: the identity (a mask output or a training mode
 // input is not supported).
 func (im *importer) dropout() error {
-	if err := im.checkArity(1, 3); err != nil {
-		return err
-	}
-	if t, err := im.constInput(2, "training_mode"); err != nil {
-		return err
-	} else if t != nil && t.len() == 1 && t.float(0) != 0 {
+	if t := im.constArg(2); t != nil && t.len() == 1 && t.float(0) != 0 {
 		return im.errorf("training mode is not supported")
 	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
-	return im.alias(x)
+	return im.alias(im.args[0])
 }
 
 // cast between float types is the identity on a graph's values (graphs are
 // float64); constants are converted.
 func (im *importer) cast() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	to := im.attrInt("to", -1)
 	dt := onnxpb.TensorProto_DataType(to)
 	isFloat := dt == onnxpb.TensorProto_FLOAT || dt == onnxpb.TensorProto_DOUBLE || dt == onnxpb.TensorProto_FLOAT16
@@ -940,9 +809,6 @@ func (t intType) truncate(f float64) (int64, bool) {
 // Constants.
 
 func (im *importer) constantNode() error {
-	if err := im.checkArity(0, 0); err != nil {
-		return err
-	}
 	if len(im.node.GetAttribute()) != 1 {
 		return im.errorf("must have exactly one attribute")
 	}
@@ -975,14 +841,7 @@ func (im *importer) constantNode() error {
 
 // constantOfShape: a constant of the shape given by a constant.
 func (im *importer) constantOfShape() error {
-	if err := im.checkArity(1, 1); err != nil {
-		return err
-	}
-	s, err := im.needConst(0, "shape")
-	if err != nil {
-		return err
-	}
-	shape, err := s.int64s()
+	shape, err := im.consts[0].int64s()
 	if err != nil {
 		return im.errorf("shape: %v", err)
 	}
@@ -1019,10 +878,7 @@ func (im *importer) constantOfShape() error {
 
 // shapeNode: the (static) shape of any value, a constant.
 func (im *importer) shapeNode() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	r := int64(len(x.shape))
 	start := im.attrInt("start", 0)
 	end := im.attrInt("end", r)
@@ -1047,21 +903,7 @@ func (im *importer) shapeNode() error {
 // output or absent), it is nn.linear; otherwise nn.matmul, nn.mul and
 // nn.add.
 func (im *importer) gemm() error {
-	if err := im.checkArity(2, 3); err != nil {
-		return err
-	}
-	a, err := im.need(0)
-	if err != nil {
-		return err
-	}
-	b, err := im.need(1)
-	if err != nil {
-		return err
-	}
-	c, err := im.input(2)
-	if err != nil {
-		return err
-	}
+	a, b, c := im.args[0], im.args[1], im.arg(2)
 	alpha := im.attrFloat("alpha", 1)
 	beta := im.attrFloat("beta", 1)
 	transA := im.attrInt("transA", 0)
@@ -1205,10 +1047,7 @@ func transpose2(m []float64, r, c int64) []float64 {
 // one-row or one-column matrix, leading dimensions of a with a matrix b
 // fold into the rows, batch dimensions broadcast and fold into one.
 func (im *importer) matmulNode() error {
-	a, b, err := im.two()
-	if err != nil {
-		return err
-	}
+	a, b := im.args[0], im.args[1]
 	if done, err := im.matmulAsLinear(a, b); done || err != nil {
 		return err
 	}
@@ -1455,10 +1294,7 @@ func (im *importer) defineWindow(y *ir.Value, spatial int) error {
 // windowInput is a window node's input with the padding of a Pad node it
 // reads folded in; fills are the pad values the node accepts.
 func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, error) {
-	x, err := im.need(0)
-	if err != nil {
-		return nil, nil, 0, err
-	}
+	x := im.args[0]
 	var extra int64
 	if x.pad != nil {
 		if !slices.Contains(fills, x.pad.fill) {
@@ -1478,9 +1314,6 @@ func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, er
 }
 
 func (im *importer) conv() error {
-	if err := im.checkArity(2, 3); err != nil {
-		return err
-	}
 	if g := im.attrInt("group", 1); g != 1 {
 		return im.errorf("group=%d is not supported", g)
 	}
@@ -1488,17 +1321,7 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	wv, err := im.need(1)
-	if err != nil {
-		return err
-	}
-	w, err := im.paramInput(1, "weight")
-	if err != nil {
-		return err
-	}
-	if w == nil {
-		return im.errorf("the weight (input #1) is missing")
-	}
+	wv, w := im.args[1], im.consts[1]
 	if len(w.shape) != len(shape) || w.shape[1] != shape[1] {
 		return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(shape))
 	}
@@ -1516,13 +1339,8 @@ func (im *importer) conv() error {
 	}
 	outC := w.shape[0]
 	bias := make([]float64, outC)
-	bv, err := im.input(2)
-	if err != nil {
-		return err
-	}
-	if b, err := im.paramInput(2, "bias"); err != nil {
-		return err
-	} else if b != nil {
+	bv := im.arg(2)
+	if b := im.constArg(2); b != nil {
 		if int64(b.len()) != outC {
 			return im.errorf("bias of shape %s does not match %d output channels", shapeText(b.shape), outC)
 		}
@@ -1575,28 +1393,12 @@ func (im *importer) conv() error {
 	return im.defineWindow(v.ssa, spatial)
 }
 
-// paramInput is the node's input i read as a parameter: a constant, or a
-// QONNX quantizer of a constant (its folded values); nil when absent.
-func (im *importer) paramInput(i int, what string) (*constant, error) {
-	v, err := im.input(i)
-	if err != nil || v == nil {
-		return nil, err
-	}
-	if v.folded != nil {
-		return v.folded, nil
-	}
-	return im.constInput(i, what)
-}
-
 // pool: MaxPool and AveragePool. AveragePool divides by the window's size
 // at borders too (count_include_pad=1, as nn.avg_pool2d); a zero Pad before
 // it folds in (its zeros count, as count_include_pad's). MaxPool ignores
 // padded cells, so only a Pad of -inf folds into it.
 func poolOp(kind string) func(*importer) error {
 	return func(im *importer) error {
-		if err := im.checkArity(1, 1); err != nil {
-			return err
-		}
 		if so := im.attrInt("storage_order", 0); so != 0 {
 			return im.errorf("storage_order=%d is not supported", so)
 		}
@@ -1647,10 +1449,7 @@ func poolOp(kind string) func(*importer) error {
 // H·W values; of [N, C, L] the same on lift's [N, C, 1, L], reshaped to
 // [N, C, 1].
 func (im *importer) globalAveragePool() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	in, err := im.use(x)
 	if err != nil {
 		return err
@@ -1683,16 +1482,10 @@ func (im *importer) globalAveragePool() error {
 // [N, C, L] value, equal on every side, with 0 or -inf, waiting for the
 // window node that reads it.
 func (im *importer) pad() error {
-	if err := im.checkArity(1, 4); err != nil {
-		return err
-	}
 	if mode := im.attrString("mode", "constant"); mode != "constant" {
 		return im.errorf("mode=%s is not supported (only constant)", mode)
 	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	pads, fill, err := im.padsAndFill()
 	if err != nil {
 		return err
@@ -1730,11 +1523,6 @@ func (im *importer) pad() error {
 // padsAndFill reads a Pad node's pads and pad value: the attributes pads
 // and value before opset 11, the inputs pads and constant_value from it.
 func (im *importer) padsAndFill() ([]int64, float64, error) {
-	for i, name := range []string{"pads", "value"} {
-		if err := im.movedToInput(name, i+1, 11); err != nil {
-			return nil, 0, err
-		}
-	}
 	if im.opset < 11 {
 		pads, ok := im.attrInts("pads")
 		if !ok {
@@ -1742,26 +1530,18 @@ func (im *importer) padsAndFill() ([]int64, float64, error) {
 		}
 		return pads, im.attrFloat("value", 0), nil
 	}
-	pc, err := im.needConst(1, "pads")
-	if err != nil {
-		return nil, 0, err
-	}
-	pads, err := pc.int64s()
+	pads, err := im.consts[1].int64s()
 	if err != nil {
 		return nil, 0, im.errorf("pads: %v", err)
 	}
 	fill := 0.0
-	if v, err := im.constInput(2, "constant_value"); err != nil {
-		return nil, 0, err
-	} else if v != nil {
+	if v := im.constArg(2); v != nil {
 		if v.len() != 1 {
 			return nil, 0, im.errorf("constant_value must hold one value")
 		}
 		fill = v.float(0)
 	}
-	if _, err := im.input(3); err != nil {
-		return nil, 0, err
-	} else if len(im.node.GetInput()) > 3 && im.node.GetInput()[3] != "" {
+	if im.arg(3) != nil {
 		return nil, 0, im.errorf("the axes input is not supported")
 	}
 	return pads, fill, nil
@@ -1777,26 +1557,17 @@ func (im *importer) padsAndFill() ([]int64, float64, error) {
 // of constants broadcast to x, the payload entries NAME.mean, NAME.a and
 // NAME.beta (NAME the node's). momentum only matters in training.
 func (im *importer) batchNorm() error {
-	if err := im.checkArity(5, 5); err != nil {
-		return err
-	}
 	if t := im.attrInt("training_mode", 0); t != 0 {
 		return im.errorf("training_mode=%d is not supported (inference only)", t)
 	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	if len(x.shape) < 2 {
 		return im.errorf("input of shape %s has no channel axis 1", shapeText(x.shape))
 	}
 	ch := x.shape[1]
 	var ps [4][]float64
 	for i, what := range []string{"scale", "B", "input_mean", "input_var"} {
-		c, err := im.needConst(i+1, what)
-		if err != nil {
-			return err
-		}
+		c := im.consts[i+1]
 		if int64(c.len()) != ch || len(c.shape) != 1 {
 			return im.errorf("%s of shape %s is not one value per channel (%d)", what, shapeText(c.shape), ch)
 		}
@@ -1828,6 +1599,7 @@ func (im *importer) batchNorm() error {
 		kind, key string
 		data      []float64
 	}{{nn.OpSub, ".mean", mean}, {nn.OpMul, ".a", a}, {nn.OpAdd, ".beta", beta}} {
+		var err error
 		if v, err = im.binaryValue(step.kind, v, im.constValue(name+step.key, shape, step.data)); err != nil {
 			return err
 		}
@@ -1908,10 +1680,7 @@ func (im *importer) readers(v *ir.Value) int {
 // when the dimensions after it are all 1, else a reshape to 2-D, the
 // softmax along its axis 1 and a reshape back.
 func (im *importer) softmax() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	def := int64(-1)
 	if im.opset < 13 {
 		def = 1
@@ -1944,27 +1713,13 @@ func (im *importer) softmax() error {
 // layerNorm: LayerNormalization (opset 17) is nn.layer_norm, then nn.mul
 // by the scale and nn.add of the bias, each broadcast.
 func (im *importer) layerNorm() error {
-	if err := im.checkArity(2, 3); err != nil {
-		return err
-	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x, scale, bias := im.args[0], im.args[1], im.arg(2)
 	a := im.attrInt("axis", -1)
 	axis, err := im.axisOf("axis", a, len(x.shape))
 	if err != nil {
 		return err
 	}
 	eps := im.attrFloat("epsilon", 1e-5)
-	scale, err := im.need(1)
-	if err != nil {
-		return err
-	}
-	bias, err := im.input(2)
-	if err != nil {
-		return err
-	}
 	in, err := im.use(x)
 	if err != nil {
 		return err
@@ -1989,13 +1744,7 @@ func (im *importer) layerNorm() error {
 // dimensions (keepdims=1).
 func reduceOp(kind string) func(*importer) error {
 	return func(im *importer) error {
-		if err := im.checkArity(1, 2); err != nil {
-			return err
-		}
-		x, err := im.need(0)
-		if err != nil {
-			return err
-		}
+		x := im.args[0]
 		keep := im.attrInt("keepdims", 1)
 		noop := im.attrInt("noop_with_empty_axes", 0)
 		since := int64(13) // ReduceSum's axes are an input from opset 13
@@ -2059,10 +1808,7 @@ func reduceOp(kind string) func(*importer) error {
 // Shapes.
 
 func (im *importer) transpose() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	rank := len(x.shape)
 	perm, ok := im.attrInts("perm")
 	if !ok {
@@ -2115,18 +1861,8 @@ func (im *importer) reshapeTo(x *value, shape []int64) error {
 }
 
 func (im *importer) reshapeNode() error {
-	if err := im.checkArity(2, 2); err != nil {
-		return err
-	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
-	sc, err := im.needConst(1, "shape")
-	if err != nil {
-		return err
-	}
-	target, err := sc.int64s()
+	x := im.args[0]
+	target, err := im.consts[1].int64s()
 	if err != nil {
 		return im.errorf("shape: %v", err)
 	}
@@ -2164,10 +1900,7 @@ func (im *importer) reshapeNode() error {
 }
 
 func (im *importer) flattenNode() error {
-	x, err := im.one()
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	a := im.attrInt("axis", 1)
 	rank := len(x.shape)
 	if a < -int64(rank) || a > int64(rank) {
@@ -2198,16 +1931,13 @@ func (im *importer) movedToInput(name string, i int, since int64) error {
 // the attribute before opset since, the constant input 1 from it; and
 // whether the node gives them.
 func (im *importer) axesOf(since int64) ([]int64, bool, error) {
-	if err := im.movedToInput("axes", 1, since); err != nil {
-		return nil, false, err
-	}
 	if im.opset < since {
 		axes, ok := im.attrInts("axes")
 		return axes, ok, nil
 	}
-	c, err := im.constInput(1, "axes")
-	if err != nil || c == nil {
-		return nil, false, err
+	c := im.constArg(1)
+	if c == nil {
+		return nil, false, nil
 	}
 	axes, err := c.int64s()
 	if err != nil {
@@ -2217,13 +1947,7 @@ func (im *importer) axesOf(since int64) ([]int64, bool, error) {
 }
 
 func (im *importer) squeeze() error {
-	if err := im.checkArity(1, 2); err != nil {
-		return err
-	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	axes, _, err := im.axesOf(13)
 	if err != nil {
 		return err
@@ -2249,13 +1973,7 @@ func (im *importer) squeeze() error {
 }
 
 func (im *importer) unsqueeze() error {
-	if err := im.checkArity(1, 2); err != nil {
-		return err
-	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	axes, ok, err := im.axesOf(13)
 	if err != nil {
 		return err
@@ -2289,17 +2007,9 @@ func (im *importer) unsqueeze() error {
 }
 
 func (im *importer) concat() error {
-	if err := im.checkArity(1, -1); err != nil {
-		return err
-	}
-	var vs []*value
+	vs := im.args
 	allConst := true
-	for i := range im.node.GetInput() {
-		v, err := im.need(i)
-		if err != nil {
-			return err
-		}
-		vs = append(vs, v)
+	for _, v := range vs {
 		allConst = allConst && v.c != nil
 	}
 	a := im.attrInt("axis", 0)
@@ -2346,11 +2056,24 @@ var qonnxDomains = map[string]bool{"finn.custom_op.general": true, "qonnx.custom
 // QONNX's newer name of Quant); every other operator of those domains
 // (FloatQuant, MultiThreshold...) is an error.
 var qonnxOperators = map[string]operator{
-	"Quant":        {attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}, (*importer).quant},
-	"IntQuant":     {attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}, (*importer).quant},
-	"BipolarQuant": {nil, (*importer).bipolarQuant},
-	"Trunc":        {attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}, (*importer).trunc},
+	"Quant":        quantOperator,
+	"IntQuant":     quantOperator,
+	"BipolarQuant": {min: 2, max: 2, in: []input{scaleInput}, run: (*importer).bipolarQuant},
+	"Trunc": {attrs: quantAttrs, min: 5, max: 6, in: []input{scaleInput, zeroPointInput, {at: 3, what: "input bit width", is: constValue, need: true},
+		{at: 4, what: "output scale", is: constValue, need: true, arity: 6},
+		{at: 4, what: "output bit width", is: constValue, need: true, arity: 5},
+		{at: 5, what: "output bit width", is: constValue, need: true, arity: 6}}, run: (*importer).trunc},
 }
+
+// The signatures QONNX's quantizers share: Quant's (signed and narrow
+// required as QONNX's), its attributes, and its scale and zero point.
+var (
+	quantAttrs    = attrs{"signed": kindInt, "narrow": kindInt, "rounding_mode": kindString}
+	quantOperator = operator{attrs: quantAttrs, needAttrs: []string{"signed", "narrow"}, min: 4, max: 4, in: []input{scaleInput, zeroPointInput,
+		{at: 3, what: "bit width", is: constValue, need: true}}, run: (*importer).quant}
+	scaleInput     = input{at: 1, what: "scale", is: constValue, need: true}
+	zeroPointInput = input{at: 2, what: "zero point", is: constValue, need: true}
+)
 
 // QONNXOperators lists the supported QONNX operators, sorted.
 func QONNXOperators() []string { return sortedKeys(qonnxOperators) }
@@ -2392,10 +2115,7 @@ func boolAttr(name string, v int64) ir.NamedAttr {
 // evaluator reads payload entries (backend/nneval), each value passing check
 // (nn.CheckScale, nn.CheckZeroPoint: the evaluator's rules).
 func (im *importer) quantParam(i int, what string, x []int64, check func(float64) error) (*constant, error) {
-	c, err := im.needConst(i, what)
-	if err != nil {
-		return nil, err
-	}
+	c := im.consts[i]
 	switch {
 	case c.len() == 0:
 		return nil, im.errorf("the %s holds no values", what)
@@ -2413,10 +2133,7 @@ func (im *importer) quantParam(i int, what string, x []int64, check func(float64
 // bitWidth is a quantizer's input i, a bit width: a constant holding one
 // integer in [1, nn.MaxQuantBits].
 func (im *importer) bitWidth(i int, what string) (int64, error) {
-	c, err := im.needConst(i, what)
-	if err != nil {
-		return 0, err
-	}
+	c := im.consts[i]
 	if c.len() != 1 {
 		return 0, im.errorf("the %s must be one value, but has shape %s", what, shapeText(c.shape))
 	}
@@ -2435,10 +2152,7 @@ func (im *importer) bitWidth(i int, what string) (int64, error) {
 // and attrs; the constant input of a weight becomes an nn.const, not
 // folded, so that its codes and scales stay visible.
 func (im *importer) quantizer(kind string, entries map[string]*constant, attrs ir.Attrs) error {
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	in, err := im.use(x)
 	if err != nil {
 		return err
@@ -2501,9 +2215,7 @@ func foldQuantizer(op *ir.Operation, x []float64, shape []int64, entries map[str
 // scaleAndZeroPoint are the inputs x, scale and zero point of Quant and
 // Trunc.
 func (im *importer) scaleAndZeroPoint() (x *value, scale, zp *constant, err error) {
-	if x, err = im.need(0); err != nil {
-		return nil, nil, nil, err
-	}
+	x = im.args[0]
 	if scale, err = im.quantParam(1, "scale", x.shape, nn.CheckScale); err != nil {
 		return nil, nil, nil, err
 	}
@@ -2514,14 +2226,6 @@ func (im *importer) scaleAndZeroPoint() (x *value, scale, zp *constant, err erro
 // quant: QONNX's Quant (x, scale, zeropt, bitwidth; signed and narrow
 // required as QONNX's, rounding_mode ROUND by default) is nn.quant.
 func (im *importer) quant() error {
-	if err := im.checkArity(4, 4); err != nil {
-		return err
-	}
-	for _, a := range []string{"signed", "narrow"} {
-		if im.attr(a) == nil {
-			return im.errorf("the attribute '%s' is missing (QONNX's Quant requires it)", a)
-		}
-	}
 	_, scale, zp, err := im.scaleAndZeroPoint()
 	if err != nil {
 		return err
@@ -2537,13 +2241,7 @@ func (im *importer) quant() error {
 
 // bipolarQuant: QONNX's BipolarQuant (x, scale) is nn.bipolar_quant.
 func (im *importer) bipolarQuant() error {
-	if err := im.checkArity(2, 2); err != nil {
-		return err
-	}
-	x, err := im.need(0)
-	if err != nil {
-		return err
-	}
+	x := im.args[0]
 	scale, err := im.quantParam(1, "scale", x.shape, nn.CheckScale)
 	if err != nil {
 		return err
@@ -2556,9 +2254,6 @@ func (im *importer) bipolarQuant() error {
 // scale, zeropt, input_bit_width, output_scale, output_bit_width); signed
 // 1, narrow 0 and rounding_mode FLOOR by default.
 func (im *importer) trunc() error {
-	if err := im.checkArity(5, 6); err != nil {
-		return err
-	}
 	x, scale, zp, err := im.scaleAndZeroPoint()
 	if err != nil {
 		return err

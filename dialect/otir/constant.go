@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/otir-dev/otir/diag"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -185,14 +186,8 @@ func intRange(t ir.Type) (lo, hi *big.Int) {
 		return minInt64, maxInt64
 	}
 	it := asInt(t)
-	one := big.NewInt(1)
-	if it.Signed {
-		hi = new(big.Int).Lsh(one, uint(it.Width-1))
-		lo = new(big.Int).Neg(hi)
-		return lo, hi.Sub(hi, one)
-	}
-	hi = new(big.Int).Lsh(one, uint(it.Width))
-	return big.NewInt(0), hi.Sub(hi, one)
+	r := intrange.OfBits(it.Width, it.Signed)
+	return r.Lo, r.Hi
 }
 
 // Builders of constants, at a builder's insertion point.

@@ -110,19 +110,6 @@ func asFloat(t ir.Type) *ir.FloatType {
 	return ft
 }
 
-// isScalar reports whether t is a (non-nil) integer, float or index type.
-func isScalar(t ir.Type) bool {
-	switch x := t.(type) {
-	case *ir.IntType:
-		return x != nil
-	case *ir.FloatType:
-		return x != nil
-	case *ir.IndexType:
-		return x != nil
-	}
-	return false
-}
-
 // isIndex reports whether t is the index type.
 func isIndex(t ir.Type) bool {
 	x, ok := t.(*ir.IndexType)

@@ -148,7 +148,7 @@ func checkElementwise(op *ir.Operation, ctx *ir.VerifyContext, key string, kinds
 			if t.Space != ir.Private {
 				return diag.OpErrorf(op, "operand #%d is a %s tile; element-wise operations take #private tiles or scalars (load it into #private first)", i, t.Space)
 			}
-		} else if !isScalar(x.Type) {
+		} else if !ir.IsScalar(x.Type) {
 			return diag.OpErrorf(op, "operand #%d must be a scalar or a #private tile, but got '%s'", i, diag.TypeStr(x.Type))
 		}
 	}
@@ -200,7 +200,7 @@ func checkBroadcast(op *ir.Operation) *diag.Diagnostic {
 	}
 	r := op.Results[0].Type
 	if !anyTile {
-		if !isScalar(r) {
+		if !ir.IsScalar(r) {
 			return diag.OpErrorf(op, "result must be a scalar when all operands are scalars, but got '%s'", diag.TypeStr(r))
 		}
 		return nil

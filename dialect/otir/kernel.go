@@ -81,7 +81,7 @@ func checkKernel(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 		if a.Type != fn.Inputs[i] {
 			return diag.OpErrorf(op, "type of argument #%d ('%s') does not match the function_type input '%s'", i, diag.TypeStr(a.Type), diag.TypeStr(fn.Inputs[i]))
 		}
-		if t := asTile(a.Type); (t != nil && t.Space != ir.Global) || (t == nil && !isScalar(a.Type)) {
+		if t := asTile(a.Type); (t != nil && t.Space != ir.Global) || (t == nil && !ir.IsScalar(a.Type)) {
 			return diag.OpErrorf(op, "argument #%d must be a #global tile or a scalar (integer, float or index), but got '%s'", i, diag.TypeStr(a.Type))
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -205,7 +206,7 @@ func (l *lowerer) shiftLeft(t *tensor, frac int) *tensor {
 		return t
 	}
 	lo, hi := new(big.Int).Lsh(t.lo, uint(k)), new(big.Int).Lsh(t.hi, uint(k))
-	elem := intType(lo, maxBig(hi, big.NewInt(int64(k)))) // the type holds the shift amount too
+	elem := intType(lo, intrange.Max(hi, big.NewInt(int64(k)))) // the type holds the shift amount too
 	return &tensor{v: l.withScalar("shl", t.v, int64(k), elem), shape: t.shape, frac: frac, lo: lo, hi: hi}
 }
 
@@ -217,7 +218,7 @@ func (l *lowerer) floorShift(t *tensor, frac int) *tensor {
 		return t
 	}
 	lo, hi := floorDiv(t.lo, k), floorDiv(t.hi, k)
-	kind, elem := "shr_s", intType(t.lo, maxBig(t.hi, big.NewInt(int64(min(k, 64)))))
+	kind, elem := "shr_s", intType(t.lo, intrange.Max(t.hi, big.NewInt(int64(min(k, 64)))))
 	if t.lo.Sign() >= 0 {
 		kind = "shr_u"
 	}

@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -109,7 +110,7 @@ func (l *lowerer) roundShift(x *tensor, k int, mode string) (*tensor, error) {
 	}
 	if c.Sign() != 0 {
 		lo, hi := new(big.Int).Add(z.lo, c), new(big.Int).Add(z.hi, c)
-		v := l.withScalar("add", z.v, c.Int64(), intType(minBig(lo, z.lo), maxBig(hi, z.hi, c)))
+		v := l.withScalar("add", z.v, c.Int64(), intType(intrange.Min(lo, z.lo), intrange.Max(hi, z.hi, c)))
 		z = l.exact(v, z.frac, lo, hi)
 	}
 	q := l.floorShift(z, frac)
@@ -139,13 +140,13 @@ func (l *lowerer) shiftBy(t *tensor, k int) *tensor {
 // [lo, hi]: a comparison and a mux per element and bound.
 func (l *lowerer) clampTo(t *tensor, lo, hi *big.Int) *tensor {
 	if t.lo.Cmp(lo) < 0 {
-		nlo, nhi := lo, maxBig(t.hi, lo)
-		v := l.withScalar("max", t.v, lo.Int64(), intType(minBig(t.lo, lo), maxBig(t.hi, lo)))
+		nlo, nhi := lo, intrange.Max(t.hi, lo)
+		v := l.withScalar("max", t.v, lo.Int64(), intType(intrange.Min(t.lo, lo), intrange.Max(t.hi, lo)))
 		t = &tensor{v: l.cast(v, intType(nlo, nhi)), shape: t.shape, frac: t.frac, lo: nlo, hi: nhi}
 	}
 	if t.hi.Cmp(hi) > 0 {
-		nlo, nhi := minBig(t.lo, hi), hi
-		v := l.withScalar("min", t.v, hi.Int64(), intType(minBig(t.lo, hi), maxBig(t.hi, hi)))
+		nlo, nhi := intrange.Min(t.lo, hi), hi
+		v := l.withScalar("min", t.v, hi.Int64(), intType(intrange.Min(t.lo, hi), intrange.Max(t.hi, hi)))
 		t = &tensor{v: l.cast(v, intType(nlo, nhi)), shape: t.shape, frac: t.frac, lo: nlo, hi: nhi}
 	}
 	return t

@@ -8,6 +8,7 @@ import (
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -181,7 +182,7 @@ func (l *lowerer) affine(x *tensor, xlo, xhi *big.Int, rows, in, out int64, w, b
 	// The accumulator type holds the result and both inputs (otir.matmul's
 	// rule).
 	welem := intType(wlo, whi)
-	accElem := intType(minBig(lo, xlo, wlo), maxBig(hi, xhi, whi))
+	accElem := intType(intrange.Min(lo, xlo, wlo), intrange.Max(hi, xhi, whi))
 	bias := make([]*big.Int, rows*out)
 	for r := range rows {
 		copy(bias[r*out:], bi)
@@ -205,26 +206,6 @@ func allZero(xs []*big.Int) bool {
 		}
 	}
 	return true
-}
-
-func minBig(xs ...*big.Int) *big.Int {
-	m := xs[0]
-	for _, x := range xs[1:] {
-		if x.Cmp(m) < 0 {
-			m = x
-		}
-	}
-	return m
-}
-
-func maxBig(xs ...*big.Int) *big.Int {
-	m := xs[0]
-	for _, x := range xs[1:] {
-		if x.Cmp(m) > 0 {
-			m = x
-		}
-	}
-	return m
 }
 
 // window reads the attributes of conv2d and the pools: kernel, stride and
@@ -315,7 +296,7 @@ func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	}
 	xlo, xhi := x.lo, x.hi
 	if wd.pad > 0 { // the padding cells are zeros
-		xlo, xhi = minBig(xlo, new(big.Int)), maxBig(xhi, new(big.Int))
+		xlo, xhi = intrange.Min(xlo, new(big.Int)), intrange.Max(xhi, new(big.Int))
 	}
 	batch := numel(x.shape[:len(x.shape)-3])
 	sample := []int64{wd.c, wd.h, wd.w}
@@ -368,7 +349,7 @@ func pool(isMax bool) func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.
 			return &tensor{v: v, frac: x.frac, lo: x.lo, hi: x.hi}, nil
 		}
 		n := wd.kh * wd.kw
-		xlo, xhi := minBig(x.lo, new(big.Int)), maxBig(x.hi, new(big.Int))
+		xlo, xhi := intrange.Min(x.lo, new(big.Int)), intrange.Max(x.hi, new(big.Int))
 		lo, hi := new(big.Int).Mul(xlo, big.NewInt(n)), new(big.Int).Mul(xhi, big.NewInt(n))
 		xp := l.padded(x, wd.pad, 0)
 		s := &tensor{v: l.tree("add", l.windows(xp, wd), intType(lo, hi)), frac: x.frac, lo: lo, hi: hi}
@@ -426,13 +407,13 @@ func (l *lowerer) divide(s *tensor, n int64, res *ir.TensorType) (*tensor, error
 	lo, hi := new(big.Int).Add(s.lo, cn), new(big.Int).Add(s.hi, cn)
 	v := s.v
 	if c.Sign() != 0 {
-		v = l.withScalar("add", v, cn.Int64(), intType(minBig(s.lo, lo), maxBig(s.hi, hi, cn)))
+		v = l.withScalar("add", v, cn.Int64(), intType(intrange.Min(s.lo, lo), intrange.Max(s.hi, hi, cn)))
 	}
-	v = l.withScalar("div_u", v, n, intType(lo, maxBig(hi, N)))
+	v = l.withScalar("div_u", v, n, intType(lo, intrange.Max(hi, N)))
 	qlo, qhi := new(big.Int).Quo(lo, N), new(big.Int).Quo(hi, N)
 	if c.Sign() != 0 {
 		rlo, rhi := new(big.Int).Sub(qlo, c), new(big.Int).Sub(qhi, c)
-		v = l.withScalar("sub", v, c.Int64(), intType(minBig(rlo, qlo), maxBig(rhi, qhi, c)))
+		v = l.withScalar("sub", v, c.Int64(), intType(intrange.Min(rlo, qlo), intrange.Max(rhi, qhi, c)))
 		qlo, qhi = rlo, rhi
 	}
 	return &tensor{v: l.cast(v, intType(qlo, qhi)), frac: q.Frac, lo: qlo, hi: qhi}, nil
@@ -459,11 +440,11 @@ func reduceNode(mean bool) func(l *lowerer, op *ir.Operation, ins []*tensor, res
 // sumAlong sums n values along axis exactly.
 func (l *lowerer) sumAlong(x *tensor, axis int, n int64) *tensor {
 	N := big.NewInt(n)
-	lo, hi := new(big.Int).Mul(minBig(x.lo, new(big.Int)), N), new(big.Int).Mul(maxBig(x.hi, new(big.Int)), N)
+	lo, hi := new(big.Int).Mul(intrange.Min(x.lo, new(big.Int)), N), new(big.Int).Mul(intrange.Max(x.hi, new(big.Int)), N)
 	if n > 0 {
 		lo, hi = new(big.Int).Mul(x.lo, N), new(big.Int).Mul(x.hi, N)
 	}
-	elem := intType(minBig(lo, x.lo), maxBig(hi, x.hi))
+	elem := intType(intrange.Min(lo, x.lo), intrange.Max(hi, x.hi))
 	return &tensor{v: l.reduce("add", x.v, axis, elem), frac: x.frac, lo: lo, hi: hi}
 }
 
@@ -482,8 +463,8 @@ func matmulNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType)
 	m, k, p := a.shape[r-2], a.shape[r-1], b.shape[r-1]
 	plo, phi := productBounds(a.lo, a.hi, b.lo, b.hi)
 	K := big.NewInt(k)
-	lo, hi := new(big.Int).Mul(minBig(plo, new(big.Int)), K), new(big.Int).Mul(maxBig(phi, new(big.Int)), K)
-	elem := intType(minBig(lo, a.lo, b.lo), maxBig(hi, a.hi, b.hi))
+	lo, hi := new(big.Int).Mul(intrange.Min(plo, new(big.Int)), K), new(big.Int).Mul(intrange.Max(phi, new(big.Int)), K)
+	elem := intType(intrange.Min(lo, a.lo, b.lo), intrange.Max(hi, a.hi, b.hi))
 	zero := l.splat([]int64{m, p}, elem, 0)
 	if r == 2 {
 		return l.exact(l.matmul(a.v, b.v, zero), a.frac+b.frac, lo, hi), nil
@@ -501,7 +482,7 @@ func matmulNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType)
 // productBounds is the range of x*y for x in [alo, ahi], y in [blo, bhi].
 func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 	ps := []*big.Int{new(big.Int).Mul(alo, blo), new(big.Int).Mul(alo, bhi), new(big.Int).Mul(ahi, blo), new(big.Int).Mul(ahi, bhi)}
-	return minBig(ps...), maxBig(ps...)
+	return intrange.Min(ps...), intrange.Max(ps...)
 }
 
 // constNode is a payload tensor or an inline value (read as the evaluator
@@ -541,7 +522,7 @@ func addSub(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *
 		} else {
 			lo, hi = new(big.Int).Sub(a.lo, b.hi), new(big.Int).Sub(a.hi, b.lo)
 		}
-		elem := intType(minBig(lo, a.lo, b.lo), maxBig(hi, a.hi, b.hi))
+		elem := intType(intrange.Min(lo, a.lo, b.lo), intrange.Max(hi, a.hi, b.hi))
 		return l.exact(l.binary(kind, a.v, b.v, elem), a.frac, lo, hi), nil
 	}
 }
@@ -549,7 +530,7 @@ func addSub(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *
 func mulNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
 	a, b := ins[0], ins[1]
 	lo, hi := productBounds(a.lo, a.hi, b.lo, b.hi)
-	elem := intType(minBig(lo, a.lo, b.lo), maxBig(hi, a.hi, b.hi))
+	elem := intType(intrange.Min(lo, a.lo, b.lo), intrange.Max(hi, a.hi, b.hi))
 	return l.exact(l.binary("mul", a.v, b.v, elem), a.frac+b.frac, lo, hi), nil
 }
 
@@ -557,11 +538,11 @@ func maxMin(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *
 	return func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
 		ab := l.align(ins[0], ins[1])
 		a, b := ab[0], ab[1]
-		lo, hi := maxBig(a.lo, b.lo), maxBig(a.hi, b.hi)
+		lo, hi := intrange.Max(a.lo, b.lo), intrange.Max(a.hi, b.hi)
 		if kind == "min" {
-			lo, hi = minBig(a.lo, b.lo), minBig(a.hi, b.hi)
+			lo, hi = intrange.Min(a.lo, b.lo), intrange.Min(a.hi, b.hi)
 		}
-		elem := intType(minBig(a.lo, b.lo), maxBig(a.hi, b.hi))
+		elem := intType(intrange.Min(a.lo, b.lo), intrange.Max(a.hi, b.hi))
 		return l.exact(l.binary(kind, a.v, b.v, elem), a.frac, lo, hi), nil
 	}
 }
@@ -569,14 +550,14 @@ func maxMin(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *
 func relu(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
 	x := ins[0]
 	zero := new(big.Int)
-	lo, hi := maxBig(x.lo, zero), maxBig(x.hi, zero)
+	lo, hi := intrange.Max(x.lo, zero), intrange.Max(x.hi, zero)
 	return l.exact(l.withScalar("max", x.v, 0, elemOf(x.v)), x.frac, lo, hi), nil
 }
 
 func absNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
 	x := ins[0]
 	zero := new(big.Int)
-	hi := maxBig(x.hi, new(big.Int).Neg(x.lo))
+	hi := intrange.Max(x.hi, new(big.Int).Neg(x.lo))
 	lo := zero // 0 in [lo, hi]
 	switch {
 	case x.lo.Sign() > 0:
@@ -584,7 +565,7 @@ func absNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*
 	case x.hi.Sign() < 0:
 		lo = new(big.Int).Neg(x.hi)
 	}
-	elem := intType(minBig(x.lo, zero), hi)
+	elem := intType(intrange.Min(x.lo, zero), hi)
 	return l.exact(l.abs(x.v, elem), x.frac, lo, hi), nil
 }
 
@@ -647,7 +628,7 @@ func concat(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	ts := l.align(ins...)
 	lo, hi := ts[0].lo, ts[0].hi
 	for _, t := range ts[1:] {
-		lo, hi = minBig(lo, t.lo), maxBig(hi, t.hi)
+		lo, hi = intrange.Min(lo, t.lo), intrange.Max(hi, t.hi)
 	}
 	elem := intType(lo, hi)
 	out := l.splat(res.Shape, elem, 0)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -410,7 +411,7 @@ func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, f
 	curLo := flo
 	if needLo {
 		curLo = mlo
-		if u, err = a.binaryConst(kMax, u, shape, lr, intType(mlo, maxBig(fhi, mlo))); err != nil {
+		if u, err = a.binaryConst(kMax, u, shape, lr, intType(mlo, intrange.Max(fhi, mlo))); err != nil {
 			return nil, err
 		}
 	}
@@ -418,13 +419,6 @@ func (a *absorber) clamp(u *ir.Value, shape []int64, los, his []*big.Int, flo, f
 		u, err = a.binaryConst(kMin, u, shape, hr, intType(curLo, mhi))
 	}
 	return u, err
-}
-
-func maxBig(a, b *big.Int) *big.Int {
-	if a.Cmp(b) >= 0 {
-		return a
-	}
-	return b
 }
 
 // dyadicForms is, for quantizers whose every element rounds a dyadic

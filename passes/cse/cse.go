@@ -61,10 +61,8 @@ func (c *cse) op(op *ir.Operation) (redundant bool) {
 		}
 	}
 	if len(op.Regions) > 0 {
-		for _, r := range op.Regions {
-			for _, b := range r.Blocks {
-				c.block(b)
-			}
+		for b := range op.Blocks() {
+			c.block(b)
 		}
 		return false
 	}

@@ -52,10 +52,8 @@ type dce struct {
 
 // regions cleans every block nested directly in op.
 func (d *dce) regions(op *ir.Operation) {
-	for _, r := range op.Regions {
-		for _, b := range r.Blocks {
-			d.block(b)
-		}
+	for b := range op.Blocks() {
+		d.block(b)
 	}
 }
 

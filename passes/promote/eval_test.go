@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -121,9 +122,9 @@ func exactOp(op *ir.Operation, xs []*big.Int) (*big.Int, error) {
 		}
 		return shiftRight(a, b), nil
 	case otir.OpMax:
-		return maxInt(a, b), nil
+		return intrange.Max(a, b), nil
 	case otir.OpMin:
-		return minInt(a, b), nil
+		return intrange.Min(a, b), nil
 	case otir.OpAbs:
 		return new(big.Int).Abs(a), nil
 	case otir.OpCast:

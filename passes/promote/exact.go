@@ -3,6 +3,7 @@ package promote
 import (
 	"math/big"
 
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -42,14 +43,8 @@ func modelWidth(t ir.Type) int {
 // typeRange is the closed range of an integer or index type.
 func typeRange(t ir.Type) (lo, hi *big.Int) {
 	m, _ := intModel(t)
-	one := big.NewInt(1)
-	if m.Signed {
-		hi = new(big.Int).Lsh(one, uint(m.Width-1))
-		lo = new(big.Int).Neg(hi)
-		return lo, hi.Sub(hi, one)
-	}
-	hi = new(big.Int).Lsh(one, uint(m.Width))
-	return big.NewInt(0), hi.Sub(hi, one)
+	r := intrange.OfBits(m.Width, m.Signed)
+	return r.Lo, r.Hi
 }
 
 // inRange reports whether [lo, hi] lies inside the range of integer type t.

@@ -51,24 +51,14 @@ func Run(m *ir.Module, style typing.Style) error {
 	return nil
 }
 
-// regions rewrites every block nested in op.
+// regions rewrites every block nested in op, each before the ops in it.
 func (rw *rewriter) regions(op *ir.Operation) {
-	for _, r := range op.Regions {
-		if r == nil {
-			continue
-		}
-		for _, b := range r.Blocks {
-			if b == nil {
-				continue
-			}
+	op.Walk(func(o *ir.Operation) bool {
+		for b := range o.Blocks() {
 			rw.block(b)
-			for _, inner := range b.Ops {
-				if inner != nil {
-					rw.regions(inner)
-				}
-			}
 		}
-	}
+		return true
+	})
 }
 
 // check finds an element-wise operation's Allo key and promoted type. It

@@ -3,6 +3,7 @@ package promote
 import (
 	"math/big"
 
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -175,15 +176,14 @@ func readKept(k readKind, a, q ir.Type) bool {
 // readRange bounds what an operation reads of an integer operand.
 func readRange(k readKind, a ir.Type) [2]*big.Int {
 	m, _ := intModel(a)
-	var lo, hi *big.Int
+	var r intrange.Range
 	switch k {
 	case readSigned:
-		hi = new(big.Int).Lsh(one, uint(m.Width-1))
-		lo, hi = neg(hi), sub(hi, one)
+		r = intrange.Signed(m.Width)
 	case readUnsigned:
-		lo, hi = big.NewInt(0), sub(new(big.Int).Lsh(one, uint(m.Width)), one)
+		r = intrange.Unsigned(m.Width)
 	default:
-		lo, hi = typeRange(a)
+		r.Lo, r.Hi = typeRange(a)
 	}
-	return [2]*big.Int{lo, hi}
+	return [2]*big.Int{r.Lo, r.Hi}
 }

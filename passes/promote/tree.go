@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
@@ -157,14 +158,17 @@ func (pl *planner) node(op *ir.Operation) part {
 	l := pl.operand(op.Operands[0], false)
 	r := pl.operand(op.Operands[1], op.Name == otir.OpSub)
 	p := part{terms: append(l.terms, r.terms...), inner: append(l.inner, r.inner...)}
+	a, b := intrange.Range{Lo: l.lo, Hi: l.hi}, intrange.Range{Lo: r.lo, Hi: r.hi}
+	var pr intrange.Range
 	switch op.Name {
 	case otir.OpAdd:
-		p.lo, p.hi = add(l.lo, r.lo), add(l.hi, r.hi)
+		pr = a.Add(b)
 	case otir.OpSub:
-		p.lo, p.hi = sub(l.lo, r.hi), sub(l.hi, r.lo)
+		pr = a.Sub(b)
 	default:
-		p.lo, p.hi = corners([2]*big.Int{l.lo, l.hi}, [2]*big.Int{r.lo, r.hi})
+		pr = a.Mul(b)
 	}
+	p.lo, p.hi = pr.Lo, pr.Hi
 	return p
 }
 

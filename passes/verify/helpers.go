@@ -26,19 +26,6 @@ var (
 // contains reports whether s is one of list.
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
-// isScalar reports whether t is a (non-nil) integer, float or index type.
-func isScalar(t ir.Type) bool {
-	switch x := t.(type) {
-	case *ir.IntType:
-		return x != nil
-	case *ir.FloatType:
-		return x != nil
-	case *ir.IndexType:
-		return x != nil
-	}
-	return false
-}
-
 // invalidType explains why a type is not well formed, or returns "".
 func invalidType(t ir.Type) string {
 	if diag.IsNilType(t) {
@@ -50,7 +37,7 @@ func invalidType(t ir.Type) string {
 			return fmt.Sprintf("has an invalid type: integer width %d is out of range [1, %d]", x.Width, ir.MaxIntWidth)
 		}
 	case *ir.TileType:
-		if !isScalar(x.Elem) {
+		if !ir.IsScalar(x.Elem) {
 			return fmt.Sprintf("has an invalid type: tile element type must be an integer, float or index type, but got '%s'", typeStr(x.Elem))
 		}
 		if why := invalidType(x.Elem); why != "" {
@@ -90,7 +77,7 @@ func validType(t ir.Type) bool {
 		}
 		return true
 	case *ir.TileType:
-		if x == nil || !isScalar(x.Elem) || !validType(x.Elem) || x.Space > ir.Private {
+		if x == nil || !ir.IsScalar(x.Elem) || !validType(x.Elem) || x.Space > ir.Private {
 			return false
 		}
 		for _, d := range x.Shape {

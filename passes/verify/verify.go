@@ -68,18 +68,10 @@ func countOps(op *ir.Operation, depth int, seen *opSet) int {
 	if len(op.Regions) == 0 || depth >= maxDepth || !seen.add(op) {
 		return n
 	}
-	for _, r := range op.Regions {
-		if r == nil {
-			continue
-		}
-		for _, b := range r.Blocks {
-			if b == nil {
-				continue
-			}
-			for _, o := range b.Ops {
-				if o != nil {
-					n += countOps(o, depth+1, seen)
-				}
+	for b := range op.Blocks() {
+		for _, o := range b.Ops {
+			if o != nil {
+				n += countOps(o, depth+1, seen)
 			}
 		}
 	}
@@ -204,21 +196,13 @@ func (v *verifier) number(op *ir.Operation, depth int) bool {
 	if depth >= maxDepth {
 		return false
 	}
-	for _, r := range op.Regions {
-		if r == nil {
-			continue
+	for b := range op.Blocks() {
+		if ir.NumberBlock(b, v.stamp) != nil {
+			return false
 		}
-		for _, b := range r.Blocks {
-			if b == nil {
-				continue
-			}
-			if ir.NumberBlock(b, v.stamp) != nil {
+		for _, o := range b.Ops {
+			if o != nil && len(o.Regions) > 0 && (o.Name == ir.OpModule || !v.number(o, depth+1)) {
 				return false
-			}
-			for _, o := range b.Ops {
-				if o != nil && len(o.Regions) > 0 && (o.Name == ir.OpModule || !v.number(o, depth+1)) {
-					return false
-				}
 			}
 		}
 	}
@@ -253,24 +237,16 @@ func (v *verifier) visit(op *ir.Operation, parent *ir.Block, owner *ir.Operation
 			return
 		}
 		v.owners = append(v.owners, op)
-		for _, r := range op.Regions {
-			if r == nil {
-				continue
+		for b := range op.Blocks() {
+			v.scopes = append(v.scopes, b)
+			v.anc = append(v.anc, 0)
+			if k := v.ranges(b, op); k > 1 {
+				v.visitParallel(b, op, k)
+			} else {
+				v.visitRange(b, op, 0, len(b.Ops))
 			}
-			for _, b := range r.Blocks {
-				if b == nil {
-					continue
-				}
-				v.scopes = append(v.scopes, b)
-				v.anc = append(v.anc, 0)
-				if k := v.ranges(b, op); k > 1 {
-					v.visitParallel(b, op, k)
-				} else {
-					v.visitRange(b, op, 0, len(b.Ops))
-				}
-				v.scopes = v.scopes[:len(v.scopes)-1]
-				v.anc = v.anc[:len(v.anc)-1]
-			}
+			v.scopes = v.scopes[:len(v.scopes)-1]
+			v.anc = v.anc[:len(v.anc)-1]
 		}
 		v.owners = v.owners[:len(v.owners)-1]
 	}

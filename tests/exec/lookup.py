@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes lookup.otir: otir.lookup's tables and expected values, computed
 with NumPy independently of otir.
 

@@ -1,11 +1,12 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Expected values of reduce.otir, computed with NumPy independently of otir.
 
 otir.reduce folds in ascending index order with the element-wise op of its
 kind: integer adds wrap to the element type (NumPy's fixed-width integers do
 the same), max/min compare by the type's signedness, and float adds round to
 the element type after each step (a sequential loop in float32, not NumPy's
-pairwise sum). Run: python3 tests/exec/reduce.py
+pairwise sum). Run: /usr/bin/python3 tests/exec/reduce.py (the Debian Python, which
+has NumPy), which prints the RUN and CHECK lines of reduce.otir.
 """
 import numpy as np
 
