@@ -8,6 +8,11 @@
 // chain of element-wise operations in all three annotation forms; with
 // -one-line its whole body is on one line (parse.GenerateChainOneLine).
 // `kernels` is N empty kernels, one a line (parse.GenerateEmptyKernels).
+// `shift-add` is an ALIR JSON program of N random shift-and-add operations
+// (alir.RandomShiftAdd), the program the interpreter and `otir-run info`
+// benchmarks read:
+//
+//	otir-gen shift-add -n 250000 --inputs 1000 --outputs 1000 --seed 1 > sa250k.json
 package main
 
 import (
@@ -18,6 +23,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/parse"
@@ -25,6 +31,10 @@ import (
 
 // maxCount bounds -n.
 const maxCount = 100_000_000
+
+// maxShiftAddOps bounds shift-add's sizes: the most operations otir-run
+// reads by default (--max-ops, 2^21).
+const maxShiftAddOps = 1 << 21
 
 func main() {
 	defer crash.Guard("otir-gen")
@@ -59,6 +69,23 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 					gen = parse.GenerateChainOneLine
 				}
 				return writeOut(stdout, gen(c.Int("n")))
+			},
+		}, {
+			Name:  "shift-add",
+			Usage: "an ALIR JSON program (spec 2) of N random shift-and-add operations, inputs included",
+			Flags: []cli.Flag{
+				cliargs.IntIn(&cli.IntFlag{Name: "n", Value: 250000, Usage: "number of operations"}, 2, maxShiftAddOps, ""),
+				cliargs.IntIn(&cli.IntFlag{Name: "inputs", Value: 1000, Usage: "number of inputs"}, 1, maxShiftAddOps, ""),
+				cliargs.IntIn(&cli.IntFlag{Name: "outputs", Value: 1000, Usage: "number of outputs (the last operations)"}, 1, maxShiftAddOps, ""),
+				&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
+			},
+			Action: func(c *cli.Context) error {
+				p := alir.RandomShiftAdd(alir.ShiftAddConfig{Inputs: c.Int("inputs"), Ops: c.Int("n"), Outputs: c.Int("outputs"), Seed: c.Uint64("seed")})
+				b, err := alir.EncodeJSON(p)
+				if err != nil {
+					return writeError{err}
+				}
+				return writeOut(stdout, b)
 			},
 		}, {
 			Name:  "kernels",
