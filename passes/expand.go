@@ -1,6 +1,10 @@
 package passes
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // maxExpansionDepth bounds pipelines that name pipelines (a registration
 // that names itself is an error, not a hang).
@@ -22,7 +26,7 @@ func expand(pl Pipeline, depth int) (Pipeline, error) {
 		if depth == maxExpansionDepth {
 			return nil, fmt.Errorf("pipeline '%s' expands more than %d levels deep", s.Info.Name, maxExpansionDepth)
 		}
-		steps, err := s.Info.Expand(s.Options)
+		steps, err := s.Info.expand(s.Options.Struct())
 		if err != nil {
 			return nil, fmt.Errorf("pipeline '%s': %v", s.Info.Name, err)
 		}
@@ -39,27 +43,40 @@ func expand(pl Pipeline, depth int) (Pipeline, error) {
 	return out, nil
 }
 
-// Spec is the spec of a registered pass with the given option values and
-// the defaults of the others: how a registered pipeline names its steps.
-// An unknown pass or option, or an invalid value, is an error.
+// Spec is the spec of a registered pass with the given option values (as
+// text) and the defaults of the others. An unknown pass or option, or an
+// invalid value, is an error.
 func Spec(name string, opts map[string]string) (PassSpec, error) {
 	info := Lookup(name)
 	if info == nil {
 		return PassSpec{}, fmt.Errorf("'%s' does not refer to a registered pass", name)
 	}
-	spec := PassSpec{Info: info, Options: map[string]string{}}
-	for _, o := range info.Options {
-		spec.Options[o.Name] = o.Default
-	}
-	for _, k := range sortedOptionNames(opts) {
-		o := info.Option(k)
+	spec := PassSpec{Info: info, Options: info.newOptions()}
+	keys := slices.Sorted(maps.Keys(opts))
+	for _, k := range keys {
+		o := spec.Options.Lookup(k)
 		if o == nil {
-			return PassSpec{}, fmt.Errorf("%s", unknownOption(info, k))
+			return PassSpec{}, fmt.Errorf("%s", unknownOption(spec, k))
 		}
-		if err := checkValue(info, o, opts[k]); err != nil {
+		if err := setOption(info, o, opts[k]); err != nil {
 			return PassSpec{}, err
 		}
-		spec.Options[k] = opts[k]
 	}
 	return spec, nil
+}
+
+// SpecOf is the spec of a registered pass with the options struct opts (a
+// copy of it): how a registered pipeline makes its steps from the options
+// structs its own embeds. opts must be a pointer to the pass's options
+// struct.
+func SpecOf(name string, opts Options) (PassSpec, error) {
+	info := Lookup(name)
+	if info == nil {
+		return PassSpec{}, fmt.Errorf("'%s' does not refer to a registered pass", name)
+	}
+	v, ok := info.adopt(opts)
+	if !ok {
+		return PassSpec{}, fmt.Errorf("pass '%s' does not take options of type %T", name, opts)
+	}
+	return PassSpec{Info: info, Options: v}, nil
 }

@@ -6,24 +6,36 @@ import (
 )
 
 // Registered pipelines of the tests: test-pipe stands for two test-marks,
-// the second tagged by its option; test-loop names itself.
+// the second with its options (test-pipe embeds them); test-loop names
+// itself.
+type pipeOptions struct{ Second tagOptions }
+
+func (o *pipeOptions) Declare(d *Decl) {
+	d.Step("test-mark", &o.Second)
+	o.Second.Tag = "b"
+}
+
 func init() {
-	Register(Info{Name: "test-pipe", Options: []Option{{Name: "tag", Default: "b"}}, Expand: func(o map[string]string) (Pipeline, error) {
-		a, err := Spec("test-mark", map[string]string{"tag": "a"})
+	RegisterPipeline(Info{Name: "test-pipe"}, func(o *pipeOptions) (Pipeline, error) {
+		a, err := SpecOf("test-mark", &tagOptions{Tag: "a"})
 		if err != nil {
 			return nil, err
 		}
-		b, err := Spec("test-mark", map[string]string{"tag": o["tag"]})
+		b, err := SpecOf("test-mark", &o.Second)
 		return Pipeline{a, b}, err
-	}})
-	Register(Info{Name: "test-loop", Expand: func(map[string]string) (Pipeline, error) {
+	})
+	RegisterPipeline(Info{Name: "test-loop"}, func(*NoOptions) (Pipeline, error) {
 		s, err := Spec("test-loop", nil)
 		return Pipeline{s}, err
-	}})
-	Register(Info{Name: "test-bad-step", Expand: func(map[string]string) (Pipeline, error) {
+	})
+	RegisterPipeline(Info{Name: "test-bad-step"}, func(*NoOptions) (Pipeline, error) {
 		s, err := Spec("test-mark", map[string]string{"colour": "red"})
 		return Pipeline{s}, err
-	}})
+	})
+	RegisterPipeline(Info{Name: "test-bad-type"}, func(*NoOptions) (Pipeline, error) {
+		s, err := SpecOf("test-mark", &testOptions{})
+		return Pipeline{s}, err
+	})
 }
 
 func TestExpand(t *testing.T) {
@@ -33,6 +45,7 @@ func TestExpand(t *testing.T) {
 		{in: "builtin.module(otir.kernel(test-pipe))", want: "builtin.module(otir.kernel(test-mark{tag=a},test-mark{tag=b}))"},
 		{in: "builtin.module(test-loop)", err: "pipeline 'test-loop' expands more than 8 levels deep"},
 		{in: "builtin.module(test-bad-step)", err: "pipeline 'test-bad-step': pass 'test-mark' has no option 'colour'"},
+		{in: "builtin.module(test-bad-type)", err: "pipeline 'test-bad-type': pass 'test-mark' does not take options of type *passes.testOptions"},
 	} {
 		pl, err := ParsePipeline(tc.in)
 		if err != nil {

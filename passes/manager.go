@@ -28,11 +28,16 @@ type Manager struct {
 	// Verify checks the module after each pass; nil disables verification.
 	Verify func(*ir.Module) diag.List
 	instr  []Instrumentation
+	ctx    *Context
 }
 
-// NewManager builds every pass of a pipeline.
-func NewManager(pl Pipeline) (*Manager, error) {
-	pm := &Manager{}
+// NewManager builds every pass of a pipeline, in a context of its own.
+func NewManager(pl Pipeline) (*Manager, error) { return NewManagerContext(NewContext(), pl) }
+
+// NewManagerContext builds every pass of a pipeline in ctx, the values a
+// driver provides to the passes (and the passes share).
+func NewManagerContext(ctx *Context, pl Pipeline) (*Manager, error) {
+	pm := &Manager{ctx: ctx}
 	for _, s := range pl {
 		if err := pm.Add(s); err != nil {
 			return nil, err
@@ -56,12 +61,15 @@ func (pm *Manager) Add(s PassSpec) (err error) {
 		}
 		return nil
 	}
+	if pm.ctx == nil {
+		pm.ctx = NewContext()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("pass '%s' could not be created: %v", s.Info.Name, r)
 		}
 	}()
-	p, err := s.Info.New(s.Options)
+	p, err := s.Build(pm.ctx)
 	if err != nil {
 		if strings.HasPrefix(err.Error(), s.Info.Name+":") {
 			return err // already names the pass
@@ -73,6 +81,11 @@ func (pm *Manager) Add(s PassSpec) (err error) {
 	}
 	pm.Entries = append(pm.Entries, &Entry{Spec: s, Pass: p})
 	return nil
+}
+
+// Build makes the pass of s (not a pipeline) in ctx.
+func (s PassSpec) Build(ctx *Context) (Pass, error) {
+	return s.Info.build(s.Options.Struct(), ctx)
 }
 
 // AddInstrumentation registers hooks called around each pass and verifier run.

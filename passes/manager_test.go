@@ -72,11 +72,11 @@ func TestNewManagerErrors(t *testing.T) {
 	if _, err := NewManager(pl); err == nil || err.Error() != "pass 'test-opts': label 'reject' is rejected" {
 		t.Errorf("got %v", err)
 	}
-	bad := PassSpec{Info: &Info{Name: "nil-pass", New: func(map[string]string) (Pass, error) { return nil, nil }}}
+	bad := PassSpec{Info: &Info{Name: "nil-pass", build: func(any, *Context) (Pass, error) { return nil, nil }}}
 	if err := (&Manager{}).Add(bad); err == nil || err.Error() != "pass 'nil-pass' could not be created" {
 		t.Errorf("got %v", err)
 	}
-	crash := PassSpec{Info: &Info{Name: "crash", New: func(map[string]string) (Pass, error) { panic("no") }}}
+	crash := PassSpec{Info: &Info{Name: "crash", build: func(any, *Context) (Pass, error) { panic("no") }}}
 	if err := (&Manager{}).Add(crash); err == nil || err.Error() != "pass 'crash' could not be created: no" {
 		t.Errorf("got %v", err)
 	}
@@ -178,7 +178,7 @@ func TestTimingReport(t *testing.T) {
 }
 
 func TestConstructorErrorNamingThePass(t *testing.T) {
-	info := &Info{Name: "named", New: func(map[string]string) (Pass, error) { return nil, errors.New("named: bad option") }}
+	info := &Info{Name: "named", build: func(any, *Context) (Pass, error) { return nil, errors.New("named: bad option") }}
 	if err := (&Manager{}).Add(PassSpec{Info: info}); err == nil || err.Error() != "named: bad option" {
 		t.Errorf("got %v", err)
 	}

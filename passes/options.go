@@ -2,8 +2,8 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -121,9 +121,10 @@ func isNameChar(c byte) bool {
 	return c == '-' || c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// NewSpec looks up a pass and checks its options, filling in the defaults of
-// those not given. Errors name the pass and suggest the closest pass or option
-// name; they are *PipelineError values whose offsets come from args.
+// NewSpec looks up a pass and sets its options from args, the others
+// keeping their defaults. Errors name the pass and suggest the closest pass
+// or option name; they are *PipelineError values whose offsets come from
+// args.
 func NewSpec(name string, args []OptionArg) (PassSpec, error) {
 	info := Lookup(name)
 	if info == nil {
@@ -133,43 +134,35 @@ func NewSpec(name string, args []OptionArg) (PassSpec, error) {
 		}
 		return PassSpec{}, &PipelineError{Msg: msg}
 	}
-	spec := PassSpec{Info: info, Options: map[string]string{}}
-	for _, o := range info.Options {
-		spec.Options[o.Name] = o.Default
-	}
+	spec := PassSpec{Info: info, Options: info.newOptions()}
 	seen := map[string]bool{}
 	for _, a := range args {
-		o := info.Option(a.Key)
+		o := spec.Options.Lookup(a.Key)
 		if o == nil {
-			return PassSpec{}, &PipelineError{Offset: a.KeyOff, Msg: unknownOption(info, a.Key)}
+			return PassSpec{}, &PipelineError{Offset: a.KeyOff, Msg: unknownOption(spec, a.Key)}
 		}
 		if seen[a.Key] {
 			return PassSpec{}, &PipelineError{Offset: a.KeyOff, Msg: fmt.Sprintf("option '%s' of pass '%s' is given twice", a.Key, name)}
 		}
 		seen[a.Key] = true
-		v := a.Value
+		v, off := a.Value, a.ValOff
 		if !a.HasValue {
-			if o.Kind != BoolOption || len(o.Values) > 0 {
-				return PassSpec{}, &PipelineError{Offset: a.KeyOff, Msg: fmt.Sprintf("option '%s' of pass '%s' needs a value (%s=%s)", a.Key, name, a.Key, valueHint(o))}
+			if o.Kind != BoolOption {
+				return PassSpec{}, &PipelineError{Offset: a.KeyOff, Msg: fmt.Sprintf("option '%s' of pass '%s' needs a value (%s=%s)", a.Key, name, a.Key, o.ValueHint())}
 			}
-			v = "true"
+			v, off = "true", a.KeyOff
 		}
-		if err := checkValue(info, o, v); err != nil {
-			off := a.ValOff
-			if !a.HasValue {
-				off = a.KeyOff
-			}
+		if err := setOption(info, o, v); err != nil {
 			return PassSpec{}, &PipelineError{Offset: off, Msg: err.Error()}
 		}
-		spec.Options[a.Key] = v
 	}
 	return spec, nil
 }
 
-func unknownOption(info *Info, key string) string {
-	msg := fmt.Sprintf("pass '%s' has no option '%s'", info.Name, key)
+func unknownOption(spec PassSpec, key string) string {
+	msg := fmt.Sprintf("pass '%s' has no option '%s'", spec.Info.Name, key)
 	var names []string
-	for _, o := range info.Options {
+	for _, o := range spec.Options.List() {
 		names = append(names, o.Name)
 	}
 	switch {
@@ -181,62 +174,27 @@ func unknownOption(info *Info, key string) string {
 	return msg + " (its options: " + strings.Join(names, ", ") + ")"
 }
 
-// checkValue validates a value against the option's enumeration or kind.
-func checkValue(info *Info, o *Option, v string) error {
-	if len(o.Values) > 0 {
-		for _, ok := range o.Values {
-			if v == ok {
-				return nil
-			}
-		}
-		msg := fmt.Sprintf("invalid value '%s' for option '%s' of pass '%s' (expected one of: %s)", v, o.Name, info.Name, strings.Join(o.Values, ", "))
+// setOption sets an option from its text, or says in the one format of
+// every option what was expected: `invalid value 'x' for option 'o' of
+// pass 'p' (expected ...)`, and for an enumeration the closest value.
+func setOption(info *Info, o *Option, v string) error {
+	err := o.setText(v)
+	if err == nil {
+		return nil
+	}
+	msg := fmt.Sprintf("invalid value '%s' for option '%s' of pass '%s' (%v)", v, o.Name, info.Name, err)
+	if o.Kind == EnumOption {
 		if s := Suggest(v, o.Values); s != "" {
 			msg += fmt.Sprintf(", did you mean '%s'?", s)
 		}
-		return fmt.Errorf("%s", msg)
 	}
-	switch o.Kind {
-	case IntOption:
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-			return fmt.Errorf("invalid value '%s' for option '%s' of pass '%s' (expected an integer)", v, o.Name, info.Name)
-		}
-	case BoolOption:
-		if v != "true" && v != "false" {
-			return fmt.Errorf("invalid value '%s' for option '%s' of pass '%s' (expected true or false)", v, o.Name, info.Name)
-		}
-	}
-	if o.Check != nil {
-		if err := o.Check(v); err != nil {
-			return fmt.Errorf("invalid value '%s' for option '%s' of pass '%s' (%v)", v, o.Name, info.Name, err)
-		}
-	}
-	return nil
+	return fmt.Errorf("%s", msg)
 }
 
-// valueHint describes the accepted values of an option: "hls|cpp", "<int>".
-func valueHint(o *Option) string {
-	if len(o.Values) > 0 {
-		return strings.Join(o.Values, "|")
-	}
-	switch o.Kind {
-	case IntOption:
-		return "<int>"
-	case BoolOption:
-		return "true|false"
-	}
-	return "<string>"
-}
-
-// ValueHint describes an option's accepted values, for help texts.
-func (o *Option) ValueHint() string { return valueHint(o) }
-
-// sortedOptionNames lists a spec's option names alphabetically, the order in
-// which MLIR prints them.
-func sortedOptionNames(opts map[string]string) []string {
-	names := make([]string, 0, len(opts))
-	for n := range opts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+// sortedOptions lists a spec's options alphabetically, the order in which
+// MLIR prints them.
+func sortedOptions(v *OptionValues) []*Option {
+	opts := slices.Clone(v.List())
+	sort.SliceStable(opts, func(a, b int) bool { return opts[a].Name < opts[b].Name })
+	return opts
 }

@@ -9,8 +9,10 @@ import (
 
 // PassSpec is one pass of a pipeline, with a value for every option.
 type PassSpec struct {
-	Info    *Info
-	Options map[string]string
+	Info *Info
+	// Options are the pass's options struct and its declared options,
+	// set from the pipeline's text.
+	Options *OptionValues
 	// Anchor is the nested pipeline the pass was written in ("" for the
 	// top level, or "otir.kernel", "any"): it only shapes how the pipeline
 	// prints, since every OTIR pass runs on the whole module and handles
@@ -21,12 +23,12 @@ type PassSpec struct {
 // String prints the spec fully specified, as MLIR's --dump-pass-pipeline:
 // `promote-types{style=hls}`, options sorted by name.
 func (s PassSpec) String() string {
-	if len(s.Options) == 0 {
+	if len(s.Options.List()) == 0 {
 		return s.Info.Name
 	}
 	var parts []string
-	for _, n := range sortedOptionNames(s.Options) {
-		parts = append(parts, n+"="+quoteValue(s.Options[n]))
+	for _, o := range sortedOptions(s.Options) {
+		parts = append(parts, o.Name+"="+quoteValue(o.Value()))
 	}
 	return s.Info.Name + "{" + strings.Join(parts, " ") + "}"
 }

@@ -14,7 +14,10 @@ func TestParsePipeline(t *testing.T) {
 		{"builtin.module(test-opts)", "builtin.module(test-opts{count=3 label=\"\" style=hls verbose=false})"},
 		{"builtin.module(test-opts{style=cpp count=-7 verbose})", "builtin.module(test-opts{count=-7 label=\"\" style=cpp verbose=true})"},
 		// a value with a comma inside angle brackets is one value
-		{"builtin.module(test-checked{type=fixed<16,6>})", "builtin.module(test-checked{type=\"fixed<16,6>\"})"},
+		{"builtin.module(test-checked{type=fixed<16,6>})", "builtin.module(test-checked{bits=8 depth=0 type=\"fixed<16,6>\"})"},
+		// declared ranges and special values
+		{"builtin.module(test-checked{bits=auto depth=-1})", "builtin.module(test-checked{bits=auto depth=-1 type=\"\"})"},
+		{"builtin.module(test-checked{bits=0 depth=70})", "builtin.module(test-checked{bits=0 depth=70 type=\"\"})"},
 		{"builtin.module(test-opts{label='a b' style=\"cpp\"})", "builtin.module(test-opts{count=3 label=\"a b\" style=cpp verbose=false})"},
 		{"builtin.module(test-opts{label={x,y}})", "builtin.module(test-opts{count=3 label=\"x,y\" style=hls verbose=false})"},
 		{"builtin.module(test-mark{tag=a},test-mark)", "builtin.module(test-mark{tag=a},test-mark{tag=x})"},
@@ -43,6 +46,9 @@ func TestParsePipeline(t *testing.T) {
 		{"builtin.module(test-opts{style=hls", "error: unterminated '{' in the options of pass 'test-opts'\nbuiltin.module(test-opts{style=hls\n                        ^"},
 		{"builtin.module(test-opts{label='abc})", "error: unterminated quoted option value\nbuiltin.module(test-opts{label='abc})\n                               ^"},
 		{"builtin.module(test-checked{type=ufix<8,2>})", "error: invalid value 'ufix<8,2>' for option 'type' of pass 'test-checked' (expected fixed<W,I>)\nbuiltin.module(test-checked{type=ufix<8,2>})\n                                 ^"},
+		{"builtin.module(test-checked{bits=1})", "error: invalid value '1' for option 'bits' of pass 'test-checked' (expected 0, auto or an integer from 2 to 53)\nbuiltin.module(test-checked{bits=1})\n                                 ^"},
+		{"builtin.module(test-checked{bits=54})", "error: invalid value '54' for option 'bits' of pass 'test-checked' (expected 0, auto or an integer from 2 to 53)\nbuiltin.module(test-checked{bits=54})\n                                 ^"},
+		{"builtin.module(test-checked{depth=-2})", "error: invalid value '-2' for option 'depth' of pass 'test-checked' (expected an integer of at least -1)\nbuiltin.module(test-checked{depth=-2})\n                                  ^"},
 		{"builtin.module(test-opts{=x})", "error: expected an option name, found '='\nbuiltin.module(test-opts{=x})\n                         ^"},
 	}
 	for _, c := range cases {

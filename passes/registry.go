@@ -30,53 +30,75 @@ type PassFunc func(m *ir.Module) error
 // Run calls f.
 func (f PassFunc) Run(m *ir.Module) error { return f(m) }
 
-// OptionKind says how a free-form option value is validated.
-type OptionKind uint8
-
-const (
-	// StringOption accepts any text.
-	StringOption OptionKind = iota
-	// IntOption accepts a decimal integer.
-	IntOption
-	// BoolOption accepts true or false (and a bare `{name}` means true).
-	BoolOption
-)
-
-// Option describes one `{key=value}` option of a pass.
-type Option struct {
-	Name    string
-	Help    string
-	Default string
-	// Values lists the accepted values, when the option is an enumeration.
-	Values []string
-	// Kind validates values of a non-enumeration option.
-	Kind OptionKind
-	// Check, when set, validates a given value further (a syntax of its
-	// own, such as fixed<W,I>): its error says what was expected.
-	Check func(value string) error
-}
-
-// Info describes a registered pass.
+// Info describes a registered pass. Register and RegisterPipeline fill in
+// how its options are declared and how it is built.
 type Info struct {
 	Name    string
 	Summary string
 	// Title is the pass's display name in IR dumps and timing reports, as
 	// MLIR's pass names ("CSE"); when empty it is derived from Name
 	// ("promote-types" gives "PromoteTypes").
-	Title   string
-	Options []Option
-	// New builds the pass from its options; every registered option has a
-	// value (its default when not given).
-	New func(opts map[string]string) (Pass, error)
-	// Expand, set instead of New, makes the name a registered pipeline (as
-	// MLIR's PassPipelineRegistration): it stands for the passes Expand
-	// returns from its options, and the pass manager runs, times and prints
-	// each of them on its own (Expand).
-	Expand func(opts map[string]string) (Pipeline, error)
+	Title string
+
+	// newOptions makes a new options struct, its options declared and set
+	// to their defaults; adopt does the same for a copy of a given struct
+	// (false when it is not the pass's type).
+	newOptions func() *OptionValues
+	adopt      func(opts any) (*OptionValues, bool)
+	// build makes the pass from its options; expand, set instead, makes
+	// the name a registered pipeline (as MLIR's PassPipelineRegistration):
+	// it stands for the passes it returns, and the pass manager runs,
+	// times and prints each of them on its own (Expand).
+	build  func(opts any, ctx *Context) (Pass, error)
+	expand func(opts any) (Pipeline, error)
+}
+
+// OptionsPtr is a pointer to an options struct O: the constraint of the
+// generic registrations, which a helper that registers passes reuses.
+type OptionsPtr[O any] interface {
+	*O
+	Options
+}
+
+// Register adds a pass to the registry: newPass builds it from its options
+// struct O, whose Declare declares the options, and the run's context. It
+// panics on a duplicate or empty name (a programming error, caught at
+// start-up).
+func Register[O any, P OptionsPtr[O]](info Info, newPass func(opts *O, ctx *Context) (Pass, error)) {
+	bindOptions[O, P](&info)
+	info.build = func(opts any, ctx *Context) (Pass, error) { return newPass(opts.(*O), ctx) }
+	register(info)
+}
+
+// RegisterPipeline adds a registered pipeline: the name stands for the
+// passes expand returns from its options struct O. A pipeline's options
+// struct embeds its steps' (Decl.Step) and expand makes their specs
+// (SpecOf).
+func RegisterPipeline[O any, P OptionsPtr[O]](info Info, expand func(opts *O) (Pipeline, error)) {
+	bindOptions[O, P](&info)
+	info.expand = func(opts any) (Pipeline, error) { return expand(opts.(*O)) }
+	register(info)
+}
+
+func bindOptions[O any, P OptionsPtr[O]](info *Info) {
+	info.newOptions = func() *OptionValues { return declare(P(new(O))) }
+	info.adopt = func(opts any) (*OptionValues, bool) {
+		given, ok := opts.(*O)
+		if !ok {
+			return nil, false
+		}
+		o := new(O)
+		v := declare(P(o))
+		*o = *given
+		return v, true
+	}
 }
 
 // IsPipeline reports whether the name stands for a pipeline of passes.
-func (i *Info) IsPipeline() bool { return i.Expand != nil }
+func (i *Info) IsPipeline() bool { return i.expand != nil }
+
+// Options lists the pass's options, as declared, with their defaults.
+func (i *Info) Options() []*Option { return i.newOptions().List() }
 
 // DisplayName is the pass's title, or one derived from its name.
 func (i *Info) DisplayName() string {
@@ -90,29 +112,18 @@ func (i *Info) DisplayName() string {
 	return sb.String()
 }
 
-// Option returns the named option or nil.
-func (i *Info) Option(name string) *Option {
-	for k := range i.Options {
-		if i.Options[k].Name == name {
-			return &i.Options[k]
-		}
-	}
-	return nil
-}
-
 var (
 	regMu    sync.Mutex
 	registry = map[string]*Info{}
 )
 
-// Register adds a pass to the registry; it panics on a duplicate or empty name
-// (a programming error, caught at start-up).
-func Register(info Info) {
+func register(info Info) {
 	regMu.Lock()
 	defer regMu.Unlock()
-	if info.Name == "" || (info.New == nil) == (info.Expand == nil) {
-		panic("passes: registration needs a name and a constructor or an expansion (one of them)")
+	if info.Name == "" {
+		panic("passes: registration needs a name")
 	}
+	info.newOptions() // a bad declaration panics at start-up
 	if _, dup := registry[info.Name]; dup {
 		panic("passes: duplicate registration of " + info.Name)
 	}

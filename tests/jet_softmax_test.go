@@ -71,7 +71,7 @@ func TestJetSoftmax(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := nn.Graphs(mod)[0]
-	payload, err := nneval.ReadPayloadOption(params)
+	payload, err := nneval.NewPayloads().Read(params)
 	if err != nil {
 		t.Fatal(err)
 	}

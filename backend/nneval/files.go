@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/internal/outfile"
@@ -48,17 +49,57 @@ func ReadPayloadFile(path string) (Payload, error) {
 	return p, nil
 }
 
-// ReadPayloadOption reads the payload a pass's option names: "" is an
-// empty payload (a node that needs parameters then names the missing key).
-func ReadPayloadOption(path string) (Payload, error) {
+// Payloads reads payload files for the passes of one run, each file once:
+// nn-absorb-quant, nn-quantize and nn-to-otir read the same payload, given
+// by their params option or, when it names none, by Default (otir-opt
+// --params FILE). No file at all is an empty payload (a node that needs
+// parameters then names the missing key). The payloads it returns are
+// shared: their readers do not change them.
+type Payloads struct {
+	// Default is the file of a pass that names none ("": none).
+	Default string
+
+	mu   sync.Mutex
+	read map[string]payloadRead
+}
+
+type payloadRead struct {
+	p   Payload
+	err error
+}
+
+// NewPayloads is a Payloads without a default file.
+func NewPayloads() *Payloads { return &Payloads{} }
+
+// File is the file Read(path) reads: path, or Default ("": none).
+func (ps *Payloads) File(path string) string {
+	if path == "" {
+		return ps.Default
+	}
+	return path
+}
+
+// Read returns the payload of path ("": Default), reading the file the
+// first time it is asked for.
+func (ps *Payloads) Read(path string) (Payload, error) {
+	path = ps.File(path)
 	if path == "" {
 		return Payload{}, nil
 	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if r, ok := ps.read[path]; ok {
+		return r.p, r.err
+	}
 	p, err := ReadPayloadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading the payload %s: %v", path, err)
+		err = fmt.Errorf("reading the payload %s: %v", path, err)
 	}
-	return p, nil
+	if ps.read == nil {
+		ps.read = map[string]payloadRead{}
+	}
+	ps.read[path] = payloadRead{p, err}
+	return p, err
 }
 
 // ReadTensorFile reads an .npy file, refusing after its header one that

@@ -2,7 +2,6 @@ package daisopt
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -16,64 +15,70 @@ import (
 // ranges, and DCE removes what the others left unused.
 const Pipeline = "builtin.module(lower-tiles,dais-fold,dais-cse,dais-narrow,dais-balance,dais-dce)"
 
-// annotateOption selects whether a pass recomputes latency and cost.
-var annotateOption = passes.Option{
-	Name:    "annotate",
-	Help:    "recompute every op's latency and cost by the da4ml cost model afterwards",
-	Default: "true",
-	Kind:    passes.BoolOption,
+// AnnotateOptions are the options of the passes that can recompute latency
+// and cost.
+type AnnotateOptions struct {
+	// Annotate recomputes every op's latency and cost afterwards.
+	Annotate bool
+}
+
+// Declare declares the options.
+func (o *AnnotateOptions) Declare(d *passes.Decl) {
+	d.Bool(&o.Annotate, "annotate", true, "recompute every op's latency and cost by the da4ml cost model afterwards")
+}
+
+// FuseOptions are dais-fuse-sums' options.
+type FuseOptions struct {
+	AnnotateOptions
+	// MaxTerms is the most terms a sum may have.
+	MaxTerms int
+}
+
+// Declare declares the options.
+func (o *FuseOptions) Declare(d *passes.Decl) {
+	o.AnnotateOptions.Declare(d)
+	d.Int(&o.MaxTerms, "max-terms", 3, "the most terms a sum may have (3: alkaid's ternary adders)").Min(2)
 }
 
 func init() {
-	register("dais-fold", "DAISFold", "Fold constants and algebraic identities in dais programs", nil,
-		func(opts map[string]string) func(*ir.Operation) error {
+	register("dais-fold", "DAISFold", "Fold constants and algebraic identities in dais programs",
+		func(*passes.NoOptions) func(*ir.Operation) error {
 			return func(p *ir.Operation) error { _, err := Fold(p); return err }
 		})
-	register("dais-cse", "DAISCSE", "Merge identical slots of dais programs", nil,
-		func(opts map[string]string) func(*ir.Operation) error {
+	register("dais-cse", "DAISCSE", "Merge identical slots of dais programs",
+		func(*passes.NoOptions) func(*ir.Operation) error {
 			return func(p *ir.Operation) error { _, err := CSE(p); return err }
 		})
-	register("dais-dce", "DAISDCE", "Remove the slots and lookup tables of dais programs that no output depends on", nil,
-		func(opts map[string]string) func(*ir.Operation) error {
+	register("dais-dce", "DAISDCE", "Remove the slots and lookup tables of dais programs that no output depends on",
+		func(*passes.NoOptions) func(*ir.Operation) error {
 			return func(p *ir.Operation) error { _, err := DCE(p); return err }
 		})
 	register("dais-narrow", "DAISNarrow", "Shrink the result types of dais slots to the exact range of their values",
-		[]passes.Option{annotateOption},
-		func(opts map[string]string) func(*ir.Operation) error {
-			annotate := opts["annotate"] != "false"
-			return func(p *ir.Operation) error { _, err := Narrow(p, annotate); return err }
+		func(o *AnnotateOptions) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := Narrow(p, o.Annotate); return err }
 		})
 	register("dais-balance", "DAISBalance", "Rebuild chains of dais adds and subs as balanced trees",
-		[]passes.Option{annotateOption},
-		func(opts map[string]string) func(*ir.Operation) error {
-			annotate := opts["annotate"] != "false"
-			return func(p *ir.Operation) error { _, err := Balance(p, annotate); return err }
+		func(o *AnnotateOptions) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := Balance(p, o.Annotate); return err }
 		})
 	register("dais-fuse-sums", "DAISFuseSums", "Fuse exact chains of dais adds and subs into sums of up to max-terms terms (ALIR spec 4 opcode 11; run last, before --emit=alir-v4-*)",
-		[]passes.Option{annotateOption, {Name: "max-terms", Help: "the most terms a sum may have (3: alkaid's ternary adders)", Default: "3", Kind: passes.IntOption}},
-		func(opts map[string]string) func(*ir.Operation) error {
-			annotate := opts["annotate"] != "false"
-			n, _ := strconv.Atoi(opts["max-terms"])
-			return func(p *ir.Operation) error { _, err := FuseSums(p, n, annotate); return err }
+		func(o *FuseOptions) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := FuseSums(p, o.MaxTerms, o.Annotate); return err }
 		})
 	register("dais-rescale", "DAISRescale", "Move constant shifts into the scales of dais slots: shifts and constant-plus-shifted adds stop costing in the cost model (after dais-optimize)",
-		[]passes.Option{annotateOption},
-		func(opts map[string]string) func(*ir.Operation) error {
-			annotate := opts["annotate"] != "false"
-			return func(p *ir.Operation) error { _, err := Rescale(p, annotate); return err }
+		func(o *AnnotateOptions) func(*ir.Operation) error {
+			return func(p *ir.Operation) error { _, err := Rescale(p, o.Annotate); return err }
 		})
 	registerSteps("dais-optimize", "DAISOptimize", "Run dais-fold, dais-cse, dais-narrow, dais-balance and dais-dce on dais programs",
-		[]passes.Option{annotateOption},
-		func(opts map[string]string) func(*ir.Operation, func(string)) error {
-			annotate := opts["annotate"] != "false"
-			return func(p *ir.Operation, step func(string)) error { _, err := optimize(p, annotate, step); return err }
+		func(o *AnnotateOptions) func(*ir.Operation, func(string)) error {
+			return func(p *ir.Operation, step func(string)) error { _, err := optimize(p, o.Annotate, step); return err }
 		})
 }
 
 // register adds a pass that runs fn(options) on every dais.program of the
 // module, in order.
-func register(name, title, summary string, opts []passes.Option, fn func(map[string]string) func(*ir.Operation) error) {
-	registerSteps(name, title, summary, opts, func(o map[string]string) func(*ir.Operation, func(string)) error {
+func register[O any, P passes.OptionsPtr[O]](name, title, summary string, fn func(*O) func(*ir.Operation) error) {
+	registerSteps[O, P](name, title, summary, func(o *O) func(*ir.Operation, func(string)) error {
 		run := fn(o)
 		return func(p *ir.Operation, _ func(string)) error { return run(p) }
 	})
@@ -82,16 +87,9 @@ func register(name, title, summary string, opts []passes.Option, fn func(map[str
 // registerSteps is register for a pass made of named steps, which it
 // reports (with the program) as its progress: fn's step is called with the
 // name of each step as it starts.
-func registerSteps(name, title, summary string, opts []passes.Option, fn func(map[string]string) func(*ir.Operation, func(string)) error) {
-	passes.Register(passes.Info{
-		Name:    name,
-		Title:   title,
-		Summary: summary,
-		Options: opts,
-		New: func(o map[string]string) (passes.Pass, error) {
-			return &programPass{run: fn(o)}, nil
-		},
-	})
+func registerSteps[O any, P passes.OptionsPtr[O]](name, title, summary string, fn func(*O) func(*ir.Operation, func(string)) error) {
+	passes.Register[O, P](passes.Info{Name: name, Title: title, Summary: summary},
+		func(o *O, _ *passes.Context) (passes.Pass, error) { return &programPass{run: fn(o)}, nil })
 }
 
 // programPass runs on every dais.program of the module, reporting the

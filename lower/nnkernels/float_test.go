@@ -30,7 +30,7 @@ func TestFloatNetworkWithWeightBits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			payload, err := nneval.ReadPayloadOption(params)
+			payload, err := nneval.NewPayloads().Read(params)
 			if err != nil {
 				t.Fatal(err)
 			}

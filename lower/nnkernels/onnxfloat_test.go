@@ -31,7 +31,7 @@ func TestFloatLayersToCircuit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			payload, err := nneval.ReadPayloadOption(params)
+			payload, err := nneval.NewPayloads().Read(params)
 			if err != nil {
 				t.Fatal(err)
 			}

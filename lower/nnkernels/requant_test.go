@@ -22,7 +22,7 @@ func TestRequantizingCircuits(t *testing.T) {
 			r, params := importONNX(t, filepath.Join(dir, "onnx-float", "bn_mlp.onnx"), "bn_mlp")
 			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+calib+" act-bits=6 "+opts+"})", "bn_mlp.onnx")
 			text := r.Module.String()
-			payload, err := nneval.ReadPayloadOption(params)
+			payload, err := nneval.NewPayloads().Read(params)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -33,13 +33,40 @@ type Options struct {
 	Tail string
 }
 
-// checkInputType validates input-type when the pipeline is parsed.
-func checkInputType(s string) error {
-	if s == "" {
-		return nil
-	}
-	_, err := ParseInputType(s)
-	return err
+// PassOptions are nn-absorb-quant's options: the payload file and the
+// absorption's options.
+type PassOptions struct {
+	// Params is the payload .npz ("": the run's, otir-opt --params).
+	Params string
+	Options
+}
+
+// Declare declares the options.
+func (o *PassOptions) Declare(d *passes.Decl) {
+	DeclareParams(d, &o.Params, "the payload: an .npz of the graph's parameters")
+	passes.Var(d, &o.Input, "input-type", nil, "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input",
+		func(s string) (*quant.UniformType, error) {
+			if s == "" {
+				return nil, nil
+			}
+			return ParseInputType(s)
+		}, formatInputType)
+	d.String(&o.Tail, "tail", "", "a file: where the outputs have no exact fixed-point form (a division, more than 62 bits), end the circuit before their float tail of affine nodes and write the tail there as a float nn.graph @NAME_tail for otir-run")
+	d.Bool(&o.DropFinalSoftmax, "drop-final-softmax", false, "true: end the circuit before a final nn.softmax (the argmax is unchanged); false: a softmax becomes lookup tables of exp and inv (softmax-bits)")
+	DeclareSoftmaxBits(d, &o.SoftmaxBits)
+}
+
+// DeclareParams declares params, the payload file of the nn passes
+// (nn-absorb-quant, nn-quantize, nn-to-otir): empty, the payload the
+// driver provides (passes.Context, otir-opt --params FILE).
+func DeclareParams(d *passes.Decl, p *string, help string) {
+	d.File(p, "params", help+" (default: otir-opt --params FILE)")
+}
+
+// ReadParams is the payload of a params option in the run's context, each
+// file read once for all the passes of the run (nneval.Payloads).
+func ReadParams(ctx *passes.Context, params string) (nneval.Payload, error) {
+	return passes.Use(ctx, nneval.NewPayloads).Read(params)
 }
 
 var fixedRE = regexp.MustCompile(`^(u?)fixed<\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*>$`)
@@ -64,6 +91,18 @@ func ParseInputType(s string) (*quant.UniformType, error) {
 	return quant.Uniform(w, signed, w-i), nil
 }
 
+// formatInputType writes t as ParseInputType reads it ("" for nil).
+func formatInputType(t *quant.UniformType) string {
+	if t == nil {
+		return ""
+	}
+	prefix := "fixed"
+	if !t.Signed {
+		prefix = "ufixed"
+	}
+	return fmt.Sprintf("%s<%d,%d>", prefix, t.Width, t.Width-t.Frac)
+}
+
 // Absorb replaces every nn.graph of m that holds QONNX quantizers by its
 // quantized graph; other graphs are left as they are.
 func Absorb(m *ir.Module, o Options, p nneval.Payload) error {
@@ -76,39 +115,17 @@ func init() {
 	passes.Register(passes.Info{
 		Name:    "nn-absorb-quant",
 		Summary: "absorb a float nn.graph's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc) into an exact quantized graph of integer nodes",
-		Options: []passes.Option{
-			{Name: "params", Help: "the payload: an .npz of the graph's parameters (otir-opt --params FILE sets it)"},
-			{Name: "input-type", Help: "the circuit's input type, fixed<W,I> or ufixed<W,I> (ap_fixed: W bits, I integer bits; the input is floored and wrapped); default: the code of the nn.quant that reads each input", Check: checkInputType},
-			{Name: "tail", Help: "a file: where the outputs have no exact fixed-point form (a division, more than 62 bits), end the circuit before their float tail of affine nodes and write the tail there as a float nn.graph @NAME_tail for otir-run"},
-			{Name: "drop-final-softmax", Default: "false", Kind: passes.BoolOption, Help: "true: end the circuit before a final nn.softmax (the argmax is unchanged); false: a softmax becomes lookup tables of exp and inv (softmax-bits)"},
-			SoftmaxBitsOption,
-		},
-		New: func(o map[string]string) (passes.Pass, error) {
-			var opts Options
-			if s := o["input-type"]; s != "" {
-				t, err := ParseInputType(s)
-				if err != nil {
-					return nil, err
-				}
-				opts.Input = t
+	}, func(o *PassOptions, ctx *passes.Context) (passes.Pass, error) {
+		return passes.PassFunc(func(m *ir.Module) error {
+			if !anyQuantizers(m) {
+				return nil
 			}
-			opts.DropFinalSoftmax = o["drop-final-softmax"] == "true"
-			opts.SoftmaxBits = DefaultSoftmaxBits
-			if s := o["softmax-bits"]; s != "" {
-				opts.SoftmaxBits, _ = strconv.Atoi(s)
+			p, err := ReadParams(ctx, o.Params)
+			if err != nil {
+				return err
 			}
-			opts.Tail = o["tail"]
-			return passes.PassFunc(func(m *ir.Module) error {
-				if !anyQuantizers(m) {
-					return nil
-				}
-				p, err := nneval.ReadPayloadOption(o["params"])
-				if err != nil {
-					return err
-				}
-				return Absorb(m, opts, p)
-			}), nil
-		},
+			return Absorb(m, o.Options, p)
+		}), nil
 	})
 }
 

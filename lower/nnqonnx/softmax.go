@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"strconv"
 
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
@@ -90,18 +89,11 @@ func SoftmaxBound(k int64, n int) float64 {
 		math.Ldexp(1, -n) + math.Ldexp(1, -(n+2)) + math.Ldexp(1, -(n+1))
 }
 
-// SoftmaxBitsOption is softmax-bits, an option of nn-absorb-quant and of
-// nn-quantize (and so of nn-to-circuit): one option, one meaning.
-var SoftmaxBitsOption = passes.Option{Name: "softmax-bits", Default: strconv.Itoa(DefaultSoftmaxBits), Kind: passes.IntOption, Check: CheckSoftmaxBits,
-	Help: "the fraction bits N of a softmax's probabilities: it becomes lookup tables of exp(x − max) and inv, within about 2^-N·(2.75 + (K−1)/8) of the exact softmax of its operand's values for K classes (an error of the operand itself adds at most half its largest element's: docs/nn.md \"nn-quantize\")"}
-
-// CheckSoftmaxBits validates softmax-bits when the pipeline is parsed.
-func CheckSoftmaxBits(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < minSoftmaxBits || n > maxSoftmaxBits {
-		return fmt.Errorf("expected an integer from %d to %d", minSoftmaxBits, maxSoftmaxBits)
-	}
-	return nil
+// DeclareSoftmaxBits declares softmax-bits, an option of nn-absorb-quant
+// and of nn-quantize (and so of nn-to-circuit): one option, one meaning.
+func DeclareSoftmaxBits(d *passes.Decl, p *int) {
+	d.Int(p, "softmax-bits", DefaultSoftmaxBits, "the fraction bits N of a softmax's probabilities: it becomes lookup tables of exp(x − max) and inv, within about 2^-N·(2.75 + (K−1)/8) of the exact softmax of its operand's values for K classes (an error of the operand itself adds at most half its largest element's: docs/nn.md \"nn-quantize\")").
+		Range(minSoftmaxBits, maxSoftmaxBits)
 }
 
 // softmax lowers an nn.softmax of x to lookup tables (LookupSoftmax).

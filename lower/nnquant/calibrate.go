@@ -23,7 +23,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 	if len(opts.Calibration) != len(body.Args) {
 		return fmt.Errorf("graph @%s takes %d inputs, but calibration= names %d .npy files (one per argument, comma-separated)", gname, len(body.Args), len(opts.Calibration))
 	}
-	p, err := nneval.ReadPayloadOption(opts.Params)
+	p, err := opts.Payloads.Read(opts.Params)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 		res, err := nneval.Eval(g, ins, p, nneval.Options{Float: true})
 		if err != nil {
 			var d *diag.Diagnostic
-			if errors.As(err, &d) && opts.Params == "" && strings.Contains(d.Msg, "the payload has no entry") {
+			if errors.As(err, &d) && opts.Payloads.File(opts.Params) == "" && strings.Contains(d.Msg, "the payload has no entry") {
 				d.Msg += " (calibration: no params= or --params was given)"
 			}
 			return err

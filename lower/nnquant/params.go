@@ -37,11 +37,11 @@ func typeParams(g *ir.Operation, opts Options) error {
 			continue
 		}
 		if p == nil {
-			if opts.WeightBits == 0 && opts.Params == "" {
+			if opts.WeightBits == 0 && opts.Payloads.File(opts.Params) == "" {
 				return nil // nothing to check: nn-to-otir reads the payload
 			}
 			var err error
-			if p, err = nneval.ReadPayloadOption(opts.Params); err != nil {
+			if p, err = opts.Payloads.Read(opts.Params); err != nil {
 				return err
 			}
 		}

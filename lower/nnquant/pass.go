@@ -35,8 +35,8 @@ import (
 	"cmp"
 	"fmt"
 	"strconv"
-	"strings"
 
+	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nnqonnx"
@@ -71,64 +71,45 @@ type Options struct {
 	// SoftmaxBits is the fraction bits of a softmax's probabilities (0:
 	// nnqonnx.DefaultSoftmaxBits).
 	SoftmaxBits int
+	// Payloads reads Params (nil: Quantize reads it on its own); the
+	// passes of one run share one (passes.Context).
+	Payloads *nneval.Payloads
+}
+
+// DefaultQuant is the quant.json of every nn-quantize of a run whose quant
+// option names none: what a driver provides in the passes' context
+// (otir-opt --quant FILE).
+type DefaultQuant string
+
+// Declare declares nn-quantize's options.
+func (o *Options) Declare(d *passes.Decl) {
+	d.File(&o.Quant, "quant", "a quant.json: each tensor by SSA name (%x, %1) with kif [k, i, f], or null with mode exact (default: otir-opt --quant FILE)")
+	nnqonnx.DeclareParams(d, &o.Params, "the payload .npz, for calibration")
+	d.List(&o.Calibration, "calibration", "comma-separated .npy files, one per graph argument (a sample, or a batch with one more leading dimension): the float evaluator's range of each tensor chooses its integer bits")
+	d.Int(&o.InputBits, "input-bits", 8, "calibration: the width of the graph arguments").Range(2, 32)
+	d.Int(&o.ActBits, "act-bits", 8, "calibration: the width of the results of every node but the function kinds").Range(2, 32)
+	d.Int(&o.FuncBits, "func-bits", 8, "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)").Range(2, 32)
+	d.Int(&o.WeightBits, "weight-bits", AutoWeightBits, "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact (at most 24 bits each); auto: 8 when calibration types the graph, exact otherwise (a quant.json's, or written types: alkaid's payloads)").
+		Range(2, 53).Or("0", 0).Or("auto", AutoWeightBits)
+	d.Int(&o.BiasBits, "bias-bits", 0, "with weight-bits: the width of the bias formats (bias_type), never finer than the accumulator's scale; 0: twice weight-bits").
+		Range(2, 53).Or("0", 0)
+	d.Enum(&o.Overflow, "overflow", "auto", []string{"auto", "saturate", "wrap"}, "how a node's result that leaves its type's range is quantized: saturate (clamped by an nn.requantize: comparisons and muxes in the circuit) or wrap (the type's own floor and wrap, as ALIR and alkaid); auto: saturate for calibrated tensors, wrap for a quant.json's (alkaid's meaning)")
+	d.Enum(&o.Round, "round", "floor", []string{"floor", "nearest"}, "how a node's result is rounded to its type: floor (the type's own rule, hls4ml's AP_TRN) or nearest (an nn.requantize with rounding ROUND: ties to even, QONNX's and NumPy's)")
+	d.Int(&o.HeadroomBits, "headroom-bits", 1, "calibration: integer bits added above the range seen, for every tensor it types (the arguments too)").Range(0, 16)
+	nnqonnx.DeclareSoftmaxBits(d, &o.SoftmaxBits)
 }
 
 func init() {
 	passes.Register(passes.Info{
 		Name:    "nn-quantize",
 		Summary: "give nn graphs quantized types: kept when written, from a quant.json, or from calibration (layer_norm is decomposed first; softmax becomes lookup tables of softmax-bits bits)",
-		Options: []passes.Option{
-			{Name: "quant", Help: "a quant.json: each tensor by SSA name (%x, %1) with kif [k, i, f], or null with mode exact (otir-opt --quant FILE sets it)"},
-			{Name: "params", Help: "the payload .npz, for calibration (otir-opt --params FILE sets it)"},
-			{Name: "calibration", Help: "comma-separated .npy files, one per graph argument (a sample, or a batch with one more leading dimension): the float evaluator's range of each tensor chooses its integer bits"},
-			{Name: "input-bits", Help: "calibration: the width of the graph arguments", Default: "8", Kind: passes.IntOption},
-			{Name: "act-bits", Help: "calibration: the width of the results of every node but the function kinds", Default: "8", Kind: passes.IntOption},
-			{Name: "func-bits", Help: "calibration: the width of the results of the function kinds (exp, tanh, sigmoid, inv, ...: lookup tables)", Default: "8", Kind: passes.IntOption},
-			{Name: "weight-bits", Help: "round the weights of nn.linear and nn.conv2d to signed formats of this width (weight_type), the finest that holds the largest weight; 0: the weights stay exact (at most 24 bits each); auto: 8 when calibration types the graph, exact otherwise (a quant.json's, or written types: alkaid's payloads)", Default: "auto"},
-			{Name: "bias-bits", Help: "with weight-bits: the width of the bias formats (bias_type), never finer than the accumulator's scale; 0: twice weight-bits", Default: "0", Kind: passes.IntOption},
-			{Name: "overflow", Help: "how a node's result that leaves its type's range is quantized: saturate (clamped by an nn.requantize: comparisons and muxes in the circuit) or wrap (the type's own floor and wrap, as ALIR and alkaid); auto: saturate for calibrated tensors, wrap for a quant.json's (alkaid's meaning)", Default: "auto", Values: []string{"auto", "saturate", "wrap"}},
-			{Name: "round", Help: "how a node's result is rounded to its type: floor (the type's own rule, hls4ml's AP_TRN) or nearest (an nn.requantize with rounding ROUND: ties to even, QONNX's and NumPy's)", Default: "floor", Values: []string{"floor", "nearest"}},
-			{Name: "headroom-bits", Help: "calibration: integer bits added above the range seen, for every tensor it types (the arguments too), in [0, 16]", Default: "1", Kind: passes.IntOption},
-			nnqonnx.SoftmaxBitsOption,
-		},
-		New: func(o map[string]string) (passes.Pass, error) {
-			opts := Options{Quant: o["quant"], Params: o["params"]}
-			if o["calibration"] != "" {
-				opts.Calibration = strings.Split(o["calibration"], ",")
-			}
-			for _, w := range []struct {
-				name string
-				to   *int
-			}{{"input-bits", &opts.InputBits}, {"act-bits", &opts.ActBits}, {"func-bits", &opts.FuncBits}} {
-				v, err := strconv.Atoi(o[w.name])
-				if err != nil || v < 2 || v > 32 {
-					return nil, fmt.Errorf("%s must be an integer in [2, 32], got '%s'", w.name, o[w.name])
-				}
-				*w.to = v
-			}
-			opts.Overflow, opts.Round = o["overflow"], o["round"]
-			h, err := strconv.Atoi(o["headroom-bits"])
-			if err != nil || h < 0 || h > 16 {
-				return nil, fmt.Errorf("headroom-bits must be an integer in [0, 16], got '%s'", o["headroom-bits"])
-			}
-			opts.HeadroomBits = h
-			for _, w := range []struct {
-				name string
-				to   *int
-			}{{"weight-bits", &opts.WeightBits}, {"bias-bits", &opts.BiasBits}} {
-				if w.name == "weight-bits" && o[w.name] == "auto" {
-					opts.WeightBits = AutoWeightBits
-					continue
-				}
-				v, err := strconv.Atoi(o[w.name])
-				if err != nil || v != 0 && (v < 2 || v > 53) {
-					return nil, fmt.Errorf("%s must be 0 or an integer in [2, 53]%s, got '%s'", w.name, map[bool]string{true: " or auto"}[w.name == "weight-bits"], o[w.name])
-				}
-				*w.to = v
-			}
-			opts.SoftmaxBits, _ = strconv.Atoi(o["softmax-bits"]) // CheckSoftmaxBits checked it
-			return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
-		},
+	}, func(o *Options, ctx *passes.Context) (passes.Pass, error) {
+		opts := *o
+		if opts.Quant == "" {
+			opts.Quant = string(passes.Use(ctx, func() DefaultQuant { return "" }))
+		}
+		opts.Payloads = passes.Use(ctx, nneval.NewPayloads)
+		return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
 	})
 }
 
@@ -138,6 +119,9 @@ const DefaultWeightBits, AutoWeightBits = 8, -1
 
 // Quantize gives every nn graph of m quantized types by opts.
 func Quantize(m *ir.Module, opts Options) error {
+	if opts.Payloads == nil {
+		opts.Payloads = nneval.NewPayloads()
+	}
 	var spec *quantSpec
 	if opts.Quant != "" {
 		var err error

@@ -2,7 +2,6 @@ package tiles
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
@@ -11,42 +10,32 @@ import (
 	"github.com/otir-dev/otir/passes"
 )
 
+// PassOptions are lower-tiles' options: the lowering's limits and cost
+// model, and whether dead signals are reported.
+type PassOptions struct {
+	Options
+	// WarnDead warns when an output is a constant or an input is unused.
+	WarnDead bool
+}
+
+// Declare declares the options.
+func (o *PassOptions) Declare(d *passes.Decl) {
+	d.Int(&o.MaxOps, "max-ops", DefaultMaxOps, "the most dais operations (and executed operations and loop iterations) a kernel may lower to").Min(1)
+	d.Int(&o.CarrySize, "carry-size", -1, "cost model: carry chain length (latency = ceil(bits/carry-size); -1: 1 per adder)")
+	d.Int(&o.AdderSize, "adder-size", -1, "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)")
+	d.Int(&o.MaxAdderDepth, "max-adder-depth", 0, "adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders").Min(-1)
+	d.Int(&o.AdderDepthSlack, "adder-depth-slack", 0, "with max-adder-depth=-1: levels each constant-matrix product may take above its minimal adder tree, spent where they save adders").Range(0, 60)
+	passes.EnumVar(d, &o.Objective, "cmvm-objective", cmvm.Adders, []string{"adders", "luts"}, []cmvm.Objective{cmvm.Adders, cmvm.LUTs},
+		"what each constant-matrix product minimises: adders, or luts (the estimated LUTs of synth_xilinx, docs/cmvm.md#lut-objective)")
+	d.Bool(&o.WarnDead, "warn-dead", false, "warn when an output is a constant or an input is unused, at the operation where the signal died")
+}
+
 func init() {
 	passes.Register(passes.Info{
 		Name:    "lower-tiles",
 		Summary: "lower every kernel to a dais.program: unroll the grid, loops and tiles into combinational logic",
-		Options: []passes.Option{
-			{Name: "max-ops", Help: "the most dais operations (and executed operations and loop iterations) a kernel may lower to", Default: strconv.Itoa(DefaultMaxOps), Kind: passes.IntOption},
-			{Name: "carry-size", Help: "cost model: carry chain length (latency = ceil(bits/carry-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
-			{Name: "adder-size", Help: "cost model: adder size (cost = ceil(bits/adder-size); -1: 1 per adder)", Default: "-1", Kind: passes.IntOption},
-			{Name: "max-adder-depth", Help: "adder depth bound of each constant-matrix product: 0 unconstrained, -1 the minimal adder tree, N at most N adders", Default: "0", Kind: passes.IntOption},
-			{Name: "adder-depth-slack", Help: "with max-adder-depth=-1: levels each constant-matrix product may take above its minimal adder tree, spent where they save adders", Default: "0", Kind: passes.IntOption},
-			{Name: "cmvm-objective", Help: "what each constant-matrix product minimises: adders, or luts (the estimated LUTs of synth_xilinx, docs/cmvm.md#lut-objective)", Default: "adders", Values: []string{"adders", "luts"}},
-			{Name: "warn-dead", Help: "warn when an output is a constant or an input is unused, at the operation where the signal died", Default: "false", Kind: passes.BoolOption},
-		},
-		New: func(o map[string]string) (passes.Pass, error) {
-			var opts Options
-			var err error
-			if opts.MaxOps, err = strconv.Atoi(o["max-ops"]); err != nil || opts.MaxOps < 1 {
-				return nil, fmt.Errorf("max-ops must be a positive integer, got '%s'", o["max-ops"])
-			}
-			if opts.CarrySize, err = strconv.Atoi(o["carry-size"]); err != nil {
-				return nil, fmt.Errorf("carry-size must be an integer, got '%s'", o["carry-size"])
-			}
-			if opts.AdderSize, err = strconv.Atoi(o["adder-size"]); err != nil {
-				return nil, fmt.Errorf("adder-size must be an integer, got '%s'", o["adder-size"])
-			}
-			if opts.MaxAdderDepth, err = strconv.Atoi(o["max-adder-depth"]); err != nil || opts.MaxAdderDepth < -1 {
-				return nil, fmt.Errorf("max-adder-depth must be 0, -1 or a positive integer, got '%s'", o["max-adder-depth"])
-			}
-			if opts.AdderDepthSlack, err = strconv.Atoi(o["adder-depth-slack"]); err != nil || opts.AdderDepthSlack < 0 || opts.AdderDepthSlack > 60 {
-				return nil, fmt.Errorf("adder-depth-slack must be an integer from 0 to 60, got '%s'", o["adder-depth-slack"])
-			}
-			if o["cmvm-objective"] == "luts" {
-				opts.Objective = cmvm.LUTs
-			}
-			return &pass{opts: opts, warn: o["warn-dead"] == "true"}, nil
-		},
+	}, func(o *PassOptions, _ *passes.Context) (passes.Pass, error) {
+		return &pass{opts: o.Options, warn: o.WarnDead}, nil
 	})
 }
 

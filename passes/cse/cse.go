@@ -27,9 +27,8 @@ func init() {
 		Name:    "cse",
 		Title:   "CSE",
 		Summary: "Eliminate common subexpressions (identical pure operations)",
-		New: func(map[string]string) (passes.Pass, error) {
-			return passes.PassFunc(func(m *ir.Module) error { Run(m); return nil }), nil
-		},
+	}, func(*passes.NoOptions, *passes.Context) (passes.Pass, error) {
+		return passes.PassFunc(func(m *ir.Module) error { Run(m); return nil }), nil
 	})
 }
 

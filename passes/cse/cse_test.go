@@ -175,11 +175,11 @@ func TestKernelsAreSeparateScopes(t *testing.T) {
 		b.Binary(otir.OpAdd, otir.ConstInt(b, 7, idx), otir.ConstInt(b, 7, idx), idx)
 		otir.Return(b)
 	}
-	info := passes.Lookup("cse")
-	if info == nil {
-		t.Fatal("cse is not registered")
+	spec, err := passes.Spec("cse", nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p, err := info.New(nil)
+	p, err := spec.Build(passes.NewContext())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,9 +23,8 @@ func init() {
 		Name:    "dce",
 		Title:   "DCE",
 		Summary: "Remove operations whose results are unused and that have no side effects",
-		New: func(map[string]string) (passes.Pass, error) {
-			return passes.PassFunc(func(m *ir.Module) error { Run(m); return nil }), nil
-		},
+	}, func(*passes.NoOptions, *passes.Context) (passes.Pass, error) {
+		return passes.PassFunc(func(m *ir.Module) error { Run(m); return nil }), nil
 	})
 }
 

@@ -143,11 +143,11 @@ func TestDCE(t *testing.T) {
 }
 
 func TestRegistered(t *testing.T) {
-	info := passes.Lookup("dce")
-	if info == nil {
-		t.Fatal("dce is not registered")
+	spec, err := passes.Spec("dce", nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p, err := info.New(nil)
+	p, err := spec.Build(passes.NewContext())
 	if err != nil {
 		t.Fatal(err)
 	}

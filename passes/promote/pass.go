@@ -1,8 +1,6 @@
 package promote
 
 import (
-	"fmt"
-
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
@@ -13,28 +11,30 @@ import (
 // PassName is the name the pass registers under.
 const PassName = "promote-types"
 
+// Options are promote-types' options.
+type Options struct {
+	// Style is the typing style to use; "" uses the module's
+	// otir.typing_style.
+	Style string
+}
+
+// Declare declares the options.
+func (o *Options) Declare(d *passes.Decl) {
+	d.Enum(&o.Style, "style", "", []string{string(typing.HLS), string(typing.CPP)},
+		"typing style, hls or cpp; empty (the default) uses the module's otir.typing_style, itself hls when unset")
+}
+
 func init() {
 	passes.Register(passes.Info{
 		Name:    PassName,
 		Summary: "Make Allo-style type promotion explicit: casts, and balanced n-ary trees in the hls style",
-		Options: []passes.Option{{
-			Name: "style",
-			Help: "typing style, hls or cpp; empty (the default) uses the module's otir.typing_style, itself hls when unset",
-		}},
-		New: newPass,
-	})
+	}, newPass)
 }
 
 // newPass builds the pass from its options.
-func newPass(opts map[string]string) (passes.Pass, error) {
-	forced := opts["style"]
-	if forced != "" {
-		if _, err := typing.ParseStyle(forced); err != nil {
-			return nil, fmt.Errorf("%s: option style: %v", PassName, err)
-		}
-	}
+func newPass(o *Options, _ *passes.Context) (passes.Pass, error) {
 	return passes.PassFunc(func(m *ir.Module) error {
-		name := forced
+		name := o.Style
 		if name == "" {
 			name = otir.TypingStyle(m)
 		}

@@ -254,8 +254,8 @@ func TestRegisteredPass(t *testing.T) {
 	if info == nil {
 		t.Fatalf("%s is not registered", PassName)
 	}
-	if len(info.Options) != 1 || info.Options[0].Name != "style" || info.Options[0].Default != "" {
-		t.Fatalf("unexpected options %+v", info.Options)
+	if opts := info.Options(); len(opts) != 1 || opts[0].Name != "style" || opts[0].Default != "" {
+		t.Fatalf("unexpected options %+v", opts)
 	}
 	build := func(style string) (*kb, *ir.Value) {
 		k := newKB(t, style, "u8", "u8")
@@ -277,7 +277,7 @@ func TestRegisteredPass(t *testing.T) {
 	}
 	for _, tc := range tests {
 		k, v := build(tc.moduleStyle)
-		p, err := info.New(map[string]string{"style": tc.option})
+		p, err := newPass(&Options{Style: tc.option}, passes.NewContext())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,11 +288,11 @@ func TestRegisteredPass(t *testing.T) {
 			t.Errorf("module style %q, option %q: rewritten=%v\n%s", tc.moduleStyle, tc.option, got, k.m.String())
 		}
 	}
-	if _, err := info.New(map[string]string{"style": "verilog"}); err == nil || !strings.Contains(err.Error(), "unknown typing style 'verilog'") {
+	if _, err := passes.Spec(PassName, map[string]string{"style": "verilog"}); err == nil || !strings.Contains(err.Error(), "invalid value 'verilog' for option 'style' of pass 'promote-types' (expected one of: hls, cpp)") {
 		t.Errorf("bad option: got %v", err)
 	}
 	k, _ := build("fortran")
-	p, _ := info.New(map[string]string{"style": ""})
+	p, _ := newPass(&Options{}, passes.NewContext())
 	if err := p.Run(k.m); err == nil || !strings.Contains(err.Error(), "unknown typing style 'fortran'") {
 		t.Errorf("bad module style: got %v", err)
 	}

@@ -28,6 +28,9 @@ type config struct {
 	unregistered bool
 	verifyEach   bool
 	pipeline     passes.Pipeline
+	// passCtx is what the passes are given: the files --params and
+	// --quant name, each read once.
+	passCtx      *passes.Context
 	dumpPipeline bool
 	printBefore  func(*passes.Entry) bool
 	printAfter   func(*passes.Entry) bool
@@ -110,16 +113,17 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		return nil, err
 	}
 	var err error
-	if cfg.pipeline, err = pipelineWithFiles(c, rec); err != nil {
+	if cfg.pipeline, err = pipeline(c, rec); err != nil {
 		return nil, err
 	}
+	cfg.passCtx = passContext(c)
 	// A registered pipeline (nn-to-circuit) runs, times and prints as the
 	// passes it stands for.
 	if cfg.pipeline, err = passes.Expand(cfg.pipeline); err != nil {
 		return nil, usageErrorf("%v", err)
 	}
 	// Building the passes once checks what their constructors check.
-	if _, err := passes.NewManager(cfg.pipeline); err != nil {
+	if _, err := passes.NewManagerContext(cfg.passCtx, cfg.pipeline); err != nil {
 		return nil, usageErrorf("%v", err)
 	}
 	if err := checkOutput(c, cfg); err != nil {
@@ -135,8 +139,8 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 }
 
 // checkOutput refuses an output file that is one of the files read: the
-// input, --import-alir, --quant, --params, or a pass's quant or params
-// option.
+// input, --import-alir, --quant, --params, or a file a pass's option names
+// (quant=, params=).
 func checkOutput(c *cli.Context, cfg *config) error {
 	var files outfile.Files
 	if cfg.importALIR == "" {
@@ -146,8 +150,10 @@ func checkOutput(c *cli.Context, cfg *config) error {
 		files.Input("--"+name, c.String(name))
 	}
 	for _, s := range cfg.pipeline {
-		for _, f := range fileFlags {
-			files.Input(s.Info.Name+"'s "+f.Name+" option", s.Options[f.Name])
+		for _, o := range s.Options.List() {
+			if o.ReadsFile {
+				files.Input(s.Info.Name+"'s "+o.Name+" option", o.Value())
+			}
 		}
 	}
 	if err := files.Output("-o", cfg.output); err != nil {

@@ -250,7 +250,7 @@ func (d *driver) process(ch chunk, timed func(string, func()), timer *passes.Tim
 		return vs, m
 	}
 	diags = vs
-	pm, err := passes.NewManager(d.cfg.pipeline)
+	pm, err := passes.NewManagerContext(d.cfg.passCtx, d.cfg.pipeline)
 	if err != nil {
 		return append(diags, diag.Errorf(ir.Location{}, "%v", err)), m
 	}

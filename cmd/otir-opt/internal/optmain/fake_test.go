@@ -86,45 +86,49 @@ func fakeVerify(m *ir.Module) diag.List {
 func init() {
 	passes.Register(passes.Info{
 		Name: "test-break", Summary: "marks the first constant bad",
-		New: func(map[string]string) (passes.Pass, error) {
-			return passes.PassFunc(func(m *ir.Module) error {
-				done := false
-				m.Walk(func(op *ir.Operation) bool {
-					if op.Name == otir.OpConstant && !done {
-						op.SetAttr("bad", &ir.UnitAttr{})
-						done = true
-					}
-					return !done
-				})
-				return nil
-			}), nil
-		},
+	}, func(*passes.NoOptions, *passes.Context) (passes.Pass, error) {
+		return passes.PassFunc(func(m *ir.Module) error {
+			done := false
+			m.Walk(func(op *ir.Operation) bool {
+				if op.Name == otir.OpConstant && !done {
+					op.SetAttr("bad", &ir.UnitAttr{})
+					done = true
+				}
+				return !done
+			})
+			return nil
+		}), nil
 	})
 	passes.Register(passes.Info{
 		Name: "test-fail", Summary: "fails at the first constant",
-		New: func(map[string]string) (passes.Pass, error) {
-			return passes.PassFunc(func(m *ir.Module) error {
-				var err error
-				m.Walk(func(op *ir.Operation) bool {
-					if op.Name == otir.OpConstant && err == nil {
-						err = diag.Errorf(op.Loc, "cannot handle this constant")
-					}
-					return err == nil
-				})
-				return err
-			}), nil
-		},
+	}, func(*passes.NoOptions, *passes.Context) (passes.Pass, error) {
+		return passes.PassFunc(func(m *ir.Module) error {
+			var err error
+			m.Walk(func(op *ir.Operation) bool {
+				if op.Name == otir.OpConstant && err == nil {
+					err = diag.Errorf(op.Loc, "cannot handle this constant")
+				}
+				return err == nil
+			})
+			return err
+		}), nil
 	})
 	passes.Register(passes.Info{
 		Name: "test-options", Summary: "has options",
-		Options: []passes.Option{
-			{Name: "mode", Help: "the mode", Default: "a", Values: []string{"a", "b"}},
-			{Name: "level", Help: "the level", Default: "1", Kind: passes.IntOption},
-		},
-		New: func(map[string]string) (passes.Pass, error) {
-			return passes.PassFunc(func(*ir.Module) error { return nil }), nil
-		},
+	}, func(*testOptions, *passes.Context) (passes.Pass, error) {
+		return passes.PassFunc(func(*ir.Module) error { return nil }), nil
 	})
+}
+
+// testOptions are test-options' options.
+type testOptions struct {
+	Mode  string
+	Level int
+}
+
+func (o *testOptions) Declare(d *passes.Decl) {
+	d.Enum(&o.Mode, "mode", "a", []string{"a", "b"}, "the mode")
+	d.Int(&o.Level, "level", 1, "the level")
 }
 
 // result is what one otir-opt run printed.

@@ -44,7 +44,7 @@ Flags may come before or after the input file.
 			continue
 		}
 		fmt.Fprintf(tw, "  --%s\t%s\n", pf.info.Name, pf.info.Summary)
-		for _, o := range pf.info.Options {
+		for _, o := range pf.info.Options() {
 			fmt.Fprintf(tw, "      %s=%s\t%s%s\n", o.Name, o.ValueHint(), o.Help, defaultNote(o))
 		}
 	}
@@ -52,11 +52,20 @@ Flags may come before or after the input file.
 	return sb.String()
 }
 
-func defaultNote(o passes.Option) string {
-	if o.Default == "" {
+// defaultNote is " (default: V; BOUNDS)" from the option's declaration,
+// either part left out when empty.
+func defaultNote(o *passes.Option) string {
+	var parts []string
+	if o.Default != "" {
+		parts = append(parts, "default: "+o.Default)
+	}
+	if b := o.Bounds(); b != "" {
+		parts = append(parts, b)
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return " (default: " + o.Default + ")"
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // flagSynopsis is "-o FILE", "--pass-pipeline=PIPELINE" or "--timing".

@@ -14,7 +14,7 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/ops.md from the operation records")
+var update = flag.Bool("update", false, "rewrite docs/ops.md from the operation records and the --list-passes listing of docs/otir-opt.md from the passes' options")
 
 // TestOpsDoc keeps docs/ops.md equal to what the records and dispatch tables
 // say; -update rewrites it.

@@ -64,12 +64,12 @@ func (f *passFlag) String() string {
 
 // optionSynopsis is "[=opt=<values> ...]" or "" for a pass without options.
 func optionSynopsis(info *passes.Info) string {
-	if len(info.Options) == 0 {
+	opts := info.Options()
+	if len(opts) == 0 {
 		return ""
 	}
 	var parts []string
-	for i := range info.Options {
-		o := &info.Options[i]
+	for _, o := range opts {
 		parts = append(parts, o.Name+"="+o.ValueHint())
 	}
 	return "[='" + strings.Join(parts, " ") + "']"

@@ -119,8 +119,8 @@ func (p *reportingPass) Run(*ir.Module) error {
 }
 
 func init() {
-	passes.Register(passes.Info{Name: "test-report", Summary: "reports its progress",
-		New: func(map[string]string) (passes.Pass, error) { return &reportingPass{}, nil }})
+	passes.Register(passes.Info{Name: "test-report", Summary: "reports its progress"},
+		func(*passes.NoOptions, *passes.Context) (passes.Pass, error) { return &reportingPass{}, nil })
 }
 
 // The instrumentation shows each pass as [i/n] name, then its verifier run,

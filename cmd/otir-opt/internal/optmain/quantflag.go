@@ -3,6 +3,8 @@ package optmain
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/lower/nnquant"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -16,25 +18,13 @@ var quantFlag = &cli.StringFlag{Name: "quant", Usage: "the quantization `FILE` (
 // nn-to-otir, nn-to-circuit).
 var paramsFlag = &cli.StringFlag{Name: "params", Usage: "the payload `FILE` (.npz) of nn graphs, for every pass of the pipeline with a 'params' option that is not given (nn-quantize, nn-to-otir, nn-to-circuit)", Category: catPipeline}
 
-// fileFlags name files for the passes: each sets the option of its name.
-var fileFlags = []*cli.StringFlag{quantFlag, paramsFlag}
-
-// pipelineWithFiles is the pipeline of the command line with --quant and
-// --params applied.
-func pipelineWithFiles(c *cli.Context, rec *passRecorder) (passes.Pipeline, error) {
-	pl, err := pipeline(c, rec)
-	if err != nil {
-		return pl, err
-	}
-	for _, f := range fileFlags {
-		if !c.IsSet(f.Name) {
-			continue
-		}
-		for _, s := range pl {
-			if s.Info.Option(f.Name) != nil && s.Options[f.Name] == "" {
-				s.Options[f.Name] = c.String(f.Name)
-			}
-		}
-	}
-	return pl, nil
+// passContext is the context of the passes of a run (passes.Context): the
+// payload of --params, read once, when a pass first needs it, for every
+// pass whose params option names none; and --quant, the quant.json of
+// every nn-quantize whose quant option names none.
+func passContext(c *cli.Context) *passes.Context {
+	ctx := passes.NewContext()
+	passes.Provide(ctx, &nneval.Payloads{Default: c.String(paramsFlag.Name)})
+	passes.Provide(ctx, nnquant.DefaultQuant(c.String(quantFlag.Name)))
+	return ctx
 }
