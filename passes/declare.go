@@ -12,8 +12,8 @@ import (
 // accepted values and help. The pass manager calls Declare on a new struct
 // for every use of the pass in a pipeline, then sets the fields from the
 // pipeline's text, each value checked against its declaration; the pass's
-// constructor receives the struct. --help, --list-passes and docs/passes.md
-// are printed from the declarations.
+// constructor receives the struct. otir-opt's --help and --list-passes
+// (and the listing of docs/otir-opt.md) are printed from the declarations.
 type Options interface{ Declare(d *Decl) }
 
 // NoOptions is the options struct of a pass that takes none.
