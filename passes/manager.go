@@ -83,8 +83,12 @@ func (pm *Manager) Add(s PassSpec) (err error) {
 	return nil
 }
 
-// Build makes the pass of s (not a pipeline) in ctx.
+// Build makes the pass of s in ctx; a registered pipeline is expanded
+// first (Expand, or Manager.Add).
 func (s PassSpec) Build(ctx *Context) (Pass, error) {
+	if s.Info.IsPipeline() {
+		return nil, fmt.Errorf("'%s' is a pipeline: expand it into its passes first", s.Info.Name)
+	}
 	return s.Info.build(s.Options.Struct(), ctx)
 }
 
