@@ -229,9 +229,9 @@ func same(a, b *exec.Buffer) bool {
 }
 
 func TestPromoteKeepsExecutorResults(t *testing.T) {
-	info := passes.Lookup(promote.PassName)
-	if info == nil {
-		t.Fatal("promote-types is not registered")
+	spec, err := passes.Spec(promote.PassName, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	runs, failedBoth, outputs, invalid := 0, 0, 0, 0
 	for _, style := range []string{"hls", "cpp"} {
@@ -250,7 +250,7 @@ func TestPromoteKeepsExecutorResults(t *testing.T) {
 					continue
 				}
 				after, _ := parse.Parse(name, []byte(p.text), parse.Options{})
-				pass, err := info.New(map[string]string{"style": ""})
+				pass, err := spec.Build(passes.NewContext())
 				if err != nil {
 					t.Fatal(err)
 				}
