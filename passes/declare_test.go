@@ -76,3 +76,26 @@ func TestContext(t *testing.T) {
 		t.Error("Use ignored the provided value")
 	}
 }
+
+// An EnumVar sets a field of its own type from a word and prints it back;
+// an Enum's default outside its list ("") reads back too.
+func TestEnumVar(t *testing.T) {
+	type level int
+	var l level
+	var s string
+	d := &Decl{}
+	lo := EnumVar(d, &l, "level", level(2), []string{"low", "high"}, []level{1, 2}, "")
+	so := d.Enum(&s, "style", "", []string{"hls", "cpp"}, "")
+	if lo.get() != "high" || lo.ValueHint() != "low|high" {
+		t.Errorf("level: %q, hint %q", lo.get(), lo.ValueHint())
+	}
+	if err := lo.setText("low"); err != nil || l != 1 {
+		t.Errorf("level=low: %v, %d", err, l)
+	}
+	if err := lo.setText("mid"); err == nil || err.Error() != "expected one of: low, high" {
+		t.Errorf("level=mid: %v", err)
+	}
+	if err := so.setText(""); err != nil || s != "" {
+		t.Errorf("style=\"\": %v", err)
+	}
+}
