@@ -60,11 +60,12 @@ func (p *Program) analyze() (*info, error) {
 		return nil, fmt.Errorf("too many operations (%d)", n)
 	}
 	inf := &info{kif: make([]KIF, n), pad: make([]int64, n)}
+	var kifs KIFCache
 	for i, op := range p.Ops {
 		if p.Dialect.Info(op.Opcode) == nil {
 			return nil, p.opErr(i, "unknown opcode %d for %v", op.Opcode, p.Dialect)
 		}
-		t, err := op.QInt.KIF()
+		t, err := kifs.KIF(op.QInt)
 		if err != nil {
 			return nil, p.opErr(i, "%v", err)
 		}

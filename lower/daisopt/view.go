@@ -44,8 +44,9 @@ func load(prog *ir.Operation) (*view, error) {
 		return nil, err
 	}
 	v := &view{prog: prog, d: d, p: p, eval: eval, kif: make([]alir.KIF, len(p.Ops))}
+	var kifs alir.KIFCache
 	for i, o := range p.Ops {
-		v.kif[i], _ = o.QInt.KIF() // valid: validated above
+		v.kif[i], _ = kifs.KIF(o.QInt) // valid: validated above
 	}
 	return v, nil
 }
