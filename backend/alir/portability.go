@@ -46,6 +46,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 	var out []NonPortable
 	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
 	pc.operandFn = pc.operand // one method value, not one per op
+	pc.knownFn = pc.src
 	// A form is dropped after its op's last use: a chain keeps one live.
 	last := make([]int32, len(p.Ops))
 	for i, op := range p.Ops {
@@ -76,6 +77,7 @@ type portCtx struct {
 	// operandFn is pc.operand, made once: the opcode table's span rules
 	// are called indirectly, so a method value made per call would escape.
 	operandFn func(int, int32) rng
+	knownFn   func(int32) xrng // pc.src, made once
 }
 
 // formOf returns the linear form of op id.
@@ -106,7 +108,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	}
 	if !linear {
 		var unknown, ok bool
-		if r, e, reason, unknown, ok = pc.span64(i); !ok {
+		if r, e, reason, unknown, ok = span64(pc.p, pc.inf, i, pc.knownFn); !ok {
 			var rb rng
 			rb, e, reason = pc.p.exact(pc.inf, i, pc.operandFn)
 			unknown = rb.lo == nil

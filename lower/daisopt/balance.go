@@ -242,11 +242,11 @@ func (b *balancer) node(x, y term) (term, alir.Op, bool) {
 		return l, alir.Op{}, false
 	}
 	e := max(l.f, r.f-int(d))
-	rs := r.s.shl(uint(e - r.f + int(d)))
+	rs := r.s.Shl(uint(e - r.f + int(d)))
 	if l.neg != r.neg {
-		rs = rs.neg()
+		rs = rs.Neg()
 	}
-	s := l.s.shl(uint(e - l.f)).add(rs)
+	s := l.s.Shl(uint(e - l.f)).Add(rs)
 	q, k, ok := spanInterval(s, e)
 	if !ok || k.Fractionals != e {
 		return l, alir.Op{}, false // (a sum that is always 0 would get step 1)
