@@ -71,9 +71,13 @@ type lowerer struct {
 	killed map[int32]*ir.Operation
 
 	consts map[string]*slot
-	// memo maps an op's name, operands, attributes and type to its slot.
-	memo  map[memoKey]*slot
-	bools map[boolKey]*slot
+	// memo finds an op by its name, operands, attributes and type (memo.go);
+	// slots are the slots of the ops, by id; slotBlock is where newSlot
+	// takes the next one.
+	memo      memoTable
+	slots     []*slot
+	slotBlock []slot
+	bools     map[boolKey]*slot
 	// ints are the shared small integers of the bounds (small.go).
 	ints map[int64]*big.Int
 	args []*argInfo
