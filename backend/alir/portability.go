@@ -25,9 +25,10 @@ func (n NonPortable) String() string {
 	return fmt.Sprintf("op %d (%s): %s", n.Index, n.Name, n.Reason)
 }
 
-// Portability lists the operations of p (which must be valid) that are not
-// portable. A program without any means the same in otir, in alkaid's and
-// da4ml's interpreters and in RTL whose wires have the declared widths:
+// Portability lists the operations of p that are not portable (an invalid p
+// is Validate's error: Portability validates it first, so a caller needs
+// no separate Validate). A program without any means the same in otir, in
+// alkaid's and da4ml's interpreters and in RTL whose wires have the declared widths:
 // every value lies in its operation's type, so no operation relies on
 // wrap-around that only quantizing operations do.
 //
