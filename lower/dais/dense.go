@@ -314,5 +314,6 @@ func NewOp(name string, ids []int32, attrs ir.Attrs, q alir.QInterval) (alir.Op,
 		}
 	}
 	tmp := ir.Operation{Name: name, Attrs: attrs}
-	return a, d.get(&tmp, &a, ids)
+	// A copy: ids stays on the caller's stack (get is called indirectly).
+	return a, d.get(&tmp, &a, append([]int32(nil), ids...))
 }

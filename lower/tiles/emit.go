@@ -45,10 +45,7 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 	if len(l.ops) == cap(l.ops) {
 		// Doubling: append grows big slices by a quarter, which copies
 		// (and allocates) the program about five times over.
-		n := max(2*cap(l.ops), 1024)
-		l.ops = append(make([]alir.Op, 0, n), l.ops...)
-		l.opLoc = append(make([]int32, 0, n), l.opLoc...)
-		l.slots = append(make([]*slot, 0, n), l.slots...)
+		l.growOps(max(cap(l.ops), 1024))
 	}
 	l.ops = append(l.ops, op)
 	l.opLoc = append(l.opLoc, loc)
@@ -57,6 +54,22 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 		l.memo.insert(l.ops, s.id, h)
 	}
 	return s, nil
+}
+
+// growOps makes room for n more ops (a lowering that knows how many it
+// will emit says so, and the program is not copied as it grows), never
+// beyond max-ops.
+func (l *lowerer) growOps(n int) {
+	if rest := l.opts.MaxOps - len(l.ops); rest >= 0 && n > rest+1 {
+		n = rest + 1
+	}
+	if n <= cap(l.ops)-len(l.ops) {
+		return
+	}
+	c := len(l.ops) + n
+	l.ops = append(make([]alir.Op, 0, c), l.ops...)
+	l.opLoc = append(make([]int32, 0, c), l.opLoc...)
+	l.slots = append(make([]*slot, 0, c), l.slots...)
 }
 
 // newSlot returns a fresh slot, from a block of them (one allocation per
