@@ -26,11 +26,8 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 	}
 	// The op's fields are its name, operands, attributes and type.
 	memo := name != dais.OpInput
-	key := memoKeyOf(&op)
-	var h uint64
 	if memo {
-		h = key.hash()
-		if id := l.memo.find(l.ops, &key, h); id >= 0 {
+		if id := l.memo.Find(alir.KeyOf(&op), l.keyFn); id >= 0 {
 			return l.slots[id], nil
 		}
 	}
@@ -51,7 +48,7 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 	l.opLoc = append(l.opLoc, loc)
 	l.slots = append(l.slots, s)
 	if memo {
-		l.memo.insert(l.ops, s.id, h)
+		l.memo.Insert(s.id, l.keyFn)
 	}
 	return s, nil
 }

@@ -71,10 +71,11 @@ type lowerer struct {
 	killed map[int32]*ir.Operation
 
 	consts map[string]*slot
-	// memo finds an op by its name, operands, attributes and type (memo.go);
-	// slots are the slots of the ops, by id; slotBlock is where newSlot
-	// takes the next one.
-	memo      memoTable
+	// memo finds an op by its name, operands, attributes and type (keyFn
+	// gives those of an emitted op); slots are the slots of the ops, by id;
+	// slotBlock is where newSlot takes the next one.
+	memo      alir.OpKeySet
+	keyFn     func(id int32) alir.OpKey
 	slots     []*slot
 	slotBlock []slot
 	bools     map[boolKey]*slot
@@ -101,15 +102,6 @@ type lowerer struct {
 	tableLoc   []int32
 	tableIndex map[string]int32
 	lookups    map[*ir.Operation]*lookupTable
-}
-
-// memoKey is an op without its annotations: its name, operands, attributes
-// and type.
-type memoKey struct {
-	id0, id1 int32
-	code     alir.Opcode
-	data     int64
-	q        alir.QInterval
 }
 
 type boolKey struct {
