@@ -13,7 +13,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	_ "github.com/otir-dev/otir/cmd/internal/registry"
@@ -46,19 +45,6 @@ func main() {
 	defer crash.Guard("otir-opt")
 	go parse.Prepare() // while the flags are parsed and the input read
 	delayFirstGC(startingHeap(physicalMemory()))
-	if f := os.Getenv("LP_CPUPROFILE"); f != "" {
-		w, _ := os.Create(f)
-		pprof.StartCPUProfile(w)
-		c := optmain.Main(os.Args, env())
-		pprof.StopCPUProfile()
-		w.Close()
-		if mf := os.Getenv("LP_MEMPROFILE"); mf != "" {
-			w, _ := os.Create(mf)
-			pprof.Lookup("allocs").WriteTo(w, 0)
-			w.Close()
-		}
-		os.Exit(c)
-	}
 	os.Exit(optmain.Main(os.Args, env()))
 }
 
