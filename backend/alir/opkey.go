@@ -34,56 +34,71 @@ func (k *OpKey) hash() uint64 {
 
 // OpKeySet is a set of operations by their OpKeys, as a Go map with OpKey
 // keys would hold them (keys equal by ==, so floats compare by value), but
-// holding only each operation's id (4 bytes): the caller keeps the
-// operations and gives their keys (key), which the set reads back as it
-// probes. For programs of a million ops it is several times faster than
-// such a map, whose hashing of 48-byte keys dominated lower-tiles and
-// dais-cse. The zero value is an empty set.
+// holding only each operation's id and 32 bits of its key's hash (8
+// bytes): the caller keeps the operations and gives their keys (key),
+// which the set reads back only when the hash bits match. For programs of
+// a million ops it is several times faster than such a map, whose hashing
+// of 48-byte keys dominated lower-tiles and dais-cse. The zero value is an
+// empty set.
 type OpKeySet struct {
-	ids []int32 // -1: empty; open addressing, linear probing; a power of two
-	n   int
+	// slots: 0 empty, else the hash's top 32 bits and the id + 1; open
+	// addressing, linear probing, indexed by the hash's top bits; the
+	// length is a power of two.
+	slots []uint64
+	n     int
 }
 
 // Find returns the id of the operation whose key is k, or -1.
 func (s *OpKeySet) Find(k OpKey, key func(id int32) OpKey) int32 {
-	if len(s.ids) == 0 {
+	if len(s.slots) == 0 {
 		return -1
 	}
-	mask := uint64(len(s.ids) - 1)
-	for i := k.hash() & mask; ; i = (i + 1) & mask {
-		id := s.ids[i]
-		if id < 0 {
+	tag := k.hash() >> 32
+	mask := uint64(len(s.slots) - 1)
+	for i := tag & mask; ; i = (i + 1) & mask {
+		e := s.slots[i]
+		if e == 0 {
 			return -1
 		}
-		if key(id) == k {
-			return id
+		if e>>32 == tag {
+			if id := int32(uint32(e) - 1); key(id) == k {
+				return id
+			}
 		}
 	}
 }
 
 // Insert adds the operation id, whose key (key(id)) is not in s.
 func (s *OpKeySet) Insert(id int32, key func(id int32) OpKey) {
-	if 2*(s.n+1) > len(s.ids) {
-		old := s.ids
-		s.ids = make([]int32, max(2*len(old), 1024))
-		for i := range s.ids {
-			s.ids[i] = -1
-		}
-		for _, x := range old {
-			if x >= 0 {
-				s.place(x, key(x))
-			}
-		}
-	}
-	s.place(id, key(id))
+	s.Reserve(s.n + 1)
+	k := key(id)
+	s.place(k.hash()>>32<<32 | uint64(uint32(id)+1))
 	s.n++
 }
 
-func (s *OpKeySet) place(id int32, k OpKey) {
-	mask := uint64(len(s.ids) - 1)
-	i := k.hash() & mask
-	for s.ids[i] >= 0 {
+// Reserve makes room for n operations in all (without growing again).
+func (s *OpKeySet) Reserve(n int) {
+	if 2*n <= len(s.slots) {
+		return
+	}
+	size := max(len(s.slots), 1024)
+	for size < 2*n {
+		size *= 2
+	}
+	old := s.slots
+	s.slots = make([]uint64, size)
+	for _, e := range old {
+		if e != 0 {
+			s.place(e)
+		}
+	}
+}
+
+func (s *OpKeySet) place(e uint64) {
+	mask := uint64(len(s.slots) - 1)
+	i := e >> 32 & mask
+	for s.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	s.ids[i] = id
+	s.slots[i] = e
 }

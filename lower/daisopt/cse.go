@@ -27,6 +27,7 @@ func (v *view) cse() int {
 	// annotations, its operands replaced by representative slots.
 	keys := make([]alir.OpKey, n)
 	var seen alir.OpKeySet
+	seen.Reserve(n)
 	keyOf := func(id int32) alir.OpKey { return keys[id] }
 	r := v.rebuild()
 	removed := 0

@@ -64,6 +64,7 @@ func (l *lowerer) growOps(n int) {
 		return
 	}
 	c := len(l.ops) + n
+	l.memo.Reserve(c)
 	l.ops = append(make([]alir.Op, 0, c), l.ops...)
 	l.opLoc = append(make([]int32, 0, c), l.opLoc...)
 	l.slots = append(make([]*slot, 0, c), l.slots...)
