@@ -1,7 +1,9 @@
 package alir
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
 )
 
@@ -82,9 +84,19 @@ func decodeOpV4(j jsonPath, i int, raw json.RawMessage, spec int) (Op, error) {
 // latency, cost], and the lookup tables always (null when there are
 // none). A DAIS program is converted first (see Convert).
 func EncodeJSONV4(p *Program) ([]byte, error) {
-	p, inf, err := forV4(p)
-	if err != nil {
+	var b bytes.Buffer
+	b.Grow(64*len(p.Ops) + 1024) // about 60 bytes an op
+	if err := WriteJSONV4(&b, p); err != nil {
 		return nil, err
 	}
-	return encodeJSON(p, inf, SpecVersionV4)
+	return b.Bytes(), nil
+}
+
+// WriteJSONV4 is EncodeJSONV4 writing to w as it goes (see WriteJSON).
+func WriteJSONV4(w io.Writer, p *Program) error {
+	p, inf, err := forV4(p)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, p, inf, SpecVersionV4)
 }
