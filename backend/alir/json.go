@@ -697,10 +697,13 @@ func decodeTables(j jsonPath, raw json.RawMessage) ([]Table, error) {
 // of CombLogic.save() (floats as Python's repr). A DAIS program is converted
 // first (see Convert), and sums and relative quantize shifts are rewritten
 // into spec-2 operations (see ToSpec2).
-func EncodeJSON(p *Program) ([]byte, error) {
+func EncodeJSON(p *Program) ([]byte, error) { return encodeBytes(p, WriteJSON) }
+
+// encodeBytes returns what write writes of p, in one buffer sized for it.
+func encodeBytes(p *Program, write func(io.Writer, *Program) error) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(64*len(p.Ops) + 1024) // about 60 bytes an op
-	if err := WriteJSON(&b, p); err != nil {
+	if err := write(&b, p); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -1,7 +1,6 @@
 package alir
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -83,14 +82,7 @@ func decodeOpV4(j jsonPath, i int, raw json.RawMessage, spec int) (Op, error) {
 // CombLogic.save() does: compact, op records [addr, opcode, data, qint,
 // latency, cost], and the lookup tables always (null when there are
 // none). A DAIS program is converted first (see Convert).
-func EncodeJSONV4(p *Program) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(64*len(p.Ops) + 1024) // about 60 bytes an op
-	if err := WriteJSONV4(&b, p); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func EncodeJSONV4(p *Program) ([]byte, error) { return encodeBytes(p, WriteJSONV4) }
 
 // WriteJSONV4 is EncodeJSONV4 writing to w as it goes (see WriteJSON).
 func WriteJSONV4(w io.Writer, p *Program) error {
