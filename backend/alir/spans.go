@@ -93,9 +93,6 @@ type Span struct{ x xrng }
 // SpanOf returns r (whose bounds are known) as a Span.
 func SpanOf(r Range) Span { return Span{xrngOf(rng{r.Lo, r.Hi})} }
 
-// PointSpan returns [v, v].
-func PointSpan(v int64) Span { return Span{point64(v)} }
-
 // TypeSpan returns the range of every raw value of t.
 func TypeSpan(t KIF) Span { return Span{typeRange64(t)} }
 
@@ -113,9 +110,11 @@ func (s Span) Int64() (lo, hi int64, ok bool) {
 	return s.x.lo, s.x.hi, true
 }
 
+// Add, Neg, Shl, Sar (floor of s/2^n) and Within are exact range
+// arithmetic: the range of x+y, -x, x*2^n, floor(x/2^n) for x in s, y in
+// o; and whether s lies in o.
 func (s Span) Add(o Span) Span    { return Span{s.x.add(o.x)} }
 func (s Span) Neg() Span          { return Span{s.x.neg()} }
 func (s Span) Shl(n uint) Span    { return Span{s.x.shl(n)} }
 func (s Span) Sar(n uint) Span    { return Span{s.x.sar(n)} }
 func (s Span) Within(o Span) bool { return s.x.within(o.x) }
-func (s Span) Equal(o Span) bool  { return s.x.within(o.x) && o.x.within(s.x) }
