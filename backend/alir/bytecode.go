@@ -249,9 +249,9 @@ func encodeBinary(l binLayout, p *Program) ([]byte, error) {
 		}
 		lo, hi := op.DataLow(), op.DataHigh()
 		if op.Opcode == OpLookup {
-			hi = int32(inf.pad[i])
-			if int64(hi) != inf.pad[i] {
-				return nil, fmt.Errorf("%s: op %d: lookup pad %d does not fit 32 bits", l.name, i, inf.pad[i])
+			hi = int32(inf.padOf(i))
+			if int64(hi) != inf.padOf(i) {
+				return nil, fmt.Errorf("%s: op %d: lookup pad %d does not fit 32 bits", l.name, i, inf.padOf(i))
 			}
 		}
 		t := inf.kif[i]

@@ -254,10 +254,10 @@ func encodeBytecodeV4(p *Program) ([]byte, error) {
 		if t.Integers < math.MinInt8 || t.Integers > math.MaxInt8 || t.Fractionals < math.MinInt8 || t.Fractionals > math.MaxInt8 {
 			return nil, p.opErr(i, "type %v: integers and fractionals must lie in -128..127", t)
 		}
-		if op.Opcode == OpLookup && inf.pad[i] != int64(int32(inf.pad[i])) {
-			return nil, p.opErr(i, "lookup pad %d does not fit 32 bits", inf.pad[i])
+		if op.Opcode == OpLookup && inf.padOf(i) != int64(int32(inf.padOf(i))) {
+			return nil, p.opErr(i, "lookup pad %d does not fit 32 bits", inf.padOf(i))
 		}
-		addr, data := v4Record(op, inf.pad[i], true)
+		addr, data := v4Record(op, inf.padOf(i), true)
 		signed := uint8(0)
 		if t.Signed {
 			signed = 1

@@ -453,7 +453,7 @@ func compileMul(m *Machine, i int, ins instr) instr {
 func compileLookup(m *Machine, i int, ins instr) instr {
 	op := m.prog.Ops[i]
 	ta := m.inf.kif[op.ID0]
-	off := big.NewInt(m.inf.pad[i]) // index = a - off
+	off := big.NewInt(m.inf.padOf(i)) // index = a - off
 	if ta.Signed {
 		off.Sub(off, new(big.Int).Lsh(big.NewInt(1), uint(ta.Width()-1)))
 	}

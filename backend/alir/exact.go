@@ -108,7 +108,7 @@ func MuxTrue(d Dialect, tc KIF, v *big.Int) bool { return muxTrue(d, tc, v) }
 // op sets z to the raw result of operation i. val returns the raw value of an
 // earlier slot; in is the input row (used by OpInput only).
 func (c *exactCtx) op(i int, val func(int32) *big.Int, in []float64, z *big.Int) error {
-	return c.eval(i, c.p.Ops[i], c.inf.kif[i], c.inf.pad[i], val, in, z)
+	return c.eval(i, c.p.Ops[i], c.inf.kif[i], c.inf.padOf(i), val, in, z)
 }
 
 // eval sets z to the raw result of op, of type t (and lookup pad pad), in

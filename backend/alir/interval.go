@@ -207,3 +207,33 @@ func MulQInt(a, b QInterval) QInterval {
 func ReLUQInt(a QInterval) QInterval {
 	return QInterval{math.Max(a.Min, 0), math.Max(a.Max, 0), a.Step}
 }
+
+// KIFCache memoizes QInterval.KIF: a program has few distinct intervals
+// (the element types of its tiles, their products and sums), so a walk
+// over its ops that needs every op's type computes each once. The cache is
+// direct-mapped on the interval's bits; an invalid interval is never
+// cached (its error is computed again). (-0 and 0 bounds give the same
+// KIF, so == is the right test.) The zero value is ready to use;
+// a KIFCache is not safe for concurrent use.
+type KIFCache struct {
+	q   [kifCacheSize]QInterval
+	k   [kifCacheSize]KIF
+	set [kifCacheSize]bool
+}
+
+const kifCacheSize = 256
+
+// KIF returns q.KIF().
+func (c *KIFCache) KIF(q QInterval) (KIF, error) {
+	h := math.Float64bits(q.Min)*0x9E3779B97F4A7C15 ^ math.Float64bits(q.Max)*0xC2B2AE3D27D4EB4F ^ math.Float64bits(q.Step)
+	h ^= h >> 29
+	s := h % kifCacheSize
+	if c.set[s] && c.q[s] == q {
+		return c.k[s], nil
+	}
+	t, err := q.KIF()
+	if err == nil {
+		c.q[s], c.k[s], c.set[s] = q, t, true
+	}
+	return t, err
+}

@@ -697,31 +697,57 @@ func decodeTables(j jsonPath, raw json.RawMessage) ([]Table, error) {
 // of CombLogic.save() (floats as Python's repr). A DAIS program is converted
 // first (see Convert), and sums and relative quantize shifts are rewritten
 // into spec-2 operations (see ToSpec2).
-func EncodeJSON(p *Program) ([]byte, error) {
-	p, err := Convert(p, ALIR)
-	if err != nil {
+func EncodeJSON(p *Program) ([]byte, error) { return encodeBytes(p, WriteJSON) }
+
+// encodeBytes returns what write writes of p, in one buffer sized for it.
+func encodeBytes(p *Program, write func(io.Writer, *Program) error) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(64*len(p.Ops) + 1024) // about 60 bytes an op
+	if err := write(&b, p); err != nil {
 		return nil, err
 	}
+	return b.Bytes(), nil
+}
+
+// WriteJSON is EncodeJSON writing to w as it goes (in blocks of 64 KiB:
+// the document is never held whole).
+func WriteJSON(w io.Writer, p *Program) error {
+	p, err := Convert(p, ALIR)
+	if err != nil {
+		return err
+	}
 	if p, err = ToSpec2(p); err != nil {
-		return nil, err
+		return err
 	}
 	inf, err := p.analyze()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return encodeJSON(p, inf, SpecVersion)
+	return writeJSON(w, p, inf, SpecVersion)
 }
 
-// encodeJSON writes the ALIR program p in the JSON layout of spec 2 or 4.
-func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
+// jsonBlock is the size of the blocks writeJSON hands to its writer.
+const jsonBlock = 64 << 10
+
+// writeJSON writes the ALIR program p in the JSON layout of spec 2 or 4
+// to w, in blocks of about jsonBlock bytes.
+func writeJSON(w io.Writer, p *Program, inf *info, spec int) error {
 	lookupOperand := map[int32]bool{}
 	for _, op := range p.Ops {
 		if op.Opcode == OpLookup {
 			lookupOperand[op.ID0] = true
 		}
 	}
-	// About 60 bytes per op: one allocation for the whole document.
-	b := make([]byte, 0, 64*len(p.Ops)+16*len(p.Outputs)+8*len(p.InShifts)+1024)
+	b := make([]byte, 0, jsonBlock+4096)
+	var werr error
+	// flush hands the block to w once it is full (at the end: whatever
+	// is left).
+	flush := func(end bool) {
+		if (len(b) >= jsonBlock || end) && werr == nil {
+			_, werr = w.Write(b)
+			b = b[:0]
+		}
+	}
 	ints := func(v []int32) {
 		b = append(b, '[')
 		for i, x := range v {
@@ -738,11 +764,11 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 			b = fb
 			return
 		}
-		s, err := pyFloat(v)
+		fb, err := appendPyFloat(b, v)
 		if err != nil && ferr == nil {
 			ferr = err
 		}
-		b = append(b, s...)
+		b = fb
 	}
 	b = append(b, `{"model":[[`...)
 	b = strconv.AppendInt(b, int64(p.NumInputs()), 10)
@@ -802,7 +828,7 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 		b = append(b, ",["...)
 		q, err := p.writeInterval(i, inf.kif[i], lookupOperand[int32(i)])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		float(q.Min)
 		b = append(b, ',')
@@ -814,6 +840,7 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 		b = append(b, ',')
 		float(op.Cost)
 		b = append(b, ']')
+		flush(false)
 	}
 	b = append(b, "],"...)
 	b = strconv.AppendInt(b, int64(p.CarrySize), 10)
@@ -840,6 +867,7 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 			b = append(b, `},"table":`...)
 			ints(t.Values)
 			b = append(b, '}')
+			flush(false)
 		}
 		b = append(b, ']')
 	} else if spec >= 3 {
@@ -849,9 +877,10 @@ func encodeJSON(p *Program, inf *info, spec int) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(spec), 10)
 	b = append(b, '}')
 	if ferr != nil {
-		return nil, ferr
+		return ferr
 	}
-	return b, nil
+	flush(true)
+	return werr
 }
 
 // tableSpecs returns each table's JSON spec record, filling what a binary
@@ -907,33 +936,63 @@ func appendPyInt(b []byte, v float64) ([]byte, bool) {
 }
 
 func pyFloat(v float64) (string, error) {
+	b, err := appendPyFloat(nil, v)
+	return string(b), err
+}
+
+// appendPyFloat appends pyFloat(v) to b, allocating nothing but b's growth.
+func appendPyFloat(b []byte, v float64) ([]byte, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "", fmt.Errorf("json: cannot write non-finite number %v", v)
+		return b, fmt.Errorf("json: cannot write non-finite number %v", v)
 	}
-	s := strconv.FormatFloat(v, 'e', -1, 64) // [-]d[.ddd]e±XX
-	sign := ""
+	var sb, db [32]byte
+	s := strconv.AppendFloat(sb[:0], v, 'e', -1, 64) // [-]d[.ddd]e±XX
 	if s[0] == '-' {
-		sign, s = "-", s[1:]
+		b, s = append(b, '-'), s[1:]
 	}
-	e := strings.IndexByte(s, 'e')
-	digits := strings.Replace(s[:e], ".", "", 1)
-	exp, _ := strconv.Atoi(s[e+1:])
+	e := bytes.IndexByte(s, 'e')
+	digits := append(db[:0], s[0])
+	if e > 1 {
+		digits = append(digits, s[2:e]...) // (s[1] is the point)
+	}
+	exp := 0
+	for _, c := range s[e+2:] {
+		exp = 10*exp + int(c-'0')
+	}
+	if s[e+1] == '-' {
+		exp = -exp
+	}
+	zeros := func(n int) {
+		for range n {
+			b = append(b, '0')
+		}
+	}
 	switch {
 	case exp < -4 || exp >= 16:
-		m := digits[:1]
+		b = append(b, digits[0])
 		if len(digits) > 1 {
-			m += "." + digits[1:]
+			b = append(append(b, '.'), digits[1:]...)
 		}
-		es := "+"
+		b = append(b, 'e')
 		if exp < 0 {
-			es, exp = "-", -exp
+			b, exp = append(b, '-'), -exp
+		} else {
+			b = append(b, '+')
 		}
-		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp), nil
+		if exp < 10 {
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, int64(exp), 10)
 	case exp < 0:
-		return sign + "0." + strings.Repeat("0", -exp-1) + digits, nil
+		b = append(b, "0."...)
+		zeros(-exp - 1)
+		b = append(b, digits...)
 	case len(digits) <= exp+1:
-		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0", nil
+		b = append(b, digits...)
+		zeros(exp + 1 - len(digits))
+		b = append(b, ".0"...)
 	default:
-		return sign + digits[:exp+1] + "." + digits[exp+1:], nil
+		b = append(append(append(b, digits[:exp+1]...), '.'), digits[exp+1:]...)
 	}
+	return b, nil
 }

@@ -2,6 +2,7 @@ package alir
 
 import (
 	"encoding/json"
+	"io"
 	"strconv"
 )
 
@@ -81,10 +82,13 @@ func decodeOpV4(j jsonPath, i int, raw json.RawMessage, spec int) (Op, error) {
 // CombLogic.save() does: compact, op records [addr, opcode, data, qint,
 // latency, cost], and the lookup tables always (null when there are
 // none). A DAIS program is converted first (see Convert).
-func EncodeJSONV4(p *Program) ([]byte, error) {
+func EncodeJSONV4(p *Program) ([]byte, error) { return encodeBytes(p, WriteJSONV4) }
+
+// WriteJSONV4 is EncodeJSONV4 writing to w as it goes (see WriteJSON).
+func WriteJSONV4(w io.Writer, p *Program) error {
 	p, inf, err := forV4(p)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return encodeJSON(p, inf, SpecVersionV4)
+	return writeJSON(w, p, inf, SpecVersionV4)
 }

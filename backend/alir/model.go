@@ -293,23 +293,32 @@ func (o Op) ForOperands(d Dialect, f func(int32)) {
 // operands returns the slots op i reads (operands, then the mux condition;
 // the terms of a sum, in order).
 func (o Op) operands(d Dialect) []int32 {
+	ids := o.appendOperands(nil, d)
+	if len(ids) == 0 {
+		return nil
+	}
+	return ids
+}
+
+// appendOperands appends o.operands(d) to ids: a walk over many ops that
+// reuses one buffer allocates nothing.
+func (o Op) appendOperands(ids []int32, d Dialect) []int32 {
 	e := d.Info(o.Opcode)
 	if e == nil {
-		return []int32{o.ID0}
+		return append(ids, o.ID0)
 	}
 	switch e.Operands {
 	case NoOperands, InputIndex:
-		return nil
+		return ids
 	case Binary:
-		return []int32{o.ID0, o.ID1}
+		return append(ids, o.ID0, o.ID1)
 	case MuxOperands:
-		return []int32{o.ID0, o.ID1, o.DataLow()}
+		return append(ids, o.ID0, o.ID1, o.DataLow())
 	case TermOperands:
-		ids := make([]int32, len(o.Terms))
-		for k, t := range o.Terms {
-			ids[k] = t.ID
+		for _, t := range o.Terms {
+			ids = append(ids, t.ID)
 		}
 		return ids
 	}
-	return []int32{o.ID0}
+	return append(ids, o.ID0)
 }

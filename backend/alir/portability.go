@@ -27,9 +27,10 @@ func (n NonPortable) String() string {
 	return fmt.Sprintf("op %d (%s): %s", n.Index, n.Name, n.Reason)
 }
 
-// Portability lists the operations of p (which must be valid) that are not
-// portable. A program without any means the same in otir, in alkaid's and
-// da4ml's interpreters and in RTL whose wires have the declared widths:
+// Portability lists the operations of p that are not portable (an invalid p
+// is Validate's error: Portability validates it first, so a caller needs
+// no separate Validate). A program without any means the same in otir, in
+// alkaid's and da4ml's interpreters and in RTL whose wires have the declared widths:
 // every value lies in its operation's type, so no operation relies on
 // wrap-around that only quantizing operations do.
 //
@@ -46,22 +47,27 @@ func (p *Program) Portability() ([]NonPortable, error) {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]*affine, len(p.Ops))}
+	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]affine, len(p.Ops)), hasForm: make([]bool, len(p.Ops))}
 	pc.operandFn = pc.operand // one method value, not one per op
+	pc.knownFn = pc.src
 	// A form is dropped after its op's last use: a chain keeps one live.
 	last := make([]int32, len(p.Ops))
-	for i, op := range p.Ops {
-		for _, id := range op.operands(p.Dialect) {
+	var ids []int32 // the operands of one op, reused
+	for i := range p.Ops {
+		ids = p.Ops[i].appendOperands(ids[:0], p.Dialect)
+		for _, id := range ids {
 			last[id] = int32(i)
 		}
 	}
-	for i, op := range p.Ops {
+	for i := range p.Ops {
+		op := &p.Ops[i]
 		if reason, need := pc.check(i); reason != "" {
 			out = append(out, NonPortable{i, op.Opcode, p.Dialect.OpName(op.Opcode), reason, need})
 		}
-		for _, id := range op.operands(p.Dialect) {
+		ids = op.appendOperands(ids[:0], p.Dialect)
+		for _, id := range ids {
 			if last[id] == int32(i) {
-				pc.form[id] = nil
+				pc.form[id], pc.hasForm[id] = affine{}, false
 			}
 		}
 	}
@@ -73,17 +79,21 @@ func (p *Program) Portability() ([]NonPortable, error) {
 type portCtx struct {
 	p     *Program
 	inf   *info
-	known []xrng    // (int64 bounds unless one leaves int64: range64.go)
-	form  []*affine // the linear form of every op; nil: a source (itself)
+	known []xrng // (int64 bounds unless one leaves int64: range64.go)
+	// form is the linear form of every op where hasForm is set (else a
+	// source: itself); held by value, not allocated per op.
+	form    []affine
+	hasForm []bool
 	// operandFn is pc.operand, made once: the opcode table's span rules
 	// are called indirectly, so a method value made per call would escape.
 	operandFn func(int, int32) rng
+	knownFn   func(int32) xrng // pc.src, made once
 }
 
 // formOf returns the linear form of op id.
 func (pc *portCtx) formOf(id int32) affine {
-	if f := pc.form[id]; f != nil {
-		return *f
+	if pc.hasForm[id] {
+		return pc.form[id]
 	}
 	return sourceForm(id, pc.known[id])
 }
@@ -108,7 +118,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	}
 	if !linear {
 		var unknown, ok bool
-		if r, e, reason, unknown, ok = pc.span64(i); !ok {
+		if r, e, reason, unknown, ok = span64(pc.p, pc.inf, i, pc.knownFn); !ok {
 			var rb rng
 			rb, e, reason = pc.p.exact(pc.inf, i, pc.operandFn)
 			unknown = rb.Lo == nil
@@ -149,7 +159,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 	if linear {
 		if g, ok := f.sar(uint(e - t.Fractionals)); ok {
 			g.r = r
-			pc.form[i] = &g
+			pc.form[i], pc.hasForm[i] = g, true
 		}
 	}
 	return "", need

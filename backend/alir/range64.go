@@ -188,15 +188,16 @@ func sign64(v int64) int {
 
 // span64 is the opcode table's span rule (see Program.exact) of op i for
 // the ops whose ranges are plain int64 arithmetic of their operands'
-// known ranges (pc.known; no mux narrowing): input, const, add, sub,
-// const_add, sum, neg, mul, quantize, relu and DAIS's neg_quantize and
-// neg_relu. unknown reports an input (any value of its type). ok is false
-// for the other ops, whose ranges the big.Int rules give.
-func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool) {
+// ranges (known; no mux narrowing): input, const, add, sub, const_add,
+// sum, neg, mul, quantize, relu and DAIS's neg_quantize and neg_relu.
+// unknown reports an input (any value of its type). ok is false for the
+// other ops, whose ranges the big.Int rules give. With inf.plain (Ranges)
+// it gives what those rules give: the range of a quantize whatever its
+// shift, and ok false for a const_add whose step is not portable.
+func span64(p *Program, inf *info, i int, known func(int32) xrng) (r xrng, e int, reason string, unknown, ok bool) {
 	if allWide {
 		return
 	}
-	p, inf := pc.p, pc.inf
 	op := p.Ops[i]
 	fr := func(id int32) int { return inf.kif[id].Fractionals }
 	switch op.Opcode {
@@ -208,10 +209,10 @@ func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool
 		if op.Opcode == OpNegQuantize && p.Dialect != DAIS {
 			return
 		}
-		if reason = p.portableShift(inf, i); reason != "" {
+		if reason = p.portableShift(inf, i); reason != "" && !inf.plain {
 			return xrng{}, fr(int32(i)), reason, false, true
 		}
-		r = pc.known[op.ID0]
+		r = known(op.ID0)
 		if op.Opcode == OpNegQuantize {
 			r = r.neg()
 		}
@@ -221,31 +222,31 @@ func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool
 		return r, fr(op.ID0) - op.RelShift(), "", false, true
 	case OpNeg: // DAIS: OpNegReLU
 		if p.Dialect == DAIS {
-			return pc.known[op.ID0].neg().relu(), fr(op.ID0), "", false, true
+			return known(op.ID0).neg().relu(), fr(op.ID0), "", false, true
 		}
 		_, reason = stepNeg(p, inf, i)
-		return pc.known[op.ID0].neg(), fr(int32(i)), reason, false, true
+		return known(op.ID0).neg(), fr(int32(i)), reason, false, true
 	case OpAdd, OpSub:
 		if op.ID0 == op.ID1 && !inf.plain {
 			return // a ± a*2^s: the big.Int rule
 		}
 		fa, fb := fr(op.ID0), fr(op.ID1)-int(op.Data)
 		e, _ = stepAddSub(p, inf, i)
-		b := pc.known[op.ID1].shl(uint(e - fb))
+		b := known(op.ID1).shl(uint(e - fb))
 		if op.Opcode == OpSub {
 			b = b.neg()
 		}
-		return pc.known[op.ID0].shl(uint(e - fa)).add(b), e, "", false, true
+		return known(op.ID0).shl(uint(e - fa)).add(b), e, "", false, true
 	case OpConstAdd:
 		k, ek := int64(op.DataLow()), int(op.DataHigh())
 		if p.Dialect == DAIS {
 			k, ek = op.Data, fr(int32(i))
 		}
 		if e, reason = stepConstAdd(p, inf, i); reason != "" {
-			return xrng{}, e, reason, false, true
+			return xrng{}, e, reason, false, !inf.plain
 		}
 		c := point64(k).shl(uint(e - ek))
-		return pc.known[op.ID0].shl(uint(e - fr(op.ID0))).add(c), e, "", false, true
+		return known(op.ID0).shl(uint(e - fr(op.ID0))).add(c), e, "", false, true
 	case OpSum:
 		if p.Dialect != ALIR {
 			return
@@ -253,7 +254,7 @@ func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool
 		e, _ = stepSum(p, inf, i)
 		r = point64(0)
 		for _, tm := range op.Terms {
-			x := pc.known[tm.ID].shl(uint(e - (fr(tm.ID) - int(tm.Shift))))
+			x := known(tm.ID).shl(uint(e - (fr(tm.ID) - int(tm.Shift))))
 			if tm.Neg {
 				x = x.neg()
 			}
@@ -268,7 +269,7 @@ func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool
 			return
 		}
 		if op.ID0 == op.ID1 && !inf.plain { // a square is never negative
-			a := pc.known[op.ID0]
+			a := known(op.ID0)
 			r = a.mul(a)
 			if a.loSign() < 0 && a.hiSign() > 0 {
 				if r.wide == nil {
@@ -279,7 +280,7 @@ func (pc *portCtx) span64(i int) (r xrng, e int, reason string, unknown, ok bool
 			}
 			return r, e, "", false, true
 		}
-		return pc.known[op.ID0].mul(pc.known[op.ID1]), e, "", false, true
+		return known(op.ID0).mul(known(op.ID1)), e, "", false, true
 	}
 	return
 }

@@ -21,6 +21,9 @@ type Ranges struct {
 	inf     info
 	operand func(int32) Range
 	fn      func(int, int32) rng // operand, as the rules call it
+	// spanOperand and known64 serve Span (NewSpanRanges).
+	spanOperand func(int32) Span
+	known64     func(int32) xrng
 }
 
 // NewRanges returns the rules for the ops of p, whose types are kif (read
@@ -30,6 +33,31 @@ func NewRanges(p *Program, kif []KIF, operand func(id int32) Range) *Ranges {
 	r := &Ranges{p: p, inf: info{kif: kif, plain: true}, operand: operand}
 	r.fn = func(_ int, id int32) rng { x := r.operand(id); return rng{Lo: x.Lo, Hi: x.Hi} }
 	return r
+}
+
+// NewSpanRanges is NewRanges for a caller that holds its ranges as Spans:
+// call Span, not Op.
+func NewSpanRanges(p *Program, kif []KIF, operand func(id int32) Span) *Ranges {
+	r := &Ranges{p: p, inf: info{kif: kif, plain: true}, spanOperand: operand}
+	r.known64 = func(id int32) xrng { return r.spanOperand(id).x }
+	r.fn = func(_ int, id int32) rng { return r.spanOperand(id).x.big() }
+	return r
+}
+
+// Span is Op on Spans (the Ranges must come from NewSpanRanges): the
+// int64 rules where the opcode table has them (no allocation while the
+// bounds fit int64), else the big.Int ones; known is false where Op's Lo
+// is nil.
+func (r *Ranges) Span(i int) (s Span, e int, known bool) {
+	x, e, _, unknown, ok := span64(r.p, &r.inf, i, r.known64)
+	if ok {
+		return Span{x}, e, !unknown
+	}
+	b, e, _ := r.p.Dialect.Info(r.p.Ops[i].Opcode).span(r.p, &r.inf, i, r.fn)
+	if b.lo == nil {
+		return Span{}, e, false
+	}
+	return Span{xrngOf(b)}, e, true
 }
 
 // Op returns the range of op i's exact result, raw at fractional bits e
@@ -60,3 +88,37 @@ func (r *Ranges) StepOK(i int, t KIF) bool {
 	}
 	return reason == "" && (e >= t.Fractionals || p.Ops[i].Opcode == OpSum)
 }
+
+// Span is a closed range of integers [lo, hi], as Range, held as two int64
+// bounds while both fit (its arithmetic then allocates nothing) and as
+// big.Ints otherwise; its operations are exact.
+type Span struct{ x xrng }
+
+// SpanOf returns r (whose bounds are known) as a Span.
+func SpanOf(r Range) Span { return Span{xrngOf(rng{r.Lo, r.Hi})} }
+
+// TypeSpan returns the range of every raw value of t.
+func TypeSpan(t KIF) Span { return Span{typeRange64(t)} }
+
+// Range returns s with big.Int bounds (fresh ones when s is narrow).
+func (s Span) Range() Range { b := s.x.big(); return Range{b.lo, b.hi} }
+
+// Int64 returns s's bounds when both fit int64.
+func (s Span) Int64() (lo, hi int64, ok bool) {
+	if s.x.wide != nil {
+		if s.x.wide.lo.IsInt64() && s.x.wide.hi.IsInt64() { // (allWide)
+			return s.x.wide.lo.Int64(), s.x.wide.hi.Int64(), true
+		}
+		return 0, 0, false
+	}
+	return s.x.lo, s.x.hi, true
+}
+
+// Add, Neg, Shl, Sar (floor of s/2^n) and Within are exact range
+// arithmetic: the range of x+y, -x, x*2^n, floor(x/2^n) for x in s, y in
+// o; and whether s lies in o.
+func (s Span) Add(o Span) Span    { return Span{s.x.add(o.x)} }
+func (s Span) Neg() Span          { return Span{s.x.neg()} }
+func (s Span) Shl(n uint) Span    { return Span{s.x.shl(n)} }
+func (s Span) Sar(n uint) Span    { return Span{s.x.sar(n)} }
+func (s Span) Within(o Span) bool { return s.x.within(o.x) }

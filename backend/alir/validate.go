@@ -31,7 +31,7 @@ func (e *OpError) Unwrap() error { return e.Err }
 // and the lookup pad of every lookup operation.
 type info struct {
 	kif []KIF
-	pad []int64 // lookup ops only
+	pad []int64 // lookup ops only (see padOf); nil in a program without any
 	// plain: the span rules use interval arithmetic only (Ranges), without
 	// Portability's refinements for a repeated operand (a - a, a * a) and
 	// for the kind of a bit operation.
@@ -44,6 +44,14 @@ type info struct {
 func (p *Program) Validate() error {
 	_, err := p.analyze()
 	return err
+}
+
+// padOf returns the pad of lookup op i (0 for other ops).
+func (inf *info) padOf(i int) int64 {
+	if inf.pad == nil {
+		return 0
+	}
+	return inf.pad[i]
 }
 
 func (p *Program) opErr(i int, format string, args ...any) error {
@@ -59,12 +67,13 @@ func (p *Program) analyze() (*info, error) {
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("too many operations (%d)", n)
 	}
-	inf := &info{kif: make([]KIF, n), pad: make([]int64, n)}
+	inf := &info{kif: make([]KIF, n)}
+	var kifs KIFCache
 	for i, op := range p.Ops {
 		if p.Dialect.Info(op.Opcode) == nil {
 			return nil, p.opErr(i, "unknown opcode %d for %v", op.Opcode, p.Dialect)
 		}
-		t, err := op.QInt.KIF()
+		t, err := kifs.KIF(op.QInt)
 		if err != nil {
 			return nil, p.opErr(i, "%v", err)
 		}
@@ -79,6 +88,9 @@ func (p *Program) analyze() (*info, error) {
 			pad, err := p.lookupPad(i, inf.kif[op.ID0])
 			if err != nil {
 				return nil, err
+			}
+			if inf.pad == nil {
+				inf.pad = make([]int64, n)
 			}
 			inf.pad[i] = pad
 		}

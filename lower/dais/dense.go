@@ -140,15 +140,16 @@ func (d *Dense) at(prog *ir.Operation, k int32) ir.Location {
 func ProgramOf(prog *ir.Operation) (*alir.Program, error) {
 	if d := DenseOf(prog); d != nil {
 		if err := d.P.Validate(); err != nil {
-			return nil, d.errorAt(prog, err)
+			return nil, d.ErrorAt(prog, err)
 		}
 		return d.P, nil
 	}
 	return ToALIR(prog)
 }
 
-// errorAt locates an alir.Program.Validate error at its op.
-func (d *Dense) errorAt(prog *ir.Operation, err error) *diag.Diagnostic {
+// ErrorAt locates an error of alir.Program.Validate (or of another
+// function that validates d.P) at its op.
+func (d *Dense) ErrorAt(prog *ir.Operation, err error) *diag.Diagnostic {
 	var oe *alir.OpError
 	if errors.As(err, &oe) && oe.Index >= 0 && oe.Index < len(d.P.Ops) {
 		return diag.Errorf(d.Loc(prog, oe.Index), "'%s' op %v", byOpcode[d.P.Ops[oe.Index].Opcode].nameOr(), oe.Err)
@@ -313,5 +314,6 @@ func NewOp(name string, ids []int32, attrs ir.Attrs, q alir.QInterval) (alir.Op,
 		}
 	}
 	tmp := ir.Operation{Name: name, Attrs: attrs}
-	return a, d.get(&tmp, &a, ids)
+	// A copy: ids stays on the caller's stack (get is called indirectly).
+	return a, d.get(&tmp, &a, append([]int32(nil), ids...))
 }

@@ -22,7 +22,7 @@ func ToALIR(prog *ir.Operation) (*alir.Program, error) {
 	}
 	if d := DenseOf(prog); d != nil {
 		if err := d.P.Validate(); err != nil {
-			return nil, d.errorAt(prog, err)
+			return nil, d.ErrorAt(prog, err)
 		}
 		return d.P.Clone(), nil
 	}

@@ -37,17 +37,7 @@ func IntBits(lo, hi *big.Int) alir.KIF {
 	}
 	// bits = ceil_log2(max(|lo|, hi + 1)).
 	if lo.IsInt64() && hi.IsInt64() {
-		// In int64: ceil_log2(x) = len(x - 1) for x >= 1, and -lo - 1 and
-		// hi do not overflow.
-		l, h := lo.Int64(), hi.Int64()
-		bits := 0
-		if l < 0 {
-			bits = mathbits.Len64(uint64(-(l + 1)))
-		}
-		if h >= 0 {
-			bits = max(bits, mathbits.Len64(uint64(h)))
-		}
-		return alir.KIF{Signed: l < 0, Integers: bits}
+		return IntBits64(lo.Int64(), hi.Int64())
 	}
 	bits := 0
 	if lo.Sign() < 0 {
@@ -57,6 +47,20 @@ func IntBits(lo, hi *big.Int) alir.KIF {
 		bits = max(bits, ceilLog2(new(big.Int).Add(hi, big.NewInt(1))))
 	}
 	return alir.KIF{Signed: lo.Sign() < 0, Integers: bits}
+}
+
+// IntBits64 is IntBits of int64 bounds.
+func IntBits64(lo, hi int64) alir.KIF {
+	// bits = ceil_log2(max(|lo|, hi + 1)); in int64, ceil_log2(x) =
+	// len(x - 1) for x >= 1, and -lo - 1 and hi do not overflow.
+	bits := 0
+	if lo < 0 {
+		bits = mathbits.Len64(uint64(-(lo + 1)))
+	}
+	if hi >= 0 {
+		bits = max(bits, mathbits.Len64(uint64(hi)))
+	}
+	return alir.KIF{Signed: lo < 0, Integers: bits}
 }
 
 // ceilLog2 is the least n with 2^n >= x, for x >= 1.

@@ -39,10 +39,12 @@ func checkOp(op *ir.Operation, parent *ir.Operation) *diag.Diagnostic {
 			if b := op.Body(0); b != nil && len(b.Ops) != 0 {
 				return diag.OpErrorf(op, "in dense form, must have an empty body")
 			}
-			if err := d.P.Validate(); err != nil {
-				return d.errorAt(op, err)
+			// Portability validates d.P first: one analysis for both.
+			bad, err := d.P.Portability()
+			if err != nil {
+				return d.ErrorAt(op, err)
 			}
-			return checkPortable(op, d, d.P)
+			return portabilityError(op, d, d.P, bad)
 		}
 		p, err := ToALIR(op)
 		if err != nil {
@@ -72,7 +74,16 @@ func checkOp(op *ir.Operation, parent *ir.Operation) *diag.Diagnostic {
 // The diagnostic is located at the first such op.
 func checkPortable(prog *ir.Operation, d *Dense, p *alir.Program) *diag.Diagnostic {
 	bad, err := p.Portability()
-	if err != nil || len(bad) == 0 {
+	if err != nil {
+		return nil
+	}
+	return portabilityError(prog, d, p, bad)
+}
+
+// portabilityError is checkPortable's diagnostic for the ops bad that
+// alir.Program.Portability found not portable (nil when there are none).
+func portabilityError(prog *ir.Operation, d *Dense, p *alir.Program, bad []alir.NonPortable) *diag.Diagnostic {
+	if len(bad) == 0 {
 		return nil
 	}
 	if d != nil {

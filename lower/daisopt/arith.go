@@ -12,46 +12,22 @@ import (
 // (k, i, f) holds a raw integer r standing for r*2^-f. (The operations
 // themselves are alir's: alir.Evaluator.)
 
-// span is a closed range of raw values: alir's Range, whose opcode table
-// gives the ranges of results (see analyze).
-type span alir.Range
+// span is a closed range of raw values: alir's Span (int64 bounds while
+// they fit, big.Ints beyond), whose opcode table gives the ranges of
+// results (see analyze).
+type span = alir.Span
 
-// fullSpan returns the range of every raw value of t.
-func fullSpan(t alir.KIF) span {
-	w := uint(t.Width())
-	if w == 0 {
-		return span{new(big.Int), new(big.Int)}
-	}
-	if t.Signed {
-		hi := new(big.Int).Lsh(big.NewInt(1), w-1)
-		lo := new(big.Int).Neg(hi)
-		return span{lo, hi.Sub(hi, big.NewInt(1))}
-	}
-	hi := new(big.Int).Lsh(big.NewInt(1), w)
-	return span{new(big.Int), hi.Sub(hi, big.NewInt(1))}
-}
-
-func (s span) within(o span) bool { return s.Lo.Cmp(o.Lo) >= 0 && s.Hi.Cmp(o.Hi) <= 0 }
-
-func (s span) shl(n uint) span {
-	return span{new(big.Int).Lsh(s.Lo, n), new(big.Int).Lsh(s.Hi, n)}
-}
-
-func (s span) neg() span { return span{new(big.Int).Neg(s.Hi), new(big.Int).Neg(s.Lo)} }
-
-func (s span) add(o span) span {
-	return span{new(big.Int).Add(s.Lo, o.Lo), new(big.Int).Add(s.Hi, o.Hi)}
-}
+// spanOf returns [lo, hi].
+func spanOf(lo, hi *big.Int) span { return alir.SpanOf(alir.Range{Lo: lo, Hi: hi}) }
 
 // rescale brings raw values at e fractional bits to f fractional bits:
 // exactly when f >= e, else by floor (which is monotone, so bounds map to
 // bounds); floored reports the latter.
-func (s span) rescale(e, f int) (r span, floored bool) {
+func rescale(s span, e, f int) (r span, floored bool) {
 	if f >= e {
-		return s.shl(uint(f - e)), false
+		return s.Shl(uint(f - e)), false
 	}
-	n := uint(e - f)
-	return span{new(big.Int).Rsh(s.Lo, n), new(big.Int).Rsh(s.Hi, n)}, true
+	return s.Sar(uint(e - f)), true
 }
 
 // spanInterval returns the interval of the raw values s at f fractional
@@ -60,7 +36,16 @@ func (s span) rescale(e, f int) (r span, floored bool) {
 // outward when float64 cannot hold them. ok is false when no such type
 // exists (wider than 64 bits, or a step float64 cannot hold).
 func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
-	ib := dais.IntBits(s.Lo, s.Hi)
+	var ib alir.KIF
+	var lo, hi float64
+	if l, h, narrow := s.Int64(); narrow {
+		ib = dais.IntBits64(l, h)
+		lo, hi = scaled64(l, f, big.Below), scaled64(h, f, big.Above)
+	} else {
+		r := s.Range()
+		ib = dais.IntBits(r.Lo, r.Hi)
+		lo, hi = scaled(r.Lo, f, big.Below), scaled(r.Hi, f, big.Above)
+	}
 	if ib.Width() == 0 {
 		step := math.Ldexp(1, -f)
 		if step == 0 || math.IsInf(step, 0) {
@@ -73,8 +58,6 @@ func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 		return q, k, false
 	}
 	full := k.QInterval()
-	lo := scaled(s.Lo, f, big.Below)
-	hi := scaled(s.Hi, f, big.Above)
 	lo, hi = math.Max(lo, full.Min), math.Min(hi, full.Max)
 	if lo == 0 {
 		lo = 0 // never -0
@@ -87,6 +70,16 @@ func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 		return q, k, false
 	}
 	return q, k, true
+}
+
+// scaled64 is scaled of an int64: exact in float64 arithmetic when x has
+// at most 53 significant bits and x*2^-f is a normal number.
+func scaled64(x int64, f int, dir big.Accuracy) float64 {
+	const exact = 1 << 53
+	if x > -exact && x < exact && f > -900 && f < 900 {
+		return math.Ldexp(float64(x), -f)
+	}
+	return scaled(big.NewInt(x), f, dir)
 }
 
 // spanType is spanInterval as a dais type.

@@ -36,7 +36,7 @@ func TestSpanInterval(t *testing.T) {
 		{"65 bits", "-1", "0xffffffffffffffff", 0, alir.QInterval{}, alir.KIF{}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			q, k, ok := spanInterval(span{n(c.lo), n(c.hi)}, c.f)
+			q, k, ok := spanInterval(spanOf(n(c.lo), n(c.hi)), c.f)
 			if ok != c.ok {
 				t.Fatalf("ok = %v, want %v", ok, c.ok)
 			}

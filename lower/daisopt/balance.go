@@ -1,7 +1,6 @@
 package daisopt
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/otir-dev/otir/backend/alir"
@@ -74,6 +73,16 @@ type balancer struct {
 	root   map[int]alir.Op   // the rebuilt roots
 	next   int32             // id of the next new node: len(p.Ops), len(p.Ops)+1, ...
 	drop   []bool
+	// stack and terms are leaves' buffers, reused from chain to chain.
+	stack []leafItem
+	terms []term
+}
+
+// leafItem is a node of a chain that leaves has still to visit.
+type leafItem struct {
+	slot  int32
+	neg   bool
+	shift int64
 }
 
 func (v *view) balance() int {
@@ -150,13 +159,11 @@ func (b *balancer) markInner() {
 
 // leaves returns the terms of the chain rooted at slot root, left to right
 // (the first is the lead: never negated nor shifted), and its inner nodes.
+// The terms are b.terms, valid until the next call.
 func (b *balancer) leaves(root int) (terms []term, inner []int32) {
-	type item struct {
-		slot  int32
-		neg   bool
-		shift int64
-	}
-	stack := []item{{int32(root), false, 0}}
+	stack := append(b.stack[:0], leafItem{int32(root), false, 0})
+	terms = b.terms[:0]
+	defer func() { b.stack, b.terms = stack[:0], terms[:0] }()
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -171,8 +178,8 @@ func (b *balancer) leaves(root int) (terms []term, inner []int32) {
 		}
 		// Push b first so that a, the left operand, comes out first.
 		bneg := it.neg != (op.Opcode == alir.OpSub)
-		stack = append(stack, item{op.ID1, bneg, it.shift + int64(op.DataLow())})
-		stack = append(stack, item{op.ID0, it.neg, it.shift})
+		stack = append(stack, leafItem{op.ID1, bneg, it.shift + int64(op.DataLow())})
+		stack = append(stack, leafItem{op.ID0, it.neg, it.shift})
 	}
 	return terms, inner
 }
@@ -189,11 +196,11 @@ func (b *balancer) rebuild(root int) bool {
 	next := b.next
 	var nodes []alir.Op
 	h := termHeap(terms)
-	heap.Init(&h)
+	h.init()
 	seq := len(terms)
-	for h.Len() > 2 {
-		x := heap.Pop(&h).(term)
-		y := heap.Pop(&h).(term)
+	for len(h) > 2 {
+		x := h.pop()
+		y := h.pop()
 		t, node, ok := b.node(x, y)
 		if !ok {
 			b.next = next
@@ -202,7 +209,7 @@ func (b *balancer) rebuild(root int) bool {
 		t.seq = seq
 		seq++
 		nodes = append(nodes, node)
-		heap.Push(&h, t)
+		h.push(t)
 	}
 	l, r := h[0], h[1]
 	if !l.lead() {
@@ -242,11 +249,11 @@ func (b *balancer) node(x, y term) (term, alir.Op, bool) {
 		return l, alir.Op{}, false
 	}
 	e := max(l.f, r.f-int(d))
-	rs := r.s.shl(uint(e - r.f + int(d)))
+	rs := r.s.Shl(uint(e - r.f + int(d)))
 	if l.neg != r.neg {
-		rs = rs.neg()
+		rs = rs.Neg()
 	}
-	s := l.s.shl(uint(e - l.f)).add(rs)
+	s := l.s.Shl(uint(e - l.f)).Add(rs)
 	q, k, ok := spanInterval(s, e)
 	if !ok || k.Fractionals != e {
 		return l, alir.Op{}, false // (a sum that is always 0 would get step 1)
@@ -273,21 +280,64 @@ func combine(l, r term, q alir.QInterval) (alir.Op, bool) {
 	return alir.Op{ID0: -1, ID1: -1, Opcode: code, Data: d, QInt: q}, true
 }
 
-// termHeap orders terms by availability, then creation.
+// termHeap orders terms by availability, then creation: a binary
+// min-heap, as container/heap keeps one (the same order of pops), without
+// boxing each term in an interface.
 type termHeap []term
 
-func (h termHeap) Len() int { return len(h) }
-func (h termHeap) Less(i, j int) bool {
+func (h termHeap) less(i, j int) bool {
 	if h[i].at != h[j].at {
 		return h[i].at < h[j].at
 	}
 	return h[i].seq < h[j].seq
 }
-func (h termHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *termHeap) Push(x any)   { *h = append(*h, x.(term)) }
-func (h *termHeap) Pop() any {
+
+func (h termHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i, len(h))
+	}
+}
+
+func (h *termHeap) push(t term) {
+	*h = append(*h, t)
+	h.up(len(*h) - 1)
+}
+
+func (h *termHeap) pop() term {
 	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	n := len(old) - 1
+	old[0], old[n] = old[n], old[0]
+	old.down(0, n)
+	*h = old[:n]
+	return old[n]
+}
+
+func (h termHeap) up(j int) {
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h termHeap) down(i0, n int) {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 {
+			break
+		}
+		j := j1 // left child
+		if j2 := j1 + 1; j2 < n && h.less(j2, j1) {
+			j = j2
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }

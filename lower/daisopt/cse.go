@@ -20,19 +20,15 @@ func CSE(prog *ir.Operation) (int, error) {
 	return v.cse(), nil
 }
 
-// cseKey identifies an op up to equivalence: the op without its
-// annotations, its operands replaced by representative slots.
-type cseKey struct {
-	code     alir.Opcode
-	id0, id1 int32
-	data     int64
-	q        alir.QInterval
-}
-
 func (v *view) cse() int {
 	n := len(v.p.Ops)
 	rep := make([]int32, n)
-	seen := make(map[cseKey]int32, n)
+	// seen holds the kept slots by their keys: the op without its
+	// annotations, its operands replaced by representative slots.
+	keys := make([]alir.OpKey, n)
+	var seen alir.OpKeySet
+	seen.Reserve(n)
+	keyOf := func(id int32) alir.OpKey { return keys[id] }
 	r := v.rebuild()
 	removed := 0
 	for i, op := range v.p.Ops {
@@ -44,14 +40,15 @@ func (v *view) cse() int {
 			ids[0], ids[1] = ids[1], ids[0]
 		}
 		c := withArgs(op, ids)
-		key := cseKey{c.Opcode, c.ID0, c.ID1, c.Data, c.QInt}
-		if prev, ok := seen[key]; ok {
+		key := alir.KeyOf(&c)
+		if prev := seen.Find(key, keyOf); prev >= 0 {
 			rep[i] = prev
 			r.alias(i, prev)
 			removed++
 			continue
 		}
-		seen[key] = int32(i)
+		keys[i] = key
+		seen.Insert(int32(i), keyOf)
 		rep[i] = int32(i)
 		r.keep(i, c)
 	}

@@ -49,8 +49,9 @@ func FuseSums(prog *ir.Operation, maxTerms int, annotate bool) (int, error) {
 		}
 	}
 	kif := make([]alir.KIF, len(p.Ops))
+	var kifs alir.KIFCache
 	for i, o := range p.Ops {
-		kif[i], _ = o.QInt.KIF() // valid: ToALIR validated p
+		kif[i], _ = kifs.KIF(o.QInt) // valid: ToALIR validated p
 	}
 	termsOf := func(i int32) []alir.Term {
 		// A rewrite, not a fact: which ops this pass fuses into a sum

@@ -159,11 +159,8 @@ func (v *view) narrowSlot(i int, r *ranges, pin []uint8) bool {
 // "maybe not".
 func exactAlready(s span, q alir.QInterval, f int) bool {
 	const exact = 1 << 53 // integers float64 holds exactly
-	if !s.Lo.IsInt64() || !s.Hi.IsInt64() {
-		return false
-	}
-	lo, hi := s.Lo.Int64(), s.Hi.Int64()
-	if lo < -exact || hi > exact || (lo == 0 && hi == 0) {
+	lo, hi, ok := s.Int64()
+	if !ok || lo < -exact || hi > exact || (lo == 0 && hi == 0) {
 		return false
 	}
 	return math.Ldexp(float64(lo), -f) == q.Min && math.Ldexp(float64(hi), -f) == q.Max && math.Ldexp(1, -f) == q.Step

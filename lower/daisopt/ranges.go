@@ -48,14 +48,14 @@ type spanner struct {
 // newSpanner returns a spanner whose operands' ranges are given by of.
 func newSpanner(v *view, of func(int32) span) *spanner {
 	sp := &spanner{v: v, full: map[alir.KIF]span{}}
-	sp.rules = alir.NewRanges(v.p, v.kif, func(s int32) alir.Range { return alir.Range(of(s)) })
+	sp.rules = alir.NewSpanRanges(v.p, v.kif, of)
 	return sp
 }
 
 func (sp *spanner) fullOf(t alir.KIF) span {
 	s, ok := sp.full[t]
 	if !ok {
-		s = fullSpan(t)
+		s = alir.TypeSpan(t)
 		sp.full[t] = s
 	}
 	return s
@@ -70,13 +70,11 @@ func (sp *spanner) fullOf(t alir.KIF) span {
 // that does not, the program is not portable.
 func (sp *spanner) op(i int) (s span, full, floored bool) {
 	t := sp.v.kif[i]
-	r, e := sp.rules.Op(i)
-	s = span(r)
-	known := s.Lo != nil
+	s, e, known := sp.rules.Span(i)
 	if known && e != t.Fractionals {
-		s, floored = s.rescale(e, t.Fractionals)
+		s, floored = rescale(s, e, t.Fractionals)
 	}
-	if !known || !s.within(sp.fullOf(t)) {
+	if !known || !s.Within(sp.fullOf(t)) {
 		return sp.fullOf(t), true, floored
 	}
 	return s, false, floored

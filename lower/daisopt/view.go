@@ -23,29 +23,24 @@ type view struct {
 // load checks a dais.program (dais.Load and alir.Program.Validate; a
 // problem is a diagnostic at the offending op) and returns its view.
 func load(prog *ir.Operation) (*view, error) {
-	d, err := dais.Load(prog)
+	d, err := dais.Load(prog) // converted from ops: the pass owns d
 	if err != nil {
 		return nil, err
 	}
-	p, err := dais.ProgramOf(prog) // validates a dense program
+	p := d.P
+	eval, err := alir.NewEvaluator(p) // validates p: one analysis for both
 	if err != nil {
-		return nil, err
+		return nil, d.ErrorAt(prog, err)
 	}
 	for i, op := range p.Ops {
 		if op.Opcode == alir.OpSum {
 			return nil, diag.Errorf(d.Loc(prog, i), "'%s' op is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it", dais.OpSum)
 		}
 	}
-	if d.P != p { // converted from ops: the pass owns d
-		d.P = p
-	}
-	eval, err := alir.NewEvaluator(p)
-	if err != nil {
-		return nil, err
-	}
 	v := &view{prog: prog, d: d, p: p, eval: eval, kif: make([]alir.KIF, len(p.Ops))}
+	var kifs alir.KIFCache
 	for i, o := range p.Ops {
-		v.kif[i], _ = o.QInt.KIF() // valid: validated above
+		v.kif[i], _ = kifs.KIF(o.QInt) // valid: validated above
 	}
 	return v, nil
 }

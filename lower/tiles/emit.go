@@ -26,10 +26,9 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 	}
 	// The op's fields are its name, operands, attributes and type.
 	memo := name != dais.OpInput
-	key := memoKey{op.ID0, op.ID1, op.Opcode, op.Data, op.QInt}
 	if memo {
-		if s, ok := l.memo[key]; ok {
-			return s, nil
+		if id := l.memo.Find(alir.KeyOf(&op), l.keyFn); id >= 0 {
+			return l.slots[id], nil
 		}
 	}
 	l.nOps++
@@ -38,20 +37,48 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
 	}
 	loc := l.locIndex()
-	s := &slot{id: int32(len(l.ops)), lo: lo, hi: hi}
+	s := l.newSlot()
+	*s = slot{id: int32(len(l.ops)), lo: lo, hi: hi}
 	if len(l.ops) == cap(l.ops) {
 		// Doubling: append grows big slices by a quarter, which copies
 		// (and allocates) the program about five times over.
-		n := max(2*cap(l.ops), 1024)
-		l.ops = append(make([]alir.Op, 0, n), l.ops...)
-		l.opLoc = append(make([]int32, 0, n), l.opLoc...)
+		l.growOps(max(cap(l.ops), 1024))
 	}
 	l.ops = append(l.ops, op)
 	l.opLoc = append(l.opLoc, loc)
+	l.slots = append(l.slots, s)
 	if memo {
-		l.memo[key] = s
+		l.memo.Insert(s.id, l.keyFn)
 	}
 	return s, nil
+}
+
+// growOps makes room for n more ops (a lowering that knows how many it
+// will emit says so, and the program is not copied as it grows), never
+// beyond max-ops.
+func (l *lowerer) growOps(n int) {
+	if rest := l.opts.MaxOps - len(l.ops); rest >= 0 && n > rest+1 {
+		n = rest + 1
+	}
+	if n <= cap(l.ops)-len(l.ops) {
+		return
+	}
+	c := len(l.ops) + n
+	l.memo.Reserve(c)
+	l.ops = append(make([]alir.Op, 0, c), l.ops...)
+	l.opLoc = append(make([]int32, 0, c), l.opLoc...)
+	l.slots = append(make([]*slot, 0, c), l.slots...)
+}
+
+// newSlot returns a fresh slot, from a block of them (one allocation per
+// block, not per op).
+func (l *lowerer) newSlot() *slot {
+	if len(l.slotBlock) == 0 {
+		l.slotBlock = make([]slot, 1024)
+	}
+	s := &l.slotBlock[0]
+	l.slotBlock = l.slotBlock[1:]
+	return s
 }
 
 // locIndex returns the index in l.locs of the location of the op being

@@ -74,9 +74,14 @@ type lowerer struct {
 	killed map[int32]*ir.Operation
 
 	consts map[string]*slot
-	// memo maps an op's name, operands, attributes and type to its slot.
-	memo  map[memoKey]*slot
-	bools map[boolKey]*slot
+	// memo finds an op by its name, operands, attributes and type (keyFn
+	// gives those of an emitted op); slots are the slots of the ops, by id;
+	// slotBlock is where newSlot takes the next one.
+	memo      alir.OpKeySet
+	keyFn     func(id int32) alir.OpKey
+	slots     []*slot
+	slotBlock []slot
+	bools     map[boolKey]*slot
 	// ints are the shared small integers of the bounds (small.go).
 	ints map[int64]*big.Int
 	args []*argInfo
@@ -100,15 +105,6 @@ type lowerer struct {
 	tableLoc   []int32
 	tableIndex map[string]int32
 	lookups    map[*ir.Operation]*lookupTable
-}
-
-// memoKey is an op without its annotations: its name, operands, attributes
-// and type.
-type memoKey struct {
-	id0, id1 int32
-	code     alir.Opcode
-	data     int64
-	q        alir.QInterval
 }
 
 type boolKey struct {

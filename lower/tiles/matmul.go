@@ -56,6 +56,7 @@ func (l *lowerer) matmul(op *ir.Operation) error {
 		return err
 	}
 	if !done {
+		l.growOps(2 * M * N * K) // the products and the adds summing them
 		for m := 0; m < M; m++ {
 			l.progress.Row, l.progress.Rows = m, M
 			l.report()

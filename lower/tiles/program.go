@@ -26,7 +26,8 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 	if body == nil {
 		return nil, diag.OpErrorf(k, "has no body")
 	}
-	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, memo: map[memoKey]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}, ints: map[int64]*big.Int{}}
+	l := &lowerer{opts: opts, kernel: k, cur: k, consts: map[string]*slot{}, locOf: map[*ir.Operation]int32{}, bools: map[boolKey]*slot{}, ints: map[int64]*big.Int{}}
+	l.keyFn = func(id int32) alir.OpKey { return alir.KeyOf(&l.ops[id]) }
 	if opts.Warn != nil {
 		l.deadAt = map[*big.Int]*ir.Operation{}
 		l.killed = map[int32]*ir.Operation{}

@@ -112,6 +112,54 @@ func importALIR(path string, max int64) (*ir.Module, error) {
 	return m, nil
 }
 
+// writeJSON writes p to path as ALIR JSON (format alir-json, alir-v4-json
+// or either with -gz), streamed: the document is never held whole.
+func writeJSON(path, format string, p *alir.Program) error {
+	write := alir.WriteJSON
+	if strings.HasPrefix(format, "alir-v4-") {
+		write = alir.WriteJSONV4
+	}
+	var encodeErr error
+	err := outfile.Write(path, func(w io.Writer) error {
+		fw := &firstError{w: w}
+		dst := io.Writer(fw)
+		var zw *gzip.Writer
+		if strings.HasSuffix(format, "-gz") {
+			zw = gzip.NewWriter(fw)
+			dst = zw
+		}
+		err := write(dst, p)
+		if err == nil && zw != nil {
+			err = zw.Close()
+		}
+		if err != nil && fw.err == nil {
+			encodeErr = err // not the file's
+		}
+		return err
+	})
+	if encodeErr != nil {
+		return fmt.Errorf("cannot encode the program as %s: %v", format, encodeErr)
+	}
+	if err != nil {
+		return &writeError{path, err}
+	}
+	return nil
+}
+
+// firstError is a writer that remembers the first error of w.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(b []byte) (int, error) {
+	n, err := f.w.Write(b)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
 // emit writes the module's only dais.program to path in the given format,
 // or (dot) the whole module as a Graphviz graph to path or ("-") stdout.
 func emit(m *ir.Module, format, path string, stdout io.Writer) error {
@@ -157,19 +205,7 @@ func emit(m *ir.Module, format, path string, stdout io.Writer) error {
 	}
 	switch format {
 	case "alir-json", "alir-json-gz", "alir-v4-json", "alir-v4-json-gz":
-		if strings.HasPrefix(format, "alir-v4-") {
-			data, err = alir.EncodeJSONV4(p)
-		} else {
-			data, err = alir.EncodeJSON(p)
-		}
-		if err == nil && strings.HasSuffix(format, "-gz") {
-			var b bytes.Buffer
-			zw := gzip.NewWriter(&b)
-			if _, err = zw.Write(data); err == nil {
-				err = zw.Close()
-			}
-			data = b.Bytes()
-		}
+		return writeJSON(path, format, p)
 	case "alir-bytecode":
 		data, err = alir.EncodeBytecode(p)
 	case "alir-v4-bytecode":

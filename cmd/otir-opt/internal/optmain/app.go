@@ -49,6 +49,7 @@ func newApp(env Env) *cli.App {
 		&cli.StringSliceFlag{Name: "print-ir-before", Aliases: []string{"mlir-print-ir-before"}, Usage: "print the IR to stderr before each pass of the comma-separated list `PASSES`", Category: catDebug},
 		&cli.StringSliceFlag{Name: "print-ir-after", Aliases: []string{"mlir-print-ir-after"}, Usage: "print the IR to stderr after each pass of the comma-separated list `PASSES`", Category: catDebug},
 		&cli.BoolFlag{Name: "timing", Aliases: []string{"mlir-timing"}, Usage: "print an execution time report to stderr", Category: catDebug},
+		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the run to `FILE`, for go tool pprof", Category: catDebug},
 		&cli.StringFlag{Name: "progress", Value: progressAuto, Usage: "show the running pass and its progress on one status line of stderr, rewritten in place and erased at the end, once a run lasts half a second: `WHEN` auto (the default: only when stderr is a terminal), always or never", Category: catDebug},
 		// Hidden: how long a run lasts before the status line is drawn (tests set 0).
 		&cli.DurationFlag{Name: "progress-delay", Value: progress.DefaultDelay, Hidden: true},

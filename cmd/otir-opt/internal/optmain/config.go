@@ -35,6 +35,8 @@ type config struct {
 	printBefore  func(*passes.Entry) bool
 	printAfter   func(*passes.Entry) bool
 	timing       bool
+	// cpuProfile is --cpuprofile: the file of the run's CPU profile.
+	cpuProfile string
 	// progress is --progress (auto, always or never), progressDelay the
 	// hidden --progress-delay.
 	progress      string
@@ -61,6 +63,7 @@ func configure(c *cli.Context, rec *passRecorder) (*config, error) {
 		verifyEach:    c.Bool("verify-each"),
 		dumpPipeline:  c.Bool("dump-pass-pipeline"),
 		timing:        c.Bool("timing"),
+		cpuProfile:    c.String("cpuprofile"),
 		progress:      c.String("progress"),
 		progressDelay: c.Duration("progress-delay"),
 		importALIR:    c.String("import-alir"),

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"runtime/pprof"
 
 	"github.com/otir-dev/otir/cmd/internal/crash"
 	"github.com/otir-dev/otir/diag"
@@ -23,6 +25,13 @@ const stdinName = "<stdin>"
 
 // run processes the input as configured and writes the output.
 func run(cfg *config, env Env) error {
+	if cfg.cpuProfile != "" {
+		stop, err := startCPUProfile(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	name, src, parse := cfg.importALIR, "", env.Parse
 	if cfg.unregistered {
 		if env.ParseUnregistered == nil {
@@ -376,4 +385,18 @@ func (p daisPrinter) AfterPass(e *passes.Entry, m *ir.Module, failed bool) {
 		dais.MaterializeAll(m)
 	}
 	p.IRPrinter.AfterPass(e, m, failed)
+}
+
+// startCPUProfile starts writing the run's CPU profile (runtime/pprof) to
+// path; stop ends it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, failf("cannot write the CPU profile '%s': %v", path, pathErr(err))
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, failf("cannot write the CPU profile '%s': %v", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

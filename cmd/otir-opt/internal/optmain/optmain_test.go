@@ -224,6 +224,25 @@ func TestOutputFile(t *testing.T) {
 	}
 }
 
+// TestCPUProfile checks --cpuprofile: a profile file for go tool pprof
+// (gzip-compressed protobuf), and an error for a file it cannot create.
+func TestCPUProfile(t *testing.T) {
+	dir := writeFiles(t, inputs)
+	prof := filepath.Join(dir, "cpu.prof")
+	r := runOpt(t, dir, "", "dup.otir", "--cse", "--cpuprofile", prof, "-o", "/dev/null")
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("code %d, stderr %s", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("the profile is not a gzip file: %v %q", err, b)
+	}
+	bad := filepath.Join(dir, "missing", "cpu.prof")
+	r = runOpt(t, dir, "", "dup.otir", "--cpuprofile="+bad)
+	if want := "otir-opt: cannot write the CPU profile '" + bad + "': no such file or directory\n"; r.code != 1 || r.stderr != want {
+		t.Errorf("code %d, stderr %q, want 1, %q", r.code, r.stderr, want)
+	}
+}
+
 func TestTiming(t *testing.T) {
 	dir := writeFiles(t, inputs)
 	for _, flag := range []string{"--timing", "--mlir-timing"} {
