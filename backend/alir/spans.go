@@ -54,7 +54,7 @@ func (r *Ranges) Span(i int) (s Span, e int, known bool) {
 		return Span{x}, e, !unknown
 	}
 	b, e, _ := r.p.Dialect.Info(r.p.Ops[i].Opcode).span(r.p, &r.inf, i, r.fn)
-	if b.lo == nil {
+	if b.Lo == nil {
 		return Span{}, e, false
 	}
 	return Span{xrngOf(b)}, e, true
@@ -95,19 +95,19 @@ func (r *Ranges) StepOK(i int, t KIF) bool {
 type Span struct{ x xrng }
 
 // SpanOf returns r (whose bounds are known) as a Span.
-func SpanOf(r Range) Span { return Span{xrngOf(rng{r.Lo, r.Hi})} }
+func SpanOf(r Range) Span { return Span{xrngOf(rng{Lo: r.Lo, Hi: r.Hi})} }
 
 // TypeSpan returns the range of every raw value of t.
 func TypeSpan(t KIF) Span { return Span{typeRange64(t)} }
 
 // Range returns s with big.Int bounds (fresh ones when s is narrow).
-func (s Span) Range() Range { b := s.x.big(); return Range{b.lo, b.hi} }
+func (s Span) Range() Range { b := s.x.big(); return Range{b.Lo, b.Hi} }
 
 // Int64 returns s's bounds when both fit int64.
 func (s Span) Int64() (lo, hi int64, ok bool) {
 	if s.x.wide != nil {
-		if s.x.wide.lo.IsInt64() && s.x.wide.hi.IsInt64() { // (allWide)
-			return s.x.wide.lo.Int64(), s.x.wide.hi.Int64(), true
+		if s.x.wide.Lo.IsInt64() && s.x.wide.Hi.IsInt64() { // (allWide)
+			return s.x.wide.Lo.Int64(), s.x.wide.Hi.Int64(), true
 		}
 		return 0, 0, false
 	}
