@@ -68,6 +68,37 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	return []rvalue{out}, nil
 }
 
+// scalarElementwise runs a scalar element-wise instruction (instr.scalar)
+// on unboxed scalars, as execElementwise would, without allocating; done is
+// false, with nothing done, when an operand is not a scalar held unboxed.
+func (w *workgroup) scalarElementwise(in *instr) (done bool, err error) {
+	var types [maxScalarArgs]ir.Type
+	args := w.nums[:len(in.args)]
+	for j, s := range in.args {
+		sl := &w.slots[s]
+		if sl.t == nil {
+			return false, nil
+		}
+		args[j], types[j] = sl.n, sl.t
+	}
+	if in.fn == nil || in.fnTypes != types {
+		fn, err := scalarFunc(in.op, in.sem.elem, slices.Clone(types[:len(args)]), in.relem)
+		if err != nil {
+			return true, opErr(in.op, "%v", err)
+		}
+		in.fn, in.fnTypes = fn, types
+	}
+	r, err := in.fn(args)
+	if err == nil {
+		r, err = convert(r, in.relem)
+	}
+	if err != nil {
+		return true, opErr(in.op, "%v", err)
+	}
+	w.slots[in.res[0]] = scalarSlot(in.relem, r)
+	return true, nil
+}
+
 // broadcastStrides checks that the operands broadcast (NumPy rules: shapes
 // aligned on the right, each dimension equal or 1) to exactly the result
 // shape, and returns for each operand the stride of each result dimension in

@@ -190,7 +190,7 @@ func newMachine(k *ir.Operation, args []*Buffer, opts Options) (*machine, error)
 	if len(grid) == 0 || len(grid) > 3 {
 		return nil, diag.Errorf(k.Loc, "kernel @%s has a grid of rank %d (1 to 3)", ir.KernelName(k), len(grid))
 	}
-	m := &machine{kernel: k, grid: grid, params: params, opts: opts,
+	m := &machine{kernel: k, prog: compile(k), grid: grid, params: params, opts: opts,
 		globals: make([]*memory, len(params)), scalars: make([]*Buffer, len(params))}
 	body := k.Body(0)
 	for i, p := range params {
