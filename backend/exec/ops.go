@@ -49,7 +49,7 @@ func execConstant(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if len(vals) != 1 && len(vals) != out.Len() {
 		return nil, opErr(op, "has %d values for %d elements", len(vals), out.Len())
 	}
-	for i := 0; i < out.Len(); i++ {
+	for i, n := 0, out.Len(); i < n; i++ {
 		v := vals[0]
 		if len(vals) > 1 {
 			v = vals[i]

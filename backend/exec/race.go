@@ -49,7 +49,7 @@ func checkRaces(k *ir.Operation, args []*Buffer, opts Options, first *machine, r
 		if g == nil {
 			continue
 		}
-		for e := 0; e < g.buf.Len(); e++ {
+		for e, size := 0, g.buf.Len(); e < size; e++ {
 			nonAtomic, differs := false, false
 			for _, m := range machines {
 				mem := m.globals[p]
