@@ -79,6 +79,10 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 			}
 		}
 		r, err := fn(args)
+		if err == nil && r.k == kInt && out.Ints != nil {
+			out.Ints[e] = wrap64(r.i, width, signed) // convert's wrap into an int64-held type
+			continue
+		}
 		if err == nil {
 			r, err = convert(r, relem)
 		}
@@ -88,11 +92,7 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 			}
 			return nil, opErr(op, "%v", err)
 		}
-		if out.Ints != nil {
-			out.Ints[e] = r.i
-		} else {
-			out.setNum(e, r)
-		}
+		out.setNum(e, r)
 	}
 	return []rvalue{out}, nil
 }
