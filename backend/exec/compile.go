@@ -55,9 +55,9 @@ type instr struct {
 	fnTypes [maxScalarArgs]ir.Type
 	// konst is an otir.constant's value, made at its first run.
 	konst []rvalue
-	// scratch holds a region op's values between iterations (scf.for's
-	// body arguments): an instruction never runs inside itself, so one
-	// buffer per instruction is enough.
+	// scratch holds a region op's values while it runs (scf.for's body
+	// arguments, scf.if's results): an instruction never runs inside
+	// itself, so one buffer per instruction is enough.
 	scratch []slot
 }
 

@@ -185,7 +185,8 @@ func (wk walk) index(e int, coord, strides []int64) int {
 	return int(tileview.Linear(coord, strides))
 }
 
-// next advances coordinates (nil: none kept) to the next element of shape.
+// next advances coordinates (nil: none kept) to the next element of shape;
+// it returns true so that a loop's post statement can call it.
 func next(coord, shape []int64) bool {
 	if coord != nil {
 		tileview.Next(coord, shape)
