@@ -16,8 +16,11 @@ type program struct {
 	code   []instr
 	blocks []block // blocks[0] is the kernel's body
 	nslots int
-	// slotOf numbers the values (while compiling).
+	// slotOf numbers the values and sems holds the table entries, while
+	// compiling.
 	slotOf map[*ir.Value]int
+	sems   map[string]*semantics
+	ints   []int // the chunk that slots fills
 }
 
 // block is a compiled region block: the slots of its arguments and the
@@ -36,7 +39,7 @@ const maxScalarArgs = 3
 // instr is one compiled operation.
 type instr struct {
 	op    *ir.Operation
-	sem   semantics
+	sem   *semantics
 	known bool  // sem is the op's table entry (else the op is unknown)
 	cost  int64 // stepCost(op, sem)
 	args  []int // operand slots
@@ -44,15 +47,10 @@ type instr struct {
 	// regions are the indices in program.blocks of the op's region
 	// blocks, -1 for a region without one.
 	regions []int
-	// scalar marks an element-wise op with a scalar result and a valid
-	// operand count: it runs unboxed when its operands are scalars
+	// scalar is set for an element-wise op with a scalar result and a
+	// valid operand count: it runs unboxed when its operands are scalars
 	// (workgroup.scalarElementwise).
-	scalar bool
-	relem  ir.Type // scalar: the result type
-	// fn is the scalar function of a scalar element-wise op, picked for the
-	// operand types fnTypes (picked again when they differ).
-	fn      scalarFn
-	fnTypes [maxScalarArgs]ir.Type
+	scalar *scalarOp
 	// konst is an otir.constant's value, made at its first run.
 	konst []rvalue
 	// scratch holds a region op's values while it runs (scf.for's body
@@ -61,12 +59,37 @@ type instr struct {
 	scratch []slot
 }
 
+// scalarOp is what a scalar element-wise instruction keeps between runs.
+type scalarOp struct {
+	relem ir.Type // the result type
+	// fn is the scalar function picked for the operand types fnTypes
+	// (picked again when they differ).
+	fn      scalarFn
+	fnTypes [maxScalarArgs]ir.Type
+}
+
 // compile compiles kernel k.
 func compile(k *ir.Operation) *program {
-	p := &program{slotOf: map[*ir.Value]int{}}
+	values := 0
+	k.Walk(func(op *ir.Operation) bool {
+		values += len(op.Results)
+		return true
+	})
+	p := &program{slotOf: make(map[*ir.Value]int, values), sems: map[string]*semantics{}}
 	p.compileBlock(k.Body(0))
 	p.nslots = len(p.slotOf)
+	p.slotOf, p.sems, p.ints = nil, nil, nil
 	return p
+}
+
+// semOf is semOf(name), one copy per program.
+func (p *program) semOf(name string) (*semantics, bool) {
+	s, known := semOf(name)
+	if q, ok := p.sems[name]; ok {
+		return q, known
+	}
+	p.sems[name] = &s
+	return &s, known
 }
 
 // slot returns the slot of v, numbering it at its first mention.
@@ -79,12 +102,17 @@ func (p *program) slot(v *ir.Value) int {
 	return s
 }
 
+// slots returns the slots of vs, in a slice of one shared array (the slots
+// of all instructions, allocated in chunks).
 func (p *program) slots(vs []*ir.Value) []int {
-	out := make([]int, len(vs))
-	for i, v := range vs {
-		out[i] = p.slot(v)
+	if len(vs) > cap(p.ints)-len(p.ints) {
+		p.ints = make([]int, 0, max(len(vs), 4096))
 	}
-	return out
+	start := len(p.ints)
+	for _, v := range vs {
+		p.ints = append(p.ints, p.slot(v))
+	}
+	return p.ints[start:len(p.ints):len(p.ints)]
 }
 
 // compileBlock compiles b (nil: an absent region block, -1) and returns its
@@ -113,8 +141,8 @@ func (p *program) compileBlock(b *ir.Block) int {
 
 // compileOp compiles one operation and its regions.
 func (p *program) compileOp(op *ir.Operation) instr {
-	sem, known := semOf(op.Name)
-	in := instr{op: op, sem: sem, known: known, cost: stepCost(op, sem),
+	sem, known := p.semOf(op.Name)
+	in := instr{op: op, sem: sem, known: known, cost: stepCost(op, *sem),
 		args: p.slots(op.Operands), res: p.slots(op.Results)}
 	for r := range op.Regions {
 		in.regions = append(in.regions, p.compileBlock(op.Body(r)))
@@ -122,7 +150,7 @@ func (p *program) compileOp(op *ir.Operation) instr {
 	if sem.elem != nil && len(op.Operands) <= maxScalarArgs && len(op.Results) == 1 && ir.IsScalar(op.Results[0].Type) {
 		// execElementwise's checks that hold for every run of op.
 		if d := ir.LookupOp(op.Name); d != nil && len(d.Operands) == len(op.Operands) {
-			in.scalar, in.relem = true, op.Results[0].Type
+			in.scalar = &scalarOp{relem: op.Results[0].Type}
 		}
 	}
 	if b := op.Body(0); sem.run != nil && b != nil {

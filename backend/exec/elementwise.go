@@ -110,21 +110,22 @@ func (w *workgroup) scalarElementwise(in *instr) (done bool, err error) {
 		}
 		args[j], types[j] = sl.n, sl.t
 	}
-	if in.fn == nil || in.fnTypes != types {
-		fn, err := scalarFunc(in.op, in.sem.elem, slices.Clone(types[:len(args)]), in.relem)
+	sc := in.scalar
+	if sc.fn == nil || sc.fnTypes != types {
+		fn, err := scalarFunc(in.op, in.sem.elem, slices.Clone(types[:len(args)]), sc.relem)
 		if err != nil {
 			return true, opErr(in.op, "%v", err)
 		}
-		in.fn, in.fnTypes = fn, types
+		sc.fn, sc.fnTypes = fn, types
 	}
-	r, err := in.fn(args)
+	r, err := sc.fn(args)
 	if err == nil {
-		r, err = convert(r, in.relem)
+		r, err = convert(r, sc.relem)
 	}
 	if err != nil {
 		return true, opErr(in.op, "%v", err)
 	}
-	w.slots[in.res[0]] = scalarSlot(in.relem, r)
+	w.slots[in.res[0]] = scalarSlot(sc.relem, r)
 	return true, nil
 }
 

@@ -146,7 +146,7 @@ func (w *workgroup) step(in *instr) error {
 	if err := w.tickN(op, in.cost); err != nil {
 		return err
 	}
-	if in.scalar {
+	if in.scalar != nil {
 		if done, err := w.scalarElementwise(in); done {
 			return err
 		}

@@ -31,7 +31,7 @@ func checkRaces(k *ir.Operation, args []*Buffer, opts Options, first *machine, r
 	names := []string{"row-major", "reversed", fmt.Sprintf("shuffled (seed %d)", seed)}
 	machines := []*machine{first}
 	for i, order := range [][]int{reversed, shuffled} {
-		m, err := newMachine(k, args, opts)
+		m, err := newMachine(k, first.prog, args, opts)
 		if err != nil {
 			return err
 		}
