@@ -26,8 +26,8 @@ type machine struct {
 }
 
 // workgroup is one workgroup's logical thread: its coordinates, its SSA
-// values (by slot, program.slotOf) and its asynchronous copies not yet
-// waited on.
+// values (in the slots the compiled program numbered) and its asynchronous
+// copies not yet waited on.
 type workgroup struct {
 	m       *machine
 	pid     []int64
@@ -241,7 +241,8 @@ func conforms(v rvalue, t ir.Type) error {
 	return nil
 }
 
-// instrOf returns the instruction of op: the one running.
+// instrOf returns the instruction of op: the one running (a handler reads
+// the operands of its own operation only, before it runs any region).
 func (w *workgroup) instrOf(op *ir.Operation) *instr {
 	if w.cur == nil || w.cur.op != op {
 		panic("exec: a handler ran outside its instruction")
