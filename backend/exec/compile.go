@@ -70,12 +70,19 @@ type scalarOp struct {
 
 // compile compiles kernel k.
 func compile(k *ir.Operation) *program {
-	values := 0
+	values, uses := 0, 0
 	k.Walk(func(op *ir.Operation) bool {
 		values += len(op.Results)
+		uses += len(op.Operands) + len(op.Results)
+		for r := range op.Regions {
+			if b := op.Body(r); b != nil {
+				uses += len(b.Args)
+			}
+		}
 		return true
 	})
-	p := &program{slotOf: make(map[*ir.Value]int, values), sems: map[string]*semantics{}}
+	p := &program{slotOf: make(map[*ir.Value]int, values), sems: map[string]*semantics{},
+		ints: make([]int, 0, uses)}
 	p.compileBlock(k.Body(0))
 	p.nslots = len(p.slotOf)
 	p.slotOf, p.sems, p.ints = nil, nil, nil
@@ -106,7 +113,7 @@ func (p *program) slot(v *ir.Value) int {
 // of all instructions, allocated in chunks).
 func (p *program) slots(vs []*ir.Value) []int {
 	if len(vs) > cap(p.ints)-len(p.ints) {
-		p.ints = make([]int, 0, max(len(vs), 4096))
+		p.ints = make([]int, 0, max(len(vs), 1024))
 	}
 	start := len(p.ints)
 	for _, v := range vs {
