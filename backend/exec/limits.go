@@ -15,8 +15,8 @@ const (
 	// elements (512 MB of int64 values).
 	DefaultMaxElements = 1 << 26
 	// DefaultMaxSteps is the step limit otir-run applies by default: under
-	// a second of an empty scf.for loop, one step per iteration (more than
-	// 20 million a second of CPU time on the project's 2-core machine since
+	// a second of an empty scf.for loop, one step per iteration (20 to 30
+	// million a second of CPU time on the project's 2-core machine since
 	// kernels are compiled to instructions; docs/executor.md). It was 10^8,
 	// which let an endless loop run 25 to 45 s before the error at the old
 	// speed (2 to 4 million steps a second).
