@@ -1,7 +1,9 @@
 #!/bin/sh
-# Executor speed (issue 31, item 4): an empty scf.for run to otir-run's
-# default step limit (1.5e7 steps), timed in CPU seconds (user+sys) with the
-# machine's load average. Usage: bench/executor.sh [otir-run binary]
+# Executor speed (issue 31, item 4): an empty scf.for
+# (tests/exec/error-step-limit.otir) and a loop of scalar arithmetic
+# (bench/executor-scalar.otir), each run to otir-run's default step limit
+# (1.5e7 steps), timed in CPU seconds (user+sys) with the machine's load
+# average. Usage: bench/executor.sh [otir-run binary]
 set -e
 cd "$(dirname "$0")/.."
 bin=${1:-}
@@ -10,8 +12,11 @@ if [ -z "$bin" ]; then
 	go build -o "$bin" ./cmd/otir-run
 fi
 echo "load: $(cat /proc/loadavg)"
-for i in 1 2 3; do
-	/usr/bin/time -f "user %U s, sys %S s, max RSS %M KB" \
-		"$bin" tests/exec/error-step-limit.otir 2>&1 >/dev/null | grep -v "^ \|error-step-limit\|exited" || true
+for f in tests/exec/error-step-limit.otir bench/executor-scalar.otir; do
+	echo "$f"
+	for i in 1 2 3; do
+		/usr/bin/time -f "user %U s, sys %S s, max RSS %M KB" \
+			"$bin" "$f" 2>&1 >/dev/null | grep "^user" || true
+	done
 done
 echo "load: $(cat /proc/loadavg)"

@@ -1,6 +1,10 @@
 package exec
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/otir-dev/otir/ir"
+)
 
 // BenchmarkMatmul64 runs the 64x64x64 int8 tiled matmul of matmulSrc (16x16
 // tiles, a 4x4 grid, a K loop of 4 double-buffered DMA steps), verifier
@@ -38,4 +42,80 @@ func BenchmarkEmptyLoop(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkScalarLoop runs 10^5 iterations of a loop of scalar arithmetic
+// (a constant, add, mul, xor, cmp, select and an scf.if with a result,
+// carried in iter_args): the executor's speed on scalar code, reported as
+// steps/s (issue 31 asks for at least 10^7).
+func BenchmarkScalarLoop(b *testing.B) {
+	m := parseModule(b, `otir.kernel @scalar(%out: !otir.tile<1xi32, #global>) {
+  %c0 = otir.constant 0 : index
+  %c1 = otir.constant 1 : index
+  %n = otir.constant 100000 : index
+  %z = otir.constant 0 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (i32) {
+    %k = otir.constant 7 : i32
+    %x = otir.cast %i : index -> i32
+    %m = otir.mul %x, %k : i32
+    %s = otir.add %acc, %m : i32
+    %t = otir.xor %s, %x : i32
+    %big = otir.cmp kind(sgt) %t, %k : (i32, i32) -> i1
+    %u = otir.select %big, %t, %s : (i1, i32, i32) -> i32
+    %v = scf.if %big -> (i32) {
+      %w = otir.sub %u, %k : i32
+      scf.yield %w : i32
+    } else {
+      scf.yield %u : i32
+    }
+    scf.yield %v : i32
+  }
+  %z1 = otir.constant dense<0> : !otir.tile<1xi32, #private>
+  %tile = otir.add %z1, %r : (!otir.tile<1xi32, #private>, i32) -> !otir.tile<1xi32, #private>
+  otir.store %tile, %out : !otir.tile<1xi32, #private>, !otir.tile<1xi32, #global>
+  otir.return
+}`)
+	out := NewBuffer(ir.Int(32, true), 1)
+	var steps int64
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Run(m, "scalar", []*Buffer{out}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps += res.Steps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkTileOps runs element-wise ops on 64x64 i32 tiles in a loop of
+// 16 iterations (load, add, mul with a broadcast scalar, cmp, select,
+// store): the executor's speed on tiles, reported as elements/s.
+func BenchmarkTileOps(b *testing.B) {
+	m := parseModule(b, `otir.kernel @tiles(%a: !otir.tile<64x64xi32, #global>) {
+  %c0 = otir.constant 0 : index
+  %c1 = otir.constant 1 : index
+  %n = otir.constant 16 : index
+  %k = otir.constant 3 : i32
+  scf.for %i = %c0 to %n step %c1 {
+    %x = otir.load %a : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>
+    %y = otir.add %x, %x : !otir.tile<64x64xi32, #private>
+    %z = otir.mul %y, %k : (!otir.tile<64x64xi32, #private>, i32) -> !otir.tile<64x64xi32, #private>
+    %p = otir.cmp kind(sgt) %z, %x : (!otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi1, #private>
+    %s = otir.select %p, %z, %x : (!otir.tile<64x64xi1, #private>, !otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi32, #private>
+    otir.store %s, %a : !otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #global>
+  }
+  otir.return
+}`)
+	a := NewBuffer(ir.Int(32, true), 64, 64)
+	for i := range a.Ints {
+		a.Ints[i] = int64(i%7 - 3)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Run(m, "tiles", []*Buffer{a}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*16*6*64*64/b.Elapsed().Seconds(), "elements/s")
 }

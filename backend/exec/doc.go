@@ -8,7 +8,12 @@
 // any failure is a *diag.Diagnostic that names the operation and its location
 // (with notes at second locations), never a panic.
 //
-// Values: scalars and #private tiles are immutable *Buffer values; #global and
+// The kernel is compiled once per run to flat instructions (compile.go): SSA
+// values live in numbered slots, each op's table entry is resolved once, and
+// scalars are held unboxed; this changes the cost of a step, not its meaning.
+//
+// Values: scalars and #private tiles are immutable *Buffer values (a scalar
+// held unboxed in its slot until a handler asks for its *Buffer); #global and
 // #workgroup tiles are views of memory (a memory object and the flat index of
 // each element); DMA tokens refer to pending copies, which complete at the
 // otir.wait on their token.

@@ -47,25 +47,86 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	}
 	out := NewBuffer(relem, shape...)
 	args := make([]num, len(ins))
-	coord := make([]int64, len(shape))
-	for e := 0; e < out.Len(); e++ {
+	walks := make([]walk, len(ins))
+	var coord []int64 // only when some operand needs it
+	for j := range ins {
+		walks[j] = walkOf(strides[j], shape)
+		if walks[j] == walkCoord && coord == nil {
+			coord = make([]int64, len(shape))
+		}
+	}
+	// With an int64 form and int64 operands and result, most elements need
+	// no num (the exact result fits in an int64 and wraps in place).
+	i64 := sem.i64
+	if len(ins) != 2 || ins[0].Ints == nil || ins[1].Ints == nil || out.Ints == nil {
+		i64 = nil
+	}
+	width, signed, _ := intInfo(relem)
+	for e, n := 0, out.Len(); e < n; e, _ = e+1, next(coord, shape) {
+		if i64 != nil {
+			r, ok := i64(ins[0].Ints[walks[0].index(e, coord, strides[0])], ins[1].Ints[walks[1].index(e, coord, strides[1])])
+			if ok {
+				out.Ints[e] = wrap64(r, width, signed)
+				continue
+			}
+		}
 		for j, in := range ins {
-			args[j] = in.num(int(tileview.Linear(coord, strides[j])))
+			k := walks[j].index(e, coord, strides[j])
+			if in.Ints != nil {
+				args[j] = intNum(in.Ints[k])
+			} else {
+				args[j] = in.num(k)
+			}
 		}
 		r, err := fn(args)
+		if err == nil && r.k == kInt && out.Ints != nil {
+			out.Ints[e] = wrap64(r.i, width, signed) // convert's wrap into an int64-held type
+			continue
+		}
 		if err == nil {
 			r, err = convert(r, relem)
 		}
 		if err != nil {
 			if len(shape) > 0 {
-				return nil, opErr(op, "%v (element %s)", err, coordString(coord))
+				return nil, opErr(op, "%v (element %s)", err, coordString(tileview.Coord(int64(e), shape)))
 			}
 			return nil, opErr(op, "%v", err)
 		}
 		out.setNum(e, r)
-		tileview.Next(coord, shape)
 	}
 	return []rvalue{out}, nil
+}
+
+// scalarElementwise runs a scalar element-wise instruction (instr.scalar)
+// on unboxed scalars, as execElementwise would, without allocating; done is
+// false, with nothing done, when an operand is not a scalar held unboxed.
+func (w *workgroup) scalarElementwise(in *instr) (done bool, err error) {
+	var types [maxScalarArgs]ir.Type
+	args := w.nums[:len(in.args)]
+	for j, s := range in.args {
+		sl := &w.slots[s]
+		if sl.t == nil {
+			return false, nil
+		}
+		args[j], types[j] = sl.n, sl.t
+	}
+	sc := in.scalar
+	if sc.fn == nil || sc.fnTypes != types {
+		fn, err := scalarFunc(in.op, in.sem.elem, slices.Clone(types[:len(args)]), sc.relem)
+		if err != nil {
+			return true, opErr(in.op, "%v", err)
+		}
+		sc.fn, sc.fnTypes = fn, types
+	}
+	r, err := sc.fn(args)
+	if err == nil {
+		r, err = convert(r, sc.relem)
+	}
+	if err != nil {
+		return true, opErr(in.op, "%v", err)
+	}
+	w.slots[in.res[0]] = scalarSlot(sc.relem, r)
+	return true, nil
 }
 
 // broadcastStrides checks that the operands broadcast (NumPy rules: shapes
@@ -89,6 +150,49 @@ func broadcastStrides(ins []*Buffer, shape []int64) ([][]int64, error) {
 		strides[j] = tileview.BroadcastStrides(in.Shape, shape)
 	}
 	return strides, nil
+}
+
+// walk is how an operand broadcast to a result shape is read along the
+// result's elements in row-major order: at the element itself (the same
+// shape), always at its element 0 (one element), or by coordinates.
+type walk uint8
+
+const (
+	walkSame walk = iota
+	walkZero
+	walkCoord
+)
+
+// walkOf classifies an operand's broadcast strides along shape.
+func walkOf(strides, shape []int64) walk {
+	if slices.Equal(strides, tileview.Strides(shape)) {
+		return walkSame
+	}
+	if !slices.ContainsFunc(strides, func(s int64) bool { return s != 0 }) {
+		return walkZero
+	}
+	return walkCoord
+}
+
+// index is the operand's element read at result element e (coord its
+// coordinates when the walk needs them).
+func (wk walk) index(e int, coord, strides []int64) int {
+	switch wk {
+	case walkSame:
+		return e
+	case walkZero:
+		return 0
+	}
+	return int(tileview.Linear(coord, strides))
+}
+
+// next advances coordinates (nil: none kept) to the next element of shape;
+// it returns true so that a loop's post statement can call it.
+func next(coord, shape []int64) bool {
+	if coord != nil {
+		tileview.Next(coord, shape)
+	}
+	return true
 }
 
 // broadcastTo checks that a value broadcasts to the target shape (as a

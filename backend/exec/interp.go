@@ -15,23 +15,32 @@ import (
 // by all workgroups (the #global memory) and the run's bookkeeping.
 type machine struct {
 	kernel  *ir.Operation
+	prog    *program
 	grid    []int64
 	params  []Param
 	globals []*memory // by argument position; nil for scalar arguments
 	scalars []*Buffer // by argument position; nil for #global arguments
 	opts    Options
 	steps   int64
-	consts  map[*ir.Operation]*Buffer // constants are immutable: made once
+	slots   []slot // the running workgroup's; reused by the next
 }
 
 // workgroup is one workgroup's logical thread: its coordinates, its SSA
-// environment and its asynchronous copies not yet waited on.
+// values (in the slots the compiled program numbered) and its asynchronous
+// copies not yet waited on.
 type workgroup struct {
 	m       *machine
 	pid     []int64
 	linear  int
-	env     map[*ir.Value]rvalue
+	slots   []slot
 	pending []*dmaCopy
+	// cur is the instruction running (its handler's operands are its slots).
+	cur *instr
+	// outSlots, when a handler sets it, holds the handler's results (the
+	// values an scf region yielded), which step binds without boxing.
+	outSlots []slot
+	// nums holds the operands of a scalar element-wise op.
+	nums [maxScalarArgs]num
 }
 
 // handler executes one kind of operation and returns its results.
@@ -44,18 +53,22 @@ func opErr(op *ir.Operation, format string, args ...any) *diag.Diagnostic {
 
 // runWorkgroup runs the kernel body for one workgroup.
 func (m *machine) runWorkgroup(linear int) error {
-	w := &workgroup{m: m, linear: linear, env: map[*ir.Value]rvalue{}}
+	if m.slots == nil {
+		m.slots = make([]slot, m.prog.nslots)
+	}
+	clear(m.slots)
+	w := &workgroup{m: m, linear: linear, slots: m.slots}
 	w.pid = tileview.Coord(int64(linear), m.grid)
 	body := m.kernel.Body(0)
-	args := make([]rvalue, len(body.Args))
+	args := make([]slot, len(body.Args))
 	for i := range args {
 		if g := m.globals[i]; g != nil {
-			args[i] = &view{mem: g, shape: g.buf.Shape}
+			args[i].set(&view{mem: g, shape: g.buf.Shape})
 		} else {
-			args[i] = m.scalars[i]
+			args[i].set(m.scalars[i])
 		}
 	}
-	_, err := w.runBlock(body, args)
+	_, err := w.runBlock(&m.prog.blocks[0], args)
 	if err == nil {
 		err = w.checkUnwaited()
 	}
@@ -92,48 +105,53 @@ func (w *workgroup) checkUnwaited() error {
 }
 
 // runBlock binds the block's arguments, runs its operations in order and
-// returns the operands of its terminator (scf.yield or otir.return).
-func (w *workgroup) runBlock(b *ir.Block, args []rvalue) ([]rvalue, error) {
-	if b == nil {
+// returns its terminator (scf.yield or otir.return; nil if it has none), whose
+// operands are set: their values are in the slots of its args.
+func (w *workgroup) runBlock(blk *block, args []slot) (*instr, error) {
+	if blk == nil {
 		return nil, nil
 	}
-	if len(args) != len(b.Args) {
+	if len(args) != len(blk.args) {
 		loc := ir.Location{}
-		if p := b.ParentOp(); p != nil {
+		if p := blk.b.ParentOp(); p != nil {
 			loc = p.Loc
 		}
-		return nil, diag.Errorf(loc, "a region of %d arguments is entered with %d values", len(b.Args), len(args))
+		return nil, diag.Errorf(loc, "a region of %d arguments is entered with %d values", len(blk.args), len(args))
 	}
-	for i, a := range b.Args {
-		w.env[a] = args[i]
+	for i, s := range blk.args {
+		w.slots[s] = args[i]
 	}
-	for _, op := range b.Ops {
-		sem, known := semOf(op.Name)
-		if sem.ends {
-			vals := make([]rvalue, len(op.Operands))
-			for i := range op.Operands {
-				v, err := w.operand(op, i)
-				if err != nil {
+	code := w.m.prog.code[blk.start:blk.end]
+	for i := range code {
+		in := &code[i]
+		if in.sem.ends {
+			for j := range in.args {
+				if _, err := w.operandSlot(in, j); err != nil {
 					return nil, err
 				}
-				vals[i] = v
 			}
-			return vals, nil
+			return in, nil
 		}
-		if err := w.step(op, sem, known); err != nil {
+		if err := w.step(in); err != nil {
 			return nil, err
 		}
 	}
 	return nil, nil
 }
 
-// step executes one operation, of semantics sem (known: sem is its table
-// entry), and binds its results after checking each against its declared
-// type.
-func (w *workgroup) step(op *ir.Operation, sem semantics, known bool) error {
-	if err := w.tickN(op, stepCost(op, sem)); err != nil {
+// step executes one instruction and binds its results after checking each
+// against its declared type.
+func (w *workgroup) step(in *instr) error {
+	op, sem := in.op, in.sem
+	if err := w.tickN(op, in.cost); err != nil {
 		return err
 	}
+	if in.scalar != nil {
+		if done, err := w.scalarElementwise(in); done {
+			return err
+		}
+	}
+	w.cur = in
 	var res []rvalue
 	var err error
 	switch {
@@ -143,13 +161,27 @@ func (w *workgroup) step(op *ir.Operation, sem semantics, known bool) error {
 		res, err = execElementwise(w, op, sem.elem)
 	case sem.unsupported != "":
 		return opErr(op, "is not supported by the executor: %s", sem.unsupported)
-	case !known:
+	case !in.known:
 		return opErr(op, "is not an operation the executor can run")
 	default:
 		return opErr(op, "cannot run here")
 	}
+	out := w.outSlots
+	w.outSlots = nil
 	if err != nil {
 		return err
+	}
+	if out != nil {
+		if len(out) != len(op.Results) {
+			return opErr(op, "produced %d results but declares %d", len(out), len(op.Results))
+		}
+		for i := range out {
+			if err := out[i].conforms(op.Results[i].Type); err != nil {
+				return opErr(op, "result #%d %v", i, err)
+			}
+			w.slots[in.res[i]] = out[i]
+		}
+		return nil
 	}
 	if len(res) != len(op.Results) {
 		return opErr(op, "produced %d results but declares %d", len(res), len(op.Results))
@@ -158,7 +190,7 @@ func (w *workgroup) step(op *ir.Operation, sem semantics, known bool) error {
 		if err := conforms(r, op.Results[i].Type); err != nil {
 			return opErr(op, "result #%d %v", i, err)
 		}
-		w.env[op.Results[i]] = r
+		w.slots[in.res[i]].set(r)
 	}
 	return nil
 }
@@ -209,16 +241,36 @@ func conforms(v rvalue, t ir.Type) error {
 	return nil
 }
 
-// operand returns the runtime value of operand i.
-func (w *workgroup) operand(op *ir.Operation, i int) (rvalue, error) {
+// instrOf returns the instruction of op: the one running (a handler reads
+// the operands of its own operation only, before it runs any region).
+func (w *workgroup) instrOf(op *ir.Operation) *instr {
+	if w.cur == nil || w.cur.op != op {
+		panic("exec: a handler ran outside its instruction")
+	}
+	return w.cur
+}
+
+// operandSlot returns the slot of operand i of an instruction, which must
+// hold a value.
+func (w *workgroup) operandSlot(in *instr, i int) (*slot, error) {
+	op := in.op
 	if i >= len(op.Operands) {
 		return nil, opErr(op, "needs at least %d operands, has %d", i+1, len(op.Operands))
 	}
-	v, ok := w.env[op.Operands[i]]
-	if !ok || v == nil {
+	s := &w.slots[in.args[i]]
+	if s.v == nil && s.t == nil {
 		return nil, opErr(op, "operand #%d (%s) has no value here", i, valueName(op.Operands[i]))
 	}
-	return v, nil
+	return s, nil
+}
+
+// operand returns the runtime value of operand i.
+func (w *workgroup) operand(op *ir.Operation, i int) (rvalue, error) {
+	s, err := w.operandSlot(w.instrOf(op), i)
+	if err != nil {
+		return nil, err
+	}
+	return s.value(), nil
 }
 
 // valueOperand returns operand i, which must be a scalar or #private tile.
@@ -251,6 +303,19 @@ func (w *workgroup) viewOperand(op *ir.Operation, i int) (*view, error) {
 // intOperand returns operand i as an int64; it must be an integer or index
 // scalar whose value fits.
 func (w *workgroup) intOperand(op *ir.Operation, i int) (int64, error) {
+	s, err := w.operandSlot(w.instrOf(op), i)
+	if err != nil {
+		return 0, err
+	}
+	if s.t != nil { // a scalar, unboxed
+		if isFloatType(s.t) {
+			return 0, opErr(op, "operand #%d must be an integer or index scalar", i)
+		}
+		if s.n.k != kInt {
+			return 0, opErr(op, "operand #%d (%s) is out of range", i, s.n)
+		}
+		return s.n.i, nil
+	}
 	b, err := w.valueOperand(op, i)
 	if err != nil {
 		return 0, err

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -164,8 +165,8 @@ func TestTiledMatmulDoubleBuffered(t *testing.T) {
 }
 
 // TestMatmulWrapsOnce: the sum is exact and converted once, so an i8
-// accumulator wraps the final sum, not each partial sum, and a float
-// accumulator rounds once.
+// accumulator wraps the final sum, not each partial sum, an i64 one too
+// when partial sums leave int64, and a float accumulator rounds once.
 func TestMatmulWrapsOnce(t *testing.T) {
 	src := `
 otir.kernel @mm(%a: !otir.tile<1x4xi8, #global>, %b: !otir.tile<4x1xi8, #global>, %c: !otir.tile<1x1xi8, #global>) {
@@ -179,6 +180,13 @@ otir.kernel @mm(%a: !otir.tile<1x4xi8, #global>, %b: !otir.tile<4x1xi8, #global>
 	// 127*127 + 127*127 - 127*127 - 127*127 + 5 = 5 exactly.
 	res := runText(t, src, Options{}, ints(t, "1x4xi8", 127, 127, -127, -127), ints(t, "4x1xi8", 127, 127, 127, 127), ints(t, "1x1xi8", 5))
 	wantInts(t, "d", res.Output("c"), 5)
+
+	// i64: the partial sums leave int64 (the int64 dot product hands the
+	// element to the exact sum); 5 + 2*max + max - max + 0 = 2^64 + 3 wraps
+	// to 3.
+	const max = math.MaxInt64
+	res = runText(t, strings.NewReplacer("xi8", "xi64").Replace(src), Options{}, ints(t, "1x4xi64", max, max, -max, 0), ints(t, "4x1xi64", 2, 1, 1, 1), ints(t, "1x1xi64", 5))
+	wantInts(t, "d", res.Output("c"), 3)
 
 	fsrc := strings.NewReplacer("xi8", "xf16").Replace(src)
 	// 2048 + 1 + 1 - 2048 + 0 = 2 exactly; f16 partial sums would lose the 1s.

@@ -14,11 +14,12 @@ const (
 	// DefaultMaxElements is the default of Options.MaxElements: 2^26
 	// elements (512 MB of int64 values).
 	DefaultMaxElements = 1 << 26
-	// DefaultMaxSteps is the step limit otir-run applies by default: about
-	// 4 s of an empty scf.for loop, one step per iteration (about 4 million
-	// iterations a second of CPU time on the project's 2-core machine;
-	// docs/executor.md). It was 10^8, which let an endless loop run 25 to
-	// 45 s before the error.
+	// DefaultMaxSteps is the step limit otir-run applies by default: under
+	// a second of an empty scf.for loop, one step per iteration (20 to 30
+	// million a second of CPU time on the project's 2-core machine since
+	// kernels are compiled to instructions; docs/executor.md). It was 10^8,
+	// which let an endless loop run 25 to 45 s before the error at the old
+	// speed (2 to 4 million steps a second).
 	DefaultMaxSteps = 15_000_000
 )
 

@@ -51,9 +51,14 @@ func execMatmul(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 			if float {
 				r, err = floatDot(a, b, c.num(int(m*N+n)), row, col, K, N, relem)
 			} else {
-				sum := c.num(int(m*N + n))
-				for k := int64(0); k < K; k++ {
-					sum = addInt(sum, mulInt(a.num(int(row+k)), b.num(int(k*N+col))))
+				var sum num
+				if s, ok := dot64(a.Ints, b.Ints, c.Ints, m*N+n, row, col, K, N); ok {
+					sum = intNum(s)
+				} else {
+					sum = c.num(int(m*N + n))
+					for k := int64(0); k < K; k++ {
+						sum = addInt(sum, mulInt(a.num(int(row+k)), b.num(int(k*N+col))))
+					}
 				}
 				r, err = convert(sum, relem)
 			}
@@ -64,6 +69,25 @@ func execMatmul(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		}
 	}
 	return []rvalue{out}, nil
+}
+
+// dot64 is c[at] + sum_k a[row+k] * b[k*N+col] of an integer matmul whose
+// operands are held as int64s (nil: not), when it fits in an int64 at every
+// step (ok false: the caller sums exactly).
+func dot64(a, b, c []int64, at, row, col, K, N int64) (sum int64, ok bool) {
+	if a == nil || b == nil || c == nil {
+		return 0, false
+	}
+	sum = c[at]
+	for k := int64(0); k < K; k++ {
+		p, ok1 := mul64(a[row+k], b[k*N+col])
+		s, ok2 := add64(sum, p)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		sum = s
+	}
+	return sum, true
 }
 
 // floatDot computes c + sum_k a[row+k] * b[k*N+col] of a float matmul and

@@ -71,10 +71,13 @@ func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 // forEachBroadcast calls fn(i, k) for each element i (row-major) of shape with
 // k the element of the broadcast operand whose strides are given.
 func forEachBroadcast(shape, strides []int64, fn func(i int, k int64)) {
-	coord := make([]int64, len(shape))
-	for i, n := 0, tileview.Len(shape); i < n; i++ {
-		fn(i, tileview.Linear(coord, strides))
-		tileview.Next(coord, shape)
+	wk := walkOf(strides, shape)
+	var coord []int64
+	if wk == walkCoord {
+		coord = make([]int64, len(shape))
+	}
+	for i, n := 0, tileview.Len(shape); i < n; i, _ = i+1, next(coord, shape) {
+		fn(i, int64(wk.index(i, coord, strides)))
 	}
 }
 

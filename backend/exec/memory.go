@@ -89,7 +89,7 @@ type dmaCopy struct {
 func newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
 	c := &dmaCopy{op: op, src: src, dst: dst, mask: mask,
 		srcSet: newBitset(src.mem.buf.Len()), dstSet: newBitset(dst.mem.buf.Len())}
-	for i := 0; i < dst.len(); i++ {
+	for i, n := 0, dst.len(); i < n; i++ {
 		if mask == nil || mask[i] {
 			c.srcSet.set(src.at(i))
 			c.dstSet.set(dst.at(i))
@@ -157,7 +157,11 @@ func (w *workgroup) readElems(op *ir.Operation, v *view, shape []int64) (*Buffer
 		return nil, err
 	}
 	out := NewBuffer(v.mem.buf.Elem, shape...)
-	for i := 0; i < v.len(); i++ {
+	if from := v.mem.buf.Ints; from != nil && v.idx == nil {
+		copy(out.Ints, from)
+		return out, nil
+	}
+	for i, n := 0, v.len(); i < n; i++ {
 		out.setNum(i, v.mem.buf.num(int(v.at(i))))
 	}
 	return out, nil
@@ -168,7 +172,7 @@ func checkInit(op *ir.Operation, v *view, mask []bool) *diag.Diagnostic {
 	if v.mem.init == nil {
 		return nil
 	}
-	for i := 0; i < v.len(); i++ {
+	for i, n := 0, v.len(); i < n; i++ {
 		if (mask == nil || mask[i]) && !v.mem.init[v.at(i)] {
 			return opErr(op, "reads %s before anything is written to it", v.describe(i)).
 				Note(v.mem.loc, "the tile is allocated here")

@@ -106,6 +106,16 @@ func fitsInt64(t ir.Type) bool {
 	return ok && (signed && w <= 64 || !signed && w <= 63)
 }
 
+// wrap64 is wrapInt of an int64 into a type whose values fit in an int64
+// (width <= 64 signed, <= 63 unsigned).
+func wrap64(x int64, width int, signed bool) int64 {
+	if signed {
+		s := uint(64 - width)
+		return x << s >> s
+	}
+	return x & (1<<uint(width) - 1)
+}
+
 var one = big.NewInt(1)
 
 // pow2 returns 2^n as a new *big.Int.
@@ -114,14 +124,8 @@ func pow2(n int) *big.Int { return new(big.Int).Lsh(one, uint(n)) }
 // wrapInt converts an integer to a width-bit integer of the given signedness
 // modulo 2^width (two's complement wrap-around).
 func wrapInt(n num, width int, signed bool) num {
-	if n.k == kInt && width <= 64 {
-		if signed {
-			s := uint(64 - width)
-			return intNum(n.i << s >> s)
-		}
-		if width <= 63 {
-			return intNum(n.i & (1<<uint(width) - 1))
-		}
+	if n.k == kInt && (width <= 63 || width == 64 && signed) {
+		return intNum(wrap64(n.i, width, signed))
 	}
 	if n.k == kInt && n.i >= 0 && width > 64 {
 		return n // already in range: every type this wide holds it
@@ -252,8 +256,7 @@ func cmpExact(a, b num) (c int, ok bool) {
 
 func addInt(a, b num) num {
 	if a.k == kInt && b.k == kInt {
-		s := a.i + b.i
-		if (s > a.i) == (b.i > 0) {
+		if s, ok := add64(a.i, b.i); ok {
 			return intNum(s)
 		}
 	}
@@ -262,8 +265,7 @@ func addInt(a, b num) num {
 
 func subInt(a, b num) num {
 	if a.k == kInt && b.k == kInt {
-		d := a.i - b.i
-		if (d < a.i) == (b.i > 0) {
+		if d, ok := sub64(a.i, b.i); ok {
 			return intNum(d)
 		}
 	}
@@ -272,16 +274,35 @@ func subInt(a, b num) num {
 
 func mulInt(a, b num) num {
 	if a.k == kInt && b.k == kInt {
-		hi, lo := bits.Mul64(uint64(abs64(a.i)), uint64(abs64(b.i)))
-		if hi == 0 && lo < 1<<63 && a.i != math.MinInt64 && b.i != math.MinInt64 {
-			p := int64(lo)
-			if (a.i < 0) != (b.i < 0) {
-				p = -p
-			}
+		if p, ok := mul64(a.i, b.i); ok {
 			return intNum(p)
 		}
 	}
 	return bigNum(new(big.Int).Mul(a.big(), b.big()))
+}
+
+// add64, sub64 and mul64 are the exact sum, difference and product of two
+// int64s; ok is false when it does not fit in an int64.
+func add64(a, b int64) (s int64, ok bool) {
+	s = a + b
+	return s, (s > a) == (b > 0)
+}
+
+func sub64(a, b int64) (d int64, ok bool) {
+	d = a - b
+	return d, (d < a) == (b > 0)
+}
+
+func mul64(a, b int64) (p int64, ok bool) {
+	hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
+	if hi != 0 || lo >= 1<<63 || a == math.MinInt64 || b == math.MinInt64 {
+		return 0, false
+	}
+	p = int64(lo)
+	if (a < 0) != (b < 0) {
+		p = -p
+	}
+	return p, true
 }
 
 func abs64(x int64) int64 {

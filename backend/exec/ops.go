@@ -10,8 +10,9 @@ import (
 // scalar, or a dense tile (one value fills the tile). Integer constants must
 // be values of the element type; float constants are rounded to it.
 func execConstant(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	if b := w.m.consts[op]; b != nil {
-		return []rvalue{b}, nil
+	in := w.instrOf(op)
+	if in.konst != nil {
+		return in.konst, nil
 	}
 	shape, elem, err := resultValueType(op)
 	if err != nil {
@@ -48,7 +49,7 @@ func execConstant(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if len(vals) != 1 && len(vals) != out.Len() {
 		return nil, opErr(op, "has %d values for %d elements", len(vals), out.Len())
 	}
-	for i := 0; i < out.Len(); i++ {
+	for i, n := 0, out.Len(); i < n; i++ {
 		v := vals[0]
 		if len(vals) > 1 {
 			v = vals[i]
@@ -65,11 +66,8 @@ func execConstant(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		}
 		out.setNum(i, c)
 	}
-	if w.m.consts == nil {
-		w.m.consts = map[*ir.Operation]*Buffer{}
-	}
-	w.m.consts[op] = out
-	return []rvalue{out}, nil
+	in.konst = []rvalue{out}
+	return in.konst, nil
 }
 
 // execAxis returns the workgroup's coordinate along an axis

@@ -31,7 +31,7 @@ func checkRaces(k *ir.Operation, args []*Buffer, opts Options, first *machine, r
 	names := []string{"row-major", "reversed", fmt.Sprintf("shuffled (seed %d)", seed)}
 	machines := []*machine{first}
 	for i, order := range [][]int{reversed, shuffled} {
-		m, err := newMachine(k, args, opts)
+		m, err := newMachine(k, first.prog, args, opts)
 		if err != nil {
 			return err
 		}
@@ -49,7 +49,7 @@ func checkRaces(k *ir.Operation, args []*Buffer, opts Options, first *machine, r
 		if g == nil {
 			continue
 		}
-		for e := 0; e < g.buf.Len(); e++ {
+		for e, size := 0, g.buf.Len(); e < size; e++ {
 			nonAtomic, differs := false, false
 			for _, m := range machines {
 				mem := m.globals[p]

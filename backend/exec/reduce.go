@@ -38,7 +38,7 @@ func reduceWith(folds map[string]string) handler {
 			inner *= d
 		}
 		out := NewBuffer(relem, shape...)
-		for o := 0; o < out.Len(); o++ {
+		for o, size := 0, out.Len(); o < size; o++ {
 			base := int64(o)/inner*n*inner + int64(o)%inner
 			acc := x.num(int(base))
 			for k := int64(1); k < n; k++ {

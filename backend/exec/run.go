@@ -109,7 +109,7 @@ func Run(m *ir.Module, kernel string, args []*Buffer, opts Options) (res *Result
 	if err := CheckSizes(k, opts); err != nil {
 		return nil, err
 	}
-	mach, err := newMachine(k, args, opts)
+	mach, err := newMachine(k, compile(k), args, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +170,9 @@ func Params(k *ir.Operation) []Param {
 }
 
 // newMachine checks the arguments against the kernel's parameters and the
-// grid, and sets up the #global memory (copies of the caller's buffers).
-func newMachine(k *ir.Operation, args []*Buffer, opts Options) (*machine, error) {
+// grid, and sets up the #global memory (copies of the caller's buffers), to
+// run prog, the compiled kernel (one program serves the runs of CheckRaces).
+func newMachine(k *ir.Operation, prog *program, args []*Buffer, opts Options) (*machine, error) {
 	params := Params(k)
 	if len(args) != len(params) {
 		return nil, diag.Errorf(k.Loc, "kernel @%s takes %d arguments, %d given", ir.KernelName(k), len(params), len(args))
@@ -190,7 +191,7 @@ func newMachine(k *ir.Operation, args []*Buffer, opts Options) (*machine, error)
 	if len(grid) == 0 || len(grid) > 3 {
 		return nil, diag.Errorf(k.Loc, "kernel @%s has a grid of rank %d (1 to 3)", ir.KernelName(k), len(grid))
 	}
-	m := &machine{kernel: k, grid: grid, params: params, opts: opts,
+	m := &machine{kernel: k, prog: prog, grid: grid, params: params, opts: opts,
 		globals: make([]*memory, len(params)), scalars: make([]*Buffer, len(params))}
 	body := k.Body(0)
 	for i, p := range params {

@@ -51,6 +51,11 @@ type elemSem struct {
 	// f1 or f2 is the IEEE-754 function on float64 (nil: integers only).
 	f1 func(x float64) float64
 	f2 func(x, y float64) float64
+	// i64 is ints on operands and results held as int64 (nil: none): the
+	// exact result, ok false when it does not fit (ints then computes it).
+	// It lets execElementwise run tiles of such integers without making a
+	// num per element.
+	i64 func(x, y int64) (r int64, ok bool)
 }
 
 // unsupported is the entry of an operation the executor cannot run.
@@ -84,21 +89,21 @@ func init() {
 		scf.OpFor: {run: execFor, flow: forFlow},
 		scf.OpIf:  {run: execIf, flow: ifFlow},
 
-		otir.OpAdd:  elementwise(add, func(x, y float64) float64 { return x + y }),
-		otir.OpSub:  elementwise(sub, func(x, y float64) float64 { return x - y }),
-		otir.OpMul:  elementwise(mul, func(x, y float64) float64 { return x * y }),
+		otir.OpAdd:  with64(elementwise(add, func(x, y float64) float64 { return x + y }), add64),
+		otir.OpSub:  with64(elementwise(sub, func(x, y float64) float64 { return x - y }), sub64),
+		otir.OpMul:  with64(elementwise(mul, func(x, y float64) float64 { return x * y }), mul64),
 		otir.OpDivS: elementwise(divide(readSigned, false), fdiv),
 		otir.OpDivU: elementwise(divide(readUnsigned, false), fdiv),
 		otir.OpRemS: elementwise(divide(readSigned, true), math.Mod),
 		otir.OpRemU: elementwise(divide(readUnsigned, true), math.Mod),
-		otir.OpAnd:  elementwise(bitOp("and"), nil),
-		otir.OpOr:   elementwise(bitOp("or"), nil),
-		otir.OpXor:  elementwise(bitOp("xor"), nil),
+		otir.OpAnd:  with64(elementwise(bitOp("and"), nil), and64),
+		otir.OpOr:   with64(elementwise(bitOp("or"), nil), or64),
+		otir.OpXor:  with64(elementwise(bitOp("xor"), nil), xor64),
 		otir.OpShl:  elementwise(shl, nil),
 		otir.OpShrS: elementwise(shr(readSigned), nil),
 		otir.OpShrU: elementwise(shr(readUnsigned), nil),
-		otir.OpMax:  elementwise(maxMin(true), fmax),
-		otir.OpMin:  elementwise(maxMin(false), fmin),
+		otir.OpMax:  with64(elementwise(maxMin(true), fmax), max64),
+		otir.OpMin:  with64(elementwise(maxMin(false), fmin), min64),
 
 		otir.OpNeg:  elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }),
 		otir.OpAbs:  elementwise1(unaryInt(absInt), math.Abs),
@@ -126,6 +131,19 @@ func semOf(name string) (s semantics, ok bool) {
 func elementwise(ints func(in []ir.Type, rt ir.Type) scalarFn, f func(x, y float64) float64) semantics {
 	return semantics{elem: &elemSem{ints: ints, f2: f}}
 }
+
+// with64 adds an element-wise entry's int64 form (elemSem.i64).
+func with64(s semantics, f func(x, y int64) (int64, bool)) semantics {
+	s.elem.i64 = f
+	return s
+}
+
+// The int64 forms of the bitwise and max/min ops, whose results always fit.
+func and64(x, y int64) (int64, bool) { return x & y, true }
+func or64(x, y int64) (int64, bool)  { return x | y, true }
+func xor64(x, y int64) (int64, bool) { return x ^ y, true }
+func max64(x, y int64) (int64, bool) { return max(x, y), true }
+func min64(x, y int64) (int64, bool) { return min(x, y), true }
 
 // elementwise1 is the entry of a unary element-wise op.
 func elementwise1(ints func(in []ir.Type, rt ir.Type) scalarFn, f func(x float64) float64) semantics {

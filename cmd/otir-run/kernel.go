@@ -17,7 +17,7 @@ var kernelFlags = []cli.Flag{
 	&cli.StringFlag{Name: "out-dir", Usage: "OTIR: write each #global argument the kernel writes to DIR/NAME.npy"},
 	&cli.BoolFlag{Name: "print", Usage: "OTIR: print each written #global argument as text"},
 	&cli.BoolFlag{Name: "check-races", Usage: "OTIR: run the grid in several orders and report order-dependent #global elements"},
-	cliargs.Int64In(&cli.Int64Flag{Name: "max-steps", Value: exec.DefaultMaxSteps, Usage: "OTIR: stop a run after this many steps (an operation, plus one per element of its tile results; a loop iteration); the default stops an endless loop after about 4 s"}, 1, math.MaxInt64, ""),
+	cliargs.Int64In(&cli.Int64Flag{Name: "max-steps", Value: exec.DefaultMaxSteps, Usage: "OTIR: stop a run after this many steps (an operation, plus one per element of its tile results; a loop iteration); the default stops an endless loop in under a second"}, 1, math.MaxInt64, ""),
 	cliargs.Int64In(&cli.Int64Flag{Name: "max-elements", Value: exec.DefaultMaxElements, Usage: "OTIR: the most elements any tile, and all tiles of the kernel together, may hold"}, 1, math.MaxInt64, ""),
 }
 
