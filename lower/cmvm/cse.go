@@ -119,6 +119,10 @@ func (e *engine) effective(i int32) int32 {
 func (e *engine) conflicts(i int32) int32 {
 	t := e.pairs
 	own := 2 * weightOf(t.count[i])
+	if t.count[i] == 2 {
+		p := &t.pair2[i]
+		return t.conf[p[0]] + t.conf[p[1]] + t.conf[p[2]] + t.conf[p[3]] - 2*own
+	}
 	var total int32
 	for j := t.head[i]; j >= 0; j = t.pool[j].next {
 		o := &t.pool[j]

@@ -53,6 +53,11 @@ type pairTable struct {
 	buckets [][]int32
 	top     int // no bucket above top is non-empty
 
+	// pair2 holds, for a pattern of count 2, the terms t and u of its two
+	// occurrences: engine.conflicts reads them here instead of walking the
+	// pool (most candidates of the last extractions occur twice).
+	pair2 [][4]int32
+
 	pool     []occNode
 	freeOcc  int32   // first free pool node (threaded on next), -1 if none
 	termHead []int32 // per term id: first occurrence holding it, -1 if none
@@ -75,6 +80,7 @@ type pairTable struct {
 // reset empties the table, keeping its memory.
 func (t *pairTable) reset() {
 	t.keys, t.count, t.pos, t.actual, t.head = t.keys[:0], t.count[:0], t.pos[:0], t.actual[:0], t.head[:0]
+	t.pair2 = t.pair2[:0]
 	t.free = t.free[:0]
 	for i := range t.buckets {
 		t.buckets[i] = t.buckets[i][:0]
@@ -176,6 +182,7 @@ func (t *pairTable) newSlot(k uint64) int32 {
 		t.pos = append(t.pos, -1)
 		t.actual = append(t.actual, -1)
 		t.head = append(t.head, -1)
+		t.pair2 = append(t.pair2, [4]int32{})
 	}
 	return i
 }
@@ -192,6 +199,10 @@ func (t *pairTable) setCount(i, old, nw int32) {
 	}
 	t.count[i] = nw
 	t.actual[i] = -1
+	if nw == 2 {
+		o, p := &t.pool[t.head[i]], &t.pool[t.pool[t.head[i]].next]
+		t.pair2[i] = [4]int32{o.t, o.u, p.t, p.u}
+	}
 	if nw >= 2 {
 		for int(nw) >= len(t.buckets) {
 			t.buckets = append(t.buckets, nil)
