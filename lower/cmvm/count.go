@@ -32,16 +32,30 @@ type bulkBuffers struct {
 	start   []int32  // per live key: its first occurrence in the pool
 	hist    []int
 	groups  [][]termAt // indexByNode's result
-	want    []bool     // per node, the second pass's
+	want    []uint64   // per node, the second pass's filter (wantBit)
 }
 
-// otherNode returns the node of key k that is not m (m when both are).
-func otherNode(k uint64, m int32) int32 {
-	a, b, _, _ := splitKey(k)
-	if a == m {
-		return b
+// want marks live key k of group m in the second pass's filter: the bits
+// of the pairs (t, u) it can be, t of node m, in the set of u's node.
+func want(set []uint64, k uint64, m int32) {
+	a, b, d, neg := splitKey(k)
+	if a == m { // t is the term at the lower shift
+		set[b] |= wantBit(d, neg)
 	}
-	return a
+	if b == m { // t is the one at the higher shift
+		set[a] |= wantBit(-d, neg)
+	}
+}
+
+// wantBit is the filter bit of a pair whose second term lies d places
+// above the first, with opposite signs when neg: a hash of the key given
+// both nodes.
+func wantBit(d int32, neg bool) uint64 {
+	x := uint(2 * d)
+	if neg {
+		x++
+	}
+	return 1 << (x & 63)
 }
 
 // pairKeyOnly is pairKey's key.
@@ -120,10 +134,10 @@ func (e *engine) bulkCount(rows []row, budget int) {
 			next[g]++
 		}
 	}
-	// want marks the nodes paired with group m's node in a live key.
-	want := slices.Grow(b.want[:0], len(groups))[:len(groups)]
-	clear(want)
-	b.want = want
+	// set filters, by node, the pairs that can be of a live key of the group.
+	set := slices.Grow(b.want[:0], len(groups))[:len(groups)]
+	clear(set)
+	b.want = set
 	lo := int32(0)
 	for m, g := range groups {
 		hi := b.keysEnd[m]
@@ -131,13 +145,14 @@ func (e *engine) bulkCount(rows []row, budget int) {
 		for x := lo; x < hi; x++ {
 			if r := b.group[x]; r >= 0 {
 				h.set(b.keys[x], r)
-				want[otherNode(b.keys[x], int32(m))] = true
+				want(set, b.keys[x], int32(m))
 			}
 		}
 		if len(h.used) > 0 {
-			e.eachPairOf(rows, g, want, place)
+			e.eachPairOf(rows, g, set, place)
 			for x := lo; x < hi; x++ {
-				want[otherNode(b.keys[x], int32(m))] = false
+				ka, kb, _, _ := splitKey(b.keys[x])
+				set[ka], set[kb] = 0, 0
 			}
 		}
 		lo = hi
@@ -196,14 +211,14 @@ func (b *bulkBuffers) indexByNode(rows []row, nodes int) [][]termAt {
 
 // eachPairOf calls f on every usable pair of the terms ts with the terms
 // after them in their rows, in the order of ts, then of the rows; with
-// want, only on the pairs whose second term's node is marked there.
-func (e *engine) eachPairOf(rows []row, ts []termAt, want []bool, f func(r *row, t, u term)) {
+// a filter set (see want), only on the pairs it lets through.
+func (e *engine) eachPairOf(rows []row, ts []termAt, set []uint64, f func(r *row, t, u term)) {
 	for _, a := range ts {
 		r := &rows[a.row]
 		s := e.slack(r)
 		t := r.terms[a.x]
 		for _, u := range r.terms[a.x+1:] {
-			if (want == nil || want[u.node]) && e.counted(t, u, s) {
+			if (set == nil || set[u.node]&wantBit(u.shift-t.shift, u.sign != t.sign) != 0) && e.counted(t, u, s) {
 				f(r, t, u)
 			}
 		}
