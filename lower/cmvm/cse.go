@@ -60,12 +60,22 @@ func (e *engine) choose() (int32, bool) {
 			t.top = c - 1 // nothing above c-1 is left
 			continue
 		}
-		for _, i := range bucket {
-			n := e.effective(i)
+		for x, i := range bucket {
+			var n, conf int32
+			if c == 2 {
+				n = t.twice[x].effective
+			} else {
+				n = e.effective(i)
+			}
 			if n < 2 || n < bestCount {
 				continue
 			}
-			s := -float64(e.conflicts(i))
+			if c == 2 {
+				conf = t.twice[x].conflicts(t.conf)
+			} else {
+				conf = e.conflicts(i)
+			}
+			s := -float64(conf)
 			if e.rng != nil {
 				s += e.rng.Float64() * jitter
 			}
@@ -119,10 +129,6 @@ func (e *engine) effective(i int32) int32 {
 func (e *engine) conflicts(i int32) int32 {
 	t := e.pairs
 	own := 2 * weightOf(t.count[i])
-	if t.count[i] == 2 {
-		p := &t.pair2[i]
-		return t.conf[p[0]] + t.conf[p[1]] + t.conf[p[2]] + t.conf[p[3]] - 2*own
-	}
 	var total int32
 	for j := t.head[i]; j >= 0; j = t.pool[j].next {
 		o := &t.pool[j]

@@ -53,10 +53,10 @@ type pairTable struct {
 	buckets [][]int32
 	top     int // no bucket above top is non-empty
 
-	// pair2 holds, for a pattern of count 2, the terms t and u of its two
-	// occurrences: engine.conflicts reads them here instead of walking the
-	// pool (most candidates of the last extractions occur twice).
-	pair2 [][4]int32
+	// twice runs parallel to buckets[2]: what engine.choose reads of a
+	// pattern seen twice, in the bucket's order, instead of walking the
+	// pool (the last extractions rescan thousands of such patterns).
+	twice []twice
 
 	pool     []occNode
 	freeOcc  int32   // first free pool node (threaded on next), -1 if none
@@ -80,7 +80,7 @@ type pairTable struct {
 // reset empties the table, keeping its memory.
 func (t *pairTable) reset() {
 	t.keys, t.count, t.pos, t.actual, t.head = t.keys[:0], t.count[:0], t.pos[:0], t.actual[:0], t.head[:0]
-	t.pair2 = t.pair2[:0]
+	t.twice = t.twice[:0]
 	t.free = t.free[:0]
 	for i := range t.buckets {
 		t.buckets[i] = t.buckets[i][:0]
@@ -182,7 +182,6 @@ func (t *pairTable) newSlot(k uint64) int32 {
 		t.pos = append(t.pos, -1)
 		t.actual = append(t.actual, -1)
 		t.head = append(t.head, -1)
-		t.pair2 = append(t.pair2, [4]int32{})
 	}
 	return i
 }
@@ -196,13 +195,13 @@ func (t *pairTable) setCount(i, old, nw int32) {
 		b[p] = last
 		t.pos[last] = p
 		t.buckets[old] = b[:len(b)-1]
+		if old == 2 {
+			t.twice[p] = t.twice[len(t.twice)-1]
+			t.twice = t.twice[:len(t.twice)-1]
+		}
 	}
 	t.count[i] = nw
 	t.actual[i] = -1
-	if nw == 2 {
-		o, p := &t.pool[t.head[i]], &t.pool[t.pool[t.head[i]].next]
-		t.pair2[i] = [4]int32{o.t, o.u, p.t, p.u}
-	}
 	if nw >= 2 {
 		for int(nw) >= len(t.buckets) {
 			t.buckets = append(t.buckets, nil)
@@ -210,7 +209,37 @@ func (t *pairTable) setCount(i, old, nw int32) {
 		t.pos[i] = int32(len(t.buckets[nw]))
 		t.buckets[nw] = append(t.buckets[nw], i)
 		t.top = max(t.top, int(nw))
+		if nw == 2 {
+			t.twice = append(t.twice, t.twiceOf(i))
+		}
 	}
+}
+
+// twice is a pattern of count 2 as engine.choose sees it: the terms t and
+// u of its two occurrences and its effective count (engine.effective).
+type twice struct {
+	terms     [4]int32
+	effective int32
+}
+
+// twiceOf returns slot i's twice; its count must be 2.
+func (t *pairTable) twiceOf(i int32) twice {
+	o, p := t.pool[t.head[i]].occurrence, t.pool[t.pool[t.head[i]].next].occurrence
+	w := twice{terms: [4]int32{o.t, o.u, p.t, p.u}, effective: 2}
+	if a, b, d, _ := splitKey(t.keys[i]); a == b {
+		if o.row > p.row || o.row == p.row && o.shift > p.shift {
+			o, p = p, o
+		}
+		if o.row == p.row && p.shift == o.shift+d {
+			w.effective = 1 // a@s, a@s+d, a@s+2d: one can be extracted
+		}
+	}
+	return w
+}
+
+// conflicts is engine.conflicts of a pattern seen twice (weightOf(2) is 1).
+func (w *twice) conflicts(conf []int32) int32 {
+	return conf[w.terms[0]] + conf[w.terms[1]] + conf[w.terms[2]] + conf[w.terms[3]] - 4
 }
 
 // link adds occurrence o to slot i's list and to its terms' lists.
