@@ -34,7 +34,7 @@ for size in 128x128 256x256; do
 		for b in $bins; do
 			/usr/bin/time -f "%U %S %M" -o "$tmp/time" "$tmp/$b.bin" "$size" >"$tmp/out"
 			read -r user sys rss <"$tmp/time"
-			awk -v b="$b" -v u="$user" -v s="$sys" -v m="$rss" -v o="$(cut -d: -f2 "$tmp/out" | cut -d' ' -f2-6)" -v z="$size" \
+			awk -v b="$b" -v u="$user" -v s="$sys" -v m="$rss" -v o="$(cut -d: -f2 "$tmp/out" | cut -d" " -f2-7)" -v z="$size" \
 				'BEGIN { printf "%-8s %s run: %5.2f CPU-s (user %s + sys %s), peak RSS %d MB, %s\n", b, z, u + s, u, s, m / 1024, o }'
 		done
 	done

@@ -83,8 +83,12 @@ func (e *engine) bulkCount(rows []row, budget int) {
 	b.keysEnd = slices.Grow(b.keysEnd[:0], len(groups))[:len(groups)]
 	n := 0
 	count := func(_ *row, t, u term) {
-		h.add(pairKeyOnly(t, u))
 		n++
+		// A pair's key occurs at most once per term of either node (the
+		// other term is then fixed): with a node of one term, once.
+		if len(groups[t.node]) > 1 && len(groups[u.node]) > 1 {
+			h.add(pairKeyOnly(t, u))
+		}
 	}
 	for m, g := range groups {
 		if len(g) > 0 {
