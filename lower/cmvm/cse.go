@@ -63,12 +63,22 @@ func (e *engine) choose() (int32, bool) {
 			t.top = c - 1 // nothing above c-1 is left
 			continue
 		}
-		for _, i := range bucket {
-			n := e.effective(i)
+		for x, i := range bucket {
+			var n, conf int32
+			if c == 2 {
+				n = t.twice[x].effective
+			} else {
+				n = e.effective(i)
+			}
 			if n < 2 || n < bestCount {
 				continue
 			}
-			s := -float64(e.conflicts(i))
+			if c == 2 {
+				conf = t.twice[x].conflicts(t.conf)
+			} else {
+				conf = e.conflicts(i)
+			}
+			s := -float64(conf)
 			if e.rng != nil {
 				s += e.rng.Float64() * jitter
 			}

@@ -77,6 +77,19 @@ func checkInvariants(e *engine) error {
 		if pt.buckets[c][pt.pos[i]] != int32(i) {
 			return fmt.Errorf("pattern %d: not in bucket %d", i, c)
 		}
+		if c == 2 {
+			w := pt.twice[pt.pos[i]]
+			if w != pt.twiceOf(int32(i)) || w.effective != e.effective(int32(i)) || w.conflicts(pt.conf) != e.conflicts(int32(i)) {
+				return fmt.Errorf("pattern %d: twice %+v, want %+v (effective %d, conflicts %d)", i, w, pt.twiceOf(int32(i)), e.effective(int32(i)), e.conflicts(int32(i)))
+			}
+		}
+	}
+	var twice []int32
+	if len(pt.buckets) > 2 {
+		twice = pt.buckets[2]
+	}
+	if len(pt.twice) != len(twice) {
+		return fmt.Errorf("%d patterns seen twice, bucket 2 holds %d", len(pt.twice), len(twice))
 	}
 	conf := map[int32]int32{}
 	for k, occs := range want {

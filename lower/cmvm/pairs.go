@@ -53,6 +53,11 @@ type pairTable struct {
 	buckets [][]int32
 	top     int // no bucket above top is non-empty
 
+	// twice runs parallel to buckets[2]: what engine.choose reads of a
+	// pattern seen twice, in the bucket's order, instead of walking the
+	// pool (the last extractions rescan thousands of such patterns).
+	twice []twice
+
 	pool     []occNode
 	freeOcc  int32   // first free pool node (threaded on next), -1 if none
 	termHead []int32 // per term id: first occurrence holding it, -1 if none
@@ -61,16 +66,10 @@ type pairTable struct {
 	sortBuf  []keyedOcc
 	groups   grouper
 
-	counter    keyCounter // bulkAdd's
-	bulkKeys   []uint64
-	bulkStart  []int32
-	bulkHist   []int
-	bulkCounts []int32
-	bulkFilter []uint64
-	dense      []int32
+	bulk bulkBuffers // bulkCount's
 
 	// floor: every pattern that is not live occurs fewer than floor times.
-	// It is 2 (every repeated pattern is live) unless bulkAdd was given a
+	// It is 2 (every repeated pattern is live) unless bulkCount was given a
 	// budget: then the patterns counted fewer than floor times in the last
 	// full count are not tracked (counts only fall, so they stay below it)
 	// and, once no live pattern reaches the floor, the rows are counted
@@ -81,6 +80,7 @@ type pairTable struct {
 // reset empties the table, keeping its memory.
 func (t *pairTable) reset() {
 	t.keys, t.count, t.pos, t.actual, t.head = t.keys[:0], t.count[:0], t.pos[:0], t.actual[:0], t.head[:0]
+	t.twice = t.twice[:0]
 	t.free = t.free[:0]
 	for i := range t.buckets {
 		t.buckets[i] = t.buckets[i][:0]
@@ -195,6 +195,10 @@ func (t *pairTable) setCount(i, old, nw int32) {
 		b[p] = last
 		t.pos[last] = p
 		t.buckets[old] = b[:len(b)-1]
+		if old == 2 {
+			t.twice[p] = t.twice[len(t.twice)-1]
+			t.twice = t.twice[:len(t.twice)-1]
+		}
 	}
 	t.count[i] = nw
 	t.actual[i] = -1
@@ -205,7 +209,37 @@ func (t *pairTable) setCount(i, old, nw int32) {
 		t.pos[i] = int32(len(t.buckets[nw]))
 		t.buckets[nw] = append(t.buckets[nw], i)
 		t.top = max(t.top, int(nw))
+		if nw == 2 {
+			t.twice = append(t.twice, t.twiceOf(i))
+		}
 	}
+}
+
+// twice is a pattern of count 2 as engine.choose sees it: the terms t and
+// u of its two occurrences and its effective count (engine.effective).
+type twice struct {
+	terms     [4]int32
+	effective int32
+}
+
+// twiceOf returns slot i's twice; its count must be 2.
+func (t *pairTable) twiceOf(i int32) twice {
+	o, p := t.pool[t.head[i]].occurrence, t.pool[t.pool[t.head[i]].next].occurrence
+	w := twice{terms: [4]int32{o.t, o.u, p.t, p.u}, effective: 2}
+	if a, b, d, _ := splitKey(t.keys[i]); a == b {
+		if o.row > p.row || o.row == p.row && o.shift > p.shift {
+			o, p = p, o
+		}
+		if o.row == p.row && p.shift == o.shift+d {
+			w.effective = 1 // a@s, a@s+d, a@s+2d: one can be extracted
+		}
+	}
+	return w
+}
+
+// conflicts is engine.conflicts of a pattern seen twice (weightOf(2) is 1).
+func (w *twice) conflicts(conf []int32) int32 {
+	return conf[w.terms[0]] + conf[w.terms[1]] + conf[w.terms[2]] + conf[w.terms[3]] - 4
 }
 
 // link adds occurrence o to slot i's list and to its terms' lists.
@@ -321,259 +355,4 @@ func (t *pairTable) occurrencesOf(i int32, dst []occurrence) []occurrence {
 		dst = append(dst, t.pool[j].occurrence)
 	}
 	return dst
-}
-
-// bulkAdd counts a large first batch of pairs without staging them: each
-// calls f on every pair (key and occurrence), in the same order both times
-// it is called. The first pass counts the keys in a hash table, the second
-// places every occurrence of a key seen twice or more straight at its final
-// position in the pool (grouped by key, keys ascending, occurrences in the
-// order each produced them), and the groups are then linked in that order.
-// The table ends up exactly as staging every pair and calling addGroups
-// would leave it, without the two staging buffers (48 bytes a pair) and with
-// a pool allocated once at its final size.
-//
-// With budget > 0, only the keys seen at least floor times are made live,
-// floor the smallest count whose keys hold at most budget occurrences in
-// all (at least 2): the others are not tracked (see pairTable.floor).
-func (t *pairTable) bulkAdd(each func(f func(k uint64, o occurrence)), budget int, dense denseShape) {
-	h := &t.counter
-	n := 0
-	var cnt []int32 // dense counts, by dense.index
-	if dense.nodes > 0 {
-		size := dense.nodes * dense.nodes * dense.shifts * 2
-		cnt = slices.Grow(t.dense[:0], size)[:size]
-		clear(cnt)
-		t.dense = cnt
-		each(func(k uint64, o occurrence) { cnt[dense.index(k)]++; n++ })
-	} else {
-		h.reset(1 << 12)
-		each(func(k uint64, o occurrence) { h.add(k); n++ })
-	}
-	t.floor = 2
-	if n <= maxHashGroup {
-		// Small after all (a depth bound left few usable pairs): stage them,
-		// as addGroups groups such batches by hashing, in another order.
-		each(t.stage)
-		t.addGroups()
-		return
-	}
-	// The repeated keys, with their counts.
-	keys, counts := t.bulkKeys[:0], t.bulkCounts[:0]
-	if cnt != nil {
-		for x, c := range cnt {
-			if c >= 2 {
-				keys, counts = append(keys, dense.key(x)), append(counts, c)
-			}
-		}
-	} else {
-		for x, k := range h.keys {
-			if k != 0 && h.count[x] >= 2 {
-				keys, counts = append(keys, k-1), append(counts, h.count[x])
-			}
-		}
-	}
-	if budget > 0 && n > budget {
-		// Occurrences by count, then the floor.
-		hist := t.bulkHist[:0]
-		for _, c := range counts {
-			for len(hist) <= int(c) {
-				hist = append(hist, 0)
-			}
-			hist[c] += int(c)
-		}
-		t.bulkHist = hist
-		sum := 0
-		for c := len(hist) - 1; c >= 2; c-- {
-			if sum > 0 && sum+hist[c] > budget {
-				t.floor = int32(c + 1)
-				break
-			}
-			sum += hist[c]
-		}
-	}
-	// Live keys, ascending: slots in the order addGroups would make them
-	// (dense keys come in that order already).
-	live := 0
-	for x, k := range keys {
-		if counts[x] >= t.floor {
-			keys[live] = k
-			live++
-		}
-	}
-	keys = keys[:live]
-	if cnt == nil {
-		slices.Sort(keys)
-	}
-	t.bulkKeys, t.bulkCounts = keys, counts
-	// Mark every live key's cell with its group (-group - 2, as counts
-	// are >= 0) and, for the hash table, in a bit filter that spares most
-	// keys the probe.
-	filter := t.bulkFilter
-	if cnt == nil {
-		filter = slices.Grow(filter[:0], filterWords)[:filterWords]
-		clear(filter)
-		t.bulkFilter = filter
-	}
-	total := int32(0)
-	base := int32(len(t.keys))
-	for g, k := range keys {
-		var c *int32
-		if cnt != nil {
-			c = &cnt[dense.index(k)]
-		} else {
-			c = &h.count[h.find(k)]
-			f := filterBit(k)
-			filter[f>>6] |= 1 << (f & 63)
-		}
-		t.bulkStart = append(t.bulkStart, total)
-		total += *c
-		*c = -int32(g) - 2
-	}
-	first := int32(len(t.pool))
-	if cap(t.pool)-len(t.pool) < int(total) {
-		// With room for a slightly larger next stage or block, which then
-		// reuses this memory instead of allocating its own.
-		t.pool = slices.Grow(t.pool, int(total)+int(total)/4)
-	}
-	t.pool = t.pool[:len(t.pool)+int(total)]
-	next := t.bulkStart
-	place := func(c int32, o occurrence) {
-		if c >= 0 {
-			return // seen once, or below the floor
-		}
-		g := -c - 2
-		t.pool[first+next[g]] = occNode{occurrence: o, slot: base + g}
-		next[g]++
-	}
-	if cnt != nil {
-		each(func(k uint64, o occurrence) { place(cnt[dense.index(k)], o) })
-	} else {
-		each(func(k uint64, o occurrence) {
-			if f := filterBit(k); filter[f>>6]>>(f&63)&1 != 0 {
-				place(h.count[h.find(k)], o)
-			}
-		})
-	}
-	// next[g] is now the end of group g (its start is the previous end).
-	start := first
-	for g, k := range keys {
-		end := first + next[g]
-		i := t.newSlot(k)
-		w := weightOf(end - start)
-		for j := start; j < end; j++ {
-			o := t.pool[j].occurrence
-			t.linkAt(i, j, o)
-			t.conf[o.t] += w
-			t.conf[o.u] += w
-		}
-		t.setCount(i, 0, end-start)
-		start = end
-	}
-	t.bulkStart = t.bulkStart[:0]
-}
-
-// filterWords is the size of bulkAdd's bit filter: 2^24 bits (2 MB).
-const filterWords = 1 << 18
-
-func filterBit(k uint64) uint64 { return (k + 1) * 0x9e3779b97f4a7c15 >> 40 }
-
-// denseShape describes a dense count table over keys a ± (b << d) with a, b
-// below nodes and d below shifts (nodes = 0: none). The first count of a
-// problem is over its inputs only: a table of inputs² · shifts · 2 cells
-// small enough to stay in the caches, where a hash table would miss them.
-type denseShape struct{ nodes, shifts int }
-
-func (s denseShape) index(k uint64) int {
-	a, b, d, neg := splitKey(k)
-	i := ((int(a)*s.nodes+int(b))*s.shifts + int(d)) * 2
-	if neg {
-		i++
-	}
-	return i
-}
-
-func (s denseShape) key(i int) uint64 {
-	neg := i&1 == 1
-	i >>= 1
-	d := i % s.shifts
-	i /= s.shifts
-	return makeKey(int32(i/s.nodes), int32(i%s.nodes), int32(d), neg)
-}
-
-// maxDenseCells bounds a dense count table (4 bytes a cell).
-const maxDenseCells = 1 << 22
-
-// keyCounter counts uint64 keys in an open-addressing hash table (linear
-// probing, Fibonacci hashing) that doubles at half load.
-type keyCounter struct {
-	keys  []uint64 // key + 1, 0 marking an empty slot
-	count []int32
-	n     int
-	shift uint
-}
-
-func (h *keyCounter) reset(size int) {
-	size = max(size, len(h.keys)) // the last count's size: keep its memory
-	shift := uint(64)
-	for s := size; s > 1; s >>= 1 {
-		shift--
-	}
-	if cap(h.keys) >= size {
-		h.keys, h.count = h.keys[:size], h.count[:size]
-		clear(h.keys)
-		clear(h.count)
-	} else {
-		h.keys, h.count = make([]uint64, size), make([]int32, size)
-	}
-	h.n, h.shift = 0, shift
-}
-
-// find returns the table position of key k, which must be present.
-func (h *keyCounter) find(k uint64) int {
-	k++
-	mask := uint64(len(h.keys) - 1)
-	i := (k * 0x9e3779b97f4a7c15) >> h.shift
-	for h.keys[i] != k {
-		i = (i + 1) & mask
-	}
-	return int(i)
-}
-
-// add counts one more occurrence of key k.
-func (h *keyCounter) add(k uint64) {
-	k++
-	mask := uint64(len(h.keys) - 1)
-	i := (k * 0x9e3779b97f4a7c15) >> h.shift
-	for {
-		switch h.keys[i] {
-		case k:
-			h.count[i]++
-			return
-		case 0:
-			h.keys[i], h.count[i] = k, 1
-			if h.n++; 2*h.n > len(h.keys) {
-				h.grow()
-			}
-			return
-		}
-		i = (i + 1) & mask
-	}
-}
-
-func (h *keyCounter) grow() {
-	keys, count := h.keys, h.count
-	h.keys, h.count = make([]uint64, 2*len(keys)), make([]int32, 2*len(keys))
-	h.shift--
-	mask := uint64(len(h.keys) - 1)
-	for x, k := range keys {
-		if k == 0 {
-			continue
-		}
-		i := (k * 0x9e3779b97f4a7c15) >> h.shift
-		for h.keys[i] != 0 {
-			i = (i + 1) & mask
-		}
-		h.keys[i], h.count[i] = k, count[x]
-	}
 }

@@ -84,50 +84,16 @@ func (e *engine) setRows(rows []row) error {
 		return nil // too big to count: no CSE, only adder trees
 	}
 	if pairs > maxHashGroup {
-		// Large: count without staging (pairTable.bulkAdd).
+		// Large: count without staging.
 		budget := 0
 		if pairs > trackAbove {
 			budget = trackBudget
 		}
-		// A dense count table when the rows' nodes and shifts are few.
-		var dense denseShape
-		maxNode, maxShift := int32(0), int32(0)
-		for _, r := range rows {
-			for _, t := range r.terms {
-				maxNode, maxShift = max(maxNode, t.node), max(maxShift, t.shift)
-			}
-		}
-		if c := int64(maxNode+1) * int64(maxNode+1) * int64(maxShift+1) * 2; c <= maxDenseCells {
-			dense = denseShape{nodes: int(maxNode + 1), shifts: int(maxShift + 1)}
-		}
-		e.pairs.bulkAdd(func(f func(uint64, occurrence)) {
-			for i := range rows {
-				r := &rows[i]
-				s := e.slack(r)
-				for x := range r.terms {
-					for y := x + 1; y < len(r.terms); y++ {
-						if t, u := r.terms[x], r.terms[y]; e.counted(t, u, s) {
-							k, o := e.occurrenceOf(r, t, u)
-							f(k, o)
-						}
-					}
-				}
-			}
-		}, budget, dense)
+		e.bulkCount(rows, budget)
 		return nil
 	}
 	e.pairs.grow(pairs)
-	for i := range rows {
-		r := &rows[i]
-		s := e.slack(r)
-		for x := range r.terms {
-			for y := x + 1; y < len(r.terms); y++ {
-				if t, u := r.terms[x], r.terms[y]; e.counted(t, u, s) {
-					e.stage(r, t, u)
-				}
-			}
-		}
-	}
+	e.stageRows(rows)
 	e.pairs.addGroups()
 	return nil
 }
