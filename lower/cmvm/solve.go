@@ -101,7 +101,7 @@ func autoRestarts(n *normalized, deterministic int, obj Objective) int {
 // Automatic restarts under the LUT objective: LUTs vary by a few per cent
 // between attempts where adders hardly do, so more are made. A 16x16 int8
 // matrix (about 22,000 digit pairs) gets the most, maxLUTRestarts (about
-// 0.7 CPU-s in all; on alkaid's 16x16 matrix 8 restarts reach 4,033 LUTs,
+// 0.3 CPU-s in all; on alkaid's 16x16 matrix 8 restarts reach 4,033 LUTs,
 // 64 reach 4,002), a 32x32 one about 13, a 64x64 one none.
 const (
 	lutEffortBudget = 1 << 21
