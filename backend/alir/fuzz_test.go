@@ -11,8 +11,9 @@ import (
 )
 
 // Fuzz targets for the loaders. Whatever the bytes, a loader returns a
-// valid program or an error and never panics; a program it accepts compiles,
-// runs like the exact evaluator and survives writing and reading back.
+// valid program or an error and never panics; a program it accepts can be
+// described (Info), compiles, runs like the exact evaluator and survives
+// writing and reading back.
 // Seed corpora are in testdata/fuzz/<target>; run for example
 //
 //	go test -run '^$' -fuzz FuzzDecodeBytecode -fuzztime 60s ./backend/alir
@@ -22,6 +23,9 @@ func checkLoaded(t *testing.T, p *Program, enc func(*Program) ([]byte, error), d
 	if err := p.Validate(); err != nil {
 		t.Fatalf("loader returned an invalid program: %v", err)
 	}
+	// otir-run info and report describe an accepted program without
+	// compiling it: whatever it holds, that never panics.
+	_, _ = p.Info()
 	m, err := Compile(p)
 	if errors.Is(err, ErrTooWide) {
 		// A valid program whose exact values outgrow the interpreter's

@@ -164,13 +164,13 @@ type alirProgram struct {
 	exact  bool
 }
 
-// openALIR reads the program in path through the front door (decoded and
-// validated) and compiles it. OTIR text goes through the front door too
-// (parsed and verified, its diagnostics rendered with source lines), then
-// is refused: the commands that open programs do not take it. Text that is
-// not OTIR either (it does not parse, and the file is not named .otir or
-// .mlir) gets the program decoder's error.
-func openALIR(c *cli.Context, path string) (*alirProgram, error) {
+// readALIR reads the program in path through the front door: decoded and
+// validated. OTIR text goes through the front door too (parsed and
+// verified, its diagnostics rendered with source lines), then is refused:
+// the commands that open programs do not take it. Text that is not OTIR
+// either (it does not parse, and the file is not named .otir or .mlir) gets
+// the program decoder's error.
+func readALIR(c *cli.Context, path string) (*alirProgram, error) {
 	f, err := formatOf(c)
 	if err != nil {
 		return nil, err
@@ -191,11 +191,22 @@ func openALIR(c *cli.Context, path string) (*alirProgram, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	m, err := alir.Compile(p)
+	return &alirProgram{path: path, format: f, prog: p}, nil
+}
+
+// openALIR is readALIR, then compiles the program for the interpreter
+// (run, bench, convert): a program whose values are too wide to evaluate
+// is refused here. info and report only describe the program and skip it
+// (compiling was half of info's time on a 250,000-op program).
+func openALIR(c *cli.Context, path string) (*alirProgram, error) {
+	a, err := readALIR(c, path)
 	if err != nil {
+		return nil, err
+	}
+	if a.m, err = alir.Compile(a.prog); err != nil {
 		return nil, fileErr(path, "", err)
 	}
-	return &alirProgram{path: path, format: f, prog: p, m: m}, nil
+	return a, nil
 }
 
 func (a *alirProgram) NumInputs() int  { return a.prog.NumInputs() }
@@ -490,7 +501,7 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := openProgram(c, path)
+	p, err := readALIR(c, path)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -513,7 +524,7 @@ func reportAction(c *cli.Context) error {
 	if err := noOverwrite([]namedPath{{"PROGRAM", path}}, []namedPath{{"-o", out}}); err != nil {
 		return err
 	}
-	p, err := openALIR(c, path)
+	p, err := readALIR(c, path)
 	if err != nil {
 		return inputErr(err)
 	}
