@@ -52,9 +52,6 @@ type Stats struct {
 	Depth     int // the deepest output, in adders
 	Cost      int // sum of the adders' costs
 	Latency   int // the largest accumulated latency of an output
-	// LUTs is the graph's estimated LUTs (Graph.LUTs) where the LUT
-	// objective ranks attempts; 0 otherwise.
-	LUTs int
 }
 
 // Stats returns the adder count, depth, total cost and latency of g.

@@ -301,7 +301,7 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 	restarts = max(restarts, 0)
 
 	var best *Graph
-	var bestStats Stats
+	var bestStats candidate
 	for a := range len(sts) + restarts {
 		var rng *rand.Rand
 		if a >= len(sts) {
@@ -316,12 +316,12 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 			// differences may overflow); the fallback below decides.
 			continue
 		}
-		s := g.Stats()
+		c := candidate{Stats: g.Stats()}
 		if opt.Objective == LUTs {
-			s.LUTs = g.LUTs()
+			c.luts = g.LUTs()
 		}
-		if best == nil || better(s, bestStats, bound < 0) {
-			best, bestStats = g, s
+		if best == nil || better(c, bestStats, bound < 0) {
+			best, bestStats = g, c
 		}
 	}
 	if best == nil {
@@ -330,14 +330,21 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 	return best, nil
 }
 
+// candidate is an attempt's graph as better ranks it: its Stats, and its
+// estimated LUTs under the LUT objective (0 otherwise).
+type candidate struct {
+	Stats
+	luts int
+}
+
 // better orders candidate graphs: fewer adders and negated outputs, then
 // lower depth, then lower cost. Without a depth bound (free) depth enters
 // the balance: a level of depth weighs depthWeight adders, so an attempt
 // with a few more adders but a much shorter critical path wins. Under the
-// LUT objective (both LUTs set) fewer LUTs come first.
-func better(s, t Stats, free bool) bool {
-	if s.LUTs != t.LUTs {
-		return s.LUTs < t.LUTs
+// LUT objective fewer estimated LUTs come first.
+func better(s, t candidate, free bool) bool {
+	if s.luts != t.luts {
+		return s.luts < t.luts
 	}
 	a, b := 2*(s.Adders+s.Negations), 2*(t.Adders+t.Negations)
 	if free {
