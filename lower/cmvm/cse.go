@@ -64,21 +64,11 @@ func (e *engine) choose() (int32, bool) {
 			continue
 		}
 		for x, i := range bucket {
-			var n, conf int32
-			if c == 2 {
-				n = t.twice[x].effective
-			} else {
-				n = e.effective(i)
-			}
+			n := e.bucketEffective(c, x, i)
 			if n < 2 || n < bestCount {
 				continue
 			}
-			if c == 2 {
-				conf = t.twice[x].conflicts(t.conf)
-			} else {
-				conf = e.conflicts(i)
-			}
-			s := -float64(conf)
+			s := -float64(e.bucketConflicts(c, x, i))
 			if e.rng != nil {
 				s += e.rng.Float64() * jitter
 			}
@@ -92,6 +82,23 @@ func (e *engine) choose() (int32, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// bucketEffective is effective(i) for the pattern at index x of bucket c:
+// the patterns seen twice keep theirs in pairs.twice, in bucket order.
+func (e *engine) bucketEffective(c, x int, i int32) int32 {
+	if c == 2 {
+		return e.pairs.twice[x].effective
+	}
+	return e.effective(i)
+}
+
+// bucketConflicts is conflicts(i) for the pattern at index x of bucket c.
+func (e *engine) bucketConflicts(c, x int, i int32) int32 {
+	if c == 2 {
+		return e.pairs.twice[x].conflicts(e.pairs.conf)
+	}
+	return e.conflicts(i)
 }
 
 // keyDepth returns the depth of the node pattern slot i would build.

@@ -123,8 +123,8 @@ func (e *engine) chooseLUTs() (int32, bool) {
 		if best >= 0 && bestValue >= float64(c)*perOccurrence {
 			break // no pattern left can save more
 		}
-		for _, i := range bucket {
-			n := e.effective(i)
+		for x, i := range bucket {
+			n := e.bucketEffective(c, x, i)
 			if n < 2 {
 				continue
 			}
@@ -133,7 +133,7 @@ func (e *engine) chooseLUTs() (int32, bool) {
 			if best >= 0 && v < bestValue {
 				continue
 			}
-			s := -float64(e.conflicts(i))
+			s := -float64(e.bucketConflicts(c, x, i))
 			if e.rng != nil {
 				s += e.rng.Float64() * jitter
 			}
