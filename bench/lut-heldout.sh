@@ -25,20 +25,11 @@
 # and /usr/bin/python3 with numpy. Takes about 30 CPU minutes (yosys).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REF=${REF:-/work/ref}
 D=backend/rtl/testdata/area-heldout
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$D"
-go build -o "$T/" ./cmd/otir-opt ./cmd/otir-run ./cmd/otir-translate
-opt() { "$T/otir-opt" "$@"; }
-prog() { # NAME: gzip the program $T/p.json into $D/NAME.json.gz
-  gzip -9n < "$T/p.json" > "$D/$1.json.gz"
-}
+. bench/area-common.sh
 lower() { # OTIR kernel file, options of lower-tiles
   opt "$1" --pass-pipeline="builtin.module(promote-types,lower-tiles{$2},dais-optimize)" --emit=alir-v4-json -o "$T/p.json"
 }
-cmvm_kernel() { /usr/bin/python3 bench/cmvm_kernel.py "$@"; }  # W.txt [IN_BITS]: y = x @ W as OTIR
 # Rectangular CMVMs: 4-bit weights (-8..7, seeded) on 16-bit inputs.
 for nm in "8 32 1" "32 8 2"; do
   set -- $nm
@@ -79,8 +70,5 @@ rows=("reduce8 0" "abs-after-cmvm 0" "otir-cmvm8x32-w4 0" "otir-cmvm32x8-w4 0" "
 printf 'name\tcutoff\tluts\tcarry\tffs\n' > "$D/calibration.tsv"
 for r in "${rows[@]}"; do
   set -- $r
-  "$T/otir-run" convert "$D/$1.json.gz" "$T/d.v" --name d --latency-cutoff "$2" >/dev/null
-  line=$(cd "$T" && bash "$OLDPWD/scripts/rtl-area.sh" d d.v)
-  n() { sed -n "s/.*$1 \([0-9]*\).*/\1/p" <<<"$line"; }
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(n LUTs)" "$(n carry)" "$(n flip-flops)" | tee -a "$D/calibration.tsv"
+  synth_row "$1" "$2" | tee -a "$D/calibration.tsv"
 done

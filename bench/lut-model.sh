@@ -17,17 +17,8 @@
 # about 10 CPU minutes (yosys).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REF=${REF:-/work/ref}
 D=backend/rtl/testdata/area
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$D"
-go build -o "$T/" ./cmd/otir-opt ./cmd/otir-run ./cmd/otir-translate
-opt() { "$T/otir-opt" "$@"; }
-prog() { # NAME: gzip the program $T/p.json into $D/NAME.json.gz
-  gzip -9n < "$T/p.json" > "$D/$1.json.gz"
-}
-cmvm_kernel() { /usr/bin/python3 bench/cmvm_kernel.py "$@"; }  # W.txt [IN_BITS]: y = x @ W as OTIR
+. bench/area-common.sh
 for nw in "0 8" "0 16" "1 24"; do
   set -- $nw
   "$REF/bin/alkaid-py" "$REF/tools/gen_cmvm64.py" "$1" "$2" "$T" >/dev/null
@@ -73,8 +64,5 @@ for r in "${rows[@]}"; do
     case " $ONLY " in *" $1 "*) ;; *) continue ;; esac
     awk -v n="$1" -v c="$2" -F'\t' '!($1 == n && $2 == c)' "$TSV" > "$T/tsv" && cp "$T/tsv" "$TSV"
   fi
-  "$T/otir-run" convert "$D/$1.json.gz" "$T/d.v" --name d --latency-cutoff "$2" >/dev/null
-  line=$(cd "$T" && bash "$OLDPWD/scripts/rtl-area.sh" d d.v)
-  n() { sed -n "s/.*$1 \([0-9]*\).*/\1/p" <<<"$line"; }
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(n LUTs)" "$(n carry)" "$(n flip-flops)" | tee -a "$TSV"
+  synth_row "$1" "$2" | tee -a "$TSV"
 done
