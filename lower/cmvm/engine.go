@@ -51,7 +51,8 @@ type engine struct {
 	// maxHops limits the height of the spanning trees (spanRows); 0: none.
 	maxHops int
 	// objective selects how CSE values patterns (choose); bonus is the
-	// occurrence bonus of a randomised attempt under LUTs (chooseLUTs).
+	// occurrence bonus chooseLUTs credits (occurrenceBonus, or drawn by a
+	// randomised attempt).
 	objective Objective
 	bonus     int
 

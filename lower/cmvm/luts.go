@@ -56,11 +56,10 @@ func (g *Graph) LUTs() int {
 		lr, wr := span(len(g.Inputs) + k)
 		lb += op.Shift
 		// Align on the lower operand: the bits below the higher one are wires.
-		lo := min(la, lb)
 		if la > lb {
 			la, wa, lb, wb = lb, wb, la, wa
 		}
-		n += adderLUTs(lr+wr-lo, la-lo+wa, wb, lb-lo)
+		n += adderLUTs(lr+wr-la, wa, wb, lb-la)
 	}
 	for _, o := range g.Outputs {
 		if o.Neg && o.Node >= 0 {
@@ -101,13 +100,7 @@ func (e *engine) chooseLUTs() (int32, bool) {
 	for i := range e.nodes {
 		maxW = max(maxW, e.nodes[i].width)
 	}
-	bonus := occurrenceBonus
-	if e.rng != nil {
-		// Randomised attempts also draw the bonus: the estimate is
-		// rough, and a portfolio of valuations finds smaller graphs than
-		// noise in the tie-breaks alone.
-		bonus = e.bonus
-	}
+	bonus := e.bonus
 	perOccurrence := float64(maxW - 1 + bonus) // bounds wa + wb - wn + bonus
 	var (
 		best      int32 = -1

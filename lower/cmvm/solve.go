@@ -387,7 +387,11 @@ const (
 func attempt(ws *workspace, n *normalized, model CostModel, bound int, pl plan, rng *rand.Rand, obj Objective) (*Graph, error) {
 	e := newEngine(ws, n.inputs, model, bound, rng)
 	e.objective = obj
+	e.bonus = occurrenceBonus
 	if rng != nil && obj == LUTs {
+		// Randomised attempts under LUTs also draw the bonus: the estimate
+		// is rough, and a portfolio of valuations finds smaller graphs
+		// than noise in the tie-breaks alone.
 		e.bonus = rng.IntN(maxOccurrenceBonus + 1)
 	}
 	st := pl.st
