@@ -20,9 +20,9 @@ import (
 // this many bits (besides the sign), as the quantized evaluator's.
 const MaxExactBits = 62
 
-// tensor is an nn value inside the kernel: a #private integer tile v whose
+// fixedTile is an nn value inside the kernel: a #private integer tile v whose
 // elements q mean the reals q*2^-frac, every q in [lo, hi].
-type tensor struct {
+type fixedTile struct {
 	v      *ir.Value
 	shape  []int64 // the nn shape ([] for rank 0, whose tile is [1])
 	frac   int
@@ -43,7 +43,7 @@ type lowerer struct {
 	loc     ir.Location
 	payload nneval.Payload
 	node    *ir.Operation // the node being lowered (for diagnostics)
-	vals    map[*ir.Value]*tensor
+	vals    map[*ir.Value]*fixedTile
 }
 
 // Lower replaces every nn.graph of the module by an otir.kernel of the same
@@ -85,7 +85,7 @@ func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) 
 		argTypes = append(argTypes, ir.Tile(tileShape(t.Shape), storage(q), ir.Global))
 		fracs = append(fracs, int64(q.Frac))
 	}
-	l := &lowerer{payload: p, vals: map[*ir.Value]*tensor{}, loc: g.Loc}
+	l := &lowerer{payload: p, vals: map[*ir.Value]*fixedTile{}, loc: g.Loc}
 	// The kernel is built with placeholder output arguments, whose types
 	// are known once the outputs are lowered.
 	kb := ir.NewBuilder(&ir.Block{})
@@ -97,7 +97,7 @@ func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) 
 		kbody.Args[i].Name = a.Name
 		q := quant.ElementOf(a.Type)
 		l.loc = a.Loc
-		l.vals[a] = &tensor{v: l.load(kbody.Args[i]), shape: a.Type.(*ir.TensorType).Shape, frac: q.Frac,
+		l.vals[a] = &fixedTile{v: l.load(kbody.Args[i]), shape: a.Type.(*ir.TensorType).Shape, frac: q.Frac,
 			lo: big.NewInt(q.QMin()), hi: big.NewInt(q.QMax())}
 	}
 	for _, op := range body.Ops {
@@ -112,7 +112,7 @@ func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) 
 		if lw.unsupported != "" {
 			return nil, diag.OpErrorf(op, "cannot be lowered to OTIR: %s", lw.unsupported)
 		}
-		ins := make([]*tensor, len(op.Operands))
+		ins := make([]*fixedTile, len(op.Operands))
 		for j, v := range op.Operands {
 			ins[j] = l.vals[v]
 			if ins[j] == nil {
@@ -180,15 +180,15 @@ func signedBits(x *big.Int) int {
 	return new(big.Int).Not(x).BitLen() + 1
 }
 
-// exact makes a tensor of an exact value in the narrowest type of [lo, hi]
+// exact makes a fixedTile of an exact value in the narrowest type of [lo, hi]
 // (v is cast to it).
-func (l *lowerer) exact(v *ir.Value, frac int, lo, hi *big.Int) *tensor {
-	return &tensor{v: l.cast(v, intType(lo, hi)), frac: frac, lo: lo, hi: hi}
+func (l *lowerer) exact(v *ir.Value, frac int, lo, hi *big.Int) *fixedTile {
+	return &fixedTile{v: l.cast(v, intType(lo, hi)), frac: frac, lo: lo, hi: hi}
 }
 
 // checkExact rejects an exact value too wide for the circuit's int64
 // arithmetic.
-func (l *lowerer) checkExact(t *tensor) error {
+func (l *lowerer) checkExact(t *fixedTile) error {
 	if max(signedBits(t.lo), signedBits(t.hi)) > MaxExactBits+1 {
 		hint := ""
 		if nn.TakesParamTypes(l.node) && l.node.Attr(nn.WeightTypeAttr) == nil {
@@ -200,19 +200,19 @@ func (l *lowerer) checkExact(t *tensor) error {
 }
 
 // shiftLeft returns t at the finer scale frac (>= t.frac): q*2^(frac-t.frac).
-func (l *lowerer) shiftLeft(t *tensor, frac int) *tensor {
+func (l *lowerer) shiftLeft(t *fixedTile, frac int) *fixedTile {
 	k := frac - t.frac
 	if k <= 0 {
 		return t
 	}
 	lo, hi := new(big.Int).Lsh(t.lo, uint(k)), new(big.Int).Lsh(t.hi, uint(k))
 	elem := intType(lo, intrange.Max(hi, big.NewInt(int64(k)))) // the type holds the shift amount too
-	return &tensor{v: l.withScalar("shl", t.v, int64(k), elem), shape: t.shape, frac: frac, lo: lo, hi: hi}
+	return &fixedTile{v: l.withScalar("shl", t.v, int64(k), elem), shape: t.shape, frac: frac, lo: lo, hi: hi}
 }
 
 // floorShift returns t at the coarser scale frac (< t.frac):
 // floor(q / 2^(t.frac-frac)).
-func (l *lowerer) floorShift(t *tensor, frac int) *tensor {
+func (l *lowerer) floorShift(t *fixedTile, frac int) *fixedTile {
 	k := t.frac - frac
 	if k <= 0 {
 		return t
@@ -223,7 +223,7 @@ func (l *lowerer) floorShift(t *tensor, frac int) *tensor {
 		kind = "shr_u"
 	}
 	v := l.withScalar(kind, t.v, int64(min(k, 64)), elem)
-	return &tensor{v: l.cast(v, intType(lo, hi)), shape: t.shape, frac: frac, lo: lo, hi: hi}
+	return &fixedTile{v: l.cast(v, intType(lo, hi)), shape: t.shape, frac: frac, lo: lo, hi: hi}
 }
 
 // floorDiv is floor(x / 2^k).
@@ -231,23 +231,23 @@ func floorDiv(x *big.Int, k int) *big.Int { return new(big.Int).Rsh(x, uint(k)) 
 
 // requantize applies Quantize of q to the exact value t: floor to q's
 // scale, then wrap to its storage (a cast).
-func (l *lowerer) requantize(t *tensor, q *quant.UniformType) *tensor {
+func (l *lowerer) requantize(t *fixedTile, q *quant.UniformType) *fixedTile {
 	if t.frac < q.Frac {
 		t = l.shiftLeft(t, q.Frac)
 	} else {
 		t = l.floorShift(t, q.Frac)
 	}
-	return &tensor{v: l.cast(t.v, storage(q)), shape: t.shape, frac: q.Frac,
+	return &fixedTile{v: l.cast(t.v, storage(q)), shape: t.shape, frac: q.Frac,
 		lo: big.NewInt(q.QMin()), hi: big.NewInt(q.QMax())}
 }
 
 // align brings tensors to their finest scale (exactly, by left shifts).
-func (l *lowerer) align(ts ...*tensor) []*tensor {
+func (l *lowerer) align(ts ...*fixedTile) []*fixedTile {
 	f := ts[0].frac
 	for _, t := range ts[1:] {
 		f = max(f, t.frac)
 	}
-	out := make([]*tensor, len(ts))
+	out := make([]*fixedTile, len(ts))
 	for i, t := range ts {
 		out[i] = l.shiftLeft(t, f)
 	}

@@ -15,7 +15,7 @@ import (
 // min by the type's bounds where the operand's interval can leave them
 // (comparisons and muxes in the circuit). Wrapping is the caller's cast to
 // the type's storage.
-func requantizeNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func requantizeNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	r, err := nn.RequantOf(op)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ const maxRoundShift = 61
 //
 // Dropping more bits than m has beyond its sign changes no mode's result,
 // so k is first capped there.
-func (l *lowerer) roundShift(x *tensor, k int, mode string) (*tensor, error) {
+func (l *lowerer) roundShift(x *fixedTile, k int, mode string) (*fixedTile, error) {
 	w := max(signedBits(x.lo), signedBits(x.hi)) // m in [-2^(w-1), 2^(w-1))
 	scale := x.frac - k                          // the result's
 	k = min(k, w+1)
@@ -62,18 +62,18 @@ func (l *lowerer) roundShift(x *tensor, k int, mode string) (*tensor, error) {
 	half := new(big.Int).Rsh(pow, 1)
 	ones := new(big.Int).Sub(pow, big.NewInt(1))
 	// sign is s at x's scale (an integer -1 or 0), or nil when m ≥ 0.
-	var sign *tensor
+	var sign *fixedTile
 	if x.lo.Sign() < 0 {
 		s := l.floorShift(x, x.frac-w)
-		sign = &tensor{v: s.v, frac: x.frac, lo: s.lo, hi: s.hi}
+		sign = &fixedTile{v: s.v, frac: x.frac, lo: s.lo, hi: s.hi}
 	}
 	var c *big.Int
-	var g *tensor // added to m; nil: none
-	neg := func(t *tensor) *tensor {
-		return l.subT(&tensor{v: l.splat(shapeOf(t.v), elemOf(t.v), 0), frac: t.frac, lo: new(big.Int), hi: new(big.Int)}, t)
+	var g *fixedTile // added to m; nil: none
+	neg := func(t *fixedTile) *fixedTile {
+		return l.subT(&fixedTile{v: l.splat(shapeOf(t.v), elemOf(t.v), 0), frac: t.frac, lo: new(big.Int), hi: new(big.Int)}, t)
 	}
 	// times multiplies the sign s by 2^k - 1: s·2^k - s.
-	times := func(s *tensor) *tensor { return l.subT(l.shiftBy(s, k), s) }
+	times := func(s *fixedTile) *fixedTile { return l.subT(l.shiftBy(s, k), s) }
 	switch mode {
 	case "FLOOR":
 		c = new(big.Int)
@@ -119,18 +119,18 @@ func (l *lowerer) roundShift(x *tensor, k int, mode string) (*tensor, error) {
 }
 
 // addT and subT are a + b and a - b exactly (one scale: the caller's).
-func (l *lowerer) addT(a, b *tensor) *tensor {
-	t, _ := addSub("add")(l, nil, []*tensor{a, b}, nil)
+func (l *lowerer) addT(a, b *fixedTile) *fixedTile {
+	t, _ := addSub("add")(l, nil, []*fixedTile{a, b}, nil)
 	return t
 }
 
-func (l *lowerer) subT(a, b *tensor) *tensor {
-	t, _ := addSub("sub")(l, nil, []*tensor{a, b}, nil)
+func (l *lowerer) subT(a, b *fixedTile) *fixedTile {
+	t, _ := addSub("sub")(l, nil, []*fixedTile{a, b}, nil)
 	return t
 }
 
 // shiftBy is t's integers times 2^k, at t's scale.
-func (l *lowerer) shiftBy(t *tensor, k int) *tensor {
+func (l *lowerer) shiftBy(t *fixedTile, k int) *fixedTile {
 	s := l.shiftLeft(t, t.frac+k)
 	s.frac = t.frac
 	return s
@@ -138,16 +138,16 @@ func (l *lowerer) shiftBy(t *tensor, k int) *tensor {
 
 // clampTo is max(min(t, hi), lo), each only where t's interval can leave
 // [lo, hi]: a comparison and a mux per element and bound.
-func (l *lowerer) clampTo(t *tensor, lo, hi *big.Int) *tensor {
+func (l *lowerer) clampTo(t *fixedTile, lo, hi *big.Int) *fixedTile {
 	if t.lo.Cmp(lo) < 0 {
 		nlo, nhi := lo, intrange.Max(t.hi, lo)
 		v := l.withScalar("max", t.v, lo.Int64(), intType(intrange.Min(t.lo, lo), intrange.Max(t.hi, lo)))
-		t = &tensor{v: l.cast(v, intType(nlo, nhi)), shape: t.shape, frac: t.frac, lo: nlo, hi: nhi}
+		t = &fixedTile{v: l.cast(v, intType(nlo, nhi)), shape: t.shape, frac: t.frac, lo: nlo, hi: nhi}
 	}
 	if t.hi.Cmp(hi) > 0 {
 		nlo, nhi := intrange.Min(t.lo, hi), hi
 		v := l.withScalar("min", t.v, hi.Int64(), intType(intrange.Min(t.lo, hi), intrange.Max(t.hi, hi)))
-		t = &tensor{v: l.cast(v, intType(nlo, nhi)), shape: t.shape, frac: t.frac, lo: nlo, hi: nhi}
+		t = &fixedTile{v: l.cast(v, intType(nlo, nhi)), shape: t.shape, frac: t.frac, lo: nlo, hi: nhi}
 	}
 	return t
 }

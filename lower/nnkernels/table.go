@@ -20,7 +20,7 @@ import (
 // value (the caller then quantizes it to a quantized result type), or
 // unsupported says why the kind has no lowering.
 type lowering struct {
-	lower       func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error)
+	lower       func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error)
 	unsupported string
 }
 
@@ -97,7 +97,7 @@ func numel(shape []int64) int64 {
 
 // linear is W·x + b over the last dimension: one constant-matrix product
 // of all rows.
-func linear(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func linear(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := ins[0]
 	r := len(x.shape)
 	in, out := x.shape[r-1], res.Shape[r-1]
@@ -136,7 +136,7 @@ func linear(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 // b (one per output column): an otir.matmul by an integer weight tile at
 // the accumulator's scale 2^-F, F the smallest that makes x's products and
 // the bias integers.
-func (l *lowerer) affine(x *tensor, xlo, xhi *big.Int, rows, in, out int64, w, b []float64) (*tensor, error) {
+func (l *lowerer) affine(x *fixedTile, xlo, xhi *big.Int, rows, in, out int64, w, b []float64) (*fixedTile, error) {
 	fw, fb := paramFrac(w), paramFrac(b)
 	if fw == noFrac {
 		fw = 0
@@ -230,7 +230,7 @@ func windowOf(op *ir.Operation, x []int64, res []int64) window {
 
 // padded returns x's tile with its last two dimensions padded by p cells
 // of the value fill on each side.
-func (l *lowerer) padded(x *tensor, p, fill int64) *ir.Value {
+func (l *lowerer) padded(x *fixedTile, p, fill int64) *ir.Value {
 	if p == 0 {
 		return x.v
 	}
@@ -269,7 +269,7 @@ func (l *lowerer) windows(xp *ir.Value, wd window) []*ir.Value {
 
 // conv2d is im2col and one constant-matrix product per sample: the
 // patches [oH·oW, C·kH·kW] times the weights [C·kH·kW, outC], plus bias.
-func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func conv2d(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := ins[0]
 	wd := windowOf(op, x.shape, res.Shape)
 	outC := res.Shape[len(res.Shape)-3]
@@ -301,13 +301,13 @@ func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 	batch := numel(x.shape[:len(x.shape)-3])
 	sample := []int64{wd.c, wd.h, wd.w}
 	var out *ir.Value
-	var acc *tensor
+	var acc *fixedTile
 	for n := range batch {
 		xs := x.v
 		if len(x.shape) == 4 {
 			xs = l.reshape(l.extract(x.v, []int64{n, 0, 0, 0}, []int64{1, wd.c, wd.h, wd.w}, []int64{1, 1, 1, 1}), sample)
 		}
-		xp := l.padded(&tensor{v: xs, shape: sample}, wd.pad, 0)
+		xp := l.padded(&fixedTile{v: xs, shape: sample}, wd.pad, 0)
 		rows := wd.oh * wd.ow
 		patches := l.splat([]int64{rows, K}, elemOf(xp), 0)
 		for i, s := range l.windows(xp, wd) { // i = di·kW + dj, slices [C, oH, oW]
@@ -316,7 +316,7 @@ func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 				patches = l.insert(col, patches, []int64{0, c*wd.kh*wd.kw + int64(i)})
 			}
 		}
-		acc, err = l.affine(&tensor{v: patches, frac: x.frac}, xlo, xhi, rows, K, outC, wmat, b.Data)
+		acc, err = l.affine(&fixedTile{v: patches, frac: x.frac}, xlo, xhi, rows, K, outC, wmat, b.Data)
 		if err != nil {
 			return nil, err
 		}
@@ -331,28 +331,28 @@ func conv2d(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 		out = l.insert(l.reshape(y, []int64{1, outC, wd.oh, wd.ow}), out, []int64{n, 0, 0, 0})
 	}
 	if out == nil { // an empty batch
-		return &tensor{v: l.splat(tileShape(res.Shape), intType(new(big.Int), new(big.Int)), 0), frac: 0, lo: new(big.Int), hi: new(big.Int)}, nil
+		return &fixedTile{v: l.splat(tileShape(res.Shape), intType(new(big.Int), new(big.Int)), 0), frac: 0, lo: new(big.Int), hi: new(big.Int)}, nil
 	}
-	return &tensor{v: out, frac: acc.frac, lo: acc.lo, hi: acc.hi}, nil
+	return &fixedTile{v: out, frac: acc.frac, lo: acc.lo, hi: acc.hi}, nil
 }
 
 // pool is max_pool2d (a max tree over the window, padding with the
 // smallest value) or avg_pool2d (a sum tree, padding with zeros, divided by
 // kH·kW).
-func pool(isMax bool) func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	return func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func pool(isMax bool) func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
+	return func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 		x := ins[0]
 		wd := windowOf(op, x.shape, res.Shape)
 		if isMax {
 			xp := l.padded(x, wd.pad, x.lo.Int64())
 			v := l.tree("max", l.windows(xp, wd), elemOf(x.v))
-			return &tensor{v: v, frac: x.frac, lo: x.lo, hi: x.hi}, nil
+			return &fixedTile{v: v, frac: x.frac, lo: x.lo, hi: x.hi}, nil
 		}
 		n := wd.kh * wd.kw
 		xlo, xhi := intrange.Min(x.lo, new(big.Int)), intrange.Max(x.hi, new(big.Int))
 		lo, hi := new(big.Int).Mul(xlo, big.NewInt(n)), new(big.Int).Mul(xhi, big.NewInt(n))
 		xp := l.padded(x, wd.pad, 0)
-		s := &tensor{v: l.tree("add", l.windows(xp, wd), intType(lo, hi)), frac: x.frac, lo: lo, hi: hi}
+		s := &fixedTile{v: l.tree("add", l.windows(xp, wd), intType(lo, hi)), frac: x.frac, lo: lo, hi: hi}
 		return l.divide(s, n, res)
 	}
 }
@@ -375,14 +375,14 @@ func (l *lowerer) tree(kind string, vs []*ir.Value, elem ir.Type) *ir.Value {
 // divide is the exact sum s divided by the count n: with a quantized
 // result floor(s·2^F / n) at the result's scale (then wrapped by the
 // caller); with an f64 result exact, so n must be a power of two.
-func (l *lowerer) divide(s *tensor, n int64, res *ir.TensorType) (*tensor, error) {
+func (l *lowerer) divide(s *fixedTile, n int64, res *ir.TensorType) (*fixedTile, error) {
 	m := bits.TrailingZeros64(uint64(n))
 	q := quant.ElementOf(res)
 	if q == nil {
 		if n&(n-1) != 0 {
 			return nil, l.errf("divides by %d, which is not a power of two, for an f64 (exact) result: give the node a quantized result type", n)
 		}
-		return &tensor{v: s.v, frac: s.frac + m, lo: s.lo, hi: s.hi}, nil
+		return &fixedTile{v: s.v, frac: s.frac + m, lo: s.lo, hi: s.hi}, nil
 	}
 	if q.Frac >= s.frac {
 		s = l.shiftLeft(s, q.Frac)
@@ -416,12 +416,12 @@ func (l *lowerer) divide(s *tensor, n int64, res *ir.TensorType) (*tensor, error
 		v = l.withScalar("sub", v, c.Int64(), intType(intrange.Min(rlo, qlo), intrange.Max(rhi, qhi, c)))
 		qlo, qhi = rlo, rhi
 	}
-	return &tensor{v: l.cast(v, intType(qlo, qhi)), frac: q.Frac, lo: qlo, hi: qhi}, nil
+	return &fixedTile{v: l.cast(v, intType(qlo, qhi)), frac: q.Frac, lo: qlo, hi: qhi}, nil
 }
 
 // reduceNode is reduce_sum (mean: reduce_mean) along axis.
-func reduceNode(mean bool) func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	return func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func reduceNode(mean bool) func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
+	return func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 		x := ins[0]
 		axis, _ := op.IntAttr("axis")
 		n := x.shape[axis]
@@ -438,26 +438,26 @@ func reduceNode(mean bool) func(l *lowerer, op *ir.Operation, ins []*tensor, res
 }
 
 // sumAlong sums n values along axis exactly.
-func (l *lowerer) sumAlong(x *tensor, axis int, n int64) *tensor {
+func (l *lowerer) sumAlong(x *fixedTile, axis int, n int64) *fixedTile {
 	N := big.NewInt(n)
 	lo, hi := new(big.Int).Mul(intrange.Min(x.lo, new(big.Int)), N), new(big.Int).Mul(intrange.Max(x.hi, new(big.Int)), N)
 	if n > 0 {
 		lo, hi = new(big.Int).Mul(x.lo, N), new(big.Int).Mul(x.hi, N)
 	}
 	elem := intType(intrange.Min(lo, x.lo), intrange.Max(hi, x.hi))
-	return &tensor{v: l.reduce("add", x.v, axis, elem), frac: x.frac, lo: lo, hi: hi}
+	return &fixedTile{v: l.reduce("add", x.v, axis, elem), frac: x.frac, lo: lo, hi: hi}
 }
 
-func sumAll(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func sumAll(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := ins[0]
 	n := numel(x.shape)
-	flat := &tensor{v: l.reshape(x.v, []int64{n}), shape: []int64{n}, frac: x.frac, lo: x.lo, hi: x.hi}
+	flat := &fixedTile{v: l.reshape(x.v, []int64{n}), shape: []int64{n}, frac: x.frac, lo: x.lo, hi: x.hi}
 	return l.sumAlong(flat, 0, n), nil
 }
 
 // matmulNode is the product of two tensors (no constant: products of
 // values), per batch for rank 3.
-func matmulNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func matmulNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	a, b := ins[0], ins[1]
 	r := len(a.shape)
 	m, k, p := a.shape[r-2], a.shape[r-1], b.shape[r-1]
@@ -488,7 +488,7 @@ func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 // constNode is a payload tensor or an inline value (read as the evaluator
 // reads them, nneval.ConstValues), exactly: integers at the smallest scale
 // that makes them so.
-func constNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func constNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	entry := func(key string) (*nneval.Tensor, error) { return l.param(key, res.Shape, true) }
 	t, err := nneval.ConstValues(op, entry, quant.ElementOf(res))
 	if err != nil {
@@ -509,11 +509,11 @@ func constNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) 
 	if len(ints) == 0 {
 		ints = []*big.Int{new(big.Int)}
 	}
-	return &tensor{v: l.constant(tileShape(res.Shape), elem, ints), frac: f, lo: lo, hi: hi}, nil
+	return &fixedTile{v: l.constant(tileShape(res.Shape), elem, ints), frac: f, lo: lo, hi: hi}, nil
 }
 
-func addSub(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	return func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func addSub(kind string) func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
+	return func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 		ab := l.align(ins[0], ins[1])
 		a, b := ab[0], ab[1]
 		var lo, hi *big.Int
@@ -527,15 +527,15 @@ func addSub(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *
 	}
 }
 
-func mulNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func mulNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	a, b := ins[0], ins[1]
 	lo, hi := productBounds(a.lo, a.hi, b.lo, b.hi)
 	elem := intType(intrange.Min(lo, a.lo, b.lo), intrange.Max(hi, a.hi, b.hi))
 	return l.exact(l.binary("mul", a.v, b.v, elem), a.frac+b.frac, lo, hi), nil
 }
 
-func maxMin(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	return func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func maxMin(kind string) func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
+	return func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 		ab := l.align(ins[0], ins[1])
 		a, b := ab[0], ab[1]
 		lo, hi := intrange.Max(a.lo, b.lo), intrange.Max(a.hi, b.hi)
@@ -547,14 +547,14 @@ func maxMin(kind string) func(l *lowerer, op *ir.Operation, ins []*tensor, res *
 	}
 }
 
-func relu(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func relu(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := ins[0]
 	zero := new(big.Int)
 	lo, hi := intrange.Max(x.lo, zero), intrange.Max(x.hi, zero)
 	return l.exact(l.withScalar("max", x.v, 0, elemOf(x.v)), x.frac, lo, hi), nil
 }
 
-func absNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func absNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := ins[0]
 	zero := new(big.Int)
 	hi := intrange.Max(x.hi, new(big.Int).Neg(x.lo))
@@ -569,18 +569,18 @@ func absNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*
 	return l.exact(l.abs(x.v, elem), x.frac, lo, hi), nil
 }
 
-func identity(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func identity(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := *ins[0]
 	return &x, nil
 }
 
-func reshapeNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func reshapeNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := *ins[0]
 	x.v = l.reshape(x.v, tileShape(res.Shape))
 	return &x, nil
 }
 
-func permute(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func permute(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	a, _ := op.Attr("perm").(*ir.ArrayAttr)
 	var perm []int64
 	if a != nil {
@@ -592,7 +592,7 @@ func permute(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*
 	return fixedPerm(perm)(l, op, ins, res)
 }
 
-func swapFirstTwo(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func swapFirstTwo(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	perm := []int64{1, 0}
 	for i := 2; i < len(ins[0].shape); i++ {
 		perm = append(perm, int64(i))
@@ -600,8 +600,8 @@ func swapFirstTwo(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorTyp
 	return fixedPerm(perm)(l, op, ins, res)
 }
 
-func fixedPerm(perm []int64) func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
-	return func(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func fixedPerm(perm []int64) func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
+	return func(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 		x := *ins[0]
 		if len(perm) != len(x.shape) {
 			return nil, l.errf("permutation %v does not match rank %d", perm, len(x.shape))
@@ -611,7 +611,7 @@ func fixedPerm(perm []int64) func(l *lowerer, op *ir.Operation, ins []*tensor, r
 	}
 }
 
-func broadcastTo(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func broadcastTo(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	x := *ins[0]
 	target := tileShape(res.Shape)
 	aligned := make([]int64, len(target))
@@ -623,7 +623,7 @@ func broadcastTo(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType
 	return &x, nil
 }
 
-func concat(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func concat(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	axis, _ := op.IntAttr("axis")
 	ts := l.align(ins...)
 	lo, hi := ts[0].lo, ts[0].hi
@@ -637,7 +637,7 @@ func concat(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*t
 		out = l.insert(l.cast(t.v, elem), out, append([]int64{}, offs...))
 		offs[axis] += t.shape[axis]
 	}
-	return &tensor{v: out, frac: ts[0].frac, lo: lo, hi: hi}, nil
+	return &fixedTile{v: out, frac: ts[0].frac, lo: lo, hi: hi}, nil
 }
 
 // errf is a diagnostic at the node being lowered.
@@ -649,7 +649,7 @@ func (l *lowerer) errf(format string, args ...any) error {
 // cos) on a quantized operand with a quantized result: a table over every
 // stored value of the operand (quant.LookupTable of the float evaluator's
 // function, nneval.UnaryFunc), read by otir.lookup (ALIR opcode 8).
-func lookupNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType) (*tensor, error) {
+func lookupNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
 	in, out := quant.ElementOf(op.Operands[0].Type), quant.ElementOf(res)
 	if in == nil || out == nil {
 		return nil, l.errf("needs a quantized operand and a quantized result: it becomes a lookup table over the operand's stored values")
@@ -662,5 +662,5 @@ func lookupNode(l *lowerer, op *ir.Operation, ins []*tensor, res *ir.TensorType)
 	if err != nil {
 		return nil, err
 	}
-	return &tensor{v: l.lookup(ins[0].v, table, storage(out)), frac: out.Frac, lo: big.NewInt(out.QMin()), hi: big.NewInt(out.QMax())}, nil
+	return &fixedTile{v: l.lookup(ins[0].v, table, storage(out)), frac: out.Frac, lo: big.NewInt(out.QMin()), hi: big.NewInt(out.QMax())}, nil
 }
