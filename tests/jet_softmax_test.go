@@ -10,6 +10,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nnqonnx"
@@ -71,7 +72,7 @@ func TestJetSoftmax(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := nn.Graphs(mod)[0]
-	payload, err := nneval.NewPayloads().Read(params)
+	payload, err := tensor.NewPayloads().Read(params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +90,9 @@ func TestJetSoftmax(t *testing.T) {
 	rows := batchOf(t, test, g.Body(0).Args[0].Type.(*ir.TensorType).Shape)
 	torch := batchOf(t, filepath.Join(dir, "probs.npy"), []int64{1, 5})
 	bound := nnqonnx.SoftmaxBound(5, nnqonnx.DefaultSoftmaxBits)
-	logitsOf := func(row *nneval.Tensor, float bool) (y, z []float64) {
+	logitsOf := func(row *tensor.Tensor, float bool) (y, z []float64) {
 		t.Helper()
-		res, err := nneval.Eval(g, []*nneval.Tensor{row}, payload, nneval.Options{Float: float})
+		res, err := nneval.Eval(g, []*tensor.Tensor{row}, payload, nneval.Options{Float: float})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +112,7 @@ func TestJetSoftmax(t *testing.T) {
 	}
 	softmaxOf := func(z []float64) []float64 { // the float evaluator's softmax
 		t.Helper()
-		res, err := nneval.Eval(nn.Graphs(sm)[0], []*nneval.Tensor{{Shape: []int64{5}, Data: z}}, nil, nneval.Options{})
+		res, err := nneval.Eval(nn.Graphs(sm)[0], []*tensor.Tensor{{Shape: []int64{5}, Data: z}}, nil, nneval.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,13 +179,13 @@ func TestJetSoftmax(t *testing.T) {
 }
 
 // batchOf reads an .npy batch of samples of the given shape.
-func batchOf(t *testing.T, path string, shape []int64) []*nneval.Tensor {
+func batchOf(t *testing.T, path string, shape []int64) []*tensor.Tensor {
 	t.Helper()
-	x, err := nneval.ReadTensorFile(path)
+	x, err := tensor.ReadTensorFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := nneval.SplitBatch(x, shape)
+	rows, err := tensor.SplitBatch(x, shape)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

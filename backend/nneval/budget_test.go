@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/parse"
 )
 
 // evalText parses a graph and evaluates it on inputs, returning the error,
 // how long it took and how many bytes it allocated.
-func evalText(t *testing.T, src string, ins []*Tensor, p Payload, opts Options) (error, time.Duration, uint64) {
+func evalText(t *testing.T, src string, ins []*tensor.Tensor, p tensor.Payload, opts Options) (error, time.Duration, uint64) {
 	t.Helper()
 	m, err := parse.Parse("b.mlir", []byte(src), parse.Options{})
 	if err != nil {
@@ -41,19 +42,19 @@ func evalText(t *testing.T, src string, ins []*Tensor, p Payload, opts Options) 
 func TestDefaultBudgets(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
-		ins       []*Tensor
+		ins       []*tensor.Tensor
 		want      string
 	}{
 		{"2 GiB value", `nn.graph @g(%x: tensor<1xf64>) -> tensor<16384x16384xf64> {
   %a = nn.broadcast_to %x : (tensor<1xf64>) -> tensor<16384x16384xf64>
   nn.return %a : tensor<16384x16384xf64>
 }
-`, []*Tensor{New([]int64{1})}, "b.mlir:2:3: error: 'nn.broadcast_to' op %a: evaluating it takes 2147483648 bytes (result 'tensor<16384x16384xf64>'), 2147483656 with the graph's values up to it, more than the memory budget of 2147483648 bytes"},
+`, []*tensor.Tensor{tensor.New([]int64{1})}, "b.mlir:2:3: error: 'nn.broadcast_to' op %a: evaluating it takes 2147483648 bytes (result 'tensor<16384x16384xf64>'), 2147483656 with the graph's values up to it, more than the memory budget of 2147483648 bytes"},
 		{"9.7e9-MAC convolution", `nn.graph @g(%x: tensor<1x512x64x64xf64>) -> tensor<1x512x64x64xf64> {
   %c = nn.conv2d %x {kernel = [3, 3], params = "conv", stride = 1, padding = 1} : (tensor<1x512x64x64xf64>) -> tensor<1x512x64x64xf64>
   nn.return %c : tensor<1x512x64x64xf64>
 }
-`, []*Tensor{New([]int64{1, 512, 64, 64})}, "b.mlir:2:3: error: 'nn.conv2d' op %c: the graph's nodes up to this one take more than 4294967296 multiply-accumulates"},
+`, []*tensor.Tensor{tensor.New([]int64{1, 512, 64, 64})}, "b.mlir:2:3: error: 'nn.conv2d' op %c: the graph's nodes up to this one take more than 4294967296 multiply-accumulates"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err, d, alloc := evalText(t, c.src, c.ins, nil, Options{})
@@ -82,12 +83,12 @@ func TestMemoryBudget(t *testing.T) {
   nn.return %r : tensor<4x8x!quant.uniform<i8:f64, 0.0625>>
 }
 `
-	x := New([]int64{4, 8})
+	x := tensor.New([]int64{4, 8})
 	// Float: x 256 bytes, %t 256, %r 256. Quantized: x 256 + its exact
 	// value 256; %r keeps 512 and needs 2·256 + 4·256 of temporaries.
 	for _, c := range []struct {
 		src  string
-		p    Payload
+		p    tensor.Payload
 		max  int64
 		want string
 	}{
@@ -95,11 +96,11 @@ func TestMemoryBudget(t *testing.T) {
 		{float, nil, 767, "b.mlir:3:3: error: 'nn.relu' op %r: evaluating it takes 256 bytes (result 'tensor<8x4xf64>'), 768 with the graph's values up to it, more than the memory budget of 767 bytes"},
 		{float, nil, 511, "'nn.permute' op %t"},
 		{float, nil, 255, "b.mlir:1:1: error: 'nn.graph' op graph @g: the inputs and the payload take 256 bytes, more than the memory budget of 255 bytes"},
-		{float, Payload{"unused": New([]int64{64})}, 1000, "'nn.permute' op %t"},
+		{float, tensor.Payload{"unused": tensor.New([]int64{64})}, 1000, "'nn.permute' op %t"},
 		{quantized, nil, 2560, ""},
 		{quantized, nil, 2559, "b.mlir:2:3: error: 'nn.relu' op %r: evaluating it takes 2048 bytes"},
 	} {
-		err, _, _ := evalText(t, c.src, []*Tensor{x}, c.p, Options{MaxBytes: c.max})
+		err, _, _ := evalText(t, c.src, []*tensor.Tensor{x}, c.p, Options{MaxBytes: c.max})
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("budget %d: got %v, want %q", c.max, err, c.want)
 		}
@@ -120,7 +121,7 @@ func TestInputFileBudget(t *testing.T) {
 	if err := os.WriteFile(path, []byte(head), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadTensorFile(path)
+	_, err := tensor.ReadTensorFile(path)
 	want := "npy: shape (16384, 16384) of float64 needs 4294967296 bytes, which exceeds the memory limit of 2147483648 bytes"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)

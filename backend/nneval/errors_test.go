@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/parse"
 )
 
@@ -26,32 +27,32 @@ func TestPayloadErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &Tensor{Shape: []int64{3}, Data: []float64{1, 2, 3}}
-	k := &Tensor{Shape: []int64{4}, Data: []float64{1, 2, 3, 4}}
-	w := &Tensor{Shape: []int64{2, 3}, Data: make([]float64, 6)}
-	b := &Tensor{Shape: []int64{2}, Data: []float64{1, 2}}
+	x := &tensor.Tensor{Shape: []int64{3}, Data: []float64{1, 2, 3}}
+	k := &tensor.Tensor{Shape: []int64{4}, Data: []float64{1, 2, 3, 4}}
+	w := &tensor.Tensor{Shape: []int64{2, 3}, Data: make([]float64, 6)}
+	b := &tensor.Tensor{Shape: []int64{2}, Data: []float64{1, 2}}
 	for _, c := range []struct {
 		what string
-		in   *Tensor
-		p    Payload
+		in   *tensor.Tensor
+		p    tensor.Payload
 		want string
 	}{
-		{"no const entry", x, Payload{}, "g.mlir:2:3: error: 'nn.const' op %c: the payload has no entry 'k'"},
-		{"const count", x, Payload{"k": b}, "g.mlir:2:3: error: 'nn.const' op %c: payload entry 'k' has 2 elements (shape [2]), but the node's type 'tensor<2x2xf64>' holds 4"},
-		{"no weight", x, Payload{"k": k}, "g.mlir:3:3: error: 'nn.linear' op %y: the payload has no entry 'fc.weight'"},
-		{"weight shape", x, Payload{"k": k, "fc.weight": k, "fc.bias": b}, "g.mlir:3:3: error: 'nn.linear' op %y: payload entry 'fc.weight' has shape [4], but the node needs [2, 3]"},
-		{"bias shape", x, Payload{"k": k, "fc.weight": w, "fc.bias": k}, "payload entry 'fc.bias' has shape [4], but the node needs [2]"},
-		{"input shape", k, Payload{}, "g.mlir:1:13: error: graph @g: input #0 (%x) has shape [4], but the argument's type is 'tensor<3xf64>'"},
+		{"no const entry", x, tensor.Payload{}, "g.mlir:2:3: error: 'nn.const' op %c: the payload has no entry 'k'"},
+		{"const count", x, tensor.Payload{"k": b}, "g.mlir:2:3: error: 'nn.const' op %c: payload entry 'k' has 2 elements (shape [2]), but the node's type 'tensor<2x2xf64>' holds 4"},
+		{"no weight", x, tensor.Payload{"k": k}, "g.mlir:3:3: error: 'nn.linear' op %y: the payload has no entry 'fc.weight'"},
+		{"weight shape", x, tensor.Payload{"k": k, "fc.weight": k, "fc.bias": b}, "g.mlir:3:3: error: 'nn.linear' op %y: payload entry 'fc.weight' has shape [4], but the node needs [2, 3]"},
+		{"bias shape", x, tensor.Payload{"k": k, "fc.weight": w, "fc.bias": k}, "payload entry 'fc.bias' has shape [4], but the node needs [2]"},
+		{"input shape", k, tensor.Payload{}, "g.mlir:1:13: error: graph @g: input #0 (%x) has shape [4], but the argument's type is 'tensor<3xf64>'"},
 	} {
-		_, err := Eval(g, []*Tensor{c.in}, c.p, Options{})
+		_, err := Eval(g, []*tensor.Tensor{c.in}, c.p, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.what, err, c.want)
 		}
 	}
-	if res, err := Eval(g, []*Tensor{x}, Payload{"k": k, "fc.weight": w, "fc.bias": b}, Options{}); err != nil || res.Outputs[0].Data[1] != 2 || len(res.Values) != 3 {
+	if res, err := Eval(g, []*tensor.Tensor{x}, tensor.Payload{"k": k, "fc.weight": w, "fc.bias": b}, Options{}); err != nil || res.Outputs[0].Data[1] != 2 || len(res.Values) != 3 {
 		t.Fatalf("got %v, %v", res, err)
 	}
-	if _, err := Eval(g, []*Tensor{x}, Payload{"k": k}, Options{MaxElements: 3}); err == nil || !strings.Contains(err.Error(), "more than 3 elements") {
+	if _, err := Eval(g, []*tensor.Tensor{x}, tensor.Payload{"k": k}, Options{MaxElements: 3}); err == nil || !strings.Contains(err.Error(), "more than 3 elements") {
 		t.Errorf("MaxElements: got %v", err)
 	}
 }
@@ -91,7 +92,7 @@ func TestBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := New([]int64{4, 8})
+	x := tensor.New([]int64{4, 8})
 	// x (32) + %t (32) + %a (16) = 80 elements; %a takes 4·4·8 = 128 MACs.
 	for _, c := range []struct {
 		opts Options
@@ -102,7 +103,7 @@ func TestBudget(t *testing.T) {
 		{Options{MaxWork: 127}, "b.mlir:3:3: error: 'nn.matmul' op %a: the graph's nodes up to this one take more than 127 multiply-accumulates"},
 		{Options{MaxTotalElements: 80, MaxWork: 128}, ""},
 	} {
-		_, err := Eval(g, []*Tensor{x}, nil, c.opts)
+		_, err := Eval(g, []*tensor.Tensor{x}, nil, c.opts)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%+v: got %v, want %q", c.opts, err, c.want)
 		}
@@ -126,16 +127,16 @@ func TestWindowWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Payload{"conv.weight": New([]int64{3, 2, 3, 3}), "conv.bias": New([]int64{3})}
-	x := New([]int64{1, 2, 4, 4})
+	p := tensor.Payload{"conv.weight": tensor.New([]int64{3, 2, 3, 3}), "conv.bias": tensor.New([]int64{3})}
+	x := tensor.New([]int64{1, 2, 4, 4})
 	// conv: 12 results · 2 channels · 9 cells = 216; pool: 27 · 4 = 108.
-	if _, err := Eval(g, []*Tensor{x}, p, Options{MaxWork: 215}); err == nil || !strings.Contains(err.Error(), "'nn.conv2d' op %c") {
+	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 215}); err == nil || !strings.Contains(err.Error(), "'nn.conv2d' op %c") {
 		t.Errorf("conv: got %v", err)
 	}
-	if _, err := Eval(g, []*Tensor{x}, p, Options{MaxWork: 323}); err == nil || !strings.Contains(err.Error(), "'nn.max_pool2d' op %p") {
+	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 323}); err == nil || !strings.Contains(err.Error(), "'nn.max_pool2d' op %p") {
 		t.Errorf("pool: got %v", err)
 	}
-	if _, err := Eval(g, []*Tensor{x}, p, Options{MaxWork: 324}); err != nil {
+	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 324}); err != nil {
 		t.Errorf("within the budget: %v", err)
 	}
 }
@@ -164,7 +165,7 @@ func TestInlineConstErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Eval(g, []*Tensor{{Shape: []int64{2}, Data: []float64{1, 2}}}, nil, Options{})
+		_, err = Eval(g, []*tensor.Tensor{{Shape: []int64{2}, Data: []float64{1, 2}}}, nil, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.what, err, c.want)
 		}

@@ -24,37 +24,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/satint"
 	"github.com/otir-dev/otir/ir"
 )
-
-// Tensor is a value of the evaluator: row-major data and its shape ([] for
-// rank 0, one value).
-type Tensor struct {
-	Shape []int64
-	Data  []float64
-}
-
-// NumElements is the product of the dimensions.
-func NumElements(shape []int64) int64 {
-	n := int64(1)
-	for _, d := range shape {
-		n *= d
-	}
-	return n
-}
-
-// New returns a zero tensor of the given shape.
-func New(shape []int64) *Tensor {
-	return &Tensor{Shape: append([]int64{}, shape...), Data: make([]float64, NumElements(shape))}
-}
-
-// Payload holds the parameters of a graph by key: NAME for nn.const,
-// NAME.weight and NAME.bias for nn.linear and nn.conv2d (PyTorch's
-// state_dict names).
-type Payload map[string]*Tensor
 
 // Options bounds an evaluation.
 type Options struct {
@@ -92,7 +67,7 @@ const (
 	DefaultMaxElements      = 1 << 28
 	DefaultMaxTotalElements = 1 << 29
 	DefaultMaxWork          = 1 << 32
-	DefaultMaxBytes         = 2 << 30
+	DefaultMaxBytes         = tensor.MaxBytes
 )
 
 // tensorBytes is the memory of n float64 (or int64) elements.
@@ -106,7 +81,7 @@ func tensorBytes(n int64) int64 { return satint.Mul(n, 8) }
 // mantissas, which may grow to twice their size (4 operand sizes), and the
 // exact values of its payload entries.
 func (n *node) nodeBytes(quantized bool) (keep, temp int64) {
-	out := tensorBytes(NumElements(n.out.Shape))
+	out := tensorBytes(tensor.NumElements(n.out.Shape))
 	if !quantized {
 		return out, 0
 	}
@@ -129,7 +104,7 @@ func (n *node) nodeBytes(quantized bool) (keep, temp int64) {
 // result) and its tensor.
 type Value struct {
 	Value  *ir.Value
-	Tensor *Tensor
+	Tensor *tensor.Tensor
 }
 
 // Result is an evaluation: the graph's outputs, and every node's value in
@@ -137,7 +112,7 @@ type Value struct {
 // quantized graph, Exact holds every node's exact value, in the order of
 // Values (whose tensors are those values as float64).
 type Result struct {
-	Outputs []*Tensor
+	Outputs []*tensor.Tensor
 	Values  []Value
 	Exact   []*Exact
 	// Work and Bytes are what the evaluation took of Options' budgets:
@@ -164,7 +139,7 @@ func Name(v *ir.Value, index int) string {
 // bit-exactly by its quantized types (quantized.go), unless opts.Float. Errors are diagnostics at the node (or graph
 // argument) concerned: an input or payload entry of the wrong shape, a
 // missing payload entry, a value too large.
-func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, error) {
+func Eval(g *ir.Operation, inputs []*tensor.Tensor, p tensor.Payload, opts Options) (*Result, error) {
 	if opts.MaxElements <= 0 {
 		opts.MaxElements = DefaultMaxElements
 	}
@@ -186,7 +161,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 	if len(inputs) != len(body.Args) {
 		return nil, diag.OpErrorf(g, "graph @%s takes %s, but %d were given", name, diag.Plural(len(body.Args), "input"), len(inputs))
 	}
-	vals := map[*ir.Value]*Tensor{}
+	vals := map[*ir.Value]*tensor.Tensor{}
 	res := &Result{}
 	var exact *exactState
 	if nn.IsQuantized(g) && !opts.Float {
@@ -198,10 +173,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		if !ok || in == nil {
 			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d is missing", name, i)
 		}
-		if !slices.Equal(in.Shape, t.Shape) || int64(len(in.Data)) != NumElements(in.Shape) {
-			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), shapeText(in.Shape), t)
+		if !slices.Equal(in.Shape, t.Shape) || int64(len(in.Data)) != tensor.NumElements(in.Shape) {
+			return nil, diag.Errorf(a.Loc, "graph @%s: input #%d (%%%s) has shape %s, but the argument's type is '%s'", name, i, Name(a, i), tensor.ShapeText(in.Shape), t)
 		}
-		total = satint.Add(total, NumElements(in.Shape))
+		total = satint.Add(total, tensor.NumElements(in.Shape))
 		held = satint.Add(held, tensorBytes(int64(len(in.Data))))
 		if exact != nil {
 			held = satint.Add(held, tensorBytes(int64(len(in.Data)))) // its exact value
@@ -257,10 +232,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		n.out = rt
 		n.name = Name(op.Results[0], index)
-		if NumElements(rt.Shape) > opts.MaxElements {
+		if tensor.NumElements(rt.Shape) > opts.MaxElements {
 			return nil, diag.OpErrorf(op, "%%%s: result '%s' has more than %d elements", n.name, rt, opts.MaxElements)
 		}
-		if total = satint.Add(total, NumElements(rt.Shape)); total > opts.MaxTotalElements {
+		if total = satint.Add(total, tensor.NumElements(rt.Shape)); total > opts.MaxTotalElements {
 			return nil, diag.OpErrorf(op, "%%%s: the graph's values up to this node hold more than %d elements together", n.name, opts.MaxTotalElements)
 		}
 		keep, temp := n.nodeBytes(exact != nil)
@@ -283,7 +258,7 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 		}
 		if !slices.Equal(t.Shape, rt.Shape) {
 			// A bug of an entry, not of the input.
-			return nil, diag.OpErrorf(op, "%%%s: evaluated to shape %s, but its type is '%s'", n.name, shapeText(t.Shape), rt)
+			return nil, diag.OpErrorf(op, "%%%s: evaluated to shape %s, but its type is '%s'", n.name, tensor.ShapeText(t.Shape), rt)
 		}
 		vals[op.Results[0]] = t
 		res.Values = append(res.Values, Value{op.Results[0], t})
@@ -301,10 +276,10 @@ func Eval(g *ir.Operation, inputs []*Tensor, p Payload, opts Options) (*Result, 
 type node struct {
 	op      *ir.Operation
 	name    string
-	ins     []*Tensor
+	ins     []*tensor.Tensor
 	out     *ir.TensorType
 	index   int
-	payload Payload
+	payload tensor.Payload
 	max     int64
 	// exact is the node's state in a quantized graph (nil otherwise).
 	exact *exactNode
@@ -313,7 +288,7 @@ type node struct {
 // innerWork is the work of nn.linear and nn.matmul: the first operand's
 // last dimension per result element.
 func (n *node) innerWork() int64 {
-	w := NumElements(n.out.Shape)
+	w := tensor.NumElements(n.out.Shape)
 	if in := n.ins[0].Shape; len(in) > 0 {
 		w = satint.Mul(w, in[len(in)-1])
 	}
@@ -323,7 +298,7 @@ func (n *node) innerWork() int64 {
 // windowWork is a window node's work: kernel cells (times in-channels
 // for a convolution) per result element.
 func (n *node) windowWork(channels bool) int64 {
-	w := NumElements(n.out.Shape)
+	w := tensor.NumElements(n.out.Shape)
 	for _, k := range n.intList("kernel") {
 		w = satint.Mul(w, k)
 	}
@@ -334,20 +309,20 @@ func (n *node) windowWork(channels bool) int64 {
 }
 
 // result is a zero tensor of the node's declared shape.
-func (n *node) result() *Tensor { return New(n.out.Shape) }
+func (n *node) result() *tensor.Tensor { return tensor.New(n.out.Shape) }
 
 // param reads the payload entry key, which must hold want's shape (nil:
 // any shape holding numel values).
-func (n *node) param(key string, want []int64, numel int64) (*Tensor, error) {
+func (n *node) param(key string, want []int64, numel int64) (*tensor.Tensor, error) {
 	t, ok := n.payload[key]
 	if !ok || t == nil {
 		return nil, fmt.Errorf("the payload has no entry '%s'", key)
 	}
 	if want != nil && !slices.Equal(t.Shape, want) {
-		return nil, fmt.Errorf("payload entry '%s' has shape %s, but the node needs %s", key, shapeText(t.Shape), shapeText(want))
+		return nil, fmt.Errorf("payload entry '%s' has shape %s, but the node needs %s", key, tensor.ShapeText(t.Shape), tensor.ShapeText(want))
 	}
 	if want == nil && int64(len(t.Data)) != numel {
-		return nil, fmt.Errorf("payload entry '%s' has %d elements (shape %s), but the node's type '%s' holds %d", key, len(t.Data), shapeText(t.Shape), n.out, numel)
+		return nil, fmt.Errorf("payload entry '%s' has %d elements (shape %s), but the node's type '%s' holds %d", key, len(t.Data), tensor.ShapeText(t.Shape), n.out, numel)
 	}
 	return t, nil
 }
@@ -398,15 +373,6 @@ func (n *node) floatAttr(name string, def float64) float64 {
 		return def
 	}
 	return a.Value
-}
-
-// shapeText prints a shape as the spec does: [2, 3], [] for rank 0.
-func shapeText(s []int64) string {
-	parts := make([]string, len(s))
-	for i, d := range s {
-		parts[i] = fmt.Sprint(d)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // FindGraph returns the module's graph named name ("@name" or "name"), or

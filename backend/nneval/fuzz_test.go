@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes/verify"
@@ -31,15 +32,15 @@ func FuzzEval(f *testing.F) {
 			if op.Name != "nn.graph" || len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
 				continue
 			}
-			var ins []*Tensor
+			var ins []*tensor.Tensor
 			ok := true
 			for _, a := range op.Body(0).Args {
 				tt, isT := a.Type.(*ir.TensorType)
-				if !isT || NumElements(tt.Shape) > 1<<12 {
+				if !isT || tensor.NumElements(tt.Shape) > 1<<12 {
 					ok = false
 					break
 				}
-				x := New(tt.Shape)
+				x := tensor.New(tt.Shape)
 				for i := range x.Data {
 					x.Data[i] = float64(i%7) - 3
 				}
@@ -48,7 +49,7 @@ func FuzzEval(f *testing.F) {
 			if !ok {
 				continue
 			}
-			res, err := Eval(op, ins, Payload{}, Options{MaxElements: 1 << 12, MaxWork: 1 << 22})
+			res, err := Eval(op, ins, tensor.Payload{}, Options{MaxElements: 1 << 12, MaxWork: 1 << 22})
 			if err != nil {
 				if err.Error() == "" {
 					t.Fatal("empty error message")
@@ -56,7 +57,7 @@ func FuzzEval(f *testing.F) {
 				continue
 			}
 			for _, o := range res.Outputs {
-				if int64(len(o.Data)) != NumElements(o.Shape) {
+				if int64(len(o.Data)) != tensor.NumElements(o.Shape) {
 					t.Fatalf("output of shape %v holds %d values", o.Shape, len(o.Data))
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
@@ -113,7 +114,7 @@ func forOutputs(t *testing.T, res *Result, io *npy.NPZ, check func(output, eleme
 		if !ok {
 			t.Fatalf("no expected out%d", i)
 		}
-		want := FromNPY(a)
+		want := tensor.FromNPY(a)
 		if !slices.Equal(got.Shape, want.Shape) {
 			t.Fatalf("output #%d: shape %v, expected %v", i, got.Shape, want.Shape)
 		}
@@ -126,7 +127,7 @@ func forOutputs(t *testing.T, res *Result, io *npy.NPZ, check func(output, eleme
 // readCase reads a generated case: the graph of base.mlir, base.npz (its
 // inputs in0, in1, ... and expected outputs), and the payload
 // base.params.npz (empty when absent).
-func readCase(t *testing.T, base string) (*ir.Operation, *npy.NPZ, []*Tensor, Payload) {
+func readCase(t *testing.T, base string) (*ir.Operation, *npy.NPZ, []*tensor.Tensor, tensor.Payload) {
 	t.Helper()
 	src, err := os.ReadFile(base + ".mlir")
 	if err != nil {
@@ -144,17 +145,17 @@ func readCase(t *testing.T, base string) (*ir.Operation, *npy.NPZ, []*Tensor, Pa
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ins []*Tensor
+	var ins []*tensor.Tensor
 	for i := 0; ; i++ {
 		a, ok := io.Arrays[fmt.Sprintf("in%d", i)]
 		if !ok {
 			break
 		}
-		ins = append(ins, FromNPY(a))
+		ins = append(ins, tensor.FromNPY(a))
 	}
-	p := Payload{}
+	p := tensor.Payload{}
 	if _, err := os.Stat(base + ".params.npz"); err == nil {
-		if p, err = ReadPayloadFile(base + ".params.npz"); err != nil {
+		if p, err = tensor.ReadPayloadFile(base + ".params.npz"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/tileview"
 )
@@ -13,8 +14,8 @@ import (
 // +0.0 in row-major order of the summed index, as the semantics fix them.
 
 // unaryFn applies f to every element.
-func unaryFn(f func(float64) float64) func(*node) (*Tensor, error) {
-	return func(n *node) (*Tensor, error) {
+func unaryFn(f func(float64) float64) func(*node) (*tensor.Tensor, error) {
+	return func(n *node) (*tensor.Tensor, error) {
 		x, y := n.ins[0], n.result()
 		for i, v := range x.Data {
 			y.Data[i] = f(v)
@@ -24,8 +25,8 @@ func unaryFn(f func(float64) float64) func(*node) (*Tensor, error) {
 }
 
 // binaryFn applies f to the elements of two equal-shaped operands.
-func binaryFn(f func(a, b float64) float64) func(*node) (*Tensor, error) {
-	return func(n *node) (*Tensor, error) {
+func binaryFn(f func(a, b float64) float64) func(*node) (*tensor.Tensor, error) {
+	return func(n *node) (*tensor.Tensor, error) {
 		a, b, y := n.ins[0], n.ins[1], n.result()
 		for i := range y.Data {
 			y.Data[i] = f(a.Data[i], b.Data[i])
@@ -46,18 +47,18 @@ func relu(x float64) float64 {
 }
 
 // identity copies the operand (nn.detach).
-func identity(n *node) (*Tensor, error) {
+func identity(n *node) (*tensor.Tensor, error) {
 	y := n.result()
 	copy(y.Data, n.ins[0].Data)
 	return y, nil
 }
 
 // reshape keeps the values in row-major order (nn.reshape, nn.flatten).
-func reshape(n *node) (*Tensor, error) { return identity(n) }
+func reshape(n *node) (*tensor.Tensor, error) { return identity(n) }
 
 // constant is the inline value, or reads the payload entry params:
 // numel(result) values in any array shape.
-func constant(n *node) (*Tensor, error) {
+func constant(n *node) (*tensor.Tensor, error) {
 	p, err := ConstValues(n.op, n.constEntry, nil)
 	if err != nil {
 		return nil, err
@@ -68,8 +69,8 @@ func constant(n *node) (*Tensor, error) {
 }
 
 // constEntry is payload entry key of an nn.const: numel(result) values.
-func (n *node) constEntry(key string) (*Tensor, error) {
-	return n.param(key, nil, NumElements(n.out.Shape))
+func (n *node) constEntry(key string) (*tensor.Tensor, error) {
+	return n.param(key, nil, tensor.NumElements(n.out.Shape))
 }
 
 // SplitMix64's mixing function (TorchLean's generator, nn-graph-ops.md
@@ -88,7 +89,7 @@ func (n *node) uniform() func(l int) float64 {
 	return func(l int) float64 { return float64(mix(key+uint64(l))&0xffffffff) / (1 << 32) }
 }
 
-func randUniform(n *node) (*Tensor, error) {
+func randUniform(n *node) (*tensor.Tensor, error) {
 	y, u := n.result(), n.uniform()
 	for i := range y.Data {
 		y.Data[i] = u(i)
@@ -96,7 +97,7 @@ func randUniform(n *node) (*Tensor, error) {
 	return y, nil
 }
 
-func bernoulliMask(n *node) (*Tensor, error) {
+func bernoulliMask(n *node) (*tensor.Tensor, error) {
 	y, u, p := n.result(), n.uniform(), n.ins[0].Data[0]
 	for i := range y.Data {
 		if p > u(i) {
@@ -108,7 +109,7 @@ func bernoulliMask(n *node) (*Tensor, error) {
 
 // linearParams reads linear's weight [out, in] and bias [out] for an input
 // of shape xShape: rows is the number of leading indices.
-func (n *node) linearParams(xShape []int64) (rows, in, out int64, w, b *Tensor, err error) {
+func (n *node) linearParams(xShape []int64) (rows, in, out int64, w, b *tensor.Tensor, err error) {
 	r := len(xShape)
 	in, out = xShape[r-1], n.out.Shape[r-1]
 	if w, err = n.param(n.params()+".weight", []int64{out, in}, 0); err != nil {
@@ -117,11 +118,11 @@ func (n *node) linearParams(xShape []int64) (rows, in, out int64, w, b *Tensor, 
 	if b, err = n.param(n.params()+".bias", []int64{out}, 0); err != nil {
 		return 0, 0, 0, nil, nil, err
 	}
-	return NumElements(xShape[:r-1]), in, out, w, b, nil
+	return tensor.NumElements(xShape[:r-1]), in, out, w, b, nil
 }
 
 // linear is W·x + b over the last dimension, for every leading index.
-func linear(n *node) (*Tensor, error) {
+func linear(n *node) (*tensor.Tensor, error) {
 	x := n.ins[0]
 	rows, in, out, w, b, err := n.linearParams(x.Shape)
 	if err != nil {
@@ -143,7 +144,7 @@ func linear(n *node) (*Tensor, error) {
 }
 
 // matmul is [m,n]·[n,p] or per batch [B,m,n]·[B,n,p].
-func matmul(n *node) (*Tensor, error) {
+func matmul(n *node) (*tensor.Tensor, error) {
 	a, b, y := n.ins[0], n.ins[1], n.result()
 	matmulInto(a.Shape, b.Shape, a.Data, b.Data, y.Data, func(s, x, w float64) float64 { return s + x*w })
 	return y, nil
@@ -186,7 +187,7 @@ func (n *node) window() window {
 	x := n.ins[0]
 	r := len(x.Shape)
 	k := n.intList("kernel")
-	wd := window{batch: NumElements(x.Shape[:r-3]), c: x.Shape[r-3], h: x.Shape[r-2], w: x.Shape[r-1],
+	wd := window{batch: tensor.NumElements(x.Shape[:r-3]), c: x.Shape[r-3], h: x.Shape[r-2], w: x.Shape[r-1],
 		kh: k[0], kw: k[1], stride: n.intAttr("stride", 1), pad: n.intAttr("padding", 0)}
 	wd.oh, wd.ow = n.out.Shape[r-2], n.out.Shape[r-1]
 	return wd
@@ -218,7 +219,7 @@ func Taps(h, w, kh, kw, stride, pad, i, j int64, visit func(at, di, dj int64)) {
 }
 
 // convParams reads conv2d's weight [outC, C, kH, kW] and bias [outC].
-func (n *node) convParams(wd window) (outC int64, w, b *Tensor, err error) {
+func (n *node) convParams(wd window) (outC int64, w, b *tensor.Tensor, err error) {
 	outC = n.out.Shape[len(n.out.Shape)-3]
 	if w, err = n.param(n.params()+".weight", []int64{outC, wd.c, wd.kh, wd.kw}, 0); err != nil {
 		return 0, nil, nil, err
@@ -230,7 +231,7 @@ func (n *node) convParams(wd window) (outC int64, w, b *Tensor, err error) {
 // conv2d: y[o,i,j] = Σ_c Σ_di Σ_dj x[c, i·s+di−p, j·s+dj−p]·W[o,c,di,dj] +
 // b[o], x zero outside the input; summed in-channel, kernel row, kernel
 // column, bias last.
-func conv2d(n *node) (*Tensor, error) {
+func conv2d(n *node) (*tensor.Tensor, error) {
 	x, wd := n.ins[0], n.window()
 	outC, w, b, err := n.convParams(wd)
 	if err != nil {
@@ -260,8 +261,8 @@ func conv2d(n *node) (*Tensor, error) {
 // pool applies one window function per output cell; cells outside the
 // input are padding: max ignores them, avg counts them as 0 and divides by
 // kH·kW (count_include_pad).
-func pool(isMax bool) func(*node) (*Tensor, error) {
-	return func(n *node) (*Tensor, error) {
+func pool(isMax bool) func(*node) (*tensor.Tensor, error) {
+	return func(n *node) (*tensor.Tensor, error) {
 		x, wd, y := n.ins[0], n.window(), n.result()
 		planes := wd.batch * wd.c
 		for pl := range planes {
@@ -295,12 +296,12 @@ func pool(isMax bool) func(*node) (*Tensor, error) {
 // lines splits a shape at axis: the product of the dimensions before it,
 // its size, and the product after it (the stride of the axis).
 func lines(shape []int64, axis int) (outer, size, inner int64) {
-	return NumElements(shape[:axis]), shape[axis], NumElements(shape[axis+1:])
+	return tensor.NumElements(shape[:axis]), shape[axis], tensor.NumElements(shape[axis+1:])
 }
 
 // reduce sums along axis (mean: then divides by its size).
-func reduce(mean bool) func(*node) (*Tensor, error) {
-	return func(n *node) (*Tensor, error) {
+func reduce(mean bool) func(*node) (*tensor.Tensor, error) {
+	return func(n *node) (*tensor.Tensor, error) {
 		x, y := n.ins[0], n.result()
 		outer, size, inner := lines(x.Shape, int(n.intAttr("axis", 0)))
 		for o := range outer {
@@ -319,16 +320,16 @@ func reduce(mean bool) func(*node) (*Tensor, error) {
 	}
 }
 
-func sumAll(n *node) (*Tensor, error) {
+func sumAll(n *node) (*tensor.Tensor, error) {
 	s := 0.0
 	for _, v := range n.ins[0].Data {
 		s += v
 	}
-	return &Tensor{Shape: []int64{}, Data: []float64{s}}, nil
+	return &tensor.Tensor{Shape: []int64{}, Data: []float64{s}}, nil
 }
 
 // softmax along axis: m = max; e = exp(x − m); y = e / Σe.
-func softmax(n *node) (*Tensor, error) {
+func softmax(n *node) (*tensor.Tensor, error) {
 	x, y := n.ins[0], n.result()
 	outer, size, inner := lines(x.Shape, int(n.intAttr("axis", 0)))
 	for o := range outer {
@@ -357,15 +358,15 @@ func softmax(n *node) (*Tensor, error) {
 // layerNorm normalizes each row of the [M, N] view (N the product of the
 // dimensions from axis on): μ = Σx/N; c = x − μ; var = Σc²/N − (Σc/N)²,
 // at least 0; y = c / sqrt(var + ε).
-func layerNorm(n *node) (*Tensor, error) {
+func layerNorm(n *node) (*tensor.Tensor, error) {
 	x, y := n.ins[0], n.result()
 	axis := int(n.intAttr("axis", 0))
 	eps := n.floatAttr("epsilon", nn.DefaultEpsilon)
-	cols := NumElements(x.Shape[axis:])
+	cols := tensor.NumElements(x.Shape[axis:])
 	if cols == 0 {
 		return y, nil
 	}
-	rows := NumElements(x.Shape[:axis])
+	rows := tensor.NumElements(x.Shape[:axis])
 	N := float64(cols)
 	for r := range rows {
 		xs, ys := x.Data[r*cols:(r+1)*cols], y.Data[r*cols:(r+1)*cols]
@@ -394,7 +395,7 @@ func layerNorm(n *node) (*Tensor, error) {
 }
 
 // permuteBy makes y with axis i of y axis perm[i] of x.
-func permuteBy(x *Tensor, perm []int64, y *Tensor) {
+func permuteBy(x *tensor.Tensor, perm []int64, y *tensor.Tensor) {
 	r := len(x.Shape)
 	if r == 0 {
 		copy(y.Data, x.Data)
@@ -411,21 +412,21 @@ func permuteBy(x *Tensor, perm []int64, y *Tensor) {
 
 // gather sets y's elements, in row-major order, to those of x at the
 // strided index map step (tileview.Map).
-func gather(y, x *Tensor, step []int64) {
+func gather(y, x *tensor.Tensor, step []int64) {
 	for k, src := range tileview.Map[int64](y.Shape, step) {
 		y.Data[k] = x.Data[src]
 	}
 }
 
-func permute(n *node) (*Tensor, error) {
+func permute(n *node) (*tensor.Tensor, error) {
 	y := n.result()
 	permuteBy(n.ins[0], n.intList("perm"), y)
 	return y, nil
 }
 
 // swapAxes returns the function of a node that swaps axes a and b.
-func swapAxes(a, b int) func(*node) (*Tensor, error) {
-	return func(n *node) (*Tensor, error) {
+func swapAxes(a, b int) func(*node) (*tensor.Tensor, error) {
+	return func(n *node) (*tensor.Tensor, error) {
 		r := len(n.ins[0].Shape)
 		perm := make([]int64, r)
 		for i := range perm {
@@ -440,7 +441,7 @@ func swapAxes(a, b int) func(*node) (*Tensor, error) {
 
 // broadcastTo copies x along broadcast dimensions; shapes align from the
 // back (PyTorch).
-func broadcastTo(n *node) (*Tensor, error) {
+func broadcastTo(n *node) (*tensor.Tensor, error) {
 	x, y := n.ins[0], n.result()
 	if len(x.Shape) > len(y.Shape) {
 		return nil, errors.New("the input has more dimensions than the result")
@@ -450,11 +451,11 @@ func broadcastTo(n *node) (*Tensor, error) {
 }
 
 // concat joins the operands along axis in operand order.
-func concat(n *node) (*Tensor, error) {
+func concat(n *node) (*tensor.Tensor, error) {
 	y := n.result()
 	axis := int(n.intAttr("axis", 0))
-	outer := NumElements(y.Shape[:axis])
-	inner := NumElements(y.Shape[axis+1:])
+	outer := tensor.NumElements(y.Shape[:axis])
+	inner := tensor.NumElements(y.Shape[axis+1:])
 	at := int64(0)
 	for o := range outer {
 		for _, x := range n.ins {
@@ -470,12 +471,12 @@ func concat(n *node) (*Tensor, error) {
 }
 
 // mseLoss is Σ(p − t)² / numel.
-func mseLoss(n *node) (*Tensor, error) {
+func mseLoss(n *node) (*tensor.Tensor, error) {
 	p, t := n.ins[0], n.ins[1]
 	s := 0.0
 	for i, v := range p.Data {
 		d := v - t.Data[i]
 		s += d * d
 	}
-	return &Tensor{Shape: []int64{}, Data: []float64{s / float64(len(p.Data))}}, nil
+	return &tensor.Tensor{Shape: []int64{}, Data: []float64{s / float64(len(p.Data))}}, nil
 }

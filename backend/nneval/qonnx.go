@@ -3,6 +3,7 @@ package nneval
 import (
 	"fmt"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/internal/tileview"
 )
@@ -32,7 +33,7 @@ func (n *node) quantEntry(suffix string, rule func(float64) error) (quantEntry, 
 	case len(t.Data) == 0:
 		return e, fmt.Errorf("payload entry '%s' holds no values", key)
 	case len(t.Data) > 1 && !tileview.Fits(t.Shape, shape):
-		return e, fmt.Errorf("payload entry '%s' has shape %s, which does not broadcast to the input's shape %s", key, shapeText(t.Shape), shapeText(shape))
+		return e, fmt.Errorf("payload entry '%s' has shape %s, which does not broadcast to the input's shape %s", key, tensor.ShapeText(t.Shape), tensor.ShapeText(shape))
 	case len(t.Data) > 1:
 		e.strides = tileview.BroadcastStrides(t.Shape, shape)
 	}
@@ -46,7 +47,7 @@ func (n *node) quantEntry(suffix string, rule func(float64) error) (quantEntry, 
 
 // quantEntries reads the node's entries (suffixes, each with its rule) and
 // applies f to every input element and its entries' values.
-func (n *node) quantEntries(suffixes []string, rules []func(float64) error, f func(x float64, p []float64) float64) (*Tensor, error) {
+func (n *node) quantEntries(suffixes []string, rules []func(float64) error, f func(x float64, p []float64) float64) (*tensor.Tensor, error) {
 	es := make([]quantEntry, len(suffixes))
 	for i, s := range suffixes {
 		var err error
@@ -73,7 +74,7 @@ var (
 )
 
 // quantize is nn.quant: QONNX's int_quant.
-func quantize(n *node) (*Tensor, error) {
+func quantize(n *node) (*tensor.Tensor, error) {
 	s, err := nn.QuantSpecOf(n.op)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func quantize(n *node) (*Tensor, error) {
 }
 
 // bipolarQuantize is nn.bipolar_quant: QONNX's binary_quant.
-func bipolarQuantize(n *node) (*Tensor, error) {
+func bipolarQuantize(n *node) (*tensor.Tensor, error) {
 	return n.quantEntries(scaleAndZero[:1], scaleRules, func(x float64, p []float64) float64 {
 		return nn.BipolarValue(x, p[0])
 	})
@@ -92,7 +93,7 @@ func bipolarQuantize(n *node) (*Tensor, error) {
 
 // truncate is nn.trunc: QONNX's trunc_v1, or trunc_v2 with the entry
 // output_scale.
-func truncate(n *node) (*Tensor, error) {
+func truncate(n *node) (*tensor.Tensor, error) {
 	s, err := nn.QuantSpecOf(n.op)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 // TestQONNXGoldenBits: the QONNX golden cases (tests/nn/Inputs/qonnx/gen.py,
@@ -51,13 +53,13 @@ func TestQONNXEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := readGraph(t, path)
-	x := &Tensor{Shape: []int64{2, 3}, Data: []float64{1, -1, 2.5, 7, 0.3, -100}}
-	one := func(v float64) *Tensor { return &Tensor{Shape: []int64{}, Data: []float64{v}} }
-	good := func() Payload {
-		return Payload{"q.scale": one(1), "q.zero_point": one(0), "b.scale": {Shape: []int64{1}, Data: []float64{2}},
+	x := &tensor.Tensor{Shape: []int64{2, 3}, Data: []float64{1, -1, 2.5, 7, 0.3, -100}}
+	one := func(v float64) *tensor.Tensor { return &tensor.Tensor{Shape: []int64{}, Data: []float64{v}} }
+	good := func() tensor.Payload {
+		return tensor.Payload{"q.scale": one(1), "q.zero_point": one(0), "b.scale": {Shape: []int64{1}, Data: []float64{2}},
 			"t.scale": one(1), "t.zero_point": one(0), "t.output_scale": one(4)}
 	}
-	res, err := Eval(g, []*Tensor{x}, good(), Options{})
+	res, err := Eval(g, []*tensor.Tensor{x}, good(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +72,9 @@ func TestQONNXEntries(t *testing.T) {
 	}
 	// Per channel [3] and per row [2, 1].
 	p := good()
-	p["q.scale"] = &Tensor{Shape: []int64{3}, Data: []float64{1, 0.5, 2}}
-	p["q.zero_point"] = &Tensor{Shape: []int64{2, 1}, Data: []float64{0, 1}}
-	if res, err = Eval(g, []*Tensor{x}, p, Options{}); err != nil {
+	p["q.scale"] = &tensor.Tensor{Shape: []int64{3}, Data: []float64{1, 0.5, 2}}
+	p["q.zero_point"] = &tensor.Tensor{Shape: []int64{2, 1}, Data: []float64{0, 1}}
+	if res, err = Eval(g, []*tensor.Tensor{x}, p, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	// row 0: 1/1 -> 1; -1/0.5 -> -2 -> -1; 2.5/2 = 1.25 -> 1 -> 2. row 1 (zp 1): 7+1 -> 7 (Max) -> 6;
@@ -84,15 +86,15 @@ func TestQONNXEntries(t *testing.T) {
 	}
 	for _, c := range []struct {
 		what, key string
-		entry     *Tensor
+		entry     *tensor.Tensor
 		want      string
 	}{
 		{"missing", "q.scale", nil, "g.mlir:2:3: error: 'nn.quant' op %q: the payload has no entry 'q.scale'"},
-		{"no broadcast", "q.scale", &Tensor{Shape: []int64{2}, Data: []float64{1, 1}}, "'nn.quant' op %q: payload entry 'q.scale' has shape [2], which does not broadcast to the input's shape [2, 3]"},
-		{"too many dims", "b.scale", &Tensor{Shape: []int64{1, 2, 3}, Data: make([]float64, 6)}, "'nn.bipolar_quant' op %b: payload entry 'b.scale' has shape [1, 2, 3], which does not broadcast"},
-		{"empty", "q.zero_point", &Tensor{Shape: []int64{0}}, "payload entry 'q.zero_point' holds no values"},
+		{"no broadcast", "q.scale", &tensor.Tensor{Shape: []int64{2}, Data: []float64{1, 1}}, "'nn.quant' op %q: payload entry 'q.scale' has shape [2], which does not broadcast to the input's shape [2, 3]"},
+		{"too many dims", "b.scale", &tensor.Tensor{Shape: []int64{1, 2, 3}, Data: make([]float64, 6)}, "'nn.bipolar_quant' op %b: payload entry 'b.scale' has shape [1, 2, 3], which does not broadcast"},
+		{"empty", "q.zero_point", &tensor.Tensor{Shape: []int64{0}}, "payload entry 'q.zero_point' holds no values"},
 		{"zero scale", "q.scale", one(0), "payload entry 'q.scale', element 0: a scale must be positive and finite, but got 0"},
-		{"negative scale", "b.scale", &Tensor{Shape: []int64{3}, Data: []float64{1, -2, 1}}, "'nn.bipolar_quant' op %b: payload entry 'b.scale', element 1: a scale must be positive and finite, but got -2"},
+		{"negative scale", "b.scale", &tensor.Tensor{Shape: []int64{3}, Data: []float64{1, -2, 1}}, "'nn.bipolar_quant' op %b: payload entry 'b.scale', element 1: a scale must be positive and finite, but got -2"},
 		{"NaN scale", "t.scale", one(math.NaN()), "'nn.trunc' op %t: payload entry 't.scale', element 0: a scale must be positive and finite, but got NaN"},
 		{"infinite output scale", "t.output_scale", one(math.Inf(1)), "payload entry 't.output_scale', element 0: a scale must be positive and finite, but got +Inf"},
 		{"missing output scale", "t.output_scale", nil, "'nn.trunc' op %t: the payload has no entry 't.output_scale'"},
@@ -105,7 +107,7 @@ func TestQONNXEntries(t *testing.T) {
 		} else {
 			p[c.key] = c.entry
 		}
-		if _, err := Eval(g, []*Tensor{x}, p, Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.what, err, c.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
@@ -38,8 +39,8 @@ const exactLimit = int64(1) << MaxExactBits
 
 // Float is the tensor of the exact values, each rounded to the nearest
 // float64 (exact when the mantissa has at most 53 significant bits).
-func (e *Exact) Float() *Tensor {
-	t := New(e.Shape)
+func (e *Exact) Float() *tensor.Tensor {
+	t := tensor.New(e.Shape)
 	for i, m := range e.M {
 		t.Data[i] = math.Ldexp(float64(m), -e.F)
 	}
@@ -48,12 +49,12 @@ func (e *Exact) Float() *Tensor {
 
 // newExact is a zero tensor of the given shape at scale 2^-f.
 func newExact(shape []int64, f int) *Exact {
-	return &Exact{Shape: append([]int64{}, shape...), M: make([]int64, NumElements(shape)), F: f}
+	return &Exact{Shape: append([]int64{}, shape...), M: make([]int64, tensor.NumElements(shape)), F: f}
 }
 
 // QuantizeInput is a graph argument's value: each element of the caller's
 // real input quantized to t (floor, wrap; NaN and ±Inf give 0).
-func QuantizeInput(in *Tensor, t *quant.UniformType) *Exact {
+func QuantizeInput(in *tensor.Tensor, t *quant.UniformType) *Exact {
 	e := newExact(in.Shape, t.Frac)
 	for i, v := range in.Data {
 		e.M[i] = t.Quantize(v)
@@ -180,7 +181,7 @@ func alignAll(c *checked, es []*Exact) ([]*Exact, int) {
 // exactParam is a payload entry's exact value: every finite float64 is a
 // dyadic rational; the tensor's scale is the finest its entries need.
 // what names the values in diagnostics (entry(key), nn.ConstSource).
-func (n *node) exactParam(what string, t *Tensor) (*Exact, error) {
+func (n *node) exactParam(what string, t *tensor.Tensor) (*Exact, error) {
 	f := math.MinInt
 	for _, v := range t.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -210,7 +211,7 @@ func (n *node) exactParam(what string, t *Tensor) (*Exact, error) {
 // q·2^-F as a float64; p itself when t is nil. The evaluator and the
 // lowering read parameters through it. A rounded value float64 cannot
 // hold (a type wider than 53 bits, saturated) is an error.
-func RoundParam(key string, p *Tensor, t *quant.UniformType) (*Tensor, error) {
+func RoundParam(key string, p *tensor.Tensor, t *quant.UniformType) (*tensor.Tensor, error) {
 	return roundParam(entry(key), p, t)
 }
 
@@ -221,10 +222,10 @@ func entry(key string) string { return "payload entry '" + key + "'" }
 // rounds (t nil: as they are): its inline value, or its payload entry as
 // payload reads it (each caller checks the entry its own way). The
 // evaluator and the lowering read constants through it.
-func ConstValues(op *ir.Operation, payload func(key string) (*Tensor, error), t *quant.UniformType) (*Tensor, error) {
-	var p *Tensor
+func ConstValues(op *ir.Operation, payload func(key string) (*tensor.Tensor, error), t *quant.UniformType) (*tensor.Tensor, error) {
+	var p *tensor.Tensor
 	if v, ok := nn.InlineValue(op); ok {
-		p = &Tensor{Data: v}
+		p = &tensor.Tensor{Data: v}
 		if rt, isTensor := op.Results[0].Type.(*ir.TensorType); isTensor {
 			p.Shape = append([]int64{}, rt.Shape...)
 		}
@@ -239,11 +240,11 @@ func ConstValues(op *ir.Operation, payload func(key string) (*Tensor, error), t 
 }
 
 // roundParam is RoundParam of the values what names.
-func roundParam(what string, p *Tensor, t *quant.UniformType) (*Tensor, error) {
+func roundParam(what string, p *tensor.Tensor, t *quant.UniformType) (*tensor.Tensor, error) {
 	if t == nil {
 		return p, nil
 	}
-	out := New(p.Shape)
+	out := tensor.New(p.Shape)
 	for i, v := range p.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%s holds %v at flat index %d: parameters must be finite", what, v, i)
@@ -415,9 +416,9 @@ func exactGather(n *node) (*Exact, error) {
 	}
 	var src []int64
 	idx := *n
-	idx.ins = make([]*Tensor, len(xs))
+	idx.ins = make([]*tensor.Tensor, len(xs))
 	for k, x := range xs {
-		t := New(x.Shape)
+		t := tensor.New(x.Shape)
 		for i := range t.Data {
 			t.Data[i] = float64(len(src) + i)
 		}
@@ -444,7 +445,7 @@ type affine struct {
 }
 
 // exactAffine reads the exact weight and bias for input x.
-func (n *node) exactAffine(x *Exact, wt, bt *Tensor) (*affine, error) {
+func (n *node) exactAffine(x *Exact, wt, bt *tensor.Tensor) (*affine, error) {
 	wt, err := RoundParam(n.params()+".weight", wt, nn.ParamType(n.op, nn.WeightTypeAttr))
 	if err != nil {
 		return nil, err
@@ -675,7 +676,7 @@ type exactNode struct {
 
 // quantizeArgs quantizes the caller's inputs of the graph's arguments
 // (floor, wrap): vals and res.Values then hold the quantized values.
-func (st *exactState) quantizeArgs(graph string, args []*ir.Value, vals map[*ir.Value]*Tensor, res *Result) error {
+func (st *exactState) quantizeArgs(graph string, args []*ir.Value, vals map[*ir.Value]*tensor.Tensor, res *Result) error {
 	for i, a := range args {
 		q := quant.ElementOf(a.Type)
 		if q == nil {
@@ -693,12 +694,12 @@ func (st *exactState) quantizeArgs(graph string, args []*ir.Value, vals map[*ir.
 // node returns the function that evaluates n in the quantized graph: its
 // kind's exact value (exactOps), floored and wrapped into a quantized
 // result type, as float64.
-func (st *exactState) node(n *node) func(*node) (*Tensor, error) {
+func (st *exactState) node(n *node) func(*node) (*tensor.Tensor, error) {
 	n.exact = &exactNode{}
 	for _, v := range n.op.Operands {
 		n.exact.ins = append(n.exact.ins, st.values[v])
 	}
-	return func(n *node) (*Tensor, error) {
+	return func(n *node) (*tensor.Tensor, error) {
 		f, ok := exactOps[n.op.Name]
 		if !ok {
 			return nil, errors.New("is not allowed in a quantized graph")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
@@ -130,7 +131,7 @@ func readRows(t *testing.T, path string) [][]float64 {
 func TestAlkaidMLP(t *testing.T) {
 	dir := filepath.Join(conformanceDir(t), "alir", "alkaid-mlp")
 	g := readGraph(t, alkaidMLP)
-	p, err := ReadPayloadFile(filepath.Join(dir, "params.npz"))
+	p, err := tensor.ReadPayloadFile(filepath.Join(dir, "params.npz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestAlkaidMLP(t *testing.T) {
 	}
 	bad := 0
 	for r, row := range inputs {
-		res, err := Eval(g, []*Tensor{{Shape: []int64{16}, Data: row}}, p, Options{})
+		res, err := Eval(g, []*tensor.Tensor{{Shape: []int64{16}, Data: row}}, p, Options{})
 		if err != nil {
 			t.Fatalf("row %d: %v", r, err)
 		}
@@ -203,13 +204,13 @@ nn.graph @h(%x: tensor<2x!quant.uniform<i8:f64, 1.0>>) -> tensor<1x!quant.unifor
 		t.Fatal(err)
 	}
 	g, _ := FindGraph(m, "g")
-	_, err = Eval(g, []*Tensor{{Shape: []int64{2}, Data: []float64{1 << 35, 3}}}, nil, Options{})
+	_, err = Eval(g, []*tensor.Tensor{{Shape: []int64{2}, Data: []float64{1 << 35, 3}}}, nil, Options{})
 	want := "e.mlir:2:3: error: 'nn.mul' op %0: its exact value needs more than 62 bits at scale 2^0: give it a quantized result type (a circuit cannot hold it exactly)"
 	if err == nil || err.Error() != want {
 		t.Errorf("mul overflow: got %v\nwant %s", err, want)
 	}
 	h, _ := FindGraph(m, "h")
-	x := &Tensor{Shape: []int64{2}, Data: []float64{1, 2}}
+	x := &tensor.Tensor{Shape: []int64{2}, Data: []float64{1, 2}}
 	for _, c := range []struct {
 		w    []float64
 		want string
@@ -218,13 +219,13 @@ nn.graph @h(%x: tensor<2x!quant.uniform<i8:f64, 1.0>>) -> tensor<1x!quant.unifor
 		{[]float64{1e10, 1e-10}, "payload entry 'fc.weight' needs more than 62 bits at one scale"},
 		{[]float64{1 << 40, 1 << 40}, "its exact value, before quantization to '!quant.uniform<i8:f64, 1.0>', needs more than 62 bits"},
 	} {
-		p := Payload{"fc.weight": {Shape: []int64{1, 2}, Data: c.w}, "fc.bias": {Shape: []int64{1}, Data: []float64{0.5}}}
+		p := tensor.Payload{"fc.weight": {Shape: []int64{1, 2}, Data: c.w}, "fc.bias": {Shape: []int64{1}, Data: []float64{0.5}}}
 		x.Data = []float64{1<<7 - 1, 1<<7 - 1}
 		if c.w[0] == 1<<40 {
 			x.Data = []float64{-128, -128} // 2^47 per product: fits; the sum fits; so scale the bias
 			p["fc.bias"].Data[0] = math.Ldexp(1, -20)
 		}
-		_, err := Eval(h, []*Tensor{x}, p, Options{})
+		_, err := Eval(h, []*tensor.Tensor{x}, p, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("weights %v: got %v, want an error containing %q", c.w, err, c.want)
 		}
@@ -235,16 +236,16 @@ nn.graph @h(%x: tensor<2x!quant.uniform<i8:f64, 1.0>>) -> tensor<1x!quant.unifor
 // graph of the same nodes: nothing is quantized.
 func TestFloatReading(t *testing.T) {
 	g := readGraph(t, filepath.Join(quantizedDir, "relu.mlir"))
-	x := &Tensor{Shape: []int64{16}, Data: make([]float64, 16)}
+	x := &tensor.Tensor{Shape: []int64{16}, Data: make([]float64, 16)}
 	x.Data[0] = 20.3
-	res, err := Eval(g, []*Tensor{x}, nil, Options{Float: true})
+	res, err := Eval(g, []*tensor.Tensor{x}, nil, Options{Float: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Outputs[0].Data[0] != 20.3 || res.Exact != nil {
 		t.Errorf("float reading of relu(20.3) = %v (exact %v), want 20.3 and no exact values", res.Outputs[0].Data[0], res.Exact)
 	}
-	res, err = Eval(g, []*Tensor{x}, nil, Options{})
+	res, err = Eval(g, []*tensor.Tensor{x}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,8 +336,8 @@ func FuzzQuantized(f *testing.F) {
 			return
 		}
 		g, _ := FindGraph(m, "")
-		x := &Tensor{Shape: []int64{4}, Data: []float64{-3.3, 0, 7.9, 1e300}}
-		res, err := Eval(g, []*Tensor{x}, nil, Options{})
+		x := &tensor.Tensor{Shape: []int64{4}, Data: []float64{-3.3, 0, 7.9, 1e300}}
+		res, err := Eval(g, []*tensor.Tensor{x}, nil, Options{})
 		if err != nil {
 			if !strings.Contains(err.Error(), "error: ") {
 				t.Fatalf("error without a location: %v", err)

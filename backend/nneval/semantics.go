@@ -3,6 +3,7 @@ package nneval
 import (
 	"math"
 
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 )
 
@@ -15,7 +16,7 @@ import (
 // unsupported is set.
 type semantics struct {
 	// eval computes the node's value from its operands' values.
-	eval func(*node) (*Tensor, error)
+	eval func(*node) (*tensor.Tensor, error)
 	// fn is a function kind's float function: eval applies it to every
 	// element, a quantized graph tabulates it (quant.LookupTable).
 	fn func(float64) float64

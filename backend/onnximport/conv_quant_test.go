@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/internal/onnxpb"
 )
 
@@ -49,15 +50,15 @@ func TestConvQuantizedWeights(t *testing.T) {
 	if got := res.Payload.Arrays["C.weight_scale"].Floats; !slices.Equal(got, scales) {
 		t.Errorf("C.weight_scale = %v, want %v", got, scales)
 	}
-	x := &nneval.Tensor{Shape: []int64{1, c, 4, 4}}
+	x := &tensor.Tensor{Shape: []int64{1, c, 4, 4}}
 	for i := range 1 * c * 16 {
 		x.Data = append(x.Data, float64(i%7)-3)
 	}
-	p := nneval.Payload{}
+	p := tensor.Payload{}
 	for key, a := range res.Payload.Arrays {
-		p[key] = nneval.FromNPY(a)
+		p[key] = tensor.FromNPY(a)
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*nneval.Tensor{x}, p, nneval.Options{})
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, p, nneval.Options{})
 	if err != nil {
 		t.Fatalf("eval: %v\n%s", err, res.Module)
 	}

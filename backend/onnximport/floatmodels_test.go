@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 // floatInputs is where tests/nn/Inputs/onnx-float/gen.py writes float32
@@ -54,9 +55,9 @@ func TestFloatModels(t *testing.T) {
 					t.Errorf("the graph has %q\n%s", s, text)
 				}
 			}
-			p := nneval.Payload{}
+			p := tensor.Payload{}
 			for k, a := range res.Payload.Arrays {
-				p[k] = nneval.FromNPY(a)
+				p[k] = tensor.FromNPY(a)
 			}
 			g := res.Module.Body().Ops[0]
 			worst, samples := 0.0, int64(0)
@@ -69,7 +70,7 @@ func TestFloatModels(t *testing.T) {
 				samples += xs.Shape[0]
 				for s := range xs.Shape[0] {
 					x, want := sample(xs, s), sample(ys, s)
-					r, err := nneval.Eval(g, []*nneval.Tensor{x}, p, nneval.Options{})
+					r, err := nneval.Eval(g, []*tensor.Tensor{x}, p, nneval.Options{})
 					if err != nil {
 						t.Fatalf("eval: %v\n%s", err, text)
 					}
@@ -92,7 +93,7 @@ func TestFloatModels(t *testing.T) {
 }
 
 // sample is row s of a batch [S, ...].
-func sample(b *nneval.Tensor, s int64) *nneval.Tensor {
+func sample(b *tensor.Tensor, s int64) *tensor.Tensor {
 	n := int64(len(b.Data)) / b.Shape[0]
-	return &nneval.Tensor{Shape: b.Shape[1:], Data: b.Data[s*n : (s+1)*n]}
+	return &tensor.Tensor{Shape: b.Shape[1:], Data: b.Data[s*n : (s+1)*n]}
 }

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/internal/onnxpb"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
@@ -66,13 +67,13 @@ func evalImported(t *testing.T, res *Result) {
 			t.Fatalf("the imported graph does not verify once printed: %v\n%s", ds, text)
 		}
 		g := res.Module.Body().Ops[0]
-		var ins []*nneval.Tensor
+		var ins []*tensor.Tensor
 		for _, a := range g.Body(0).Args {
-			ins = append(ins, nneval.New(a.Type.(*ir.TensorType).Shape))
+			ins = append(ins, tensor.New(a.Type.(*ir.TensorType).Shape))
 		}
-		p := nneval.Payload{}
+		p := tensor.Payload{}
 		for k, a := range res.Payload.Arrays {
-			p[k] = nneval.FromNPY(a)
+			p[k] = tensor.FromNPY(a)
 		}
 		if _, err := nneval.Eval(g, ins, p, nneval.Options{MaxElements: 1 << 12, MaxTotalElements: 1 << 16, MaxWork: 1 << 20}); err != nil &&
 			!strings.Contains(err.Error(), "more than") {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -51,13 +52,13 @@ func checkReference(t *testing.T, res *Result, dir, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := nneval.Payload{}
+	p := tensor.Payload{}
 	for k, a := range z.Arrays {
-		p[k] = nneval.FromNPY(a)
+		p[k] = tensor.FromNPY(a)
 	}
 	x := readTensor(t, filepath.Join(dir, name+".in0.npy"))
 	g := res.Module.Body().Ops[0]
-	r, err := nneval.Eval(g, []*nneval.Tensor{x}, p, nneval.Options{})
+	r, err := nneval.Eval(g, []*tensor.Tensor{x}, p, nneval.Options{})
 	if err != nil {
 		t.Fatalf("eval: %v\n%s", err, res.Module)
 	}
@@ -94,9 +95,9 @@ func importFile(t *testing.T, path string) *Result {
 	return res
 }
 
-func readTensor(t *testing.T, path string) *nneval.Tensor {
+func readTensor(t *testing.T, path string) *tensor.Tensor {
 	t.Helper()
-	x, err := nneval.ReadTensorFile(path)
+	x, err := tensor.ReadTensorFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

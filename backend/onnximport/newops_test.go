@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/internal/onnxpb"
 )
 
@@ -133,15 +134,15 @@ func TestBatchNormFoldEval(t *testing.T) {
 	if strings.Contains(res.Module.String(), "nn.sub") {
 		t.Fatalf("not folded:\n%s", res.Module)
 	}
-	p := nneval.Payload{}
+	p := tensor.Payload{}
 	for k, a := range res.Payload.Arrays {
-		p[k] = nneval.FromNPY(a)
+		p[k] = tensor.FromNPY(a)
 	}
-	x := nneval.New([]int64{3, 4})
+	x := tensor.New([]int64{3, 4})
 	for i := range x.Data {
 		x.Data[i] = math.Sin(float64(i)) * 2
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*nneval.Tensor{x}, p, nneval.Options{})
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, p, nneval.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

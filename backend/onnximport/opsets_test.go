@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/internal/onnxpb"
 )
 
@@ -117,13 +118,13 @@ func TestSoftmaxBefore13(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := nneval.New([]int64{1, 2, 6, 6})
+	x := tensor.New([]int64{1, 2, 6, 6})
 	sum := 0.0
 	for i := range x.Data {
 		x.Data[i] = math.Sin(float64(i))
 		sum += math.Exp(x.Data[i])
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*nneval.Tensor{x}, nneval.Payload{}, nneval.Options{})
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, tensor.Payload{}, nneval.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,15 +174,15 @@ func TestBatchNormEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := nneval.Payload{}
+	p := tensor.Payload{}
 	for k, a := range res.Payload.Arrays {
-		p[k] = nneval.FromNPY(a)
+		p[k] = tensor.FromNPY(a)
 	}
-	x := nneval.New([]int64{1, 2, 6, 6})
+	x := tensor.New([]int64{1, 2, 6, 6})
 	for i := range x.Data {
 		x.Data[i] = math.Cos(float64(i)) * 3
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*nneval.Tensor{x}, p, nneval.Options{})
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, p, nneval.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

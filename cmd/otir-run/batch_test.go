@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 const batchDir = "../../tests/nn/Inputs/batch"
@@ -25,9 +25,9 @@ func runOK(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-func readTensor(t *testing.T, path string) *nneval.Tensor {
+func readTensor(t *testing.T, path string) *tensor.Tensor {
 	t.Helper()
-	x, err := nneval.ReadTensorFile(path)
+	x, err := tensor.ReadTensorFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,10 +46,10 @@ func TestRunGraphBatch(t *testing.T) {
 			"-o", filepath.Join(dir, "sum"+j+".npy"), "-o", filepath.Join(dir, "relu"+j+".npy"), "--all-values", filepath.Join(dir, "all"+j), "-j", j)
 	}
 	for s := range 5 {
-		one := func(x *nneval.Tensor, name string) string {
+		one := func(x *tensor.Tensor, name string) string {
 			size := len(x.Data) / 5
 			p := filepath.Join(dir, name)
-			nneval.WriteTensorFile(p, &nneval.Tensor{Shape: x.Shape[1:], Data: x.Data[s*size : (s+1)*size]})
+			tensor.WriteTensorFile(p, &tensor.Tensor{Shape: x.Shape[1:], Data: x.Data[s*size : (s+1)*size]})
 			return p
 		}
 		sa, sb := one(a, "sample-a.npy"), one(b, "sample-b.npy")
@@ -91,7 +91,7 @@ func TestRunGraphBatchErrors(t *testing.T) {
 `), 0o644)
 	batchOf := func(n int64) string {
 		p := filepath.Join(dir, fmt.Sprintf("x%d.npy", n))
-		nneval.WriteTensorFile(p, nneval.New([]int64{n, 1, 1}))
+		tensor.WriteTensorFile(p, tensor.New([]int64{n, 1, 1}))
 		return p
 	}
 	two, params := filepath.Join(batchDir, "two.mlir"), filepath.Join(batchDir, "params.npz")

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 // FuzzCommandLine runs otir-run in-process on combinations of flags and
@@ -34,7 +34,7 @@ func FuzzCommandLine(f *testing.F) {
 	// one sample [1, 3], and [2, 2], neither.
 	os.WriteFile(filepath.Join(dir, "g.mlir"), []byte("nn.graph @g(%x: tensor<1x3xf64>) -> tensor<1x3xf64> {\n  %y = nn.relu %x : (tensor<1x3xf64>) -> tensor<1x3xf64>\n  nn.return %y : tensor<1x3xf64>\n}\n"), 0o644)
 	for name, shape := range map[string][]int64{"b.npy": {2, 1, 3}, "e.npy": {0, 1, 3}, "s.npy": {1, 3}, "w.npy": {2, 2}} {
-		nneval.WriteTensorFile(filepath.Join(dir, name), nneval.New(shape))
+		tensor.WriteTensorFile(filepath.Join(dir, name), tensor.New(shape))
 	}
 	p := func(name string) string { return filepath.Join(dir, name) }
 	// The vocabulary: each byte of the input picks one word.

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 const golden = "../../tests/nn/Inputs/golden"
 
 // graphInputs writes the inputs of a golden case as .npy files and returns
 // them and the expected outputs (PyTorch's).
-func graphInputs(t *testing.T, name string) (ins []string, outs []*nneval.Tensor) {
+func graphInputs(t *testing.T, name string) (ins []string, outs []*tensor.Tensor) {
 	t.Helper()
 	z, err := npy.ReadNPZFile(filepath.Join(golden, name+".npz"))
 	if err != nil {
@@ -26,12 +26,12 @@ func graphInputs(t *testing.T, name string) (ins []string, outs []*nneval.Tensor
 	for _, k := range z.Names {
 		if strings.HasPrefix(k, "in") {
 			p := filepath.Join(dir, k+".npy")
-			if err := nneval.WriteTensorFile(p, nneval.FromNPY(z.Arrays[k])); err != nil {
+			if err := tensor.WriteTensorFile(p, tensor.FromNPY(z.Arrays[k])); err != nil {
 				t.Fatal(err)
 			}
 			ins = append(ins, p)
 		} else {
-			outs = append(outs, nneval.FromNPY(z.Arrays[k]))
+			outs = append(outs, tensor.FromNPY(z.Arrays[k]))
 		}
 	}
 	return ins, outs
@@ -47,7 +47,7 @@ func TestRunGraph(t *testing.T) {
 	if code := mainCode(args, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	got, err := nneval.ReadTensorFile(y)
+	got, err := tensor.ReadTensorFile(y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestRunGraph(t *testing.T) {
 	out.Reset()
 	rand := filepath.Join(golden, "rand_uniform.mlir")
 	x := filepath.Join(t.TempDir(), "x.npy")
-	nneval.WriteTensorFile(x, &nneval.Tensor{Shape: []int64{2}, Data: []float64{0, 0}})
+	tensor.WriteTensorFile(x, &tensor.Tensor{Shape: []int64{2}, Data: []float64{0, 0}})
 	if code := mainCode([]string{"otir-run", rand, "--input", x}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -81,7 +81,7 @@ func TestRunGraphErrors(t *testing.T) {
 	mlp, params := filepath.Join(golden, "mlp.mlir"), filepath.Join(golden, "mlp.params.npz")
 	wrong := filepath.Join(golden, "linear.params.npz")
 	small := filepath.Join(t.TempDir(), "small.npy")
-	nneval.WriteTensorFile(small, &nneval.Tensor{Shape: []int64{6}, Data: make([]float64, 6)})
+	tensor.WriteTensorFile(small, &tensor.Tensor{Shape: []int64{6}, Data: make([]float64, 6)})
 	for _, c := range []struct {
 		what string
 		args []string

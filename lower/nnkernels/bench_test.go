@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/parse"
@@ -15,21 +15,21 @@ import (
 // cnnGraph is a quantized CNN on an h×h image: conv2d 3×3 (1 → c channels,
 // padding 1), relu to u6, max_pool2d 2×2, flatten, linear to 10; weights
 // and biases on the 2^-3 grid (deterministic), so the payload is exact.
-func cnnGraph(h, c int) (string, map[string]*nneval.Tensor) {
+func cnnGraph(h, c int) (string, map[string]*tensor.Tensor) {
 	rng := rand.New(rand.NewPCG(uint64(h), uint64(c)))
-	grid := func(shape ...int64) *nneval.Tensor {
+	grid := func(shape ...int64) *tensor.Tensor {
 		n := int64(1)
 		for _, d := range shape {
 			n *= d
 		}
-		t := &nneval.Tensor{Shape: shape, Data: make([]float64, n)}
+		t := &tensor.Tensor{Shape: shape, Data: make([]float64, n)}
 		for i := range t.Data {
 			t.Data[i] = float64(rng.IntN(16)-8) / 8
 		}
 		return t
 	}
 	p, f := h/2, c*(h/2)*(h/2)
-	payload := map[string]*nneval.Tensor{
+	payload := map[string]*tensor.Tensor{
 		"c1.weight": grid(int64(c), 1, 3, 3), "c1.bias": grid(int64(c)),
 		"fc.weight": grid(10, int64(f)), "fc.bias": grid(10),
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/parse"
@@ -70,7 +71,7 @@ type graphGen struct {
 	ts      []gtensor
 	nodes   []node
 	lines   []string
-	payload map[string]*nneval.Tensor
+	payload map[string]*tensor.Tensor
 	// ptypes are the parameter types (weight_type, bias_type, a const's
 	// quantized type) of payload entries: their values are rounded.
 	ptypes map[string]*quant.UniformType
@@ -121,7 +122,7 @@ func (g *graphGen) weights(key string, shape []int64) {
 		n *= d
 	}
 	f := g.rng.IntN(5)
-	t := nneval.New(shape)
+	t := tensor.New(shape)
 	for i := range t.Data {
 		t.Data[i] = math.Ldexp(float64(g.rng.IntN(15)-7), -f)
 	}
@@ -652,7 +653,7 @@ func maxRat(a, b *big.Rat) *big.Rat {
 }
 
 // writePayload writes the payload as an .npz file.
-func writePayload(t testing.TB, dir string, p map[string]*nneval.Tensor) string {
+func writePayload(t testing.TB, dir string, p map[string]*tensor.Tensor) string {
 	z := &npy.NPZ{Arrays: map[string]*npy.Array{}}
 	for k, v := range p {
 		z.Names = append(z.Names, k)
@@ -691,7 +692,7 @@ func randomInputs(rng *rand.Rand, q *quant.UniformType, n, rows int) []float64 {
 }
 
 // evaluate runs the graph in the quantized evaluator, one row at a time.
-func evaluate(t testing.TB, text string, payload nneval.Payload, shape []int64, in []float64, rows int) []float64 {
+func evaluate(t testing.TB, text string, payload tensor.Payload, shape []int64, in []float64, rows int) []float64 {
 	t.Helper()
 	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
 	if err != nil {
@@ -704,8 +705,8 @@ func evaluate(t testing.TB, text string, payload nneval.Payload, shape []int64, 
 	n := len(in) / rows
 	var out []float64
 	for r := range rows {
-		x := &nneval.Tensor{Shape: shape, Data: in[r*n : (r+1)*n]}
-		res, err := nneval.Eval(g, []*nneval.Tensor{x}, payload, nneval.Options{})
+		x := &tensor.Tensor{Shape: shape, Data: in[r*n : (r+1)*n]}
+		res, err := nneval.Eval(g, []*tensor.Tensor{x}, payload, nneval.Options{})
 		if err != nil {
 			t.Fatalf("nneval: %v\n%s", err, text)
 		}
@@ -791,7 +792,7 @@ func graphKind(seed uint64) (string, int) {
 // alir_v4_run; it returns how many of the model's outputs are non-zero,
 // and how many there are.
 func checkRandomGraph(t *testing.T, seed uint64, rows int) (nonzero, total int) {
-	g := &graphGen{rng: rand.New(rand.NewPCG(seed, 19)), payload: map[string]*nneval.Tensor{}, ptypes: map[string]*quant.UniformType{}}
+	g := &graphGen{rng: rand.New(rand.NewPCG(seed, 19)), payload: map[string]*tensor.Tensor{}, ptypes: map[string]*quant.UniformType{}}
 	switch _, k := graphKind(seed); k {
 	case 0:
 		g.mlp()

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/lower/nnkernels"
 	"github.com/otir-dev/otir/parse"
@@ -31,7 +31,7 @@ func TestEmptyNodeResult(t *testing.T) {
 	if g.Name != nn.OpGraph {
 		t.Fatalf("first op is %s", g.Name)
 	}
-	_, err = nnkernels.LowerGraph(g, nneval.Payload{"c": {Shape: []int64{0}}})
+	_, err = nnkernels.LowerGraph(g, tensor.Payload{"c": {Shape: []int64{0}}})
 	want := "'nn.const' op result of type 'tensor<0xf64>' has no elements: a circuit has no lanes for it"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want an error containing %q", err, want)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 )
 
@@ -26,11 +26,11 @@ func TestFloatNetworkWithWeightBits(t *testing.T) {
 			if got := strings.Count(text, nn.WeightTypeAttr+" = !quant.uniform<i8:"); got == 0 {
 				t.Fatalf("no 8-bit weight_type written:\n%s", text)
 			}
-			x, err := nneval.ReadTensorFile(input)
+			x, err := tensor.ReadTensorFile(input)
 			if err != nil {
 				t.Fatal(err)
 			}
-			payload, err := nneval.NewPayloads().Read(params)
+			payload, err := tensor.NewPayloads().Read(params)
 			if err != nil {
 				t.Fatal(err)
 			}

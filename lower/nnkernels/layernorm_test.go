@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/parse"
 )
 
@@ -34,7 +34,7 @@ func TestLayerNormToCircuit(t *testing.T) {
   nn.return %0 : tensor<3x4xf64>
 }`
 			dir := t.TempDir()
-			params := writePayload(t, dir, map[string]*nneval.Tensor{})
+			params := writePayload(t, dir, map[string]*tensor.Tensor{})
 			rng := rand.New(rand.NewPCG(7, 11))
 			const samples, n = 24, 12
 			in := make([]float64, samples*n)
@@ -63,7 +63,7 @@ func TestLayerNormToCircuit(t *testing.T) {
 			if !strings.Contains(text, "nn.const {value = "+c.eps+" : tensor<1xf64>}") {
 				t.Fatalf("no epsilon constant %s in the quantized graph:\n%s", c.eps, text)
 			}
-			want := evaluate(t, text, nneval.Payload{}, []int64{3, 4}, in, samples)
+			want := evaluate(t, text, tensor.Payload{}, []int64{3, 4}, in, samples)
 			got := run(t, circuit(t, src, params, "calibration="+calib), in, samples)
 			if k := sameBits(got, want); k >= 0 {
 				t.Fatalf("output value %d (sample %d): circuit %v, evaluator %v\n%s", k, k/n, got[k], want[k], text)

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"slices"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/otir"
@@ -41,7 +41,7 @@ func tileShape(shape []int64) []int64 {
 type lowerer struct {
 	b       *ir.Builder
 	loc     ir.Location
-	payload nneval.Payload
+	payload tensor.Payload
 	node    *ir.Operation // the node being lowered (for diagnostics)
 	vals    map[*ir.Value]*fixedTile
 }
@@ -50,14 +50,14 @@ type lowerer struct {
 // name (package doc), reading payload parameters from p. A graph must be
 // quantized (some tensor has a !quant.uniform element type) and its inputs
 // quantized. Errors are diagnostics at the node concerned.
-func Lower(m *ir.Module, p nneval.Payload) error {
+func Lower(m *ir.Module, p tensor.Payload) error {
 	return passes.ReplaceTopLevel(m,
 		func(op *ir.Operation) bool { return op.Name == nn.OpGraph },
 		func(op *ir.Operation) (*ir.Operation, error) { return LowerGraph(op, p) })
 }
 
 // LowerGraph builds the detached otir.kernel of one verified nn.graph.
-func LowerGraph(g *ir.Operation, p nneval.Payload) (k *ir.Operation, err error) {
+func LowerGraph(g *ir.Operation, p tensor.Payload) (k *ir.Operation, err error) {
 	name, _ := g.StringAttr("sym_name")
 	body := g.Body(0)
 	if body == nil {
@@ -265,13 +265,13 @@ func scaled(v float64, frac int) *big.Int {
 // param reads the payload entry key of the shape want (or, anyShape, any
 // shape of as many elements, as the evaluator reads nn.const), its values
 // finite.
-func (l *lowerer) param(key string, want []int64, anyShape bool) (*nneval.Tensor, error) {
+func (l *lowerer) param(key string, want []int64, anyShape bool) (*tensor.Tensor, error) {
 	t, ok := l.payload[key]
 	if !ok || t == nil {
 		return nil, diag.OpErrorf(l.node, "the payload has no entry '%s' (give the parameters with --params FILE.npz)", key)
 	}
-	if anyShape && int64(len(t.Data)) != nneval.NumElements(want) {
-		return nil, diag.OpErrorf(l.node, "payload entry '%s' has %d elements (shape %v), but the node's type holds %d", key, len(t.Data), t.Shape, nneval.NumElements(want))
+	if anyShape && int64(len(t.Data)) != tensor.NumElements(want) {
+		return nil, diag.OpErrorf(l.node, "payload entry '%s' has %d elements (shape %v), but the node's type holds %d", key, len(t.Data), t.Shape, tensor.NumElements(want))
 	}
 	if !anyShape && !slices.Equal(t.Shape, want) {
 		return nil, diag.OpErrorf(l.node, "payload entry '%s' has shape %v, but the node needs %v", key, t.Shape, want)

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/onnximport"
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 // TestFloatLayersToCircuit: the float32 PyTorch models of
@@ -27,11 +27,11 @@ func TestFloatLayersToCircuit(t *testing.T) {
 			input := filepath.Join(dir, name+".in0.npy")
 			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
 			text := r.Module.String()
-			xs, err := nneval.ReadTensorFile(input)
+			xs, err := tensor.ReadTensorFile(input)
 			if err != nil {
 				t.Fatal(err)
 			}
-			payload, err := nneval.NewPayloads().Read(params)
+			payload, err := tensor.NewPayloads().Read(params)
 			if err != nil {
 				t.Fatal(err)
 			}

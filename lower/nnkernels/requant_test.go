@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 )
 
 // TestRequantizingCircuits: the BatchNorm MLP of tests/nn/Inputs/onnx-float
@@ -22,14 +22,14 @@ func TestRequantizingCircuits(t *testing.T) {
 			r, params := importONNX(t, filepath.Join(dir, "onnx-float", "bn_mlp.onnx"), "bn_mlp")
 			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+calib+" act-bits=6 "+opts+"})", "bn_mlp.onnx")
 			text := r.Module.String()
-			payload, err := nneval.NewPayloads().Read(params)
+			payload, err := tensor.NewPayloads().Read(params)
 			if err != nil {
 				t.Fatal(err)
 			}
 			p := circuit(t, text, params, "")
 			var all []float64
 			for _, rows := range []string{"big.npy", "huge.npy"} {
-				xs, err := nneval.ReadTensorFile(filepath.Join(dir, "overflow", rows))
+				xs, err := tensor.ReadTensorFile(filepath.Join(dir, "overflow", rows))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/internal/intrange"
@@ -489,7 +490,7 @@ func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 // reads them, nneval.ConstValues), exactly: integers at the smallest scale
 // that makes them so.
 func constNode(l *lowerer, op *ir.Operation, ins []*fixedTile, res *ir.TensorType) (*fixedTile, error) {
-	entry := func(key string) (*nneval.Tensor, error) { return l.param(key, res.Shape, true) }
+	entry := func(key string) (*tensor.Tensor, error) { return l.param(key, res.Shape, true) }
 	t, err := nneval.ConstValues(op, entry, quant.ElementOf(res))
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
@@ -34,7 +35,7 @@ func (v *val) isConst() bool { return v.konst != nil }
 // absorber builds the quantized graph of one float graph.
 type absorber struct {
 	opts    Options
-	payload nneval.Payload
+	payload tensor.Payload
 	b       *ir.Builder
 	vals    map[*ir.Value]*val
 	// inputQuant are the nn.quant nodes that quantize a graph input
@@ -58,7 +59,7 @@ func hasQuantizers(g *ir.Operation) bool {
 
 // absorbGraph returns the quantized graph computing g exactly, or g itself
 // when it holds no QONNX quantizer.
-func absorbGraph(g *ir.Operation, o Options, p nneval.Payload) (*ir.Operation, error) {
+func absorbGraph(g *ir.Operation, o Options, p tensor.Payload) (*ir.Operation, error) {
 	if !hasQuantizers(g) {
 		return g, nil
 	}
@@ -299,7 +300,7 @@ func (a *absorber) constNode(op *ir.Operation, shape []int64) (*val, error) {
 	return v, nil
 }
 
-func (a *absorber) entry(key string) (*nneval.Tensor, error) {
+func (a *absorber) entry(key string) (*tensor.Tensor, error) {
 	t, ok := a.payload[key]
 	if !ok {
 		return nil, fmt.Errorf("the payload has no entry '%s' (give the parameters with --params FILE.npz)", key)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
@@ -212,7 +213,7 @@ func (g *qgen) poolLayer(x string, s chw, isMax bool) (string, chw) {
 
 // genCNN builds a random QONNX CNN.
 func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	g := &qgen{rng: rng, payload: map[string]*nneval.Tensor{}}
+	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}}
 	s := chw{int64(1 + rng.IntN(2)), int64(4 + rng.IntN(4)), 0}
 	s.w = s.h
 	in0 := s
@@ -328,12 +329,12 @@ func checkDifferential(t *testing.T, g *qgen, text string, outShape []int64, in 
 	last := "%v" + fmt.Sprint(g.n)
 	for r := range rows {
 		want := g.exactModel(model[r], last)
-		x := &nneval.Tensor{Shape: floatGraph.Body(0).Args[0].Type.(*ir.TensorType).Shape}
+		x := &tensor.Tensor{Shape: floatGraph.Body(0).Args[0].Type.(*ir.TensorType).Shape}
 		for _, v := range model[r] {
 			f, _ := v.Float64()
 			x.Data = append(x.Data, f)
 		}
-		ev, err := nneval.Eval(floatGraph, []*nneval.Tensor{x}, g.payload, nneval.Options{})
+		ev, err := nneval.Eval(floatGraph, []*tensor.Tensor{x}, g.payload, nneval.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -43,7 +43,7 @@ type qgen struct {
 	rng     *rand.Rand
 	lines   []string
 	n       int
-	payload map[string]*nneval.Tensor
+	payload map[string]*tensor.Tensor
 	model   []func(env map[string]rtensor)
 }
 
@@ -63,7 +63,7 @@ func (g *qgen) line(format string, args ...any) {
 }
 
 func (g *qgen) put(key string, shape []int64, data []float64) {
-	g.payload[key] = &nneval.Tensor{Shape: shape, Data: data}
+	g.payload[key] = &tensor.Tensor{Shape: shape, Data: data}
 }
 
 // scale is a random scale: a power of two or a float32 value.
@@ -384,7 +384,7 @@ func (g *qgen) truncNode(x string, shape []int64, key string, inBits, outBits in
 // genMLP builds a random QONNX MLP; inputType "" quantizes the input by
 // the graph's own nn.quant (the circuit then takes its codes).
 func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	g := &qgen{rng: rng, payload: map[string]*nneval.Tensor{}}
+	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}}
 	widths := []int64{int64(2 + rng.IntN(5))}
 	for range 1 + rng.IntN(3) {
 		widths = append(widths, int64(2+rng.IntN(6)))
@@ -515,7 +515,7 @@ func (g *qgen) exactModel(row []*big.Rat, out string) []*big.Rat {
 	return env[out].data
 }
 
-func writePayload(t testing.TB, dir string, p map[string]*nneval.Tensor) string {
+func writePayload(t testing.TB, dir string, p map[string]*tensor.Tensor) string {
 	z := &npy.NPZ{Arrays: map[string]*npy.Array{}}
 	for k, v := range p {
 		z.Names = append(z.Names, k)

@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
@@ -64,9 +64,9 @@ func DeclareParams(d *passes.Decl, p *string, help string) {
 }
 
 // ReadParams is the payload of a params option in the run's context, each
-// file read once for all the passes of the run (nneval.Payloads).
-func ReadParams(ctx *passes.Context, params string) (nneval.Payload, error) {
-	return passes.Use(ctx, nneval.NewPayloads).Read(params)
+// file read once for all the passes of the run (tensor.Payloads).
+func ReadParams(ctx *passes.Context, params string) (tensor.Payload, error) {
+	return passes.Use(ctx, tensor.NewPayloads).Read(params)
 }
 
 var fixedRE = regexp.MustCompile(`^(u?)fixed<\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*>$`)
@@ -105,7 +105,7 @@ func formatInputType(t *quant.UniformType) string {
 
 // Absorb replaces every nn.graph of m that holds QONNX quantizers by its
 // quantized graph; other graphs are left as they are.
-func Absorb(m *ir.Module, o Options, p nneval.Payload) error {
+func Absorb(m *ir.Module, o Options, p tensor.Payload) error {
 	return passes.ReplaceTopLevel(m,
 		func(op *ir.Operation) bool { return op.Name == kGraph },
 		func(op *ir.Operation) (*ir.Operation, error) { return absorbGraph(op, o, p) })

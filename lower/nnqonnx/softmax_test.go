@@ -12,6 +12,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nnqonnx"
@@ -97,7 +98,7 @@ func circuitRows(t *testing.T, text, options string, inputs [][]float64) [][]flo
 	nout := len(got) / len(inputs)
 	var rows [][]float64
 	for r, row := range inputs {
-		ev, err := nneval.Eval(q, []*nneval.Tensor{{Shape: arg, Data: row}}, nil, nneval.Options{})
+		ev, err := nneval.Eval(q, []*tensor.Tensor{{Shape: arg, Data: row}}, nil, nneval.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func softmaxAxisGraph(axis int, shape ...int) string {
 // ties, one class far above the rest, ±35, for several K and N.
 func TestSoftmaxRandomLogits(t *testing.T) {
 	dir := t.TempDir()
-	params := writePayload(t, dir, map[string]*nneval.Tensor{
+	params := writePayload(t, dir, map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 	})
@@ -202,7 +203,7 @@ func randomLogits(rng *rand.Rand, rows, k int) (codes, logits [][]float64) {
 // TestSoftmaxShapes: a softmax of a vector [K] and of a batch [3, K] (three
 // rows, one run), at the default bits.
 func TestSoftmaxShapes(t *testing.T) {
-	params := writePayload(t, t.TempDir(), map[string]*nneval.Tensor{
+	params := writePayload(t, t.TempDir(), map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 	})
@@ -243,7 +244,7 @@ func transposed(rows [][]float64, n, m int) [][]float64 {
 // probabilities quantized again (4 bits at 2^-4, ROUND) by the step forms,
 // the circuit equal to the quantized evaluator bit for bit.
 func TestSoftmaxThenQuant(t *testing.T) {
-	params := writePayload(t, t.TempDir(), map[string]*nneval.Tensor{
+	params := writePayload(t, t.TempDir(), map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 		"p.scale":      {Shape: []int64{}, Data: []float64{1.0 / 16}},
@@ -298,7 +299,7 @@ func readRows(t *testing.T, path string) [][]float64 {
 
 // TestSoftmaxEmpty: a softmax of no elements is a constant of none.
 func TestSoftmaxEmpty(t *testing.T) {
-	params := writePayload(t, t.TempDir(), map[string]*nneval.Tensor{
+	params := writePayload(t, t.TempDir(), map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 	})

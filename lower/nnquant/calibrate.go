@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
@@ -27,14 +28,14 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 	if err != nil {
 		return err
 	}
-	batches := make([][]*nneval.Tensor, len(body.Args))
+	batches := make([][]*tensor.Tensor, len(body.Args))
 	samples := -1
 	for i, a := range body.Args {
-		t, err := nneval.ReadTensorFile(opts.Calibration[i])
+		t, err := tensor.ReadTensorFile(opts.Calibration[i])
 		if err != nil {
 			return fmt.Errorf("reading the calibration input %s: %v", opts.Calibration[i], err)
 		}
-		if batches[i], err = nneval.SplitBatch(t, a.Type.(*ir.TensorType).Shape); err != nil {
+		if batches[i], err = tensor.SplitBatch(t, a.Type.(*ir.TensorType).Shape); err != nil {
 			return fmt.Errorf("calibration input %s for %s: %v", opts.Calibration[i], nameOf(names, a), err)
 		}
 		if samples >= 0 && len(batches[i]) != samples {
@@ -47,7 +48,7 @@ func calibrate(g *ir.Operation, gname string, names map[string]*ir.Value, untype
 	}
 	ranges := map[*ir.Value]*valueRange{}
 	for s := range samples {
-		ins := make([]*nneval.Tensor, len(batches))
+		ins := make([]*tensor.Tensor, len(batches))
 		for i := range batches {
 			ins[i] = batches[i][s]
 		}

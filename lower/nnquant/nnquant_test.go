@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes/verify"
@@ -48,7 +49,7 @@ func TestDecompose(t *testing.T) {
   nn.return %l, %l2, %l3 : tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x3xf64>
 }`
 	eps := map[string]float64{}
-	eval := func(decomposed bool) []*nneval.Tensor {
+	eval := func(decomposed bool) []*tensor.Tensor {
 		m, err := parse.ParseString("d.mlir", src, parse.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -70,8 +71,8 @@ func TestDecompose(t *testing.T) {
 				}
 			}
 		}
-		x := &nneval.Tensor{Shape: []int64{3, 3}, Data: []float64{0.5, -1, 2, 3, 0.25, -0.75, 1.5, 1.5, 1.5}}
-		res, err := nneval.Eval(g, []*nneval.Tensor{x}, nil, nneval.Options{})
+		x := &tensor.Tensor{Shape: []int64{3, 3}, Data: []float64{0.5, -1, 2, 3, 0.25, -0.75, 1.5, 1.5, 1.5}}
+		res, err := nneval.Eval(g, []*tensor.Tensor{x}, nil, nneval.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
@@ -31,7 +31,7 @@ func typeParams(g *ir.Operation, opts Options) error {
 	if opts.BiasBits == 0 {
 		opts.BiasBits = min(2*opts.WeightBits, 53)
 	}
-	var p nneval.Payload
+	var p tensor.Payload
 	for _, op := range g.Body(0).Ops {
 		if !nn.TakesParamTypes(op) || opts.WeightBits == 0 && nn.ParamType(op, nn.WeightTypeAttr) != nil {
 			continue
@@ -77,7 +77,7 @@ func typeParams(g *ir.Operation, opts Options) error {
 }
 
 // paramEntry is payload entry key of op, finite.
-func paramEntry(op *ir.Operation, p nneval.Payload, key string) (*nneval.Tensor, error) {
+func paramEntry(op *ir.Operation, p tensor.Payload, key string) (*tensor.Tensor, error) {
 	t, ok := p[key]
 	if !ok || t == nil {
 		return nil, diag.OpErrorf(op, "the payload has no entry '%s': weight-bits needs the parameters (params=, --params FILE.npz)", key)
@@ -132,7 +132,7 @@ const MaxExactWeightBits = 24
 
 // checkExactWeights refuses the weights key of op, kept exact, when they
 // need more than MaxExactWeightBits bits at one scale.
-func checkExactWeights(op *ir.Operation, p nneval.Payload, key string) error {
+func checkExactWeights(op *ir.Operation, p tensor.Payload, key string) error {
 	w, ok := p[key]
 	if !ok || w == nil {
 		return nil // nn-to-otir says the entry is missing

@@ -36,7 +36,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nnqonnx"
@@ -73,7 +73,7 @@ type Options struct {
 	SoftmaxBits int
 	// Payloads reads Params (nil: Quantize reads it on its own); the
 	// passes of one run share one (passes.Context).
-	Payloads *nneval.Payloads
+	Payloads *tensor.Payloads
 }
 
 // DefaultQuant is the quant.json of every nn-quantize of a run whose quant
@@ -108,7 +108,7 @@ func init() {
 		if opts.Quant == "" {
 			opts.Quant = string(passes.Use(ctx, func() DefaultQuant { return "" }))
 		}
-		opts.Payloads = passes.Use(ctx, nneval.NewPayloads)
+		opts.Payloads = passes.Use(ctx, tensor.NewPayloads)
 		return passes.PassFunc(func(m *ir.Module) error { return Quantize(m, opts) }), nil
 	})
 }
@@ -120,7 +120,7 @@ const DefaultWeightBits, AutoWeightBits = 8, -1
 // Quantize gives every nn graph of m quantized types by opts.
 func Quantize(m *ir.Module, opts Options) error {
 	if opts.Payloads == nil {
-		opts.Payloads = nneval.NewPayloads()
+		opts.Payloads = tensor.NewPayloads()
 	}
 	var spec *quantSpec
 	if opts.Quant != "" {

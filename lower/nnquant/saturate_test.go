@@ -9,6 +9,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
@@ -85,7 +86,7 @@ func TestSaturateIsQuant(t *testing.T) {
 		differ := 0
 		for s := range samples {
 			x := in[s*8 : (s+1)*8]
-			res, err := nneval.Eval(g, []*nneval.Tensor{{Shape: []int64{8}, Data: x}}, nil, nneval.Options{})
+			res, err := nneval.Eval(g, []*tensor.Tensor{{Shape: []int64{8}, Data: x}}, nil, nneval.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/lower/dais"
@@ -81,7 +82,7 @@ func TestQuantizeSoftmax(t *testing.T) {
 		worst := 0.0
 		for s := range samples {
 			x := data[s*12 : (s+1)*12]
-			res, err := nneval.Eval(g, []*nneval.Tensor{{Shape: []int64{3, 4}, Data: x}}, nil, nneval.Options{})
+			res, err := nneval.Eval(g, []*tensor.Tensor{{Shape: []int64{3, 4}, Data: x}}, nil, nneval.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +92,7 @@ func TestQuantizeSoftmax(t *testing.T) {
 					t.Fatalf("softmax-bits=%s, sample %d, output %d: circuit %v, quantized evaluator %v", bits, s, k, v, y[k])
 				}
 			}
-			ref, err := nneval.Eval(float, []*nneval.Tensor{{Shape: []int64{3, 4}, Data: x}}, nil, nneval.Options{})
+			ref, err := nneval.Eval(float, []*tensor.Tensor{{Shape: []int64{3, 4}, Data: x}}, nil, nneval.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

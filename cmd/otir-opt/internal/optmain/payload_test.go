@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/passes"
 )
@@ -18,7 +18,7 @@ func init() {
 	passes.Register(passes.Info{Name: "test-payload", Summary: "reads the payload, then removes its file"},
 		func(_ *passes.NoOptions, ctx *passes.Context) (passes.Pass, error) {
 			return passes.PassFunc(func(*ir.Module) error {
-				ps := passes.Use(ctx, nneval.NewPayloads)
+				ps := passes.Use(ctx, tensor.NewPayloads)
 				p, err := ps.Read("")
 				if err != nil {
 					return err

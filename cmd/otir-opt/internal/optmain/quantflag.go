@@ -3,7 +3,7 @@ package optmain
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/lower/nnquant"
 	"github.com/otir-dev/otir/passes"
 )
@@ -24,7 +24,7 @@ var paramsFlag = &cli.StringFlag{Name: "params", Usage: "the payload `FILE` (.np
 // every nn-quantize whose quant option names none.
 func passContext(c *cli.Context) *passes.Context {
 	ctx := passes.NewContext()
-	passes.Provide(ctx, &nneval.Payloads{Default: c.String(paramsFlag.Name)})
+	passes.Provide(ctx, &tensor.Payloads{Default: c.String(paramsFlag.Name)})
 	passes.Provide(ctx, nnquant.DefaultQuant(c.String(quantFlag.Name)))
 	return ctx
 }

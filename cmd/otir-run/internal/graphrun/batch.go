@@ -7,24 +7,25 @@ import (
 	"sync/atomic"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/internal/satint"
 	"github.com/otir-dev/otir/ir"
 )
 
-// batch is a run's inputs cut into samples by nneval.Batch: every input of
+// batch is a run's inputs cut into samples by tensor.Batch: every input of
 // its argument's shape (one sample, batched false), or every input a batch
 // [N, ...shape] of the same N.
 type batch struct {
 	n       int
 	batched bool
 	// args[i][s] is argument i of sample s.
-	args [][]*nneval.Tensor
+	args [][]*tensor.Tensor
 }
 
 // sample is the inputs of sample s.
-func (b *batch) sample(s int) []*nneval.Tensor {
-	ins := make([]*nneval.Tensor, len(b.args))
+func (b *batch) sample(s int) []*tensor.Tensor {
+	ins := make([]*tensor.Tensor, len(b.args))
 	for i := range b.args {
 		ins[i] = b.args[i][s]
 	}
@@ -36,7 +37,7 @@ func (b *batch) sample(s int) []*nneval.Tensor {
 // errors about the input file. A graph without arguments is one sample.
 func (l *loaded) splitInputs() (*batch, error) {
 	body := l.g.Body(0)
-	b := &batch{n: 1, args: make([][]*nneval.Tensor, len(body.Args))}
+	b := &batch{n: 1, args: make([][]*tensor.Tensor, len(body.Args))}
 	describe := func(i int) string {
 		if !b.batched {
 			return fmt.Sprintf("input #%d (%%%s) is one sample of the argument's shape", i, nneval.Name(body.Args[i], i))
@@ -44,7 +45,7 @@ func (l *loaded) splitInputs() (*batch, error) {
 		return fmt.Sprintf("input #%d (%%%s) is a batch of %d", i, nneval.Name(body.Args[i], i), b.n)
 	}
 	for i, a := range body.Args {
-		samples, batched, err := nneval.Batch(l.inputs[i], a.Type.(*ir.TensorType).Shape)
+		samples, batched, err := tensor.Batch(l.inputs[i], a.Type.(*ir.TensorType).Shape)
 		if err != nil {
 			return nil, l.report(diag.AboutFile(l.fr.Inputs[i], fmt.Errorf("input #%d (%%%s): %v", i, nneval.Name(a, i), err)))
 		}

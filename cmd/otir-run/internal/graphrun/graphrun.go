@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/kernelrun"
 	"github.com/otir-dev/otir/diag"
@@ -102,7 +103,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	st := stacks{batched: b.batched, n: b.n, of: map[int]*nneval.Tensor{}}
+	st := stacks{batched: b.batched, n: b.n, of: map[int]*tensor.Tensor{}}
 	if b.n > 0 {
 		first, err := nneval.Eval(l.g, b.sample(0), l.payload, nneval.Options{})
 		if err != nil {
@@ -140,7 +141,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 		}
 		for i, v := range values {
 			path := fr.valuePath(v, i)
-			if err := nneval.WriteTensorFile(path, st.of[i]); err != nil {
+			if err := tensor.WriteTensorFile(path, st.of[i]); err != nil {
 				return l.report(aboutPath(path, err))
 			}
 		}
@@ -155,7 +156,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 			text = append(text, i)
 			continue
 		}
-		if err := nneval.WriteTensorFile(out, st.of[index[v]]); err != nil {
+		if err := tensor.WriteTensorFile(out, st.of[index[v]]); err != nil {
 			return l.report(aboutPath(out, err))
 		}
 	}
@@ -181,7 +182,7 @@ func graphValues(g *ir.Operation) []*ir.Value {
 type stacks struct {
 	batched bool
 	n       int
-	of      map[int]*nneval.Tensor
+	of      map[int]*tensor.Tensor
 }
 
 // alloc makes the stacks of the kept values, from their types.
@@ -191,7 +192,7 @@ func (st *stacks) alloc(values []*ir.Value, kept []int) {
 		if st.batched {
 			shape = append([]int64{int64(st.n)}, shape...)
 		}
-		st.of[i] = nneval.New(shape)
+		st.of[i] = tensor.New(shape)
 	}
 }
 
@@ -212,7 +213,7 @@ func (st *stacks) print(stdout io.Writer, results []*ir.Value, text []int, index
 		return nil
 	}
 	w := bufio.NewWriter(stdout)
-	line := func(label string, t *nneval.Tensor, v *ir.Value) {
+	line := func(label string, t *tensor.Tensor, v *ir.Value) {
 		fmt.Fprintf(w, "%%%s = %s : %s\n", label, Text(t), v.Type)
 	}
 	if !st.batched {
@@ -227,8 +228,8 @@ func (st *stacks) print(stdout io.Writer, results []*ir.Value, text []int, index
 			v := results[i]
 			t := st.of[index[v]]
 			shape := t.Shape[1:]
-			size := int(nneval.NumElements(shape))
-			line(fmt.Sprintf("%s[%d]", nneval.Name(v, index[v]), s), &nneval.Tensor{Shape: shape, Data: t.Data[s*size : (s+1)*size]}, v)
+			size := int(tensor.NumElements(shape))
+			line(fmt.Sprintf("%s[%d]", nneval.Name(v, index[v]), s), &tensor.Tensor{Shape: shape, Data: t.Data[s*size : (s+1)*size]}, v)
 		}
 	}
 	return w.Flush()
@@ -281,8 +282,8 @@ type loaded struct {
 	fr      FileRun
 	g       *ir.Operation
 	name    string
-	payload nneval.Payload
-	inputs  []*nneval.Tensor
+	payload tensor.Payload
+	inputs  []*tensor.Tensor
 	// report renders a diagnostic (or list) to stderr and returns
 	// kernelrun.ErrReported; other errors it returns as they are.
 	report func(error) error
@@ -317,15 +318,15 @@ func load(fr FileRun, stderr io.Writer) (*loaded, error) {
 		return nil, &kernelrun.ArgError{Err: fmt.Errorf("graph @%s takes %s, but %d --input files were given (one per argument, in order)",
 			name, diag.Plural(len(body.Args), "input"), len(fr.Inputs))}
 	}
-	p := nneval.Payload{}
+	p := tensor.Payload{}
 	if fr.Params != "" {
-		if p, err = nneval.ReadPayloadFile(fr.Params); err != nil {
+		if p, err = tensor.ReadPayloadFile(fr.Params); err != nil {
 			return nil, report(diag.AboutFile(fr.Params, err))
 		}
 	}
-	var ins []*nneval.Tensor
+	var ins []*tensor.Tensor
 	for _, path := range fr.Inputs {
-		t, err := nneval.ReadTensorFile(path)
+		t, err := tensor.ReadTensorFile(path)
 		if err != nil {
 			return nil, report(diag.AboutFile(path, err))
 		}
@@ -356,7 +357,7 @@ func aboutPath(path string, err error) *diag.Diagnostic {
 // Text prints a tensor as nested lists, row-major: [[1, 2], [3, 4]], a
 // scalar as its value. Values are the shortest decimal that reads back
 // exactly.
-func Text(t *nneval.Tensor) string {
+func Text(t *tensor.Tensor) string {
 	var sb strings.Builder
 	var rec func(dim int, off int64)
 	rec = func(dim int, off int64) {
@@ -365,7 +366,7 @@ func Text(t *nneval.Tensor) string {
 			return
 		}
 		sb.WriteByte('[')
-		inner := nneval.NumElements(t.Shape[dim+1:])
+		inner := tensor.NumElements(t.Shape[dim+1:])
 		for i := range t.Shape[dim] {
 			if i > 0 {
 				sb.WriteString(", ")

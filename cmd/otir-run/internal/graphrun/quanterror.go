@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
@@ -33,7 +34,7 @@ type errorStats struct {
 	n        int64
 }
 
-func (s *errorStats) add(q, f *nneval.Tensor) {
+func (s *errorStats) add(q, f *tensor.Tensor) {
 	for i, v := range q.Data {
 		d := math.Abs(v - f.Data[i])
 		if d > s.max || math.IsNaN(d) {
@@ -104,7 +105,7 @@ func QuantError(r QuantErrorRun, stdout, stderr io.Writer) error {
 	}
 	if b.n == 0 {
 		a := l.g.Body(0).Args[0]
-		_, err := nneval.SplitBatch(l.inputs[0], a.Type.(*ir.TensorType).Shape) // its error
+		_, err := tensor.SplitBatch(l.inputs[0], a.Type.(*ir.TensorType).Shape) // its error
 		return l.report(diag.AboutFile(r.Inputs[0], fmt.Errorf("input #0 (%%%s): %v", nneval.Name(a, 0), err)))
 	}
 	// Sample 0 first, alone: its cost bounds the batch's.

@@ -1,4 +1,4 @@
-package nneval
+package tensor
 
 import (
 	"strings"

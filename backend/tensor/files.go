@@ -1,4 +1,4 @@
-package nneval
+package tensor
 
 import (
 	"bufio"
@@ -102,16 +102,19 @@ func (ps *Payloads) Read(path string) (Payload, error) {
 	return p, err
 }
 
+// MaxBytes is the memory budget of nn values: the most a tensor file may
+// take to read, and the evaluator's default budget (nneval.DefaultMaxBytes).
+const MaxBytes = 2 << 30
+
 // ReadTensorFile reads an .npy file, refusing after its header one that
-// would take more than DefaultMaxBytes of memory to read (the
-// evaluator's whole budget).
+// would take more than MaxBytes of memory to read.
 func ReadTensorFile(path string) (*Tensor, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	a, err := npy.ReadArrayLimit(bufio.NewReader(f), DefaultMaxBytes)
+	a, err := npy.ReadArrayLimit(bufio.NewReader(f), MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +145,7 @@ func Batch(t *Tensor, shape []int64) (samples []*Tensor, batched bool, err error
 		return []*Tensor{t}, false, nil
 	}
 	if len(t.Shape) != len(shape)+1 || !slices.Equal(t.Shape[1:], shape) {
-		return nil, false, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it %s", shapeText(t.Shape), shapeText(shape), batchText(shape))
+		return nil, false, fmt.Errorf("shape %s is neither the argument's %s nor a batch of it %s", ShapeText(t.Shape), ShapeText(shape), batchText(shape))
 	}
 	n := t.Shape[0]
 	if n > MaxBatch {
@@ -161,7 +164,7 @@ func batchText(shape []int64) string {
 	if len(shape) == 0 {
 		return "[N]"
 	}
-	return "[N, " + shapeText(shape)[1:]
+	return "[N, " + ShapeText(shape)[1:]
 }
 
 // SplitBatch is Batch for what needs at least one sample: an empty batch
@@ -170,7 +173,7 @@ func batchText(shape []int64) string {
 func SplitBatch(t *Tensor, shape []int64) ([]*Tensor, error) {
 	samples, _, err := Batch(t, shape)
 	if err == nil && len(samples) == 0 {
-		err = fmt.Errorf("shape %s is a batch of no samples", shapeText(t.Shape))
+		err = fmt.Errorf("shape %s is a batch of no samples", ShapeText(t.Shape))
 	}
 	return samples, err
 }
