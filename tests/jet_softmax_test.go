@@ -13,7 +13,7 @@ import (
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/lower/nnqonnx"
+	"github.com/otir-dev/otir/lower/nn/qonnx"
 	"github.com/otir-dev/otir/parse"
 )
 
@@ -27,7 +27,7 @@ import (
 //   - otir-run quant-error: the probabilities within jetMaxError of the
 //     quantized graph's float reading;
 //   - the quantized evaluator within jetMaxError of PyTorch's probabilities,
-//     within nnqonnx.SoftmaxBound(5, 10) of the exact softmax of its own
+//     within qonnx.SoftmaxBound(5, 10) of the exact softmax of its own
 //     quantized logits z (the bound nn-quantize states), and on each row
 //     within that bound plus (max_j Δz_j − min_j Δz_j)/4 of the softmax of
 //     the float reading's logits, Δz = z − z_float;
@@ -89,7 +89,7 @@ func TestJetSoftmax(t *testing.T) {
 	}
 	rows := batchOf(t, test, g.Body(0).Args[0].Type.(*ir.TensorType).Shape)
 	torch := batchOf(t, filepath.Join(dir, "probs.npy"), []int64{1, 5})
-	bound := nnqonnx.SoftmaxBound(5, nnqonnx.DefaultSoftmaxBits)
+	bound := qonnx.SoftmaxBound(5, qonnx.DefaultSoftmaxBits)
 	logitsOf := func(row *tensor.Tensor, float bool) (y, z []float64) {
 		t.Helper()
 		res, err := nneval.Eval(g, []*tensor.Tensor{row}, payload, nneval.Options{Float: float})

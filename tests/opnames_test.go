@@ -35,7 +35,7 @@ var extraNamers = map[string]struct {
 		[]string{"otir.add", "otir.sub", "otir.mul", "otir.neg", "otir.cast"},
 		"promote-types rebuilds add/sub/mul expressions as Allo's balanced trees of casts, negations, adds and muls",
 	},
-	"lower/nnkernels/emit.go": {
+	"lower/nn/kernels/emit.go": {
 		[]string{"otir.add", "otir.sub", "otir.mul", "otir.div_s", "otir.div_u", "otir.and", "otir.shl", "otir.shr_s", "otir.shr_u",
 			"otir.max", "otir.min", "otir.abs", "otir.matmul", "otir.load", "otir.store", "otir.reshape", "otir.transpose",
 			"otir.extract_slice", "otir.insert_slice", "otir.reduce"},
@@ -48,7 +48,7 @@ var extraNamers = map[string]struct {
 			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat", "nn.quant", "nn.bipolar_quant", "nn.trunc"},
 		"the ONNX importer translates each ONNX operator into the nn node kinds that compute it",
 	},
-	"lower/nnqonnx/kinds.go": {
+	"lower/nn/qonnx/kinds.go": {
 		[]string{"nn.add", "nn.bipolar_quant", "nn.broadcast_to", "nn.const", "nn.detach", "nn.flatten", "nn.graph", "nn.inv",
 			"nn.matmul", "nn.max", "nn.min", "nn.mul", "nn.permute", "nn.quant", "nn.relu", "nn.reshape", "nn.return",
 			"nn.softmax", "nn.sub", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.trunc",
@@ -59,11 +59,11 @@ var extraNamers = map[string]struct {
 		[]string{"otir.cast"},
 		"promote-types makes every implicit conversion an explicit otir.cast",
 	},
-	"lower/nnquant/saturate.go": {
+	"lower/nn/quantize/saturate.go": {
 		[]string{"nn.const", "nn.relu", "nn.requantize"},
 		"nn-quantize's overflow=saturate and round=nearest quantize a tensor with an explicit nn.requantize (a tensor read by relus only stays exact; constants keep their rounding)",
 	},
-	"lower/nnquant/decompose.go": {
+	"lower/nn/quantize/decompose.go": {
 		[]string{"nn.softmax", "nn.layer_norm", "nn.exp", "nn.reduce_sum", "nn.inv", "nn.mul", "nn.reshape", "nn.broadcast_to",
 			"nn.reduce_mean", "nn.sub", "nn.sqrt", "nn.add", "nn.const", "nn.flatten", "nn.permute", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.detach"},
 		"nn-quantize decomposes softmax and layer_norm into primitive nodes (a quantized graph may not hold them; layer_norm's epsilon an inline nn.const), and gives the shape kinds their operand's type",

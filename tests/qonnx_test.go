@@ -232,7 +232,7 @@ func checkQONNXEvaluator(t *testing.T, b tool, dir, graph, params, inputs string
 // otir-run (and alkaid's alir_v4_run when OTIR_REFERENCE_BIN is set) on
 // all samples, and compares with the exact outputs. When the graph ends in
 // a float tail that no circuit holds exactly (FINN's TFC), nn-to-circuit
-// writes it to tail=FILE (lower/nnqonnx) and the circuit's outputs go
+// writes it to tail=FILE (lower/nn/qonnx) and the circuit's outputs go
 // through it as the host does (checkQONNXTail).
 func checkQONNXCircuit(t *testing.T, b tool, dir, name, graph, params string, m qonnxModel, xs, ref *npy.Float64Array, exact [][]*big.Rat) {
 	opts := "input-type=" + m.InputType

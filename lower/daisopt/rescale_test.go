@@ -108,7 +108,7 @@ func TestRescaleSparesMuxes(t *testing.T) {
 }
 
 // A program lowered from a quantized graph (the differential test's mlp3 of
-// lower/nnkernels: max of two linears, abs, reduce_sum; testdata/
+// lower/nn/kernels: max of two linears, abs, reduce_sum; testdata/
 // rescale-mux.json, lower-tiles{max-adder-depth=-1} and dais-optimize)
 // whose rescale, as first made, the portability check rejects: abs's
 // negation of a rescaled max loses its bound. dais-rescale then spares

@@ -12,12 +12,12 @@ import (
 	"strings"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/dot"
 	"github.com/otir-dev/otir/backend/rtl"
 	"github.com/otir-dev/otir/cmd/internal/frontdoor"
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/internal/outfile"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/dot"
 	"github.com/otir-dev/otir/lower/dais"
 )
 

@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/otir-dev/otir/backend/tensor"
-	"github.com/otir-dev/otir/lower/nnquant"
+	"github.com/otir-dev/otir/lower/nn/quantize"
 	"github.com/otir-dev/otir/passes"
 )
 
@@ -25,6 +25,6 @@ var paramsFlag = &cli.StringFlag{Name: "params", Usage: "the payload `FILE` (.np
 func passContext(c *cli.Context) *passes.Context {
 	ctx := passes.NewContext()
 	passes.Provide(ctx, &tensor.Payloads{Default: c.String(paramsFlag.Name)})
-	passes.Provide(ctx, nnquant.DefaultQuant(c.String(quantFlag.Name)))
+	passes.Provide(ctx, quantize.DefaultQuant(c.String(quantFlag.Name)))
 	return ctx
 }

@@ -18,7 +18,7 @@ on them. bad-*.onnx are
 small onnx.helper models the importer refuses (tests/nn/onnx-float.lit).
 backend/onnximport's TestFloatModels evaluates the imported graphs on each
 sample and compares with PyTorch within 1e-5 relative (plus 1e-5
-absolute); lower/nnkernels' TestFloatLayersToCircuit quantizes each by
+absolute); lower/nn/kernels' TestFloatLayersToCircuit quantizes each by
 calibration on the samples and checks the circuit against the quantized
 evaluator bit for bit.
 

@@ -1,0 +1,576 @@
+package qonnx_test
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/lower/dais"
+	_ "github.com/otir-dev/otir/pipelines/nncircuit"
+)
+
+// The differential test: random QONNX MLPs (nn.quant of activations,
+// weights and biases with every rounding mode, signed/unsigned, narrow,
+// po2 and float32 scales, per tensor and per channel, zero points,
+// bipolar quantizers, matmul, batch norm as sub/mul/add with zero and
+// negative factors, a division as mul by nn.inv, relu) through
+// nn-to-circuit; the ALIR program must give, on inputs of the input grid,
+// exactly what exactModel computes (the float graph on exact rationals:
+// QONNX's reference semantics without float64 rounding) and what the
+// float evaluator (backend/nneval) computes. OTIR_QONNXDIFF_KEEP=DIR keeps
+// each graph, payload and input-type option.
+
+var roundings = []string{"ROUND", "CEIL", "FLOOR", "UP", "DOWN", "HALF_UP", "HALF_DOWN"}
+
+// rtensor is an exact tensor of the model.
+type rtensor struct {
+	shape []int64
+	data  []*big.Rat
+}
+
+// qgen builds a random QONNX graph, its payload and its exact model.
+type qgen struct {
+	rng     *rand.Rand
+	lines   []string
+	n       int
+	payload map[string]*tensor.Tensor
+	model   []func(env map[string]rtensor)
+}
+
+func (g *qgen) name() string { g.n++; return fmt.Sprintf("%%v%d", g.n) }
+
+func ttype(shape []int64) string {
+	var sb strings.Builder
+	sb.WriteString("tensor<")
+	for _, d := range shape {
+		fmt.Fprintf(&sb, "%dx", d)
+	}
+	return sb.String() + "f64>"
+}
+
+func (g *qgen) line(format string, args ...any) {
+	g.lines = append(g.lines, "    "+fmt.Sprintf(format, args...))
+}
+
+func (g *qgen) put(key string, shape []int64, data []float64) {
+	g.payload[key] = &tensor.Tensor{Shape: shape, Data: data}
+}
+
+// scale is a random scale: a power of two or a float32 value.
+func (g *qgen) scale() float64 {
+	if g.rng.IntN(2) == 0 {
+		return math.Ldexp(1, -g.rng.IntN(6))
+	}
+	return float64(float32(0.02 + g.rng.Float64()))
+}
+
+// constNode emits a payload constant.
+func (g *qgen) constNode(key string, shape []int64, data []float64) string {
+	g.put(key, shape, data)
+	v := g.name()
+	g.line("%s = nn.const {params = %q} : () -> %s", v, key, ttype(shape))
+	t := rtensor{shape: shape}
+	for _, f := range data {
+		t.data = append(t.data, new(big.Rat).SetFloat64(f))
+	}
+	g.model = append(g.model, func(env map[string]rtensor) { env[v] = t })
+	return v
+}
+
+// quantNode emits an nn.quant (or nn.bipolar_quant) of x with random
+// parameters, per channel along the last dimension when perChannel.
+func (g *qgen) quantNode(x string, shape []int64, key string, bits int, signed, narrow bool, rounding string, perChannel, zeroPoint bool) string {
+	const weights = false
+	pshape := []int64{}
+	n := 1
+	if perChannel {
+		last := shape[len(shape)-1]
+		pshape = make([]int64, len(shape))
+		for i := range pshape {
+			pshape[i] = 1
+		}
+		pshape[len(shape)-1] = last
+		n = int(last)
+	}
+	scales, zps := make([]float64, n), make([]float64, n)
+	for i := range scales {
+		scales[i] = g.scale()
+		if perChannel && !weights {
+			// per-channel activation scales that are not powers of two
+			// make the next product's integers huge (x_i·s_i·W_ij has no
+			// common factor): powers of two keep them narrow
+			scales[i] = math.Ldexp(1, -g.rng.IntN(6))
+		}
+		if zeroPoint && bits > 2 {
+			zps[i] = float64(g.rng.IntN(3) - 1)
+		}
+	}
+	g.put(key+".scale", pshape, scales)
+	v := g.name()
+	bipolar := bits == 0
+	if bipolar {
+		g.line("%s = nn.bipolar_quant %s {params = %q} : (%s) -> %s", v, x, key, ttype(shape), ttype(shape))
+	} else {
+		g.put(key+".zero_point", pshape, zps)
+		g.line("%s = nn.quant %s {params = %q, bits = %d, signed = %t, narrow = %t, rounding = %q} : (%s) -> %s", v, x, key, bits, signed, narrow, rounding, ttype(shape), ttype(shape))
+	}
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		for i, r := range in.data {
+			c := 0
+			if perChannel {
+				c = i % n
+			}
+			s, z := new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c])
+			if bipolar {
+				y := new(big.Rat).Set(s)
+				if r.Sign() < 0 {
+					y.Neg(y)
+				}
+				out.data = append(out.data, y)
+				continue
+			}
+			out.data = append(out.data, quantRef(r, s, z, bits, signed, narrow, rounding))
+		}
+		env[v] = out
+	})
+	return v
+}
+
+// quantRef is QONNX's quant on exact rationals.
+func quantRef(x, s, z *big.Rat, bits int, signed, narrow bool, mode string) *big.Rat {
+	v := new(big.Rat).Quo(x, s)
+	v.Add(v, z)
+	var n *big.Int
+	if bits == 1 && signed {
+		n = big.NewInt(-1)
+		if v.Sign() >= 0 {
+			n = big.NewInt(1)
+		}
+	} else {
+		lo, hi := codeRange(bits, signed, narrow)
+		if v.Cmp(new(big.Rat).SetInt64(lo)) < 0 {
+			v.SetInt64(lo)
+		}
+		if v.Cmp(new(big.Rat).SetInt64(hi)) > 0 {
+			v.SetInt64(hi)
+		}
+		n = roundRef(v, mode)
+	}
+	y := new(big.Rat).SetInt(n)
+	y.Sub(y, z)
+	return y.Mul(y, s)
+}
+
+// roundRef rounds by a QONNX mode, from floor and the fraction.
+func roundRef(v *big.Rat, mode string) *big.Int {
+	fl := new(big.Int).Div(v.Num(), v.Denom()) // Euclidean: floor for a positive denominator
+	frac := new(big.Rat).Sub(v, new(big.Rat).SetInt(fl))
+	ce := new(big.Int).Set(fl)
+	if frac.Sign() != 0 {
+		ce.Add(ce, big.NewInt(1))
+	}
+	half := frac.Cmp(big.NewRat(1, 2))
+	neg := v.Sign() < 0
+	switch mode {
+	case "FLOOR":
+		return fl
+	case "CEIL":
+		return ce
+	case "UP":
+		if neg {
+			return fl
+		}
+		return ce
+	case "DOWN":
+		if neg {
+			return ce
+		}
+		return fl
+	}
+	if half < 0 {
+		return fl
+	}
+	if half > 0 {
+		return ce
+	}
+	switch mode {
+	case "HALF_UP":
+		if neg {
+			return fl
+		}
+		return ce
+	case "HALF_DOWN":
+		if neg {
+			return ce
+		}
+		return fl
+	}
+	if fl.Bit(0) == 0 { // ROUND: to even
+		return fl
+	}
+	return ce
+}
+
+// elementwise emits a binary node of x and a broadcast constant row.
+func (g *qgen) elementwise(kind, x string, shape []int64, key string, c []float64, inverse bool) string {
+	n := shape[len(shape)-1]
+	cv := g.constNode(key, []int64{n}, c)
+	if inverse {
+		iv, src := g.name(), cv
+		g.line("%s = nn.inv %s : (%s) -> %s", iv, cv, ttype([]int64{n}), ttype([]int64{n}))
+		g.model = append(g.model, func(env map[string]rtensor) {
+			t := env[src]
+			out := rtensor{shape: t.shape}
+			for _, r := range t.data {
+				out.data = append(out.data, new(big.Rat).Inv(r))
+			}
+			env[iv] = out
+		})
+		cv = iv
+	}
+	bv := g.name()
+	g.line("%s = nn.broadcast_to %s : (%s) -> %s", bv, cv, ttype([]int64{n}), ttype(shape))
+	v := g.name()
+	g.line("%s = nn.%s %s, %s : (%s, %s) -> %s", v, kind, x, bv, ttype(shape), ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in, cs := env[x], env[cv]
+		out := rtensor{shape: in.shape}
+		for i, r := range in.data {
+			out.data = append(out.data, binaryRat(kind, r, cs.data[i%int(n)]))
+		}
+		env[v] = out
+	})
+	return v
+}
+
+func (g *qgen) relu(x string, shape []int64) string {
+	v := g.name()
+	g.line("%s = nn.relu %s : (%s) -> %s", v, x, ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		for _, r := range in.data {
+			y := new(big.Rat).Set(r)
+			if y.Sign() < 0 {
+				y.SetInt64(0)
+			}
+			out.data = append(out.data, y)
+		}
+		env[v] = out
+	})
+	return v
+}
+
+// dense emits x·Q(W)ᵀ: W [out, in] in the payload, quantized per row or
+// per tensor, permuted, multiplied.
+func (g *qgen) dense(x string, in, out int64, layer int) string {
+	w := make([]float64, in*out)
+	for i := range w {
+		w[i] = g.rng.NormFloat64()
+	}
+	key := fmt.Sprintf("l%d.w", layer)
+	wv := g.constNode(key, []int64{out, in}, w)
+	bits := 2 + g.rng.IntN(3)
+	wq := g.name()
+	perRow := g.rng.IntN(2) == 0
+	pshape := []int64{}
+	ns := 1
+	if perRow {
+		pshape, ns = []int64{out, 1}, int(out)
+	}
+	scales := make([]float64, ns)
+	for i := range scales {
+		scales[i] = g.scale()
+	}
+	narrow := g.rng.IntN(2) == 0
+	rounding := roundings[g.rng.IntN(len(roundings))]
+	g.put(key+"q.scale", pshape, scales)
+	g.put(key+"q.zero_point", nil, []float64{0})
+	g.line("%s = nn.quant %s {params = %q, bits = %d, signed = true, narrow = %t, rounding = %q} : (%s) -> %s", wq, wv, key+"q", bits, narrow, rounding, ttype([]int64{out, in}), ttype([]int64{out, in}))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		t := env[wv]
+		o := rtensor{shape: t.shape}
+		for i, r := range t.data {
+			s := new(big.Rat).SetFloat64(scales[0])
+			if perRow {
+				s.SetFloat64(scales[i/int(in)])
+			}
+			o.data = append(o.data, quantRef(r, s, new(big.Rat), bits, true, narrow, rounding))
+		}
+		env[wq] = o
+	})
+	wt := g.name()
+	g.line("%s = nn.permute %s {perm = [1, 0]} : (%s) -> %s", wt, wq, ttype([]int64{out, in}), ttype([]int64{in, out}))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		t := env[wq]
+		o := rtensor{shape: []int64{in, out}, data: make([]*big.Rat, in*out)}
+		for r := range out {
+			for c := range in {
+				o.data[c*out+r] = t.data[r*in+c]
+			}
+		}
+		env[wt] = o
+	})
+	v := g.name()
+	g.line("%s = nn.matmul %s, %s : (%s, %s) -> %s", v, x, wt, ttype([]int64{1, in}), ttype([]int64{in, out}), ttype([]int64{1, out}))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		a, b := env[x], env[wt]
+		o := rtensor{shape: []int64{1, out}}
+		for j := range out {
+			s := new(big.Rat)
+			for i := range in {
+				s.Add(s, new(big.Rat).Mul(a.data[i], b.data[i*out+j]))
+			}
+			o.data = append(o.data, s)
+		}
+		env[v] = o
+	})
+	return v
+}
+
+// randomQuant is an activation quantizer with random parameters.
+func (g *qgen) randomQuant(x string, shape []int64, key string) string {
+	if g.rng.IntN(8) == 0 {
+		return g.quantNode(x, shape, key, 0, true, false, "", g.rng.IntN(2) == 0, false) // bipolar
+	}
+	bits := 1 + g.rng.IntN(6)
+	signed := g.rng.IntN(2) == 0
+	if bits == 1 && !signed && g.rng.IntN(2) == 0 {
+		signed = true // QONNX's bipolar signed 1-bit quant
+	}
+	q := g.quantNode(x, shape, key, bits, signed, g.rng.IntN(3) == 0, roundings[g.rng.IntN(len(roundings))], g.rng.IntN(2) == 0, g.rng.IntN(4) == 0)
+	if bits >= 3 && g.rng.IntN(4) == 0 {
+		q = g.truncNode(q, shape, key+".t", bits, 1+g.rng.IntN(bits-1))
+	}
+	return q
+}
+
+// truncNode emits a version-1 nn.trunc of x: in_bits to out_bits at a
+// random scale, QONNX's trunc_v1 in the model.
+func (g *qgen) truncNode(x string, shape []int64, key string, inBits, outBits int) string {
+	scale := g.scale()
+	mode := roundings[g.rng.IntN(len(roundings))]
+	g.put(key+".scale", nil, []float64{scale})
+	g.put(key+".zero_point", nil, []float64{0})
+	v := g.name()
+	g.line("%s = nn.trunc %s {params = %q, in_bits = %d, out_bits = %d, rounding = %q} : (%s) -> %s", v, x, key, inBits, outBits, mode, ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		s := new(big.Rat).SetFloat64(scale)
+		div := new(big.Rat).SetInt64(int64(1) << (inBits - outBits))
+		for _, r := range in.data {
+			a := new(big.Rat).SetInt(roundRef(new(big.Rat).Quo(r, s), "ROUND"))
+			n := new(big.Rat).SetInt(roundRef(a.Quo(a, div), mode))
+			out.data = append(out.data, n.Mul(n, s))
+		}
+		env[v] = out
+	})
+	return v
+}
+
+// genMLP builds a random QONNX MLP; inputType "" quantizes the input by
+// the graph's own nn.quant (the circuit then takes its codes).
+func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}}
+	widths := []int64{int64(2 + rng.IntN(5))}
+	for range 1 + rng.IntN(3) {
+		widths = append(widths, int64(2+rng.IntN(6)))
+	}
+	var in *quant.UniformType
+	x := "%arg0"
+	shape := []int64{1, widths[0]}
+	if rng.IntN(3) != 0 {
+		w := 4 + rng.IntN(7)
+		in = quant.Uniform(w, rng.IntN(4) != 0, w-1-rng.IntN(4))
+	}
+	for l := 1; l < len(widths); l++ {
+		if l == 1 && in == nil {
+			// the input quantizer: its codes are the circuit's input
+			bits := 2 + rng.IntN(6)
+			x = g.quantNode(x, shape, "qin", bits, rng.IntN(2) == 0, rng.IntN(3) == 0, roundings[rng.IntN(len(roundings))], rng.IntN(2) == 0, false)
+		} else {
+			x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qa", l))
+		}
+		x = g.dense(x, widths[l-1], widths[l], l)
+		shape = []int64{1, widths[l]}
+		n := widths[l]
+		if rng.IntN(2) == 0 {
+			b := make([]float64, n)
+			for i := range b {
+				b[i] = float64(float32(rng.NormFloat64()))
+			}
+			x = g.elementwise("add", x, shape, fmt.Sprintf("l%d.b", l), b, false)
+		}
+		if rng.IntN(2) == 0 { // batch norm: sub mean, mul a (some 0, some < 0), add beta
+			mean, a, beta := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range mean {
+				mean[i] = float64(float32(rng.NormFloat64()))
+				a[i] = float64(float32(rng.NormFloat64()))
+				if rng.IntN(6) == 0 {
+					a[i] = 0
+				}
+				beta[i] = float64(float32(rng.NormFloat64()))
+			}
+			x = g.elementwise("sub", x, shape, fmt.Sprintf("l%d.bn.mean", l), mean, false)
+			if rng.IntN(3) == 0 { // a division: mul by inv(1/a) — only when no a is 0
+				ok := true
+				for i := range a {
+					if a[i] == 0 {
+						a[i] = 1
+					}
+					ok = ok && a[i] != 0
+				}
+				x = g.elementwise("mul", x, shape, fmt.Sprintf("l%d.bn.d", l), a, true)
+			} else {
+				x = g.elementwise("mul", x, shape, fmt.Sprintf("l%d.bn.a", l), a, false)
+			}
+			x = g.elementwise("add", x, shape, fmt.Sprintf("l%d.bn.beta", l), beta, false)
+		}
+		if l < len(widths)-1 && rng.IntN(3) != 0 {
+			x = g.relu(x, shape)
+		}
+	}
+	// the output: quantized (a division's tail must not reach it unquantized)
+	x = g.randomQuant(x, shape, "qout")
+	text := fmt.Sprintf("module {\n  nn.graph @mlp(%%arg0: %s) -> %s {\n%s\n    nn.return %s : %s\n  }\n}\n",
+		ttype([]int64{1, widths[0]}), ttype(shape), strings.Join(g.lines, "\n"), x, ttype(shape))
+	return g, text, shape, in
+}
+
+// inputs draws samples on the input grid: reals for an input type, the
+// input quantizer's codes otherwise (with the real input they stand for).
+func (g *qgen) inputs(in *quant.UniformType, n int64, rows int) (circuit []float64, model [][]*big.Rat) {
+	for range rows {
+		var row []*big.Rat
+		for j := range n {
+			if in != nil {
+				q := in.QMin() + g.rng.Int64N(in.QMax()-in.QMin()+1)
+				circuit = append(circuit, in.Value(q))
+				row = append(row, new(big.Rat).SetFloat64(in.Value(q)))
+				continue
+			}
+			// the code c of the input quantizer qin; the real input (c - zp)·s
+			s := g.payload["qin.scale"]
+			z := g.payload["qin.zero_point"]
+			k := 0
+			if len(s.Data) > 1 {
+				k = int(j)
+			}
+			lo, hi := codeRange(g.inputSpec())
+			c := lo + g.rng.Int64N(hi-lo+1)
+			circuit = append(circuit, float64(c))
+			r := new(big.Rat).SetInt64(c)
+			r.Sub(r, new(big.Rat).SetFloat64(z.Data[k]))
+			row = append(row, r.Mul(r, new(big.Rat).SetFloat64(s.Data[k])))
+		}
+		model = append(model, row)
+	}
+	return circuit, model
+}
+
+// inputSpec reads bits, signed, narrow of the input quantizer's line.
+func (g *qgen) inputSpec() (bits int, signed, narrow bool) {
+	for _, l := range g.lines {
+		if strings.Contains(l, `params = "qin"`) {
+			fmt.Sscanf(l[strings.Index(l, "bits = "):], "bits = %d, signed = %t, narrow = %t", &bits, &signed, &narrow)
+			signed = strings.Contains(l, "signed = true")
+			narrow = strings.Contains(l, "narrow = true")
+		}
+	}
+	return
+}
+
+func codeRange(bits int, signed, narrow bool) (int64, int64) {
+	lo, hi := int64(0), int64(1)<<bits-1
+	if signed {
+		lo, hi = -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1
+	}
+	if narrow && signed {
+		lo++
+	} else if narrow {
+		hi--
+	}
+	return lo, hi
+}
+
+// exactModel runs the generated model on one input row.
+func (g *qgen) exactModel(row []*big.Rat, out string) []*big.Rat {
+	env := map[string]rtensor{"%arg0": {shape: []int64{1, int64(len(row))}, data: row}}
+	for _, f := range g.model {
+		f(env)
+	}
+	return env[out].data
+}
+
+func writePayload(t testing.TB, dir string, p map[string]*tensor.Tensor) string {
+	z := &npy.NPZ{Arrays: map[string]*npy.Array{}}
+	for k, v := range p {
+		z.Names = append(z.Names, k)
+		z.Arrays[k] = v.NPY()
+	}
+	path := filepath.Join(dir, "p.npz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := npy.WriteNPZ(f, z); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// circuit runs a pipeline on a graph's text and returns the ALIR program.
+func circuit(t testing.TB, text, pipeline string) (*alir.Program, error) {
+	t.Helper()
+	m, err := runPipeline(t, text, pipeline)
+	if err != nil {
+		return nil, err
+	}
+	progs := dais.Programs(m)
+	if len(progs) != 1 {
+		t.Fatalf("%d programs", len(progs))
+	}
+	return dais.ProgramOf(progs[0])
+}
+
+func inputTypeOption(in *quant.UniformType) string {
+	if in == nil {
+		return ""
+	}
+	u := "u"
+	if in.Signed {
+		u = ""
+	}
+	return fmt.Sprintf(" input-type=%sfixed<%d,%d>", u, in.Width, in.Width-in.Frac)
+}
+
+func TestRandomMLPs(t *testing.T) {
+	const graphs, rows = 60, 100
+	keep := os.Getenv("OTIR_QONNXDIFF_KEEP")
+	for seed := range uint64(graphs) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			g, text, outShape, in := genMLP(rand.New(rand.NewPCG(seed, 27)))
+			dir := ""
+			if keep != "" {
+				dir = filepath.Join(keep, fmt.Sprint(seed))
+			}
+			checkDifferential(t, g, text, outShape, in, rows, dir)
+		})
+	}
+}
+
+var _ = ir.Tensor

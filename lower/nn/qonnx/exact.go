@@ -1,0 +1,155 @@
+package qonnx
+
+import (
+	"math/big"
+
+	"github.com/otir-dev/otir/dialect/nn"
+)
+
+// Exact arithmetic on rationals: QONNX's quantizers evaluated on the exact
+// value of their input (every float64 is a dyadic rational), which is how
+// the circuit must decide each rounding.
+
+func ratOf(f float64) *big.Rat { return new(big.Rat).SetFloat64(f) }
+
+func ratInt(n int64) *big.Rat { return new(big.Rat).SetInt64(n) }
+
+func floorRat(x *big.Rat) *big.Int {
+	// Euclidean division by a positive denominator is floor.
+	q, _ := new(big.Int).DivMod(x.Num(), x.Denom(), new(big.Int))
+	return q
+}
+
+func ceilRat(x *big.Rat) *big.Int {
+	return new(big.Int).Neg(floorRat(new(big.Rat).Neg(x)))
+}
+
+var half = big.NewRat(1, 2)
+
+// roundRat rounds x to an integer by one of QONNX's rounding modes.
+func roundRat(x *big.Rat, mode string) *big.Int {
+	switch mode {
+	case "CEIL":
+		return ceilRat(x)
+	case "FLOOR":
+		return floorRat(x)
+	case "UP": // away from zero
+		if x.Sign() < 0 {
+			return floorRat(x)
+		}
+		return ceilRat(x)
+	case "DOWN": // toward zero
+		if x.Sign() < 0 {
+			return ceilRat(x)
+		}
+		return floorRat(x)
+	case "HALF_UP": // ties away from zero
+		if x.Sign() < 0 {
+			return ceilRat(new(big.Rat).Sub(x, half))
+		}
+		return floorRat(new(big.Rat).Add(x, half))
+	case "HALF_DOWN": // ties toward zero
+		if x.Sign() < 0 {
+			return floorRat(new(big.Rat).Add(x, half))
+		}
+		return ceilRat(new(big.Rat).Sub(x, half))
+	}
+	// ROUND: half to even.
+	f := floorRat(new(big.Rat).Add(x, half))
+	if new(big.Rat).Sub(x, new(big.Rat).SetInt(floorRat(x))).Cmp(half) == 0 && f.Bit(0) == 1 {
+		f.Sub(f, big.NewInt(1))
+	}
+	return f
+}
+
+// value is the quantizer's value of a float64 x by the shared rules of
+// dialect/nn (the evaluator's): the integer decided exactly, the rescale in
+// float64 as QONNX's.
+func (q *quantizer) value(x float64) float64 {
+	s, _ := q.scale.Float64()
+	z, _ := q.zp.Float64()
+	switch {
+	case q.kind == kBipolarQuant:
+		return nn.BipolarValue(x, s)
+	case q.kind == kTrunc:
+		o := 0.0
+		if q.outScale != nil {
+			o, _ = q.outScale.Float64()
+		}
+		return q.spec.TruncValue(x, s, z, o)
+	}
+	return q.spec.QuantValue(x, s, z)
+}
+
+// quantizer is one element's QONNX quantizer: the integer code n of an
+// exact input x, and the output value (n - zp)·scale as out·n + off.
+type quantizer struct {
+	kind           string // kQuant, kBipolarQuant or kTrunc
+	spec           nn.QuantSpec
+	scale, zp      *big.Rat
+	outScale       *big.Rat // trunc v2
+	truncShift     *big.Rat // trunc: the divisor 2^(in_bits-out_bits) (v1) or t (v2)
+	outMul, outOff *big.Rat // the value is outMul·code + outOff
+}
+
+// newQuantizer builds the quantizer of one element from its float64
+// parameters (outScale only for a version-2 trunc).
+func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *quantizer {
+	q := &quantizer{kind: kind, spec: spec, scale: ratOf(scale), zp: ratOf(zp)}
+	switch {
+	case kind == kBipolarQuant || kind == kQuant && spec.Bipolar():
+		// code 0 means -1, code 1 means +1: the value is 2s·code - s.
+		q.outMul = new(big.Rat).Mul(ratInt(2), q.scale)
+		q.outOff = new(big.Rat).Neg(q.scale)
+		return q
+	case kind == kTrunc && spec.Version == 2:
+		q.outScale = ratOf(outScale)
+		q.truncShift = ratOf(spec.TruncDivisor(scale, outScale))
+		q.outMul = q.outScale
+		q.outOff = new(big.Rat).Neg(new(big.Rat).Mul(new(big.Rat).Quo(q.zp, q.truncShift), q.outScale))
+		return q
+	case kind == kTrunc:
+		q.truncShift = ratOf(spec.TruncDivisor(scale, outScale))
+	}
+	q.outMul = q.scale
+	q.outOff = new(big.Rat).Neg(new(big.Rat).Mul(q.zp, q.scale))
+	return q
+}
+
+// code is the quantizer's integer code of the exact input x (bipolar: 0
+// for -1, 1 for +1).
+func (q *quantizer) code(x *big.Rat) *big.Int {
+	if q.kind == kBipolarQuant {
+		if x.Sign() >= 0 {
+			return big.NewInt(1)
+		}
+		return big.NewInt(0)
+	}
+	v := new(big.Rat).Add(new(big.Rat).Quo(x, q.scale), q.zp)
+	if q.kind == kQuant {
+		if q.spec.Bipolar() {
+			if v.Sign() >= 0 {
+				return big.NewInt(1)
+			}
+			return big.NewInt(0)
+		}
+		return roundRat(clampRat(v, q.spec.Min(), q.spec.Max()), q.spec.Rounding)
+	}
+	// trunc: the input is first rounded half to even to an integer.
+	w := new(big.Rat).Quo(new(big.Rat).SetInt(roundRat(v, "ROUND")), q.truncShift)
+	if q.spec.Version == 2 {
+		c := clampRat(w, q.spec.Min(), q.spec.Max())
+		return roundRat(c, q.spec.Rounding)
+	}
+	return roundRat(w, q.spec.Rounding)
+}
+
+func clampRat(v *big.Rat, lo, hi int64) *big.Rat {
+	if v.Cmp(ratInt(lo)) < 0 {
+		return ratInt(lo)
+	}
+	if v.Cmp(ratInt(hi)) > 0 {
+		return ratInt(hi)
+	}
+	return v
+}

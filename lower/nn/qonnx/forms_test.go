@@ -1,0 +1,126 @@
+package qonnx
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/otir-dev/otir/dialect/nn"
+)
+
+// TestFormsExhaustive checks every integer form that stepNodes may choose
+// against the exact step function at every code of small ranges: random
+// quantizers (every mode, signed, unsigned, narrow, bipolar, zero points,
+// trunc) of random affine maps of the code, with and without a relu, with
+// power-of-two and float32 factors, increasing, decreasing and constant.
+func TestFormsExhaustive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 3))
+	counts := map[string]int{}
+	for c := range 1000 {
+		lo := int64(-rng.IntN(400))
+		hi := lo + int64(rng.IntN(800))
+		var a float64
+		switch rng.IntN(4) {
+		case 0:
+			a = math.Ldexp(float64(rng.IntN(7)-3), -rng.IntN(8))
+		default:
+			a = float64(float32(rng.NormFloat64() / 20))
+		}
+		b := float64(float32(rng.NormFloat64() * 3))
+		if rng.IntN(3) == 0 {
+			b = math.Ldexp(float64(rng.IntN(33)-16), -rng.IntN(4))
+		}
+		f := elemFn{{a: ratOf(a), b: ratOf(b)}}
+		if rng.IntN(3) == 0 {
+			f = f.thenRelu()
+		}
+		spec := nn.QuantSpec{Bits: int64(1 + rng.IntN(8)), Signed: rng.IntN(2) == 0, Narrow: rng.IntN(3) == 0, Rounding: nn.RoundingModes[rng.IntN(len(nn.RoundingModes))]}
+		kind := kQuant
+		scale := math.Ldexp(1, -rng.IntN(4))
+		if rng.IntN(2) == 0 {
+			scale = float64(float32(0.05 + rng.Float64()))
+		}
+		zp := 0.0
+		switch rng.IntN(8) {
+		case 0:
+			kind = kBipolarQuant
+		case 1:
+			kind, spec.InBits, spec.Version = kTrunc, spec.Bits+int64(rng.IntN(4)), 1
+		case 2:
+			zp = float64(rng.IntN(3) - 1)
+		}
+		q := newQuantizer(kind, spec, scale, zp, 0)
+		x := &val{lo: lo, hi: hi, fn: []elemFn{f}}
+		s := findSteps(func(c int64) *big.Int { return q.code(f.eval(ratInt(c))) }, lo, hi)
+		name, form, ok := chooseForm(x, []*quantizer{q}, []*steps{s})
+		if !ok {
+			counts["none"]++
+			s.list()
+			t.Logf("no form: %v a=%v b=%v scale=%v zp=%v relu %d [%d, %d] thresholds %v values %v", spec, a, b, scale, zp, f.reluCount(), lo, hi, s.thresholds, s.values)
+			continue
+		}
+		counts[name]++
+		nlo, nhi := s.bounds()
+		for v := lo; v <= hi; v++ {
+			want := s.n(v)
+			got := form(v)
+			if got.Cmp(nlo) < 0 {
+				got = nlo
+			}
+			if got.Cmp(nhi) > 0 {
+				got = nhi
+			}
+			if got.Cmp(want) != 0 {
+				t.Fatalf("case %d (%s, %s, a=%v b=%v scale=%v zp=%v, relu %d, [%d, %d]): at %d form %s, step function %s", c, name, fmt.Sprint(spec), a, b, scale, zp, f.reluCount(), lo, hi, v, got, want)
+			}
+		}
+	}
+	t.Logf("forms chosen: %v", counts)
+	if counts["none"] > 0 {
+		t.Errorf("%d step functions without a form", counts["none"])
+	}
+}
+
+// chooseForm is stepNodes' choice for one element, as a function of the
+// code before the clamp.
+func chooseForm(x *val, qs []*quantizer, sts []*steps) (string, func(int64) *big.Int, bool) {
+	if ls, ok := closedForms(x, qs); ok {
+		return "closed", ls[0].at, true
+	}
+	if ls, ok := fitAll(sts); ok {
+		return "fitted", ls[0].at, true
+	}
+	if ls, err := halfEvenForms(x, qs); err == nil {
+		l := ls[0]
+		return "half-even", func(v int64) *big.Int {
+			y := new(big.Int).Add(new(big.Int).Mul(l.M, big.NewInt(v)), l.C)
+			bit := new(big.Int).Rsh(y, l.K).Bit(0)
+			y.Add(y, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), l.K-1), big.NewInt(1)))
+			y.Add(y, big.NewInt(int64(bit)))
+			return y.Rsh(y, l.K)
+		}, true
+	}
+	ps, ok := piecesOf(sts[0])
+	if !ok {
+		return "", nil, false
+	}
+	return fmt.Sprintf("runs"), func(v int64) *big.Int {
+		sum := new(big.Int)
+		for j, p := range ps {
+			y := p.lin.at(v)
+			if y.Cmp(p.lo) < 0 {
+				y = new(big.Int).Set(p.lo)
+			}
+			if y.Cmp(p.hi) > 0 {
+				y = new(big.Int).Set(p.hi)
+			}
+			sum.Add(sum, y)
+			if j > 0 {
+				sum.Sub(sum, p.start)
+			}
+		}
+		return sum
+	}, true
+}

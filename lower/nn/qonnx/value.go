@@ -1,0 +1,103 @@
+package qonnx
+
+import (
+	"math/big"
+	"strings"
+)
+
+// fnStep is one monotone step of an element's value: an affine map
+// a·v + b, or relu.
+type fnStep struct {
+	relu bool
+	a, b *big.Rat
+}
+
+// elemFn is the exact value of one element as a function of its integer
+// code: the steps applied in order to the code.
+type elemFn []fnStep
+
+// identityFn is the code itself times 2^-frac.
+func scaleFn(a *big.Rat) elemFn { return elemFn{{a: a, b: new(big.Rat)}} }
+
+// eval is the exact value at code x.
+func (f elemFn) eval(x *big.Rat) *big.Rat {
+	v := new(big.Rat).Set(x)
+	for _, s := range f {
+		if s.relu {
+			if v.Sign() < 0 {
+				v.SetInt64(0)
+			}
+			continue
+		}
+		v.Mul(v, s.a).Add(v, s.b)
+	}
+	return v
+}
+
+// then is f followed by a·v + b (merged into a last affine step).
+func (f elemFn) then(a, b *big.Rat) elemFn {
+	out := append(elemFn{}, f...)
+	if n := len(out); n > 0 && !out[n-1].relu {
+		last := out[n-1]
+		out[n-1] = fnStep{a: new(big.Rat).Mul(last.a, a), b: new(big.Rat).Add(new(big.Rat).Mul(last.b, a), b)}
+		return out
+	}
+	return append(out, fnStep{a: a, b: b})
+}
+
+// thenRelu is f followed by relu.
+func (f elemFn) thenRelu() elemFn { return append(append(elemFn{}, f...), fnStep{relu: true}) }
+
+// affine reports f as one affine map, when it has no relu.
+func (f elemFn) affine() (a, b *big.Rat, ok bool) {
+	a, b = big.NewRat(1, 1), new(big.Rat)
+	for _, s := range f {
+		if s.relu {
+			return nil, nil, false
+		}
+		a = new(big.Rat).Mul(a, s.a)
+		b = new(big.Rat).Add(new(big.Rat).Mul(b, s.a), s.b)
+	}
+	return a, b, true
+}
+
+// withoutRelu is f's affine steps composed, the relus dropped.
+func (f elemFn) withoutRelu() (a, b *big.Rat) {
+	var g elemFn
+	for _, s := range f {
+		if !s.relu {
+			g = append(g, s)
+		}
+	}
+	a, b, _ = g.affine()
+	return a, b
+}
+
+func (f elemFn) reluCount() int {
+	n := 0
+	for _, s := range f {
+		if s.relu {
+			n++
+		}
+	}
+	return n
+}
+
+// key identifies f for memoising per-element work.
+func (f elemFn) key() string {
+	var sb strings.Builder
+	for _, s := range f {
+		if s.relu {
+			sb.WriteString("relu;")
+			continue
+		}
+		sb.WriteString(s.a.RatString() + "," + s.b.RatString() + ";")
+	}
+	return sb.String()
+}
+
+// dyadic reports whether r is an integer over a power of two.
+func dyadic(r *big.Rat) bool {
+	d := r.Denom()
+	return new(big.Int).And(d, new(big.Int).Sub(d, big.NewInt(1))).Sign() == 0
+}
