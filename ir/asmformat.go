@@ -179,27 +179,12 @@ func CompileFormat(d *OpDef) (*Format, error) {
 		spelledResults: make([]bool, len(d.Results)),
 		regionArgs:     make([]bool, len(d.Regions)),
 		spelledAttrs:   make([]bool, len(d.Attrs)),
-		buildOperand:   make([]Type, len(d.Operands)),
-		buildResult:    make([]Type, len(d.Results)),
-		varOperand:     -1, varResult: -1,
 	}
-	for i, a := range d.Operands {
-		if a.Arity != One {
-			if f.varOperand >= 0 {
-				return nil, c.errf("more than one optional or variadic operand group")
-			}
-			f.varOperand = i
-		}
-		f.buildOperand[i] = buildableType(a.Doc)
+	if f.buildOperand, f.varOperand, err = c.groups(d.Operands, "operand"); err != nil {
+		return nil, err
 	}
-	for i, a := range d.Results {
-		if a.Arity != One {
-			if f.varResult >= 0 {
-				return nil, c.errf("more than one optional or variadic result group")
-			}
-			f.varResult = i
-		}
-		f.buildResult[i] = buildableType(a.Doc)
+	if f.buildResult, f.varResult, err = c.groups(d.Results, "result"); err != nil {
+		return nil, err
 	}
 	if err := c.check(f); err != nil {
 		return nil, err
@@ -658,4 +643,21 @@ func EnumWhat(a *AttrDef) string {
 		return a.EnumName
 	}
 	return strings.ReplaceAll(a.Name, "_", " ")
+}
+
+// groups returns the type a builder gives each operand or result group of
+// a record (buildableType of its Doc) and the index of the one group that
+// is optional or variadic (-1: none); a second such group is an error.
+func (c *formatCompiler) groups(args []ArgDef, what string) (build []Type, variadic int, err error) {
+	build, variadic = make([]Type, len(args)), -1
+	for i, a := range args {
+		if a.Arity != One {
+			if variadic >= 0 {
+				return nil, -1, c.errf("more than one optional or variadic %s group", what)
+			}
+			variadic = i
+		}
+		build[i] = buildableType(a.Doc)
+	}
+	return build, variadic, nil
 }

@@ -118,15 +118,19 @@ func FormatFloat(f float64) string {
 
 func (a *StringAttr) String() string { return QuoteString(a.Value) }
 
-func (a *ArrayAttr) String() string {
+// String prints the array; integers of type i64 print bare inside arrays
+// and dictionaries.
+func (a *ArrayAttr) String() string { return a.text(attrText) }
+
+// text is the array as `[e0, e1, ...]`, each element by elem.
+func (a *ArrayAttr) text(elem func(Attr) string) string {
 	var sb strings.Builder
 	sb.WriteByte('[')
 	for i, e := range a.Elems {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		// Integers of type i64 print bare inside arrays and dictionaries.
-		sb.WriteString(attrText(e))
+		sb.WriteString(elem(e))
 	}
 	sb.WriteByte(']')
 	return sb.String()

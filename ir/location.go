@@ -46,19 +46,16 @@ func (l *Loc) String() string {
 
 func (l *Loc) write(sb *strings.Builder) {
 	switch l.Kind {
-	case LocFile:
+	case LocFile, LocRange:
 		sb.WriteString(QuoteString(l.Name))
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(l.Line))
 		sb.WriteByte(':')
 		sb.WriteString(strconv.Itoa(l.Col))
-	case LocRange:
+		if l.Kind == LocFile {
+			break
+		}
 		// As mlir-opt: "f":1:2 to 3:4, or "f":1:2 to :4 on one line.
-		sb.WriteString(QuoteString(l.Name))
-		sb.WriteByte(':')
-		sb.WriteString(strconv.Itoa(l.Line))
-		sb.WriteByte(':')
-		sb.WriteString(strconv.Itoa(l.Col))
 		sb.WriteString(" to ")
 		if l.EndLine != l.Line {
 			sb.WriteString(strconv.Itoa(l.EndLine))

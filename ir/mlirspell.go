@@ -131,16 +131,7 @@ func genericAttrText(a Attr) string {
 		if a == nil {
 			break
 		}
-		var sb strings.Builder
-		sb.WriteByte('[')
-		for i, e := range a.Elems {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString(genericAttrText(e))
-		}
-		sb.WriteByte(']')
-		return sb.String()
+		return a.text(genericAttrText)
 	}
 	return attrText(a)
 }

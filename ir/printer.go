@@ -467,17 +467,7 @@ func (p *printer) region(r *Region, depth int, header bool, keepYield bool) {
 			p.indent(depth)
 			p.str("^bb0")
 			if len(b.Args) > 0 {
-				p.w.WriteByte('(')
-				for i, a := range b.Args {
-					if i > 0 {
-						p.str(", ")
-					}
-					p.val(a)
-					p.str(": ")
-					p.typ(a.Type)
-					p.PrintOptionalLocation(a.Loc)
-				}
-				p.w.WriteByte(')')
+				PrintBlockArgList(p, b)
 			}
 			p.str(":\n")
 		}

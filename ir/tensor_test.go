@@ -8,19 +8,7 @@ func TestParseTensorType(t *testing.T) {
 		{"tensor<0x4xf32>", "tensor<0x4xf32>"}, {"tensor<4xindex>", "tensor<4xindex>"},
 		{"tensor<8xui8>", "tensor<8xu8>"}, {"tensor< 16xf64 >", "tensor<16xf64>"},
 	}
-	for _, c := range cases {
-		ty, err := ParseType(c.in)
-		if err != nil {
-			t.Errorf("ParseType(%q): %v", c.in, err)
-			continue
-		}
-		if ty.String() != c.want {
-			t.Errorf("ParseType(%q) = %q, want %q", c.in, ty, c.want)
-		}
-		if again, _ := ParseType(ty.String()); again != ty {
-			t.Errorf("%q is not interned", c.in)
-		}
-	}
+	checkParseTypes(t, cases)
 	tt := Tensor([]int64{2, 3}, Float(F64))
 	if tt.Rank() != 2 || tt.NumElements() != 6 || ElementType(tt) != Float(F64) || Tensor(nil, Float(F64)).NumElements() != 1 {
 		t.Errorf("Rank/NumElements/ElementType of %s", tt)

@@ -16,6 +16,13 @@ func TestParseTypeRoundTrip(t *testing.T) {
 		{"!otir.tile<2x3xu16, #private>", "!otir.tile<2x3xu16, #private>"},
 		{"!otir.tile<16xbool, #workgroup>", "!otir.tile<16xi1, #workgroup>"},
 	}
+	checkParseTypes(t, cases)
+}
+
+// checkParseTypes checks that each in parses to a type printed as want,
+// and that parsing the printed text gives the same (interned) type.
+func checkParseTypes(t *testing.T, cases []struct{ in, want string }) {
+	t.Helper()
 	for _, c := range cases {
 		ty, err := ParseType(c.in)
 		if err != nil {
@@ -25,8 +32,7 @@ func TestParseTypeRoundTrip(t *testing.T) {
 		if ty.String() != c.want {
 			t.Errorf("ParseType(%q) = %q, want %q", c.in, ty, c.want)
 		}
-		again, _ := ParseType(ty.String())
-		if again != ty {
+		if again, _ := ParseType(ty.String()); again != ty {
 			t.Errorf("%q is not interned", c.in)
 		}
 	}
