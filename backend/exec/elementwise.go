@@ -49,11 +49,17 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	args := make([]num, len(ins))
 	walks := make([]walk, len(ins))
 	var coord []int64 // only when some operand needs it
+	var steps [maxScalarArgs]int
 	for j := range ins {
 		walks[j] = walkOf(strides[j], shape)
 		if walks[j] == walkCoord && coord == nil {
 			coord = make([]int64, len(shape))
 		}
+	}
+	if sem.tile != nil && out.Ints != nil && tileInts(ins, walks, steps[:len(ins)]) && sem.tile(op, out.Ints, ins, steps[:len(ins)]) {
+		width, signed, _ := intInfo(relem)
+		wrapTile(out.Ints, width, signed)
+		return []rvalue{out}, nil
 	}
 	// With an int64 form and int64 operands and result, most elements need
 	// no num (the exact result fits in an int64 and wraps in place).
@@ -95,6 +101,22 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 		out.setNum(e, r)
 	}
 	return []rvalue{out}, nil
+}
+
+// tileInts reports whether every operand is held as int64 and read at the
+// element itself or at element 0 (a whole-tile form applies), and sets the
+// step of each operand's index per element.
+func tileInts(ins []*Buffer, walks []walk, steps []int) bool {
+	for j, in := range ins {
+		if in.Ints == nil || walks[j] == walkCoord {
+			return false
+		}
+		steps[j] = 0
+		if walks[j] == walkSame {
+			steps[j] = 1
+		}
+	}
+	return true
 }
 
 // scalarElementwise runs a scalar element-wise instruction (instr.scalar)

@@ -1,0 +1,232 @@
+package exec
+
+import "github.com/otir-dev/otir/ir"
+
+// Whole-tile int64 forms of element-wise operations (elemSem.tile): when
+// every operand and the result are held as int64 (integer and index types
+// that fit) and each operand is read at the element itself or at its element
+// 0, execElementwise runs one tight loop over the tile instead of one call
+// per element. A form computes the exact integer result of each element into
+// d (the caller wraps d to the result type, as convert would), or declines,
+// returning false, when an exact result might not fit in an int64 (the
+// per-element path then runs). None of these operations can fail on
+// integers, so the errors of a run are those of the per-element path.
+
+// tileFn is a whole-tile int64 form: in are the operands, s[j] the step of
+// operand j's index per result element (1: the element itself, 0: element 0).
+type tileFn func(op *ir.Operation, d []int64, in []*Buffer, s []int) bool
+
+// magnitude is the number of bits of the largest magnitude of an int64-held
+// type: |v| <= 2^magnitude for every value v (iN: N-1, uN: N, index: 63).
+func magnitude(t ir.Type) int {
+	w, signed, _ := intInfo(t)
+	if signed {
+		return w - 1
+	}
+	return w
+}
+
+// fitsSum reports whether sums and differences of values of x and y fit.
+func fitsSum(x, y *Buffer) bool { return max(magnitude(x.Elem), magnitude(y.Elem)) <= 61 }
+
+func addTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	if !fitsSum(in[0], in[1]) {
+		return false
+	}
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = x[i*sx] + y[i*sy]
+	}
+	return true
+}
+
+func subTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	if !fitsSum(in[0], in[1]) {
+		return false
+	}
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = x[i*sx] - y[i*sy]
+	}
+	return true
+}
+
+func mulTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	if magnitude(in[0].Elem)+magnitude(in[1].Elem) > 62 {
+		return false
+	}
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = x[i*sx] * y[i*sy]
+	}
+	return true
+}
+
+// The bitwise ops and max/min of int64 values are int64 values.
+
+func andTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = x[i*sx] & y[i*sy]
+	}
+	return true
+}
+
+func orTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = x[i*sx] | y[i*sy]
+	}
+	return true
+}
+
+func xorTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = x[i*sx] ^ y[i*sy]
+	}
+	return true
+}
+
+func maxTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = max(x[i*sx], y[i*sy])
+	}
+	return true
+}
+
+func minTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		d[i] = min(x[i*sx], y[i*sy])
+	}
+	return true
+}
+
+// castTile is otir.cast between int64-held types: the value itself, which
+// the caller wraps.
+func castTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	x, sx := in[0].Ints, s[0]
+	if sx == 1 {
+		copy(d, x)
+		return true
+	}
+	for i := range d {
+		d[i] = x[0]
+	}
+	return true
+}
+
+// selectTile is otir.select of operands of the result's type (other types
+// convert per element).
+func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	rt := op.Results[0].Type
+	if tt, ok := rt.(*ir.TileType); ok {
+		rt = tt.Elem
+	}
+	if in[0].Elem != ir.Bool() || in[1].Elem != rt || in[2].Elem != rt {
+		return false
+	}
+	c, x, y, sc, sx, sy := in[0].Ints, in[1].Ints, in[2].Ints, s[0], s[1], s[2]
+	for i := range d {
+		if c[i*sc] != 0 {
+			d[i] = x[i*sx]
+		} else {
+			d[i] = y[i*sy]
+		}
+	}
+	return true
+}
+
+// cmpTile is otir.cmp kind(pred) (cmpFunc) of int64-held operands: each
+// operand is read (s*: as signed, u*: as unsigned, in its own width) into an
+// int64, then compared exactly. It declines a u* predicate on a 64-bit type,
+// whose unsigned reading may not fit.
+func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+	pred, _ := op.StringAttr("kind")
+	rel := pred
+	var shift [2]uint
+	mask := [2]int64{-1, -1}
+	if len(pred) == 3 {
+		rel = pred[1:]
+		for j := range 2 {
+			w, _, _ := intInfo(in[j].Elem)
+			switch pred[0] {
+			case 's':
+				shift[j] = uint(64 - w) // sign-extends from bit w-1
+			case 'u':
+				if w > 63 {
+					return false
+				}
+				mask[j] = 1<<uint(w) - 1
+			}
+		}
+	}
+	r := cmpRel(rel)
+	if r < 0 {
+		return false
+	}
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	for i := range d {
+		a := x[i*sx] << shift[0] >> shift[0] & mask[0]
+		b := y[i*sy] << shift[1] >> shift[1] & mask[1]
+		var t bool
+		switch r {
+		case relEq:
+			t = a == b
+		case relNe:
+			t = a != b
+		case relLt:
+			t = a < b
+		case relLe:
+			t = a <= b
+		case relGt:
+			t = a > b
+		default:
+			t = a >= b
+		}
+		d[i] = 0
+		if t {
+			d[i] = 1
+		}
+	}
+	return true
+}
+
+// The relations of cmpTile.
+const (
+	relEq = iota
+	relNe
+	relLt
+	relLe
+	relGt
+	relGe
+)
+
+// cmpRel is the relation named rel (-1: none).
+func cmpRel(rel string) int {
+	for i, r := range []string{"eq", "ne", "lt", "le", "gt", "ge"} {
+		if r == rel {
+			return i
+		}
+	}
+	return -1
+}
+
+// wrapTile wraps every element of d into a width-bit integer (wrap64).
+func wrapTile(d []int64, width int, signed bool) {
+	switch {
+	case signed && width == 64:
+	case signed:
+		sh := uint(64 - width)
+		for i, x := range d {
+			d[i] = x << sh >> sh
+		}
+	default:
+		m := int64(1)<<uint(width) - 1
+		for i, x := range d {
+			d[i] = x & m
+		}
+	}
+}
