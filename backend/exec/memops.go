@@ -62,6 +62,14 @@ func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err := w.checkPending(op, access{v: dst, write: true}); err != nil {
 		return nil, err
 	}
+	if wk := walkOf(strides, dst.shape); val.Ints != nil && dst.mem.buf.Ints != nil && wk != walkCoord {
+		step := 0
+		if wk == walkSame {
+			step = 1
+		}
+		w.writeInts(op, dst, val.Ints, step, nil)
+		return nil, nil
+	}
 	forEachBroadcast(dst.shape, strides, func(i int, k int64) {
 		w.writeElem(op, dst, i, val.num(int(k)), false)
 	})
@@ -183,19 +191,39 @@ func execWait(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		if err := checkInit(c.op, c.src, c.mask); err != nil {
 			return nil, err.Note(op.Loc, "the copy is performed at this wait")
 		}
-		vals := make([]num, c.dst.len())
-		for j := range vals {
-			if c.mask == nil || c.mask[j] {
-				vals[j] = c.src.mem.buf.num(int(c.src.at(j)))
-			}
-		}
-		for j, n := range vals {
-			if c.mask == nil || c.mask[j] {
-				w.writeElem(c.op, c.dst, j, n, false)
-			}
-		}
+		w.perform(c)
 		c.done = true
 		w.pending = slices.DeleteFunc(w.pending, func(p *dmaCopy) bool { return p == c })
 	}
 	return nil, nil
+}
+
+// perform copies the elements of c's source its mask selects to its
+// destination, reading them all before writing any.
+func (w *workgroup) perform(c *dmaCopy) {
+	if from := c.src.mem.buf.Ints; from != nil && c.dst.mem.buf.Ints != nil {
+		vals := make([]int64, c.dst.len())
+		if c.src.idx == nil && c.mask == nil {
+			copy(vals, from)
+		} else {
+			for j := range vals {
+				if c.mask == nil || c.mask[j] {
+					vals[j] = from[c.src.at(j)]
+				}
+			}
+		}
+		w.writeInts(c.op, c.dst, vals, 1, c.mask)
+		return
+	}
+	vals := make([]num, c.dst.len())
+	for j := range vals {
+		if c.mask == nil || c.mask[j] {
+			vals[j] = c.src.mem.buf.num(int(c.src.at(j)))
+		}
+	}
+	for j, n := range vals {
+		if c.mask == nil || c.mask[j] {
+			w.writeElem(c.op, c.dst, j, n, false)
+		}
+	}
 }

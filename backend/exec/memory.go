@@ -157,8 +157,14 @@ func (w *workgroup) readElems(op *ir.Operation, v *view, shape []int64) (*Buffer
 		return nil, err
 	}
 	out := NewBuffer(v.mem.buf.Elem, shape...)
-	if from := v.mem.buf.Ints; from != nil && v.idx == nil {
-		copy(out.Ints, from)
+	if from := v.mem.buf.Ints; from != nil {
+		if v.idx == nil {
+			copy(out.Ints, from)
+		} else {
+			for i, k := range v.idx {
+				out.Ints[i] = from[k]
+			}
+		}
 		return out, nil
 	}
 	for i, n := 0, v.len(); i < n; i++ {
@@ -184,14 +190,50 @@ func checkInit(op *ir.Operation, v *view, mask []bool) *diag.Diagnostic {
 // writeElem stores element i of a view (n already of the element type) and
 // records the write for initialisation and race tracking.
 func (w *workgroup) writeElem(op *ir.Operation, v *view, i int, n num, atomic bool) {
+	v.mem.buf.setNum(int(v.at(i)), n)
+	w.wrote(op, v, i, atomic)
+}
+
+// wrote records the write of element i of a view for initialisation and race
+// tracking.
+func (w *workgroup) wrote(op *ir.Operation, v *view, i int, atomic bool) {
 	flat := int(v.at(i))
 	m := v.mem
-	m.buf.setNum(flat, n)
 	if m.init != nil {
 		m.init[flat] = true
 	}
 	if m.lastStore != nil && !atomic {
 		m.lastStore[flat] = op
 		m.lastWG[flat] = w.linear
+	}
+}
+
+// writeInts stores vals[i*step] (step 1: the element itself, 0: one value
+// for all) into each element i of an int64-held view that mask selects (nil:
+// all), and records the writes: writeElem for a whole tile, without a num
+// per element. vals hold values of the view's element type.
+func (w *workgroup) writeInts(op *ir.Operation, v *view, vals []int64, step int, mask []bool) {
+	to := v.mem.buf.Ints
+	switch {
+	case v.idx == nil && step == 1 && mask == nil:
+		copy(to, vals)
+	case v.idx == nil && mask == nil:
+		for i := range to {
+			to[i] = vals[0]
+		}
+	default:
+		for i, n := 0, v.len(); i < n; i++ {
+			if mask == nil || mask[i] {
+				to[v.at(i)] = vals[i*step]
+			}
+		}
+	}
+	if v.mem.init == nil && v.mem.lastStore == nil {
+		return
+	}
+	for i, n := 0, v.len(); i < n; i++ {
+		if mask == nil || mask[i] {
+			w.wrote(op, v, i, false)
+		}
 	}
 }
