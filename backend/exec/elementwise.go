@@ -45,7 +45,7 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	if err != nil {
 		return nil, opErr(op, "%v", err)
 	}
-	out := NewBuffer(relem, shape...)
+	out := w.resultBuffer(op, relem, shape)
 	args := make([]num, len(ins))
 	walks := make([]walk, len(ins))
 	var coord []int64 // only when some operand needs it
@@ -101,6 +101,22 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 		out.setNum(e, r)
 	}
 	return []rvalue{out}, nil
+}
+
+// resultBuffer returns the buffer of the result of the element-wise op
+// running, of a type its every run has: a new one, or the one its last run
+// made when that value is dead by now (instr.reuse). Every element of it is
+// written before the value is used.
+func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) *Buffer {
+	in := w.instrOf(op)
+	if in.out != nil {
+		return in.out
+	}
+	b := NewBuffer(elem, shape...)
+	if in.reuse && len(shape) > 0 {
+		in.out = b
+	}
+	return b
 }
 
 // tileInts reports whether every operand is held as int64 and read at the

@@ -34,6 +34,10 @@ type semantics struct {
 	// flow, for ops with regions, relates their values to the region's.
 	viewOf bool
 	writes int
+	// readsOnly marks an op that keeps no reference to its operand 0 (it
+	// copies the value), as element-wise ops keep none to theirs: the
+	// buffer of a value used only by such ops may be reused (instr.reuse).
+	readsOnly bool
 	flow   func(op *ir.Operation, flow func(from, to *ir.Value))
 
 	// cost is the op's step cost beyond one per result element (stepCost).
@@ -77,7 +81,7 @@ func init() {
 		otir.OpDMA:       {run: execDMA, writes: 1 + 1},
 		otir.OpWait:      {run: execWait},
 		otir.OpLoad:      {run: execLoad},
-		otir.OpStore:     {run: execStore, writes: 1 + 1},
+		otir.OpStore:     {run: execStore, writes: 1 + 1, readsOnly: true},
 		otir.OpAtomic:    {run: execAtomic, writes: 1 + 0},
 		otir.OpBarrier:   {run: func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil }},
 		otir.OpMatmul:    {run: execMatmul, cost: matmulCost},
