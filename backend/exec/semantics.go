@@ -38,7 +38,7 @@ type semantics struct {
 	// copies the value), as element-wise ops keep none to theirs: the
 	// buffer of a value used only by such ops may be reused (instr.reuse).
 	readsOnly bool
-	flow   func(op *ir.Operation, flow func(from, to *ir.Value))
+	flow      func(op *ir.Operation, flow func(from, to *ir.Value))
 
 	// cost is the op's step cost beyond one per result element (stepCost).
 	cost func(op *ir.Operation) int64
