@@ -96,7 +96,7 @@ func compile(k *ir.Operation) *program {
 	p.compileBlock(k.Body(0))
 	p.nslots = len(p.slotOf)
 	for i := range p.code {
-		if in := &p.code[i]; in.sem.elem != nil && len(in.res) == 1 && !p.kept[in.res[0]] {
+		if in := &p.code[i]; (in.sem.elem != nil || in.sem.fresh) && len(in.res) == 1 && !p.kept[in.res[0]] {
 			in.reuse = true
 		}
 	}

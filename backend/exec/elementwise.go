@@ -49,16 +49,14 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	args := make([]num, len(ins))
 	walks := make([]walk, len(ins))
 	var coord []int64 // only when some operand needs it
-	var steps [maxScalarArgs]int
+	var masks [maxScalarArgs]int
 	for j := range ins {
 		walks[j] = walkOf(strides[j], shape)
 		if walks[j] == walkCoord && coord == nil {
 			coord = make([]int64, len(shape))
 		}
 	}
-	if sem.tile != nil && out.Ints != nil && tileInts(ins, walks, steps[:len(ins)]) && sem.tile(op, out.Ints, ins, steps[:len(ins)]) {
-		width, signed, _ := intInfo(relem)
-		wrapTile(out.Ints, width, signed)
+	if sem.tile != nil && out.Ints != nil && tileInts(ins, walks, masks[:len(ins)]) && sem.tile(op, out.Ints, ins, masks[:len(ins)], wrapperOf(relem)) {
 		return []rvalue{out}, nil
 	}
 	// With an int64 form and int64 operands and result, most elements need
@@ -103,10 +101,10 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	return []rvalue{out}, nil
 }
 
-// resultBuffer returns the buffer of the result of the element-wise op
-// running, of a type its every run has: a new one, or the one its last run
-// made when that value is dead by now (instr.reuse). Every element of it is
-// written before the value is used.
+// resultBuffer returns the buffer of the result of the element-wise op (or
+// load) running, of a type its every run has: a new one, or the one its last
+// run made when that value is dead by now (instr.reuse). The caller writes
+// every element before the value is used.
 func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) *Buffer {
 	in := w.instrOf(op)
 	if in.out != nil {
@@ -121,15 +119,15 @@ func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) 
 
 // tileInts reports whether every operand is held as int64 and read at the
 // element itself or at element 0 (a whole-tile form applies), and sets the
-// step of each operand's index per element.
-func tileInts(ins []*Buffer, walks []walk, steps []int) bool {
+// mask of each operand's index at an element (tileFn).
+func tileInts(ins []*Buffer, walks []walk, masks []int) bool {
 	for j, in := range ins {
 		if in.Ints == nil || walks[j] == walkCoord {
 			return false
 		}
-		steps[j] = 0
+		masks[j] = 0
 		if walks[j] == walkSame {
-			steps[j] = 1
+			masks[j] = -1
 		}
 	}
 	return true

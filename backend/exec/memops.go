@@ -24,7 +24,7 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		if x.mem.buf.Elem != elem || x.len() != tileview.Len(shape) || !slices.Equal(x.shape, shape) && len(shape) != 0 {
 			return nil, opErr(op, "cannot load a %s tile of %s as %s", shapeString(x.shape), x.mem.buf.Elem, op.Results[0].Type)
 		}
-		if src, err = w.readElems(op, x, shape); err != nil {
+		if src, err = w.readElems(op, x, w.resultBuffer(op, elem, shape)); err != nil {
 			return nil, err
 		}
 	case *Buffer:
@@ -116,7 +116,7 @@ func (w *workgroup) readOperand(op *ir.Operation, i int) (*Buffer, error) {
 	case *Buffer:
 		return x, nil
 	case *view:
-		return w.readElems(op, x, x.shape)
+		return w.readElems(op, x, NewBuffer(x.mem.buf.Elem, x.shape...))
 	}
 	return nil, opErr(op, "operand #%d is a token, not a tile", i)
 }
@@ -202,6 +202,10 @@ func execWait(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 // destination, reading them all before writing any.
 func (w *workgroup) perform(c *dmaCopy) {
 	if from := c.src.mem.buf.Ints; from != nil && c.dst.mem.buf.Ints != nil {
+		if c.src.idx == nil && c.src.mem != c.dst.mem {
+			w.writeInts(c.op, c.dst, from, 1, c.mask) // no overlap: straight from the source
+			return
+		}
 		vals := make([]int64, c.dst.len())
 		if c.src.idx == nil && c.mask == nil {
 			copy(vals, from)

@@ -87,15 +87,30 @@ type dmaCopy struct {
 }
 
 func newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
-	c := &dmaCopy{op: op, src: src, dst: dst, mask: mask,
-		srcSet: newBitset(src.mem.buf.Len()), dstSet: newBitset(dst.mem.buf.Len())}
-	for i, n := 0, dst.len(); i < n; i++ {
+	return &dmaCopy{op: op, src: src, dst: dst, mask: mask,
+		srcSet: elemSet(src, mask), dstSet: elemSet(dst, mask)}
+}
+
+// elemSet is the set of the flat buffer indices of the elements of v that
+// mask selects (nil: all).
+func elemSet(v *view, mask []bool) bitset {
+	n := v.mem.buf.Len()
+	b := newBitset(n)
+	if v.idx == nil && mask == nil { // the whole memory
+		for i := range b {
+			b[i] = ^uint64(0)
+		}
+		if n%64 != 0 {
+			b[len(b)-1] = 1<<uint(n%64) - 1
+		}
+		return b
+	}
+	for i, n := 0, v.len(); i < n; i++ {
 		if mask == nil || mask[i] {
-			c.srcSet.set(src.at(i))
-			c.dstSet.set(dst.at(i))
+			b.set(v.at(i))
 		}
 	}
-	return c
+	return b
 }
 
 // bitset is a set of flat element indices.
@@ -147,16 +162,15 @@ func (w *workgroup) checkPending(op *ir.Operation, a access) error {
 	return nil
 }
 
-// readElems reads the elements of a view into a new buffer of the given shape,
-// after checking pending copies and initialisation.
-func (w *workgroup) readElems(op *ir.Operation, v *view, shape []int64) (*Buffer, error) {
+// readElems reads the elements of a view into out (a buffer of its element
+// type and length), after checking pending copies and initialisation.
+func (w *workgroup) readElems(op *ir.Operation, v *view, out *Buffer) (*Buffer, error) {
 	if err := w.checkPending(op, access{v: v}); err != nil {
 		return nil, err
 	}
 	if err := checkInit(op, v, nil); err != nil {
 		return nil, err
 	}
-	out := NewBuffer(v.mem.buf.Elem, shape...)
 	if from := v.mem.buf.Ints; from != nil {
 		if v.idx == nil {
 			copy(out.Ints, from)
@@ -228,12 +242,29 @@ func (w *workgroup) writeInts(op *ir.Operation, v *view, vals []int64, step int,
 			}
 		}
 	}
-	if v.mem.init == nil && v.mem.lastStore == nil {
-		return
-	}
-	for i, n := 0, v.len(); i < n; i++ {
-		if mask == nil || mask[i] {
-			w.wrote(op, v, i, false)
+	m := v.mem
+	switch {
+	case m.init == nil && m.lastStore == nil:
+	case v.idx == nil && mask == nil: // the whole memory
+		if m.init != nil {
+			fill(m.init, true)
 		}
+		if m.lastStore != nil {
+			fill(m.lastStore, op)
+			fill(m.lastWG, w.linear)
+		}
+	default:
+		for i, n := 0, v.len(); i < n; i++ {
+			if mask == nil || mask[i] {
+				w.wrote(op, v, i, false)
+			}
+		}
+	}
+}
+
+// fill sets every element of s to x.
+func fill[T any](s []T, x T) {
+	for i := range s {
+		s[i] = x
 	}
 }

@@ -34,11 +34,15 @@ type semantics struct {
 	// flow, for ops with regions, relates their values to the region's.
 	viewOf bool
 	writes int
+	flow   func(op *ir.Operation, flow func(from, to *ir.Value))
+
 	// readsOnly marks an op that keeps no reference to its operand 0 (it
 	// copies the value), as element-wise ops keep none to theirs: the
 	// buffer of a value used only by such ops may be reused (instr.reuse).
 	readsOnly bool
-	flow      func(op *ir.Operation, flow func(from, to *ir.Value))
+	// fresh marks a non-element-wise op whose handler makes its result with
+	// resultBuffer (a load from memory), as element-wise ops do.
+	fresh bool
 
 	// cost is the op's step cost beyond one per result element (stepCost).
 	cost func(op *ir.Operation) int64
@@ -80,7 +84,7 @@ func init() {
 		otir.OpAlloc:     {run: execAlloc},
 		otir.OpDMA:       {run: execDMA, writes: 1 + 1},
 		otir.OpWait:      {run: execWait},
-		otir.OpLoad:      {run: execLoad},
+		otir.OpLoad:      {run: execLoad, fresh: true},
 		otir.OpStore:     {run: execStore, writes: 1 + 1, readsOnly: true},
 		otir.OpAtomic:    {run: execAtomic, writes: 1 + 0},
 		otir.OpBarrier:   {run: func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil }},

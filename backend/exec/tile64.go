@@ -6,15 +6,34 @@ import "github.com/otir-dev/otir/ir"
 // every operand and the result are held as int64 (integer and index types
 // that fit) and each operand is read at the element itself or at its element
 // 0, execElementwise runs one tight loop over the tile instead of one call
-// per element. A form computes the exact integer result of each element into
-// d (the caller wraps d to the result type, as convert would), or declines,
+// per element. A form computes the exact integer result of each element,
+// wrapped to the result type as convert would, into d, or declines,
 // returning false, when an exact result might not fit in an int64 (the
 // per-element path then runs). None of these operations can fail on
 // integers, so the errors of a run are those of the per-element path.
 
-// tileFn is a whole-tile int64 form: in are the operands, s[j] the step of
-// operand j's index per result element (1: the element itself, 0: element 0).
-type tileFn func(op *ir.Operation, d []int64, in []*Buffer, s []int) bool
+// tileFn is a whole-tile int64 form: in are the operands, s[j] the mask of
+// operand j's index at result element i (i&-1: the element itself, i&0:
+// element 0), wr the wrap to the result type.
+type tileFn func(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool
+
+// wrapper wraps an int64 into an int64-held integer type (wrap64): shifting
+// left and back sign-extends from the width (signed), the mask keeps the
+// width's bits (unsigned).
+type wrapper struct {
+	shift uint
+	mask  int64
+}
+
+func wrapperOf(t ir.Type) wrapper {
+	width, signed, _ := intInfo(t)
+	if signed {
+		return wrapper{shift: uint(64 - width), mask: -1}
+	}
+	return wrapper{mask: 1<<uint(width) - 1}
+}
+
+func (w wrapper) of(x int64) int64 { return x << (w.shift & 63) >> (w.shift & 63) & w.mask }
 
 // magnitude is the number of bits of the largest magnitude of an int64-held
 // type: |v| <= 2^magnitude for every value v (iN: N-1, uN: N, index: 63).
@@ -29,98 +48,93 @@ func magnitude(t ir.Type) int {
 // fitsSum reports whether sums and differences of values of x and y fit.
 func fitsSum(x, y *Buffer) bool { return max(magnitude(x.Elem), magnitude(y.Elem)) <= 61 }
 
-func addTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func addTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	if !fitsSum(in[0], in[1]) {
 		return false
 	}
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = x[i*sx] + y[i*sy]
+		d[i] = wr.of(x[i&sx] + y[i&sy])
 	}
 	return true
 }
 
-func subTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func subTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	if !fitsSum(in[0], in[1]) {
 		return false
 	}
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = x[i*sx] - y[i*sy]
+		d[i] = wr.of(x[i&sx] - y[i&sy])
 	}
 	return true
 }
 
-func mulTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func mulTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	if magnitude(in[0].Elem)+magnitude(in[1].Elem) > 62 {
 		return false
 	}
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = x[i*sx] * y[i*sy]
+		d[i] = wr.of(x[i&sx] * y[i&sy])
 	}
 	return true
 }
 
 // The bitwise ops and max/min of int64 values are int64 values.
 
-func andTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func andTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = x[i*sx] & y[i*sy]
+		d[i] = wr.of(x[i&sx] & y[i&sy])
 	}
 	return true
 }
 
-func orTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func orTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = x[i*sx] | y[i*sy]
+		d[i] = wr.of(x[i&sx] | y[i&sy])
 	}
 	return true
 }
 
-func xorTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func xorTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = x[i*sx] ^ y[i*sy]
+		d[i] = wr.of(x[i&sx] ^ y[i&sy])
 	}
 	return true
 }
 
-func maxTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func maxTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = max(x[i*sx], y[i*sy])
+		d[i] = wr.of(max(x[i&sx], y[i&sy]))
 	}
 	return true
 }
 
-func minTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func minTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		d[i] = min(x[i*sx], y[i*sy])
+		d[i] = wr.of(min(x[i&sx], y[i&sy]))
 	}
 	return true
 }
 
-// castTile is otir.cast between int64-held types: the value itself, which
-// the caller wraps.
-func castTile(_ *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+// castTile is otir.cast between int64-held types: the value, wrapped.
+func castTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, sx := in[0].Ints, s[0]
-	if sx == 1 {
-		copy(d, x)
-		return true
-	}
 	for i := range d {
-		d[i] = x[0]
+		d[i] = wr.of(x[i&sx])
 	}
 	return true
 }
 
 // selectTile is otir.select of operands of the result's type (other types
-// convert per element).
-func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+// convert per element), which need no wrap.
+func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	rt := op.Results[0].Type
 	if tt, ok := rt.(*ir.TileType); ok {
 		rt = tt.Elem
@@ -130,10 +144,10 @@ func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
 	}
 	c, x, y, sc, sx, sy := in[0].Ints, in[1].Ints, in[2].Ints, s[0], s[1], s[2]
 	for i := range d {
-		if c[i*sc] != 0 {
-			d[i] = x[i*sx]
+		if c[i&sc] != 0 {
+			d[i] = x[i&sx]
 		} else {
-			d[i] = y[i*sy]
+			d[i] = y[i&sy]
 		}
 	}
 	return true
@@ -143,7 +157,7 @@ func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
 // operand is read (s*: as signed, u*: as unsigned, in its own width) into an
 // int64, then compared exactly. It declines a u* predicate on a 64-bit type,
 // whose unsigned reading may not fit.
-func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
+func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	pred, _ := op.StringAttr("kind")
 	rel := pred
 	var shift [2]uint
@@ -167,10 +181,10 @@ func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
 	if r < 0 {
 		return false
 	}
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	x, y, sx, sy, one := in[0].Ints, in[1].Ints, s[0], s[1], wr.of(1)
 	for i := range d {
-		a := x[i*sx] << shift[0] >> shift[0] & mask[0]
-		b := y[i*sy] << shift[1] >> shift[1] & mask[1]
+		a := x[i&sx] << shift[0] >> shift[0] & mask[0]
+		b := y[i&sy] << shift[1] >> shift[1] & mask[1]
 		var t bool
 		switch r {
 		case relEq:
@@ -188,7 +202,7 @@ func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int) bool {
 		}
 		d[i] = 0
 		if t {
-			d[i] = 1
+			d[i] = one
 		}
 	}
 	return true
@@ -212,21 +226,4 @@ func cmpRel(rel string) int {
 		}
 	}
 	return -1
-}
-
-// wrapTile wraps every element of d into a width-bit integer (wrap64).
-func wrapTile(d []int64, width int, signed bool) {
-	switch {
-	case signed && width == 64:
-	case signed:
-		sh := uint(64 - width)
-		for i, x := range d {
-			d[i] = x << sh >> sh
-		}
-	default:
-		m := int64(1)<<uint(width) - 1
-		for i, x := range d {
-			d[i] = x & m
-		}
-	}
 }
