@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,23 +15,16 @@ import (
 // TestExecDigest writes, for the generated kernels (larger tiles and
 // broadcasts than the executor's own fuzz kernels), the executor's outcome at
 // three step limits with CheckRaces: the error, steps, races and final
-// arguments. It runs only with OTIR_EXEC_DIGEST=file (OTIR_EXEC_DIGEST_N
-// kernels, default 1000), so that two builds of the executor can be compared
-// with cmp.
+// arguments. It runs only with OTIR_EXEC_DIGEST=file (as many kernels as
+// TestGenerated), so that two builds of the executor can be compared with
+// cmp.
 func TestExecDigest(t *testing.T) {
 	path := os.Getenv("OTIR_EXEC_DIGEST")
 	if path == "" {
 		t.Skip("set OTIR_EXEC_DIGEST=file to write the digest")
 	}
-	n := 1000
-	if s := os.Getenv("OTIR_EXEC_DIGEST_N"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			t.Fatal(err)
-		}
-	}
 	var out strings.Builder
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	for seed := uint64(1); seed <= uint64(kernels(t)); seed++ {
 		m := prepare(t, Generate(seed))
 		k := otir.Kernels(m)[0]
 		rng := rand.New(rand.NewPCG(seed, 7))
