@@ -115,9 +115,9 @@ func init() {
 		otir.OpMax:  with64(elementwise(maxMin(true), fmax), max64, maxTile),
 		otir.OpMin:  with64(elementwise(maxMin(false), fmin), min64, minTile),
 
-		otir.OpNeg:  elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }),
-		otir.OpAbs:  elementwise1(unaryInt(absInt), math.Abs),
-		otir.OpNot:  elementwise1(unaryInt(notInt), nil),
+		otir.OpNeg:  withTile(elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }), negTile),
+		otir.OpAbs:  withTile(elementwise1(unaryInt(absInt), math.Abs), absTile),
+		otir.OpNot:  withTile(elementwise1(unaryInt(notInt), nil), notTile),
 		otir.OpSqrt: elementwise1(nil, math.Sqrt),
 		otir.OpExp:  elementwise1(nil, math.Exp),
 		otir.OpLog:  elementwise1(nil, math.Log),
@@ -145,6 +145,12 @@ func elementwise(ints func(in []ir.Type, rt ir.Type) scalarFn, f func(x, y float
 // with64 adds an element-wise entry's int64 forms (elemSem.i64, elemSem.tile).
 func with64(s semantics, f func(x, y int64) (int64, bool), tile tileFn) semantics {
 	s.elem.i64, s.elem.tile = f, tile
+	return s
+}
+
+// withTile adds an element-wise entry's whole-tile int64 form (elemSem.tile).
+func withTile(s semantics, tile tileFn) semantics {
+	s.elem.tile = tile
 	return s
 }
 

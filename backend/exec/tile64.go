@@ -123,6 +123,39 @@ func minTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool
 	return true
 }
 
+// negTile and absTile decline a type holding -2^63, whose negation does not
+// fit; notTile is ^x (-x-1), which always fits.
+
+func negTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+	if magnitude(in[0].Elem) > 62 {
+		return false
+	}
+	x, sx := in[0].Ints, s[0]
+	for i := range d {
+		d[i] = wr.of(-x[i&sx])
+	}
+	return true
+}
+
+func absTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+	if magnitude(in[0].Elem) > 62 {
+		return false
+	}
+	x, sx := in[0].Ints, s[0]
+	for i := range d {
+		d[i] = wr.of(abs64(x[i&sx]))
+	}
+	return true
+}
+
+func notTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+	x, sx := in[0].Ints, s[0]
+	for i := range d {
+		d[i] = wr.of(^x[i&sx])
+	}
+	return true
+}
+
 // castTile is otir.cast between int64-held types: the value, wrapped.
 func castTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	x, sx := in[0].Ints, s[0]
