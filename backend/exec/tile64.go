@@ -27,6 +27,10 @@ type wrapper struct {
 
 func wrapperOf(t ir.Type) wrapper {
 	width, signed, _ := intInfo(t)
+	return wrapperFor(width, signed)
+}
+
+func wrapperFor(width int, signed bool) wrapper {
 	if signed {
 		return wrapper{shift: uint(64 - width), mask: -1}
 	}
@@ -193,70 +197,51 @@ func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) 
 func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
 	pred, _ := op.StringAttr("kind")
 	rel := pred
-	var shift [2]uint
-	mask := [2]int64{-1, -1}
+	read := [2]wrapper{{mask: -1}, {mask: -1}} // eq, ne, o*: the value itself
 	if len(pred) == 3 {
 		rel = pred[1:]
 		for j := range 2 {
 			w, _, _ := intInfo(in[j].Elem)
 			switch pred[0] {
 			case 's':
-				shift[j] = uint(64 - w) // sign-extends from bit w-1
+				read[j] = wrapperFor(w, true)
 			case 'u':
 				if w > 63 {
 					return false
 				}
-				mask[j] = 1<<uint(w) - 1
+				read[j] = wrapperFor(w, false)
 			}
 		}
 	}
-	r := cmpRel(rel)
-	if r < 0 {
+	holds, ok := relations[rel]
+	if !ok {
 		return false
 	}
-	x, y, sx, sy, one := in[0].Ints, in[1].Ints, s[0], s[1], wr.of(1)
+	var val [3]int64 // the result when a < b, a == b, a > b
+	for k, h := range holds {
+		if h {
+			val[k] = wr.of(1)
+		}
+	}
+	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
 	for i := range d {
-		a := x[i&sx] << shift[0] >> shift[0] & mask[0]
-		b := y[i&sy] << shift[1] >> shift[1] & mask[1]
-		var t bool
-		switch r {
-		case relEq:
-			t = a == b
-		case relNe:
-			t = a != b
-		case relLt:
-			t = a < b
-		case relLe:
-			t = a <= b
-		case relGt:
-			t = a > b
-		default:
-			t = a >= b
-		}
-		d[i] = 0
-		if t {
-			d[i] = one
-		}
+		a, b := read[0].of(x[i&sx]), read[1].of(y[i&sy])
+		d[i] = val[1+b2i(a > b)-b2i(a < b)]
 	}
 	return true
 }
 
-// The relations of cmpTile.
-const (
-	relEq = iota
-	relNe
-	relLt
-	relLe
-	relGt
-	relGe
-)
+// relations tells, for each relation of a cmp predicate, whether it holds
+// when a < b, a == b and a > b.
+var relations = map[string][3]bool{
+	"eq": {false, true, false}, "ne": {true, false, true},
+	"lt": {true, false, false}, "le": {true, true, false},
+	"gt": {false, false, true}, "ge": {false, true, true},
+}
 
-// cmpRel is the relation named rel (-1: none).
-func cmpRel(rel string) int {
-	for i, r := range []string{"eq", "ne", "lt", "le", "gt", "ge"} {
-		if r == rel {
-			return i
-		}
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return -1
+	return 0
 }
