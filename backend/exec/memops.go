@@ -41,14 +41,7 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 // execStore writes a value (a scalar or #private tile, broadcast to the
 // destination's shape, or a memory tile read now) into a memory tile.
 func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	if len(op.Operands) != 2 {
-		return nil, opErr(op, "needs 2 operands, has %d", len(op.Operands))
-	}
-	dst, err := w.destOperand(op, 1)
-	if err != nil {
-		return nil, err
-	}
-	val, err := w.readOperand(op, 0)
+	dst, val, err := w.destAndValue(op, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +67,24 @@ func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		w.writeElem(op, dst, i, val.num(int(k)), false)
 	})
 	return nil, nil
+}
+
+// destAndValue returns the operands of an op of two that writes a value
+// into memory (a store, an atomic): the memory tile (operand d) and the value
+// (operand v; a memory tile is read now).
+func (w *workgroup) destAndValue(op *ir.Operation, d, v int) (*view, *Buffer, error) {
+	if len(op.Operands) != 2 {
+		return nil, nil, opErr(op, "needs 2 operands, has %d", len(op.Operands))
+	}
+	dst, err := w.destOperand(op, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	val, err := w.readOperand(op, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	return dst, val, nil
 }
 
 // forEachBroadcast calls fn(i, k) for each element i (row-major) of shape with
