@@ -122,10 +122,11 @@ func BenchmarkTileOps(b *testing.B) {
 }
 
 // tileBenchOps are the bodies BenchmarkTileOp runs, one op each, on 64x64
-// i32 tiles (%x and %y loaded, %k an i32 scalar, %p an i1 tile, %a and %w
-// the #global and #workgroup tiles).
+// i32 tiles (%x and %y loaded, %k an i32 scalar, %row a 1x64 tile, %p an i1
+// tile, %a and %w the #global and #workgroup tiles).
 var tileBenchOps = []struct{ name, body string }{
 	{"add", `%r = otir.add %x, %y : !otir.tile<64x64xi32, #private>`},
+	{"add-row", `%r = otir.add %x, %row : (!otir.tile<64x64xi32, #private>, !otir.tile<1x64xi32, #private>) -> !otir.tile<64x64xi32, #private>`},
 	{"mul-scalar", `%r = otir.mul %x, %k : (!otir.tile<64x64xi32, #private>, i32) -> !otir.tile<64x64xi32, #private>`},
 	{"cmp", `%r = otir.cmp kind(slt) %x, %y : (!otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi1, #private>`},
 	{"select", `%r = otir.select %p, %x, %y : (!otir.tile<64x64xi1, #private>, !otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi32, #private>`},
@@ -151,6 +152,7 @@ func BenchmarkTileOp(b *testing.B) {
   %c1 = otir.constant 1 : index
   %n = otir.constant `+fmt.Sprint(tileBenchIters)+` : index
   %k = otir.constant 3 : i32
+  %row = otir.constant dense<3> : !otir.tile<1x64xi32, #private>
   %x = otir.load %a : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>
   %y = otir.load %b : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>
   %p = otir.cmp kind(sgt) %x, %y : (!otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi1, #private>

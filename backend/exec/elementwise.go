@@ -56,8 +56,10 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 			coord = make([]int64, len(shape))
 		}
 	}
-	if sem.tile != nil && out.Ints != nil && tileInts(ins, walks, masks[:len(ins)]) && sem.tile(op, out.Ints, ins, masks[:len(ins)], wrapperOf(relem)) {
-		return []rvalue{out}, nil
+	if sem.tile != nil && out.Ints != nil {
+		if tins := tileInts(ins, walks, strides, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
+			return []rvalue{out}, nil
+		}
 	}
 	// With an int64 form and int64 operands and result, most elements need
 	// no num (the exact result fits in an int64 and wraps in place).
@@ -117,20 +119,48 @@ func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) 
 	return b
 }
 
-// tileInts reports whether every operand is held as int64 and read at the
-// element itself or at element 0 (a whole-tile form applies), and sets the
-// mask of each operand's index at an element (tileFn).
-func tileInts(ins []*Buffer, walks []walk, masks []int) bool {
+// tileInts returns the operands of a whole-tile form, or nil when one is not
+// held as int64, and sets the mask of each operand's index at an element
+// (tileFn): an operand of the result's shape is read at the element itself,
+// one of one element at element 0, and one broadcast along some dimensions
+// only is first expanded to the result's shape.
+func tileInts(ins []*Buffer, walks []walk, strides [][]int64, shape []int64, masks []int) []*Buffer {
+	tins := ins
 	for j, in := range ins {
-		if in.Ints == nil || walks[j] == walkCoord {
-			return false
+		if in.Ints == nil {
+			return nil
 		}
-		masks[j] = 0
-		if walks[j] == walkSame {
-			masks[j] = -1
+		masks[j] = -1
+		switch walks[j] {
+		case walkZero:
+			masks[j] = 0
+		case walkCoord:
+			full := make([]int64, tileview.Len(shape))
+			expand(full, in.Ints, shape, strides[j])
+			if &tins[0] == &ins[0] {
+				tins = slices.Clone(ins)
+			}
+			tins[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: full}
 		}
 	}
-	return true
+	return tins
+}
+
+// expand writes into d the elements of x broadcast to shape (strides: x's
+// stride along each dimension of shape, 0 where it is broadcast), row by row.
+func expand(d, x []int64, shape, strides []int64) {
+	switch {
+	case len(d) == 0:
+	case len(shape) == 1:
+		for i := range d {
+			d[i] = x[int64(i)*strides[0]]
+		}
+	default:
+		n := len(d) / int(shape[0])
+		for i := range int(shape[0]) {
+			expand(d[i*n:(i+1)*n], x[int64(i)*strides[0]:], shape[1:], strides[1:])
+		}
+	}
 }
 
 // scalarElementwise runs a scalar element-wise instruction (instr.scalar)
