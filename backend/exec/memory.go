@@ -131,7 +131,15 @@ type access struct {
 // checkPending reports the first conflict of an access with a pending copy:
 // touching a copy's destination, or writing its source, before its wait.
 func (w *workgroup) checkPending(op *ir.Operation, a access) error {
-	if len(w.pending) == 0 {
+	// Only the copies into or (for a write) out of this memory can conflict;
+	// filtering them keeps the order of the checks below.
+	var pending []*dmaCopy
+	for _, c := range w.pending {
+		if c.dst.mem == a.v.mem || a.write && c.src.mem == a.v.mem {
+			pending = append(pending, c)
+		}
+	}
+	if len(pending) == 0 {
 		return nil
 	}
 	n := a.v.len()
@@ -144,7 +152,7 @@ func (w *workgroup) checkPending(op *ir.Operation, a access) error {
 			i = a.elems[j]
 		}
 		flat := a.v.at(i)
-		for _, c := range w.pending {
+		for _, c := range pending {
 			verb := "reads"
 			if a.write {
 				verb = "writes"
