@@ -1,6 +1,10 @@
 package exec
 
-import "github.com/otir-dev/otir/ir"
+import (
+	"math/bits"
+
+	"github.com/otir-dev/otir/ir"
+)
 
 // Whole-tile int64 forms of element-wise operations (elemSem.tile): when
 // every operand and the result are held as int64 (integer and index types
@@ -244,4 +248,32 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// matmulFits reports whether every partial sum of an integer matmul of
+// int64-held operands fits in an int64: |c + sum of K products| <= 2^61 +
+// K*2^(|a|+|b|) <= 2^62.
+func matmulFits(a, b, c *Buffer) bool {
+	if a.Ints == nil || b.Ints == nil || c.Ints == nil {
+		return false
+	}
+	K := uint64(a.Shape[1])
+	return magnitude(c.Elem) <= 61 && magnitude(a.Elem)+magnitude(b.Elem)+bits.Len64(K) <= 61
+}
+
+// matmulInts is d = wrap(c + a x b) for (M, K) x (K, N) int64 matrices whose
+// partial sums fit (matmulFits), row by row of b.
+func matmulInts(d, a, b, c []int64, K, N int, wr wrapper) {
+	copy(d, c)
+	for m := 0; m*N < len(d); m++ {
+		row := d[m*N : (m+1)*N]
+		for k, x := range a[m*K : (m+1)*K] {
+			for n, y := range b[k*N : (k+1)*N] {
+				row[n] += x * y
+			}
+		}
+	}
+	for i, x := range d {
+		d[i] = wr.of(x)
+	}
 }
