@@ -63,6 +63,10 @@ type instr struct {
 	// buffer its last run made, holds the new result.
 	reuse bool
 	out   *Buffer
+	// plan and bufs are an element-wise op's plan for its last operand types
+	// and shapes and its operands while it runs.
+	plan *elemPlan
+	bufs []*Buffer
 	// scratch holds a region op's values while it runs (scf.for's body
 	// arguments, scf.if's results): an instruction never runs inside
 	// itself, so one buffer per instruction is enough.

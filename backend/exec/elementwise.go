@@ -29,37 +29,35 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	if len(op.Operands) != want {
 		return nil, opErr(op, "needs %d operands, has %d", want, len(op.Operands))
 	}
-	ins := make([]*Buffer, len(op.Operands))
-	types := make([]ir.Type, len(op.Operands))
-	for i := range ins {
-		if ins[i], err = w.valueOperand(op, i); err != nil {
+	in := w.instrOf(op)
+	ins := in.bufs[:0]
+	for i := range op.Operands {
+		b, err := w.valueOperand(op, i)
+		if err != nil {
 			return nil, err
 		}
-		types[i] = ins[i].Elem
+		ins = append(ins, b)
 	}
-	fn, err := scalarFunc(op, sem, types, relem)
-	if err != nil {
-		return nil, opErr(op, "%v", err)
-	}
-	strides, err := broadcastStrides(ins, shape)
-	if err != nil {
-		return nil, opErr(op, "%v", err)
-	}
-	out := w.resultBuffer(op, relem, shape)
-	args := make([]num, len(ins))
-	walks := make([]walk, len(ins))
-	var coord []int64 // only when some operand needs it
-	var masks [maxScalarArgs]int
-	for j := range ins {
-		walks[j] = walkOf(strides[j], shape)
-		if walks[j] == walkCoord && coord == nil {
-			coord = make([]int64, len(shape))
+	in.bufs = ins
+	p := in.plan
+	if !p.fits(ins) {
+		if p, err = planElementwise(op, sem, ins, shape, relem); err != nil {
+			return nil, err
 		}
+		in.plan = p
 	}
+	fn, strides, walks := p.fn, p.strides, p.walks
+	out := w.resultBuffer(op, relem, shape)
+	var masks [maxScalarArgs]int
 	if sem.tile != nil && out.Ints != nil {
 		if tins := tileInts(ins, walks, strides, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
 			return []rvalue{out}, nil
 		}
+	}
+	args := make([]num, len(ins))
+	var coord []int64 // only when some operand needs it
+	if slices.Contains(walks, walkCoord) {
+		coord = make([]int64, len(shape))
 	}
 	// With an int64 form and int64 operands and result, most elements need
 	// no num (the exact result fits in an int64 and wraps in place).
@@ -101,6 +99,51 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 		out.setNum(e, r)
 	}
 	return []rvalue{out}, nil
+}
+
+// elemPlan is what an element-wise instruction keeps between runs for the
+// operand types and shapes of its last run: its scalar function and how each
+// operand is broadcast, which depend on nothing else.
+type elemPlan struct {
+	types   []ir.Type
+	shapes  [][]int64
+	fn      scalarFn
+	strides [][]int64
+	walks   []walk
+}
+
+// fits reports whether the plan is for operands of the types and shapes of ins.
+func (p *elemPlan) fits(ins []*Buffer) bool {
+	if p == nil || len(p.types) != len(ins) {
+		return false
+	}
+	for j, b := range ins {
+		if b.Elem != p.types[j] || !slices.Equal(b.Shape, p.shapes[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// planElementwise picks the scalar function of an element-wise op for its
+// operands' types and checks that they broadcast to the result shape.
+func planElementwise(op *ir.Operation, sem *elemSem, ins []*Buffer, shape []int64, relem ir.Type) (*elemPlan, error) {
+	p := &elemPlan{}
+	for _, b := range ins {
+		p.types = append(p.types, b.Elem)
+		p.shapes = append(p.shapes, slices.Clone(b.Shape))
+	}
+	var err error
+	if p.fn, err = scalarFunc(op, sem, p.types, relem); err != nil {
+		return nil, opErr(op, "%v", err)
+	}
+	if p.strides, err = broadcastStrides(ins, shape); err != nil {
+		return nil, opErr(op, "%v", err)
+	}
+	for j := range ins {
+		p.walks = append(p.walks, walkOf(p.strides[j], shape))
+	}
+	return p, nil
 }
 
 // resultBuffer returns the buffer of the result of the element-wise op (or
