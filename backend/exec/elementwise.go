@@ -50,7 +50,7 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	out := w.resultBuffer(op, relem, shape)
 	var masks [maxScalarArgs]int
 	if sem.tile != nil && out.Ints != nil {
-		if tins := tileInts(ins, walks, strides, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
+		if tins := p.tileInts(ins, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
 			return []rvalue{out}, nil
 		}
 	}
@@ -110,6 +110,9 @@ type elemPlan struct {
 	fn      scalarFn
 	strides [][]int64
 	walks   []walk
+	// expanded holds the operands broadcast along some dimensions only,
+	// expanded to the result's shape (tileInts), while the op runs.
+	expanded []*Buffer
 }
 
 // fits reports whether the plan is for operands of the types and shapes of ins.
@@ -166,24 +169,29 @@ func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) 
 // held as int64, and sets the mask of each operand's index at an element
 // (tileFn): an operand of the result's shape is read at the element itself,
 // one of one element at element 0, and one broadcast along some dimensions
-// only is first expanded to the result's shape.
-func tileInts(ins []*Buffer, walks []walk, strides [][]int64, shape []int64, masks []int) []*Buffer {
+// only is first expanded to the result's shape (into p.expanded).
+func (p *elemPlan) tileInts(ins []*Buffer, shape []int64, masks []int) []*Buffer {
 	tins := ins
 	for j, in := range ins {
 		if in.Ints == nil {
 			return nil
 		}
 		masks[j] = -1
-		switch walks[j] {
+		switch p.walks[j] {
 		case walkZero:
 			masks[j] = 0
 		case walkCoord:
-			full := make([]int64, tileview.Len(shape))
-			expand(full, in.Ints, shape, strides[j])
+			if p.expanded == nil {
+				p.expanded = make([]*Buffer, len(ins))
+			}
+			if p.expanded[j] == nil {
+				p.expanded[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: make([]int64, tileview.Len(shape))}
+			}
+			expand(p.expanded[j].Ints, in.Ints, shape, p.strides[j])
 			if &tins[0] == &ins[0] {
 				tins = slices.Clone(ins)
 			}
-			tins[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: full}
+			tins[j] = p.expanded[j]
 		}
 	}
 	return tins
