@@ -16,14 +16,7 @@ import (
 // returns the old values. The memory order is checked but, in the executor's
 // sequential run, orders nothing further.
 func execAtomic(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	if len(op.Operands) != 2 {
-		return nil, opErr(op, "needs 2 operands, has %d", len(op.Operands))
-	}
-	dst, err := w.destOperand(op, 0)
-	if err != nil {
-		return nil, err
-	}
-	val, err := w.readOperand(op, 1)
+	dst, val, err := w.destAndValue(op, 0, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/otir-dev/otir/ir"
@@ -118,4 +119,88 @@ func BenchmarkTileOps(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*16*6*64*64/b.Elapsed().Seconds(), "elements/s")
+}
+
+// tileBenchOps are the bodies BenchmarkTileOp runs, one op each, on 64x64
+// i32 tiles (%x and %y loaded, %k an i32 scalar, %row a 1x64 tile, %p an i1
+// tile, %a and %w the #global and #workgroup tiles).
+var tileBenchOps = []struct{ name, body string }{
+	{"add", `%r = otir.add %x, %y : !otir.tile<64x64xi32, #private>`},
+	{"add-row", `%r = otir.add %x, %row : (!otir.tile<64x64xi32, #private>, !otir.tile<1x64xi32, #private>) -> !otir.tile<64x64xi32, #private>`},
+	{"mul-scalar", `%r = otir.mul %x, %k : (!otir.tile<64x64xi32, #private>, i32) -> !otir.tile<64x64xi32, #private>`},
+	{"cmp", `%r = otir.cmp kind(slt) %x, %y : (!otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi1, #private>`},
+	{"select", `%r = otir.select %p, %x, %y : (!otir.tile<64x64xi1, #private>, !otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi32, #private>`},
+	{"cast", `%r = otir.cast %x : !otir.tile<64x64xi32, #private> -> !otir.tile<64x64xi16, #private>`},
+	{"load", `%r = otir.load %a : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>`},
+	{"store", `otir.store %x, %a : !otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #global>`},
+	{"dma", `%t = otir.dma_copy_async %a, %w : (!otir.tile<64x64xi32, #global>, !otir.tile<64x64xi32, #workgroup>) -> !otir.token
+    otir.wait [%t]`},
+}
+
+// tileBenchIters is the trip count of BenchmarkTileOp's loop.
+const tileBenchIters = 64
+
+// BenchmarkTileOp runs one tile op 64 times on 64x64 i32 tiles (4096
+// elements, held as int64: 32 KiB a tile) and reports the bytes of the
+// results written per second, to compare with BenchmarkTileMemory, a plain Go
+// loop and a memmove of the same size (issue 31: tile ops at memory speed).
+func BenchmarkTileOp(b *testing.B) {
+	for _, o := range tileBenchOps {
+		b.Run(o.name, func(b *testing.B) {
+			m := parseModule(b, `otir.kernel @tile(%a: !otir.tile<64x64xi32, #global>, %b: !otir.tile<64x64xi32, #global>) {
+  %c0 = otir.constant 0 : index
+  %c1 = otir.constant 1 : index
+  %n = otir.constant `+fmt.Sprint(tileBenchIters)+` : index
+  %k = otir.constant 3 : i32
+  %row = otir.constant dense<3> : !otir.tile<1x64xi32, #private>
+  %x = otir.load %a : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>
+  %y = otir.load %b : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>
+  %p = otir.cmp kind(sgt) %x, %y : (!otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi1, #private>
+  %w = otir.alloc() : !otir.tile<64x64xi32, #workgroup>
+  scf.for %i = %c0 to %n step %c1 {
+    `+o.body+`
+  }
+  otir.return
+}`)
+			x, y := NewBuffer(ir.Int(32, true), 64, 64), NewBuffer(ir.Int(32, true), 64, 64)
+			for i := range x.Ints {
+				x.Ints[i], y.Ints[i] = int64(i%7-3), int64(i%5-2)
+			}
+			b.SetBytes(tileBenchIters * 64 * 64 * 8)
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := Run(m, "tile", []*Buffer{x, y}, Options{SkipVerify: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTileMemory is BenchmarkTileOp's reference: the same 64 rounds of
+// 4096 int64 elements as a plain Go loop adding two slices into a third, and
+// as a copy (memmove).
+func BenchmarkTileMemory(b *testing.B) {
+	x, y, r := make([]int64, 64*64), make([]int64, 64*64), make([]int64, 64*64)
+	for i := range x {
+		x[i], y[i] = int64(i%7-3), int64(i%5-2)
+	}
+	b.Run("add-loop", func(b *testing.B) {
+		b.SetBytes(tileBenchIters * 64 * 64 * 8)
+		for b.Loop() {
+			for range tileBenchIters {
+				for i := range r {
+					r[i] = x[i] + y[i]
+				}
+			}
+		}
+	})
+	b.Run("memmove", func(b *testing.B) {
+		b.SetBytes(tileBenchIters * 64 * 64 * 8)
+		for b.Loop() {
+			for range tileBenchIters {
+				copy(r, x)
+			}
+		}
+	})
 }

@@ -21,6 +21,10 @@ type program struct {
 	slotOf map[*ir.Value]int
 	sems   map[string]*semantics
 	ints   []int // the chunk that slots fills
+	// kept marks, while compiling, the slots of values some operation may
+	// keep a reference to (an operand of an op neither element-wise nor
+	// readsOnly, a yielded or carried value).
+	kept map[int]bool
 }
 
 // block is a compiled region block: the slots of its arguments and the
@@ -53,6 +57,16 @@ type instr struct {
 	scalar *scalarOp
 	// konst is an otir.constant's value, made at its first run.
 	konst []rvalue
+	// reuse marks an element-wise op whose result no operation keeps: when
+	// it runs again, its last result is dead (every use of a value runs
+	// after its definition, before the definition runs again), so out, the
+	// buffer its last run made, holds the new result.
+	reuse bool
+	out   *Buffer
+	// plan and bufs are an element-wise op's plan for its last operand types
+	// and shapes and its operands while it runs.
+	plan *elemPlan
+	bufs []*Buffer
 	// scratch holds a region op's values while it runs (scf.for's body
 	// arguments, scf.if's results): an instruction never runs inside
 	// itself, so one buffer per instruction is enough.
@@ -82,10 +96,15 @@ func compile(k *ir.Operation) *program {
 		return true
 	})
 	p := &program{slotOf: make(map[*ir.Value]int, values), sems: map[string]*semantics{},
-		ints: make([]int, 0, uses)}
+		ints: make([]int, 0, uses), kept: map[int]bool{}}
 	p.compileBlock(k.Body(0))
 	p.nslots = len(p.slotOf)
-	p.slotOf, p.sems, p.ints = nil, nil, nil
+	for i := range p.code {
+		if in := &p.code[i]; (in.sem.elem != nil || in.sem.fresh) && len(in.res) == 1 && !p.kept[in.res[0]] {
+			in.reuse = true
+		}
+	}
+	p.slotOf, p.sems, p.ints, p.kept = nil, nil, nil, nil
 	return p
 }
 
@@ -151,6 +170,11 @@ func (p *program) compileOp(op *ir.Operation) instr {
 	sem, known := p.semOf(op.Name)
 	in := instr{op: op, sem: sem, known: known, cost: stepCost(op, *sem),
 		args: p.slots(op.Operands), res: p.slots(op.Results)}
+	for j, s := range in.args {
+		if sem.elem == nil && !(sem.readsOnly && j == 0) {
+			p.kept[s] = true
+		}
+	}
 	for r := range op.Regions {
 		in.regions = append(in.regions, p.compileBlock(op.Body(r)))
 	}

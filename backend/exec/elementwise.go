@@ -29,31 +29,35 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	if len(op.Operands) != want {
 		return nil, opErr(op, "needs %d operands, has %d", want, len(op.Operands))
 	}
-	ins := make([]*Buffer, len(op.Operands))
-	types := make([]ir.Type, len(op.Operands))
-	for i := range ins {
-		if ins[i], err = w.valueOperand(op, i); err != nil {
+	in := w.instrOf(op)
+	ins := in.bufs[:0]
+	for i := range op.Operands {
+		b, err := w.valueOperand(op, i)
+		if err != nil {
 			return nil, err
 		}
-		types[i] = ins[i].Elem
+		ins = append(ins, b)
 	}
-	fn, err := scalarFunc(op, sem, types, relem)
-	if err != nil {
-		return nil, opErr(op, "%v", err)
-	}
-	strides, err := broadcastStrides(ins, shape)
-	if err != nil {
-		return nil, opErr(op, "%v", err)
-	}
-	out := NewBuffer(relem, shape...)
-	args := make([]num, len(ins))
-	walks := make([]walk, len(ins))
-	var coord []int64 // only when some operand needs it
-	for j := range ins {
-		walks[j] = walkOf(strides[j], shape)
-		if walks[j] == walkCoord && coord == nil {
-			coord = make([]int64, len(shape))
+	in.bufs = ins
+	p := in.plan
+	if !p.fits(ins) {
+		if p, err = planElementwise(op, sem, ins, shape, relem); err != nil {
+			return nil, err
 		}
+		in.plan = p
+	}
+	fn, strides, walks := p.fn, p.strides, p.walks
+	out := w.resultBuffer(op, relem, shape)
+	var masks [maxScalarArgs]int
+	if sem.tile != nil && out.Ints != nil {
+		if tins := p.tileInts(ins, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
+			return []rvalue{out}, nil
+		}
+	}
+	args := make([]num, len(ins))
+	var coord []int64 // only when some operand needs it
+	if slices.Contains(walks, walkCoord) {
+		coord = make([]int64, len(shape))
 	}
 	// With an int64 form and int64 operands and result, most elements need
 	// no num (the exact result fits in an int64 and wraps in place).
@@ -95,6 +99,119 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 		out.setNum(e, r)
 	}
 	return []rvalue{out}, nil
+}
+
+// elemPlan is what an element-wise instruction keeps between runs for the
+// operand types and shapes of its last run: its scalar function and how each
+// operand is broadcast, which depend on nothing else.
+type elemPlan struct {
+	types   []ir.Type
+	shapes  [][]int64
+	fn      scalarFn
+	strides [][]int64
+	walks   []walk
+	// expanded holds the operands broadcast along some dimensions only,
+	// expanded to the result's shape (tileInts), while the op runs.
+	expanded []*Buffer
+}
+
+// fits reports whether the plan is for operands of the types and shapes of ins.
+func (p *elemPlan) fits(ins []*Buffer) bool {
+	if p == nil || len(p.types) != len(ins) {
+		return false
+	}
+	for j, b := range ins {
+		if b.Elem != p.types[j] || !slices.Equal(b.Shape, p.shapes[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// planElementwise picks the scalar function of an element-wise op for its
+// operands' types and checks that they broadcast to the result shape.
+func planElementwise(op *ir.Operation, sem *elemSem, ins []*Buffer, shape []int64, relem ir.Type) (*elemPlan, error) {
+	p := &elemPlan{}
+	for _, b := range ins {
+		p.types = append(p.types, b.Elem)
+		p.shapes = append(p.shapes, slices.Clone(b.Shape))
+	}
+	var err error
+	if p.fn, err = scalarFunc(op, sem, p.types, relem); err != nil {
+		return nil, opErr(op, "%v", err)
+	}
+	if p.strides, err = broadcastStrides(ins, shape); err != nil {
+		return nil, opErr(op, "%v", err)
+	}
+	for j := range ins {
+		p.walks = append(p.walks, walkOf(p.strides[j], shape))
+	}
+	return p, nil
+}
+
+// resultBuffer returns the buffer of the result of the element-wise op (or
+// load) running, of a type its every run has: a new one, or the one its last
+// run made when that value is dead by now (instr.reuse). The caller writes
+// every element before the value is used.
+func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) *Buffer {
+	in := w.instrOf(op)
+	if in.out != nil {
+		return in.out
+	}
+	b := NewBuffer(elem, shape...)
+	if in.reuse && len(shape) > 0 {
+		in.out = b
+	}
+	return b
+}
+
+// tileInts returns the operands of a whole-tile form, or nil when one is not
+// held as int64, and sets the mask of each operand's index at an element
+// (tileFn): an operand of the result's shape is read at the element itself,
+// one of one element at element 0, and one broadcast along some dimensions
+// only is first expanded to the result's shape (into p.expanded).
+func (p *elemPlan) tileInts(ins []*Buffer, shape []int64, masks []int) []*Buffer {
+	tins := ins
+	for j, in := range ins {
+		if in.Ints == nil {
+			return nil
+		}
+		masks[j] = -1
+		switch p.walks[j] {
+		case walkZero:
+			masks[j] = 0
+		case walkCoord:
+			if p.expanded == nil {
+				p.expanded = make([]*Buffer, len(ins))
+			}
+			if p.expanded[j] == nil {
+				p.expanded[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: make([]int64, tileview.Len(shape))}
+			}
+			expand(p.expanded[j].Ints, in.Ints, shape, p.strides[j])
+			if &tins[0] == &ins[0] {
+				tins = slices.Clone(ins)
+			}
+			tins[j] = p.expanded[j]
+		}
+	}
+	return tins
+}
+
+// expand writes into d the elements of x broadcast to shape (strides: x's
+// stride along each dimension of shape, 0 where it is broadcast), row by row.
+func expand(d, x []int64, shape, strides []int64) {
+	switch {
+	case len(d) == 0:
+	case len(shape) == 1:
+		for i := range d {
+			d[i] = x[int64(i)*strides[0]]
+		}
+	default:
+		n := len(d) / int(shape[0])
+		for i := range int(shape[0]) {
+			expand(d[i*n:(i+1)*n], x[int64(i)*strides[0]:], shape[1:], strides[1:])
+		}
+	}
 }
 
 // scalarElementwise runs a scalar element-wise instruction (instr.scalar)

@@ -50,7 +50,7 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 	c0, c1 := x.c(0, "index"), x.c(1, "index")
 	var emit func(depth int)
 	emit = func(depth int) {
-		switch f.pick(11) {
+		switch f.pick(12) {
 		case 0, 1: // binary
 			ops := intBin
 			if isFloat {
@@ -132,6 +132,29 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			}
 			k := kinds[f.pick(len(kinds))]
 			pool = append(pool, x.op(otir.OpAtomic, P, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: k}}, {Name: "memory_order", Value: &ir.StringAttr{Value: "relaxed"}}}, x.arg("c"), val()))
+		case 11: // memory through views: a masked copy from %b (transposed or not), a store into a transposed %c
+			transposed := func(g *ir.Value) *ir.Value {
+				space := "#global>"
+				m := x.op(otir.OpReshape, "!otir.tile<2x2x"+elem+", "+space, nil, g)
+				tr := x.op(otir.OpTranspose, "!otir.tile<2x2x"+elem+", "+space, ir.Attrs{{Name: "permutation", Value: &ir.DenseI64Attr{Values: []int64{1, 0}}}}, m)
+				return x.op(otir.OpReshape, G, nil, tr)
+			}
+			w := x.alloc("!otir.tile<4x" + elem + ", #workgroup>")
+			x.store(val(), w)
+			preds := intPreds
+			if isFloat {
+				preds = floatPreds
+			}
+			mask := x.op(otir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.pick(len(preds))]}}}, val(), val())
+			src := x.arg("b")
+			if f.pick(2) == 0 {
+				src = transposed(src)
+			}
+			x.wait(x.dma(src, w, mask))
+			pool = append(pool, x.load(w, P))
+			if f.pick(2) == 0 {
+				x.store(val(), transposed(x.arg("c")))
+			}
 		}
 	}
 	for n := 2 + f.pick(10); n > 0; n-- {

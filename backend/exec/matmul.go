@@ -43,6 +43,10 @@ func execMatmul(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	}
 	float := anyFloat(a.Elem, b.Elem, c.Elem)
 	out := NewBuffer(relem, shape...)
+	if !float && out.Ints != nil && matmulFits(a, b, c) {
+		matmulInts(out.Ints, a.Ints, b.Ints, c.Ints, int(K), int(N), wrapperOf(relem))
+		return []rvalue{out}, nil
+	}
 	for m := int64(0); m < M; m++ {
 		for n := int64(0); n < N; n++ {
 			row, col := m*K, n

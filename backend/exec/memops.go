@@ -24,7 +24,7 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		if x.mem.buf.Elem != elem || x.len() != tileview.Len(shape) || !slices.Equal(x.shape, shape) && len(shape) != 0 {
 			return nil, opErr(op, "cannot load a %s tile of %s as %s", shapeString(x.shape), x.mem.buf.Elem, op.Results[0].Type)
 		}
-		if src, err = w.readElems(op, x, shape); err != nil {
+		if src, err = w.readElems(op, x, w.resultBuffer(op, elem, shape)); err != nil {
 			return nil, err
 		}
 	case *Buffer:
@@ -41,14 +41,7 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 // execStore writes a value (a scalar or #private tile, broadcast to the
 // destination's shape, or a memory tile read now) into a memory tile.
 func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	if len(op.Operands) != 2 {
-		return nil, opErr(op, "needs 2 operands, has %d", len(op.Operands))
-	}
-	dst, err := w.destOperand(op, 1)
-	if err != nil {
-		return nil, err
-	}
-	val, err := w.readOperand(op, 0)
+	dst, val, err := w.destAndValue(op, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +55,36 @@ func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err := w.checkPending(op, access{v: dst, write: true}); err != nil {
 		return nil, err
 	}
+	if wk := walkOf(strides, dst.shape); val.Ints != nil && dst.mem.buf.Ints != nil && wk != walkCoord {
+		step := 0
+		if wk == walkSame {
+			step = 1
+		}
+		w.writeInts(op, dst, val.Ints, step, nil)
+		return nil, nil
+	}
 	forEachBroadcast(dst.shape, strides, func(i int, k int64) {
 		w.writeElem(op, dst, i, val.num(int(k)), false)
 	})
 	return nil, nil
+}
+
+// destAndValue returns the operands of an op of two that writes a value
+// into memory (a store, an atomic): the memory tile (operand d) and the value
+// (operand v; a memory tile is read now).
+func (w *workgroup) destAndValue(op *ir.Operation, d, v int) (*view, *Buffer, error) {
+	if len(op.Operands) != 2 {
+		return nil, nil, opErr(op, "needs 2 operands, has %d", len(op.Operands))
+	}
+	dst, err := w.destOperand(op, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	val, err := w.readOperand(op, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	return dst, val, nil
 }
 
 // forEachBroadcast calls fn(i, k) for each element i (row-major) of shape with
@@ -108,7 +127,7 @@ func (w *workgroup) readOperand(op *ir.Operation, i int) (*Buffer, error) {
 	case *Buffer:
 		return x, nil
 	case *view:
-		return w.readElems(op, x, x.shape)
+		return w.readElems(op, x, NewBuffer(x.mem.buf.Elem, x.shape...))
 	}
 	return nil, opErr(op, "operand #%d is a token, not a tile", i)
 }
@@ -183,19 +202,43 @@ func execWait(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		if err := checkInit(c.op, c.src, c.mask); err != nil {
 			return nil, err.Note(op.Loc, "the copy is performed at this wait")
 		}
-		vals := make([]num, c.dst.len())
-		for j := range vals {
-			if c.mask == nil || c.mask[j] {
-				vals[j] = c.src.mem.buf.num(int(c.src.at(j)))
-			}
-		}
-		for j, n := range vals {
-			if c.mask == nil || c.mask[j] {
-				w.writeElem(c.op, c.dst, j, n, false)
-			}
-		}
+		w.perform(c)
 		c.done = true
 		w.pending = slices.DeleteFunc(w.pending, func(p *dmaCopy) bool { return p == c })
 	}
 	return nil, nil
+}
+
+// perform copies the elements of c's source its mask selects to its
+// destination, reading them all before writing any.
+func (w *workgroup) perform(c *dmaCopy) {
+	if from := c.src.mem.buf.Ints; from != nil && c.dst.mem.buf.Ints != nil {
+		if c.src.idx == nil && c.src.mem != c.dst.mem {
+			w.writeInts(c.op, c.dst, from, 1, c.mask) // no overlap: straight from the source
+			return
+		}
+		vals := make([]int64, c.dst.len())
+		if c.src.idx == nil && c.mask == nil {
+			copy(vals, from)
+		} else {
+			for j := range vals {
+				if c.mask == nil || c.mask[j] {
+					vals[j] = from[c.src.at(j)]
+				}
+			}
+		}
+		w.writeInts(c.op, c.dst, vals, 1, c.mask)
+		return
+	}
+	vals := make([]num, c.dst.len())
+	for j := range vals {
+		if c.mask == nil || c.mask[j] {
+			vals[j] = c.src.mem.buf.num(int(c.src.at(j)))
+		}
+	}
+	for j, n := range vals {
+		if c.mask == nil || c.mask[j] {
+			w.writeElem(c.op, c.dst, j, n, false)
+		}
+	}
 }

@@ -87,15 +87,30 @@ type dmaCopy struct {
 }
 
 func newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
-	c := &dmaCopy{op: op, src: src, dst: dst, mask: mask,
-		srcSet: newBitset(src.mem.buf.Len()), dstSet: newBitset(dst.mem.buf.Len())}
-	for i, n := 0, dst.len(); i < n; i++ {
+	return &dmaCopy{op: op, src: src, dst: dst, mask: mask,
+		srcSet: elemSet(src, mask), dstSet: elemSet(dst, mask)}
+}
+
+// elemSet is the set of the flat buffer indices of the elements of v that
+// mask selects (nil: all).
+func elemSet(v *view, mask []bool) bitset {
+	n := v.mem.buf.Len()
+	b := newBitset(n)
+	if v.idx == nil && mask == nil { // the whole memory
+		for i := range b {
+			b[i] = ^uint64(0)
+		}
+		if n%64 != 0 {
+			b[len(b)-1] = 1<<uint(n%64) - 1
+		}
+		return b
+	}
+	for i, n := 0, v.len(); i < n; i++ {
 		if mask == nil || mask[i] {
-			c.srcSet.set(src.at(i))
-			c.dstSet.set(dst.at(i))
+			b.set(v.at(i))
 		}
 	}
-	return c
+	return b
 }
 
 // bitset is a set of flat element indices.
@@ -116,7 +131,15 @@ type access struct {
 // checkPending reports the first conflict of an access with a pending copy:
 // touching a copy's destination, or writing its source, before its wait.
 func (w *workgroup) checkPending(op *ir.Operation, a access) error {
-	if len(w.pending) == 0 {
+	// Only the copies into or (for a write) out of this memory can conflict;
+	// filtering them keeps the order of the checks below.
+	var pending []*dmaCopy
+	for _, c := range w.pending {
+		if c.dst.mem == a.v.mem || a.write && c.src.mem == a.v.mem {
+			pending = append(pending, c)
+		}
+	}
+	if len(pending) == 0 {
 		return nil
 	}
 	n := a.v.len()
@@ -129,7 +152,7 @@ func (w *workgroup) checkPending(op *ir.Operation, a access) error {
 			i = a.elems[j]
 		}
 		flat := a.v.at(i)
-		for _, c := range w.pending {
+		for _, c := range pending {
 			verb := "reads"
 			if a.write {
 				verb = "writes"
@@ -147,18 +170,23 @@ func (w *workgroup) checkPending(op *ir.Operation, a access) error {
 	return nil
 }
 
-// readElems reads the elements of a view into a new buffer of the given shape,
-// after checking pending copies and initialisation.
-func (w *workgroup) readElems(op *ir.Operation, v *view, shape []int64) (*Buffer, error) {
+// readElems reads the elements of a view into out (a buffer of its element
+// type and length), after checking pending copies and initialisation.
+func (w *workgroup) readElems(op *ir.Operation, v *view, out *Buffer) (*Buffer, error) {
 	if err := w.checkPending(op, access{v: v}); err != nil {
 		return nil, err
 	}
 	if err := checkInit(op, v, nil); err != nil {
 		return nil, err
 	}
-	out := NewBuffer(v.mem.buf.Elem, shape...)
-	if from := v.mem.buf.Ints; from != nil && v.idx == nil {
-		copy(out.Ints, from)
+	if from := v.mem.buf.Ints; from != nil {
+		if v.idx == nil {
+			copy(out.Ints, from)
+		} else {
+			for i, k := range v.idx {
+				out.Ints[i] = from[k]
+			}
+		}
 		return out, nil
 	}
 	for i, n := 0, v.len(); i < n; i++ {
@@ -184,14 +212,67 @@ func checkInit(op *ir.Operation, v *view, mask []bool) *diag.Diagnostic {
 // writeElem stores element i of a view (n already of the element type) and
 // records the write for initialisation and race tracking.
 func (w *workgroup) writeElem(op *ir.Operation, v *view, i int, n num, atomic bool) {
+	v.mem.buf.setNum(int(v.at(i)), n)
+	w.wrote(op, v, i, atomic)
+}
+
+// wrote records the write of element i of a view for initialisation and race
+// tracking.
+func (w *workgroup) wrote(op *ir.Operation, v *view, i int, atomic bool) {
 	flat := int(v.at(i))
 	m := v.mem
-	m.buf.setNum(flat, n)
 	if m.init != nil {
 		m.init[flat] = true
 	}
 	if m.lastStore != nil && !atomic {
 		m.lastStore[flat] = op
 		m.lastWG[flat] = w.linear
+	}
+}
+
+// writeInts stores vals[i*step] (step 1: the element itself, 0: one value
+// for all) into each element i of an int64-held view that mask selects (nil:
+// all), and records the writes: writeElem for a whole tile, without a num
+// per element. vals hold values of the view's element type.
+func (w *workgroup) writeInts(op *ir.Operation, v *view, vals []int64, step int, mask []bool) {
+	to := v.mem.buf.Ints
+	switch {
+	case v.idx == nil && step == 1 && mask == nil:
+		copy(to, vals)
+	case v.idx == nil && mask == nil:
+		for i := range to {
+			to[i] = vals[0]
+		}
+	default:
+		for i, n := 0, v.len(); i < n; i++ {
+			if mask == nil || mask[i] {
+				to[v.at(i)] = vals[i*step]
+			}
+		}
+	}
+	m := v.mem
+	switch {
+	case m.init == nil && m.lastStore == nil:
+	case v.idx == nil && mask == nil: // the whole memory
+		if m.init != nil {
+			fill(m.init, true)
+		}
+		if m.lastStore != nil {
+			fill(m.lastStore, op)
+			fill(m.lastWG, w.linear)
+		}
+	default:
+		for i, n := 0, v.len(); i < n; i++ {
+			if mask == nil || mask[i] {
+				w.wrote(op, v, i, false)
+			}
+		}
+	}
+}
+
+// fill sets every element of s to x.
+func fill[T any](s []T, x T) {
+	for i := range s {
+		s[i] = x
 	}
 }

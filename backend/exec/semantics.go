@@ -36,6 +36,14 @@ type semantics struct {
 	writes int
 	flow   func(op *ir.Operation, flow func(from, to *ir.Value))
 
+	// readsOnly marks an op that keeps no reference to its operand 0 (it
+	// copies the value), as element-wise ops keep none to theirs: the
+	// buffer of a value used only by such ops may be reused (instr.reuse).
+	readsOnly bool
+	// fresh marks a non-element-wise op whose handler makes its result with
+	// resultBuffer (a load from memory), as element-wise ops do.
+	fresh bool
+
 	// cost is the op's step cost beyond one per result element (stepCost).
 	cost func(op *ir.Operation) int64
 }
@@ -56,6 +64,8 @@ type elemSem struct {
 	// It lets execElementwise run tiles of such integers without making a
 	// num per element.
 	i64 func(x, y int64) (r int64, ok bool)
+	// tile is the whole-tile int64 form (tile64.go; nil: none).
+	tile tileFn
 }
 
 // unsupported is the entry of an operation the executor cannot run.
@@ -74,8 +84,8 @@ func init() {
 		otir.OpAlloc:     {run: execAlloc},
 		otir.OpDMA:       {run: execDMA, writes: 1 + 1},
 		otir.OpWait:      {run: execWait},
-		otir.OpLoad:      {run: execLoad},
-		otir.OpStore:     {run: execStore, writes: 1 + 1},
+		otir.OpLoad:      {run: execLoad, fresh: true},
+		otir.OpStore:     {run: execStore, writes: 1 + 1, readsOnly: true},
 		otir.OpAtomic:    {run: execAtomic, writes: 1 + 0},
 		otir.OpBarrier:   {run: func(*workgroup, *ir.Operation) ([]rvalue, error) { return nil, nil }},
 		otir.OpMatmul:    {run: execMatmul, cost: matmulCost},
@@ -89,32 +99,32 @@ func init() {
 		scf.OpFor: {run: execFor, flow: forFlow},
 		scf.OpIf:  {run: execIf, flow: ifFlow},
 
-		otir.OpAdd:  with64(elementwise(add, func(x, y float64) float64 { return x + y }), add64),
-		otir.OpSub:  with64(elementwise(sub, func(x, y float64) float64 { return x - y }), sub64),
-		otir.OpMul:  with64(elementwise(mul, func(x, y float64) float64 { return x * y }), mul64),
+		otir.OpAdd:  with64(elementwise(add, func(x, y float64) float64 { return x + y }), add64, addTile),
+		otir.OpSub:  with64(elementwise(sub, func(x, y float64) float64 { return x - y }), sub64, subTile),
+		otir.OpMul:  with64(elementwise(mul, func(x, y float64) float64 { return x * y }), mul64, mulTile),
 		otir.OpDivS: elementwise(divide(readSigned, false), fdiv),
 		otir.OpDivU: elementwise(divide(readUnsigned, false), fdiv),
 		otir.OpRemS: elementwise(divide(readSigned, true), math.Mod),
 		otir.OpRemU: elementwise(divide(readUnsigned, true), math.Mod),
-		otir.OpAnd:  with64(elementwise(bitOp("and"), nil), and64),
-		otir.OpOr:   with64(elementwise(bitOp("or"), nil), or64),
-		otir.OpXor:  with64(elementwise(bitOp("xor"), nil), xor64),
+		otir.OpAnd:  with64(elementwise(bitOp("and"), nil), and64, andTile),
+		otir.OpOr:   with64(elementwise(bitOp("or"), nil), or64, orTile),
+		otir.OpXor:  with64(elementwise(bitOp("xor"), nil), xor64, xorTile),
 		otir.OpShl:  elementwise(shl, nil),
 		otir.OpShrS: elementwise(shr(readSigned), nil),
 		otir.OpShrU: elementwise(shr(readUnsigned), nil),
-		otir.OpMax:  with64(elementwise(maxMin(true), fmax), max64),
-		otir.OpMin:  with64(elementwise(maxMin(false), fmin), min64),
+		otir.OpMax:  with64(elementwise(maxMin(true), fmax), max64, maxTile),
+		otir.OpMin:  with64(elementwise(maxMin(false), fmin), min64, minTile),
 
-		otir.OpNeg:  elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }),
-		otir.OpAbs:  elementwise1(unaryInt(absInt), math.Abs),
-		otir.OpNot:  elementwise1(unaryInt(notInt), nil),
+		otir.OpNeg:  withTile(elementwise1(unaryInt(negInt), func(x float64) float64 { return -x }), negTile),
+		otir.OpAbs:  withTile(elementwise1(unaryInt(absInt), math.Abs), absTile),
+		otir.OpNot:  withTile(elementwise1(unaryInt(notInt), nil), notTile),
 		otir.OpSqrt: elementwise1(nil, math.Sqrt),
 		otir.OpExp:  elementwise1(nil, math.Exp),
 		otir.OpLog:  elementwise1(nil, math.Log),
 
-		otir.OpCmp:    {elem: &elemSem{pick: pickCmp}},
-		otir.OpSelect: {elem: &elemSem{pick: pickSelect}},
-		otir.OpCast:   {elem: &elemSem{pick: pickCast}},
+		otir.OpCmp:    {elem: &elemSem{pick: pickCmp, tile: cmpTile}},
+		otir.OpSelect: {elem: &elemSem{pick: pickSelect, tile: selectTile}},
+		otir.OpCast:   {elem: &elemSem{pick: pickCast, tile: castTile}},
 		otir.OpLookup: {elem: &elemSem{pick: pickLookup}},
 	}
 }
@@ -132,9 +142,15 @@ func elementwise(ints func(in []ir.Type, rt ir.Type) scalarFn, f func(x, y float
 	return semantics{elem: &elemSem{ints: ints, f2: f}}
 }
 
-// with64 adds an element-wise entry's int64 form (elemSem.i64).
-func with64(s semantics, f func(x, y int64) (int64, bool)) semantics {
-	s.elem.i64 = f
+// with64 adds an element-wise entry's int64 forms (elemSem.i64, elemSem.tile).
+func with64(s semantics, f func(x, y int64) (int64, bool), tile tileFn) semantics {
+	s.elem.i64, s.elem.tile = f, tile
+	return s
+}
+
+// withTile adds an element-wise entry's whole-tile int64 form (elemSem.tile).
+func withTile(s semantics, tile tileFn) semantics {
+	s.elem.tile = tile
 	return s
 }
 

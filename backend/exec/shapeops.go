@@ -18,6 +18,12 @@ func gather(v rvalue, shape []int64, src []int64) rvalue {
 	switch x := v.(type) {
 	case *Buffer:
 		out := NewBuffer(x.Elem, shape...)
+		if x.Ints != nil {
+			for i, s := range src {
+				out.Ints[i] = x.Ints[s]
+			}
+			return out
+		}
 		for i, s := range src {
 			out.setNum(i, x.num(int(s)))
 		}
@@ -44,6 +50,20 @@ func (w *workgroup) tileOperand(op *ir.Operation, i int) (rvalue, []int64, ir.Ty
 	return nil, nil, nil, opErr(op, "operand #%d is a token, not a tile", i)
 }
 
+// shapeOperands returns operand 0 of a shape operation (tileOperand) and its
+// tile result type (resultTile).
+func (w *workgroup) shapeOperands(op *ir.Operation) (rvalue, []int64, ir.Type, *ir.TileType, error) {
+	v, shape, elem, err := w.tileOperand(op, 0)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	rt, err := resultTile(op)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return v, shape, elem, rt, nil
+}
+
 // resultTile returns the single tile result type of a shape operation.
 func resultTile(op *ir.Operation) (*ir.TileType, error) {
 	if len(op.Results) != 1 {
@@ -59,11 +79,7 @@ func resultTile(op *ir.Operation) (*ir.TileType, error) {
 // execReshape gives a tile a new shape with the same elements in row-major
 // order.
 func execReshape(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	v, shape, elem, err := w.tileOperand(op, 0)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := resultTile(op)
+	v, shape, elem, rt, err := w.shapeOperands(op)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +150,7 @@ func (w *workgroup) sliceBounds(op *ir.Operation, firstDyn int, shape []int64) (
 
 // execExtractSlice selects a box of a tile.
 func execExtractSlice(w *workgroup, op *ir.Operation) ([]rvalue, error) {
-	v, shape, elem, err := w.tileOperand(op, 0)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := resultTile(op)
+	v, shape, elem, rt, err := w.shapeOperands(op)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +184,11 @@ func execInsertSlice(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	}
 	out := dst.Clone()
 	for i, k := range s.Sources(dst.Shape) {
-		out.setNum(int(k), src.num(i))
+		if out.Ints != nil {
+			out.Ints[k] = src.Ints[i]
+		} else {
+			out.setNum(int(k), src.num(i))
+		}
 	}
 	return []rvalue{out}, nil
 }
