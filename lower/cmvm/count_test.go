@@ -87,7 +87,7 @@ func sameTable(a, b *pairTable) error {
 		}
 	}
 	for x := range a.termHead {
-		if ha, hb := a.termHead[x], b.termHead[x]; (ha < 0) != (hb < 0) || ha >= 0 && a.pool[ha].occurrence != b.pool[hb].occurrence {
+		if ha, hb := a.termHead[x], b.termHead[x]; (ha < 0) != (hb < 0) || ha >= 0 && a.pool[ha.node()].occurrence != b.pool[hb.node()].occurrence {
 			return fmt.Errorf("term %d: lists start differently", x)
 		}
 	}

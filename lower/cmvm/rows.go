@@ -210,18 +210,15 @@ func (e *engine) dropInfeasible(r *row, newSlack, oldSlack uint64) {
 	pt := e.pairs
 	doomed := e.doomed[:0]
 	for _, x := range r.terms {
-		for j := pt.termHead[x.id]; j >= 0; {
-			n := &pt.pool[j]
-			next := n.uNext
-			if n.t == x.id { // visit each pair once, from its base term
-				next = n.tNext
+		for ref := pt.termHead[x.id]; ref >= 0; ref = pt.links(ref).next {
+			j := ref.node()
+			if n := &pt.pool[j]; n.t == x.id { // visit each pair once, from its base term
 				a, b, _, _ := splitKey(pt.keys[n.slot])
 				wa, wb := uint64(1)<<uint(e.nodes[a].depth), uint64(1)<<uint(e.nodes[b].depth)
 				if th := max(wa, wb) - min(wa, wb); th > newSlack && th <= oldSlack {
 					doomed = append(doomed, j)
 				}
 			}
-			j = next
 		}
 	}
 	for _, j := range doomed {
