@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // row is what remains to be summed for one output. Its terms are sorted by
@@ -254,9 +256,9 @@ func mergeRows(rows []row) error {
 			hi := lo
 			var c int64
 			for ; hi < len(ts) && ts[hi].node == ts[lo].node; hi++ {
-				v, ok := shlInt64(int64(ts[hi].sign), int(ts[hi].shift))
+				v, ok := intrange.ShlInt64(int64(ts[hi].sign), int(ts[hi].shift))
 				if ok {
-					c, ok = addInt64(c, v)
+					c, ok = intrange.AddInt64(c, v)
 				}
 				if !ok {
 					return fmt.Errorf("%w: merged coefficient", ErrOverflow)

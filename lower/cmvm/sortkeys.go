@@ -1,6 +1,7 @@
 package cmvm
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -68,21 +69,16 @@ func (g *grouper) group(s []keyedOcc, f func([]keyedOcc)) {
 	}
 }
 
+// byKey orders keyed occurrences by key.
+func byKey(x, y keyedOcc) int { return cmp.Compare(x.key, y.key) }
+
 // sortByKey sorts s by key (deterministically) and returns the scratch
 // buffer it used. Large inputs use an LSD radix sort over the key bits
 // actually in use (keys of small node ids are short), which beats comparison
 // sorting of these 32-byte records several times over.
 func sortByKey(s, buf []keyedOcc) []keyedOcc {
 	if len(s) < 128 {
-		slices.SortFunc(s, func(x, y keyedOcc) int {
-			switch {
-			case x.key < y.key:
-				return -1
-			case x.key > y.key:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(s, byKey)
 		return buf
 	}
 	var all uint64
