@@ -9,9 +9,9 @@ import (
 // grouper groups keyed occurrences with an open-addressing hash table
 // (linear probing, Fibonacci hashing), keeping its memory between calls.
 type grouper struct {
-	table []groupSlot
-	slots []int32 // the table's used slots, in the order of their first element
-	next  []int32 // per element: the next element of its group, or -1
+	table []groupSlot // empty between calls (group clears the slots it used)
+	slots []int32     // the table's used slots, in the order of their first element
+	next  []int32     // per element: the next element of its group, or -1
 	out   []keyedOcc
 }
 
@@ -35,7 +35,6 @@ func (g *grouper) group(s []keyedOcc, f func([]keyedOcc)) {
 		g.table = make([]groupSlot, size)
 	}
 	g.table = g.table[:size]
-	clear(g.table)
 	g.slots = g.slots[:0]
 	g.next = slices.Grow(g.next[:0], len(s))[:len(s)]
 	mask := uint64(size - 1)
@@ -66,6 +65,9 @@ func (g *grouper) group(s []keyedOcc, f func([]keyedOcc)) {
 			g.out = append(g.out, s[y])
 		}
 		f(g.out)
+	}
+	for _, i := range g.slots {
+		g.table[i] = groupSlot{}
 	}
 }
 
