@@ -3,7 +3,8 @@
 // small math/big helpers the range analyses share (Min, Max). It is the one
 // copy the analyses above use: backend/alir's compile-time proofs,
 // passes/promote's result ranges, dialect/otir's constant ranges, the
-// lowerings of lower/nn/kernels and lower/nn/qonnx.
+// lowerings of lower/nn/kernels and lower/nn/qonnx. Its int64 fast path
+// (checked int64 arithmetic and Range64, int64.go) serves lower/cmvm.
 //
 // Every operation returns new integers or one of its operands' own (Min,
 // Max, Union, Relu): a Range's integers are never changed in place.

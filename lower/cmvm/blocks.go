@@ -1,9 +1,7 @@
 package cmvm
 
 import (
-	"container/heap"
 	"fmt"
-	"math"
 )
 
 // Blocking. CSE counts every digit pair of every output, and a row of w
@@ -24,11 +22,7 @@ var blockPairs = 1 << 23
 
 // numBlocks returns the number of input blocks for n (1: no split).
 func numBlocks(n *normalized) int {
-	pairs := 0
-	for _, r := range n.rows {
-		w := rowWeight(r)
-		pairs += w * (w - 1) / 2
-	}
+	pairs := digitPairs(n)
 	k := 1
 	for pairs > blockPairs*k*k && k < n.nIn {
 		k++
@@ -80,7 +74,7 @@ func solveBlocks(n *normalized, opt Options, model CostModel, bound, k int) (*Gr
 		}
 	}
 	for i := range terms {
-		o, err := g.sumBlocks(terms[i])
+		o, err := g.sumTerms(terms[i], true)
 		if err != nil {
 			return nil, err
 		}
@@ -111,28 +105,40 @@ func (g *Graph) intervalOf(id int) Interval {
 	return g.Ops[id-len(g.Inputs)].Interval
 }
 
-// sumBlocks adds the block values of one output with a Huffman tree on
-// depth, lower shifts first, and returns the output.
-func (g *Graph) sumBlocks(ts []blockTerm) (Output, error) {
+// sumTerms adds the terms of one output (block values, or a transposed
+// node's users) with a Huffman tree on depth, lower shifts first, and
+// returns the output (none for no terms). With exact each new op gets its
+// exact interval (the terms are over disjoint inputs); else the intervals
+// are left to exactIntervals.
+func (g *Graph) sumTerms(ts []blockTerm, exact bool) (Output, error) {
 	if len(ts) == 0 {
 		return Output{Node: -1}, nil
 	}
-	h := &blockHeap{g: g, ts: ts}
-	heap.Init(h)
-	for h.Len() > 1 {
-		t := heap.Pop(h).(blockTerm)
-		u := heap.Pop(h).(blockTerm)
+	h := &minHeap[blockTerm]{ts: ts, less: func(a, b blockTerm) bool {
+		return treeOrder(g.depthOf(a.node), a.shift, a.node, g.depthOf(b.node), b.shift, b.node)
+	}}
+	h.init()
+	for len(h.ts) > 1 {
+		t := h.pop()
+		u := h.pop()
 		if u.shift < t.shift {
 			t, u = u, t
 		}
 		d := u.shift - t.shift
-		iv, ok := combineIntervals(g.intervalOf(t.node), g.intervalOf(u.node), d, t.neg != u.neg)
-		if !ok || d > maxShift {
-			return Output{}, fmt.Errorf("%w: sum of blocks", ErrOverflow)
+		if d > maxShift {
+			return Output{}, fmt.Errorf("%w: shift above %d", ErrOverflow, maxShift)
 		}
-		g.Ops = append(g.Ops, Op{A: t.node, B: u.node, Shift: d, Sub: t.neg != u.neg, Interval: iv,
-			Depth: max(g.depthOf(t.node), g.depthOf(u.node)) + 1})
-		heap.Push(h, blockTerm{node: len(g.Inputs) + len(g.Ops) - 1, shift: t.shift, neg: t.neg})
+		op := Op{A: t.node, B: u.node, Shift: d, Sub: t.neg != u.neg,
+			Depth: max(g.depthOf(t.node), g.depthOf(u.node)) + 1}
+		if exact {
+			iv, ok := combineIntervals(g.intervalOf(t.node), g.intervalOf(u.node), d, op.Sub)
+			if !ok {
+				return Output{}, fmt.Errorf("%w: sum of blocks", ErrOverflow)
+			}
+			op.Interval = iv
+		}
+		g.Ops = append(g.Ops, op)
+		h.push(blockTerm{node: len(g.Inputs) + len(g.Ops) - 1, shift: t.shift, neg: t.neg})
 	}
 	t := h.ts[0]
 	return Output{Node: t.node, Shift: t.shift, Neg: t.neg}, nil
@@ -144,46 +150,12 @@ func (g *Graph) sumBlocks(ts []blockTerm) (Output, error) {
 func combineIntervals(a, b Interval, s int, sub bool) (Interval, bool) {
 	be := b.Exp + s
 	e := min(a.Exp, be)
-	alo, ok1 := shlInt64(a.Lo, a.Exp-e)
-	ahi, ok2 := shlInt64(a.Hi, a.Exp-e)
-	blo, ok3 := shlInt64(b.Lo, be-e)
-	bhi, ok4 := shlInt64(b.Hi, be-e)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return Interval{}, false
-	}
+	ar, ok1 := a.raw().Shl(a.Exp - e)
+	br, ok2 := b.raw().Shl(be - e)
+	ok3 := true
 	if sub {
-		if blo == math.MinInt64 {
-			return Interval{}, false
-		}
-		blo, bhi = -bhi, -blo
+		br, ok3 = br.Neg()
 	}
-	lo, ok5 := addInt64(alo, blo)
-	hi, ok6 := addInt64(ahi, bhi)
-	return Interval{Lo: lo, Hi: hi, Exp: e}, ok5 && ok6
-}
-
-// blockHeap orders block terms by (depth, shift, node).
-type blockHeap struct {
-	g  *Graph
-	ts []blockTerm
-}
-
-func (h *blockHeap) Len() int { return len(h.ts) }
-func (h *blockHeap) Less(i, j int) bool {
-	a, b := h.ts[i], h.ts[j]
-	if da, db := h.g.depthOf(a.node), h.g.depthOf(b.node); da != db {
-		return da < db
-	}
-	if a.shift != b.shift {
-		return a.shift < b.shift
-	}
-	return a.node < b.node
-}
-func (h *blockHeap) Swap(i, j int) { h.ts[i], h.ts[j] = h.ts[j], h.ts[i] }
-func (h *blockHeap) Push(x any)    { h.ts = append(h.ts, x.(blockTerm)) }
-func (h *blockHeap) Pop() any {
-	n := len(h.ts)
-	t := h.ts[n-1]
-	h.ts = h.ts[:n-1]
-	return t
+	r, ok4 := ar.Add(br)
+	return Interval{Lo: r.Lo, Hi: r.Hi, Exp: e}, ok1 && ok2 && ok3 && ok4
 }

@@ -11,10 +11,12 @@ import (
 // every pair (t, u), t before u in its row, belongs to the group of
 // node(t): the pairs of t's occurrences with the rest of their rows. A key
 // a ± (b << d) lies in the group of min(a, b) only, so each group's keys
-// are counted in a hash table of their own, which stays in the caches
-// where one table of every key (tens of MB) missed them on nearly every
-// pair. A second pass, group by group again, places each occurrence of a
-// live key straight at its final position in the pool.
+// are counted in a table of their own, which stays in the caches where one
+// table of every key (tens of MB) missed them on nearly every pair. Within
+// a group a key is fixed by the other node, the shift difference and the
+// signs, so the table is an array indexed by them (pairIndex), which costs
+// a third of hashing. A second pass, group by group again, places each
+// occurrence of a live key straight at its final position in the pool.
 
 // termAt locates a term: its row and its index there.
 type termAt struct{ row, x int32 }
@@ -23,7 +25,7 @@ type termAt struct{ row, x int32 }
 type bulkBuffers struct {
 	byNode  []termAt // the rows' terms by node, each node's in row order
 	nodeEnd []int32  // per node: the end of its terms in byNode
-	counter groupCounter
+	table   groupTable
 	keys    []uint64 // the keys seen twice or more, group by group
 	counts  []int32  // their counts
 	keysEnd []int32  // per node: the end of its group's keys
@@ -32,36 +34,6 @@ type bulkBuffers struct {
 	start   []int32  // per live key: its first occurrence in the pool
 	hist    []int
 	groups  [][]termAt // indexByNode's result
-	want    []uint64   // per node, the second pass's filter (wantBit)
-}
-
-// want marks live key k of group m in the second pass's filter: the bits
-// of the pairs (t, u) it can be, t of node m, in the set of u's node.
-func want(set []uint64, k uint64, m int32) {
-	a, b, d, neg := splitKey(k)
-	if a == m { // t is the term at the lower shift
-		set[b] |= wantBit(d, neg)
-	}
-	if b == m { // t is the one at the higher shift
-		set[a] |= wantBit(-d, neg)
-	}
-}
-
-// wantBit is the filter bit of a pair whose second term lies d places
-// above the first, with opposite signs when neg: a hash of the key given
-// both nodes.
-func wantBit(d int32, neg bool) uint64 {
-	x := uint(2 * d)
-	if neg {
-		x++
-	}
-	return 1 << (x & 63)
-}
-
-// pairKeyOnly is pairKey's key.
-func pairKeyOnly(t, u term) uint64 {
-	k, _ := pairKey(t, u)
-	return k
 }
 
 // bulkCount counts every usable pair of rows and makes the live patterns,
@@ -76,29 +48,26 @@ func pairKeyOnly(t, u term) uint64 {
 func (e *engine) bulkCount(rows []row, budget int) {
 	t := e.pairs
 	b := &t.bulk
-	groups := b.indexByNode(rows, len(e.nodes))
-	// First pass: count each group's keys.
-	h := &b.counter
+	groups, ix := b.indexByNode(rows, len(e.nodes))
+	tab := &b.table
+	tab.reset(ix)
+	nodes := int32(len(groups))
+	// First pass: count each group's keys, a chunk of nodes at a time.
 	b.keys, b.counts = b.keys[:0], b.counts[:0]
 	b.keysEnd = slices.Grow(b.keysEnd[:0], len(groups))[:len(groups)]
 	n := 0
-	count := func(_ *row, t, u term) {
-		n++
-		// A pair's key occurs at most once per term of either node (the
-		// other term is then fixed): with a node of one term, once.
-		if len(groups[t.node]) > 1 && len(groups[u.node]) > 1 {
-			h.add(pairKeyOnly(t, u))
-		}
-	}
 	for m, g := range groups {
-		if len(g) > 0 {
-			h.reset()
-			e.eachPairOf(rows, g, nil, count)
-			for _, s := range h.used {
-				if c := h.vals[s]; c >= 2 {
-					b.keys, b.counts = append(b.keys, h.keys[s]-1), append(b.counts, c)
+		for lo := int32(m); len(g) > 0 && lo < nodes; lo += ix.nodes {
+			pairs := e.countChunk(rows, g, ix, lo)
+			if lo == int32(m) {
+				n += pairs
+			}
+			for _, x := range tab.used[:tab.nUsed] {
+				if c := tab.dense[x]; c >= 2 {
+					b.keys, b.counts = append(b.keys, ix.key(lo, int32(m), int(x))), append(b.counts, c)
 				}
 			}
+			tab.clear()
 		}
 		b.keysEnd[m] = int32(len(b.keys))
 	}
@@ -128,38 +97,27 @@ func (e *engine) bulkCount(rows []row, budget int) {
 		t.pool = slices.Grow(t.pool, int(total)+int(total)/4)
 	}
 	t.pool = t.pool[:len(t.pool)+int(total)]
-	// Second pass: place the occurrences of the live keys.
-	base := int32(len(t.keys))
+	// Second pass: place the occurrences of the live keys, group by group
+	// (each key's in the order of the rows); the table holds each live
+	// key's rank + 1.
 	next := b.start
-	place := func(r *row, u, v term) {
-		if g, ok := h.get(pairKeyOnly(u, v)); ok {
-			_, o := e.occurrenceOf(r, u, v)
-			t.pool[first+next[g]] = occNode{occurrence: o, slot: base + g}
-			next[g]++
-		}
-	}
-	// set filters, by node, the pairs that can be of a live key of the group.
-	set := slices.Grow(b.want[:0], len(groups))[:len(groups)]
-	clear(set)
-	b.want = set
-	lo := int32(0)
+	klo := int32(0)
 	for m, g := range groups {
-		hi := b.keysEnd[m]
-		h.reset()
-		for x := lo; x < hi; x++ {
-			if r := b.group[x]; r >= 0 {
-				h.set(b.keys[x], r)
-				want(set, b.keys[x], int32(m))
+		khi := b.keysEnd[m]
+		for lo := int32(m); klo < khi && lo < nodes; lo += ix.nodes {
+			for x := klo; x < khi; x++ {
+				if r := b.group[x]; r >= 0 {
+					if i, ok := ix.ofKey(lo, int32(m), b.keys[x]); ok {
+						tab.set(i, r+1)
+					}
+				}
+			}
+			if tab.nUsed > 0 {
+				e.placeChunk(rows, g, ix, lo, first, next)
+				tab.clear()
 			}
 		}
-		if len(h.used) > 0 {
-			e.eachPairOf(rows, g, set, place)
-			for x := lo; x < hi; x++ {
-				ka, kb, _, _ := splitKey(b.keys[x])
-				set[ka], set[kb] = 0, 0
-			}
-		}
-		lo = hi
+		klo = khi
 	}
 	// next[g] is now the end of group g (its start is the previous end).
 	start := first
@@ -178,15 +136,167 @@ func (e *engine) bulkCount(rows []row, budget int) {
 	}
 }
 
+// countChunk counts, in the group table, the usable pairs of the terms ts
+// (of one node) with the later terms of their rows whose node lies in the
+// chunk of nodes from lo (see pairIndex), and returns the number of usable
+// pairs of ts, in the chunk or not.
+func (e *engine) countChunk(rows []row, ts []termAt, ix pairIndex, lo int32) int {
+	tab := &e.pairs.bulk.table
+	dense, used, nUsed := tab.dense, tab.used, tab.nUsed
+	n := 0
+	for _, a := range ts {
+		r := &rows[a.row]
+		s := e.slack(r)
+		t := r.terms[a.x]
+		for _, u := range r.terms[a.x+1:] {
+			if !e.counted(t, u, s) {
+				continue
+			}
+			n++
+			if uint32(u.node-lo) >= uint32(ix.nodes) {
+				continue
+			}
+			x := ix.of(lo, t, u)
+			c := dense[x]
+			dense[x] = c + 1
+			// List x if it is new, without a branch (which a good share of
+			// the pairs would mispredict): used has room for one more.
+			used[nUsed] = int32(x)
+			if c == 0 {
+				nUsed++
+			}
+		}
+	}
+	tab.nUsed = nUsed
+	return n
+}
+
+// placeChunk places in the pool, from first, the occurrences of the live
+// keys the group table ranks (rank + 1) among the pairs countChunk counts,
+// each at next[rank], which it advances.
+func (e *engine) placeChunk(rows []row, ts []termAt, ix pairIndex, lo, first int32, next []int32) {
+	pool, dense := e.pairs.pool, e.pairs.bulk.table.dense
+	for _, a := range ts {
+		r := &rows[a.row]
+		s := e.slack(r)
+		t := r.terms[a.x]
+		for _, u := range r.terms[a.x+1:] {
+			if uint32(u.node-lo) >= uint32(ix.nodes) {
+				continue
+			}
+			if rank := dense[ix.of(lo, t, u)]; rank > 0 && e.counted(t, u, s) {
+				_, o := e.occurrenceOf(r, t, u)
+				pool[first+next[rank-1]].occurrence = o
+				next[rank-1]++
+			}
+		}
+	}
+}
+
+// pairIndex numbers the keys of one group densely. The pairs of a term t of
+// node m with the terms u after it in its row (u's node n >= m) have keys
+// that depend only on n, the shift difference u.shift - t.shift and whether
+// the signs differ (pairKey). The index packs (n - lo, difference, signs)
+// for the nodes n of a chunk lo..lo+nodes-1 (one chunk from m holds every
+// node unless the shifts spread widely over very many nodes).
+type pairIndex struct {
+	spread  int32 // the largest shift difference
+	perNode int   // indices per node: 2 (2 spread + 1)
+	nodes   int32 // nodes a chunk spans
+}
+
+// maxDenseIndices bounds the group table (4 bytes an index, touched only
+// where a pair falls). A variable for the tests.
+var maxDenseIndices = 1 << 22
+
+func newPairIndex(spread int32, nodes int) pairIndex {
+	p := pairIndex{spread: spread, perNode: 2 * int(2*spread+1)}
+	p.nodes = int32(max(min(nodes, maxDenseIndices/p.perNode), 1))
+	return p
+}
+
+// of returns the index of the pair (t, u), t before u in a row and u's
+// node in the chunk from lo.
+func (p pairIndex) of(lo int32, t, u term) int {
+	// Signs are ±1: their xor is 0 when equal, -2 when not (no branch: the
+	// signs are random).
+	return int(u.node-lo)*p.perNode + 2*int(u.shift-t.shift+p.spread) + int(u.sign^t.sign)>>1&1
+}
+
+// key returns the pattern key of index x in the chunk from lo of the
+// group of node m.
+func (p pairIndex) key(lo, m int32, x int) uint64 {
+	n := lo + int32(x/p.perNode)
+	d := int32(x%p.perNode/2) - p.spread
+	neg := x&1 == 1
+	if d >= 0 { // t is the base term: u's node is above m when d = 0
+		return makeKey(m, n, d, neg)
+	}
+	return makeKey(n, m, -d, neg)
+}
+
+// ofKey is the inverse of key: the index of key k (whose lower node is
+// m) in the chunk from lo of m's group, or false if its other node lies
+// outside the chunk.
+func (p pairIndex) ofKey(lo, m int32, k uint64) (int, bool) {
+	a, b, d, neg := splitKey(k)
+	n := b
+	if a != m {
+		n, d = a, -d
+	}
+	if uint32(n-lo) >= uint32(p.nodes) {
+		return 0, false
+	}
+	x := int(n-lo)*p.perNode + 2*int(d+p.spread)
+	if neg {
+		x++
+	}
+	return x, true
+}
+
+// groupTable holds the counts (or ranks) of a chunk of one group's keys
+// by pairIndex.
+type groupTable struct {
+	dense []int32 // zero but at used[:nUsed]
+	used  []int32 // used[:nUsed]: the indices set, in the order first set
+	nUsed int
+}
+
+// reset prepares the table for the indices of ix.
+func (g *groupTable) reset(ix pairIndex) {
+	if size := int(ix.nodes) * ix.perNode; len(g.dense) < size {
+		g.dense, g.used = make([]int32, size), make([]int32, size+1)
+	}
+	g.nUsed = 0
+}
+
+// set gives index x the value v > 0.
+func (g *groupTable) set(x int, v int32) {
+	g.dense[x] = v
+	g.used[g.nUsed] = int32(x)
+	g.nUsed++
+}
+
+// clear empties the table.
+func (g *groupTable) clear() {
+	for _, x := range g.used[:g.nUsed] {
+		g.dense[x] = 0
+	}
+	g.nUsed = 0
+}
+
 // indexByNode lists the terms of rows by node and returns each node's
-// list (in the order of the rows, then of their terms).
-func (b *bulkBuffers) indexByNode(rows []row, nodes int) [][]termAt {
+// list (in the order of the rows, then of their terms) and the pairIndex of
+// the rows' shifts.
+func (b *bulkBuffers) indexByNode(rows []row, nodes int) ([][]termAt, pairIndex) {
 	end := slices.Grow(b.nodeEnd[:0], nodes)[:nodes]
 	clear(end)
 	total := 0
+	lo, hi := int32(maxShift), int32(0)
 	for i := range rows {
 		for _, u := range rows[i].terms {
 			end[u.node]++
+			lo, hi = min(lo, u.shift), max(hi, u.shift)
 		}
 		total += len(rows[i].terms)
 	}
@@ -205,28 +315,12 @@ func (b *bulkBuffers) indexByNode(rows []row, nodes int) [][]termAt {
 	b.byNode, b.nodeEnd = at, end
 	groups := slices.Grow(b.groups[:0], nodes)[:nodes]
 	b.groups = groups
-	lo := int32(0)
-	for m, hi := range end {
-		groups[m] = at[lo:hi:hi]
-		lo = hi
+	start := int32(0)
+	for m, stop := range end {
+		groups[m] = at[start:stop:stop]
+		start = stop
 	}
-	return groups
-}
-
-// eachPairOf calls f on every usable pair of the terms ts with the terms
-// after them in their rows, in the order of ts, then of the rows; with
-// a filter set (see want), only on the pairs it lets through.
-func (e *engine) eachPairOf(rows []row, ts []termAt, set []uint64, f func(r *row, t, u term)) {
-	for _, a := range ts {
-		r := &rows[a.row]
-		s := e.slack(r)
-		t := r.terms[a.x]
-		for _, u := range r.terms[a.x+1:] {
-			if (set == nil || set[u.node]&wantBit(u.shift-t.shift, u.sign != t.sign) != 0) && e.counted(t, u, s) {
-				f(r, t, u)
-			}
-		}
-	}
+	return groups, newPairIndex(max(hi-lo, 0), nodes)
 }
 
 // stageRows stages every usable pair of rows, row by row.
@@ -285,105 +379,4 @@ func (b *bulkBuffers) sortedLive(floor int32) []int32 {
 	}
 	b.live = live
 	return live
-}
-
-// groupCounter maps uint64 keys to int32 values (counts, or ranks) in an
-// open-addressing table (linear probing, Fibonacci hashing) that doubles at
-// half load and is emptied through the list of the slots it used, so that
-// a small group costs only its own slots.
-type groupCounter struct {
-	keys  []uint64 // key + 1, 0 marking an empty slot
-	vals  []int32
-	used  []int32 // the occupied slots
-	shift uint
-	moved []keyVal // grow's
-}
-
-// groupCounterBits sizes the table after a reset (2^bits slots): a group
-// of an input of a 128x128 int8 matrix holds a few thousand keys.
-const groupCounterBits = 12
-
-// reset empties the table.
-func (h *groupCounter) reset() {
-	for _, s := range h.used {
-		h.keys[s] = 0
-	}
-	h.used = h.used[:0]
-	const size = 1 << groupCounterBits
-	if len(h.keys) == 0 {
-		h.keys, h.vals = make([]uint64, size), make([]int32, size)
-	}
-	h.keys, h.vals = h.keys[:size], h.vals[:size]
-	h.shift = 64 - groupCounterBits
-}
-
-// slot returns k's slot, claiming an empty one (value 0) if k is absent.
-func (h *groupCounter) slot(k uint64) int {
-	k++
-	mask := uint64(len(h.keys) - 1)
-	for i := (k * 0x9e3779b97f4a7c15) >> h.shift; ; i = (i + 1) & mask {
-		switch h.keys[i] {
-		case k:
-			return int(i)
-		case 0:
-			h.keys[i], h.vals[i] = k, 0
-			h.used = append(h.used, int32(i))
-			if 2*len(h.used) > len(h.keys) {
-				h.grow()
-				return h.slot(k - 1)
-			}
-			return int(i)
-		}
-	}
-}
-
-// add counts one more occurrence of k.
-func (h *groupCounter) add(k uint64) { h.vals[h.slot(k)]++ }
-
-// set gives k the value v.
-func (h *groupCounter) set(k uint64, v int32) { h.vals[h.slot(k)] = v }
-
-// get returns k's value, or false when k is absent.
-func (h *groupCounter) get(k uint64) (int32, bool) {
-	k++
-	mask := uint64(len(h.keys) - 1)
-	for i := (k * 0x9e3779b97f4a7c15) >> h.shift; ; i = (i + 1) & mask {
-		switch h.keys[i] {
-		case k:
-			return h.vals[i], true
-		case 0:
-			return 0, false
-		}
-	}
-}
-
-// grow doubles the table, keeping its keys and values and the order of
-// used.
-func (h *groupCounter) grow() {
-	h.moved = h.moved[:0]
-	for _, s := range h.used {
-		h.moved = append(h.moved, keyVal{h.keys[s], h.vals[s]})
-		h.keys[s] = 0
-	}
-	n := 2 * len(h.keys)
-	if cap(h.keys) >= n {
-		h.keys, h.vals = h.keys[:n], h.vals[:n] // an earlier group's table
-	} else {
-		h.keys, h.vals = make([]uint64, n), make([]int32, n)
-	}
-	h.shift--
-	mask := uint64(n - 1)
-	for x, kv := range h.moved {
-		i := (kv.key * 0x9e3779b97f4a7c15) >> h.shift
-		for h.keys[i] != 0 {
-			i = (i + 1) & mask
-		}
-		h.keys[i], h.vals[i] = kv.key, kv.val
-		h.used[x] = int32(i)
-	}
-}
-
-type keyVal struct {
-	key uint64
-	val int32
 }

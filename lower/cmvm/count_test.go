@@ -11,10 +11,16 @@ import (
 // (bulkCount) builds the table that staging every pair and grouping them
 // does: same slots and keys, same occurrence lists in the same order, same
 // counts, buckets and conflicts (so the same graphs), with and without a
-// depth bound.
+// depth bound, and with the group table holding all of a group's nodes or
+// only one node at a time.
 func TestBulkCountMatchesStaging(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 7))
-	for trial := range 4 {
+	defer func(n int) { maxDenseIndices = n }(maxDenseIndices)
+	for trial := range 8 {
+		maxDenseIndices = 1 << 22
+		if trial >= 4 {
+			maxDenseIndices = 1 // chunks of one node
+		}
 		rows, cols := 32+rng.IntN(16), 48+rng.IntN(16)
 		m := randomMatrix(rng, rows, cols, 256)
 		n, err := normalize(Problem{Matrix: m, Inputs: inputs8(cols)})
@@ -81,7 +87,7 @@ func sameTable(a, b *pairTable) error {
 		}
 	}
 	for x := range a.termHead {
-		if ha, hb := a.termHead[x], b.termHead[x]; (ha < 0) != (hb < 0) || ha >= 0 && a.pool[ha].occurrence != b.pool[hb].occurrence {
+		if ha, hb := a.termHead[x], b.termHead[x]; (ha < 0) != (hb < 0) || ha >= 0 && a.pool[ha.node()].occurrence != b.pool[hb.node()].occurrence {
 			return fmt.Errorf("term %d: lists start differently", x)
 		}
 	}

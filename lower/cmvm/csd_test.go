@@ -58,7 +58,10 @@ func TestCSDProperties(t *testing.T) {
 		if sum.Cmp(big.NewInt(v)) != 0 {
 			t.Fatalf("csd(%d) sums to %v", v, sum)
 		}
-		m := absU(v)
+		m := uint64(v)
+		if v < 0 {
+			m = -m
+		}
 		hi, lo := bits.Mul64(m, 3) // 3m as a 128-bit number
 		w := bits.OnesCount64(lo^m) + bits.OnesCount64(hi)
 		if len(ds) != w || csdWeight(v) != w {

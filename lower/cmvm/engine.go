@@ -100,17 +100,15 @@ func putWorkspace(w *workspace) {
 	}
 }
 
-// coefs returns a zeroed vector of n coefficients carved from the slab.
-// Vectors of earlier attempts are overwritten: only the current attempt's
-// nodes may be alive.
+// coefs returns a vector of n coefficients carved from the slab, not
+// zeroed: the caller sets every one. Vectors of earlier attempts are
+// overwritten: only the current attempt's nodes may be alive.
 func (w *workspace) coefs(n int) []int64 {
 	if len(w.slab)+n > cap(w.slab) {
 		w.slab = make([]int64, 0, max(4096, 2*cap(w.slab), n))
 	}
 	w.slab = w.slab[:len(w.slab)+n]
-	c := w.slab[len(w.slab)-n:]
-	clear(c)
-	return c
+	return w.slab[len(w.slab)-n:]
 }
 
 // newEngine starts an attempt over the given inputs. bound >= 0 limits the
@@ -125,6 +123,7 @@ func newEngine(ws *workspace, inputs []Interval, model CostModel, bound int, rng
 	}
 	for j, iv := range inputs {
 		c := e.coefs(len(inputs))
+		clear(c)
 		c[j] = 1
 		e.nodes = append(e.nodes, node{coef: c, iv: iv, width: iv.Width(), a: -1, b: -1})
 	}

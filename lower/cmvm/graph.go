@@ -3,6 +3,8 @@ package cmvm
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // Op is one two-input adder: value = A + (B << Shift), or A - (B << Shift)
@@ -139,7 +141,7 @@ func (g *Graph) evalInt64(x []int64) ([]int64, bool) {
 	unit := g.Unit()
 	val := make([]int64, len(g.Inputs)+len(g.Ops))
 	for j, v := range x {
-		s, ok := shlInt64(v, g.Inputs[j].Exp-unit)
+		s, ok := intrange.ShlInt64(v, g.Inputs[j].Exp-unit)
 		if !ok {
 			return nil, false
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // Interval is the set of fixed-point values {k · 2^Exp : Lo <= k <= Hi}: a
@@ -46,25 +48,10 @@ func (iv Interval) IsZero() bool { return iv.Lo == 0 && iv.Hi == 0 }
 // Width returns the number of bits k + i + f of the fixed-point type that
 // holds the interval exactly (ERRATA.md, "Fixed-point view"): 0 for [0, 0],
 // else k = (Lo < 0) and i + f = ceil_log2(max(|Lo|, Hi + 1)).
-func (iv Interval) Width() int {
-	if iv.IsZero() {
-		return 0
-	}
-	m := uint64(iv.Hi) + 1 // exact even for Hi = MaxInt64 (as uint64)
-	if iv.Hi < 0 {
-		m = 0
-	}
-	if iv.Lo < 0 {
-		if a := -uint64(iv.Lo); a > m {
-			m = a
-		}
-	}
-	w := bits.Len64(m - 1) // ceil_log2(m) for m >= 1
-	if iv.Lo < 0 {
-		w++
-	}
-	return w
-}
+func (iv Interval) Width() int { return iv.raw().Bits() }
+
+// raw returns the interval's raw integer range (in units of its step).
+func (iv Interval) raw() intrange.Range64 { return intrange.Range64{Lo: iv.Lo, Hi: iv.Hi} }
 
 // CostModel is da4ml's adder cost model (ERRATA.md, "Cost model"): an adder
 // whose result is n bits wide costs ceil(n / AdderSize) and takes
@@ -86,62 +73,16 @@ func ceilDiv(n, size int) int {
 	return (n + size - 1) / size
 }
 
-// addInt64 returns a + b, or false on overflow.
-func addInt64(a, b int64) (int64, bool) {
-	s := a + b
-	if (s > a) != (b > 0) {
-		return 0, false
-	}
-	return s, true
-}
-
-// mulInt64 returns a · b, or false on overflow.
-func mulInt64(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	hi, lo := bits.Mul64(absU(a), absU(b))
-	neg := (a < 0) != (b < 0)
-	if hi != 0 {
-		return 0, false
-	}
-	if neg {
-		if lo > 1<<63 {
-			return 0, false
-		}
-		return int64(-lo), true
-	}
-	if lo >= 1<<63 {
-		return 0, false
-	}
-	return int64(lo), true
-}
-
-// shlInt64 returns a · 2^s for s >= 0, or false on overflow.
-func shlInt64(a int64, s int) (int64, bool) {
-	if a == 0 {
-		return 0, true
-	}
-	if s < 0 || s > 63 {
-		return 0, false
-	}
-	r := a << uint(s)
-	if r>>uint(s) != a {
-		return 0, false
-	}
-	return r, true
-}
-
 // addShifted returns a + b·2^s, or a - b·2^s when neg, exactly: false only
 // when the result itself does not fit in int64 (an intermediate may not,
 // as in 1 - 2^63).
 func addShifted(a, b int64, s int, neg bool) (int64, bool) {
-	if v, ok := shlInt64(b, s); ok {
+	if v, ok := intrange.ShlInt64(b, s); ok {
 		if !neg {
-			return addInt64(a, v)
+			return intrange.AddInt64(a, v)
 		}
 		if v != math.MinInt64 {
-			return addInt64(a, -v)
+			return intrange.AddInt64(a, -v)
 		}
 	}
 	if s < 0 || s > 128 {
@@ -156,13 +97,6 @@ func addShifted(a, b int64, s int, neg bool) (int64, bool) {
 		return 0, false
 	}
 	return r.Int64(), true
-}
-
-func absU(a int64) uint64 {
-	if a < 0 {
-		return -uint64(a)
-	}
-	return uint64(a)
 }
 
 // exactInterval returns the exact range of sum_j coef[j] · x_j for
@@ -183,7 +117,7 @@ func exactInterval(coef []int64, in []Interval) (Interval, error) {
 	if !found {
 		return Interval{}, nil
 	}
-	var lo, hi int64
+	var sum intrange.Range64
 	for j, c := range coef {
 		if c == 0 || in[j].IsZero() {
 			continue
@@ -191,7 +125,7 @@ func exactInterval(coef []int64, in []Interval) (Interval, error) {
 		// c · 2^(Exp_j - exp) is an integer by the choice of exp.
 		var scaled int64
 		if d := in[j].Exp - exp; d >= 0 {
-			s, ok := shlInt64(c, d)
+			s, ok := intrange.ShlInt64(c, d)
 			if !ok {
 				return Interval{}, fmt.Errorf("%w: coefficient %d scaled by 2^%d", ErrOverflow, c, d)
 			}
@@ -199,20 +133,13 @@ func exactInterval(coef []int64, in []Interval) (Interval, error) {
 		} else {
 			scaled = c >> uint(-d)
 		}
-		a, ok1 := mulInt64(scaled, in[j].Lo)
-		b, ok2 := mulInt64(scaled, in[j].Hi)
-		if !ok1 || !ok2 {
+		t, ok := in[j].raw().Scale(scaled)
+		if !ok {
 			return Interval{}, fmt.Errorf("%w: coefficient %d times input %d's range", ErrOverflow, c, j)
 		}
-		if a > b {
-			a, b = b, a
-		}
-		var ok3, ok4 bool
-		lo, ok3 = addInt64(lo, a)
-		hi, ok4 = addInt64(hi, b)
-		if !ok3 || !ok4 {
+		if sum, ok = sum.Add(t); !ok {
 			return Interval{}, fmt.Errorf("%w: range of a linear combination", ErrOverflow)
 		}
 	}
-	return Interval{Lo: lo, Hi: hi, Exp: exp}, nil
+	return Interval{Lo: sum.Lo, Hi: sum.Hi, Exp: exp}, nil
 }

@@ -62,15 +62,7 @@ func TestSortByKey(t *testing.T) {
 				s[i] = keyedOcc{key: rng.Uint64N(spread), occurrence: occurrence{row: int32(i)}}
 			}
 			buf = sortByKey(s, buf)
-			if !slices.IsSortedFunc(s, func(x, y keyedOcc) int {
-				switch {
-				case x.key < y.key:
-					return -1
-				case x.key > y.key:
-					return 1
-				}
-				return 0
-			}) {
+			if !slices.IsSortedFunc(s, byKey) {
 				t.Fatalf("n=%d spread=%d: not sorted", n, spread)
 			}
 			seen := make([]bool, n)

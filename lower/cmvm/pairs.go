@@ -22,11 +22,27 @@ const dropped = -1
 // doubly linked lists: its pattern's, and those of its two terms.
 type occNode struct {
 	occurrence
-	slot         int32
-	next, prev   int32 // pattern list
-	tNext, tPrev int32 // list of term t
-	uNext, uPrev int32 // list of term u
+	slot       int32
+	next, prev int32        // pattern list
+	terms      [2]termLinks // the lists of term t (side 0) and term u (side 1)
 }
+
+// termLinks are a pool node's neighbours in one term's list.
+type termLinks struct{ next, prev termRef }
+
+// termRef is a place in a term's list: pool node j on side s (0 if the term
+// is the node's t, 1 if its u), as j<<1 | s, or -1 for none. A link names
+// the side of the neighbour it points to, so that unlinking a node only
+// writes its neighbours (no load decides which of their lists to patch:
+// such loads missed the caches on most drops).
+type termRef int32
+
+func refOf(j int32, side int) termRef { return termRef(j<<1 | int32(side)) }
+
+func (r termRef) node() int32 { return int32(r >> 1) }
+
+// links returns the links of place r.
+func (t *pairTable) links(r termRef) *termLinks { return &t.pool[r>>1].terms[r&1] }
 
 // pairTable holds the live patterns: those with at least two occurrences.
 //
@@ -59,9 +75,9 @@ type pairTable struct {
 	twice []twice
 
 	pool     []occNode
-	freeOcc  int32   // first free pool node (threaded on next), -1 if none
-	termHead []int32 // per term id: first occurrence holding it, -1 if none
-	conf     []int32 // per term id
+	freeOcc  int32     // first free pool node (threaded on next), -1 if none
+	termHead []termRef // per term id: first occurrence holding it, -1 if none
+	conf     []int32   // per term id
 	scratch  []keyedOcc
 	sortBuf  []keyedOcc
 	groups   grouper
@@ -257,51 +273,37 @@ func (t *pairTable) link(i int32, o occurrence) {
 
 // linkAt threads pool node j, holding occurrence o of slot i, on the lists.
 func (t *pairTable) linkAt(i, j int32, o occurrence) {
-	n := occNode{occurrence: o, slot: i, next: t.head[i], prev: -1,
-		tNext: t.termHead[o.t], tPrev: -1, uNext: t.termHead[o.u], uPrev: -1}
+	n := occNode{occurrence: o, slot: i, next: t.head[i], prev: -1}
+	n.terms[0] = termLinks{next: t.termHead[o.t], prev: -1}
+	n.terms[1] = termLinks{next: t.termHead[o.u], prev: -1}
 	t.pool[j] = n
 	if n.next >= 0 {
 		t.pool[n.next].prev = j
 	}
 	t.head[i] = j
-	t.pushTerm(j, o.t, n.tNext)
-	t.pushTerm(j, o.u, n.uNext)
+	t.pushTerm(refOf(j, 0), o.t)
+	t.pushTerm(refOf(j, 1), o.u)
 }
 
-// pushTerm makes node j the head of term x's list, whose old head was h.
-func (t *pairTable) pushTerm(j, x, h int32) {
-	if h >= 0 {
-		if t.pool[h].t == x {
-			t.pool[h].tPrev = j
-		} else {
-			t.pool[h].uPrev = j
-		}
+// pushTerm makes place r the head of term x's list (r's next is the old
+// head).
+func (t *pairTable) pushTerm(r termRef, x int32) {
+	if h := t.termHead[x]; h >= 0 {
+		t.links(h).prev = r
 	}
-	t.termHead[x] = j
+	t.termHead[x] = r
 }
 
-// unlinkTerm removes node j from term x's list.
-func (t *pairTable) unlinkTerm(j, x int32) {
-	n := &t.pool[j]
-	next, prev := n.uNext, n.uPrev
-	if n.t == x {
-		next, prev = n.tNext, n.tPrev
-	}
-	if prev >= 0 {
-		if p := &t.pool[prev]; p.t == x {
-			p.tNext = next
-		} else {
-			p.uNext = next
-		}
+// unlinkTerm removes place r from term x's list.
+func (t *pairTable) unlinkTerm(r termRef, x int32) {
+	l := *t.links(r)
+	if l.prev >= 0 {
+		t.links(l.prev).next = l.next
 	} else {
-		t.termHead[x] = next
+		t.termHead[x] = l.next
 	}
-	if next >= 0 {
-		if q := &t.pool[next]; q.t == x {
-			q.tPrev = prev
-		} else {
-			q.uPrev = prev
-		}
+	if l.next >= 0 {
+		t.links(l.next).prev = l.prev
 	}
 }
 
@@ -319,8 +321,8 @@ func (t *pairTable) drop(j int32) {
 	if n.next >= 0 {
 		t.pool[n.next].prev = n.prev
 	}
-	t.unlinkTerm(j, n.t)
-	t.unlinkTerm(j, n.u)
+	t.unlinkTerm(refOf(j, 0), n.t)
+	t.unlinkTerm(refOf(j, 1), n.u)
 	t.pool[j].slot = dropped
 	t.pool[j].next = t.freeOcc
 	t.freeOcc = j
@@ -345,7 +347,7 @@ func (t *pairTable) drop(j int32) {
 // dropTerm removes every live occurrence holding term x.
 func (t *pairTable) dropTerm(x int32) {
 	for t.termHead[x] >= 0 {
-		t.drop(t.termHead[x])
+		t.drop(t.termHead[x].node())
 	}
 }
 

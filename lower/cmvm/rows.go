@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // row is what remains to be summed for one output. Its terms are sorted by
@@ -210,18 +212,15 @@ func (e *engine) dropInfeasible(r *row, newSlack, oldSlack uint64) {
 	pt := e.pairs
 	doomed := e.doomed[:0]
 	for _, x := range r.terms {
-		for j := pt.termHead[x.id]; j >= 0; {
-			n := &pt.pool[j]
-			next := n.uNext
-			if n.t == x.id { // visit each pair once, from its base term
-				next = n.tNext
+		for ref := pt.termHead[x.id]; ref >= 0; ref = pt.links(ref).next {
+			j := ref.node()
+			if n := &pt.pool[j]; n.t == x.id { // visit each pair once, from its base term
 				a, b, _, _ := splitKey(pt.keys[n.slot])
 				wa, wb := uint64(1)<<uint(e.nodes[a].depth), uint64(1)<<uint(e.nodes[b].depth)
 				if th := max(wa, wb) - min(wa, wb); th > newSlack && th <= oldSlack {
 					doomed = append(doomed, j)
 				}
 			}
-			j = next
 		}
 	}
 	for _, j := range doomed {
@@ -257,9 +256,9 @@ func mergeRows(rows []row) error {
 			hi := lo
 			var c int64
 			for ; hi < len(ts) && ts[hi].node == ts[lo].node; hi++ {
-				v, ok := shlInt64(int64(ts[hi].sign), int(ts[hi].shift))
+				v, ok := intrange.ShlInt64(int64(ts[hi].sign), int(ts[hi].shift))
 				if ok {
-					c, ok = addInt64(c, v)
+					c, ok = intrange.AddInt64(c, v)
 				}
 				if !ok {
 					return fmt.Errorf("%w: merged coefficient", ErrOverflow)

@@ -401,6 +401,21 @@ func TestSolveConcurrent(t *testing.T) {
 	}
 }
 
+// uniformMatrix returns an nOut x nIn matrix of entries uniform in
+// -255..255, each zero with probability 1/zeroOneIn (never when 0: no draw).
+func uniformMatrix(rng *rand.Rand, nOut, nIn, zeroOneIn int) [][]int64 {
+	m := make([][]int64, nOut)
+	for i := range m {
+		m[i] = make([]int64, nIn)
+		for j := range m[i] {
+			if zeroOneIn == 0 || rng.IntN(zeroOneIn) > 0 {
+				m[i][j] = rng.Int64N(511) - 255
+			}
+		}
+	}
+	return m
+}
+
 // TestBlocks forces the split by inputs on small problems: exact results,
 // intervals, depths and costs (checkGraph), and the depth bound.
 func TestBlocks(t *testing.T) {
@@ -409,13 +424,7 @@ func TestBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 15))
 	for it := range 40 {
 		nOut, nIn := 1+rng.IntN(7), 2+rng.IntN(9)
-		m := make([][]int64, nOut)
-		for i := range m {
-			m[i] = make([]int64, nIn)
-			for j := range m[i] {
-				m[i][j] = rng.Int64N(511) - 255
-			}
-		}
+		m := uniformMatrix(rng, nOut, nIn, 0)
 		ins := make([]Interval, nIn)
 		for j := range ins {
 			ins[j] = Interval{Lo: -rng.Int64N(200), Hi: rng.Int64N(200), Exp: rng.IntN(3) - 1}
@@ -450,30 +459,13 @@ func TestTranspose(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 21))
 	for it := range 60 {
 		nOut, nIn := 1+rng.IntN(6), 1+rng.IntN(12)
-		m := make([][]int64, nOut)
-		for i := range m {
-			m[i] = make([]int64, nIn)
-			for j := range m[i] {
-				if rng.IntN(5) > 0 {
-					m[i][j] = rng.Int64N(511) - 255
-				}
-			}
-		}
+		m := uniformMatrix(rng, nOut, nIn, 5)
 		p := Problem{Matrix: m, Inputs: randomInputs(rng, nIn, it%2 == 0)}
 		n, err := normalize(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		nt := &normalized{nOut: n.nIn, nIn: n.nOut, rows: make([][]int64, n.nIn), inputs: make([]Interval, n.nOut)}
-		for j := range nt.rows {
-			nt.rows[j] = make([]int64, n.nOut)
-			for i := range n.nOut {
-				nt.rows[j][i] = n.rows[i][j]
-			}
-		}
-		for i := range nt.inputs {
-			nt.inputs[i] = Interval{Lo: -1, Hi: 1}
-		}
+		nt := transposed(n)
 		model := CostModel{AdderSize: 1 + rng.IntN(8), CarrySize: 1 + rng.IntN(8)}
 		gt, err := solveNormalized(nt, Options{}, model, -1)
 		if err != nil {

@@ -1,6 +1,7 @@
 package cmvm
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -8,13 +9,18 @@ import (
 // grouper groups keyed occurrences with an open-addressing hash table
 // (linear probing, Fibonacci hashing), keeping its memory between calls.
 type grouper struct {
-	keys  []uint64 // per table slot: key + 1, 0 marking an empty slot
-	first []int32  // per table slot: the group's first element
-	last  []int32  // per table slot: the group's last element so far
-	count []int32  // per table slot: the group's size
-	next  []int32  // per element: the next element of its group, or -1
-	slot  []int32  // per element: its table slot
+	table []groupSlot // empty between calls (group clears the slots it used)
+	slots []int32     // the table's used slots, in the order of their first element
+	next  []int32     // per element: the next element of its group, or -1
 	out   []keyedOcc
+}
+
+// groupSlot is one slot of grouper's table, its fields side by side so that
+// a probe touches one cache line.
+type groupSlot struct {
+	key         uint64 // key + 1, 0 marking an empty slot
+	first, last int32  // the group's first element and its last so far
+	count       int32  // the group's size
 }
 
 // group calls f once for every group of at least two elements of s sharing
@@ -25,42 +31,48 @@ func (g *grouper) group(s []keyedOcc, f func([]keyedOcc)) {
 	for size < 2*len(s) {
 		size, shift = 2*size, shift-1
 	}
-	if cap(g.keys) < size {
-		g.keys = make([]uint64, size)
-		g.first, g.last, g.count = make([]int32, size), make([]int32, size), make([]int32, size)
+	if cap(g.table) < size {
+		g.table = make([]groupSlot, size)
 	}
-	g.keys, g.first, g.last, g.count = g.keys[:size], g.first[:size], g.last[:size], g.count[:size]
-	clear(g.keys)
+	g.table = g.table[:size]
+	g.slots = g.slots[:0]
 	g.next = slices.Grow(g.next[:0], len(s))[:len(s)]
-	g.slot = slices.Grow(g.slot[:0], len(s))[:len(s)]
 	mask := uint64(size - 1)
 	for x := range s {
 		k := s[x].key + 1
 		i := (k * 0x9e3779b97f4a7c15) >> shift
-		for g.keys[i] != 0 && g.keys[i] != k {
+		for g.table[i].key != 0 && g.table[i].key != k {
 			i = (i + 1) & mask
 		}
-		g.next[x], g.slot[x] = -1, int32(i)
-		if g.keys[i] == 0 {
-			g.keys[i], g.first[i], g.last[i], g.count[i] = k, int32(x), int32(x), 1
+		g.next[x] = -1
+		sl := &g.table[i]
+		if sl.key == 0 {
+			*sl = groupSlot{key: k, first: int32(x), last: int32(x), count: 1}
+			g.slots = append(g.slots, int32(i))
 			continue
 		}
-		g.next[g.last[i]] = int32(x)
-		g.last[i] = int32(x)
-		g.count[i]++
+		g.next[sl.last] = int32(x)
+		sl.last = int32(x)
+		sl.count++
 	}
-	for x := range s {
-		i := g.slot[x]
-		if g.first[i] != int32(x) || g.count[i] < 2 {
+	for _, i := range g.slots {
+		sl := &g.table[i]
+		if sl.count < 2 {
 			continue
 		}
 		g.out = g.out[:0]
-		for y := int32(x); y >= 0; y = g.next[y] {
+		for y := sl.first; y >= 0; y = g.next[y] {
 			g.out = append(g.out, s[y])
 		}
 		f(g.out)
 	}
+	for _, i := range g.slots {
+		g.table[i] = groupSlot{}
+	}
 }
+
+// byKey orders keyed occurrences by key.
+func byKey(x, y keyedOcc) int { return cmp.Compare(x.key, y.key) }
 
 // sortByKey sorts s by key (deterministically) and returns the scratch
 // buffer it used. Large inputs use an LSD radix sort over the key bits
@@ -68,15 +80,7 @@ func (g *grouper) group(s []keyedOcc, f func([]keyedOcc)) {
 // sorting of these 32-byte records several times over.
 func sortByKey(s, buf []keyedOcc) []keyedOcc {
 	if len(s) < 128 {
-		slices.SortFunc(s, func(x, y keyedOcc) int {
-			switch {
-			case x.key < y.key:
-				return -1
-			case x.key > y.key:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(s, byKey)
 		return buf
 	}
 	var all uint64

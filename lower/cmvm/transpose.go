@@ -3,6 +3,8 @@ package cmvm
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // Transposition. A tall problem (more inputs than outputs) holds long rows:
@@ -43,7 +45,7 @@ func transposeGraph(g *Graph, in []Interval, model CostModel) (*Graph, error) {
 	for v := nNodes - 1; v >= 0; v-- {
 		r := blockTerm{node: -1}
 		if ts := users[v]; len(ts) > 0 {
-			o, err := t.sumTerms(ts)
+			o, err := t.sumTerms(ts, false)
 			if err != nil {
 				return nil, err
 			}
@@ -72,72 +74,6 @@ func transposeGraph(g *Graph, in []Interval, model CostModel) (*Graph, error) {
 	t.recost()
 	t.foldSigns()
 	return t, nil
-}
-
-// sumTerms adds terms with a Huffman tree on depth, lower shifts first,
-// leaving the ops' intervals to exactIntervals.
-func (g *Graph) sumTerms(ts []blockTerm) (Output, error) {
-	h := &blockHeap{g: g, ts: ts}
-	for i := len(ts)/2 - 1; i >= 0; i-- {
-		down(h, i)
-	}
-	for len(h.ts) > 1 {
-		t := popTerm(h)
-		u := popTerm(h)
-		if u.shift < t.shift {
-			t, u = u, t
-		}
-		d := u.shift - t.shift
-		if d > maxShift {
-			return Output{}, fmt.Errorf("%w: shift above %d", ErrOverflow, maxShift)
-		}
-		g.Ops = append(g.Ops, Op{A: t.node, B: u.node, Shift: d, Sub: t.neg != u.neg,
-			Depth: max(g.depthOf(t.node), g.depthOf(u.node)) + 1})
-		pushTerm(h, blockTerm{node: len(g.Inputs) + len(g.Ops) - 1, shift: t.shift, neg: t.neg})
-	}
-	t := h.ts[0]
-	return Output{Node: t.node, Shift: t.shift, Neg: t.neg}, nil
-}
-
-// Heap helpers on blockHeap without container/heap's interface boxing.
-func down(h *blockHeap, i int) {
-	n := len(h.ts)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h.Less(r, l) {
-			m = r
-		}
-		if !h.Less(m, i) {
-			return
-		}
-		h.Swap(i, m)
-		i = m
-	}
-}
-
-func popTerm(h *blockHeap) blockTerm {
-	n := len(h.ts) - 1
-	h.Swap(0, n)
-	t := h.ts[n]
-	h.ts = h.ts[:n]
-	down(h, 0)
-	return t
-}
-
-func pushTerm(h *blockHeap, t blockTerm) {
-	h.ts = append(h.ts, t)
-	for i := len(h.ts) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.Less(i, p) {
-			return
-		}
-		h.Swap(i, p)
-		i = p
-	}
 }
 
 // exactIntervals sets every op's exact interval from its integer
@@ -175,24 +111,16 @@ func (g *Graph) exactIntervals() error {
 			if e := iv.Exp + bits.TrailingZeros64(uint64(v)); !found[k] || e < exp[k] {
 				exp[k], found[k] = e, true
 			}
-			s, ok := shlInt64(v, iv.Exp-u)
+			s, ok := intrange.ShlInt64(v, iv.Exp-u)
 			if !ok {
 				return overflow
 			}
-			x, ok1 := mulInt64(s, iv.Lo)
-			y, ok2 := mulInt64(s, iv.Hi)
+			t, ok1 := iv.raw().Scale(s)
+			sum, ok2 := intrange.Range64{Lo: lo[k], Hi: hi[k]}.Add(t)
 			if !ok1 || !ok2 {
 				return overflow
 			}
-			if x > y {
-				x, y = y, x
-			}
-			var ok3, ok4 bool
-			lo[k], ok3 = addInt64(lo[k], x)
-			hi[k], ok4 = addInt64(hi[k], y)
-			if !ok3 || !ok4 {
-				return overflow
-			}
+			lo[k], hi[k] = sum.Lo, sum.Hi
 		}
 	}
 	for k := range g.Ops {
@@ -219,6 +147,17 @@ func transposeFor(n *normalized, opt Options, bound int) *normalized {
 	if k <= 1 {
 		return nil
 	}
+	nt := transposed(n)
+	if numBlocks(nt) >= k {
+		return nil
+	}
+	return nt
+}
+
+// transposed returns the transpose of n, Mᵀ, over inputs of interval
+// [-1, 1] (the transposition principle does not depend on them; the
+// transposed graph's intervals are computed afresh).
+func transposed(n *normalized) *normalized {
 	nt := &normalized{nOut: n.nIn, nIn: n.nOut, rows: make([][]int64, n.nIn), inputs: make([]Interval, n.nOut)}
 	for j := range nt.rows {
 		nt.rows[j] = make([]int64, n.nOut)
@@ -228,9 +167,6 @@ func transposeFor(n *normalized, opt Options, bound int) *normalized {
 	}
 	for i := range nt.inputs {
 		nt.inputs[i] = Interval{Lo: -1, Hi: 1}
-	}
-	if numBlocks(nt) >= k {
-		return nil
 	}
 	return nt
 }

@@ -1,6 +1,9 @@
 package cmvm
 
-import "container/heap"
+import (
+	"cmp"
+	"slices"
+)
 
 // ref reads a value from the graph as sign · node << shift, or zero when
 // node = -1: how an output, or a stage of a decomposition, reads its sum.
@@ -48,46 +51,83 @@ func (e *engine) reduceRow(terms []term) (ref, error) {
 		t := terms[0]
 		return ref{t.node, t.shift, t.sign}, nil
 	}
-	h := &termHeap{e: e}
-	h.ts = append(h.ts, terms...)
-	heap.Init(h)
-	for h.Len() > 1 {
-		t := heap.Pop(h).(term)
-		u := heap.Pop(h).(term)
+	h := &minHeap[term]{ts: slices.Clone(terms), less: func(a, b term) bool {
+		return treeOrder(e.nodes[a.node].depth, int(a.shift), int(a.node), e.nodes[b.node].depth, int(b.shift), int(b.node))
+	}}
+	h.init()
+	for len(h.ts) > 1 {
+		t := h.pop()
+		u := h.pop()
 		k, base := pairKey(t, u)
 		p, err := e.makeNode(k)
 		if err != nil {
 			return zeroRef, err
 		}
-		heap.Push(h, term{node: p, shift: base.shift, sign: base.sign})
+		h.push(term{node: p, shift: base.shift, sign: base.sign})
 	}
 	t := h.ts[0]
 	return ref{t.node, t.shift, t.sign}, nil
 }
 
-// termHeap orders terms by (depth, shift, node).
-type termHeap struct {
-	e  *engine
-	ts []term
+// treeOrder orders the terms of a Huffman adder tree: by depth, then
+// shift, then node.
+func treeOrder(depthA, shiftA, nodeA, depthB, shiftB, nodeB int) bool {
+	return cmp.Or(cmp.Compare(depthA, depthB), cmp.Compare(shiftA, shiftB), cmp.Compare(nodeA, nodeB)) < 0
 }
 
-func (h *termHeap) Len() int { return len(h.ts) }
-func (h *termHeap) Less(i, j int) bool {
-	a, b := h.ts[i], h.ts[j]
-	da, db := h.e.nodes[a.node].depth, h.e.nodes[b.node].depth
-	if da != db {
-		return da < db
-	}
-	if a.shift != b.shift {
-		return a.shift < b.shift
-	}
-	return a.node < b.node
+// minHeap is a binary min-heap under less, with container/heap's
+// algorithms (so equal elements come out in the same order) and without
+// its interface boxing.
+type minHeap[T any] struct {
+	ts   []T
+	less func(a, b T) bool
 }
-func (h *termHeap) Swap(i, j int) { h.ts[i], h.ts[j] = h.ts[j], h.ts[i] }
-func (h *termHeap) Push(x any)    { h.ts = append(h.ts, x.(term)) }
-func (h *termHeap) Pop() any {
+
+// init orders ts into a heap.
+func (h *minHeap[T]) init() {
+	for i := len(h.ts)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *minHeap[T]) down(i int) {
 	n := len(h.ts)
-	t := h.ts[n-1]
-	h.ts = h.ts[:n-1]
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && h.less(h.ts[r], h.ts[l]) {
+			m = r
+		}
+		if !h.less(h.ts[m], h.ts[i]) {
+			return
+		}
+		h.ts[i], h.ts[m] = h.ts[m], h.ts[i]
+		i = m
+	}
+}
+
+// pop removes and returns the least element.
+func (h *minHeap[T]) pop() T {
+	n := len(h.ts) - 1
+	h.ts[0], h.ts[n] = h.ts[n], h.ts[0]
+	t := h.ts[n]
+	h.ts = h.ts[:n]
+	h.down(0)
 	return t
+}
+
+// push adds t.
+func (h *minHeap[T]) push(t T) {
+	h.ts = append(h.ts, t)
+	for i := len(h.ts) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(h.ts[i], h.ts[p]) {
+			return
+		}
+		h.ts[i], h.ts[p] = h.ts[p], h.ts[i]
+		i = p
+	}
 }

@@ -2,7 +2,8 @@
 // timing the solver in a process of its own (bench/cmvm-speed.sh) and for
 // checking that a change to the solver leaves its graphs unchanged.
 //
-//	cmvm-solve [-depth D] RxC ...   solve bench/cmvm's seed-0 int8 matrix of
+//	cmvm-solve [-depth D] [-cpuprofile F] RxC ...
+//	                                solve bench/cmvm's seed-0 int8 matrix of
 //	                                R inputs and C outputs with lower-tiles'
 //	                                options and print its statistics
 //	cmvm-solve -hashes              print a hash of every graph of the check
@@ -20,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	cmvmbench "github.com/otir-dev/otir/bench/cmvm"
 	"github.com/otir-dev/otir/lower/cmvm"
@@ -28,14 +30,26 @@ import (
 func main() {
 	hashes := flag.Bool("hashes", false, "print the hash of every graph of the check set")
 	depth := flag.Int("depth", 0, "max-adder-depth: 0 unconstrained, -1 minimal")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the solves to `file`")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: cmvm-solve [-depth D] RxC ... | cmvm-solve -hashes")
+		fmt.Fprintln(os.Stderr, "usage: cmvm-solve [-depth D] [-cpuprofile F] RxC ... | cmvm-solve -hashes")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 	if *hashes == (flag.NArg() > 0) {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "cmvm-solve: error: %v\n", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *hashes {
 		checkSet()
