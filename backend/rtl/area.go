@@ -2,6 +2,7 @@ package rtl
 
 import (
 	"math"
+	"strconv"
 )
 
 // Estimate is a design's area on a Xilinx 6-input-LUT fabric as yosys's
@@ -17,32 +18,41 @@ type Estimate struct {
 
 // areaFeatures are the netlist's counts the estimate weighs.
 type areaFeatures struct {
-	adderBits  int // result bits of adders of two varying operands that need a carry chain
-	constBits  int // the same of adders of a varying operand and a constant
-	cmpBits    int // the same of subtractors whose sign bit alone is read: comparisons
+	carryBits  int // result bits of adders that need a carry chain (below: which of them need a LUT)
+	adderBits  int // those whose operands' bits both vary: a LUT (the carry chain's propagate)
+	invBits    int // those where one operand's bit is a constant that makes the other's bit inverted: a LUT
+	cmpBits    int // those of subtractors whose sign bit alone is read: comparisons
 	muxBits    int // 2:1 multiplexer bits
 	zeroBits   int // multiplexer bits one of whose inputs is constant zero: AND gates
 	gateBits   int // bits of and/or/xor/not
 	reduceIns  int // inputs of or/and reductions
-	lookupLUTs int // 6-input LUTs of the ROMs: out bits · 2^max(index-6, 0)
+	lookupLUTs int // 6-input LUTs of the ROMs: out bits · romLUTs(index bits)
 	dsps       int // DSP48E1 slices of the multipliers (25x18 signed each)
 }
 
 // The weights of the features, fitted by least squares on the calibration
 // designs and rounded (bench/lut-model.sh; docs/rtl.md "Cost model"):
-//   - an adder bit is about one LUT (the carry chain's propagate; yosys
-//     merges a few into neighbouring logic): 0.95, 0.9 with a constant
-//     operand or when only its sign is read;
+//   - an adder bit is one LUT (the carry chain's propagate, a ^ b) where
+//     both operands' bits vary: 1; where one is a constant bit that
+//     inverts the other, 0.95; where the constant passes the other bit as
+//     it is, none (a wire); the carry out, above both operands' bits,
+//     none; 0.9 a bit when only the sign is read (a comparison);
 //   - a 2:1 mux bit, and an AND with a mux's zero branch, fold into the
 //     LUT of the adder or comparison next to it: 0;
 //   - and/or/xor/not bits pack two to a LUT: 0.5; a reduction of n inputs
 //     is a tree of LUT6s: n/5;
-//   - a ROM takes a LUT6 per output bit and 64 entries, a few shared: 0.95;
+//   - a ROM takes a LUT6 per output bit and 64 entries, and beyond 256
+//     entries a tree of LUT6 multiplexers (romLUTs), a few shared: 0.95;
 //   - a multiplier is DSP slices, no LUTs (synth_xilinx's default);
-//   - a carry cell (CARRY4) serves about four adder bits: 0.24 a bit.
+//   - a carry cell (CARRY4) serves about four adder bits, the carry out
+//     included: 0.24 a bit.
+//
+// Statements that repeat an earlier one count once (merged: yosys's
+// opt_merge), in the logic and in the pipeline registers.
 const (
-	lutPerAdderBit  = 0.95
-	lutPerConstBit  = 0.9
+	lutPerAdderBit  = 1
+	lutPerInvBit    = 0.95
+	lutPerCmpBit    = 0.9
 	lutPerGateBit   = 0.5
 	lutPerReduceIn  = 0.2
 	lutPerLookupLUT = 0.95
@@ -52,10 +62,10 @@ const (
 // Estimate returns the design's estimated area.
 func (d *Design) Estimate() Estimate {
 	f := d.features()
-	luts := lutPerAdderBit*float64(f.adderBits) + lutPerConstBit*float64(f.constBits+f.cmpBits) +
+	luts := lutPerAdderBit*float64(f.adderBits) + lutPerInvBit*float64(f.invBits) + lutPerCmpBit*float64(f.cmpBits) +
 		lutPerGateBit*float64(f.gateBits) + lutPerReduceIn*float64(f.reduceIns) +
 		lutPerLookupLUT*float64(f.lookupLUTs)
-	carry := carryPerBit * float64(f.adderBits+f.constBits+f.cmpBits)
+	carry := carryPerBit * float64(f.carryBits)
 	return Estimate{LUTs: int(math.Round(luts)), Carry: int(math.Round(carry)), FlipFlops: d.FlipFlops, DSPs: f.dsps}
 }
 
@@ -82,18 +92,20 @@ func (d *Design) features() areaFeatures {
 			if n.kind == kAdd {
 				low = max(low, trailingZeros(n.a))
 			}
-			bits := w - low
-			if bits <= 0 {
+			// The top bit, above both operands' own bits, is the carry
+			// chain's carry out: no LUT.
+			hi := min(w, max(significant(n.a), significant(n.b)))
+			if hi <= low {
 				continue
 			}
-			switch {
-			case signOnly[i]:
-				f.cmpBits += bits
-			case constant:
-				f.constBits += bits
-			default:
-				f.adderBits += bits
+			f.carryBits += min(w, hi+1) - low // the carry out's included
+			if signOnly[i] {
+				f.cmpBits += hi - low
+				continue
 			}
+			adder, inv := adderBitLUTs(n, low, hi)
+			f.adderBits += adder
+			f.invBits += inv
 		case kMux:
 			if isZero(n.a) || isZero(n.b) {
 				f.zeroBits += w
@@ -106,7 +118,7 @@ func (d *Design) features() areaFeatures {
 			f.reduceIns += n.a.width()
 		case kLookup:
 			t := d.tables[n.table]
-			f.lookupLUTs += w << max(t.index-6, 0)
+			f.lookupLUTs += w * romLUTs(t.index)
 		case kMul:
 			// Operands of up to 25 and 18 bits fit one slice; wider ones
 			// take a slice per 25x18 tile.
@@ -122,9 +134,14 @@ func (d *Design) features() areaFeatures {
 // depends on (0: the net is dead), and whether its top bit is all that is
 // read. Nets only read earlier nets, so one pass from the last net back
 // finds them.
+//
+// A net that repeats an earlier one (the same statement on the same
+// operands) is never used: its readers read the earlier net, as yosys's
+// opt_merge makes them, so the area counts each distinct statement once.
 func (d *Design) usedBits() ([]int, []bool) {
 	used := make([]int, len(d.nets))
 	below := make([]bool, len(d.nets)) // a bit below the top is read
+	canon := d.merged()
 	mark := func(e expr) {
 		for _, p := range e {
 			if p.net < 0 {
@@ -134,9 +151,10 @@ func (d *Design) usedBits() ([]int, []bool) {
 			if p.rep {
 				hi = p.lo
 			}
-			used[p.net] = max(used[p.net], hi+1)
-			if p.lo < d.nets[p.net].width-1 {
-				below[p.net] = true
+			n := canon[p.net]
+			used[n] = max(used[n], hi+1)
+			if p.lo < d.nets[n].width-1 {
+				below[n] = true
 			}
 		}
 	}
@@ -256,4 +274,127 @@ func isZero(e expr) bool {
 		}
 	}
 	return true
+}
+
+// merged returns, for every net, the first net of the same statement on
+// the same operands (itself if none came before): yosys's opt_merge, which
+// also takes the operands of commutative cells in either order.
+func (d *Design) merged() []int {
+	canon := make([]int, len(d.nets))
+	first := make(map[string]int, len(d.nets))
+	var key, ka, kb []byte
+	for i, n := range d.nets {
+		canon[i] = i
+		if n.kind == kPort {
+			continue // driven from outside: each port its own
+		}
+		ka = appendExprKey(ka[:0], n.a, canon)
+		kb = appendExprKey(kb[:0], n.b, canon)
+		if commutative(n.kind) && string(kb) < string(ka) {
+			ka, kb = kb, ka
+		}
+		key = append(key[:0], byte(n.kind))
+		key = strconv.AppendInt(key, int64(n.width), 10)
+		key = append(key, ' ')
+		key = strconv.AppendInt(key, int64(n.table), 10)
+		key = append(key, '|')
+		key = append(key, ka...)
+		key = append(key, '|')
+		key = append(key, kb...)
+		key = append(key, '|')
+		key = appendExprKey(key, n.c, canon)
+		if j, ok := first[string(key)]; ok {
+			canon[i] = j
+		} else {
+			first[string(key)] = i
+		}
+	}
+	return canon
+}
+
+// commutative reports whether a statement's a and b may be swapped.
+func commutative(k kind) bool {
+	switch k {
+	case kAdd, kMul, kAnd, kOr, kXor:
+		return true
+	}
+	return false
+}
+
+// appendExprKey appends a text that identifies e, its nets taken as their
+// canonical nets.
+func appendExprKey(b []byte, e expr, canon []int) []byte {
+	for _, p := range e {
+		if p.net < 0 {
+			b = append(b, 'c')
+			b = p.c.Append(b, 16)
+		} else {
+			b = strconv.AppendInt(b, int64(canon[p.net]), 10)
+		}
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(p.hi), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(p.lo), 10)
+		if p.rep {
+			b = append(b, 'r')
+		}
+		b = append(b, ',')
+	}
+	return b
+}
+
+// adderBitLUTs sorts the bits low..hi-1 of an add or subtract by the
+// LUT its carry chain needs for the bit's propagate (a ^ b, b inverted for a
+// subtract): adder, both operands' bits vary; inv, one is a constant bit
+// that inverts the other. Where a constant bit passes the other operand's
+// bit as it is (0 added, 1 subtracted) the propagate is a wire.
+func adderBitLUTs(n net, low, hi int) (adder, inv int) {
+	sub := n.kind == kSub
+	for i := low; i < hi; i++ {
+		ca, va := constBit(n.a, i)
+		cb, vb := constBit(n.b, i)
+		switch {
+		case ca && cb:
+		case !ca && !cb:
+			adder++
+		default:
+			v := va
+			if cb {
+				v = vb
+			}
+			if (v == 1) != sub {
+				inv++
+			}
+		}
+	}
+	return adder, inv
+}
+
+// constBit reports whether bit i of e (0: its least significant) is a
+// constant, and its value.
+func constBit(e expr, i int) (bool, uint) {
+	for k := len(e) - 1; k >= 0; k-- {
+		p := e[k]
+		if w := p.width(); i >= w {
+			i -= w
+			continue
+		}
+		if p.net >= 0 {
+			return false, 0
+		}
+		return true, p.c.Bit(i)
+	}
+	return true, 0
+}
+
+// romLUTs is the 6-input LUTs of one output bit of a ROM with an index of
+// k bits: a LUT6 per 64 entries; up to 256 entries the slice's MUXF7 and
+// MUXF8 (not LUTs) choose among them, and beyond, a tree of LUT6s used as
+// 4:1 multiplexers chooses among the 2^(k-8) MUXF8 outputs.
+func romLUTs(k int) int {
+	n := 1 << max(k-6, 0)
+	for m := 1 << max(k-8, 0); m > 1; m = (m + 3) / 4 {
+		n += (m + 3) / 4
+	}
+	return n
 }

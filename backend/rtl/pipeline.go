@@ -620,7 +620,13 @@ func (d *Design) registers() (bits, ffs int) {
 		return zero
 	}
 	regOf := map[bitRef]bitRef{}
+	canon := d.merged()
 	for k, n := range nets {
+		if c := canon[k]; c != k && n.kind != kReg {
+			// The same statement as net c (opt_merge): its bits are c's.
+			copy(src[base[k]:base[k+1]], src[base[c]:base[c+1]])
+			continue
+		}
 		carry := false // an adder's carry (or borrow) may be nonzero
 		for bit := range n.width {
 			r := bitRef{k, bit}
