@@ -33,8 +33,7 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 	}
 	l.nOps++
 	if l.nOps > l.opts.MaxOps {
-		return nil, l.errf("cannot be lowered: the program exceeds max-ops=%d operations", l.opts.MaxOps).
-			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+		return nil, l.overMaxOps("the program needs", int64(l.opts.MaxOps), "operations", 1)
 	}
 	loc := l.locIndex()
 	s := l.newSlot()
