@@ -105,6 +105,8 @@ type lowerer struct {
 	tableLoc   []int32
 	tableIndex map[string]int32
 	lookups    map[*ir.Operation]*lookupTable
+	// sumScratch is sum's working list of addends, reused.
+	sumScratch []num
 }
 
 type boolKey struct {
