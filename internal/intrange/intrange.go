@@ -3,13 +3,18 @@
 // small math/big helpers the range analyses share (Min, Max). It is the one
 // copy the analyses above use: backend/alir's compile-time proofs,
 // passes/promote's result ranges, dialect/otir's constant ranges, the
-// lowerings of lower/nn/kernels and lower/nn/qonnx.
+// lowerings of lower/nn/kernels and lower/nn/qonnx, lower/dais's types and
+// lower/tiles' bounds (with the int64 fast paths: ExactMag64, Add64, Sub64,
+// Mul64).
 //
 // Every operation returns new integers or one of its operands' own (Min,
 // Max, Union, Relu): a Range's integers are never changed in place.
 package intrange
 
-import "math/big"
+import (
+	"math/big"
+	"math/bits"
+)
 
 // Range is the closed range of integers Lo..Hi (empty when Lo > Hi).
 type Range struct{ Lo, Hi *big.Int }
@@ -174,4 +179,63 @@ func (r Range) SignedBits() int {
 		n = max(n, b)
 	}
 	return n
+}
+
+// ExactMag is the least n such that r lies in [-2^n, 2^n - 1]: ceil(log2
+// (max(-Lo, Hi + 1))), counting only a negative Lo and a non-negative Hi
+// (0 for [0, 0]). Unlike Mag it is exact for a negative Hi; with the sign it
+// is the integer bits of the narrowest fixed-point type holding r.
+func (r Range) ExactMag() int {
+	if r.Lo.IsInt64() && r.Hi.IsInt64() {
+		return ExactMag64(r.Lo.Int64(), r.Hi.Int64())
+	}
+	n := 0
+	if r.Lo.Sign() < 0 {
+		n = new(big.Int).Not(r.Lo).BitLen() // -lo-1: ceil_log2(-lo)
+	}
+	if r.Hi.Sign() >= 0 {
+		n = max(n, r.Hi.BitLen()) // ceil_log2(hi+1)
+	}
+	return n
+}
+
+// ExactMag64 is ExactMag of the range [lo, hi] of int64s.
+func ExactMag64(lo, hi int64) int {
+	// In int64, ceil_log2(x) = len(x - 1) for x >= 1, and -lo - 1 and hi
+	// do not overflow.
+	n := 0
+	if lo < 0 {
+		n = bits.Len64(uint64(-(lo + 1)))
+	}
+	if hi >= 0 {
+		n = max(n, bits.Len64(uint64(hi)))
+	}
+	return n
+}
+
+// The checked int64 arithmetic of the analyses' fast paths, which fall back
+// to math/big when a result leaves int64.
+
+// Add64 returns a + b, or false on overflow.
+func Add64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
+}
+
+// Sub64 returns a - b, or false on overflow.
+func Sub64(a, b int64) (int64, bool) {
+	d := a - b
+	return d, (a >= 0) == (b >= 0) || (d >= 0) == (a >= 0)
+}
+
+// Mul64 returns a * b, or false on overflow.
+func Mul64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if (a == -1 && b == -1<<63) || (b == -1 && a == -1<<63) || p/b != a {
+		return 0, false
+	}
+	return p, true
 }

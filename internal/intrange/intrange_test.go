@@ -83,3 +83,78 @@ func TestWidths(t *testing.T) {
 		t.Error("FitsInt64")
 	}
 }
+
+// edges are integers at the edges of 0- to 65-bit integers, both signs.
+func edges() []*big.Int {
+	var vs []*big.Int
+	for _, w := range []uint{0, 1, 2, 31, 32, 53, 62, 63, 64, 65} {
+		p := new(big.Int).Lsh(big.NewInt(1), w)
+		for _, d := range []int64{-2, -1, 0, 1} {
+			v := new(big.Int).Add(p, big.NewInt(d))
+			vs = append(vs, v, new(big.Int).Neg(v))
+		}
+	}
+	return vs
+}
+
+// ExactMag is ceil_log2(max(-lo, hi + 1)) over a negative lo and a
+// non-negative hi, by its definition on big.Ints (with the int64 path), at
+// the edges of 63-, 64- and 65-bit integers.
+func TestExactMag(t *testing.T) {
+	ceilLog2 := func(x *big.Int) int { // x >= 1
+		n := x.BitLen()
+		if new(big.Int).Sub(x, big.NewInt(1)).BitLen() < n {
+			return n - 1
+		}
+		return n
+	}
+	vs := edges()
+	for _, lo := range vs {
+		for _, hi := range vs {
+			if lo.Cmp(hi) > 0 {
+				continue
+			}
+			want := 0
+			if lo.Sign() < 0 {
+				want = ceilLog2(new(big.Int).Neg(lo))
+			}
+			if hi.Sign() >= 0 {
+				want = max(want, ceilLog2(new(big.Int).Add(hi, big.NewInt(1))))
+			}
+			if got := (Range{lo, hi}).ExactMag(); got != want {
+				t.Errorf("[%v, %v].ExactMag() = %d, want %d", lo, hi, got, want)
+			}
+		}
+	}
+}
+
+// The checked int64 operations agree with math/big, and report every
+// result outside int64.
+func TestChecked64(t *testing.T) {
+	ops := []struct {
+		name string
+		f    func(a, b int64) (int64, bool)
+		big  func(z, a, b *big.Int) *big.Int
+	}{
+		{"Add64", Add64, (*big.Int).Add},
+		{"Sub64", Sub64, (*big.Int).Sub},
+		{"Mul64", Mul64, (*big.Int).Mul},
+	}
+	var xs []int64
+	for _, v := range edges() {
+		if v.IsInt64() {
+			xs = append(xs, v.Int64())
+		}
+	}
+	for _, op := range ops {
+		for _, a := range xs {
+			for _, b := range xs {
+				got, ok := op.f(a, b)
+				want := op.big(new(big.Int), big.NewInt(a), big.NewInt(b))
+				if ok != want.IsInt64() || ok && got != want.Int64() {
+					t.Errorf("%s(%d, %d) = %d, %v; want %v", op.name, a, b, got, ok, want)
+				}
+			}
+		}
+	}
+}

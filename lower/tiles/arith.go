@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -137,16 +138,6 @@ func (l *lowerer) sub(a, b num, rt intT) (num, error) {
 		return num{}, err
 	}
 	return l.value(dais.OpSub, []*slot{sa, sb}, shiftAttr(0), l.subB(sa.lo, sb.hi), l.subB(sa.hi, sb.lo), rt)
-}
-
-// productBounds is the range of x*y for x in [alo, ahi], y in [blo, bhi].
-func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
-	ps := []*big.Int{mul(alo, blo), mul(alo, bhi), mul(ahi, blo), mul(ahi, bhi)}
-	lo, hi = ps[0], ps[0]
-	for _, p := range ps[1:] {
-		lo, hi = minBig(lo, p), maxBig(hi, p)
-	}
-	return lo, hi
 }
 
 func (l *lowerer) mul(a, b num, rt intT) (num, error) {
@@ -403,7 +394,7 @@ func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.I
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), add(x.lo, up), maxBig(sub(up, bigOne), x.hi), wideInt)
+	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), add(x.lo, up), intrange.Max(sub(up, bigOne), x.hi), wideInt)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -418,10 +409,10 @@ func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.I
 func truncRemBounds(x *slot, dd *big.Int) (lo, hi *big.Int) {
 	lo, hi = bigZero, bigZero
 	if x.lo.Sign() < 0 {
-		lo = maxBig(x.lo, sub(bigOne, dd))
+		lo = intrange.Max(x.lo, sub(bigOne, dd))
 	}
 	if x.hi.Sign() > 0 {
-		hi = minBig(x.hi, sub(dd, bigOne))
+		hi = intrange.Min(x.hi, sub(dd, bigOne))
 	}
 	return lo, hi
 }
@@ -531,7 +522,7 @@ func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
 		if err != nil {
 			return num{}, err
 		}
-		return l.value(dais.OpReLU, []*slot{s}, nil, maxBig(s.lo, bigZero), maxBig(s.hi, bigZero), rt)
+		return l.value(dais.OpReLU, []*slot{s}, nil, intrange.Max(s.lo, bigZero), intrange.Max(s.hi, bigZero), rt)
 	}
 	lt, err := l.lessThan(a, b)
 	if err != nil {
@@ -548,9 +539,9 @@ func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
 	clo, chi := ca.bounds()
 	dlo, dhi := cb.bounds()
 	if isMax {
-		return l.muxWithin(lt, cb, ca, maxBig(clo, dlo), maxBig(chi, dhi), rt)
+		return l.muxWithin(lt, cb, ca, intrange.Max(clo, dlo), intrange.Max(chi, dhi), rt)
 	}
-	return l.muxWithin(lt, ca, cb, minBig(clo, dlo), minBig(chi, dhi), rt)
+	return l.muxWithin(lt, ca, cb, intrange.Min(clo, dlo), intrange.Min(chi, dhi), rt)
 }
 
 // negate lowers neg.
@@ -593,7 +584,7 @@ func (l *lowerer) absolute(a num, rt intT) (num, error) {
 	}
 	lo, hi := rt.lo, rt.hi
 	if rt.contains(neg(s.hi), neg(s.lo)) { // -s was exact: |s| >= 0
-		lo, hi = bigZero, maxBig(s.hi, neg(s.lo))
+		lo, hi = bigZero, intrange.Max(s.hi, neg(s.lo))
 	}
 	// s is signed (s.lo < 0), so its msb is its sign.
 	return l.value(dais.OpMux, []*slot{s, ns, s}, shiftAttr(0), lo, hi, rt)

@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -296,11 +297,11 @@ func (l *lowerer) muxWithin(cond, a, b num, lo, hi *big.Int, rt intT) (num, erro
 	if err != nil {
 		return num{}, err
 	}
-	ulo, uhi := minBig(sa.lo, sb.lo), maxBig(sa.hi, sb.hi)
+	ulo, uhi := intrange.Min(sa.lo, sb.lo), intrange.Max(sa.hi, sb.hi)
 	if lo == nil {
 		lo, hi = ulo, uhi
 	}
-	return l.value(dais.OpMux, []*slot{c, sa, sb}, shiftAttr(0), maxBig(lo, ulo), minBig(hi, uhi), rt)
+	return l.value(dais.OpMux, []*slot{c, sa, sb}, shiftAttr(0), intrange.Max(lo, ulo), intrange.Min(hi, uhi), rt)
 }
 
 // convert returns n as a value of type rt: unchanged when it already is one,
