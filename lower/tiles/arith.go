@@ -81,24 +81,46 @@ func (l *lowerer) reading(a num, ta intT, signed bool) (num, error) {
 }
 
 func (l *lowerer) add(a, b num, rt intT) (num, error) {
+	return l.commutative(a, b, rt, add, (*lowerer).addConst, addSlots)
+}
+
+func addSlots(l *lowerer, sa, sb *slot, rt intT) (num, error) {
+	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), l.addB(sa.lo, sb.lo), l.addB(sa.hi, sb.hi), rt)
+}
+
+// commutative lowers a commutative op of a and b: two constants fold (by
+// fold, wrapped to rt), a constant goes to byConst with the other operand's
+// slot, and two values to of.
+func (l *lowerer) commutative(a, b num, rt intT, fold func(x, y *big.Int) *big.Int,
+	byConst func(l *lowerer, s *slot, c *big.Int, rt intT) (num, error),
+	of func(l *lowerer, sa, sb *slot, rt intT) (num, error)) (num, error) {
 	if a.c != nil && b.c != nil {
-		return constNum(rt.wrap(add(a.c, b.c))), nil
+		return constNum(rt.wrap(fold(a.c, b.c))), nil
 	}
 	if a.c != nil {
 		a, b = b, a
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
 	if b.c != nil {
-		return l.addConst(sa, b.c, rt)
+		sa, err := l.data(a)
+		if err != nil {
+			return num{}, err
+		}
+		return byConst(l, sa, b.c, rt)
 	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
-	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), l.addB(sa.lo, sb.lo), l.addB(sa.hi, sb.hi), rt)
+	return of(l, sa, sb, rt)
+}
+
+// dataPair returns the data slots of a and b, a first.
+func (l *lowerer) dataPair(a, b num) (sa, sb *slot, err error) {
+	if sa, err = l.data(a); err != nil {
+		return nil, nil, err
+	}
+	sb, err = l.data(b)
+	return sa, sb, err
 }
 
 // addConst returns s + c: dais.const_add when c fits its 32-bit field.
@@ -129,11 +151,7 @@ func (l *lowerer) sub(a, b num, rt intT) (num, error) {
 		}
 		return l.addConst(sa, neg(b.c), rt)
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
@@ -141,23 +159,10 @@ func (l *lowerer) sub(a, b num, rt intT) (num, error) {
 }
 
 func (l *lowerer) mul(a, b num, rt intT) (num, error) {
-	if a.c != nil && b.c != nil {
-		return constNum(rt.wrap(mul(a.c, b.c))), nil
-	}
-	if a.c != nil {
-		a, b = b, a
-	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	if b.c != nil {
-		return l.constMul(sa, b.c, rt)
-	}
-	sb, err := l.data(b)
-	if err != nil {
-		return num{}, err
-	}
+	return l.commutative(a, b, rt, mul, (*lowerer).constMul, mulSlots)
+}
+
+func mulSlots(l *lowerer, sa, sb *slot, rt intT) (num, error) {
 	lo, hi := l.productBounds(sa.lo, sa.hi, sb.lo, sb.hi)
 	return l.value(dais.OpMul, []*slot{sa, sb}, nil, lo, hi, rt)
 }
@@ -474,11 +479,7 @@ func (l *lowerer) bitwise(kind string, a, b num, rt intT) (num, error) {
 			return constNum(rt.wrap(bigNegOne)), nil
 		}
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}

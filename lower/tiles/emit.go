@@ -289,11 +289,7 @@ func (l *lowerer) muxWithin(cond, a, b num, lo, hi *big.Int, rt intT) (num, erro
 	if inv {
 		a, b = b, a
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
