@@ -41,11 +41,20 @@ func (v *view) cse() int {
 	keyOf := func(id int32) alir.OpKey { c := canon(id); return alir.KeyOf(&c) }
 	var seen alir.OpKeySet
 	seen.Reserve(n)
-	r := v.rebuild()
+	// The program is copied from the first removal on (the slots before
+	// it are kept as they are canonically): a program without duplicates
+	// is not copied at all.
+	var r *rebuild
 	removed := 0
 	for i := range v.p.Ops {
 		c := canon(int32(i))
 		if prev := seen.Find(alir.KeyOf(&c), keyOf); prev >= 0 {
+			if r == nil {
+				r = v.rebuild()
+				for j := range i {
+					r.keep(j, canon(int32(j)))
+				}
+			}
 			rep[i] = prev
 			r.alias(i, prev)
 			removed++
@@ -53,7 +62,9 @@ func (v *view) cse() int {
 		}
 		rep[i] = int32(i)
 		seen.Insert(int32(i), keyOf)
-		r.keep(i, c)
+		if r != nil {
+			r.keep(i, c)
+		}
 	}
 	if removed == 0 {
 		return 0

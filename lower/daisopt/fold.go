@@ -185,6 +185,9 @@ func (fo *folder) block() bool {
 
 // apply rewrites the block as planned.
 func (fo *folder) apply() int {
+	if !fo.changed {
+		return 0 // nothing planned: no need to copy the program
+	}
 	v := fo.v
 	r := v.rebuild()
 	changed := 0
