@@ -32,6 +32,9 @@ type Dense struct {
 	OpLoc    []int32
 	TableLoc []int32
 	OutLoc   int32
+	// verified is P as the verifier last proved it valid and portable
+	// (verified.go), or nil.
+	verified *verified
 }
 
 // denseAttr carries a program's Dense on the dais.program op (attribute
