@@ -29,10 +29,6 @@ type aterm struct {
 // maxAffineTerms bounds a form; a longer one becomes a source of its own.
 const maxAffineTerms = 128
 
-func sourceForm(sym int32, r xrng) affine {
-	return affine{terms: []aterm{{sym, 1}}, r: r}
-}
-
 func constForm(v int64) affine { return affine{c0: v, r: point64(v)} }
 
 // shl returns f*2^s, or false on overflow.

@@ -410,6 +410,12 @@ func NewEvaluator(p *Program) (*Evaluator, error) {
 	return &Evaluator{newExactCtx(p, inf)}, nil
 }
 
+// KIFs returns the fixed-point type of every operation of the program, as
+// validating it found them: the evaluator's own slice, which a caller may
+// keep (to save computing it again) but must not change while it evaluates
+// with e.
+func (e *Evaluator) KIFs() []KIF { return e.c.inf.kif }
+
 // Eval returns the raw result of op in the place of operation i (reading
 // earlier slots of the program, with their types), given the raw values of
 // the slots it reads (val). op must not be an input. The error is an

@@ -47,7 +47,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]affine, len(p.Ops)), hasForm: make([]bool, len(p.Ops))}
+	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]affine, len(p.Ops)), hasForm: make([]bool, len(p.Ops)), self: make([]aterm, len(p.Ops))}
 	pc.operandFn = pc.operand // one method value, not one per op
 	pc.knownFn = pc.src
 	// A form is dropped after its op's last use: a chain keeps one live.
@@ -84,6 +84,7 @@ type portCtx struct {
 	// source: itself); held by value, not allocated per op.
 	form    []affine
 	hasForm []bool
+	self    []aterm // self[i] is source i's term (formOf)
 	// operandFn is pc.operand, made once: the opcode table's span rules
 	// are called indirectly, so a method value made per call would escape.
 	operandFn func(int, int32) rng
@@ -95,7 +96,10 @@ func (pc *portCtx) formOf(id int32) affine {
 	if pc.hasForm[id] {
 		return pc.form[id]
 	}
-	return sourceForm(id, pc.known[id])
+	// The one term of a source, held in pc.self (one allocation for the
+	// program, not one per use); capped, so no form appends into it.
+	pc.self[id] = aterm{id, 1}
+	return affine{terms: pc.self[id : id+1 : id+1], r: pc.known[id]}
 }
 
 // check returns why op i is not portable, or "", and records known[i]:

@@ -113,3 +113,17 @@ func (r Range64) Bits() int {
 	}
 	return 1 + bits.Len64(uint64(max(r.Hi, ^r.Lo))) // ^Lo = -Lo - 1
 }
+
+// ExactMag64 is ExactMag of the range [lo, hi] of int64s.
+func ExactMag64(lo, hi int64) int {
+	// In int64, ceil_log2(x) = len(x - 1) for x >= 1, and -lo - 1 and hi
+	// do not overflow.
+	n := 0
+	if lo < 0 {
+		n = bits.Len64(uint64(-(lo + 1)))
+	}
+	if hi >= 0 {
+		n = max(n, bits.Len64(uint64(hi)))
+	}
+	return n
+}

@@ -3,8 +3,10 @@
 // small math/big helpers the range analyses share (Min, Max). It is the one
 // copy the analyses above use: backend/alir's compile-time proofs,
 // passes/promote's result ranges, dialect/otir's constant ranges, the
-// lowerings of lower/nn/kernels and lower/nn/qonnx. Its int64 fast path
-// (checked int64 arithmetic and Range64, int64.go) serves lower/cmvm.
+// lowerings of lower/nn/kernels and lower/nn/qonnx, lower/dais's types and
+// lower/tiles' bounds. Its int64 fast path (int64.go: checked int64
+// arithmetic, Range64, ExactMag64) serves lower/cmvm, lower/dais and
+// lower/tiles.
 //
 // Every operation returns new integers or one of its operands' own (Min,
 // Max, Union, Relu): a Range's integers are never changed in place.
@@ -173,6 +175,24 @@ func (r Range) SignedBits() int {
 			b = new(big.Int).Not(v).BitLen() + 1 // -2^k needs k+1 bits
 		}
 		n = max(n, b)
+	}
+	return n
+}
+
+// ExactMag is the least n such that r lies in [-2^n, 2^n - 1]: ceil(log2
+// (max(-Lo, Hi + 1))), counting only a negative Lo and a non-negative Hi
+// (0 for [0, 0]). Unlike Mag it is exact for a negative Hi; with the sign it
+// is the integer bits of the narrowest fixed-point type holding r.
+func (r Range) ExactMag() int {
+	if r.Lo.IsInt64() && r.Hi.IsInt64() {
+		return ExactMag64(r.Lo.Int64(), r.Hi.Int64())
+	}
+	n := 0
+	if r.Lo.Sign() < 0 {
+		n = new(big.Int).Not(r.Lo).BitLen() // -lo-1: ceil_log2(-lo)
+	}
+	if r.Hi.Sign() >= 0 {
+		n = max(n, r.Hi.BitLen()) // ceil_log2(hi+1)
 	}
 	return n
 }

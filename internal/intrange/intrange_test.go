@@ -83,3 +83,47 @@ func TestWidths(t *testing.T) {
 		t.Error("FitsInt64")
 	}
 }
+
+// edges are integers at the edges of 0- to 65-bit integers, both signs.
+func edges() []*big.Int {
+	var vs []*big.Int
+	for _, w := range []uint{0, 1, 2, 31, 32, 53, 62, 63, 64, 65} {
+		p := new(big.Int).Lsh(big.NewInt(1), w)
+		for _, d := range []int64{-2, -1, 0, 1} {
+			v := new(big.Int).Add(p, big.NewInt(d))
+			vs = append(vs, v, new(big.Int).Neg(v))
+		}
+	}
+	return vs
+}
+
+// ExactMag is ceil_log2(max(-lo, hi + 1)) over a negative lo and a
+// non-negative hi, by its definition on big.Ints (with the int64 path), at
+// the edges of 63-, 64- and 65-bit integers.
+func TestExactMag(t *testing.T) {
+	ceilLog2 := func(x *big.Int) int { // x >= 1
+		n := x.BitLen()
+		if new(big.Int).Sub(x, big.NewInt(1)).BitLen() < n {
+			return n - 1
+		}
+		return n
+	}
+	vs := edges()
+	for _, lo := range vs {
+		for _, hi := range vs {
+			if lo.Cmp(hi) > 0 {
+				continue
+			}
+			want := 0
+			if lo.Sign() < 0 {
+				want = ceilLog2(new(big.Int).Neg(lo))
+			}
+			if hi.Sign() >= 0 {
+				want = max(want, ceilLog2(new(big.Int).Add(hi, big.NewInt(1))))
+			}
+			if got := (Range{lo, hi}).ExactMag(); got != want {
+				t.Errorf("[%v, %v].ExactMag() = %d, want %d", lo, hi, got, want)
+			}
+		}
+	}
+}

@@ -32,6 +32,9 @@ type Dense struct {
 	OpLoc    []int32
 	TableLoc []int32
 	OutLoc   int32
+	// verified is P as the verifier last proved it valid and portable
+	// (verified.go), or nil.
+	verified *verified
 }
 
 // denseAttr carries a program's Dense on the dais.program op (attribute
@@ -313,6 +316,16 @@ func NewOp(name string, ids []int32, attrs ir.Attrs, q alir.QInterval) (alir.Op,
 			}
 		}
 	}
+	return newOpSlow(d, name, ids, attrs, a)
+}
+
+// newOpSlow is NewOp's general case, reading attrs by the op's record. It
+// is apart so that only this case allocates: get, called indirectly, takes
+// the address of the op it fills, which would move NewOp's op to the heap
+// on every call (so it is not inlined).
+//
+//go:noinline
+func newOpSlow(d *slotOp, name string, ids []int32, attrs ir.Attrs, a alir.Op) (alir.Op, error) {
 	tmp := ir.Operation{Name: name, Attrs: attrs}
 	// A copy: ids stays on the caller's stack (get is called indirectly).
 	return a, d.get(&tmp, &a, append([]int32(nil), ids...))

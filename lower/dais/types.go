@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	mathbits "math/bits"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // QInt is the ALIR quantization interval of a dais type.
@@ -30,46 +30,14 @@ func Width(t *FixedType) int {
 }
 
 // IntBits returns the fixed-point type of the smallest integer format that
-// holds every integer in [lo, hi]: (lo < 0, bits, 0).
+// holds every integer in [lo, hi]: (lo < 0, intrange's ExactMag, 0).
 func IntBits(lo, hi *big.Int) alir.KIF {
-	if lo.Sign() == 0 && hi.Sign() == 0 {
-		return alir.KIF{}
-	}
-	// bits = ceil_log2(max(|lo|, hi + 1)).
-	if lo.IsInt64() && hi.IsInt64() {
-		return IntBits64(lo.Int64(), hi.Int64())
-	}
-	bits := 0
-	if lo.Sign() < 0 {
-		bits = ceilLog2(new(big.Int).Neg(lo))
-	}
-	if hi.Sign() >= 0 {
-		bits = max(bits, ceilLog2(new(big.Int).Add(hi, big.NewInt(1))))
-	}
-	return alir.KIF{Signed: lo.Sign() < 0, Integers: bits}
+	return alir.KIF{Signed: lo.Sign() < 0, Integers: intrange.Range{Lo: lo, Hi: hi}.ExactMag()}
 }
 
 // IntBits64 is IntBits of int64 bounds.
 func IntBits64(lo, hi int64) alir.KIF {
-	// bits = ceil_log2(max(|lo|, hi + 1)); in int64, ceil_log2(x) =
-	// len(x - 1) for x >= 1, and -lo - 1 and hi do not overflow.
-	bits := 0
-	if lo < 0 {
-		bits = mathbits.Len64(uint64(-(lo + 1)))
-	}
-	if hi >= 0 {
-		bits = max(bits, mathbits.Len64(uint64(hi)))
-	}
-	return alir.KIF{Signed: lo < 0, Integers: bits}
-}
-
-// ceilLog2 is the least n with 2^n >= x, for x >= 1.
-func ceilLog2(x *big.Int) int {
-	n := x.BitLen()
-	if new(big.Int).Sub(x, big.NewInt(1)).BitLen() < n { // x is a power of two
-		return n - 1
-	}
-	return n
+	return alir.KIF{Signed: lo < 0, Integers: intrange.ExactMag64(lo, hi)}
 }
 
 // IntType returns the dais type of integers in [lo, hi] (step 1): its
@@ -104,7 +72,7 @@ func IntInterval(lo, hi *big.Int) (alir.QInterval, error) {
 		return alir.QInterval{}, fmt.Errorf("interval [%v, %v] needs %d bits, more than ALIR's %d", lo, hi, w, alir.MaxWidth)
 	}
 	full := k.QInterval()
-	fmin, fmax := toFloat(lo, big.Below), toFloat(hi, big.Above)
+	fmin, fmax := Scaled(lo, 0, big.Below), Scaled(hi, 0, big.Above)
 	if fmin < full.Min {
 		fmin = full.Min
 	}
@@ -114,14 +82,18 @@ func IntInterval(lo, hi *big.Int) (alir.QInterval, error) {
 	return alir.QInterval{Min: fmin, Max: fmax, Step: 1}, nil
 }
 
-// toFloat rounds x to a float64 in the given direction.
-func toFloat(x *big.Int, dir big.Accuracy) float64 {
-	f, acc := new(big.Float).SetInt(x).Float64()
+// Scaled returns x*2^-f as a float64, rounded in the given direction
+// (big.Below or big.Above): the bound of an interval of raw values at f
+// fractional bits.
+func Scaled(x *big.Int, f int, dir big.Accuracy) float64 {
+	bf := new(big.Float).SetInt(x)
+	bf.SetMantExp(bf, -f)
+	v, acc := bf.Float64()
 	if acc == big.Exact || acc == dir {
-		return f
+		return v
 	}
 	if dir == big.Above {
-		return math.Nextafter(f, math.Inf(1))
+		return math.Nextafter(v, math.Inf(1))
 	}
-	return math.Nextafter(f, math.Inf(-1))
+	return math.Nextafter(v, math.Inf(-1))
 }

@@ -44,7 +44,7 @@ func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 	} else {
 		r := s.Range()
 		ib = dais.IntBits(r.Lo, r.Hi)
-		lo, hi = scaled(r.Lo, f, big.Below), scaled(r.Hi, f, big.Above)
+		lo, hi = dais.Scaled(r.Lo, f, big.Below), dais.Scaled(r.Hi, f, big.Above)
 	}
 	if ib.Width() == 0 {
 		step := math.Ldexp(1, -f)
@@ -72,14 +72,14 @@ func spanInterval(s span, f int) (q alir.QInterval, k alir.KIF, ok bool) {
 	return q, k, true
 }
 
-// scaled64 is scaled of an int64: exact in float64 arithmetic when x has
+// scaled64 is dais.Scaled of an int64: exact in float64 arithmetic when x has
 // at most 53 significant bits and x*2^-f is a normal number.
 func scaled64(x int64, f int, dir big.Accuracy) float64 {
 	const exact = 1 << 53
 	if x > -exact && x < exact && f > -900 && f < 900 {
 		return math.Ldexp(float64(x), -f)
 	}
-	return scaled(big.NewInt(x), f, dir)
+	return dais.Scaled(big.NewInt(x), f, dir)
 }
 
 // spanType is spanInterval as a dais type.
@@ -89,18 +89,4 @@ func spanType(s span, f int) (*dais.FixedType, alir.KIF, bool) {
 		return nil, k, false
 	}
 	return dais.Fixed(q), k, true
-}
-
-// scaled returns x*2^-f as a float64, rounded in the given direction.
-func scaled(x *big.Int, f int, dir big.Accuracy) float64 {
-	bf := new(big.Float).SetInt(x)
-	bf.SetMantExp(bf, -f)
-	v, acc := bf.Float64()
-	if acc == big.Exact || acc == dir {
-		return v
-	}
-	if dir == big.Above {
-		return math.Nextafter(v, math.Inf(1))
-	}
-	return math.Nextafter(v, math.Inf(-1))
 }

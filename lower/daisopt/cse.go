@@ -24,14 +24,11 @@ func (v *view) cse() int {
 	n := len(v.p.Ops)
 	rep := make([]int32, n)
 	// seen holds the kept slots by their keys: the op without its
-	// annotations, its operands replaced by representative slots.
-	keys := make([]alir.OpKey, n)
-	var seen alir.OpKeySet
-	seen.Reserve(n)
-	keyOf := func(id int32) alir.OpKey { return keys[id] }
-	r := v.rebuild()
-	removed := 0
-	for i, op := range v.p.Ops {
+	// annotations, its operands replaced by representative slots. A key is
+	// made again when the set compares one (no key per slot kept: the
+	// representatives of a slot's operands never change).
+	canon := func(i int32) alir.Op {
+		op := v.p.Ops[i]
 		ids, k := args(op)
 		for j := range ids[:k] {
 			ids[j] = rep[ids[j]]
@@ -39,18 +36,35 @@ func (v *view) cse() int {
 		if op.Commutes(alir.ALIR) && ids[0] > ids[1] {
 			ids[0], ids[1] = ids[1], ids[0]
 		}
-		c := withArgs(op, ids)
-		key := alir.KeyOf(&c)
-		if prev := seen.Find(key, keyOf); prev >= 0 {
+		return withArgs(op, ids)
+	}
+	keyOf := func(id int32) alir.OpKey { c := canon(id); return alir.KeyOf(&c) }
+	var seen alir.OpKeySet
+	seen.Reserve(n)
+	// The program is copied from the first removal on (the slots before
+	// it are kept as they are canonically): a program without duplicates
+	// is not copied at all.
+	var r *rebuild
+	removed := 0
+	for i := range v.p.Ops {
+		c := canon(int32(i))
+		if prev := seen.Find(alir.KeyOf(&c), keyOf); prev >= 0 {
+			if r == nil {
+				r = v.rebuild()
+				for j := range i {
+					r.keep(j, canon(int32(j)))
+				}
+			}
 			rep[i] = prev
 			r.alias(i, prev)
 			removed++
 			continue
 		}
-		keys[i] = key
-		seen.Insert(int32(i), keyOf)
 		rep[i] = int32(i)
-		r.keep(i, c)
+		seen.Insert(int32(i), keyOf)
+		if r != nil {
+			r.keep(i, c)
+		}
 	}
 	if removed == 0 {
 		return 0

@@ -59,19 +59,23 @@ func (v *view) dce() int {
 			removed++
 		}
 	}
+	for i := range v.p.Ops {
+		if !live[i] {
+			removed++
+		}
+	}
+	if removed == 0 {
+		return 0 // no need to copy the program
+	}
 	r := v.rebuild()
 	for i, op := range v.p.Ops {
 		if !live[i] {
-			removed++
 			continue
 		}
 		if op.Opcode == alir.OpLookup {
 			op.Data = renum[op.DataLow()]
 		}
 		r.keep(i, op)
-	}
-	if removed == 0 {
-		return 0
 	}
 	r.finish()
 	r.v.p.Tables = tables

@@ -56,12 +56,17 @@ func Fold(prog *ir.Operation) (int, error) {
 }
 
 // folder holds a plan of the rewrites, by slot: the slot that now stands
-// for it (itself unless replaced) and the op that now defines it. blocked
-// marks the slots that keep their op.
+// for it (itself unless replaced) and the op that now defines it (def).
+// blocked marks the slots that keep their op.
 type folder struct {
-	v       *view
-	rep     []int32
-	def     []alir.Op
+	v   *view
+	rep []int32
+	// defAt[i] is 0 when slot i keeps its op (reading the slots that now
+	// stand for its operands), else k: slot i is rewritten to defs[k-1].
+	// (Most ops are kept: an Op per slot would be most of the pass's
+	// memory.)
+	defAt   []int32
+	defs    []alir.Op
 	konst   []*big.Int // raw value of slots defined by a constant
 	blocked []bool
 	changed bool // some op is rewritten or replaced
@@ -80,7 +85,7 @@ func (v *view) fold() int {
 // plan plans the rewrites in one forward walk.
 func (v *view) plan(blocked []bool) *folder {
 	n := len(v.p.Ops)
-	fo := &folder{v: v, rep: make([]int32, n), def: make([]alir.Op, n), konst: make([]*big.Int, n), blocked: blocked}
+	fo := &folder{v: v, rep: make([]int32, n), defAt: make([]int32, n), konst: make([]*big.Int, n), blocked: blocked}
 	for i, op := range v.p.Ops {
 		orig := withArgs(op, fo.reps(op))
 		op, alias := orig, int32(-1)
@@ -91,13 +96,25 @@ func (v *view) plan(blocked []bool) *folder {
 			fo.rep[i], fo.changed = alias, true
 			continue
 		}
-		fo.rep[i], fo.def[i] = int32(i), op
-		fo.changed = fo.changed || !op.Equal(orig)
+		fo.rep[i] = int32(i)
+		if !op.Equal(orig) {
+			fo.defs = append(fo.defs, op)
+			fo.defAt[i], fo.changed = int32(len(fo.defs)), true
+		}
 		if op.Opcode == alir.OpConst {
 			fo.konst[i] = big.NewInt(op.Data) // a constant is its raw value
 		}
 	}
 	return fo
+}
+
+// def returns the op that defines slot i (where i stands for itself).
+func (fo *folder) def(i int32) alir.Op {
+	if k := fo.defAt[i]; k > 0 {
+		return fo.defs[k-1]
+	}
+	op := fo.v.p.Ops[i]
+	return withArgs(op, fo.reps(op))
 }
 
 // reps returns the slots op reads (in args order), each replaced by the
@@ -114,12 +131,13 @@ func (fo *folder) reps(op alir.Op) [3]int32 {
 // it is replaced by another, the constant 0 (which no op reads).
 func (fo *folder) planned() *alir.Program {
 	p := *fo.v.p
-	p.Ops = make([]alir.Op, len(fo.def))
-	for i, op := range fo.def {
+	p.Ops = make([]alir.Op, len(fo.rep))
+	for i := range p.Ops {
 		if fo.rep[i] != int32(i) {
-			op = alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpConst, QInt: fo.v.p.Ops[i].QInt}
+			p.Ops[i] = alir.Op{ID0: -1, ID1: -1, Opcode: alir.OpConst, QInt: fo.v.p.Ops[i].QInt}
+		} else {
+			p.Ops[i] = fo.def(int32(i))
 		}
-		p.Ops[i] = op
 	}
 	p.Outputs = append([]alir.Output(nil), p.Outputs...)
 	for k := range p.Outputs {
@@ -143,7 +161,7 @@ func (fo *folder) block() bool {
 	if err != nil || len(bad) == 0 {
 		return false
 	}
-	seen := make([]bool, len(fo.def))
+	seen := make([]bool, len(fo.rep))
 	var stack []int32
 	added := false
 	for _, np := range bad {
@@ -155,7 +173,7 @@ func (fo *folder) block() bool {
 				continue
 			}
 			seen[s] = true
-			if !fo.blocked[s] && (fo.rep[s] != s || !fo.def[s].Equal(withArgs(fo.v.p.Ops[s], fo.reps(fo.v.p.Ops[s])))) {
+			if !fo.blocked[s] && (fo.rep[s] != s || fo.defAt[s] > 0) {
 				fo.blocked[s], added = true, true
 			}
 			ids, k := args(fo.v.p.Ops[s])
@@ -167,6 +185,9 @@ func (fo *folder) block() bool {
 
 // apply rewrites the block as planned.
 func (fo *folder) apply() int {
+	if !fo.changed {
+		return 0 // nothing planned: no need to copy the program
+	}
 	v := fo.v
 	r := v.rebuild()
 	changed := 0
@@ -176,15 +197,15 @@ func (fo *folder) apply() int {
 			changed++
 			continue
 		}
-		orig := withArgs(op, fo.reps(op))
-		if def := fo.def[i]; !def.Equal(orig) {
+		if k := fo.defAt[i]; k > 0 {
 			// A new op: no annotation, as the ir op the pass made.
+			def := fo.defs[k-1]
 			def.Latency, def.Cost = 0, 0
 			r.keep(i, def)
 			changed++
 			continue
 		}
-		r.keep(i, orig)
+		r.keep(i, withArgs(op, fo.reps(op)))
 	}
 	if changed == 0 {
 		return 0
@@ -339,7 +360,7 @@ func (fo *folder) identity(i int, op alir.Op) (alir.Op, int32) {
 	case alir.OpNeg:
 		// The raw values are -(-x) = x, at op's step: x's value when that
 		// is x's step (it lies in op's type: the program is portable).
-		if in := fo.def[a]; in.Opcode == alir.OpNeg && fo.frac(int32(i)) == fo.frac(in.ID0) {
+		if in := fo.def(a); in.Opcode == alir.OpNeg && fo.frac(int32(i)) == fo.frac(in.ID0) {
 			return fo.quantizeOf(i, op, in.ID0), -1
 		}
 	case alir.OpQuantize:

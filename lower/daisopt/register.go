@@ -135,24 +135,50 @@ func Optimize(prog *ir.Operation, annotate bool) (int, error) {
 // optimize is Optimize, calling onStep (if not nil) with the name of each
 // pass as it starts.
 func optimize(prog *ir.Operation, annotate bool, onStep func(string)) (int, error) {
+	// One view for all the steps: a step that changes nothing leaves the
+	// program as loaded, so only a change (or annotations written to a
+	// program the view does not hold) loads it again. On the lowering of a
+	// matmul, where no step finds anything, this loads and validates the
+	// program once instead of five times.
+	v, err := load(prog)
+	if err != nil {
+		return 0, err
+	}
 	total := 0
 	for _, step := range []struct {
 		name string
-		run  func(*ir.Operation) (int, error)
+		run  func(*view) int
 	}{
-		{"dais-fold", Fold},
-		{"dais-cse", CSE},
-		{"dais-narrow", func(p *ir.Operation) (int, error) { return Narrow(p, false) }},
-		{"dais-balance", func(p *ir.Operation) (int, error) { return Balance(p, annotate) }},
-		{"dais-dce", DCE},
+		{"dais-fold", (*view).fold},
+		{"dais-cse", (*view).cse},
+		{"dais-narrow", func(v *view) int {
+			n := v.narrow()
+			if n > 0 {
+				v.commit()
+			}
+			return n
+		}},
+		{"dais-balance", (*view).balance},
+		{"dais-dce", (*view).dce},
 	} {
 		if onStep != nil {
 			onStep(step.name)
 		}
-		n, err := step.run(prog)
+		n := step.run(v)
 		total += n
-		if err != nil {
-			return total, err
+		stale := n > 0
+		if annotate && step.name == "dais-balance" {
+			if err := dais.Annotate(prog); err != nil {
+				return total, err
+			}
+			// Annotate writes the dense form in place: the view's own
+			// when the program is dense.
+			stale = stale || dais.DenseOf(prog) != v.d
+		}
+		if stale && step.name != "dais-dce" {
+			if v, err = load(prog); err != nil {
+				return total, err
+			}
 		}
 	}
 	return total, nil

@@ -37,12 +37,9 @@ func load(prog *ir.Operation) (*view, error) {
 			return nil, diag.Errorf(d.Loc(prog, i), "'%s' op is made by dais-fuse-sums, the last pass before --emit=alir-v4-*: the other dais passes do not take it", dais.OpSum)
 		}
 	}
-	v := &view{prog: prog, d: d, p: p, eval: eval, kif: make([]alir.KIF, len(p.Ops))}
-	var kifs alir.KIFCache
-	for i, o := range p.Ops {
-		v.kif[i], _ = kifs.KIF(o.QInt) // valid: validated above
-	}
-	return v, nil
+	// The evaluator's types: dais-narrow changes one only with its op,
+	// and evaluates nothing after.
+	return &view{prog: prog, d: d, p: p, eval: eval, kif: eval.KIFs()}, nil
 }
 
 // commit makes the program dense, holding v.p (changed in place).

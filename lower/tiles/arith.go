@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -80,24 +81,46 @@ func (l *lowerer) reading(a num, ta intT, signed bool) (num, error) {
 }
 
 func (l *lowerer) add(a, b num, rt intT) (num, error) {
+	return l.commutative(a, b, rt, add, (*lowerer).addConst, addSlots)
+}
+
+func addSlots(l *lowerer, sa, sb *slot, rt intT) (num, error) {
+	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), l.addB(sa.lo, sb.lo), l.addB(sa.hi, sb.hi), rt)
+}
+
+// commutative lowers a commutative op of a and b: two constants fold (by
+// fold, wrapped to rt), a constant goes to byConst with the other operand's
+// slot, and two values to of.
+func (l *lowerer) commutative(a, b num, rt intT, fold func(x, y *big.Int) *big.Int,
+	byConst func(l *lowerer, s *slot, c *big.Int, rt intT) (num, error),
+	of func(l *lowerer, sa, sb *slot, rt intT) (num, error)) (num, error) {
 	if a.c != nil && b.c != nil {
-		return constNum(rt.wrap(add(a.c, b.c))), nil
+		return constNum(rt.wrap(fold(a.c, b.c))), nil
 	}
 	if a.c != nil {
 		a, b = b, a
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
 	if b.c != nil {
-		return l.addConst(sa, b.c, rt)
+		sa, err := l.data(a)
+		if err != nil {
+			return num{}, err
+		}
+		return byConst(l, sa, b.c, rt)
 	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
-	return l.value(dais.OpAdd, []*slot{sa, sb}, shiftAttr(0), l.addB(sa.lo, sb.lo), l.addB(sa.hi, sb.hi), rt)
+	return of(l, sa, sb, rt)
+}
+
+// dataPair returns the data slots of a and b, a first.
+func (l *lowerer) dataPair(a, b num) (sa, sb *slot, err error) {
+	if sa, err = l.data(a); err != nil {
+		return nil, nil, err
+	}
+	sb, err = l.data(b)
+	return sa, sb, err
 }
 
 // addConst returns s + c: dais.const_add when c fits its 32-bit field.
@@ -128,45 +151,18 @@ func (l *lowerer) sub(a, b num, rt intT) (num, error) {
 		}
 		return l.addConst(sa, neg(b.c), rt)
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
 	return l.value(dais.OpSub, []*slot{sa, sb}, shiftAttr(0), l.subB(sa.lo, sb.hi), l.subB(sa.hi, sb.lo), rt)
 }
 
-// productBounds is the range of x*y for x in [alo, ahi], y in [blo, bhi].
-func productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
-	ps := []*big.Int{mul(alo, blo), mul(alo, bhi), mul(ahi, blo), mul(ahi, bhi)}
-	lo, hi = ps[0], ps[0]
-	for _, p := range ps[1:] {
-		lo, hi = minBig(lo, p), maxBig(hi, p)
-	}
-	return lo, hi
+func (l *lowerer) mul(a, b num, rt intT) (num, error) {
+	return l.commutative(a, b, rt, mul, (*lowerer).constMul, mulSlots)
 }
 
-func (l *lowerer) mul(a, b num, rt intT) (num, error) {
-	if a.c != nil && b.c != nil {
-		return constNum(rt.wrap(mul(a.c, b.c))), nil
-	}
-	if a.c != nil {
-		a, b = b, a
-	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	if b.c != nil {
-		return l.constMul(sa, b.c, rt)
-	}
-	sb, err := l.data(b)
-	if err != nil {
-		return num{}, err
-	}
+func mulSlots(l *lowerer, sa, sb *slot, rt intT) (num, error) {
 	lo, hi := l.productBounds(sa.lo, sa.hi, sb.lo, sb.hi)
 	return l.value(dais.OpMul, []*slot{sa, sb}, nil, lo, hi, rt)
 }
@@ -403,7 +399,7 @@ func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.I
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), add(x.lo, up), maxBig(sub(up, bigOne), x.hi), wideInt)
+	m, err := l.value(dais.OpMux, []*slot{x, bs, x}, shiftAttr(0), add(x.lo, up), intrange.Max(sub(up, bigOne), x.hi), wideInt)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -418,10 +414,10 @@ func (l *lowerer) towardZero(x *slot, dd *big.Int, sigma int) (v *slot, e *big.I
 func truncRemBounds(x *slot, dd *big.Int) (lo, hi *big.Int) {
 	lo, hi = bigZero, bigZero
 	if x.lo.Sign() < 0 {
-		lo = maxBig(x.lo, sub(bigOne, dd))
+		lo = intrange.Max(x.lo, sub(bigOne, dd))
 	}
 	if x.hi.Sign() > 0 {
-		hi = minBig(x.hi, sub(dd, bigOne))
+		hi = intrange.Min(x.hi, sub(dd, bigOne))
 	}
 	return lo, hi
 }
@@ -483,11 +479,7 @@ func (l *lowerer) bitwise(kind string, a, b num, rt intT) (num, error) {
 			return constNum(rt.wrap(bigNegOne)), nil
 		}
 	}
-	sa, err := l.data(a)
-	if err != nil {
-		return num{}, err
-	}
-	sb, err := l.data(b)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
@@ -531,7 +523,7 @@ func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
 		if err != nil {
 			return num{}, err
 		}
-		return l.value(dais.OpReLU, []*slot{s}, nil, maxBig(s.lo, bigZero), maxBig(s.hi, bigZero), rt)
+		return l.value(dais.OpReLU, []*slot{s}, nil, intrange.Max(s.lo, bigZero), intrange.Max(s.hi, bigZero), rt)
 	}
 	lt, err := l.lessThan(a, b)
 	if err != nil {
@@ -548,9 +540,9 @@ func (l *lowerer) maxMin(isMax bool, a, b num, rt intT) (num, error) {
 	clo, chi := ca.bounds()
 	dlo, dhi := cb.bounds()
 	if isMax {
-		return l.muxWithin(lt, cb, ca, maxBig(clo, dlo), maxBig(chi, dhi), rt)
+		return l.muxWithin(lt, cb, ca, intrange.Max(clo, dlo), intrange.Max(chi, dhi), rt)
 	}
-	return l.muxWithin(lt, ca, cb, minBig(clo, dlo), minBig(chi, dhi), rt)
+	return l.muxWithin(lt, ca, cb, intrange.Min(clo, dlo), intrange.Min(chi, dhi), rt)
 }
 
 // negate lowers neg.
@@ -593,7 +585,7 @@ func (l *lowerer) absolute(a num, rt intT) (num, error) {
 	}
 	lo, hi := rt.lo, rt.hi
 	if rt.contains(neg(s.hi), neg(s.lo)) { // -s was exact: |s| >= 0
-		lo, hi = bigZero, maxBig(s.hi, neg(s.lo))
+		lo, hi = bigZero, intrange.Max(s.hi, neg(s.lo))
 	}
 	// s is signed (s.lo < 0), so its msb is its sign.
 	return l.value(dais.OpMux, []*slot{s, ns, s}, shiftAttr(0), lo, hi, rt)

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -156,7 +157,7 @@ func (l *lowerer) notEqual(a, b num) (num, error) {
 	default:
 		// a xor b is zero exactly when a = b, if it is exact in 64 bits.
 		t := makeIntT(64, alo.Sign() < 0 || blo.Sign() < 0)
-		if !t.contains(minBig(alo, blo), maxBig(ahi, bhi)) {
+		if !t.contains(intrange.Min(alo, blo), intrange.Max(ahi, bhi)) {
 			return num{}, l.cannot("comparing values that need more than 64 bits")
 		}
 		var x num

@@ -3,6 +3,7 @@ package tiles
 import (
 	"math/big"
 
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -232,7 +233,7 @@ func (l *lowerer) floorQuotient(v *slot, e *big.Int) (q num, bits int, err error
 	split := e.Sign() > 0 && v.lo.Sign() < 0 && v.hi.Sign() >= 0
 	var utop *big.Int
 	if split {
-		uhi := maxBig(v.hi, sub(neg(v.lo), bigOne))
+		uhi := intrange.Max(v.hi, sub(neg(v.lo), bigOne))
 		utop = sub(pow2(uhi.BitLen()), bigOne)
 		spl = planDivision(bigZero, utop, e)
 		split = spl.ok && (!pl.ok || spl.adders < pl.adders)

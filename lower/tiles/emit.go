@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -33,8 +34,7 @@ func (l *lowerer) emitTyped(name string, operands []*slot, attrs ir.Attrs, t ali
 	}
 	l.nOps++
 	if l.nOps > l.opts.MaxOps {
-		return nil, l.errf("cannot be lowered: the program exceeds max-ops=%d operations", l.opts.MaxOps).
-			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+		return nil, l.overMaxOps("the program needs", int64(l.opts.MaxOps), "operations", 1)
 	}
 	loc := l.locIndex()
 	s := l.newSlot()
@@ -289,19 +289,15 @@ func (l *lowerer) muxWithin(cond, a, b num, lo, hi *big.Int, rt intT) (num, erro
 	if inv {
 		a, b = b, a
 	}
-	sa, err := l.data(a)
+	sa, sb, err := l.dataPair(a, b)
 	if err != nil {
 		return num{}, err
 	}
-	sb, err := l.data(b)
-	if err != nil {
-		return num{}, err
-	}
-	ulo, uhi := minBig(sa.lo, sb.lo), maxBig(sa.hi, sb.hi)
+	ulo, uhi := intrange.Min(sa.lo, sb.lo), intrange.Max(sa.hi, sb.hi)
 	if lo == nil {
 		lo, hi = ulo, uhi
 	}
-	return l.value(dais.OpMux, []*slot{c, sa, sb}, shiftAttr(0), maxBig(lo, ulo), minBig(hi, uhi), rt)
+	return l.value(dais.OpMux, []*slot{c, sa, sb}, shiftAttr(0), intrange.Max(lo, ulo), intrange.Min(hi, uhi), rt)
 }
 
 // convert returns n as a value of type rt: unchanged when it already is one,

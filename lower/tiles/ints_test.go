@@ -5,39 +5,35 @@ import (
 	"testing"
 )
 
-// Floor division and its remainder (the building block of division by a
-// constant): found by the differential test (-3 / -16 gave 2).
-func TestFloorDivMod(t *testing.T) {
-	cases := []struct{ a, b, q, r int64 }{
-		{7, 2, 3, 1}, {-7, 2, -4, 1}, {7, -2, -4, -1}, {-7, -2, 3, -1},
-		{-3, -16, 0, -3}, {3, -16, -1, -13}, {-3, 16, -1, 13}, {0, -5, 0, 0}, {-16, -16, 1, 0},
-	}
-	for _, c := range cases {
-		a, b := big.NewInt(c.a), big.NewInt(c.b)
-		if q := floorDiv(a, b); q.Int64() != c.q {
-			t.Errorf("floorDiv(%d, %d) = %v, want %d", c.a, c.b, q, c.q)
-		}
-		if r := floorMod(a, b); r.Int64() != c.r {
-			t.Errorf("floorMod(%d, %d) = %v, want %d", c.a, c.b, r, c.r)
-		}
-	}
-}
-
-// Truncating division and its remainder (the executor's div_s/rem_s, as C:
-// a = b*(a/b) + a%b with a/b rounded toward zero), by hand.
-func TestTruncDivRem(t *testing.T) {
-	cases := []struct{ a, b, q, r int64 }{
-		{7, 2, 3, 1}, {-7, 2, -3, -1}, {7, -2, -3, 1}, {-7, -2, 3, -1},
-		{-3, -16, 0, -3}, {3, -16, 0, 3}, {-3, 16, 0, -3}, {0, -5, 0, 0}, {-16, -16, 1, 0},
-		{-128, -1, 128, 0}, {-128, 3, -42, -2}, {127, -3, -42, 1},
-	}
-	for _, c := range cases {
-		a, b := big.NewInt(c.a), big.NewInt(c.b)
-		if q := truncDiv(a, b); q.Int64() != c.q {
-			t.Errorf("truncDiv(%d, %d) = %v, want %d", c.a, c.b, q, c.q)
-		}
-		if r := truncRem(a, b); r.Int64() != c.r {
-			t.Errorf("truncRem(%d, %d) = %v, want %d", c.a, c.b, r, c.r)
+// Division and its remainder, by hand: floor (the building block of
+// division by a constant; found by the differential test: -3 / -16 gave
+// 2) and truncating (the executor's div_s/rem_s, as C: a = b*(a/b) + a%b
+// with a/b rounded toward zero).
+func TestDivRem(t *testing.T) {
+	type qr struct{ a, b, q, r int64 }
+	for _, c := range []struct {
+		div, rem   string
+		quo, remOf func(a, b *big.Int) *big.Int
+		cases      []qr
+	}{
+		{"floorDiv", "floorMod", floorDiv, floorMod, []qr{
+			{7, 2, 3, 1}, {-7, 2, -4, 1}, {7, -2, -4, -1}, {-7, -2, 3, -1},
+			{-3, -16, 0, -3}, {3, -16, -1, -13}, {-3, 16, -1, 13}, {0, -5, 0, 0}, {-16, -16, 1, 0},
+		}},
+		{"truncDiv", "truncRem", truncDiv, truncRem, []qr{
+			{7, 2, 3, 1}, {-7, 2, -3, -1}, {7, -2, -3, 1}, {-7, -2, 3, -1},
+			{-3, -16, 0, -3}, {3, -16, 0, 3}, {-3, 16, 0, -3}, {0, -5, 0, 0}, {-16, -16, 1, 0},
+			{-128, -1, 128, 0}, {-128, 3, -42, -2}, {127, -3, -42, 1},
+		}},
+	} {
+		for _, k := range c.cases {
+			a, b := big.NewInt(k.a), big.NewInt(k.b)
+			if q := c.quo(a, b); q.Int64() != k.q {
+				t.Errorf("%s(%d, %d) = %v, want %d", c.div, k.a, k.b, q, k.q)
+			}
+			if r := c.remOf(a, b); r.Int64() != k.r {
+				t.Errorf("%s(%d, %d) = %v, want %d", c.rem, k.a, k.b, r, k.r)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package tiles
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 
@@ -19,7 +20,23 @@ import (
 // operation of max-ops.
 const elemsPerOp = 8
 
-const maxOpsHint = "(raise it with lower-tiles{max-ops=N})"
+// overMaxOps is the one message of every limit that max-ops sets: subject
+// (what needs the work, ending in a verb) needs more than limit units, a
+// limit of per units for each operation of max-ops.
+func overMaxOps(subject string, limit int64, units string, per int64, maxOps int) string {
+	perText := ""
+	if per != 1 {
+		perText = fmt.Sprintf(", %d per operation", per)
+	}
+	return fmt.Sprintf("%s more than %d %s (max-ops=%d%s; raise it with lower-tiles{max-ops=N})", subject, limit, units, maxOps, perText)
+}
+
+// overMaxOps is the diagnostic at the current op for a max-ops limit,
+// with a note naming the kernel.
+func (l *lowerer) overMaxOps(subject string, limit int64, units string, per int64) *diag.Diagnostic {
+	return l.errf("cannot be lowered: %s", overMaxOps(subject, limit, units, per, l.opts.MaxOps)).
+		Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+}
 
 // tileElems is the element count of a tile type, saturating at MaxInt64
 // (0 for other types).
@@ -56,7 +73,7 @@ func (l *lowerer) checkSizes(k *ir.Operation) error {
 	max := elemsPerOp * int64(l.opts.MaxOps)
 	big := func(loc ir.Location, what string, t ir.Type) error {
 		if tileElems(t) > max {
-			return diag.Errorf(loc, "%s %s holds %s elements, more than %d (%d per operation of max-ops=%d) %s", what, t, elemCountText(t), max, elemsPerOp, l.opts.MaxOps, maxOpsHint)
+			return diag.Errorf(loc, "%s", overMaxOps(fmt.Sprintf("%s %s holds %s elements,", what, t, elemCountText(t)), max, "elements", elemsPerOp, l.opts.MaxOps))
 		}
 		return nil
 	}
@@ -68,7 +85,7 @@ func (l *lowerer) checkSizes(k *ir.Operation) error {
 			}
 			total += tileElems(a.Type) // each at most max: no overflow
 			if total > max {
-				return diag.Errorf(a.Loc, "the arguments hold more than %d elements together (%d per operation of max-ops=%d) %s", max, elemsPerOp, l.opts.MaxOps, maxOpsHint)
+				return diag.Errorf(a.Loc, "%s", overMaxOps("the arguments hold", max, "elements together", elemsPerOp, l.opts.MaxOps))
 			}
 		}
 	}
@@ -111,8 +128,7 @@ func (l *lowerer) reserve(n int64, what string) error {
 	}
 	budget := elemsPerOp * int64(l.opts.MaxOps)
 	if n > budget-l.nElems {
-		return l.errf("cannot be lowered: unrolling the kernel %s more than %d elements in all, %d per operation of max-ops=%d %s", what, budget, elemsPerOp, l.opts.MaxOps, maxOpsHint).
-			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+		return l.overMaxOps("unrolling the kernel "+what, budget, "elements in all", elemsPerOp)
 	}
 	l.nElems += n
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 )
@@ -107,7 +108,7 @@ func (l *lowerer) slice(t *lookupTable, q alir.QInterval) (tableSlice, error) {
 			return tableSlice{}, l.cannot("table entry %v does not fit ALIR's 32-bit tables", v)
 		}
 		values[i] = int32(v.Int64())
-		lo, hi = minBig(lo, v), maxBig(hi, v)
+		lo, hi = intrange.Min(lo, v), intrange.Max(hi, v)
 	}
 	sl := tableSlice{table: -1, lo: lo, hi: hi}
 	if lo.Cmp(hi) != 0 {

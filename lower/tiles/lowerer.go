@@ -105,6 +105,8 @@ type lowerer struct {
 	tableLoc   []int32
 	tableIndex map[string]int32
 	lookups    map[*ir.Operation]*lookupTable
+	// sumScratch is sum's working list of addends, reused.
+	sumScratch []num
 }
 
 type boolKey struct {
@@ -143,8 +145,7 @@ func (l *lowerer) cannot(format string, args ...any) *diag.Diagnostic {
 func (l *lowerer) step() error {
 	l.steps++
 	if l.steps > l.opts.MaxOps {
-		return l.errf("cannot be lowered: unrolling the kernel executes more than max-ops=%d operations and loop iterations", l.opts.MaxOps).
-			Note(l.kernel.Loc, "while lowering kernel @%s", ir.KernelName(l.kernel))
+		return l.overMaxOps("unrolling the kernel executes", int64(l.opts.MaxOps), "operations and loop iterations", 1)
 	}
 	return nil
 }

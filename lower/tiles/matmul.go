@@ -97,7 +97,8 @@ type term struct {
 // constant.
 func (l *lowerer) sum(terms []term, rt intT) (num, error) {
 	k := new(big.Int)
-	var xs []num
+	xs := l.sumScratch[:0] // reused: a matmul sums M*N times
+	defer func() { l.sumScratch = xs[:0] }()
 	var scaled []term
 	for _, t := range terms {
 		switch {
@@ -110,18 +111,22 @@ func (l *lowerer) sum(terms []term, rt intT) (num, error) {
 		}
 	}
 	for len(xs) > 1 {
-		next := xs[:0:0]
+		// One level of the tree, in place: pair i/2 is written after
+		// pairs up to i are read.
+		j := 0
 		for i := 0; i+1 < len(xs); i += 2 {
 			s, err := l.add(xs[i], xs[i+1], rt)
 			if err != nil {
 				return num{}, err
 			}
-			next = append(next, s)
+			xs[j] = s
+			j++
 		}
 		if len(xs)%2 == 1 {
-			next = append(next, xs[len(xs)-1])
+			xs[j] = xs[len(xs)-1]
+			j++
 		}
-		xs = next
+		xs = xs[:j]
 	}
 	var acc *num
 	switch {

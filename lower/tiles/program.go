@@ -61,7 +61,7 @@ func LowerKernel(k *ir.Operation, opts Options) (prog *ir.Operation, err error) 
 		}
 		total *= int(d)
 		if total > l.opts.MaxOps {
-			return nil, l.errf("cannot be lowered: its grid has more than max-ops=%d workgroups", l.opts.MaxOps)
+			return nil, l.overMaxOps("its grid has", int64(l.opts.MaxOps), "workgroups", 1)
 		}
 	}
 	l.progress = Progress{Kernel: ir.KernelName(k), Workgroups: total}

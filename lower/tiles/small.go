@@ -1,6 +1,10 @@
 package tiles
 
-import "math/big"
+import (
+	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
+)
 
 // The int64 fast path of the bounds' arithmetic.
 //
@@ -28,31 +32,10 @@ func (l *lowerer) intOf(v int64) *big.Int {
 	return b
 }
 
-func addInt64(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
-}
-
-func subInt64(a, b int64) (int64, bool) {
-	d := a - b
-	return d, (a >= 0) == (b >= 0) || (d >= 0) == (a >= 0)
-}
-
-func mulInt64(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if (a == -1 && b == -1<<63) || (b == -1 && a == -1<<63) || p/b != a {
-		return 0, false
-	}
-	return p, true
-}
-
 // addB is add (a + b) through the fast path.
 func (l *lowerer) addB(a, b *big.Int) *big.Int {
 	if a.IsInt64() && b.IsInt64() {
-		if s, ok := addInt64(a.Int64(), b.Int64()); ok {
+		if s, ok := intrange.AddInt64(a.Int64(), b.Int64()); ok {
 			return l.intOf(s)
 		}
 	}
@@ -62,7 +45,7 @@ func (l *lowerer) addB(a, b *big.Int) *big.Int {
 // subB is sub (a - b) through the fast path.
 func (l *lowerer) subB(a, b *big.Int) *big.Int {
 	if a.IsInt64() && b.IsInt64() {
-		if d, ok := subInt64(a.Int64(), b.Int64()); ok {
+		if d, ok := intrange.SubInt64(a.Int64(), b.Int64()); ok {
 			return l.intOf(d)
 		}
 	}
@@ -73,13 +56,14 @@ func (l *lowerer) subB(a, b *big.Int) *big.Int {
 func (l *lowerer) productBounds(alo, ahi, blo, bhi *big.Int) (lo, hi *big.Int) {
 	if alo.IsInt64() && ahi.IsInt64() && blo.IsInt64() && bhi.IsInt64() {
 		a0, a1, b0, b1 := alo.Int64(), ahi.Int64(), blo.Int64(), bhi.Int64()
-		p0, ok0 := mulInt64(a0, b0)
-		p1, ok1 := mulInt64(a0, b1)
-		p2, ok2 := mulInt64(a1, b0)
-		p3, ok3 := mulInt64(a1, b1)
+		p0, ok0 := intrange.MulInt64(a0, b0)
+		p1, ok1 := intrange.MulInt64(a0, b1)
+		p2, ok2 := intrange.MulInt64(a1, b0)
+		p3, ok3 := intrange.MulInt64(a1, b1)
 		if ok0 && ok1 && ok2 && ok3 {
 			return l.intOf(min(p0, p1, p2, p3)), l.intOf(max(p0, p1, p2, p3))
 		}
 	}
-	return productBounds(alo, ahi, blo, bhi)
+	r := intrange.Range{Lo: alo, Hi: ahi}.Mul(intrange.Range{Lo: blo, Hi: bhi})
+	return r.Lo, r.Hi
 }
