@@ -7,6 +7,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // A float network (docs/nn-to-circuit.md "A float network"): the MLP and
@@ -21,7 +22,7 @@ func TestFloatNetworkWithWeightBits(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r, params := importONNX(t, filepath.Join(dir, name+".onnx"), name)
 			input := filepath.Join(dir, name+".in0.npy")
-			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
+			passtest.MustRun(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
 			text := r.Module.String()
 			if got := strings.Count(text, nn.WeightTypeAttr+" = !quant.uniform<i8:"); got == 0 {
 				t.Fatalf("no 8-bit weight_type written:\n%s", text)

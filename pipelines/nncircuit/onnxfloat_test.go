@@ -9,6 +9,7 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // TestFloatLayersToCircuit: the float32 PyTorch models of
@@ -25,7 +26,7 @@ func TestFloatLayersToCircuit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r, params := importONNX(t, filepath.Join(dir, name+".onnx"), name)
 			input := filepath.Join(dir, name+".in0.npy")
-			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
+			passtest.MustRun(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
 			text := r.Module.String()
 			xs, err := tensor.ReadTensorFile(input)
 			if err != nil {
