@@ -286,6 +286,16 @@ func ParseType(s string) (Type, error) {
 	return t, nil
 }
 
+// MustParseType is ParseType for types written in the source (tables,
+// tests): it panics if s is not a type.
+func MustParseType(s string) Type {
+	t, err := ParseType(s)
+	if err != nil {
+		panic(fmt.Sprintf("ir.MustParseType(%q): %v", s, err))
+	}
+	return t
+}
+
 // MaxTypeNesting bounds the '<' nesting of a type's text, so that the
 // recursive type parsers cannot exhaust the stack (issue 26: 3,000,000
 // nested tensor< did); otir's own types nest two deep.

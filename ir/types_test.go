@@ -78,3 +78,15 @@ func TestTypeInterning(t *testing.T) {
 		t.Fatal("NumElements/Rank")
 	}
 }
+
+func TestMustParseType(t *testing.T) {
+	if got := MustParseType("i8"); got != Int(8, true) {
+		t.Errorf("MustParseType(i8) = %v", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("MustParseType(i0x) did not panic")
+		}
+	}()
+	MustParseType("i0x")
+}

@@ -8,15 +8,6 @@ import (
 	"github.com/otir-dev/otir/typing"
 )
 
-func mustType(t *testing.T, s string) ir.Type {
-	t.Helper()
-	ty, err := ir.ParseType(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ty
-}
-
 // firstOp parses a kernel body and returns its first operation.
 func firstOp(t *testing.T, style, args, line string) *ir.Operation {
 	t.Helper()
@@ -55,11 +46,11 @@ func TestAnnotationForms(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var ins []ir.Type
 			for _, s := range c.operands {
-				ins = append(ins, mustType(t, s))
+				ins = append(ins, ir.MustParseType(s))
 			}
 			want := ir.Type(nil)
 			if c.result != "" {
-				want = mustType(t, c.result)
+				want = ir.MustParseType(c.result)
 			} else {
 				op := firstOp(t, c.style, c.args, c.line)
 				w, err := typing.InferResult(c.style, op.Name, ins)

@@ -10,25 +10,8 @@ import (
 	"github.com/otir-dev/otir/passes/verify"
 )
 
-func benchParse(b *testing.B, n int, print bool) {
-	src := GenerateChain(n)
-	b.SetBytes(int64(len(src)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m, err := Parse("chain.otir", src, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if print {
-			if errs := verify.Verify(m); errs.HasErrors() {
-				b.Fatal(errs)
-			}
-			if err := ir.Print(io.Discard, m, ir.PrintOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
+// benchParse parses a generated chain of n operations (see benchSource).
+func benchParse(b *testing.B, n int, print bool) { benchSource(b, GenerateChain(n), print) }
 
 // BenchmarkParse100k parses a 100,000-operation kernel.
 func BenchmarkParse100k(b *testing.B) { benchParse(b, 100000, false) }
@@ -43,11 +26,13 @@ func BenchmarkParsePrint1M(b *testing.B) { benchParse(b, 1000000, true) }
 // BenchmarkParse1M parses a 1,000,000-operation kernel.
 func BenchmarkParse1M(b *testing.B) { benchParse(b, 1000000, false) }
 
+// benchSource parses src b.N times; with print, it verifies and prints the
+// module too.
 func benchSource(b *testing.B, src []byte, print bool) {
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m, err := Parse("corner.otir", src, Options{})
+		m, err := Parse("bench.otir", src, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -94,29 +94,20 @@ func (d *denseText) at(off int) lexer.Position {
 
 // skip passes blanks and comments (the token holds '/' only as the start of
 // a "//" comment, which ends at the end of its line).
-func (d *denseText) skip() {
-	for d.i < len(d.s) {
-		switch d.s[d.i] {
-		case ' ', '\t', '\r', '\n':
-			d.i++
-		case '/':
-			for d.i < len(d.s) && d.s[d.i] != '\n' {
-				d.i++
-			}
-		default:
-			return
-		}
-	}
-}
+func (d *denseText) skip() { d.skipOver(false) }
 
 // skipDelims passes blanks, comments, commas and brackets: to the next
 // scalar.
-func (d *denseText) skipDelims() {
+func (d *denseText) skipDelims() { d.skipOver(true) }
+
+// skipOver passes blanks and comments, and commas and brackets as well
+// when delims is set.
+func (d *denseText) skipOver(delims bool) {
 	for d.i < len(d.s) {
-		switch d.s[d.i] {
-		case ' ', '\t', '\r', '\n', ',', '[', ']':
+		switch c := d.s[d.i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n', delims && (c == ',' || c == '[' || c == ']'):
 			d.i++
-		case '/':
+		case c == '/':
 			for d.i < len(d.s) && d.s[d.i] != '\n' {
 				d.i++
 			}

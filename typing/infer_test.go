@@ -81,7 +81,7 @@ func TestInferResult(t *testing.T) {
 	for _, tc := range tests {
 		var ops []ir.Type
 		for _, s := range tc.operands {
-			ops = append(ops, mustType(t, s))
+			ops = append(ops, ir.MustParseType(s))
 		}
 		got, err := InferResult(tc.style, tc.op, ops)
 		name := tc.style + " " + tc.op + " " + strings.Join(tc.operands, ", ")
@@ -91,7 +91,7 @@ func TestInferResult(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != mustType(t, tc.want) {
+		if err != nil || got != ir.MustParseType(tc.want) {
 			t.Errorf("%s: got %v, %v; want %s", name, got, err, tc.want)
 		}
 	}

@@ -475,15 +475,6 @@ type ruleCase struct {
 	source string
 }
 
-func mustType(t *testing.T, s string) ir.Type {
-	t.Helper()
-	ty, err := ir.ParseType(s)
-	if err != nil {
-		t.Fatalf("bad type %q: %v", s, err)
-	}
-	return ty
-}
-
 func parseRuleCases(t *testing.T, text string) []ruleCase {
 	t.Helper()
 	var cases []ruleCase
@@ -505,14 +496,14 @@ func parseRuleCases(t *testing.T, text string) []ruleCase {
 				sign, anyNeg = -1, true
 				term = term[1:]
 			}
-			c.types = append(c.types, mustType(t, term))
+			c.types = append(c.types, ir.MustParseType(term))
 			c.signs = append(c.signs, sign)
 		}
 		if !anyNeg {
 			c.signs = nil
 		}
 		if r := strings.TrimSpace(rhs); r != "!" {
-			c.want = mustType(t, r)
+			c.want = ir.MustParseType(r)
 		}
 		cases = append(cases, c)
 	}
@@ -582,7 +573,7 @@ func TestNoRuleMessages(t *testing.T) {
 	for _, tc := range tests {
 		var ts []ir.Type
 		for _, s := range strings.Fields(tc.types) {
-			ts = append(ts, mustType(t, s))
+			ts = append(ts, ir.MustParseType(s))
 		}
 		_, err := Promote(tc.style, tc.key, ts, nil)
 		if err == nil || err.Error() != tc.want {
@@ -624,7 +615,7 @@ func TestAlloNames(t *testing.T) {
 		"!otir.tile<4xi8, #private>": "!otir.tile<4xi8, #private>",
 	}
 	for in, want := range tests {
-		if got := AlloName(mustType(t, in)); got != want {
+		if got := AlloName(ir.MustParseType(in)); got != want {
 			t.Errorf("AlloName(%s) = %s, want %s", in, got, want)
 		}
 	}
@@ -641,7 +632,7 @@ func TestCommonIntSelector(t *testing.T) {
 		{"bool", "i2", "i2"}, {"i2", "bool", "i2"}, {"bool", "bool", "bool"},
 	}
 	for _, tc := range tests {
-		if got := commonInt(mustType(t, tc.l), mustType(t, tc.r)); got != mustType(t, tc.want) {
+		if got := commonInt(ir.MustParseType(tc.l), ir.MustParseType(tc.r)); got != ir.MustParseType(tc.want) {
 			t.Errorf("commonInt(%s, %s) = %v, want %s", tc.l, tc.r, got, tc.want)
 		}
 	}

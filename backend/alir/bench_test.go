@@ -18,6 +18,23 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// runTimed runs m on the n samples of in b.N times, into out, and reports
+// operation evaluations (ops per sample) per second of wall time (ops/s)
+// and per second of CPU time (ops/cpu-s).
+func runTimed(b *testing.B, m *Machine, out, in []float64, n, ops int) {
+	b.ResetTimer()
+	c0 := cpuTime()
+	for range b.N { // not b.Loop: its first run ignores -cpu (Go 1.26)
+		if err := m.RunInto(out, in, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu := cpuTime() - c0
+	evals := float64(ops) * float64(n) * float64(b.N)
+	b.ReportMetric(evals/b.Elapsed().Seconds(), "ops/s")
+	b.ReportMetric(evals/cpu.Seconds(), "ops/cpu-s")
+}
+
 // BenchmarkShiftAdd runs a 5,000-operation shift-and-add program
 // (RandomShiftAdd) on 16,384 samples and reports operation evaluations per
 // second of wall time (ops/s) and per second of CPU time (ops/cpu-s, less
@@ -35,17 +52,7 @@ func BenchmarkShiftAdd(b *testing.B) {
 	if err := m.RunInto(out, in, n); err != nil { // warm the worker pool
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	c0 := cpuTime()
-	for range b.N { // not b.Loop: its first run ignores -cpu (Go 1.26)
-		if err := m.RunInto(out, in, n); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cpu := cpuTime() - c0
-	evals := float64(len(p.Ops)) * n * float64(b.N)
-	b.ReportMetric(evals/b.Elapsed().Seconds(), "ops/s")
-	b.ReportMetric(evals/cpu.Seconds(), "ops/cpu-s")
+	runTimed(b, m, out, in, n, len(p.Ops))
 	b.ReportMetric(float64(m.NumSlots()), "slots")
 }
 
@@ -78,18 +85,7 @@ func BenchmarkConformanceALIR(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out := make([]float64, n*p.NumOutputs())
-	b.ResetTimer()
-	c0 := cpuTime()
-	for range b.N { // not b.Loop: its first run ignores -cpu (Go 1.26)
-		if err := m.RunInto(out, in, n); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cpu := cpuTime() - c0
-	evals := float64(len(p.Ops)) * float64(n) * float64(b.N)
-	b.ReportMetric(evals/b.Elapsed().Seconds(), "ops/s")
-	b.ReportMetric(evals/cpu.Seconds(), "ops/cpu-s")
+	runTimed(b, m, make([]float64, n*p.NumOutputs()), in, n, len(p.Ops))
 }
 
 // BenchmarkPortability checks alkaid's 64x64 constant-matrix program (4,994

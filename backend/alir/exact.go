@@ -141,12 +141,7 @@ func exactNeg(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.
 
 // exactNegReLU is DAIS's -2: relu(-a).
 func exactNegReLU(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
-	a := &c.a
-	a.Neg(val(op.ID0))
-	if a.Sign() < 0 {
-		a.SetInt64(0)
-	}
-	quantizeBig(z, a, c.fr(op.ID0), t)
+	reluQuantize(z, c.a.Neg(val(op.ID0)), c.fr(op.ID0), t)
 	return nil
 }
 
@@ -172,13 +167,17 @@ func exactAddSub(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *b
 }
 
 func exactReLU(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
-	a := &c.a
-	a.Set(val(op.ID0))
+	reluQuantize(z, c.a.Set(val(op.ID0)), c.fr(op.ID0), t)
+	return nil
+}
+
+// reluQuantize is quantizeBig of relu(a) (a, a scratch value, is clamped
+// in place).
+func reluQuantize(z, a *big.Int, f int, t KIF) {
 	if a.Sign() < 0 {
 		a.SetInt64(0)
 	}
-	quantizeBig(z, a, c.fr(op.ID0), t)
-	return nil
+	quantizeBig(z, a, f, t)
 }
 
 // exactQuantize is quantize(a*2^r).

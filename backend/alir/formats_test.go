@@ -27,6 +27,21 @@ func sameBehaviour(t *testing.T, p, q *Program) {
 	}
 }
 
+// recode writes p with enc and reads the bytes back with dec; an error
+// fails t.
+func recode(t *testing.T, p *Program, enc func(*Program) ([]byte, error), dec func([]byte) (*Program, error)) ([]byte, *Program) {
+	t.Helper()
+	data, err := enc(p)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	q, err := dec(data)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return data, q
+}
+
 // binaryFormats lists the binary encoders and decoders with the dialect
 // and opcodes they hold.
 var binaryFormats = []struct {
@@ -143,28 +158,13 @@ func TestConformanceFilesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := EncodeDAIS(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out, data) {
+		if out, _ := recode(t, p, EncodeDAIS, DecodeDAIS); !bytes.Equal(out, data) {
 			t.Fatal("DAIS v1 file does not re-encode to the same bytes")
 		}
 		// Through JSON and back (DAIS -> ALIR -> DAIS).
-		js, err := EncodeJSON(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := DecodeJSON(js)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, q := recode(t, p, EncodeJSON, DecodeJSON)
 		sameBehaviour(t, p, q)
-		back, err := EncodeDAIS(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(back, data) {
+		if back, _ := recode(t, q, EncodeDAIS, DecodeDAIS); !bytes.Equal(back, data) {
 			t.Fatal("DAIS v1 -> JSON -> DAIS v1 changed the bytes")
 		}
 	})
@@ -174,25 +174,10 @@ func TestConformanceFilesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, err := EncodeJSON(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := DecodeJSON(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(p, q) {
+		if _, q := recode(t, p, EncodeJSON, DecodeJSON); !reflect.DeepEqual(p, q) {
 			t.Fatal("JSON round trip changed the program")
 		}
-		bc, err := EncodeBytecode(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := DecodeBytecode(bc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, b := recode(t, p, EncodeBytecode, DecodeBytecode)
 		sameBehaviour(t, p, b)
 		for i := range p.Ops {
 			if p.Ops[i].Opcode == OpLookup {

@@ -12,29 +12,16 @@ import (
 	"github.com/otir-dev/otir/lower/daisopt"
 	"github.com/otir-dev/otir/lower/difftest"
 	"github.com/otir-dev/otir/lower/tiles"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/passtest"
 	_ "github.com/otir-dev/otir/passes/promote"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 // lowerKernel runs promote-types, lower-tiles and dais-optimize on the
 // only kernel of src and returns its program.
 func lowerKernel(t *testing.T, src string) *alir.Program {
 	t.Helper()
-	m, err := parse.Parse("k.otir", []byte(src), parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, _ := passes.ParsePipeline("builtin.module(promote-types)")
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if l := pm.Run(m); l.HasErrors() {
-		t.Fatalf("promote-types: %v", l)
-	}
+	m := passtest.Parse(t, "k.otir", src)
+	passtest.MustRun(t, m, "builtin.module(promote-types)", src)
 	prog, err := tiles.LowerKernel(otir.Kernels(m)[0], tiles.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func randomCount(def int) int {
 func TestRandomIverilog(t *testing.T) {
 	needTool(t, "iverilog")
 	n := randomCount(40)
-	for _, c := range randomCases(t, n, rand.New(rand.NewPCG(17, 2001))) {
+	for _, c := range randomCases(t, n, rand.New(rand.NewPCG(17, 2001)), 24) {
 		for _, o := range []Options{{}, {LatencyCutoff: 0.5}, {LatencyCutoff: 1.5}, {LatencyCutoff: 0.5, Delay: DelayProgram}} {
 			t.Run(fmt.Sprintf("%s/cut%g/delay%d", c.name, o.LatencyCutoff, o.Delay), func(t *testing.T) {
 				o.Name = "rnd"
@@ -57,15 +57,16 @@ func TestRandomIverilog(t *testing.T) {
 }
 
 type randomCase struct {
+	it   int // the attempt that drew it
 	name string
 	p    *alir.Program
 	in   []float64
 }
 
 // randomCases returns n random programs (of both dialects, ALIR spec 2 and
-// 4 and DAIS, that the interpreter accepts) with 24 rows of inputs each;
+// 4 and DAIS, that the interpreter accepts) with the given rows of inputs;
 // with n >= 40 every opcode must occur.
-func randomCases(t *testing.T, n int, r *rand.Rand) []randomCase {
+func randomCases(t *testing.T, n int, r *rand.Rand, rows int) []randomCase {
 	t.Helper()
 	seen := map[string]bool{}
 	var cs []randomCase
@@ -82,7 +83,7 @@ func randomCases(t *testing.T, n int, r *rand.Rand) []randomCase {
 		for _, op := range p.Ops {
 			seen[p.Dialect.OpName(op.Opcode)+"/"+p.Dialect.String()] = true
 		}
-		cs = append(cs, randomCase{fmt.Sprintf("it%d_%v", it, d), p, randomInputValues(r, nIn, 24)})
+		cs = append(cs, randomCase{it, fmt.Sprintf("it%d_%v", it, d), p, randomInputValues(r, nIn, rows)})
 	}
 	if len(cs) < n {
 		t.Errorf("only %d of %d random programs could run", len(cs), n)
@@ -122,24 +123,10 @@ func TestRandomLint(t *testing.T) {
 // TestRandomGHDL is TestRandomIverilog's VHDL half, on fewer programs.
 func TestRandomGHDL(t *testing.T) {
 	needTool(t, "ghdl")
-	n := randomCount(12)
-	r := rand.New(rand.NewPCG(23, 2008))
-	tested := 0
-	for it := 0; tested < n && it < 20*n+100; it++ {
-		d := alir.Dialect(it % 2)
-		nIn := 1 + r.IntN(4)
-		p := randomProgram(r, d, nIn, 1+r.IntN(40))
-		if it%4 == 2 {
-			p = randomProgramV4(r, nIn, 1+r.IntN(40))
-		}
-		if _, err := alir.Compile(p); err != nil {
-			continue
-		}
-		in := randomInputValues(r, nIn, 16)
-		cut := float64(it%2) * 0.5
-		t.Run(fmt.Sprintf("it%d_%v/cut%g", it, d, cut), func(t *testing.T) {
-			checkVHDL(t, "random", p, Options{Name: "rnd", LatencyCutoff: cut}, in)
+	for _, c := range randomCases(t, randomCount(12), rand.New(rand.NewPCG(23, 2008)), 16) {
+		cut := float64(c.it%2) * 0.5
+		t.Run(fmt.Sprintf("%s/cut%g", c.name, cut), func(t *testing.T) {
+			checkVHDL(t, "random", c.p, Options{Name: "rnd", LatencyCutoff: cut}, c.in)
 		})
-		tested++
 	}
 }

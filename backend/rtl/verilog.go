@@ -72,6 +72,9 @@ func (d *Design) vExpr(e expr) string {
 	return "{" + strings.Join(ps, ", ") + "}"
 }
 
+// verilogBinary is the Verilog operator of each binary statement kind.
+var verilogBinary = map[kind]string{kAdd: "+", kSub: "-", kMul: "*", kAnd: "&", kOr: "|", kXor: "^"}
+
 // WriteVerilog writes the design as a Verilog-2001 module.
 func (d *Design) WriteVerilog(w io.Writer) error {
 	bw := bufio.NewWriter(w)
@@ -122,18 +125,8 @@ func (d *Design) WriteVerilog(w io.Writer) error {
 		switch n.kind {
 		case kAssign:
 			fmt.Fprintf(bw, "%s;\n", a)
-		case kAdd:
-			fmt.Fprintf(bw, "%s + %s;\n", a, b)
-		case kSub:
-			fmt.Fprintf(bw, "%s - %s;\n", a, b)
-		case kMul:
-			fmt.Fprintf(bw, "%s * %s;\n", a, b)
-		case kAnd:
-			fmt.Fprintf(bw, "%s & %s;\n", a, b)
-		case kOr:
-			fmt.Fprintf(bw, "%s | %s;\n", a, b)
-		case kXor:
-			fmt.Fprintf(bw, "%s ^ %s;\n", a, b)
+		case kAdd, kSub, kMul, kAnd, kOr, kXor:
+			fmt.Fprintf(bw, "%s %s %s;\n", a, verilogBinary[n.kind], b)
 		case kNot:
 			fmt.Fprintf(bw, "~%s;\n", a)
 		case kRedOr:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sync"
@@ -47,6 +48,17 @@ func ReadPayloadFile(path string) (Payload, error) {
 		p[k] = FromNPY(a)
 	}
 	return p, nil
+}
+
+// WritePayloadFile writes p as an .npz archive of float64 arrays, by key
+// in sorted order (what ReadPayloadFile reads back), replacing path only
+// when it is written completely (outfile.Write).
+func WritePayloadFile(path string, p Payload) error {
+	z := &npy.NPZ{Names: slices.Sorted(maps.Keys(p)), Arrays: map[string]*npy.Array{}}
+	for k, v := range p {
+		z.Arrays[k] = v.NPY()
+	}
+	return outfile.Write(path, func(w io.Writer) error { return npy.WriteNPZ(w, z) })
 }
 
 // Payloads reads payload files for the passes of one run, each file once:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -42,5 +43,21 @@ func TestPayloadsReadEachFileOnce(t *testing.T) {
 	}
 	if _, err := ps.Read(filepath.Join(dir, "missing.npz")); err == nil || !strings.Contains(err.Error(), "reading the payload "+dir) {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// TestWritePayloadFile: a payload written is read back the same.
+func TestWritePayloadFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.npz")
+	want := Payload{"fc.weight": {Shape: []int64{2, 2}, Data: []float64{1, -2, 0.5, 3}}, "fc.bias": {Shape: []int64{2}, Data: []float64{0, 7}}}
+	if err := WritePayloadFile(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadPayloadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back %v, want %v", got, want)
 	}
 }

@@ -163,11 +163,17 @@ func checkLoad(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if res == nil || res.Space != ir.Private {
 		return diag.OpErrorf(op, "result must be a #private tile, but got '%s'", diag.TypeStr(rt))
 	}
-	if !slices.Equal(src.Shape, res.Shape) {
-		return diag.OpErrorf(op, "result shape %s does not match the source shape %s", diag.ShapeStr(res.Shape), diag.ShapeStr(src.Shape))
+	return sameTiles(op, "result", res, "source", src)
+}
+
+// sameTiles: tile a (called what) has the shape and element type of tile
+// b (called other).
+func sameTiles(op *ir.Operation, what string, a *ir.TileType, other string, b *ir.TileType) *diag.Diagnostic {
+	if !slices.Equal(a.Shape, b.Shape) {
+		return diag.OpErrorf(op, "%s shape %s does not match the %s shape %s", what, diag.ShapeStr(a.Shape), other, diag.ShapeStr(b.Shape))
 	}
-	if src.Elem != res.Elem {
-		return diag.OpErrorf(op, "result element type '%s' does not match the source element type '%s'", diag.TypeStr(res.Elem), diag.TypeStr(src.Elem))
+	if a.Elem != b.Elem {
+		return diag.OpErrorf(op, "%s element type '%s' does not match the %s element type '%s'", what, diag.TypeStr(a.Elem), other, diag.TypeStr(b.Elem))
 	}
 	return nil
 }
@@ -183,13 +189,7 @@ func checkStore(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	if !inMemory(ptr) {
 		return diag.OpErrorf(op, "destination must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(pt))
 	}
-	if !slices.Equal(val.Shape, ptr.Shape) {
-		return diag.OpErrorf(op, "value shape %s does not match the destination shape %s", diag.ShapeStr(val.Shape), diag.ShapeStr(ptr.Shape))
-	}
-	if val.Elem != ptr.Elem {
-		return diag.OpErrorf(op, "value element type '%s' does not match the destination element type '%s'", diag.TypeStr(val.Elem), diag.TypeStr(ptr.Elem))
-	}
-	return nil
+	return sameTiles(op, "value", val, "destination", ptr)
 }
 
 // checkAtomic: the pointer is a #global tile; the value is a #private tile of

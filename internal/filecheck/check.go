@@ -159,15 +159,21 @@ func (fc *checker) printMatch(expected bool, prefix string, l loc, p *pattern, c
 	if !expected {
 		what, kind = "excluded", dkError
 	}
-	msg := fmt.Sprintf("%s: %s string found in input", p.ty.description(prefix), what)
-	if p.ty.getCount() > 1 {
-		msg += fmt.Sprintf(" (%d out of %d)", count, p.ty.getCount())
-	}
-	fc.sm.printMessage(l, kind, msg)
+	fc.sm.printMessage(l, kind, searchMessage(p, prefix, what, "found", count))
 	fc.sm.printMessage(r.loc(), dkNote, "found here", r)
 	fc.printSubstitutions(p, r, mt, nil)
 	fc.printVariableDefs(p, mt, nil)
 	return hasError
+}
+
+// searchMessage is the message of a search's outcome: "CHECK: expected
+// string not found in input", with "(count out of N)" for a CHECK-COUNT-N.
+func searchMessage(p *pattern, prefix, what, outcome string, count int) string {
+	msg := fmt.Sprintf("%s: %s string %s in input", p.ty.description(prefix), what, outcome)
+	if p.ty.getCount() > 1 {
+		msg += fmt.Sprintf(" (%d out of %d)", count, p.ty.getCount())
+	}
+	return msg
 }
 
 // printNoMatch reports a failed search; it returns true if that is an error.
@@ -210,11 +216,7 @@ func (fc *checker) printNoMatch(expected bool, prefix string, l loc, p *pattern,
 		if !expected {
 			what, kind = "excluded", dkRemark
 		}
-		msg := fmt.Sprintf("%s: %s string not found in input", p.ty.description(prefix), what)
-		if p.ty.getCount() > 1 {
-			msg += fmt.Sprintf(" (%d out of %d)", count, p.ty.getCount())
-		}
-		fc.sm.printMessage(l, kind, msg)
+		fc.sm.printMessage(l, kind, searchMessage(p, prefix, what, "not found", count))
 		fc.sm.printMessage(r.loc(), dkNote, "scanning from here")
 	}
 	fc.printSubstitutions(p, r, mt, nil)

@@ -6,7 +6,7 @@ import (
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 var (
@@ -19,44 +19,28 @@ var (
 	bits = ir.Bool()
 )
 
-// kernel builds a module with one kernel @k(%arg0: 64xi8 #global) and lets
-// fill add its body (otir.return is appended).
-func kernel(fill func(b *ir.Builder, arg *ir.Value)) *ir.Module {
-	m := ir.NewModule(ir.Location{})
-	_, body := otir.Kernel(ir.NewBuilder(m.Body()), "k", []ir.Type{g64}, nil)
-	b := ir.NewBuilder(body)
-	fill(b, body.Args[0])
-	otir.Return(b)
-	return m
-}
-
 func slice(b *ir.Builder, src *ir.Value, off int64) *ir.Value {
 	return b.Create(otir.OpExtractSlice, []*ir.Value{src}, []ir.Type{g16}, otir.SliceAttrs([]int64{off}, []int64{16}, []int64{1})).Results[0]
 }
 
 func TestCSE(t *testing.T) {
-	cases := []struct {
-		name    string
-		build   func(b *ir.Builder, arg *ir.Value)
-		removed int
-		want    string // the kernel body after CSE
-	}{
-		{name: "constants and arithmetic", removed: 2, build: func(b *ir.Builder, _ *ir.Value) {
+	passtest.RunCases(t, g64, Run, []passtest.Case{
+		{Name: "constants and arithmetic", Removed: 2, Build: func(b *ir.Builder, _ *ir.Value) {
 			x, y := otir.ConstInt(b, 1, idx), otir.ConstInt(b, 1, idx)
 			s1, s2 := b.Binary(otir.OpAdd, x, y, idx), b.Binary(otir.OpAdd, x, y, idx)
 			b.Binary(otir.OpMul, s1, s2, idx)
-		}, want: `
+		}, Want: `
     %c1 = otir.constant 1 : index
     %0 = otir.add %c1, %c1 : index
     %1 = otir.mul %0, %0 : index`},
-		{name: "different attributes, types or operand order", removed: 0, build: func(b *ir.Builder, _ *ir.Value) {
+		{Name: "different attributes, types or operand order", Removed: 0, Build: func(b *ir.Builder, _ *ir.Value) {
 			x, y := otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx)
 			otir.ConstInt(b, 1, i8)
 			b.Binary(otir.OpSub, x, y, idx)
 			b.Binary(otir.OpSub, y, x, idx)
 			otir.Cmp(b, "slt", x, y, bits)
 			otir.Cmp(b, "sgt", x, y, bits)
-		}, want: `
+		}, Want: `
     %c1 = otir.constant 1 : index
     %c2 = otir.constant 2 : index
     %c1_i8 = otir.constant 1 : i8
@@ -64,7 +48,7 @@ func TestCSE(t *testing.T) {
     %1 = otir.sub %c2, %c1 : index
     %2 = otir.cmp kind(slt) %c1, %c2 : (index, index) -> i1
     %3 = otir.cmp kind(sgt) %c1, %c2 : (index, index) -> i1`},
-		{name: "views are pure, memory operations never merge", removed: 2, build: func(b *ir.Builder, arg *ir.Value) {
+		{Name: "views are pure, memory operations never merge", Removed: 2, Build: func(b *ir.Builder, arg *ir.Value) {
 			s1, s2 := slice(b, arg, 0), slice(b, arg, 0)
 			w1, w2 := b.Create(otir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0], b.Create(otir.OpAlloc, nil, []ir.Type{w16}, nil).Results[0]
 			t1 := b.Create(otir.OpDMA, []*ir.Value{s1, w1}, []ir.Type{ir.Token()}, nil).Results[0]
@@ -78,7 +62,7 @@ func TestCSE(t *testing.T) {
 			// Loads of #private tiles are values: these two merge.
 			pl1, pl2 := b.Unary(otir.OpLoad, l1, p16), b.Unary(otir.OpLoad, l1, p16)
 			b.Binary(otir.OpAdd, pl1, pl2, p16)
-		}, want: `
+		}, Want: `
     %0 = otir.extract_slice %arg0[0] [16] [1] : !otir.tile<64xi8, #global> to !otir.tile<16xi8, #global>
     %alloc = otir.alloc() : !otir.tile<16xi8, #workgroup>
     %alloc_0 = otir.alloc() : !otir.tile<16xi8, #workgroup>
@@ -93,18 +77,18 @@ func TestCSE(t *testing.T) {
     otir.store %4, %0 : !otir.tile<16xi8, #private>, !otir.tile<16xi8, #global>
     %5 = otir.load %3 : !otir.tile<16xi8, #private> -> !otir.tile<16xi8, #private>
     %6 = otir.add %5, %5 : !otir.tile<16xi8, #private>`},
-		{name: "atomics never merge", removed: 0, build: func(b *ir.Builder, arg *ir.Value) {
+		{Name: "atomics never merge", Removed: 0, Build: func(b *ir.Builder, arg *ir.Value) {
 			p := b.Create(otir.OpExtractSlice, []*ir.Value{arg}, []ir.Type{ir.Tile([]int64{1}, i8, ir.Global)}, otir.SliceAttrs([]int64{0}, []int64{1}, []int64{1})).Results[0]
 			v := b.Create(otir.OpAlloc, nil, []ir.Type{ir.Tile([]int64{1}, i8, ir.Private)}, nil).Results[0]
 			attrs := ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: "add"}}, {Name: "memory_order", Value: &ir.StringAttr{Value: "relaxed"}}}
 			b.Create(otir.OpAtomic, []*ir.Value{p, v}, []ir.Type{v.Type}, attrs)
 			b.Create(otir.OpAtomic, []*ir.Value{p, v}, []ir.Type{v.Type}, attrs)
-		}, want: `
+		}, Want: `
     %0 = otir.extract_slice %arg0[0] [1] [1] : !otir.tile<64xi8, #global> to !otir.tile<1xi8, #global>
     %alloc = otir.alloc() : !otir.tile<1xi8, #private>
     %1 = otir.atomic_rmw %0, %alloc, kind(add), memory_order(relaxed) : !otir.tile<1xi8, #global>, !otir.tile<1xi8, #private> -> !otir.tile<1xi8, #private>
     %2 = otir.atomic_rmw %0, %alloc, kind(add), memory_order(relaxed) : !otir.tile<1xi8, #global>, !otir.tile<1xi8, #private> -> !otir.tile<1xi8, #private>`},
-		{name: "dominating outer op replaces inner, not the reverse", removed: 2, build: func(b *ir.Builder, _ *ir.Value) {
+		{Name: "dominating outer op replaces inner, not the reverse", Removed: 2, Build: func(b *ir.Builder, _ *ir.Value) {
 			c0, c4, c1 := otir.ConstInt(b, 0, idx), otir.ConstInt(b, 4, idx), otir.ConstInt(b, 1, idx)
 			outer := b.Binary(otir.OpMul, c4, c4, idx)
 			_, body := scf.For(b, c0, c4, c1, outer)
@@ -115,7 +99,7 @@ func TestCSE(t *testing.T) {
 			local := bb.Binary(otir.OpSub, c4, c1, idx)
 			scf.Yield(bb, bb.Binary(otir.OpAdd, inner, bb.Binary(otir.OpAdd, only, bb.Binary(otir.OpAdd, again, local, idx), idx), idx))
 			b.Binary(otir.OpSub, c4, c1, idx) // the loop's copy does not dominate it
-		}, want: `
+		}, Want: `
     %c0 = otir.constant 0 : index
     %c4 = otir.constant 4 : index
     %c1 = otir.constant 1 : index
@@ -129,7 +113,7 @@ func TestCSE(t *testing.T) {
       scf.yield %6 : index
     }
     %7 = otir.sub %c4, %c1 : index`},
-		{name: "sibling regions do not share", removed: 0, build: func(b *ir.Builder, _ *ir.Value) {
+		{Name: "sibling regions do not share", Removed: 0, Build: func(b *ir.Builder, _ *ir.Value) {
 			c1 := otir.ConstInt(b, 1, idx)
 			cond := otir.Cmp(b, "eq", c1, c1, bits)
 			_, then, els := scf.If(b, cond, []ir.Type{idx}, true)
@@ -137,7 +121,7 @@ func TestCSE(t *testing.T) {
 			scf.Yield(tb, tb.Binary(otir.OpAdd, c1, c1, idx))
 			scf.Yield(eb, eb.Binary(otir.OpAdd, c1, c1, idx))
 			b.Binary(otir.OpAdd, c1, c1, idx)
-		}, want: `
+		}, Want: `
     %c1 = otir.constant 1 : index
     %0 = otir.cmp kind(eq) %c1, %c1 : (index, index) -> i1
     %1 = scf.if %0 -> (index) {
@@ -148,20 +132,7 @@ func TestCSE(t *testing.T) {
       scf.yield %3 : index
     }
     %4 = otir.add %c1, %c1 : index`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := kernel(c.build)
-			n := Run(m)
-			if n != c.removed {
-				t.Errorf("removed %d ops, want %d", n, c.removed)
-			}
-			want := "module {\n  otir.kernel @k(%arg0: !otir.tile<64xi8, #global>) {" + c.want + "\n    otir.return\n  }\n}\n"
-			if got := m.String(); got != want {
-				t.Errorf("got\n%s\nwant\n%s", got, want)
-			}
-		})
-	}
+	})
 }
 
 // TestKernelsAreSeparateScopes checks that nothing is shared between kernels
@@ -175,14 +146,7 @@ func TestKernelsAreSeparateScopes(t *testing.T) {
 		b.Binary(otir.OpAdd, otir.ConstInt(b, 7, idx), otir.ConstInt(b, 7, idx), idx)
 		otir.Return(b)
 	}
-	spec, err := passes.Spec("cse", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Build(passes.NewContext())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := passtest.Registered(t, "cse")
 	if err := p.Run(m); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +159,7 @@ func TestKernelsAreSeparateScopes(t *testing.T) {
 
 // TestRegionOpsNotMerged checks that two identical pure scf.if are kept.
 func TestRegionOpsNotMerged(t *testing.T) {
-	m := kernel(func(b *ir.Builder, _ *ir.Value) {
+	m := passtest.Kernel(g64, func(b *ir.Builder, _ *ir.Value) {
 		c := otir.Cmp(b, "eq", otir.ConstInt(b, 1, idx), otir.ConstInt(b, 2, idx), bits)
 		for i := 0; i < 2; i++ {
 			_, then, els := scf.If(b, c, []ir.Type{idx}, true)

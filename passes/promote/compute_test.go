@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/typing"
 )
 
@@ -24,7 +25,7 @@ func TestCastExact(t *testing.T) {
 		{"bf16", "f16", false}, {"f32", "f16", false}, {"f64", "f32", false}, {"f32", "i64", false},
 	}
 	for _, tc := range tests {
-		if got := castExact(mustType(t, tc.from), mustType(t, tc.to)); got != tc.want {
+		if got := castExact(ir.MustParseType(tc.from), ir.MustParseType(tc.to)); got != tc.want {
 			t.Errorf("castExact(%s, %s) = %v", tc.from, tc.to, got)
 		}
 	}
@@ -45,7 +46,7 @@ func TestExactJoin(t *testing.T) {
 			}
 			continue
 		}
-		if !ok || got != mustType(t, tc.want) {
+		if !ok || got != ir.MustParseType(tc.want) {
 			t.Errorf("exactJoin(%s) = %v, %v; want %s", tc.in, got, ok, tc.want)
 		}
 	}
@@ -174,7 +175,7 @@ func TestSound(t *testing.T) {
 	}
 	for _, tc := range tests {
 		as := typesOf(t, strings.Fields(tc.operands))
-		got := sound(semFor(t, tc.op), as, mustType(t, tc.q), mustType(t, tc.r))
+		got := sound(semFor(t, tc.op), as, ir.MustParseType(tc.q), ir.MustParseType(tc.r))
 		if got != tc.want {
 			t.Errorf("sound(%s, %s, q=%s, r=%s) = %v, want %v", tc.op, tc.operands, tc.q, tc.r, got, tc.want)
 		}
@@ -231,14 +232,14 @@ func TestComputeType(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s %s: %v", tc.style, tc.op, tc.operands, err)
 		}
-		q, ok := computeType(sem, as, p, mustType(t, tc.r))
+		q, ok := computeType(sem, as, p, ir.MustParseType(tc.r))
 		if tc.want == "-" {
 			if ok {
 				t.Errorf("%s %s %s -> %s: compute type %v, want none", tc.style, tc.op, tc.operands, tc.r, q)
 			}
 			continue
 		}
-		if !ok || q != mustType(t, tc.want) {
+		if !ok || q != ir.MustParseType(tc.want) {
 			t.Errorf("%s %s %s -> %s: compute type %v, %v; want %s", tc.style, tc.op, tc.operands, tc.r, q, ok, tc.want)
 		}
 	}

@@ -81,7 +81,7 @@ func randProgram(t *testing.T, rng *rand.Rand, style string, withIndex bool) *kb
 		}
 		result := inferred
 		if rng.IntN(2) == 0 {
-			result = mustType(t, randTypes[rng.IntN(len(randTypes))])
+			result = ir.MustParseType(randTypes[rng.IntN(len(randTypes))])
 		}
 		k.b.Loc = k.loc()
 		if len(operands) == 1 {

@@ -29,7 +29,7 @@ func newKB(t *testing.T, style string, args ...string) *kb {
 	mb := ir.NewBuilder(m.Body())
 	var ts []ir.Type
 	for _, a := range args {
-		ts = append(ts, mustType(t, a))
+		ts = append(ts, ir.MustParseType(a))
 	}
 	_, body := otir.Kernel(mb, "k", ts, nil)
 	k := &kb{t: t, m: m, b: ir.NewBuilder(body), args: body.Args, line: 1}
@@ -68,7 +68,7 @@ func (k *kb) cmp(pred string, a, b *ir.Value) *ir.Value {
 func (k *kb) resultType(name, result string, vs ...*ir.Value) ir.Type {
 	k.t.Helper()
 	if result != "" {
-		return mustType(k.t, result)
+		return ir.MustParseType(result)
 	}
 	var ts []ir.Type
 	for _, v := range vs {
@@ -107,17 +107,7 @@ func typesOf(t *testing.T, names []string) []ir.Type {
 	t.Helper()
 	var ts []ir.Type
 	for _, n := range names {
-		ts = append(ts, mustType(t, n))
+		ts = append(ts, ir.MustParseType(n))
 	}
 	return ts
-}
-
-// mustType parses a type (as typing's tests do).
-func mustType(t *testing.T, s string) ir.Type {
-	t.Helper()
-	ty, err := ir.ParseType(s)
-	if err != nil {
-		t.Fatalf("bad type %q: %v", s, err)
-	}
-	return ty
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes/passtest"
 	"github.com/otir-dev/otir/passes/verify"
 )
 
@@ -64,7 +65,7 @@ func BenchmarkCNNToCircuit(b *testing.B) {
 					b.Fatalf("%v\n%s", err, text)
 				}
 				b.StartTimer()
-				runPipeline(b, m, "builtin.module(nn-to-circuit{params="+params+"})", text)
+				passtest.MustRun(b, m, "builtin.module(nn-to-circuit{params="+params+"})", text)
 				b.StopTimer()
 				ops = countOps(b, m)
 				b.StartTimer()

@@ -14,7 +14,6 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
-	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
@@ -653,21 +652,9 @@ func maxRat(a, b *big.Rat) *big.Rat {
 }
 
 // writePayload writes the payload as an .npz file.
-func writePayload(t testing.TB, dir string, p map[string]*tensor.Tensor) string {
-	z := &npy.NPZ{Arrays: map[string]*npy.Array{}}
-	for k, v := range p {
-		z.Names = append(z.Names, k)
-		z.Arrays[k] = v.NPY()
-	}
+func writePayload(t testing.TB, dir string, p tensor.Payload) string {
 	path := filepath.Join(dir, "p.npz")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := npy.WriteNPZ(f, z); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := tensor.WritePayloadFile(path, p); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -8,11 +8,8 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // conformance is the directory of the shared conformance files, beside the
@@ -29,15 +26,9 @@ func conformance(t testing.TB, parts ...string) string {
 // returns the ALIR program.
 func circuit(t testing.TB, text, params, opts string) *alir.Program {
 	t.Helper()
-	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, text)
-	}
-	if ds := verify.Verify(m); ds.HasErrors() {
-		t.Fatalf("verify: %v\n%s", ds, text)
-	}
+	m := passtest.Parse(t, "graph.mlir", text)
 	pipeline := "builtin.module(nn-to-circuit{params=" + params + " " + opts + "})"
-	runPipeline(t, m, pipeline, text)
+	passtest.MustRun(t, m, pipeline, text)
 	progs := dais.Programs(m)
 	if len(progs) != 1 {
 		t.Fatalf("%d programs after %s", len(progs), pipeline)
@@ -47,24 +38,6 @@ func circuit(t testing.TB, text, params, opts string) *alir.Program {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// runPipeline runs a textual pass pipeline on m, verifying after each
-// pass; text is the module's input, shown when a pass fails.
-func runPipeline(t testing.TB, m *ir.Module, pipeline, text string) {
-	t.Helper()
-	pl, err := passes.ParsePipeline(pipeline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", pipeline, ds, text)
-	}
 }
 
 // readRows reads a whitespace-separated text file of numbers.

@@ -10,6 +10,7 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // TestLayerNormToCircuit: float graphs holding nn.layer_norm go through
@@ -94,6 +95,6 @@ func quantize(t *testing.T, src, opts string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runPipeline(t, m, "builtin.module(nn-quantize{"+opts+"})", src)
+	passtest.MustRun(t, m, "builtin.module(nn-quantize{"+opts+"})", src)
 	return m.String()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // TestFloatLayersToCircuit: the float32 PyTorch models of
@@ -23,25 +24,7 @@ func TestFloatLayersToCircuit(t *testing.T) {
 	dir := filepath.Join("..", "..", "tests", "nn", "Inputs", "onnx-float")
 	for _, name := range []string{"bn_mlp", "bn_nodes", "acts", "acts9", "hard", "gap_cnn", "conv1d", "hand"} {
 		t.Run(name, func(t *testing.T) {
-			r, params := importONNX(t, filepath.Join(dir, name+".onnx"), name)
-			input := filepath.Join(dir, name+".in0.npy")
-			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
-			text := r.Module.String()
-			xs, err := tensor.ReadTensorFile(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			payload, err := tensor.NewPayloads().Read(params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows := int(xs.Shape[0])
-			want := evaluate(t, text, payload, xs.Shape[1:], xs.Data, rows)
-			p := circuit(t, text, params, "")
-			got := run(t, p, xs.Data, rows)
-			if k := sameBits(got, want); k >= 0 {
-				t.Fatalf("output value %d: circuit %v, evaluator %v", k, got[k], want[k])
-			}
+			_, want, rows := calibratedCircuit(t, dir, name, true)
 			// The signal survives quantization: the samples' outputs differ.
 			n := len(want) / rows
 			if slices.Equal(want[:n], want[len(want)-n:]) {
@@ -50,6 +33,37 @@ func TestFloatLayersToCircuit(t *testing.T) {
 			t.Logf("%s: %d samples, %d output values equal", name, rows, len(want))
 		})
 	}
+}
+
+// calibratedCircuit imports the float model dir/name.onnx, types it by
+// calibration on dir/name.in0.npy with weight-bits=8 (nn-quantize), and
+// checks that nn-to-circuit's circuit equals the quantized evaluator bit
+// for bit on that input: rows samples when batched (its first axis), else
+// one. It returns the quantized graph's text and the evaluator's outputs.
+func calibratedCircuit(t *testing.T, dir, name string, batched bool) (text string, want []float64, rows int) {
+	t.Helper()
+	r, params := importONNX(t, filepath.Join(dir, name+".onnx"), name)
+	input := filepath.Join(dir, name+".in0.npy")
+	passtest.MustRun(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
+	text = r.Module.String()
+	x, err := tensor.ReadTensorFile(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := tensor.NewPayloads().Read(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape, rows := x.Shape, 1
+	if batched {
+		shape, rows = x.Shape[1:], int(x.Shape[0])
+	}
+	want = evaluate(t, text, payload, shape, x.Data, rows)
+	got := run(t, circuit(t, text, params, ""), x.Data, rows)
+	if k := sameBits(got, want); k >= 0 {
+		t.Fatalf("output value %d: circuit %v, evaluator %v", k, got[k], want[k])
+	}
+	return text, want, rows
 }
 
 // importONNX imports an ONNX model as graph @name and writes its payload

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // TestRequantizingCircuits: the BatchNorm MLP of tests/nn/Inputs/onnx-float
@@ -20,7 +21,7 @@ func TestRequantizingCircuits(t *testing.T) {
 	for _, opts := range []string{"", "round=nearest", "headroom-bits=0", "headroom-bits=0 round=nearest", "headroom-bits=0 overflow=wrap round=nearest"} {
 		t.Run(opts, func(t *testing.T) {
 			r, params := importONNX(t, filepath.Join(dir, "onnx-float", "bn_mlp.onnx"), "bn_mlp")
-			runPipeline(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+calib+" act-bits=6 "+opts+"})", "bn_mlp.onnx")
+			passtest.MustRun(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+calib+" act-bits=6 "+opts+"})", "bn_mlp.onnx")
 			text := r.Module.String()
 			payload, err := tensor.NewPayloads().Read(params)
 			if err != nil {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
@@ -515,19 +514,9 @@ func (g *qgen) exactModel(row []*big.Rat, out string) []*big.Rat {
 	return env[out].data
 }
 
-func writePayload(t testing.TB, dir string, p map[string]*tensor.Tensor) string {
-	z := &npy.NPZ{Arrays: map[string]*npy.Array{}}
-	for k, v := range p {
-		z.Names = append(z.Names, k)
-		z.Arrays[k] = v.NPY()
-	}
+func writePayload(t testing.TB, dir string, p tensor.Payload) string {
 	path := filepath.Join(dir, "p.npz")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := npy.WriteNPZ(f, z); err != nil {
+	if err := tensor.WritePayloadFile(path, p); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -16,9 +16,7 @@ import (
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nn/qonnx"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // The lookup-table softmax: the circuit equals the quantized evaluator
@@ -28,23 +26,8 @@ import (
 // runPipeline parses and verifies a graph's text and runs a pipeline on it.
 func runPipeline(t testing.TB, text, pipeline string) (*ir.Module, error) {
 	t.Helper()
-	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, text)
-	}
-	if ds := verify.Verify(m); ds.HasErrors() {
-		t.Fatalf("verify: %v\n%s", ds, text)
-	}
-	pl, err := passes.ParsePipeline(pipeline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
+	m := passtest.Parse(t, "graph.mlir", text)
+	if ds := passtest.Run(t, m, pipeline); ds.HasErrors() {
 		return nil, ds
 	}
 	return m, nil

@@ -14,9 +14,7 @@ import (
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // saturateSrc doubles its input: calibrated on [-1, 1], the result's type
@@ -112,21 +110,7 @@ func TestSaturateIsQuant(t *testing.T) {
 // runOn runs a pipeline on a graph's text, verifying after each pass.
 func runOn(t *testing.T, src, spec string) *ir.Module {
 	t.Helper()
-	m, err := parse.ParseString("g.mlir", src, parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := passes.ParsePipeline(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
-		t.Fatalf("%s: %v", spec, ds)
-	}
+	m := passtest.Parse(t, "g.mlir", src)
+	passtest.MustRun(t, m, spec, src)
 	return m
 }
