@@ -9,25 +9,14 @@ import (
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/passes"
-	"github.com/otir-dev/otir/passes/verify"
+	"github.com/otir-dev/otir/passes/passtest"
 )
 
 // runPipeline runs a pass pipeline, verifying after each pass, as otir-opt
 // does.
 func runPipeline(t *testing.T, m *ir.Module, text string) {
 	t.Helper()
-	pl, err := passes.ParsePipeline(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if ds := pm.Run(m); ds.HasErrors() {
-		t.Fatalf("%s: %v", text, ds)
-	}
+	passtest.MustRun(t, m, text, "")
 }
 
 // The registered passes run through the pass manager, on every program of a

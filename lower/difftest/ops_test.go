@@ -8,31 +8,15 @@ import (
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/tiles"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/passtest"
 	_ "github.com/otir-dev/otir/passes/promote"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 // prepare parses, verifies and promotes src.
 func prepare(t testing.TB, src string) *ir.Module {
 	t.Helper()
-	m, err := parse.Parse("t.otir", []byte(src), parse.Options{})
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, src)
-	}
-	if l := verify.Verify(m); l.HasErrors() {
-		t.Fatalf("verify: %v\n%s", l, src)
-	}
-	pl, _ := passes.ParsePipeline("builtin.module(promote-types)")
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if l := pm.Run(m); l.HasErrors() {
-		t.Fatalf("promote-types: %v\n%s", l, src)
-	}
+	m := passtest.Parse(t, "t.otir", src)
+	passtest.MustRun(t, m, "builtin.module(promote-types)", src)
 	return m
 }
 

@@ -6,10 +6,8 @@ import (
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes"
+	"github.com/otir-dev/otir/passes/passtest"
 	_ "github.com/otir-dev/otir/passes/promote"
-	"github.com/otir-dev/otir/passes/verify"
 )
 
 func init() { debugPanics = true }
@@ -17,25 +15,8 @@ func init() { debugPanics = true }
 // parseText parses OTIR text, verifies it and runs promote-types.
 func parseText(t testing.TB, src string) *ir.Module {
 	t.Helper()
-	m, err := parse.Parse("test.otir", []byte(src), parse.Options{})
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if l := verify.Verify(m); l.HasErrors() {
-		t.Fatalf("verify: %v", l)
-	}
-	pl, err := passes.ParsePipeline("builtin.module(promote-types)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := passes.NewManager(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm.Verify = verify.Verify
-	if l := pm.Run(m); l.HasErrors() {
-		t.Fatalf("promote-types: %v", l)
-	}
+	m := passtest.Parse(t, "test.otir", src)
+	passtest.MustRun(t, m, "builtin.module(promote-types)", src)
 	return m
 }
 
