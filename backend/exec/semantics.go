@@ -66,7 +66,7 @@ func unsupported(reason string) semantics { return semantics{unsupported: reason
 var ops *optable.Table[semantics]
 
 func init() {
-	ops = optable.New("the executor", "semantics.go", map[string]semantics{
+	ops = optable.New("the executor's semantics", "semantics.go", map[string]semantics{
 		otir.OpReturn: {ends: true},
 		scf.OpYield:   {ends: true, yields: true},
 

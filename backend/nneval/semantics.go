@@ -37,7 +37,7 @@ func function(f func(float64) float64) semantics { return semantics{eval: unaryF
 var ops *optable.Table[semantics]
 
 func init() {
-	ops = optable.New("the nn evaluator", "semantics.go", map[string]semantics{
+	ops = optable.New("the nn evaluator's semantics", "semantics.go", map[string]semantics{
 		nn.OpReturn: {ends: true},
 
 		// QONNX's quantizers (qonnx.go), on the scalar rules of dialect/nn.
@@ -127,7 +127,7 @@ func UnaryFunc(opName string) (func(float64) float64, bool) {
 var exactOps *optable.Table[func(*node) (*Exact, error)]
 
 func init() {
-	exactOps = optable.New("the quantized nn evaluator", "semantics.go", map[string]func(*node) (*Exact, error){
+	exactOps = optable.New("the nn evaluator's exact meanings (quantized graphs)", "semantics.go", map[string]func(*node) (*Exact, error){
 		nn.OpConst:      exactConstant,
 		nn.OpRequantize: exactRequantize,
 

@@ -20,7 +20,7 @@ import (
 
 // Table maps operation names to entries of type E.
 type Table[E any] struct {
-	what string // whose table, for messages: "the executor"
+	what string // the table, for messages: "the executor's semantics"
 	file string // the file that holds the entries, for messages
 	// unsupported is an entry's reason the op is not supported ("": it
 	// is); nil when no entry says so.
@@ -34,8 +34,8 @@ type Table[E any] struct {
 }
 
 // New makes the table of entries, keyed by operation name. what names the
-// consumer and file the file that holds the entries (for Complete's
-// messages); unsupported, when set, returns an entry's reason that the
+// table ("the executor's semantics") and file the file that holds the
+// entries, for messages; unsupported, when set, returns an entry's reason that the
 // operation is not supported, or "".
 func New[E any](what, file string, entries map[string]E, unsupported func(E) string) *Table[E] {
 	t := &Table[E]{what: what, file: file, unsupported: unsupported, byName: map[string]E{}}
@@ -49,7 +49,7 @@ func New[E any](what, file string, entries map[string]E, unsupported func(E) str
 // programming error at start-up).
 func (t *Table[E]) Add(name string, e E) {
 	if _, dup := t.byName[name]; dup {
-		panic("optable: duplicate entry " + name + " in " + t.what + "'s table")
+		panic("optable: duplicate entry " + name + " in " + t.what)
 	}
 	t.byName[name] = e
 	t.index(name, e, true)
@@ -138,22 +138,26 @@ func (t *Table[E]) Complete(c Completeness[E]) []error {
 			_, ok := t.byName[name]
 			if why, skip := c.NotInTable[name]; skip {
 				if ok {
-					errs = append(errs, fmt.Errorf("%s has an entry in %s's table but is listed in NotInTable (%s)", name, t.what, why))
+					errs = append(errs, fmt.Errorf("%s has an entry in %s but is listed in NotInTable (%s)", name, t.what, why))
 				}
 				continue
 			}
 			if !ok {
-				errs = append(errs, fmt.Errorf("%s has no entry in %s's table: add one to %s, or unsupported(\"reason\")", name, t.what, t.file))
+				or := ""
+				if t.unsupported != nil {
+					or = `, or unsupported("reason")`
+				}
+				errs = append(errs, fmt.Errorf("%s has no entry in %s (%s): add one%s", name, t.what, t.file, or))
 			}
 		}
 	}
 	for _, name := range t.Names() {
 		if ir.LookupOp(name) == nil {
-			errs = append(errs, fmt.Errorf("%s's table has an entry for %s, which is not a registered operation", t.what, name))
+			errs = append(errs, fmt.Errorf("%s has an entry for %s, which is not a registered operation", t.what, name))
 			continue
 		}
 		if d, _, _ := strings.Cut(name, "."); !slices.Contains(c.Dialects, d) {
-			errs = append(errs, fmt.Errorf("%s's table has an entry for %s, which is not of the dialects %v", t.what, name, c.Dialects))
+			errs = append(errs, fmt.Errorf("%s has an entry for %s, which is not of the dialects %v", t.what, name, c.Dialects))
 		}
 		if c.Check != nil {
 			if err := c.Check(name, t.byName[name]); err != nil {

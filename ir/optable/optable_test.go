@@ -30,7 +30,7 @@ type entry struct {
 }
 
 func newTable() *Table[entry] {
-	return New("the test", "table.go", map[string]entry{
+	return New("the test's table", "table.go", map[string]entry{
 		"optabletest.a": {run: true},
 		"optabletest.b": {why: "is not supported here"},
 		"optabletest.c": {ends: true},
@@ -110,7 +110,7 @@ func TestComplete(t *testing.T) {
 		got = append(got, err.Error())
 	}
 	want := []string{
-		`optabletest.a has no entry in the test's table: add one to table.go, or unsupported("reason")`,
+		`optabletest.a has no entry in the test's table (table.go): add one, or unsupported("reason")`,
 		`optabletest.region has an entry in the test's table but is listed in NotInTable (is walked by the caller)`,
 		`the test's table has an entry for builtin.module, which is not of the dialects [optabletest]`,
 		`optabletest.c: its entry must have exactly one of run, ends and why; it has 2`,

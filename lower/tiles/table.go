@@ -42,7 +42,7 @@ func unsupported(reason string) lowering { return lowering{unsupported: reason} 
 var lowerings *optable.Table[lowering]
 
 func init() {
-	lowerings = optable.New("lower-tiles", "table.go", map[string]lowering{
+	lowerings = optable.New("lower-tiles' lowerings", "table.go", map[string]lowering{
 		otir.OpReturn: {ends: true},
 		scf.OpYield:   {ends: true, yields: true},
 

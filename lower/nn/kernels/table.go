@@ -31,7 +31,7 @@ var lowerings *optable.Table[lowering]
 func init() {
 	notQuantized := lowering{unsupported: "not allowed in a quantized graph (nn-quantize decomposes softmax and layer_norm into primitive nodes)"}
 	function := lowering{lower: lookupNode}
-	lowerings = optable.New("nn-to-otir", "table.go", map[string]lowering{
+	lowerings = optable.New("nn-to-otir's lowerings", "table.go", map[string]lowering{
 		nn.OpLinear: {lower: linear},
 		nn.OpConv2d: {lower: conv2d},
 		nn.OpMatmul: {lower: matmulNode},
