@@ -27,16 +27,17 @@ type Table[E any] struct {
 	unsupported func(E) string
 
 	byName map[string]E
-	// dense holds the entries of the ops registered when the table was
-	// made, at their ir.OpDef.Index; has tells which slots hold one.
+	// dense holds the entries of registered ops at their ir.OpDef.Index;
+	// has tells which slots hold one. An op registered after its entry
+	// was added is found in byName.
 	dense []E
 	has   []bool
 }
 
 // New makes the table of entries, keyed by operation name. what names the
 // table ("the executor's semantics") and file the file that holds the
-// entries, for messages; unsupported, when set, returns an entry's reason that the
-// operation is not supported, or "".
+// entries, for messages; unsupported, when set, returns an entry's reason
+// that the operation is not supported, or "".
 func New[E any](what, file string, entries map[string]E, unsupported func(E) string) *Table[E] {
 	t := &Table[E]{what: what, file: file, unsupported: unsupported, byName: map[string]E{}}
 	for name, e := range entries {
@@ -78,7 +79,8 @@ func (t *Table[E]) index(name string, e E, set bool) {
 }
 
 // Lookup returns the entry of the named operation; ok is false when the
-// table has none.
+// table has none. A registered op is found by its index (the dispatch of
+// every consumer), any other by name.
 func (t *Table[E]) Lookup(name string) (e E, ok bool) {
 	if d := ir.LookupOp(name); d != nil {
 		if i := d.Index(); i < len(t.has) && t.has[i] {
