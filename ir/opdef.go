@@ -152,7 +152,14 @@ type OpDef struct {
 
 	// asm is Format compiled (RegisterOp).
 	asm *Format
+	// index is the op's dense number, in order of registration (Index).
+	index int
 }
+
+// Index is the op's dense number, 0 to NumOps()-1, given at registration:
+// tables keyed by operation (ir/optable) index a slice with it instead of
+// hashing the name.
+func (d *OpDef) Index() int { return d.index }
 
 // implicitTerminator is the implicit terminator of op's regions, from its
 // record ("" for none, or for a nil or unregistered op).

@@ -53,6 +53,10 @@ func LookupOp(name string) *OpDef {
 // slot (a miss falls back to the map; a collision only replaces the entry).
 var lookupCache [512]atomic.Pointer[OpDef]
 
+// NumOps is the number of registered operations: one more than the largest
+// OpDef.Index.
+func NumOps() int { return len(opDefs) }
+
 // OpNames lists every registered operation name, sorted.
 func OpNames() []string {
 	ns := make([]string, 0, len(opDefs))
@@ -117,6 +121,7 @@ func RegisterOp(d OpDef) *OpDef {
 	if f != nil {
 		f.def = &def
 	}
+	def.index = len(opDefs)
 	opDefs[d.Name] = &def
 	return &def
 }

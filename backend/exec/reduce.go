@@ -11,7 +11,8 @@ import (
 func reduceWith(folds map[string]string) handler {
 	return func(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		kind, _ := op.StringAttr("kind")
-		sem := ops[folds[kind]].elem
+		s, _ := semOf(folds[kind])
+		sem := s.elem
 		if sem == nil {
 			return nil, opErr(op, "unknown kind '%s'", kind)
 		}

@@ -7,11 +7,13 @@ import (
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/optable"
 )
 
 // The executor's semantics of every operation it knows, in one table keyed by
-// operation name: this is the only file of the package that names operations.
-// TestSemanticsComplete checks that every OTIR operation has an entry.
+// operation name (an optable.Table): this is the only file of the package
+// that names operations. TestSemanticsComplete checks that every OTIR
+// operation has an entry.
 
 // semantics is the executor's meaning of one operation. Exactly one of run,
 // elem, ends and unsupported is set.
@@ -71,10 +73,10 @@ type elemSem struct {
 // unsupported is the entry of an operation the executor cannot run.
 func unsupported(reason string) semantics { return semantics{unsupported: reason} }
 
-var ops map[string]semantics
+var ops *optable.Table[semantics]
 
 func init() {
-	ops = map[string]semantics{
+	ops = optable.New("the executor's semantics", "semantics.go", map[string]semantics{
 		otir.OpReturn: {ends: true},
 		scf.OpYield:   {ends: true, yields: true},
 
@@ -126,15 +128,12 @@ func init() {
 		otir.OpSelect: {elem: &elemSem{pick: pickSelect, tile: selectTile}},
 		otir.OpCast:   {elem: &elemSem{pick: pickCast, tile: castTile}},
 		otir.OpLookup: {elem: &elemSem{pick: pickLookup}},
-	}
+	}, func(s semantics) string { return s.unsupported })
 }
 
 // semOf returns the semantics of an operation; ok is false when the table
 // has no entry for it.
-func semOf(name string) (s semantics, ok bool) {
-	s, ok = ops[name]
-	return s, ok
-}
+func semOf(name string) (s semantics, ok bool) { return ops.Lookup(name) }
 
 // elementwise is the entry of a binary element-wise op: its integer function
 // and its float function (nil: integers only).
@@ -336,13 +335,4 @@ func yielded(b *ir.Block) []*ir.Value {
 // Support reports whether the executor runs the named operation, and if not,
 // why (for documentation such as otir-opt --list-ops). Structural operations
 // the walker handles itself (otir.kernel, builtin.module) have no entry.
-func Support(name string) (ok bool, why string) {
-	s, found := ops[name]
-	switch {
-	case !found:
-		return false, "no entry"
-	case s.unsupported != "":
-		return false, s.unsupported
-	}
-	return true, ""
-}
+func Support(name string) (ok bool, why string) { return ops.Support(name) }

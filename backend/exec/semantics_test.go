@@ -1,11 +1,13 @@
 package exec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/optable"
 )
 
 // notInTable lists the OTIR operations that have no entry in the semantics
@@ -15,53 +17,29 @@ var notInTable = map[string]string{
 	otir.OpKernel: "is what Run runs: runWorkgroup enters its body, binding its arguments",
 }
 
-// otirDialect reports whether an operation belongs to OTIR (its own ops and
-// the scf and builtin ops it reuses). Ops of other dialects that a test
-// binary links (dais, registered by lower/dais) are not the executor's.
-func otirDialect(name string) bool {
-	d, _, _ := strings.Cut(name, ".")
-	return d == "otir" || d == "scf" || d == "builtin"
-}
-
-// TestSemanticsComplete walks every OTIR operation: each has exactly one
-// kind of entry in the semantics table (run, element-wise, terminator, or
-// unsupported with a reason), or is listed in notInTable.
+// TestSemanticsComplete walks every OTIR operation (its own ops and the scf
+// and builtin ops it reuses; the dais ops a test binary links are not the
+// executor's): each has exactly one kind of entry in the semantics table
+// (run, element-wise, terminator, or unsupported with a reason), or is
+// listed in notInTable.
 func TestSemanticsComplete(t *testing.T) {
-	for _, name := range ir.OpNames() {
-		if !otirDialect(name) {
-			continue
-		}
-		s, ok := semOf(name)
-		if why, skip := notInTable[name]; skip {
-			if ok {
-				t.Errorf("%s has an entry in the semantics table but is listed in notInTable (%s)", name, why)
+	for _, err := range ops.Complete(optable.Completeness[semantics]{
+		Dialects:   []string{"otir", "scf", "builtin"},
+		NotInTable: notInTable,
+		Check: func(name string, s semantics) error {
+			if err := optable.ExactlyOne("run, elem, ends and unsupported", s.run != nil, s.elem != nil, s.ends, s.unsupported != ""); err != nil {
+				return err
 			}
-			continue
-		}
-		if !ok {
-			t.Errorf("%s has no executor semantics: add its entry to ops in semantics.go, or unsupported(\"reason\")", name)
-			continue
-		}
-		kinds := 0
-		for _, set := range []bool{s.run != nil, s.elem != nil, s.ends, s.unsupported != ""} {
-			if set {
-				kinds++
+			if ir.IsElementwise(name) != (s.elem != nil) {
+				return fmt.Errorf("ir.IsElementwise is %v, but its entry is element-wise: %v", ir.IsElementwise(name), s.elem != nil)
 			}
-		}
-		if kinds != 1 {
-			t.Errorf("%s: its entry must have exactly one of run, elem, ends and unsupported; it has %d", name, kinds)
-		}
-		if ir.IsElementwise(name) != (s.elem != nil) {
-			t.Errorf("%s: ir.IsElementwise is %v, but its entry is element-wise: %v", name, ir.IsElementwise(name), s.elem != nil)
-		}
-		if e := s.elem; e != nil && e.pick == nil && e.ints == nil && e.f1 == nil && e.f2 == nil {
-			t.Errorf("%s: its element-wise entry has no function", name)
-		}
-	}
-	for name := range ops {
-		if ir.LookupOp(name) == nil {
-			t.Errorf("the semantics table has an entry for %s, which is not a registered operation", name)
-		}
+			if e := s.elem; e != nil && e.pick == nil && e.ints == nil && e.f1 == nil && e.f2 == nil {
+				return fmt.Errorf("its element-wise entry has no function")
+			}
+			return nil
+		},
+	}) {
+		t.Error(err)
 	}
 }
 
@@ -81,8 +59,8 @@ func TestUnsupportedAndUnknownOps(t *testing.T) {
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			if tc.entry != nil {
-				ops[name] = *tc.entry
-				defer delete(ops, name)
+				ops.Add(name, *tc.entry)
+				defer ops.Remove(name)
 			}
 			x := newKB(t, []int64{1})
 			x.op(name, "", nil)

@@ -425,7 +425,8 @@ func exactGather(n *node) (*Exact, error) {
 		src = append(src, x.M...)
 		idx.ins[k] = t
 	}
-	t, err := ops[n.op.Name].eval(&idx)
+	s, _ := semOf(n.op.Name)
+	t, err := s.eval(&idx)
 	if err != nil {
 		return nil, err
 	}
@@ -700,7 +701,7 @@ func (st *exactState) node(n *node) func(*node) (*tensor.Tensor, error) {
 		n.exact.ins = append(n.exact.ins, st.values[v])
 	}
 	return func(n *node) (*tensor.Tensor, error) {
-		f, ok := exactOps[n.op.Name]
+		f, ok := exactOps.Lookup(n.op.Name)
 		if !ok {
 			return nil, errors.New("is not allowed in a quantized graph")
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/optable"
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes/verify"
 )
@@ -363,18 +364,22 @@ func FuzzQuantized(f *testing.F) {
 // when the verifier allows it in a quantized graph; the function kinds
 // (and only they) read a lookup table of their float function.
 func TestExactOpsComplete(t *testing.T) {
-	for _, name := range ir.OpNames() {
-		if !strings.HasPrefix(name, "nn.") || name == nn.OpGraph || name == nn.OpReturn {
+	forbidden := map[string]string{nn.OpGraph: "is what Eval runs", nn.OpReturn: "names the outputs"}
+	for _, d := range ir.DialectOps("nn") {
+		if _, skip := forbidden[d.Name]; skip {
 			continue
 		}
-		_, has := exactOps[name]
-		role := nn.QuantRoleOf(name)
-		if has == (role == nn.QuantForbidden) {
-			t.Errorf("%s: role %d, exact entry %v: an allowed kind needs one, a forbidden kind none", name, role, has)
+		role := nn.QuantRoleOf(d.Name)
+		if role == nn.QuantForbidden {
+			forbidden[d.Name] = "is not allowed in a quantized graph (nn.QuantForbidden)"
 		}
-		_, fn := UnaryFunc(name)
-		if fn != (role == nn.QuantFunction) {
-			t.Errorf("%s: role %d, but UnaryFunc gives a function: %v", name, role, fn)
+		if _, fn := UnaryFunc(d.Name); fn != (role == nn.QuantFunction) {
+			t.Errorf("%s: role %d, but UnaryFunc gives a function: %v", d.Name, role, fn)
 		}
+	}
+	for _, err := range exactOps.Complete(optable.Completeness[func(*node) (*Exact, error)]{
+		Dialects: []string{"nn"}, NotInTable: forbidden,
+	}) {
+		t.Error(err)
 	}
 }

@@ -5,10 +5,11 @@ import (
 
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/ir/optable"
 )
 
 // The evaluator's meaning of every nn operation, in one table keyed by
-// operation name: this is the only file of the package that names
+// operation name (an optable.Table): this is the only file of the package that names
 // operations. TestSemanticsComplete checks that every nn operation has an
 // entry (or is the graph itself, which Eval runs).
 
@@ -33,10 +34,10 @@ type semantics struct {
 // table of f in a quantized graph).
 func function(f func(float64) float64) semantics { return semantics{eval: unaryFn(f), fn: f} }
 
-var ops map[string]semantics
+var ops *optable.Table[semantics]
 
 func init() {
-	ops = map[string]semantics{
+	ops = optable.New("the nn evaluator's semantics", "semantics.go", map[string]semantics{
 		nn.OpReturn: {ends: true},
 
 		// QONNX's quantizers (qonnx.go), on the scalar rules of dialect/nn.
@@ -94,29 +95,20 @@ func init() {
 		nn.OpTranspose3dLast: {eval: swapAxes(1, 2)},
 
 		nn.OpMseLoss: {eval: mseLoss},
-	}
+	}, func(s semantics) string { return s.unsupported })
 }
 
 // semOf returns the entry of an operation.
-func semOf(name string) (semantics, bool) {
-	s, ok := ops[name]
-	return s, ok
-}
+func semOf(name string) (semantics, bool) { return ops.Lookup(name) }
 
 // Computes reports whether the evaluator computes values for the named
 // node kind (not nn.return, which only names the outputs, nor a kind it
 // does not support), and if not, why.
 func Computes(name string) (ok bool, why string) {
-	s, found := ops[name]
-	switch {
-	case !found:
-		return false, "no entry"
-	case s.ends:
+	if s, _ := semOf(name); s.ends {
 		return false, "names the graph's outputs"
-	case s.unsupported != "":
-		return false, s.unsupported
 	}
-	return true, ""
+	return ops.Support(name)
 }
 
 // UnaryFunc is the float function of a function kind (nn.exp, nn.tanh,
@@ -124,7 +116,7 @@ func Computes(name string) (ok bool, why string) {
 // tabulates with quant.LookupTable, for a circuit's lookup table to hold
 // the same values. false for other kinds.
 func UnaryFunc(opName string) (func(float64) float64, bool) {
-	s, ok := ops[opName]
+	s, ok := semOf(opName)
 	return s.fn, ok && s.fn != nil
 }
 
@@ -132,10 +124,10 @@ func UnaryFunc(opName string) (func(float64) float64, bool) {
 // (quantized.go): its exact value from its operands' exact values. A kind
 // not listed is not allowed there (nn.QuantForbidden: the verifier rejects
 // it); TestExactOpsComplete checks the two agree.
-var exactOps map[string]func(*node) (*Exact, error)
+var exactOps *optable.Table[func(*node) (*Exact, error)]
 
 func init() {
-	exactOps = map[string]func(*node) (*Exact, error){
+	exactOps = optable.New("the nn evaluator's exact meanings (quantized graphs)", "semantics.go", map[string]func(*node) (*Exact, error){
 		nn.OpConst:      exactConstant,
 		nn.OpRequantize: exactRequantize,
 
@@ -170,5 +162,5 @@ func init() {
 		nn.OpConcat:          exactGather,
 		nn.OpSwapFirstTwo:    exactGather,
 		nn.OpTranspose3dLast: exactGather,
-	}
+	}, nil)
 }

@@ -13,7 +13,8 @@ import (
 func reduceWith(folds map[string]string) func(l *lowerer, op *ir.Operation) error {
 	return func(l *lowerer, op *ir.Operation) error {
 		kind, _ := op.StringAttr("kind")
-		fold := lowerings[folds[kind]].scalar
+		lw, _ := loweringOf(folds[kind])
+		fold := lw.scalar
 		if fold == nil {
 			return l.errf("unknown kind '%s'", kind)
 		}

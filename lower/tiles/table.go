@@ -4,10 +4,11 @@ import (
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/dialect/scf"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/optable"
 )
 
-// The lowering of every operation, in one table keyed by operation name:
-// this is the only file of the package that names operations besides
+// The lowering of every operation, in one table keyed by operation name (an
+// optable.Table): this is the only file of the package that names operations besides
 // pass.go (which finds the kernels). TestLoweringsComplete checks that every
 // OTIR operation has an entry.
 
@@ -38,10 +39,10 @@ type lowering struct {
 // unsupported is the entry of an operation that does not lower.
 func unsupported(reason string) lowering { return lowering{unsupported: reason} }
 
-var lowerings map[string]lowering
+var lowerings *optable.Table[lowering]
 
 func init() {
-	lowerings = map[string]lowering{
+	lowerings = optable.New("lower-tiles' lowerings", "table.go", map[string]lowering{
 		otir.OpReturn: {ends: true},
 		scf.OpYield:   {ends: true, yields: true},
 
@@ -93,15 +94,12 @@ func init() {
 		otir.OpSelect: {scalar: selectElem},
 		otir.OpLookup: {scalar: lookupElem},
 		otir.OpCast:   {scalar: func(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, error) { return l.convert(a[0], rt) }},
-	}
+	}, func(lw lowering) string { return lw.unsupported })
 }
 
 // loweringOf returns the lowering of an operation; ok is false when the
 // table has no entry for it.
-func loweringOf(name string) (lw lowering, ok bool) {
-	lw, ok = lowerings[name]
-	return lw, ok
-}
+func loweringOf(name string) (lw lowering, ok bool) { return lowerings.Lookup(name) }
 
 // axis lowers otir.program_id, or (grid) otir.num_programs: a constant.
 func axis(grid bool) func(l *lowerer, op *ir.Operation) error {
@@ -177,13 +175,4 @@ func selectElem(l *lowerer, _ *ir.Operation, a []num, _ []intT, rt intT) (num, e
 
 // Support reports whether lower-tiles lowers the named operation, and if not,
 // why (for documentation such as otir-opt --list-ops).
-func Support(name string) (ok bool, why string) {
-	lw, found := lowerings[name]
-	switch {
-	case !found:
-		return false, "no entry"
-	case lw.unsupported != "":
-		return false, lw.unsupported
-	}
-	return true, ""
-}
+func Support(name string) (ok bool, why string) { return lowerings.Support(name) }

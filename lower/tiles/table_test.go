@@ -1,12 +1,14 @@
 package tiles
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/optable"
 )
 
 // notInTable lists the OTIR operations that have no entry in the lowering
@@ -16,50 +18,26 @@ var notInTable = map[string]string{
 	otir.OpKernel: "is what LowerKernel lowers: its body becomes the dais.program",
 }
 
-// otirDialect reports whether an operation belongs to OTIR (its own ops and
-// the scf and builtin ops it reuses): the dais ops, which this package
-// produces, are not lowered by it.
-func otirDialect(name string) bool {
-	d, _, _ := strings.Cut(name, ".")
-	return d == "otir" || d == "scf" || d == "builtin"
-}
-
-// TestLoweringsComplete walks every OTIR operation: each has exactly one
-// kind of entry in the lowering table (lowering, element-wise, terminator,
-// or unsupported with a reason), or is listed in notInTable.
+// TestLoweringsComplete walks every OTIR operation (its own ops and the scf
+// and builtin ops it reuses; the dais ops, which this package produces, are
+// not lowered by it): each has exactly one kind of entry in the lowering
+// table (lowering, element-wise, terminator, or unsupported with a reason),
+// or is listed in notInTable.
 func TestLoweringsComplete(t *testing.T) {
-	for _, name := range ir.OpNames() {
-		if !otirDialect(name) {
-			continue
-		}
-		lw, ok := loweringOf(name)
-		if why, skip := notInTable[name]; skip {
-			if ok {
-				t.Errorf("%s has an entry in the lowering table but is listed in notInTable (%s)", name, why)
+	for _, err := range lowerings.Complete(optable.Completeness[lowering]{
+		Dialects:   []string{"otir", "scf", "builtin"},
+		NotInTable: notInTable,
+		Check: func(name string, lw lowering) error {
+			if err := optable.ExactlyOne("lower, scalar, ends and unsupported", lw.lower != nil, lw.scalar != nil, lw.ends, lw.unsupported != ""); err != nil {
+				return err
 			}
-			continue
-		}
-		if !ok {
-			t.Errorf("%s has no lowering: add its entry to lowerings in table.go, or unsupported(\"reason\")", name)
-			continue
-		}
-		kinds := 0
-		for _, set := range []bool{lw.lower != nil, lw.scalar != nil, lw.ends, lw.unsupported != ""} {
-			if set {
-				kinds++
+			if lw.scalar != nil && !ir.IsElementwise(name) {
+				return fmt.Errorf("it has a scalar lowering but is not element-wise")
 			}
-		}
-		if kinds != 1 {
-			t.Errorf("%s: its entry must have exactly one of lower, scalar, ends and unsupported; it has %d", name, kinds)
-		}
-		if lw.scalar != nil && !ir.IsElementwise(name) {
-			t.Errorf("%s has a scalar lowering but is not element-wise", name)
-		}
-	}
-	for name := range lowerings {
-		if ir.LookupOp(name) == nil {
-			t.Errorf("the lowering table has an entry for %s, which is not a registered operation", name)
-		}
+			return nil
+		},
+	}) {
+		t.Error(err)
 	}
 }
 
@@ -88,8 +66,8 @@ func TestUnsupportedAndUnknownOps(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.entry != nil {
-				lowerings[testOp] = *tc.entry
-				defer delete(lowerings, testOp)
+				lowerings.Add(testOp, *tc.entry)
+				defer lowerings.Remove(testOp)
 			}
 			m := parseText(t, src)
 			k := otir.Kernels(m)[0]

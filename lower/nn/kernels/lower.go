@@ -105,7 +105,7 @@ func LowerGraph(g *ir.Operation, p tensor.Payload) (k *ir.Operation, err error) 
 			break
 		}
 		l.node, l.loc = op, op.Loc
-		lw, ok := lowerings[op.Name]
+		lw, ok := lowerings.Lookup(op.Name)
 		if !ok {
 			return nil, diag.OpErrorf(op, "has no lowering to OTIR")
 		}

@@ -11,10 +11,11 @@ import (
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/internal/intrange"
 	"github.com/otir-dev/otir/ir"
+	"github.com/otir-dev/otir/ir/optable"
 )
 
-// The lowering of every nn node kind, in one table keyed by operation name:
-// this is the only file of the package that names nn operations.
+// The lowering of every nn node kind, in one table keyed by operation name
+// (an optable.Table): this is the only file of the package that names nn operations.
 // TestLoweringsComplete checks that every nn operation has an entry.
 
 // lowering is how one node kind lowers: lower computes the node's exact
@@ -25,12 +26,12 @@ type lowering struct {
 	unsupported string
 }
 
-var lowerings map[string]lowering
+var lowerings *optable.Table[lowering]
 
 func init() {
 	notQuantized := lowering{unsupported: "not allowed in a quantized graph (nn-quantize decomposes softmax and layer_norm into primitive nodes)"}
 	function := lowering{lower: lookupNode}
-	lowerings = map[string]lowering{
+	lowerings = optable.New("nn-to-otir's lowerings", "table.go", map[string]lowering{
 		nn.OpLinear: {lower: linear},
 		nn.OpConv2d: {lower: conv2d},
 		nn.OpMatmul: {lower: matmulNode},
@@ -67,21 +68,12 @@ func init() {
 		nn.OpSoftmax: notQuantized, nn.OpLayerNorm: notQuantized, nn.OpMseLoss: notQuantized,
 		nn.OpRandUniform: notQuantized, nn.OpBernoulliMask: notQuantized,
 		nn.OpQuant: notQuantized, nn.OpBipolarQuant: notQuantized, nn.OpTrunc: notQuantized,
-	}
+	}, func(lw lowering) string { return lw.unsupported })
 }
 
 // Support reports whether nn-to-otir lowers the named nn operation, and if
 // not, why.
-func Support(name string) (ok bool, why string) {
-	lw, found := lowerings[name]
-	switch {
-	case !found:
-		return false, "no entry"
-	case lw.unsupported != "":
-		return false, lw.unsupported
-	}
-	return true, ""
-}
+func Support(name string) (ok bool, why string) { return lowerings.Support(name) }
 
 func paramsOf(op *ir.Operation) string {
 	s, _ := op.StringAttr("params")
