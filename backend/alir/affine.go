@@ -1,6 +1,10 @@
 package alir
 
-import "math/big"
+import (
+	"math/big"
+
+	"github.com/otir-dev/otir/internal/intrange"
+)
 
 // affine is an exact linear form c0 + Σ coef*x_sym over the raw values of
 // source operations (inputs and every non-linear op), which Portability
@@ -159,11 +163,11 @@ func (f affine) rangeOver(src func(int32) xrng) xrng {
 		if t.coef < 0 {
 			a, b = b, a
 		}
-		x, ok1 := checkedMul(t.coef, a)
-		y, ok2 := checkedMul(t.coef, b)
+		x, ok1 := intrange.MulInt64(t.coef, a)
+		y, ok2 := intrange.MulInt64(t.coef, b)
 		var ok3, ok4 bool
-		lo, ok3 = checkedAdd(lo, x)
-		hi, ok4 = checkedAdd(hi, y)
+		lo, ok3 = intrange.AddInt64(lo, x)
+		hi, ok4 = intrange.AddInt64(hi, y)
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			return f.rangeOverBig(src)
 		}

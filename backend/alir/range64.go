@@ -66,40 +66,10 @@ func typeRange64(t KIF) xrng {
 	return xrngOf(typeRange(t))
 }
 
-// checkedAdd returns a + b, or false on overflow.
-func checkedAdd(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
-}
-
-// checkedMul returns a * b, or false on overflow.
-func checkedMul(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) || p/b != a {
-		return 0, false
-	}
-	return p, true
-}
-
-// checkedShl returns v * 2^s, or false on overflow.
-func checkedShl(v int64, s uint) (int64, bool) {
-	if v == 0 {
-		return 0, true
-	}
-	if s >= 63 {
-		return 0, false // (-2^63 = -1 * 2^63 is left to the wide path)
-	}
-	r := v << s
-	return r, r>>s == v
-}
-
 func (x xrng) add(o xrng) xrng {
 	if x.wide == nil && o.wide == nil {
-		lo, ok1 := checkedAdd(x.lo, o.lo)
-		hi, ok2 := checkedAdd(x.hi, o.hi)
+		lo, ok1 := intrange.AddInt64(x.lo, o.lo)
+		hi, ok2 := intrange.AddInt64(x.hi, o.hi)
 		if ok1 && ok2 {
 			return xrng{lo: lo, hi: hi}
 		}
@@ -116,8 +86,8 @@ func (x xrng) neg() xrng {
 
 func (x xrng) shl(s uint) xrng {
 	if x.wide == nil {
-		lo, ok1 := checkedShl(x.lo, s)
-		hi, ok2 := checkedShl(x.hi, s)
+		lo, ok1 := intrange.ShlInt64(x.lo, int(s))
+		hi, ok2 := intrange.ShlInt64(x.hi, int(s))
 		if ok1 && ok2 {
 			return xrng{lo: lo, hi: hi}
 		}
@@ -135,10 +105,10 @@ func (x xrng) sar(s uint) xrng {
 
 func (x xrng) mul(o xrng) xrng {
 	if x.wide == nil && o.wide == nil {
-		c0, ok0 := checkedMul(x.lo, o.lo)
-		c1, ok1 := checkedMul(x.lo, o.hi)
-		c2, ok2 := checkedMul(x.hi, o.lo)
-		c3, ok3 := checkedMul(x.hi, o.hi)
+		c0, ok0 := intrange.MulInt64(x.lo, o.lo)
+		c1, ok1 := intrange.MulInt64(x.lo, o.hi)
+		c2, ok2 := intrange.MulInt64(x.hi, o.lo)
+		c3, ok3 := intrange.MulInt64(x.hi, o.hi)
 		if ok0 && ok1 && ok2 && ok3 {
 			return xrng{lo: min(c0, c1, c2, c3), hi: max(c0, c1, c2, c3)}
 		}
