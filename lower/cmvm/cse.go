@@ -128,8 +128,18 @@ func (e *engine) bucketEffective(c, x int, i int32) int32 {
 
 // bucketConflicts is conflicts(i) for the pattern at index x of bucket c.
 func (e *engine) bucketConflicts(c, x int, i int32) int32 {
+	t := e.pairs
 	if c == 2 {
-		return e.pairs.twice[x].conflicts(e.pairs.conf)
+		return t.twice[x].conflicts(t.conf)
+	}
+	if c <= maxFew {
+		// As conflicts: every term's conflict, less the pattern's own
+		// weight twice per occurrence.
+		total := -int32(c) * 2 * weightOf(int32(c))
+		for _, u := range t.few[c][2*c*x : 2*c*(x+1)] {
+			total += t.conf[u]
+		}
+		return total
 	}
 	return e.conflicts(i)
 }
