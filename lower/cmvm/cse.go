@@ -63,6 +63,10 @@ func (e *engine) choose() (int32, bool) {
 			t.top = c - 1 // nothing above c-1 is left
 			continue
 		}
+		if c == 2 && e.rng == nil {
+			best, bestCount, bestScore, bestDepth = e.chooseTwice(best, bestCount, bestScore, bestDepth)
+			continue
+		}
 		for x, i := range bucket {
 			n := e.bucketEffective(c, x, i)
 			if n < 2 || n < bestCount {
@@ -84,6 +88,35 @@ func (e *engine) choose() (int32, bool) {
 	return best, best >= 0
 }
 
+// chooseTwice is choose's deterministic scan of the patterns seen twice,
+// given the best pattern of the higher buckets: the same comparisons on
+// integer conflicts, reading only pairs.twice (the last extractions rescan
+// thousands of patterns, and the loop's calls and float conversions cost
+// as much as its loads).
+func (e *engine) chooseTwice(best, bestCount int32, bestScore float64, bestDepth int32) (int32, int32, float64, int32) {
+	t := e.pairs
+	if bestCount > 2 {
+		return best, bestCount, bestScore, bestDepth
+	}
+	bestConf := int32(-bestScore) // valid while bestCount == 2
+	conf := t.conf
+	for x := range t.twice {
+		w := &t.twice[x]
+		if w.effective < 2 {
+			continue
+		}
+		cf := w.conflicts(conf)
+		if bestCount < 2 || cf < bestConf {
+			best, bestCount, bestConf, bestDepth = t.buckets[2][x], 2, cf, e.keyDepth(t.buckets[2][x])
+		} else if cf == bestConf {
+			if dd := e.keyDepth(t.buckets[2][x]); dd < bestDepth {
+				best, bestDepth = t.buckets[2][x], dd
+			}
+		}
+	}
+	return best, bestCount, -float64(bestConf), bestDepth
+}
+
 // bucketEffective is effective(i) for the pattern at index x of bucket c:
 // the patterns seen twice keep theirs in pairs.twice, in bucket order.
 func (e *engine) bucketEffective(c, x int, i int32) int32 {
@@ -95,8 +128,18 @@ func (e *engine) bucketEffective(c, x int, i int32) int32 {
 
 // bucketConflicts is conflicts(i) for the pattern at index x of bucket c.
 func (e *engine) bucketConflicts(c, x int, i int32) int32 {
+	t := e.pairs
 	if c == 2 {
-		return e.pairs.twice[x].conflicts(e.pairs.conf)
+		return t.twice[x].conflicts(t.conf)
+	}
+	if c <= maxFew {
+		// As conflicts: every term's conflict, less the pattern's own
+		// weight twice per occurrence.
+		total := -int32(c) * 2 * weightOf(int32(c))
+		for _, u := range t.few[c][2*c*x : 2*c*(x+1)] {
+			total += t.conf[u]
+		}
+		return total
 	}
 	return e.conflicts(i)
 }

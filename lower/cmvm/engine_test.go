@@ -83,6 +83,15 @@ func checkInvariants(e *engine) error {
 				return fmt.Errorf("pattern %d: twice %+v, want %+v (effective %d, conflicts %d)", i, w, pt.twiceOf(int32(i)), e.effective(int32(i)), e.conflicts(int32(i)))
 			}
 		}
+		if c > 2 && c <= maxFew {
+			p, w := int(pt.pos[i]), 2*int(c)
+			if f, want := pt.few[c][p*w:(p+1)*w], pt.termsOf(int32(i), nil); !slices.Equal(f, want) {
+				return fmt.Errorf("pattern %d: few %v, want %v", i, f, want)
+			}
+			if got, want := e.bucketConflicts(int(c), p, int32(i)), e.conflicts(int32(i)); got != want {
+				return fmt.Errorf("pattern %d: conflicts %d from few, %d from the pool", i, got, want)
+			}
+		}
 	}
 	var twice []int32
 	if len(pt.buckets) > 2 {
@@ -90,6 +99,15 @@ func checkInvariants(e *engine) error {
 	}
 	if len(pt.twice) != len(twice) {
 		return fmt.Errorf("%d patterns seen twice, bucket 2 holds %d", len(pt.twice), len(twice))
+	}
+	for c := 3; c <= maxFew; c++ {
+		var n int
+		if c < len(pt.buckets) {
+			n = len(pt.buckets[c])
+		}
+		if len(pt.few[c]) != 2*c*n {
+			return fmt.Errorf("few[%d] holds %d terms, bucket %d holds %d patterns", c, len(pt.few[c]), c, n)
+		}
 	}
 	conf := map[int32]int32{}
 	for k, occs := range want {

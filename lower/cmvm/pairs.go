@@ -73,6 +73,11 @@ type pairTable struct {
 	// pattern seen twice, in the bucket's order, instead of walking the
 	// pool (the last extractions rescan thousands of such patterns).
 	twice []twice
+	// few[c], for 3 <= c <= maxFew, runs parallel to buckets[c] likewise:
+	// the terms t and u of each pattern's occurrences, 2c ids a pattern
+	// (the conflicts, engine.bucketConflicts, read them in order instead
+	// of walking the pattern's list through the pool).
+	few [maxFew + 1][]int32
 
 	pool     []occNode
 	freeOcc  int32     // first free pool node (threaded on next), -1 if none
@@ -97,6 +102,9 @@ type pairTable struct {
 func (t *pairTable) reset() {
 	t.keys, t.count, t.pos, t.actual, t.head = t.keys[:0], t.count[:0], t.pos[:0], t.actual[:0], t.head[:0]
 	t.twice = t.twice[:0]
+	for c := range t.few {
+		t.few[c] = t.few[c][:0]
+	}
 	t.free = t.free[:0]
 	for i := range t.buckets {
 		t.buckets[i] = t.buckets[i][:0]
@@ -214,6 +222,10 @@ func (t *pairTable) setCount(i, old, nw int32) {
 		if old == 2 {
 			t.twice[p] = t.twice[len(t.twice)-1]
 			t.twice = t.twice[:len(t.twice)-1]
+		} else if old <= maxFew {
+			f, w := t.few[old], 2*int(old)
+			copy(f[int(p)*w:int(p+1)*w], f[len(f)-w:])
+			t.few[old] = f[:len(f)-w]
 		}
 	}
 	t.count[i] = nw
@@ -227,8 +239,24 @@ func (t *pairTable) setCount(i, old, nw int32) {
 		t.top = max(t.top, int(nw))
 		if nw == 2 {
 			t.twice = append(t.twice, t.twiceOf(i))
+		} else if nw <= maxFew {
+			t.few[nw] = t.termsOf(i, t.few[nw])
 		}
 	}
+}
+
+// maxFew is the largest count whose patterns keep their terms in
+// pairTable.few: counts up to weightCap+1 are the ones every drop already
+// walks the pattern's list for (its weight changes), so keeping the terms
+// costs a second walk of a list just read; larger patterns are rare.
+const maxFew = weightCap + 1
+
+// termsOf appends the terms t and u of slot i's occurrences to dst.
+func (t *pairTable) termsOf(i int32, dst []int32) []int32 {
+	for j := t.head[i]; j >= 0; j = t.pool[j].next {
+		dst = append(dst, t.pool[j].t, t.pool[j].u)
+	}
+	return dst
 }
 
 // twice is a pattern of count 2 as engine.choose sees it: the terms t and
