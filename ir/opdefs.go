@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -124,4 +125,65 @@ func RegisterOp(d OpDef) *OpDef {
 	def.index = len(opDefs)
 	opDefs[d.Name] = &def
 	return &def
+}
+
+// A Family is one file's operations in a dialect: their records, what they
+// need registered before them, and those of them that need no Verify hook.
+type Family struct {
+	Ops []OpDef
+	// Register, when set, registers what the records need first: the custom
+	// directives of their formats and the family's dialect-wide rules.
+	Register func()
+	// NoVerify is the family's entries of the dialect's NoVerify (see
+	// RecordProblems).
+	NoVerify map[string]string
+}
+
+// RegisterFamilies registers a dialect's families: every Register first (a
+// record's format is compiled when the record is registered), then the
+// records in order; it gathers the families' NoVerify entries into noVerify.
+func RegisterFamilies(noVerify map[string]string, families ...Family) {
+	for _, f := range families {
+		if f.Register != nil {
+			f.Register()
+		}
+	}
+	for _, f := range families {
+		for _, d := range f.Ops {
+			RegisterOp(d)
+		}
+		maps.Copy(noVerify, f.NoVerify)
+	}
+}
+
+// FamilyProblems reports each record of the families that is not the one
+// registered under its name, and a dialect whose registered ops are fewer
+// than min or not exactly the families' records.
+func FamilyProblems(dialect string, min int, families ...Family) []string {
+	var ps []string
+	n := 0
+	for _, f := range families {
+		for i := range f.Ops {
+			n++
+			if d := LookupOp(f.Ops[i].Name); d == nil || (d.Verify == nil) != (f.Ops[i].Verify == nil) {
+				ps = append(ps, f.Ops[i].Name+": the family's record is not the one registered")
+			}
+		}
+	}
+	if got := len(DialectOps(dialect)); got != n || got < min {
+		ps = append(ps, fmt.Sprintf("%d %s ops registered, the families hold %d (at least %d expected)", got, dialect, n, min))
+	}
+	return ps
+}
+
+// DialectRecordProblems is RecordProblems for every registered op of a
+// dialect, each problem prefixed with the op's name.
+func DialectRecordProblems(dialect string, noVerify map[string]string) []string {
+	var ps []string
+	for _, d := range DialectOps(dialect) {
+		for _, p := range RecordProblems(d, noVerify) {
+			ps = append(ps, d.Name+": "+p)
+		}
+	}
+	return ps
 }

@@ -252,6 +252,18 @@ func NewModule(loc Location) *Module {
 // Body is the module's block.
 func (m *Module) Body() *Block { return m.Op.Body(0) }
 
+// TopLevel lists the operations named name in the module's body, in order
+// (the kernels, graphs or programs a module holds).
+func (m *Module) TopLevel(name string) []*Operation {
+	var ops []*Operation
+	for _, op := range m.Body().Ops {
+		if op.Name == name {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
 // Walk visits every operation under the module (not the module op itself).
 func (m *Module) Walk(fn func(*Operation) bool) {
 	m.Op.Walk(func(op *Operation) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nn/qonnx"
@@ -181,10 +182,7 @@ func TestJetSoftmax(t *testing.T) {
 // batchOf reads an .npy batch of samples of the given shape.
 func batchOf(t *testing.T, path string, shape []int64) []*tensor.Tensor {
 	t.Helper()
-	x, err := tensor.ReadTensorFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := tensortest.Read(t, path)
 	rows, err := tensor.SplitBatch(x, shape)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)

@@ -595,7 +595,7 @@ func (m *Machine) compileLinear(i int, ins instr, terms []term, k *big.Int, ek i
 		// The sum is k mod 2^64 (exactly k unless the op wraps and rs = 0).
 		v := big.NewInt(ins.k >> ins.rs)
 		if m.prog.Dialect.Wraps(m.prog.Ops[i].Opcode) {
-			wrapBig(v, t)
+			t.Wrap(v)
 		}
 		ins.kind, ins.k, ins.wrap = kConst, lo64(v), wrapNone
 		m.vr[i] = intrange.Point(v)

@@ -141,13 +141,20 @@ func TestAdderDepthSum(t *testing.T) {
 // infoOf builds b's program and returns its Info.
 func infoOf(t *testing.T, b *Builder) *Info {
 	t.Helper()
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustBuild(t, b)
 	in, err := p.Info()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in
+}
+
+// mustBuild builds b's program, failing the test when it cannot.
+func mustBuild(t testing.TB, b *Builder) *Program {
+	t.Helper()
+	p, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -31,9 +31,9 @@ func newExactCtx(p *Program, inf *info) *exactCtx {
 	return c
 }
 
-// wrapBig reduces z to type t: keep the low W bits, sign-extended if t is
-// signed.
-func wrapBig(z *big.Int, t KIF) *big.Int {
+// Wrap reduces the raw value z to the type in place and returns it: the low
+// W bits, sign-extended if t is signed.
+func (t KIF) Wrap(z *big.Int) *big.Int {
 	w := uint(t.Width())
 	if w == 0 {
 		return z.SetInt64(0)
@@ -59,7 +59,7 @@ func scaleBig(z, n *big.Int, e int, t KIF) *big.Int {
 // quantizeBig sets z to the raw value of type t nearest below n*2^-e
 // (floor), wrapped to t.
 func quantizeBig(z, n *big.Int, e int, t KIF) *big.Int {
-	return wrapBig(scaleBig(z, n, e, t), t)
+	return t.Wrap(scaleBig(z, n, e, t))
 }
 
 // inputRaw converts x (already scaled) to an integer by floor and wraps it
@@ -70,7 +70,7 @@ func inputRaw(z *big.Int, x float64, t KIF) *big.Int {
 		return z.SetInt64(0)
 	}
 	new(big.Float).SetFloat64(x).Int(z)
-	return wrapBig(z, t)
+	return t.Wrap(z)
 }
 
 // inputScale returns the factor 2^(shift+f) an input is multiplied by; like

@@ -231,10 +231,7 @@ func TestDetect(t *testing.T) {
 	x := b.Input(0, kif(1, 3, 2))
 	y := b.Input(1, kif(1, 3, 2))
 	b.Output(b.NegQuantize(b.Sub(x, y, 1, kif(1, 6, 2)), kif(1, 6, 2)), 0, false)
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustBuild(t, b)
 	for _, bf := range binaryFormats {
 		data, err := bf.enc(p)
 		if err != nil {
@@ -384,10 +381,7 @@ func TestConvert(t *testing.T) {
 	n := b.Neg(x, kif(1, 6, 2))
 	c := b.ConstAdd(n, 3, 1, kif(1, 7, 2))
 	b.Output(c, 0, false)
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustBuild(t, b)
 	d, err := Convert(p, DAIS)
 	if err != nil {
 		t.Fatal(err)
@@ -465,10 +459,7 @@ func TestAlkaidJSONWidths(t *testing.T) {
 	b := NewBuilder(ALIR, 1)
 	x := b.Input(0, QInterval{-2147483775, 2147483775, 1})
 	b.Output(x, 0, false)
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustBuild(t, b)
 	data, err := EncodeJSON(p)
 	if err != nil {
 		t.Fatal(err)

@@ -43,10 +43,7 @@ type opCase struct {
 func (c opCase) run(t *testing.T) {
 	b := NewBuilder(c.d, len(c.in))
 	b.Output(c.build(b), 0, false)
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustBuild(t, b)
 	got := runBoth(t, p, c.in)
 	if got[0] != c.want || math.Signbit(got[0]) != math.Signbit(c.want) {
 		t.Errorf("got %v, want %v", got[0], c.want)
@@ -217,10 +214,7 @@ func TestLookup(t *testing.T) {
 			b := NewBuilder(ALIR, 1)
 			tab := b.AddTable(Table{Values: []int32{10, 20, 30, 40}})
 			b.Output(b.Lookup(b.Input(0, c.q), tab, kif(0, 6, 0)), 0, false)
-			p, err := b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustBuild(t, b)
 			if got := runBoth(t, p, []float64{c.x}); got[0] != c.want {
 				t.Errorf("got %v, want %v", got[0], c.want)
 			}
@@ -230,13 +224,10 @@ func TestLookup(t *testing.T) {
 		b := NewBuilder(ALIR, 1)
 		tab := b.AddTable(Table{Values: []int32{10, 20, 30}})
 		b.Output(b.Lookup(b.Input(0, kif(0, 2, 0)), tab, kif(0, 6, 0)), 0, false)
-		p, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustBuild(t, b)
 		m, _ := Compile(p)
 		in := []float64{0, 1, 2, 3, 0}
-		_, err = m.Run(in, len(in))
+		_, err := m.Run(in, len(in))
 		se, ok := err.(*SampleError)
 		if !ok || se.Sample != 3 {
 			t.Fatalf("got error %v, want a lookup error at sample 3", err)
@@ -265,10 +256,7 @@ func TestOutputs(t *testing.T) {
 	b.Output(x, -1, true)
 	b.Output(-1, 0, true)
 	b.Output(x, 0, true)
-	p, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustBuild(t, b)
 	got := runBoth(t, p, []float64{1.5})
 	want := []float64{1.5, 6, -0.75, 0, -1.5}
 	for j := range want {

@@ -114,10 +114,7 @@ func TestPortabilityReports(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := NewBuilder(ALIR, 2)
 			b.Output(c.build(b), 0, false)
-			p, err := b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustBuild(t, b)
 			bad, err := p.Portability()
 			if err != nil {
 				t.Fatal(err)

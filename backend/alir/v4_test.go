@@ -135,10 +135,7 @@ func TestBytecodeV4Errors(t *testing.T) {
 	x := b.Input(0, QInterval{-2, 1, 1})
 	tab := b.AddTable(Table{Values: []int32{10, 20, 30, 40}})
 	b.Output(b.Lookup(x, tab, QInterval{10, 40, 1}), 0, false)
-	lp, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lp := mustBuild(t, b)
 	bc, err := EncodeBytecodeV4(lp)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 )
 
 // floatInputs is where tests/nn/Inputs/onnx-float/gen.py writes float32
@@ -66,7 +67,7 @@ func TestFloatModels(t *testing.T) {
 				if _, err := os.Stat(in); err != nil && pair[0] != ".in0.npy" {
 					continue
 				}
-				xs, ys := readTensor(t, in), readTensor(t, filepath.Join(floatInputs, m.name+pair[1]))
+				xs, ys := tensortest.Read(t, in), tensortest.Read(t, filepath.Join(floatInputs, m.name+pair[1]))
 				samples += xs.Shape[0]
 				for s := range xs.Shape[0] {
 					x, want := sample(xs, s), sample(ys, s)

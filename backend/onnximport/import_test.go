@@ -13,6 +13,7 @@ import (
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -56,7 +57,7 @@ func checkReference(t *testing.T, res *Result, dir, name string) {
 	for k, a := range z.Arrays {
 		p[k] = tensor.FromNPY(a)
 	}
-	x := readTensor(t, filepath.Join(dir, name+".in0.npy"))
+	x := tensortest.Read(t, filepath.Join(dir, name+".in0.npy"))
 	g := res.Module.Body().Ops[0]
 	r, err := nneval.Eval(g, []*tensor.Tensor{x}, p, nneval.Options{})
 	if err != nil {
@@ -64,7 +65,7 @@ func checkReference(t *testing.T, res *Result, dir, name string) {
 	}
 	worst := 0.0
 	for k, got := range r.Outputs {
-		want := readTensor(t, filepath.Join(dir, fmt.Sprintf("%s.out%d.npy", name, k)))
+		want := tensortest.Read(t, filepath.Join(dir, fmt.Sprintf("%s.out%d.npy", name, k)))
 		if !slices.Equal(got.Shape, want.Shape) {
 			t.Fatalf("output #%d has shape %v, the reference's %v", k, got.Shape, want.Shape)
 		}
@@ -93,15 +94,6 @@ func importFile(t *testing.T, path string) *Result {
 		t.Fatal(err)
 	}
 	return res
-}
-
-func readTensor(t *testing.T, path string) *tensor.Tensor {
-	t.Helper()
-	x, err := tensor.ReadTensorFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
 }
 
 // TestErrors: each hand-made bad file is an error with the message given.

@@ -42,7 +42,7 @@ func reference(t *testing.T, p *alir.Program, d *Design, in []float64, n int) []
 				if !math.IsNaN(x) && !math.IsInf(x, 0) {
 					new(big.Float).SetFloat64(x).Int(v)
 				}
-				vals[i] = wrap(v, tk)
+				vals[i] = tk.Wrap(v)
 				continue
 			}
 			z, err := ev.Eval(i, op, func(j int32) *big.Int { return vals[j] })
@@ -78,19 +78,6 @@ func reference(t *testing.T, p *alir.Program, d *Design, in []float64, n int) []
 		}
 	}
 	return out
-}
-
-func wrap(z *big.Int, t alir.KIF) *big.Int {
-	w := uint(t.Width())
-	if w == 0 {
-		return z.SetInt64(0)
-	}
-	m := new(big.Int).Lsh(big.NewInt(1), w)
-	z.Mod(z, m)
-	if t.Signed && z.Bit(int(w-1)) == 1 {
-		z.Sub(z, m)
-	}
-	return z
 }
 
 // needTool skips the test when a simulator is not installed.

@@ -136,16 +136,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// alias gives a flag a second name, sharing its value (so that -j 1
 	// --workers 2 is a flag given twice).
 	alias := func(name, other string) { fs.Var(fs.Lookup(name).Value, other, "") }
-	fs.BoolVar(&verbose, "v", false, "")
-	alias("v", "verbose")
-	fs.BoolVar(&showAll, "a", false, "")
-	alias("a", "show-all")
-	fs.BoolVar(&succinct, "s", false, "")
-	alias("s", "succinct")
-	fs.BoolVar(&quiet, "q", false, "")
-	alias("q", "quiet")
-	fs.BoolVar(&help, "h", false, "")
-	alias("h", "help")
+	for _, b := range []struct {
+		v           *bool
+		short, long string
+	}{{&verbose, "v", "verbose"}, {&showAll, "a", "show-all"}, {&succinct, "s", "succinct"}, {&quiet, "q", "quiet"}, {&help, "h", "help"}} {
+		fs.BoolVar(b.v, b.short, false, "")
+		alias(b.short, b.long)
+	}
 	fs.IntVar(&workers, "j", workers, "")
 	alias("j", "workers")
 	fs.Var(&params, "D", "")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 )
 
 const batchDir = "../../tests/nn/Inputs/batch"
@@ -25,21 +26,12 @@ func runOK(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-func readTensor(t *testing.T, path string) *tensor.Tensor {
-	t.Helper()
-	x, err := tensor.ReadTensorFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
-}
-
 // TestRunGraphBatch: a batch's stacked outputs and --all-values are the
 // per-sample runs' values, in sample order, on any number of workers; an
 // empty batch writes [0, ...] arrays.
 func TestRunGraphBatch(t *testing.T) {
 	two, params := filepath.Join(batchDir, "two.mlir"), filepath.Join(batchDir, "params.npz")
-	a, b := readTensor(t, filepath.Join(batchDir, "a.npy")), readTensor(t, filepath.Join(batchDir, "b.npy"))
+	a, b := tensortest.Read(t, filepath.Join(batchDir, "a.npy")), tensortest.Read(t, filepath.Join(batchDir, "b.npy"))
 	dir := t.TempDir()
 	for _, j := range []string{"1", "2", "0"} {
 		runOK(t, two, "--params", params, "--input", filepath.Join(batchDir, "a.npy"), "--input", filepath.Join(batchDir, "b.npy"),
@@ -56,7 +48,7 @@ func TestRunGraphBatch(t *testing.T) {
 		runOK(t, two, "--params", params, "--input", sa, "--input", sb, "-o", filepath.Join(dir, "s.npy"), "-o", filepath.Join(dir, "r.npy"), "--all-values", filepath.Join(dir, "one"))
 		for _, j := range []string{"1", "2", "0"} {
 			for _, f := range [][2]string{{"sum" + j + ".npy", "s.npy"}, {"relu" + j + ".npy", "r.npy"}, {"all" + j + "/lin.npy", "one/lin.npy"}, {"all" + j + "/a.npy", "one/a.npy"}} {
-				got, want := readTensor(t, filepath.Join(dir, f[0])), readTensor(t, filepath.Join(dir, f[1]))
+				got, want := tensortest.Read(t, filepath.Join(dir, f[0])), tensortest.Read(t, filepath.Join(dir, f[1]))
 				if !slices.Equal(got.Shape, append([]int64{5}, want.Shape...)) {
 					t.Fatalf("%s: shape %v, want [5]+%v", f[0], got.Shape, want.Shape)
 				}
@@ -71,7 +63,7 @@ func TestRunGraphBatch(t *testing.T) {
 	runOK(t, two, "--params", params, "--input", filepath.Join(batchDir, "empty-a.npy"), "--input", filepath.Join(batchDir, "empty-b.npy"),
 		"-o", filepath.Join(dir, "e-sum.npy"), "-o", filepath.Join(dir, "e-relu.npy"), "--all-values", filepath.Join(dir, "e-all"))
 	for f, want := range map[string][]int64{"e-sum.npy": {0, 1, 2}, "e-relu.npy": {0, 1, 3}, "e-all/lin.npy": {0, 1, 2}, "e-all/b.npy": {0, 1, 2}} {
-		if got := readTensor(t, filepath.Join(dir, f)); !slices.Equal(got.Shape, want) || len(got.Data) != 0 {
+		if got := tensortest.Read(t, filepath.Join(dir, f)); !slices.Equal(got.Shape, want) || len(got.Data) != 0 {
 			t.Errorf("%s: shape %v, want %v", f, got.Shape, want)
 		}
 	}

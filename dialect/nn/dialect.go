@@ -43,21 +43,15 @@ import (
 var families = []*family{&graphFamily, &constFamily, &randomFamily, &elementwiseFamily, &linalgFamily,
 	&poolFamily, &normFamily, &reduceFamily, &shapeFamily, &lossFamily, &qonnxFamily, &requantFamily}
 
+// registered is families as registered with ir.
+var registered []ir.Family
+
 func init() {
-	// The custom directives first: the records' formats are compiled when
-	// they are registered.
 	for _, f := range families {
-		if f.register != nil {
-			f.register()
-		}
-	}
-	for _, f := range families {
-		for _, d := range f.ops {
-			ir.RegisterOp(d)
-		}
-		maps.Copy(NoVerify, f.noVerify)
+		registered = append(registered, ir.Family{Ops: f.ops, Register: f.register, NoVerify: f.noVerify})
 		maps.Copy(quantRules, f.quant)
 	}
+	ir.RegisterFamilies(NoVerify, registered...)
 }
 
 // A family is one file's operations: their records and what the dialect

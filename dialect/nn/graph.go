@@ -213,12 +213,4 @@ func Return(b *ir.Builder, outputs ...*ir.Value) *ir.Operation {
 }
 
 // Graphs lists the module's nn.graph operations.
-func Graphs(m *ir.Module) []*ir.Operation {
-	var gs []*ir.Operation
-	for _, op := range m.Body().Ops {
-		if op.Name == OpGraph {
-			gs = append(gs, op)
-		}
-	}
-	return gs
-}
+func Graphs(m *ir.Module) []*ir.Operation { return m.TopLevel(OpGraph) }

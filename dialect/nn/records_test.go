@@ -40,20 +40,11 @@ func TestEverySpecKindHasARecord(t *testing.T) {
 	for _, k := range extensionKinds {
 		want[k] = true
 	}
-	for _, d := range dialectOps(t) {
+	for _, d := range ir.DialectOps("nn") {
 		if !want[d.Name] {
 			t.Errorf("%s is not a node kind of the spec nor a documented extension", d.Name)
 		}
 	}
-}
-
-// dialectOps lists the registered ops of the nn dialect.
-func dialectOps(t *testing.T) []*ir.OpDef {
-	ds := ir.DialectOps("nn")
-	if len(ds) < 39 {
-		t.Fatalf("only %d nn ops registered", len(ds))
-	}
-	return ds
 }
 
 // Every record is complete: a summary, a format whose $names are declared
@@ -62,10 +53,10 @@ func dialectOps(t *testing.T) []*ir.OpDef {
 // lives in a graph; nothing is Elementwise (that trait means the otir
 // typing rules).
 func TestRecordsAreComplete(t *testing.T) {
-	for _, d := range dialectOps(t) {
-		for _, p := range ir.RecordProblems(d, NoVerify) {
-			t.Errorf("%s: %s", d.Name, p)
-		}
+	for _, p := range ir.DialectRecordProblems("nn", NoVerify) {
+		t.Error(p)
+	}
+	for _, d := range ir.DialectOps("nn") {
 		if d.Name != OpGraph && (len(d.Parents) != 1 || d.Parents[0] != OpGraph) {
 			t.Errorf("%s: its parent must be %s, got %v", d.Name, OpGraph, d.Parents)
 		}
@@ -73,24 +64,15 @@ func TestRecordsAreComplete(t *testing.T) {
 			t.Errorf("%s: Elementwise or a Typing key (the otir typing rules do not apply to nn)", d.Name)
 		}
 	}
-	n := 0
-	for _, f := range families {
-		for i := range f.ops {
-			n++
-			if d := ir.LookupOp(f.ops[i].Name); d == nil || (d.Verify == nil) != (f.ops[i].Verify == nil) {
-				t.Errorf("%s: the family's record is not the one registered", f.ops[i].Name)
-			}
-		}
-	}
-	if got := len(dialectOps(t)); got != n {
-		t.Errorf("%d nn ops registered, the families hold %d", got, n)
+	for _, p := range ir.FamilyProblems("nn", 39, registered...) {
+		t.Error(p)
 	}
 }
 
 // The random nodes are never merged (each is a fresh draw) but may be
 // dropped when unused; every other node is pure.
 func TestEffects(t *testing.T) {
-	for _, d := range dialectOps(t) {
+	for _, d := range ir.DialectOps("nn") {
 		want := ir.NoEffect
 		if d.Name == OpRandUniform || d.Name == OpBernoulliMask {
 			want = ir.AllocEffect

@@ -313,15 +313,7 @@ func Kernel(b *ir.Builder, name string, argTypes []ir.Type, grid []int64) (*ir.O
 }
 
 // Kernels lists the module's otir.kernel operations.
-func Kernels(m *ir.Module) []*ir.Operation {
-	var ks []*ir.Operation
-	for _, op := range m.Body().Ops {
-		if op.Name == OpKernel {
-			ks = append(ks, op)
-		}
-	}
-	return ks
-}
+func Kernels(m *ir.Module) []*ir.Operation { return m.TopLevel(OpKernel) }
 
 // IsKernel reports whether op is an otir.kernel.
 func IsKernel(op *ir.Operation) bool { return op.Name == OpKernel }

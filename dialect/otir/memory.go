@@ -101,9 +101,13 @@ func checkTokens(op *ir.Operation) error {
 	return nil
 }
 
-// inMemory reports whether t is a #global or #workgroup tile (a reference).
-func inMemory(t *ir.TileType) bool {
-	return t != nil && (t.Space == ir.Global || t.Space == ir.Workgroup)
+// memoryTile is the tile t of an operand called what, which must be a
+// #global or #workgroup tile (a reference).
+func memoryTile(op *ir.Operation, what string, t ir.Type) (*ir.TileType, *diag.Diagnostic) {
+	if tt := asTile(t); tt != nil && (tt.Space == ir.Global || tt.Space == ir.Workgroup) {
+		return tt, nil
+	}
+	return nil, diag.OpErrorf(op, "%s must be a #global or #workgroup tile, but got '%s'", what, diag.TypeStr(t))
 }
 
 // checkAlloc: the result is a tile outside #global.
@@ -124,21 +128,19 @@ func checkAlloc(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 // an optional i1 mask of that shape, returning a token.
 func checkDMA(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	st, dt := op.Operands[0].Type, op.Operands[1].Type
-	src, dst := asTile(st), asTile(dt)
-	if !inMemory(src) {
-		return diag.OpErrorf(op, "source must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(st))
+	src, d := memoryTile(op, "source", st)
+	if d != nil {
+		return d
 	}
+	dst := asTile(dt)
 	if dst == nil || (dst.Space != ir.Workgroup && dst.Space != ir.Global) {
 		return diag.OpErrorf(op, "destination must be a #workgroup tile (or #global for a write-back from #workgroup), but got '%s'", diag.TypeStr(dt))
 	}
 	if src.Space == dst.Space {
 		return diag.OpErrorf(op, "source and destination must be in different memory spaces, but both are in %s", src.Space)
 	}
-	if src.Elem != dst.Elem {
-		return diag.OpErrorf(op, "source element type '%s' does not match the destination element type '%s'", diag.TypeStr(src.Elem), diag.TypeStr(dst.Elem))
-	}
-	if !slices.Equal(src.Shape, dst.Shape) {
-		return diag.OpErrorf(op, "source shape %s does not match the destination shape %s", diag.ShapeStr(src.Shape), diag.ShapeStr(dst.Shape))
+	if d := sameTiles(op, "source", src, "destination", dst); d != nil {
+		return d
 	}
 	if len(op.Operands) == 3 {
 		mt := op.Operands[2].Type
@@ -156,10 +158,11 @@ func checkDMA(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 // shape and element type.
 func checkLoad(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	st, rt := op.Operands[0].Type, op.Results[0].Type
-	src, res := asTile(st), asTile(rt)
-	if !inMemory(src) {
-		return diag.OpErrorf(op, "source must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(st))
+	src, d := memoryTile(op, "source", st)
+	if d != nil {
+		return d
 	}
+	res := asTile(rt)
 	if res == nil || res.Space != ir.Private {
 		return diag.OpErrorf(op, "result must be a #private tile, but got '%s'", diag.TypeStr(rt))
 	}
@@ -182,12 +185,13 @@ func sameTiles(op *ir.Operation, what string, a *ir.TileType, other string, b *i
 // shape and element type.
 func checkStore(op *ir.Operation, _ *ir.VerifyContext) *diag.Diagnostic {
 	vt, pt := op.Operands[0].Type, op.Operands[1].Type
-	val, ptr := asTile(vt), asTile(pt)
+	val := asTile(vt)
 	if val == nil || val.Space != ir.Private {
 		return diag.OpErrorf(op, "value must be a #private tile, but got '%s'", diag.TypeStr(vt))
 	}
-	if !inMemory(ptr) {
-		return diag.OpErrorf(op, "destination must be a #global or #workgroup tile, but got '%s'", diag.TypeStr(pt))
+	ptr, d := memoryTile(op, "destination", pt)
+	if d != nil {
+		return d
 	}
 	return sameTiles(op, "value", val, "destination", ptr)
 }

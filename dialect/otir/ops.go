@@ -29,19 +29,13 @@ import (
 // specification's section 6.
 var families = []*family{&kernelFamily, &constantFamily, &memoryFamily, &elementwiseFamily, &matmulFamily, &shapeFamily, &lookupFamily}
 
+// registered is families as registered with ir.
+var registered []ir.Family
+
 func init() {
-	// The custom directives and dialect-wide rules first: the records'
-	// formats are compiled when they are registered.
 	for _, f := range families {
-		if f.register != nil {
-			f.register()
-		}
-	}
-	for _, f := range families {
-		for _, d := range f.ops {
-			ir.RegisterOp(d)
-		}
-		maps.Copy(NoVerify, f.noVerify)
+		registered = append(registered, ir.Family{Ops: f.ops, Register: f.register, NoVerify: f.noVerify})
 		maps.Copy(NoTyping, f.noTyping)
 	}
+	ir.RegisterFamilies(NoVerify, registered...)
 }

@@ -7,24 +7,15 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// dialectOps lists the registered ops of the otir dialect.
-func dialectOps(t *testing.T) []*ir.OpDef {
-	ds := ir.DialectOps("otir")
-	if len(ds) < 40 {
-		t.Fatalf("only %d otir ops registered", len(ds))
-	}
-	return ds
-}
-
 // Every record of the dialect is complete: a summary, a format whose $names
 // are declared (and that names every operand group and region), a Verify
 // hook unless NoVerify says why none is needed, and a typing rule for every
 // Elementwise op unless NoTyping says why not.
 func TestRecordsAreComplete(t *testing.T) {
-	for _, d := range dialectOps(t) {
-		for _, p := range ir.RecordProblems(d, NoVerify) {
-			t.Errorf("%s: %s", d.Name, p)
-		}
+	for _, p := range ir.DialectRecordProblems("otir", NoVerify) {
+		t.Error(p)
+	}
+	for _, d := range ir.DialectOps("otir") {
 		if why := NoTyping[d.Name]; d.Has(ir.Elementwise) && d.Typing == "" && why == "" {
 			t.Errorf("%s: Elementwise op without a Typing key (add one, or say in NoTyping why not)", d.Name)
 		} else if why != "" && (d.Typing != "" || !d.Has(ir.Elementwise)) {
@@ -49,17 +40,8 @@ func TestRecordsAreComplete(t *testing.T) {
 			t.Errorf("NoTyping lists %s, which is not registered", n)
 		}
 	}
-	n := 0
-	for _, f := range families {
-		for i := range f.ops {
-			n++
-			if d := ir.LookupOp(f.ops[i].Name); d == nil || (d.Verify == nil) != (f.ops[i].Verify == nil) {
-				t.Errorf("%s: the family's record is not the one registered", f.ops[i].Name)
-			}
-		}
-	}
-	if got := len(dialectOps(t)); got != n {
-		t.Errorf("%d otir ops registered, the families hold %d", got, n)
+	for _, p := range ir.FamilyProblems("otir", 40, registered...) {
+		t.Error(p)
 	}
 }
 
@@ -87,7 +69,7 @@ func TestDialectWideRules(t *testing.T) {
 
 // The documentation of an op comes from its record.
 func TestOpDocComesFromTheRecord(t *testing.T) {
-	for _, d := range dialectOps(t) {
+	for _, d := range ir.DialectOps("otir") {
 		doc := ir.OpDoc(d)
 		want := []string{d.Name + ": " + d.Summary + "\n"}
 		for _, g := range d.Operands {

@@ -101,15 +101,7 @@ func init() {
 func IsSlotOp(name string) bool { return byName[name] != nil }
 
 // Programs lists the dais.program ops of a module, in order.
-func Programs(m *ir.Module) []*ir.Operation {
-	var ps []*ir.Operation
-	for _, op := range m.Body().Ops {
-		if op.Name == OpProgram {
-			ps = append(ps, op)
-		}
-	}
-	return ps
-}
+func Programs(m *ir.Module) []*ir.Operation { return m.TopLevel(OpProgram) }
 
 // The attribute readers and writers of slotOps.
 

@@ -130,21 +130,6 @@ func (g *gen) makePortable(p *alir.Program) {
 	panic("randomProgram: could not make the program portable")
 }
 
-// wrap reduces z in place to type t: the low W bits, sign-extended when t is
-// signed.
-func wrap(z *big.Int, t alir.KIF) *big.Int {
-	w := uint(t.Width())
-	if w == 0 {
-		return z.SetInt64(0)
-	}
-	m := new(big.Int).Lsh(big.NewInt(1), w)
-	z.Mod(z, m) // Euclidean: 0 <= z < 2^w
-	if t.Signed && z.Bit(int(w-1)) == 1 {
-		z.Sub(z, m)
-	}
-	return z
-}
-
 // emit appends op and returns its slot. An interval of the value 0 alone
 // at a step other than 1 becomes [0, step]: the zero-width type has step
 // 1, and the intervals of the ops built on this one follow its step.
@@ -289,7 +274,7 @@ func (g *gen) step() {
 		}
 		// A constant is its raw value, which must lie in its type: one that
 		// does not is wrapped into it here.
-		g.emit(mk(alir.OpConst, -1, -1, wrap(big.NewInt(raw), k).Int64(), q))
+		g.emit(mk(alir.OpConst, -1, -1, k.Wrap(big.NewInt(raw)).Int64(), q))
 	case 2, 3, 4: // add / sub
 		shift := int32(g.rng.IntN(7) - 3)
 		sub := g.rng.IntN(2) == 0

@@ -9,6 +9,7 @@ import (
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/onnximport"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 	"github.com/otir-dev/otir/passes/passtest"
 )
 
@@ -46,10 +47,7 @@ func calibratedCircuit(t *testing.T, dir, name string, batched bool) (text strin
 	input := filepath.Join(dir, name+".in0.npy")
 	passtest.MustRun(t, r.Module, "builtin.module(nn-quantize{params="+params+" calibration="+input+" weight-bits=8})", name+".onnx, imported")
 	text = r.Module.String()
-	x, err := tensor.ReadTensorFile(input)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := tensortest.Read(t, input)
 	payload, err := tensor.NewPayloads().Read(params)
 	if err != nil {
 		t.Fatal(err)

@@ -14,27 +14,6 @@ import (
 )
 
 // Test kernels (copies of backend/exec's test helpers).
-const vaddSrc = `
-otir.kernel @vadd(%a: !otir.tile<64xi8, #global>, %b: !otir.tile<64xi8, #global>, %c: !otir.tile<64xi9, #global>) attributes {grid = [4]} {
-  %pid = otir.program_id axis(0)
-  %c16 = otir.constant 16 : index
-  %off = otir.mul %pid, %c16 : index
-  %ga = otir.extract_slice %a[%off] [16] [1] : !otir.tile<64xi8, #global> to !otir.tile<16xi8, #global>
-  %gb = otir.extract_slice %b[%off] [16] [1] : !otir.tile<64xi8, #global> to !otir.tile<16xi8, #global>
-  %gc = otir.extract_slice %c[%off] [16] [1] : !otir.tile<64xi9, #global> to !otir.tile<16xi9, #global>
-  %wa = otir.alloc() : !otir.tile<16xi8, #workgroup>
-  %wb = otir.alloc() : !otir.tile<16xi8, #workgroup>
-  %t0 = otir.dma_copy_async %ga, %wa : (!otir.tile<16xi8, #global>, !otir.tile<16xi8, #workgroup>) -> !otir.token
-  %t1 = otir.dma_copy_async %gb, %wb : (!otir.tile<16xi8, #global>, !otir.tile<16xi8, #workgroup>) -> !otir.token
-  otir.wait [%t0, %t1]
-  %va = otir.load %wa : !otir.tile<16xi8, #workgroup> -> !otir.tile<16xi8, #private>
-  %vb = otir.load %wb : !otir.tile<16xi8, #workgroup> -> !otir.tile<16xi8, #private>
-  %s = otir.add %va, %vb : (!otir.tile<16xi8, #private>, !otir.tile<16xi8, #private>) -> !otir.tile<16xi9, #private>
-  otir.store %s, %gc : !otir.tile<16xi9, #private>, !otir.tile<16xi9, #global>
-  otir.return
-}
-`
-
 const (
 	i8x4  = "!otir.tile<4xi8, #global>"
 	priv4 = "!otir.tile<4xi8, #private>"
@@ -60,10 +39,7 @@ func ints(t testing.TB, n int64, elem ir.Type, vals ...int64) *exec.Buffer {
 // argument, an output directory and --print.
 func TestRunFile(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "vadd.otir")
-	if err := os.WriteFile(path, []byte(vaddSrc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := "../../../../examples/vadd.otir" // the same kernel as backend/exec's vaddSrc
 	bvals := make([]int64, 64)
 	for i := range bvals {
 		bvals[i] = int64(i) - 10
