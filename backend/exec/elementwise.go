@@ -48,10 +48,10 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	}
 	fn, strides, walks := p.fn, p.strides, p.walks
 	out := w.resultBuffer(op, relem, shape)
-	var masks [maxScalarArgs]int
 	if sem.tile != nil && out.Ints != nil {
-		if tins := p.tileInts(ins, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
-			return []rvalue{out}, nil
+		masks := in.masks[:len(ins)]
+		if tins := p.tileInts(ins, shape, masks); tins != nil && sem.tile(op, out.Ints, tins, masks, wrapperOf(relem)) {
+			return w.result(out), nil
 		}
 	}
 	args := make([]num, len(ins))
@@ -98,7 +98,7 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 		}
 		out.setNum(e, r)
 	}
-	return []rvalue{out}, nil
+	return w.result(out), nil
 }
 
 // elemPlan is what an element-wise instruction keeps between runs for the
@@ -111,8 +111,10 @@ type elemPlan struct {
 	strides [][]int64
 	walks   []walk
 	// expanded holds the operands broadcast along some dimensions only,
-	// expanded to the result's shape (tileInts), while the op runs.
+	// expanded to the result's shape (tileInts), while the op runs, and
+	// tins the operands with these in their place.
 	expanded []*Buffer
+	tins     []*Buffer
 }
 
 // fits reports whether the plan is for operands of the types and shapes of ins.
@@ -189,7 +191,8 @@ func (p *elemPlan) tileInts(ins []*Buffer, shape []int64, masks []int) []*Buffer
 			}
 			expand(p.expanded[j].Ints, in.Ints, shape, p.strides[j])
 			if &tins[0] == &ins[0] {
-				tins = slices.Clone(ins)
+				p.tins = append(p.tins[:0], ins...)
+				tins = p.tins
 			}
 			tins[j] = p.expanded[j]
 		}

@@ -35,7 +35,7 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	default:
 		return nil, opErr(op, "cannot load from a token")
 	}
-	return []rvalue{src}, nil
+	return w.result(src), nil
 }
 
 // execStore writes a value (a scalar or #private tile, broadcast to the
@@ -179,7 +179,7 @@ func execDMA(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err := w.checkPending(op, access{v: dst, elems: elems, write: true}); err != nil {
 		return nil, err
 	}
-	c := newDMA(op, src, dst, mask)
+	c := w.newDMA(op, src, dst, mask)
 	w.pending = append(w.pending, c)
 	return []rvalue{&token{copy: c}}, nil
 }
@@ -204,7 +204,12 @@ func execWait(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		}
 		w.perform(c)
 		c.done = true
-		w.pending = slices.DeleteFunc(w.pending, func(p *dmaCopy) bool { return p == c })
+		k := slices.Index(w.pending, c)
+		w.pending = slices.Delete(w.pending, k, k+1)
+		if len(w.freeSets) < maxFreeSets { // no check reads a done copy's sets
+			w.freeSets = append(w.freeSets, c.srcSet, c.dstSet)
+		}
+		c.srcSet, c.dstSet = nil, nil
 	}
 	return nil, nil
 }

@@ -86,16 +86,22 @@ type dmaCopy struct {
 	srcSet, dstSet bitset
 }
 
-func newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
+func (w *workgroup) newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
 	return &dmaCopy{op: op, src: src, dst: dst, mask: mask,
-		srcSet: elemSet(src, mask), dstSet: elemSet(dst, mask)}
+		srcSet: w.elemSet(src, mask), dstSet: w.elemSet(dst, mask)}
 }
 
 // elemSet is the set of the flat buffer indices of the elements of v that
-// mask selects (nil: all).
-func elemSet(v *view, mask []bool) bitset {
+// mask selects (nil: all), in a set of a completed copy when one is free.
+func (w *workgroup) elemSet(v *view, mask []bool) bitset {
 	n := v.mem.buf.Len()
-	b := newBitset(n)
+	var b bitset
+	if k := len(w.freeSets) - 1; k >= 0 && len(w.freeSets[k]) == (n+63)/64 {
+		b, w.freeSets = w.freeSets[k], w.freeSets[:k]
+		clear(b)
+	} else {
+		b = newBitset(n)
+	}
 	if v.idx == nil && mask == nil { // the whole memory
 		for i := range b {
 			b[i] = ^uint64(0)
