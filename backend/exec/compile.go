@@ -67,8 +67,6 @@ type instr struct {
 	// and shapes and its operands while it runs.
 	plan *elemPlan
 	bufs []*Buffer
-	// masks are the whole-tile form's operand index masks (tileFn).
-	masks [maxScalarArgs]int
 	// scratch holds a region op's values while it runs (scf.for's body
 	// arguments, scf.if's results): an instruction never runs inside
 	// itself, so one buffer per instruction is enough.

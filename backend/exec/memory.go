@@ -276,9 +276,14 @@ func (w *workgroup) writeInts(op *ir.Operation, v *view, vals []int64, step int,
 	}
 }
 
-// fill sets every element of s to x.
+// fill sets every element of s to x: one element, then copies doubling the
+// filled prefix (memmove speed for any element type).
 func fill[T any](s []T, x T) {
-	for i := range s {
-		s[i] = x
+	if len(s) == 0 {
+		return
+	}
+	s[0] = x
+	for k := 1; k < len(s); k *= 2 {
+		copy(s[k:], s[:k])
 	}
 }
