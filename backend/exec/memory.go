@@ -84,11 +84,15 @@ type dmaCopy struct {
 	done bool
 	// srcSet and dstSet mark the flat buffer indices the copy reads and writes.
 	srcSet, dstSet bitset
+	// token is the copy's completion token (allocated with it).
+	token token
 }
 
 func (w *workgroup) newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
-	return &dmaCopy{op: op, src: src, dst: dst, mask: mask,
+	c := &dmaCopy{op: op, src: src, dst: dst, mask: mask,
 		srcSet: w.elemSet(src, mask), dstSet: w.elemSet(dst, mask)}
+	c.token.copy = c
+	return c
 }
 
 // elemSet is the set of the flat buffer indices of the elements of v that
