@@ -246,6 +246,15 @@ func (b *Buffer) Validate() error {
 	if have != n {
 		return fmt.Errorf("buffer of shape %s holds %d elements, not %d", shapeString(b.Shape), have, n)
 	}
+	if b.Ints != nil { // one loop: each value must be its own wrap to the type
+		wr := wrapperOf(b.Elem)
+		for i, x := range b.Ints {
+			if wr.of(x) != x {
+				return fmt.Errorf("element %d (%s) is not a value of %s", i, b.num(i), b.Elem)
+			}
+		}
+		return nil
+	}
 	for i := 0; i < n; i++ {
 		v := b.num(i)
 		if b.Bigs != nil && b.Bigs[i] == nil {

@@ -36,6 +36,10 @@ func TestBufferAPI(t *testing.T) {
 	}{
 		{&Buffer{Shape: []int64{2}, Elem: ir.Int(8, true), Ints: []int64{1}}, "holds 1 elements, not 2"},
 		{&Buffer{Shape: []int64{1}, Elem: ir.Int(8, true), Ints: []int64{200}}, "element 0 (200) is not a value of i8"},
+		{&Buffer{Shape: []int64{3}, Elem: ir.Int(8, false), Ints: []int64{0, 255, -1}}, "element 2 (-1) is not a value of u8"},
+		{&Buffer{Shape: []int64{2}, Elem: ir.Bool(), Ints: []int64{1, 2}}, "element 1 (2) is not a value of i1"},
+		{&Buffer{Shape: []int64{2}, Elem: ir.Int(8, true), Ints: []int64{-128, -129}}, "element 1 (-129) is not a value of i8"},
+		{&Buffer{Shape: []int64{1}, Elem: ir.Int(63, false), Ints: []int64{-1}}, "element 0 (-1) is not a value of u63"},
 		{&Buffer{Shape: []int64{1}, Elem: ir.Int(8, true), Floats: []float64{1}}, "stores its elements in Ints"},
 		{&Buffer{Shape: []int64{1}, Elem: ir.Float(ir.F16), Floats: []float64{0.1}}, "is not a value of f16"},
 		{&Buffer{Shape: []int64{0}, Elem: ir.Float(ir.F16), Floats: []float64{}}, "dimension 0 is not positive"},
@@ -44,6 +48,16 @@ func TestBufferAPI(t *testing.T) {
 	for _, c := range bad {
 		if err := c.b.Validate(); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("Validate(%+v) = %v, want %q", c.b, err, c.msg)
+		}
+	}
+	for _, b := range []*Buffer{
+		{Shape: []int64{3}, Elem: ir.Int(8, false), Ints: []int64{0, 255, 7}},
+		{Shape: []int64{2}, Elem: ir.Int(8, true), Ints: []int64{-128, 127}},
+		{Shape: []int64{2}, Elem: ir.Int(63, false), Ints: []int64{0, 1<<63 - 1}},
+		{Shape: []int64{2}, Elem: ir.Index(), Ints: []int64{-1 << 63, 1<<63 - 1}},
+	} {
+		if err := b.Validate(); err != nil {
+			t.Errorf("Validate(%+v) = %v, want nil", b, err)
 		}
 	}
 }

@@ -48,10 +48,9 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 	}
 	fn, strides, walks := p.fn, p.strides, p.walks
 	out := w.resultBuffer(op, relem, shape)
-	var masks [maxScalarArgs]int
 	if sem.tile != nil && out.Ints != nil {
-		if tins := p.tileInts(ins, shape, masks[:len(ins)]); tins != nil && sem.tile(op, out.Ints, tins, masks[:len(ins)], wrapperOf(relem)) {
-			return []rvalue{out}, nil
+		if tins := p.tileInts(ins, shape); tins != nil && sem.tile(op, out.Ints, tins, wrapperOf(relem)) {
+			return w.result(out), nil
 		}
 	}
 	args := make([]num, len(ins))
@@ -98,7 +97,7 @@ func execElementwise(w *workgroup, op *ir.Operation, sem *elemSem) ([]rvalue, er
 		}
 		out.setNum(e, r)
 	}
-	return []rvalue{out}, nil
+	return w.result(out), nil
 }
 
 // elemPlan is what an element-wise instruction keeps between runs for the
@@ -111,8 +110,10 @@ type elemPlan struct {
 	strides [][]int64
 	walks   []walk
 	// expanded holds the operands broadcast along some dimensions only,
-	// expanded to the result's shape (tileInts), while the op runs.
+	// expanded to the result's shape (tileInts), while the op runs, and
+	// tins the operands with these in their place.
 	expanded []*Buffer
+	tins     []*Buffer
 }
 
 // fits reports whether the plan is for operands of the types and shapes of ins.
@@ -165,34 +166,35 @@ func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) 
 	return b
 }
 
-// tileInts returns the operands of a whole-tile form, or nil when one is not
-// held as int64, and sets the mask of each operand's index at an element
-// (tileFn): an operand of the result's shape is read at the element itself,
-// one of one element at element 0, and one broadcast along some dimensions
-// only is first expanded to the result's shape (into p.expanded).
-func (p *elemPlan) tileInts(ins []*Buffer, shape []int64, masks []int) []*Buffer {
+// tileInts returns the operands of a whole-tile form, each of the result's
+// length, or nil when one is not held as int64: an operand of the result's
+// shape as it is, one broadcast first expanded to the result's shape (into
+// p.expanded; one of one element by a fill, at memory speed).
+func (p *elemPlan) tileInts(ins []*Buffer, shape []int64) []*Buffer {
 	tins := ins
 	for j, in := range ins {
 		if in.Ints == nil {
 			return nil
 		}
-		masks[j] = -1
-		switch p.walks[j] {
-		case walkZero:
-			masks[j] = 0
-		case walkCoord:
-			if p.expanded == nil {
-				p.expanded = make([]*Buffer, len(ins))
-			}
-			if p.expanded[j] == nil {
-				p.expanded[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: make([]int64, tileview.Len(shape))}
-			}
-			expand(p.expanded[j].Ints, in.Ints, shape, p.strides[j])
-			if &tins[0] == &ins[0] {
-				tins = slices.Clone(ins)
-			}
-			tins[j] = p.expanded[j]
+		if p.walks[j] == walkSame {
+			continue
 		}
+		if p.expanded == nil {
+			p.expanded = make([]*Buffer, len(ins))
+		}
+		if p.expanded[j] == nil {
+			p.expanded[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: make([]int64, tileview.Len(shape))}
+		}
+		if p.walks[j] == walkZero {
+			fill(p.expanded[j].Ints, in.Ints[0])
+		} else {
+			expand(p.expanded[j].Ints, in.Ints, shape, p.strides[j])
+		}
+		if &tins[0] == &ins[0] {
+			p.tins = append(p.tins[:0], ins...)
+			tins = p.tins
+		}
+		tins[j] = p.expanded[j]
 	}
 	return tins
 }

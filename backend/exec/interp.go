@@ -41,6 +41,20 @@ type workgroup struct {
 	outSlots []slot
 	// nums holds the operands of a scalar element-wise op.
 	nums [maxScalarArgs]num
+	// freeSets are element sets of completed copies, for new copies (at
+	// most maxFreeSets).
+	freeSets []bitset
+	// one holds the result of a handler of one result (workgroup.result).
+	one [1]rvalue
+}
+
+const maxFreeSets = 8
+
+// result returns v as the results of a handler of one result, without
+// allocating: step binds them before the next handler runs.
+func (w *workgroup) result(v rvalue) []rvalue {
+	w.one[0] = v
+	return w.one[:]
 }
 
 // handler executes one kind of operation and returns its results.

@@ -35,7 +35,7 @@ func execLoad(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	default:
 		return nil, opErr(op, "cannot load from a token")
 	}
-	return []rvalue{src}, nil
+	return w.result(src), nil
 }
 
 // execStore writes a value (a scalar or #private tile, broadcast to the
@@ -48,20 +48,26 @@ func execStore(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if val.Elem != dst.mem.buf.Elem {
 		return nil, opErr(op, "stores %s elements into a tile of %s", val.Elem, dst.mem.buf.Elem)
 	}
-	strides, err := broadcastTo(val, dst.shape)
-	if err != nil {
-		return nil, opErr(op, "value does not fit the destination: %v", err)
+	wk, strides := walkSame, []int64(nil) // strides only when needed
+	if !slices.Equal(val.Shape, dst.shape) {
+		if strides, err = broadcastTo(val, dst.shape); err != nil {
+			return nil, opErr(op, "value does not fit the destination: %v", err)
+		}
+		wk = walkOf(strides, dst.shape)
 	}
 	if err := w.checkPending(op, access{v: dst, write: true}); err != nil {
 		return nil, err
 	}
-	if wk := walkOf(strides, dst.shape); val.Ints != nil && dst.mem.buf.Ints != nil && wk != walkCoord {
+	if val.Ints != nil && dst.mem.buf.Ints != nil && wk != walkCoord {
 		step := 0
 		if wk == walkSame {
 			step = 1
 		}
 		w.writeInts(op, dst, val.Ints, step, nil)
 		return nil, nil
+	}
+	if strides == nil {
+		strides = tileview.Strides(dst.shape)
 	}
 	forEachBroadcast(dst.shape, strides, func(i int, k int64) {
 		w.writeElem(op, dst, i, val.num(int(k)), false)
@@ -179,9 +185,9 @@ func execDMA(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	if err := w.checkPending(op, access{v: dst, elems: elems, write: true}); err != nil {
 		return nil, err
 	}
-	c := newDMA(op, src, dst, mask)
+	c := w.newDMA(op, src, dst, mask)
 	w.pending = append(w.pending, c)
-	return []rvalue{&token{copy: c}}, nil
+	return w.result(&c.token), nil
 }
 
 // execWait completes the copies of its tokens (waiting twice is harmless).
@@ -204,7 +210,12 @@ func execWait(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		}
 		w.perform(c)
 		c.done = true
-		w.pending = slices.DeleteFunc(w.pending, func(p *dmaCopy) bool { return p == c })
+		k := slices.Index(w.pending, c)
+		w.pending = slices.Delete(w.pending, k, k+1)
+		if len(w.freeSets) < maxFreeSets { // no check reads a done copy's sets
+			w.freeSets = append(w.freeSets, c.srcSet, c.dstSet)
+		}
+		c.srcSet, c.dstSet = nil, nil
 	}
 	return nil, nil
 }

@@ -84,18 +84,28 @@ type dmaCopy struct {
 	done bool
 	// srcSet and dstSet mark the flat buffer indices the copy reads and writes.
 	srcSet, dstSet bitset
+	// token is the copy's completion token (allocated with it).
+	token token
 }
 
-func newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
-	return &dmaCopy{op: op, src: src, dst: dst, mask: mask,
-		srcSet: elemSet(src, mask), dstSet: elemSet(dst, mask)}
+func (w *workgroup) newDMA(op *ir.Operation, src, dst *view, mask []bool) *dmaCopy {
+	c := &dmaCopy{op: op, src: src, dst: dst, mask: mask,
+		srcSet: w.elemSet(src, mask), dstSet: w.elemSet(dst, mask)}
+	c.token.copy = c
+	return c
 }
 
 // elemSet is the set of the flat buffer indices of the elements of v that
-// mask selects (nil: all).
-func elemSet(v *view, mask []bool) bitset {
+// mask selects (nil: all), in a set of a completed copy when one is free.
+func (w *workgroup) elemSet(v *view, mask []bool) bitset {
 	n := v.mem.buf.Len()
-	b := newBitset(n)
+	var b bitset
+	if k := len(w.freeSets) - 1; k >= 0 && len(w.freeSets[k]) == (n+63)/64 {
+		b, w.freeSets = w.freeSets[k], w.freeSets[:k]
+		clear(b)
+	} else {
+		b = newBitset(n)
+	}
 	if v.idx == nil && mask == nil { // the whole memory
 		for i := range b {
 			b[i] = ^uint64(0)
@@ -270,9 +280,14 @@ func (w *workgroup) writeInts(op *ir.Operation, v *view, vals []int64, step int,
 	}
 }
 
-// fill sets every element of s to x.
+// fill sets every element of s to x: one element, then copies doubling the
+// filled prefix (memmove speed for any element type).
 func fill[T any](s []T, x T) {
-	for i := range s {
-		s[i] = x
+	if len(s) == 0 {
+		return
+	}
+	s[0] = x
+	for k := 1; k < len(s); k *= 2 {
+		copy(s[k:], s[:k])
 	}
 }

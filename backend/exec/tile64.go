@@ -8,18 +8,18 @@ import (
 
 // Whole-tile int64 forms of element-wise operations (elemSem.tile): when
 // every operand and the result are held as int64 (integer and index types
-// that fit) and each operand is read at the element itself or at its element
-// 0, execElementwise runs one tight loop over the tile instead of one call
+// that fit), execElementwise runs one tight loop over the tile instead of one call
 // per element. A form computes the exact integer result of each element,
 // wrapped to the result type as convert would, into d, or declines,
 // returning false, when an exact result might not fit in an int64 (the
 // per-element path then runs). None of these operations can fail on
 // integers, so the errors of a run are those of the per-element path.
 
-// tileFn is a whole-tile int64 form: in are the operands, s[j] the mask of
-// operand j's index at result element i (i&-1: the element itself, i&0:
-// element 0), wr the wrap to the result type.
-type tileFn func(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool
+// tileFn is a whole-tile int64 form: in are the operands, each of d's length
+// (a broadcast operand is expanded first, tileInts), wr the wrap to the
+// result type. Resliced to d's length, the operands need no bounds checks
+// in the loop.
+type tileFn func(op *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool
 
 // wrapper wraps an int64 into an int64-held integer type (wrap64): shifting
 // left and back sign-extends from the width (signed), the mask keeps the
@@ -56,77 +56,77 @@ func magnitude(t ir.Type) int {
 // fitsSum reports whether sums and differences of values of x and y fit.
 func fitsSum(x, y *Buffer) bool { return max(magnitude(x.Elem), magnitude(y.Elem)) <= 61 }
 
-func addTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func addTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	if !fitsSum(in[0], in[1]) {
 		return false
 	}
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx] + y[i&sy])
+		d[i] = wr.of(x[i] + y[i])
 	}
 	return true
 }
 
-func subTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func subTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	if !fitsSum(in[0], in[1]) {
 		return false
 	}
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx] - y[i&sy])
+		d[i] = wr.of(x[i] - y[i])
 	}
 	return true
 }
 
-func mulTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func mulTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	if magnitude(in[0].Elem)+magnitude(in[1].Elem) > 62 {
 		return false
 	}
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx] * y[i&sy])
+		d[i] = wr.of(x[i] * y[i])
 	}
 	return true
 }
 
 // The bitwise ops and max/min of int64 values are int64 values.
 
-func andTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+func andTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx] & y[i&sy])
+		d[i] = wr.of(x[i] & y[i])
 	}
 	return true
 }
 
-func orTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+func orTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx] | y[i&sy])
+		d[i] = wr.of(x[i] | y[i])
 	}
 	return true
 }
 
-func xorTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+func xorTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx] ^ y[i&sy])
+		d[i] = wr.of(x[i] ^ y[i])
 	}
 	return true
 }
 
-func maxTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+func maxTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(max(x[i&sx], y[i&sy]))
+		d[i] = wr.of(max(x[i], y[i]))
 	}
 	return true
 }
 
-func minTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+func minTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(min(x[i&sx], y[i&sy]))
+		d[i] = wr.of(min(x[i], y[i]))
 	}
 	return true
 }
@@ -134,48 +134,48 @@ func minTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool
 // negTile and absTile decline a type holding -2^63, whose negation does not
 // fit; notTile is ^x (-x-1), which always fits.
 
-func negTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func negTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	if magnitude(in[0].Elem) > 62 {
 		return false
 	}
-	x, sx := in[0].Ints, s[0]
+	x := in[0].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(-x[i&sx])
+		d[i] = wr.of(-x[i])
 	}
 	return true
 }
 
-func absTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func absTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	if magnitude(in[0].Elem) > 62 {
 		return false
 	}
-	x, sx := in[0].Ints, s[0]
+	x := in[0].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(abs64(x[i&sx]))
+		d[i] = wr.of(abs64(x[i]))
 	}
 	return true
 }
 
-func notTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, sx := in[0].Ints, s[0]
+func notTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x := in[0].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(^x[i&sx])
+		d[i] = wr.of(^x[i])
 	}
 	return true
 }
 
 // castTile is otir.cast between int64-held types: the value, wrapped.
-func castTile(_ *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
-	x, sx := in[0].Ints, s[0]
+func castTile(_ *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
+	x := in[0].Ints[:len(d)]
 	for i := range d {
-		d[i] = wr.of(x[i&sx])
+		d[i] = wr.of(x[i])
 	}
 	return true
 }
 
 // selectTile is otir.select of operands of the result's type (other types
 // convert per element), which need no wrap.
-func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func selectTile(op *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	rt := op.Results[0].Type
 	if tt, ok := rt.(*ir.TileType); ok {
 		rt = tt.Elem
@@ -183,12 +183,12 @@ func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) 
 	if in[0].Elem != ir.Bool() || in[1].Elem != rt || in[2].Elem != rt {
 		return false
 	}
-	c, x, y, sc, sx, sy := in[0].Ints, in[1].Ints, in[2].Ints, s[0], s[1], s[2]
+	c, x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)], in[2].Ints[:len(d)]
 	for i := range d {
-		if c[i&sc] != 0 {
-			d[i] = x[i&sx]
+		if c[i] != 0 {
+			d[i] = x[i]
 		} else {
-			d[i] = y[i&sy]
+			d[i] = y[i]
 		}
 	}
 	return true
@@ -198,7 +198,7 @@ func selectTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) 
 // operand is read (s*: as signed, u*: as unsigned, in its own width) into an
 // int64, then compared exactly. It declines a u* predicate on a 64-bit type,
 // whose unsigned reading may not fit.
-func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) bool {
+func cmpTile(op *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 	pred, _ := op.StringAttr("kind")
 	rel := pred
 	read := [2]wrapper{{mask: -1}, {mask: -1}} // eq, ne, o*: the value itself
@@ -227,9 +227,9 @@ func cmpTile(op *ir.Operation, d []int64, in []*Buffer, s []int, wr wrapper) boo
 			val[k] = wr.of(1)
 		}
 	}
-	x, y, sx, sy := in[0].Ints, in[1].Ints, s[0], s[1]
+	x, y := in[0].Ints[:len(d)], in[1].Ints[:len(d)]
 	for i := range d {
-		a, b := read[0].of(x[i&sx]), read[1].of(y[i&sy])
+		a, b := read[0].of(x[i]), read[1].of(y[i])
 		d[i] = val[1+b2i(a > b)-b2i(a < b)]
 	}
 	return true
