@@ -281,10 +281,12 @@ func isZero(e expr) bool {
 // also takes the operands of commutative cells in either order.
 func (d *Design) merged() []int {
 	canon := make([]int, len(d.nets))
+	for i := range canon {
+		canon[i] = i // a net read before its statement (a register's loop) is itself
+	}
 	first := make(map[string]int, len(d.nets))
 	var key, ka, kb []byte
 	for i, n := range d.nets {
-		canon[i] = i
 		if n.kind == kPort {
 			continue // driven from outside: each port its own
 		}
