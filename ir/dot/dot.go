@@ -16,7 +16,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/otir-dev/otir/ir"
@@ -33,18 +33,28 @@ type Style struct {
 	Width func(t ir.Type) (bits int, ok bool)
 }
 
-// styles are the registered styles by dialect name.
-var styles = map[string]Style{}
+// styles are the registered styles by dialect name, and dialects their
+// names in order (so that width asks them in a fixed order).
+var (
+	styles   = map[string]Style{}
+	dialects []string
+)
 
 // Register gives the operations of a dialect (the prefix of their names,
 // "dais" for dais.add) and the types it knows its style. Dialects register
 // at initialisation, as they register their operations.
-func Register(dialect string, s Style) { styles[dialect] = s }
+func Register(dialect string, s Style) {
+	if _, ok := styles[dialect]; !ok {
+		i, _ := slices.BinarySearch(dialects, dialect)
+		dialects = slices.Insert(dialects, i, dialect)
+	}
+	styles[dialect] = s
+}
 
-// width is the width in bits of a value of type t, by the first style that
-// knows it.
+// width is the width in bits of a value of type t, by the first style (in
+// dialect name order) that knows it.
 func width(t ir.Type) (int, bool) {
-	for _, name := range styleOrder() {
+	for _, name := range dialects {
 		if f := styles[name].Width; f != nil {
 			if w, ok := f(t); ok {
 				return w, true
@@ -52,16 +62,6 @@ func width(t ir.Type) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// styleOrder is the registered dialects in name order (deterministic).
-func styleOrder() []string {
-	names := make([]string, 0, len(styles))
-	for name := range styles {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // Bits is a width as a node label shows it: "1 bit", "8 bits".
