@@ -38,22 +38,10 @@ func TestRunDigest(t *testing.T) {
 			m, args := buildFuzzKernel(t, &fuzzBytes{data: data})
 			res, err := Run(m, "k", args, Options{MaxSteps: limit, CheckRaces: true, Seed: uint64(i)})
 			fmt.Fprintf(&out, "kernel %d limit %d: ", i, limit)
-			writeOutcome(&out, res, err)
+			WriteOutcome(&out, res, err)
 		}
 	}
 	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// writeOutcome writes a run's error, or its steps, races and arguments.
-func writeOutcome(out *strings.Builder, res *Result, err error) {
-	if err != nil {
-		fmt.Fprintf(out, "error %v\n", err)
-		return
-	}
-	fmt.Fprintf(out, "steps %d races %v\n", res.Steps, res.Races)
-	for _, a := range res.Args {
-		fmt.Fprintf(out, "  %s\n", a)
 	}
 }

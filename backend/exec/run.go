@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -258,4 +259,19 @@ func (m *machine) result() *Result {
 		}
 	}
 	return r
+}
+
+// WriteOutcome writes a run's outcome as text: its error, or its steps,
+// races and final arguments. Two builds of the executor that give the same
+// text on the same kernels behave the same (the digest tests compare
+// them with cmp: docs/executor.md).
+func WriteOutcome(w io.Writer, res *Result, err error) {
+	if err != nil {
+		fmt.Fprintf(w, "error %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "steps %d races %v\n", res.Steps, res.Races)
+	for _, a := range res.Args {
+		fmt.Fprintf(w, "  %s\n", a)
+	}
 }

@@ -39,14 +39,7 @@ func TestExecDigest(t *testing.T) {
 		for _, limit := range []int64{0, 2000, 100} {
 			res, err := exec.Run(m, ir.KernelName(k), args, exec.Options{MaxSteps: limit, CheckRaces: true, Seed: seed})
 			fmt.Fprintf(&out, "kernel %d limit %d: ", seed, limit)
-			if err != nil {
-				fmt.Fprintf(&out, "error %v\n", err)
-				continue
-			}
-			fmt.Fprintf(&out, "steps %d races %v\n", res.Steps, res.Races)
-			for _, a := range res.Args {
-				fmt.Fprintf(&out, "  %s\n", a)
-			}
+			exec.WriteOutcome(&out, res, err)
 		}
 	}
 	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
