@@ -278,8 +278,12 @@ func isZero(e expr) bool {
 
 // merged returns, for every net, the first net of the same statement on
 // the same operands (itself if none came before): yosys's opt_merge, which
-// also takes the operands of commutative cells in either order.
+// also takes the operands of commutative cells in either order. Built
+// once: the pipeline's register count and the estimate both read it.
 func (d *Design) merged() []int {
+	if len(d.canon) == len(d.nets) {
+		return d.canon
+	}
 	canon := make([]int, len(d.nets))
 	for i := range canon {
 		canon[i] = i // a net read before its statement (a register's loop) is itself
@@ -311,6 +315,7 @@ func (d *Design) merged() []int {
 			first[string(key)] = i
 		}
 	}
+	d.canon = canon
 	return canon
 }
 

@@ -103,6 +103,7 @@ type Design struct {
 	Delay float64
 
 	nets   []net
+	canon  []int // merged(), kept once the design is built
 	tables []table
 	outs   []expr // model_out lanes, lane 0 first; nil: width 0
 	cutoff float64
