@@ -68,11 +68,11 @@ type tolerances struct {
 const largeDesign = 1000
 
 // TestEstimateCalibration rebuilds every design of both tables and
-// compares Design.Estimate with yosys's figures. The fitted designs hold
-// the 5 % mean, the held-out ones 6 % (their figures: BENCHMARKS.md
+// compares Design.Estimate with yosys's figures. Both tables hold the
+// issue's 5 % mean over their large designs (their figures: BENCHMARKS.md
 // "LUT estimate against yosys"): a small design of muxes (abs-after-cmvm,
 // 353 LUTs) is overestimated by 41 %, and the flip-flops of a design with
-// multipliers by 36 % (yosys moves registers into the DSP slices:
+// multipliers by 21 % (yosys moves registers into the DSP slices:
 // dais-v1-example).
 func TestEstimateCalibration(t *testing.T) {
 	for _, c := range []struct {
@@ -80,7 +80,7 @@ func TestEstimateCalibration(t *testing.T) {
 		tol tolerances
 	}{
 		{"area", tolerances{meanLarge: 0.05, maxLarge: 0.30, maxAny: 0.45, meanCarry: 0.10, maxFF: 0.05, minLarge: 20}},
-		{"area-heldout", tolerances{meanLarge: 0.06, maxLarge: 0.25, maxAny: 0.45, meanCarry: 0.10, maxFF: 0.40, minLarge: 10}},
+		{"area-heldout", tolerances{meanLarge: 0.05, maxLarge: 0.25, maxAny: 0.45, meanCarry: 0.10, maxFF: 0.25, minLarge: 10}},
 	} {
 		t.Run(c.dir, func(t *testing.T) { checkEstimates(t, c.dir, c.tol) })
 	}

@@ -165,6 +165,7 @@ func Build(p *alir.Program, o Options) (*Design, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	p = mergeEqualOps(p)
 	name := "otir"
 	if o.Name != "" {
 		name = DesignName(o.Name)
