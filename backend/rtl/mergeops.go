@@ -1,8 +1,8 @@
 package rtl
 
 import (
+	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/otir-dev/otir/backend/alir"
 )
@@ -41,13 +41,7 @@ func mergeEqualOps(p *alir.Program) *alir.Program {
 		if m.Terms != nil {
 			terms = terms[:0]
 			for _, t := range m.Terms {
-				terms = strconv.AppendInt(terms, int64(t.ID), 10)
-				terms = append(terms, ':')
-				terms = strconv.AppendInt(terms, int64(t.Shift), 10)
-				if t.Neg {
-					terms = append(terms, '-')
-				}
-				terms = append(terms, ',')
+				terms = fmt.Appendf(terms, "%d:%d:%t,", t.ID, t.Shift, t.Neg)
 			}
 			k.termsText = string(terms)
 		}

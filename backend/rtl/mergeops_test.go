@@ -69,3 +69,28 @@ func TestMergeEqualOps(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeEqualSums: sums merge only when every term (slot, shift, sign)
+// is the same.
+func TestMergeEqualSums(t *testing.T) {
+	q := alir.QInterval{Min: -128, Max: 127, Step: 1}
+	wide := alir.QInterval{Min: -1 << 12, Max: 1 << 12, Step: 1}
+	b := alir.NewBuilder(alir.ALIR, 2)
+	x, y := b.Input(0, q), b.Input(1, q)
+	sum := func(neg bool) int32 {
+		return b.Op(alir.Op{Opcode: alir.OpSum, ID0: -1, ID1: -1, QInt: wide,
+			Terms: []alir.Term{{ID: x}, {ID: y, Shift: 1, Neg: neg}}})
+	}
+	s1, s2, s3 := sum(false), sum(true), sum(false)
+	for _, s := range []int32{s1, s2, s3} {
+		b.Output(s, 0, false)
+	}
+	p, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := mergeEqualOps(p).Outputs
+	if got[0].Index != s1 || got[1].Index != s2 || got[2].Index != s1 {
+		t.Errorf("outputs read %d, %d, %d; want %d, %d, %d", got[0].Index, got[1].Index, got[2].Index, s1, s2, s1)
+	}
+}
