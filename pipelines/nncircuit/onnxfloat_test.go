@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/backend/tensor/tensortest"
 	"github.com/otir-dev/otir/passes/passtest"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // TestFloatLayersToCircuit: the float32 PyTorch models of
@@ -52,12 +53,12 @@ func calibratedCircuit(t *testing.T, dir, name string, batched bool) (text strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	shape, rows := x.Shape, 1
+	rows = 1
 	if batched {
-		shape, rows = x.Shape[1:], int(x.Shape[0])
+		rows = int(x.Shape[0])
 	}
-	want = evaluate(t, text, payload, shape, x.Data, rows)
-	got := run(t, circuit(t, text, params, ""), x.Data, rows)
+	want = circuittest.Eval(t, circuittest.Graph(t, text), payload, x.Data, rows)
+	got := circuittest.Run(t, circuittest.Circuit(t, text, "params="+params), x.Data, rows)
 	if k := sameBits(got, want); k >= 0 {
 		t.Fatalf("output value %d: circuit %v, evaluator %v", k, got[k], want[k])
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/passes/passtest"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // TestRequantizingCircuits: the BatchNorm MLP of tests/nn/Inputs/onnx-float
@@ -27,7 +28,7 @@ func TestRequantizingCircuits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := circuit(t, text, params, "")
+			p := circuittest.Circuit(t, text, "params="+params)
 			var all []float64
 			for _, rows := range []string{"big.npy", "huge.npy"} {
 				xs, err := tensor.ReadTensorFile(filepath.Join(dir, "overflow", rows))
@@ -35,8 +36,8 @@ func TestRequantizingCircuits(t *testing.T) {
 					t.Fatal(err)
 				}
 				n := int(xs.Shape[0])
-				want := evaluate(t, text, payload, xs.Shape[1:], xs.Data, n)
-				got := run(t, p, xs.Data, n)
+				want := circuittest.Eval(t, circuittest.Graph(t, text), payload, xs.Data, n)
+				got := circuittest.Run(t, p, xs.Data, n)
 				if k := sameBits(got, want); k >= 0 {
 					t.Fatalf("%s: output value %d: circuit %v, evaluator %v", rows, k, got[k], want[k])
 				}

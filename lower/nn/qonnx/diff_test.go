@@ -5,17 +5,11 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/lower/dais"
-	_ "github.com/otir-dev/otir/pipelines/nncircuit"
 )
 
 // The differential test: random QONNX MLPs (nn.quant of activations,
@@ -514,28 +508,6 @@ func (g *qgen) exactModel(row []*big.Rat, out string) []*big.Rat {
 	return env[out].data
 }
 
-func writePayload(t testing.TB, dir string, p tensor.Payload) string {
-	path := filepath.Join(dir, "p.npz")
-	if err := tensor.WritePayloadFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// circuit runs a pipeline on a graph's text and returns the ALIR program.
-func circuit(t testing.TB, text, pipeline string) (*alir.Program, error) {
-	t.Helper()
-	m, err := runPipeline(t, text, pipeline)
-	if err != nil {
-		return nil, err
-	}
-	progs := dais.Programs(m)
-	if len(progs) != 1 {
-		t.Fatalf("%d programs", len(progs))
-	}
-	return dais.ProgramOf(progs[0])
-}
-
 func inputTypeOption(in *quant.UniformType) string {
 	if in == nil {
 		return ""
@@ -548,18 +520,5 @@ func inputTypeOption(in *quant.UniformType) string {
 }
 
 func TestRandomMLPs(t *testing.T) {
-	const graphs, rows = 60, 100
-	keep := os.Getenv("OTIR_QONNXDIFF_KEEP")
-	for seed := range uint64(graphs) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			g, text, outShape, in := genMLP(rand.New(rand.NewPCG(seed, 27)))
-			dir := ""
-			if keep != "" {
-				dir = filepath.Join(keep, fmt.Sprint(seed))
-			}
-			checkDifferential(t, g, text, outShape, in, rows, dir)
-		})
-	}
+	checkRandomGraphs(t, 60, 100, 27, "", genMLP)
 }
-
-var _ = ir.Tensor

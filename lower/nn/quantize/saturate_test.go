@@ -7,14 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/lower/dais"
-	"github.com/otir-dev/otir/passes/passtest"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // saturateSrc doubles its input: calibrated on [-1, 1], the result's type
@@ -40,7 +37,7 @@ func TestSaturateIsQuant(t *testing.T) {
 	}
 	calib[0], calib[1] = -1, 0.99
 	calibPath := filepath.Join(dir, "calib.npy")
-	writeNPY(t, calibPath, []int{16, 8}, calib)
+	tensortest.Write(t, calibPath, &tensor.Tensor{Shape: []int64{16, 8}, Data: calib})
 	qjson := filepath.Join(dir, "q.json")
 	if err := os.WriteFile(qjson, []byte(`{"tensors": {"%x": {"kif": [1, 1, 8]}}}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -63,41 +60,22 @@ func TestSaturateIsQuant(t *testing.T) {
 		if c.opts != "overflow=wrap" {
 			options += " overflow=saturate"
 		}
-		q := runOn(t, saturateSrc, "builtin.module(nn-quantize{"+options+"})")
+		q := circuittest.Lower(t, saturateSrc, "builtin.module(nn-quantize{"+options+"})")
 		g := nn.Graphs(q)[0]
 		yt := quant.ElementOf(g.Body(0).Terminator().Operands[0].Type)
 		spec := nn.QuantSpec{Bits: int64(yt.Width), Signed: yt.Signed, Rounding: c.rounding}
 		scale := math.Ldexp(1, -yt.Frac)
-		cm := runOn(t, saturateSrc, "builtin.module(nn-to-circuit{"+options+"})")
-		p, err := dais.ProgramOf(dais.Programs(cm)[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		mc, err := alir.Compile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		circuit, err := mc.Run(in, samples)
-		if err != nil {
-			t.Fatal(err)
-		}
+		circuit := circuittest.Run(t, circuittest.Circuit(t, saturateSrc, options), in, samples)
 		differ := 0
-		for s := range samples {
-			x := in[s*8 : (s+1)*8]
-			res, err := nneval.Eval(g, []*tensor.Tensor{{Shape: []int64{8}, Data: x}}, nil, nneval.Options{})
-			if err != nil {
-				t.Fatal(err)
+		for k, got := range circuittest.Eval(t, g, nil, in, samples) { // element k%8 of sample k/8
+			if circuit[k] != got {
+				t.Fatalf("%s: sample %d, element %d: circuit %v, quantized evaluator %v", c.opts, k/8, k%8, circuit[k], got)
 			}
-			for e, got := range res.Outputs[0].Data {
-				if circuit[s*8+e] != got {
-					t.Fatalf("%s: sample %d, element %d: circuit %v, quantized evaluator %v", c.opts, s, e, circuit[s*8+e], got)
-				}
-				want := spec.QuantValue(2*x[e], scale, 0)
-				if got != want {
-					differ++
-					if c.quantOf {
-						t.Fatalf("%s (%v): 2·%v gives %v, QONNX's Quant %v", c.opts, yt, x[e], got, want)
-					}
+			want := spec.QuantValue(2*in[k], scale, 0)
+			if got != want {
+				differ++
+				if c.quantOf {
+					t.Fatalf("%s (%v): 2·%v gives %v, QONNX's Quant %v", c.opts, yt, in[k], got, want)
 				}
 			}
 		}
@@ -105,12 +83,4 @@ func TestSaturateIsQuant(t *testing.T) {
 			t.Errorf("%s: no result wrapped: the inputs do not leave the type's range", c.opts)
 		}
 	}
-}
-
-// runOn runs a pipeline on a graph's text, verifying after each pass.
-func runOn(t *testing.T, src, spec string) *ir.Module {
-	t.Helper()
-	m := passtest.Parse(t, "g.mlir", src)
-	passtest.MustRun(t, m, spec, src)
-	return m
 }

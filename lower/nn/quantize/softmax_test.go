@@ -5,19 +5,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/nneval"
-	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/lower/nn/qonnx"
-	"github.com/otir-dev/otir/parse"
-	_ "github.com/otir-dev/otir/pipelines/nncircuit" // nn-to-circuit
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // softmaxSrc holds softmaxes over both axes of [3, 4] logits, the second
@@ -44,20 +39,17 @@ func TestQuantizeSoftmax(t *testing.T) {
 		data[i] = math.Floor((rng.Float64()*64-32)*64) / 64 // on x's grid, in its range
 	}
 	calib := filepath.Join(dir, "x.npy")
-	writeNPY(t, calib, []int{samples, 3, 4}, data)
+	tensortest.Write(t, calib, &tensor.Tensor{Shape: []int64{samples, 3, 4}, Data: data})
 	qjson := filepath.Join(dir, "q.json")
 	if err := os.WriteFile(qjson, []byte(`{"tensors": {"%x": {"kif": [1, 5, 6]}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fm, err := parse.ParseString("g.mlir", softmaxSrc, parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	float := nn.Graphs(fm)[0] // the float evaluator's softmax: the reference
+	float := circuittest.Graph(t, softmaxSrc) // the float evaluator's softmax: the reference
+	ref := circuittest.Eval(t, float, nil, data, samples)
 	for _, bits := range []string{"6", "10"} {
 		n := map[string]int{"6": 6, "10": 10}[bits]
 		options := "quant=" + qjson + " calibration=" + calib + " softmax-bits=" + bits
-		q := runOn(t, softmaxSrc, "builtin.module(nn-quantize{"+options+"})")
+		q := circuittest.Lower(t, softmaxSrc, "builtin.module(nn-quantize{"+options+"})")
 		g := nn.Graphs(q)[0]
 		want := quant.Uniform(n+1, false, n)
 		for i, r := range g.Body(0).Terminator().Operands {
@@ -65,58 +57,24 @@ func TestQuantizeSoftmax(t *testing.T) {
 				t.Errorf("softmax-bits=%s: output #%d has type %v, want %v", bits, i, got, want)
 			}
 		}
-		c := runOn(t, softmaxSrc, "builtin.module(nn-to-circuit{"+options+"})")
-		p, err := dais.ProgramOf(dais.Programs(c)[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		mc, err := alir.Compile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		circuit, err := mc.Run(data, samples)
-		if err != nil {
-			t.Fatal(err)
+		circuit := circuittest.Run(t, circuittest.Circuit(t, softmaxSrc, options), data, samples)
+		y := circuittest.Eval(t, g, nil, data, samples) // each sample's 24: its two outputs, 12 each
+		for k, v := range circuit {
+			if v != y[k] {
+				t.Fatalf("softmax-bits=%s, sample %d, output %d: circuit %v, quantized evaluator %v", bits, k/24, k%24, v, y[k])
+			}
 		}
 		bound := map[int64]float64{3: qonnx.SoftmaxBound(3, n), 4: qonnx.SoftmaxBound(4, n)}
+		classes := []int64{3, 4} // of each output
 		worst := 0.0
-		for s := range samples {
-			x := data[s*12 : (s+1)*12]
-			res, err := nneval.Eval(g, []*tensor.Tensor{{Shape: []int64{3, 4}, Data: x}}, nil, nneval.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			y := append(append([]float64{}, res.Outputs[0].Data...), res.Outputs[1].Data...)
-			for k, v := range circuit[s*24 : (s+1)*24] {
-				if v != y[k] {
-					t.Fatalf("softmax-bits=%s, sample %d, output %d: circuit %v, quantized evaluator %v", bits, s, k, v, y[k])
-				}
-			}
-			ref, err := nneval.Eval(float, []*tensor.Tensor{{Shape: []int64{3, 4}, Data: x}}, nil, nneval.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for o, k := range []int64{3, 4} { // the classes of each output
-				for e, p := range ref.Outputs[o].Data {
-					d := math.Abs(y[12*o+e] - p)
-					worst = max(worst, d)
-					if d > bound[k] {
-						t.Fatalf("softmax-bits=%s, sample %d, output %d, element %d: %v, the softmax %v: error %v above the bound %v", bits, s, o, e, y[12*o+e], p, d, bound[k])
-					}
-				}
+		for k, p := range ref {
+			s, o, e := k/24, k%24/12, k%12
+			d := math.Abs(y[k] - p)
+			worst = max(worst, d)
+			if d > bound[classes[o]] {
+				t.Fatalf("softmax-bits=%s, sample %d, output %d, element %d: %v, the softmax %v: error %v above the bound %v", bits, s, o, e, y[k], p, d, bound[classes[o]])
 			}
 		}
 		t.Logf("softmax-bits=%s: max abs error %.4g (bounds %.4g for K=3, %.4g for K=4)", bits, worst, bound[3], bound[4])
-	}
-}
-
-func writeNPY(t *testing.T, path string, shape []int, data []float64) {
-	t.Helper()
-	var b strings.Builder
-	if err := npy.Write(&b, shape, data); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
