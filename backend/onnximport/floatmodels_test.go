@@ -56,10 +56,7 @@ func TestFloatModels(t *testing.T) {
 					t.Errorf("the graph has %q\n%s", s, text)
 				}
 			}
-			p := tensor.Payload{}
-			for k, a := range res.Payload.Arrays {
-				p[k] = tensor.FromNPY(a)
-			}
+			p := tensor.PayloadOf(res.Payload)
 			g := res.Module.Body().Ops[0]
 			worst, samples := 0.0, int64(0)
 			for _, pair := range [][2]string{{".in0.npy", ".out0.npy"}, {".calib.npy", ".calib.out.npy"}} {

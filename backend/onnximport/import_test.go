@@ -53,10 +53,7 @@ func checkReference(t *testing.T, res *Result, dir, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := tensor.Payload{}
-	for k, a := range z.Arrays {
-		p[k] = tensor.FromNPY(a)
-	}
+	p := tensor.PayloadOf(z)
 	x := tensortest.Read(t, filepath.Join(dir, name+".in0.npy"))
 	g := res.Module.Body().Ops[0]
 	r, err := nneval.Eval(g, []*tensor.Tensor{x}, p, nneval.Options{})
