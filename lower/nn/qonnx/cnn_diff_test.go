@@ -87,23 +87,7 @@ func (g *qgen) channelQuant(x string, s chw, key string) string {
 			zps[i] = float64(g.rng.IntN(3) - 1)
 		}
 	}
-	g.put(key+".scale", pshape, scales)
-	g.put(key+".zero_point", pshape, zps)
-	v := g.name()
-	g.line("%s = nn.quant %s {params = %q, bits = %d, signed = %t, narrow = %t, rounding = %q} : (%s) -> %s", v, x, key, bits, signed, narrow, rounding, ttype(s.shape()), ttype(s.shape()))
-	g.model = append(g.model, func(env map[string]rtensor) {
-		in := env[x]
-		out := rtensor{shape: in.shape}
-		for i, r := range in.data {
-			c := 0
-			if perChannel {
-				c = int(int64(i) / s.plane() % s.c)
-			}
-			out.data = append(out.data, quantRef(r, new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c]), bits, signed, narrow, rounding))
-		}
-		env[v] = out
-	})
-	return v
+	return g.quant(x, s.shape(), pshape, key, bits, signed, narrow, rounding, scales, zps, func(i int) int { return int(int64(i) / s.plane() % int64(n)) })
 }
 
 // convLayer emits a convolution of x to oc channels: the importer's form
