@@ -54,14 +54,7 @@ func TestConvQuantizedWeights(t *testing.T) {
 	for i := range 1 * c * 16 {
 		x.Data = append(x.Data, float64(i%7)-3)
 	}
-	p := tensor.Payload{}
-	for key, a := range res.Payload.Arrays {
-		p[key] = tensor.FromNPY(a)
-	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, p, nneval.Options{})
-	if err != nil {
-		t.Fatalf("eval: %v\n%s", err, res.Module)
-	}
+	r := evalOn(t, res, x)
 	// trunc v1 with scale 0.5, 8 to 6 bits, FLOOR: floor(round(b/0.5)/4)·0.5
 	for o := range oc {
 		b := math.Floor(math.RoundToEven(bias[o]/0.5)/4) * 0.5

@@ -71,10 +71,7 @@ func evalImported(t *testing.T, res *Result) {
 		for _, a := range g.Body(0).Args {
 			ins = append(ins, tensor.New(a.Type.(*ir.TensorType).Shape))
 		}
-		p := tensor.Payload{}
-		for k, a := range res.Payload.Arrays {
-			p[k] = tensor.FromNPY(a)
-		}
+		p := tensor.PayloadOf(res.Payload)
 		if _, err := nneval.Eval(g, ins, p, nneval.Options{MaxElements: 1 << 12, MaxTotalElements: 1 << 16, MaxWork: 1 << 20}); err != nil &&
 			!strings.Contains(err.Error(), "more than") {
 			t.Fatalf("an imported graph fails to evaluate: %v\n%s", err, text)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/internal/onnxpb"
 )
@@ -134,18 +133,11 @@ func TestBatchNormFoldEval(t *testing.T) {
 	if strings.Contains(res.Module.String(), "nn.sub") {
 		t.Fatalf("not folded:\n%s", res.Module)
 	}
-	p := tensor.Payload{}
-	for k, a := range res.Payload.Arrays {
-		p[k] = tensor.FromNPY(a)
-	}
 	x := tensor.New([]int64{3, 4})
 	for i := range x.Data {
 		x.Data[i] = math.Sin(float64(i)) * 2
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, p, nneval.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := evalOn(t, res, x)
 	eps := float64(float32(1e-5))
 	for i, got := range r.Outputs[0].Data {
 		row, o := i/2, i%2

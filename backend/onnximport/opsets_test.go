@@ -124,10 +124,7 @@ func TestSoftmaxBefore13(t *testing.T) {
 		x.Data[i] = math.Sin(float64(i))
 		sum += math.Exp(x.Data[i])
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, tensor.Payload{}, nneval.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := evalOn(t, res, x)
 	for i, got := range r.Outputs[0].Data {
 		if want := math.Exp(x.Data[i]) / sum; math.Abs(got-want) > 1e-15 {
 			t.Fatalf("y[%d] = %v, want %v", i, got, want)
@@ -162,6 +159,16 @@ func checkContains(t *testing.T, text string, want []string) {
 	}
 }
 
+// evalOn evaluates an imported graph, with its payload, on x.
+func evalOn(t *testing.T, res *Result, x *tensor.Tensor) *nneval.Result {
+	t.Helper()
+	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, tensor.PayloadOf(res.Payload), nneval.Options{})
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, res.Module)
+	}
+	return r
+}
+
 // TestBatchNormEval evaluates an imported BatchNormalization (opset 9,
 // channel axis 1 of [1, 2, 6, 6], a negative gamma) against
 // (x − mean)·gamma/√(var + ε) + B in float64, ε the attribute's float32.
@@ -174,18 +181,11 @@ func TestBatchNormEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := tensor.Payload{}
-	for k, a := range res.Payload.Arrays {
-		p[k] = tensor.FromNPY(a)
-	}
 	x := tensor.New([]int64{1, 2, 6, 6})
 	for i := range x.Data {
 		x.Data[i] = math.Cos(float64(i)) * 3
 	}
-	r, err := nneval.Eval(res.Module.Body().Ops[0], []*tensor.Tensor{x}, p, nneval.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := evalOn(t, res, x)
 	for i, got := range r.Outputs[0].Data {
 		c := i / 36
 		if want := (x.Data[i]-mean[c])*(gamma[c]/math.Sqrt(variance[c]+eps)) + beta[c]; got != want {

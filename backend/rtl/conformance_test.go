@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -151,9 +150,7 @@ func TestTwoDesigns(t *testing.T) {
 		files = append(files, f)
 	}
 	args := append([]string{"-g2001", "-o", filepath.Join(dir, "both.vvp")}, files...)
-	if out, err := exec.Command("iverilog", args...).CombinedOutput(); err != nil {
-		t.Fatalf("iverilog: %v\n%s", err, out)
-	}
+	runStep(t, "", "iverilog", args...)
 }
 
 // TestPipelineLatency checks the header's latency under DelayProgram: the

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -112,19 +111,10 @@ func checkVerilator(t *testing.T, cases []vlCase) {
 	bargs := append([]string{"--binary", "--timing", "-j", fmt.Sprint(runtime.NumCPU()),
 		"-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0",
 		"--top-module", "vl_top", "-o", "vl_sim", "vl_top.v"}, files...)
-	cmd := exec.Command("verilator", bargs...)
-	cmd.Dir = dir
 	start = time.Now()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("verilator --binary: %v\n%s", err, out)
-	}
+	runStep(t, dir, "verilator", bargs...)
 	t.Logf("verilator --binary: %d designs built in %.1f s", len(cases), time.Since(start).Seconds())
-	cmd = exec.Command(filepath.Join(dir, "obj_dir", "vl_sim"), args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("verilator simulation: %v\n%s", err, out)
-	}
+	out := output(t, dir, filepath.Join(dir, "obj_dir", "vl_sim"), args...)
 	// Split the output at the markers: design k's rows follow "== k".
 	parts := strings.Split("\n"+string(out), "\n== ")
 	if len(parts) != len(cases)+1 {

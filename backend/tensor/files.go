@@ -43,11 +43,16 @@ func ReadPayloadFile(path string) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
+	return PayloadOf(z), nil
+}
+
+// PayloadOf is the payload of an .npz archive's arrays, by key.
+func PayloadOf(z *npy.NPZ) Payload {
 	p := Payload{}
 	for k, a := range z.Arrays {
 		p[k] = FromNPY(a)
 	}
-	return p, nil
+	return p
 }
 
 // WritePayloadFile writes p as an .npz archive of float64 arrays, by key

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/bench/nncircuit"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // alkaid's figures for its program of the alkaid-mlp network
@@ -24,10 +25,10 @@ func TestAlkaidMLP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := circuit(t, string(text), filepath.Join(dir, "params.npz"), "")
+	p := circuittest.Circuit(t, string(text), "params="+filepath.Join(dir, "params.npz"))
 	in, want := readRows(t, filepath.Join(dir, "inputs.txt")), readRows(t, filepath.Join(dir, "expected.txt"))
 	n := len(in) / p.NumInputs()
-	got := run(t, p, in, n)
+	got := circuittest.Run(t, p, in, n)
 	if k := sameBits(got, want); k >= 0 {
 		t.Fatalf("sample %d output %d: %v, alkaid's %v", k/p.NumOutputs(), k%p.NumOutputs(), got[k], want[k])
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/parse"
 	"github.com/otir-dev/otir/passes/passtest"
 	"github.com/otir-dev/otir/passes/verify"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // cnnGraph is a quantized CNN on an h×h image: conv2d 3×3 (1 → c channels,
@@ -55,7 +56,7 @@ func cnnGraph(h, c int) (string, map[string]*tensor.Tensor) {
 func BenchmarkCNNToCircuit(b *testing.B) {
 	for _, h := range []int{8, 16, 32} {
 		text, payload := cnnGraph(h, 4)
-		params := writePayload(b, b.TempDir(), payload)
+		params := circuittest.WritePayload(b, b.TempDir(), payload)
 		b.Run(fmt.Sprintf("h=%d", h), func(b *testing.B) {
 			ops := 0
 			for b.Loop() {

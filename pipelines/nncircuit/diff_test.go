@@ -17,7 +17,7 @@ import (
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // The differential test: random quantized graphs (MLPs and CNNs with random
@@ -651,15 +651,6 @@ func maxRat(a, b *big.Rat) *big.Rat {
 	return new(big.Rat).Set(b)
 }
 
-// writePayload writes the payload as an .npz file.
-func writePayload(t testing.TB, dir string, p tensor.Payload) string {
-	path := filepath.Join(dir, "p.npz")
-	if err := tensor.WritePayloadFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // randomInputs draws samples of real inputs: most on the input type's grid
 // and range, some between grid points, some beyond the range (they wrap).
 func randomInputs(rng *rand.Rand, q *quant.UniformType, n, rows int) []float64 {
@@ -676,30 +667,6 @@ func randomInputs(rng *rand.Rand, q *quant.UniformType, n, rows int) []float64 {
 		in[i] = math.Ldexp(v, -q.Frac)
 	}
 	return in
-}
-
-// evaluate runs the graph in the quantized evaluator, one row at a time.
-func evaluate(t testing.TB, text string, payload tensor.Payload, shape []int64, in []float64, rows int) []float64 {
-	t.Helper()
-	m, err := parse.ParseString("graph.mlir", text, parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := nneval.FindGraph(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(in) / rows
-	var out []float64
-	for r := range rows {
-		x := &tensor.Tensor{Shape: shape, Data: in[r*n : (r+1)*n]}
-		res, err := nneval.Eval(g, []*tensor.Tensor{x}, payload, nneval.Options{})
-		if err != nil {
-			t.Fatalf("nneval: %v\n%s", err, text)
-		}
-		out = append(out, res.Outputs[0].Data...)
-	}
-	return out
 }
 
 // runReference runs a program in alkaid's ALIR spec 4 interpreter (the
@@ -800,15 +767,14 @@ func checkRandomGraph(t *testing.T, seed uint64, rows int) (nonzero, total int) 
 			t.Fatal(err)
 		}
 	}
-	params := writePayload(t, dir, g.payload)
-	p := circuit(t, text, params, "")
+	p := circuittest.Circuit(t, text, "params="+circuittest.WritePayload(t, dir, g.payload))
 	x := g.ts[0]
 	nIn := 1
 	for _, d := range x.shape {
 		nIn *= int(d)
 	}
 	in := randomInputs(g.rng, x.q, nIn, rows)
-	got := run(t, p, in, rows)
+	got := circuittest.Run(t, p, in, rows)
 	var want []float64
 	for r := range rows {
 		want = append(want, g.refModel(in[r*nIn:(r+1)*nIn])...)
@@ -824,7 +790,7 @@ func checkRandomGraph(t *testing.T, seed uint64, rows int) (nonzero, total int) 
 		t.Fatalf("row %d output %d: circuit %v, model %v\n%s", k/nOut, k%nOut, got[k], want[k], text)
 	}
 	// The quantized evaluator (backend/nneval) computes the same.
-	if k := sameBits(evaluate(t, text, g.payload, x.shape, in, rows), want); k >= 0 {
+	if k := sameBits(circuittest.Eval(t, circuittest.Graph(t, text), g.payload, in, rows), want); k >= 0 {
 		nOut := len(want) / rows
 		t.Fatalf("nneval: row %d output %d differs from the model's %v\n%s", k/nOut, k%nOut, want[k], text)
 	}

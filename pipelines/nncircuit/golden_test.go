@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/npy"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // The quantized evaluator's golden cases (tests/nn/Inputs/quantized, whose
@@ -29,9 +30,9 @@ func TestQuantizedGoldenCircuits(t *testing.T) {
 			}
 			params := base + ".params.npz"
 			if _, err := os.Stat(params); err != nil {
-				params = writePayload(t, t.TempDir(), nil)
+				params = circuittest.WritePayload(t, t.TempDir(), nil)
 			}
-			p := circuit(t, string(text), params, "")
+			p := circuittest.Circuit(t, string(text), "params="+params)
 			z, err := npy.ReadNPZFile(base + ".npz")
 			if err != nil {
 				t.Fatal(err)
@@ -54,7 +55,7 @@ func TestQuantizedGoldenCircuits(t *testing.T) {
 			if len(in) != p.NumInputs() || len(want) != p.NumOutputs() {
 				t.Fatalf("the circuit has %d inputs and %d outputs, the case %d and %d", p.NumInputs(), p.NumOutputs(), len(in), len(want))
 			}
-			got := run(t, p, in, 1)
+			got := circuittest.Run(t, p, in, 1)
 			if k := sameBits(got, want); k >= 0 {
 				t.Fatalf("output value %d: circuit %v, generator %v", k, got[k], want[k])
 			}

@@ -2,15 +2,13 @@ package nncircuit_test
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
-	"github.com/otir-dev/otir/parse"
-	"github.com/otir-dev/otir/passes/passtest"
+	"github.com/otir-dev/otir/backend/tensor/tensortest"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // TestLayerNormToCircuit: float graphs holding nn.layer_norm go through
@@ -35,7 +33,7 @@ func TestLayerNormToCircuit(t *testing.T) {
   nn.return %0 : tensor<3x4xf64>
 }`
 			dir := t.TempDir()
-			params := writePayload(t, dir, map[string]*tensor.Tensor{})
+			params := circuittest.WritePayload(t, dir, map[string]*tensor.Tensor{})
 			rng := rand.New(rand.NewPCG(7, 11))
 			const samples, n = 24, 12
 			in := make([]float64, samples*n)
@@ -49,23 +47,14 @@ func TestLayerNormToCircuit(t *testing.T) {
 				}
 			}
 			calib := filepath.Join(dir, "x.npy")
-			f, err := os.Create(calib)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := npy.Write(f, []int{samples, 3, 4}, in); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Close(); err != nil {
-				t.Fatal(err)
-			}
+			tensortest.Write(t, calib, &tensor.Tensor{Shape: []int64{samples, 3, 4}, Data: in})
 			opts := "calibration=" + calib + " params=" + params
-			text := quantize(t, src, opts)
+			text := circuittest.Lower(t, src, "builtin.module(nn-quantize{"+opts+"})").String()
 			if !strings.Contains(text, "nn.const {value = "+c.eps+" : tensor<1xf64>}") {
 				t.Fatalf("no epsilon constant %s in the quantized graph:\n%s", c.eps, text)
 			}
-			want := evaluate(t, text, tensor.Payload{}, []int64{3, 4}, in, samples)
-			got := run(t, circuit(t, src, params, "calibration="+calib), in, samples)
+			want := circuittest.Eval(t, circuittest.Graph(t, text), tensor.Payload{}, in, samples)
+			got := circuittest.Run(t, circuittest.Circuit(t, src, "params="+params+" calibration="+calib), in, samples)
 			if k := sameBits(got, want); k >= 0 {
 				t.Fatalf("output value %d (sample %d): circuit %v, evaluator %v\n%s", k, k/n, got[k], want[k], text)
 			}
@@ -85,16 +74,4 @@ func TestLayerNormToCircuit(t *testing.T) {
 			}
 		})
 	}
-}
-
-// quantize runs nn-quantize with the given options on a float graph and
-// prints the result.
-func quantize(t *testing.T, src, opts string) string {
-	t.Helper()
-	m, err := parse.ParseString("graph.mlir", src, parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	passtest.MustRun(t, m, "builtin.module(nn-quantize{"+opts+"})", src)
-	return m.String()
 }

@@ -17,3 +17,12 @@ func Read(t testing.TB, path string) *tensor.Tensor {
 	}
 	return x
 }
+
+// Write writes x as a float64 .npy file (tensor.WriteTensorFile) and fails
+// the test when it cannot.
+func Write(t testing.TB, path string, x *tensor.Tensor) {
+	t.Helper()
+	if err := tensor.WriteTensorFile(path, x); err != nil {
+		t.Fatal(err)
+	}
+}

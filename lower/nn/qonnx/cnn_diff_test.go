@@ -10,13 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
-	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/parse"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // The CNN sibling of TestRandomMLPs: random small QONNX CNNs as the
@@ -90,23 +87,7 @@ func (g *qgen) channelQuant(x string, s chw, key string) string {
 			zps[i] = float64(g.rng.IntN(3) - 1)
 		}
 	}
-	g.put(key+".scale", pshape, scales)
-	g.put(key+".zero_point", pshape, zps)
-	v := g.name()
-	g.line("%s = nn.quant %s {params = %q, bits = %d, signed = %t, narrow = %t, rounding = %q} : (%s) -> %s", v, x, key, bits, signed, narrow, rounding, ttype(s.shape()), ttype(s.shape()))
-	g.model = append(g.model, func(env map[string]rtensor) {
-		in := env[x]
-		out := rtensor{shape: in.shape}
-		for i, r := range in.data {
-			c := 0
-			if perChannel {
-				c = int(int64(i) / s.plane() % s.c)
-			}
-			out.data = append(out.data, quantRef(r, new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c]), bits, signed, narrow, rounding))
-		}
-		env[v] = out
-	})
-	return v
+	return g.quant(x, s.shape(), pshape, key, bits, signed, narrow, rounding, scales, zps, func(i int) int { return int(int64(i) / s.plane() % int64(n)) })
 }
 
 // convLayer emits a convolution of x to oc channels: the importer's form
@@ -278,14 +259,21 @@ func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 }
 
 func TestRandomCNNs(t *testing.T) {
-	const graphs, rows = 60, 50
+	checkRandomGraphs(t, 60, 50, 2727, "cnn", genCNN)
+}
+
+// checkRandomGraphs checks graphs graphs of gen (seeds 0, 1, ... with
+// stream the PCG's second word) on rows inputs each (checkDifferential);
+// with OTIR_QONNXDIFF_KEEP set, each graph's files are kept in
+// $OTIR_QONNXDIFF_KEEP/sub/seed.
+func checkRandomGraphs(t *testing.T, graphs, rows int, stream uint64, sub string, gen func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType)) {
 	keep := os.Getenv("OTIR_QONNXDIFF_KEEP")
 	for seed := range uint64(graphs) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			g, text, outShape, in := genCNN(rand.New(rand.NewPCG(seed, 2727)))
+			g, text, outShape, in := gen(rand.New(rand.NewPCG(seed, stream)))
 			dir := ""
 			if keep != "" {
-				dir = filepath.Join(keep, "cnn", fmt.Sprint(seed))
+				dir = filepath.Join(keep, sub, fmt.Sprint(seed))
 			}
 			checkDifferential(t, g, text, outShape, in, rows, dir)
 		})
@@ -305,45 +293,29 @@ func checkDifferential(t *testing.T, g *qgen, text string, outShape []int64, in 
 		os.WriteFile(filepath.Join(dir, "g.mlir"), []byte(text), 0o644)
 		os.WriteFile(filepath.Join(dir, "options"), []byte(inputTypeOption(in)), 0o644)
 	}
-	params := writePayload(t, dir, g.payload)
-	fm, err := parse.ParseString("graph.mlir", text, parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	floatGraph := nn.Graphs(fm)[0]
-	p, err := circuit(t, text, "builtin.module(nn-to-circuit{params="+params+inputTypeOption(in)+"})")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
+	params := circuittest.WritePayload(t, dir, g.payload)
+	p := circuittest.Circuit(t, text, "params="+params+inputTypeOption(in))
 	nin := p.NumInputs()
 	cin, model := g.inputs(in, int64(nin), rows)
-	mc, err := alir.Compile(p)
-	if err != nil {
-		t.Fatal(err)
+	got := circuittest.Run(t, p, cin, rows)
+	var x []float64 // the inputs of the model, for the float evaluator
+	for _, row := range model {
+		for _, v := range row {
+			f, _ := v.Float64()
+			x = append(x, f)
+		}
 	}
-	got, err := mc.Run(cin, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ev := circuittest.Eval(t, circuittest.Graph(t, text), g.payload, x, rows)
 	nout := int(outShape[1])
 	last := "%v" + fmt.Sprint(g.n)
 	for r := range rows {
 		want := g.exactModel(model[r], last)
-		x := &tensor.Tensor{Shape: floatGraph.Body(0).Args[0].Type.(*ir.TensorType).Shape}
-		for _, v := range model[r] {
-			f, _ := v.Float64()
-			x.Data = append(x.Data, f)
-		}
-		ev, err := nneval.Eval(floatGraph, []*tensor.Tensor{x}, g.payload, nneval.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		for j := range nout {
 			w, _ := want[j].Float64()
 			if got[r*nout+j] != w {
 				t.Fatalf("row %d output %d: circuit %v, exact %v (%s)\ninputs %v\n%s", r, j, got[r*nout+j], w, want[j].RatString(), cin[r*nin:(r+1)*nin], text)
 			}
-			if e := ev.Outputs[0].Data[j]; e != w {
+			if e := ev[r*nout+j]; e != w {
 				t.Fatalf("row %d output %d: float evaluator %v, exact %v\n%s", r, j, e, w, text)
 			}
 		}

@@ -5,17 +5,11 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/ir"
-	"github.com/otir-dev/otir/lower/dais"
-	_ "github.com/otir-dev/otir/pipelines/nncircuit"
 )
 
 // The differential test: random QONNX MLPs (nn.quant of activations,
@@ -114,33 +108,42 @@ func (g *qgen) quantNode(x string, shape []int64, key string, bits int, signed, 
 			zps[i] = float64(g.rng.IntN(3) - 1)
 		}
 	}
+	channel := func(i int) int { return i % n } // the scale of element i
+	if bits != 0 {
+		return g.quant(x, shape, pshape, key, bits, signed, narrow, rounding, scales, zps, channel)
+	}
 	g.put(key+".scale", pshape, scales)
 	v := g.name()
-	bipolar := bits == 0
-	if bipolar {
-		g.line("%s = nn.bipolar_quant %s {params = %q} : (%s) -> %s", v, x, key, ttype(shape), ttype(shape))
-	} else {
-		g.put(key+".zero_point", pshape, zps)
-		g.line("%s = nn.quant %s {params = %q, bits = %d, signed = %t, narrow = %t, rounding = %q} : (%s) -> %s", v, x, key, bits, signed, narrow, rounding, ttype(shape), ttype(shape))
-	}
+	g.line("%s = nn.bipolar_quant %s {params = %q} : (%s) -> %s", v, x, key, ttype(shape), ttype(shape))
 	g.model = append(g.model, func(env map[string]rtensor) {
 		in := env[x]
 		out := rtensor{shape: in.shape}
 		for i, r := range in.data {
-			c := 0
-			if perChannel {
-				c = i % n
+			y := new(big.Rat).SetFloat64(scales[channel(i)])
+			if r.Sign() < 0 {
+				y.Neg(y)
 			}
-			s, z := new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c])
-			if bipolar {
-				y := new(big.Rat).Set(s)
-				if r.Sign() < 0 {
-					y.Neg(y)
-				}
-				out.data = append(out.data, y)
-				continue
-			}
-			out.data = append(out.data, quantRef(r, s, z, bits, signed, narrow, rounding))
+			out.data = append(out.data, y)
+		}
+		env[v] = out
+	})
+	return v
+}
+
+// quant emits an nn.quant of x with the given parameters, its scales and
+// zero points (of shape pshape, channel(i) the one of element i) in the
+// payload, and its exact model.
+func (g *qgen) quant(x string, shape, pshape []int64, key string, bits int, signed, narrow bool, rounding string, scales, zps []float64, channel func(i int) int) string {
+	g.put(key+".scale", pshape, scales)
+	g.put(key+".zero_point", pshape, zps)
+	v := g.name()
+	g.line("%s = nn.quant %s {params = %q, bits = %d, signed = %t, narrow = %t, rounding = %q} : (%s) -> %s", v, x, key, bits, signed, narrow, rounding, ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		for i, r := range in.data {
+			c := channel(i)
+			out.data = append(out.data, quantRef(r, new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c]), bits, signed, narrow, rounding))
 		}
 		env[v] = out
 	})
@@ -514,28 +517,6 @@ func (g *qgen) exactModel(row []*big.Rat, out string) []*big.Rat {
 	return env[out].data
 }
 
-func writePayload(t testing.TB, dir string, p tensor.Payload) string {
-	path := filepath.Join(dir, "p.npz")
-	if err := tensor.WritePayloadFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// circuit runs a pipeline on a graph's text and returns the ALIR program.
-func circuit(t testing.TB, text, pipeline string) (*alir.Program, error) {
-	t.Helper()
-	m, err := runPipeline(t, text, pipeline)
-	if err != nil {
-		return nil, err
-	}
-	progs := dais.Programs(m)
-	if len(progs) != 1 {
-		t.Fatalf("%d programs", len(progs))
-	}
-	return dais.ProgramOf(progs[0])
-}
-
 func inputTypeOption(in *quant.UniformType) string {
 	if in == nil {
 		return ""
@@ -548,18 +529,5 @@ func inputTypeOption(in *quant.UniformType) string {
 }
 
 func TestRandomMLPs(t *testing.T) {
-	const graphs, rows = 60, 100
-	keep := os.Getenv("OTIR_QONNXDIFF_KEEP")
-	for seed := range uint64(graphs) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			g, text, outShape, in := genMLP(rand.New(rand.NewPCG(seed, 27)))
-			dir := ""
-			if keep != "" {
-				dir = filepath.Join(keep, fmt.Sprint(seed))
-			}
-			checkDifferential(t, g, text, outShape, in, rows, dir)
-		})
-	}
+	checkRandomGraphs(t, 60, 100, 27, "", genMLP)
 }
-
-var _ = ir.Tensor

@@ -10,28 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otir-dev/otir/backend/alir"
-	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
-	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/nn/qonnx"
-	"github.com/otir-dev/otir/passes/passtest"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // The lookup-table softmax: the circuit equals the quantized evaluator
 // (backend/nneval on nn-absorb-quant's graph) bit for bit, and is within
 // qonnx.SoftmaxBound of the float softmax of the exact logits.
-
-// runPipeline parses and verifies a graph's text and runs a pipeline on it.
-func runPipeline(t testing.TB, text, pipeline string) (*ir.Module, error) {
-	t.Helper()
-	m := passtest.Parse(t, "graph.mlir", text)
-	if ds := passtest.Run(t, m, pipeline); ds.HasErrors() {
-		return nil, ds
-	}
-	return m, nil
-}
 
 // softmaxRef is the softmax of one row of logits in float64 (the maximum
 // subtracted; its error, about 1e-16, is far below the bounds tested).
@@ -56,42 +43,25 @@ func softmaxRef(x []float64) []float64 {
 // output against the quantized evaluator bit for bit and returns them.
 func circuitRows(t *testing.T, text, options string, inputs [][]float64) [][]float64 {
 	t.Helper()
-	p, err := circuit(t, text, "builtin.module(nn-to-circuit{"+options+"})")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
-	mc, err := alir.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := runPipeline(t, text, "builtin.module(nn-absorb-quant{"+options+"})")
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := nn.Graphs(m)[0]
-	arg := q.Body(0).Args[0].Type.(*ir.TensorType).Shape
 	var flat []float64
 	for _, row := range inputs {
 		flat = append(flat, row...)
 	}
-	got, err := mc.Run(flat, len(inputs))
-	if err != nil {
-		t.Fatal(err)
+	got := circuittest.Run(t, circuittest.Circuit(t, text, options), flat, len(inputs))
+	q := nn.Graphs(circuittest.Lower(t, text, "builtin.module(nn-absorb-quant{"+options+"})"))[0]
+	want := circuittest.Eval(t, q, nil, flat, len(inputs))
+	if len(got) != len(want) {
+		t.Fatalf("circuit: %d outputs, quantized evaluator %d", len(got), len(want))
 	}
 	nout := len(got) / len(inputs)
-	var rows [][]float64
-	for r, row := range inputs {
-		ev, err := nneval.Eval(q, []*tensor.Tensor{{Shape: arg, Data: row}}, nil, nneval.Options{})
-		if err != nil {
-			t.Fatal(err)
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("row %d output %d: circuit %v, quantized evaluator %v", k/nout, k%nout, got[k], want[k])
 		}
-		y := got[r*nout : (r+1)*nout]
-		for j, e := range ev.Outputs[0].Data {
-			if e != y[j] {
-				t.Fatalf("row %d output %d: circuit %v, quantized evaluator %v", r, j, y[j], e)
-			}
-		}
-		rows = append(rows, y)
+	}
+	rows := make([][]float64, len(inputs))
+	for r := range rows {
+		rows[r] = got[r*nout : (r+1)*nout]
 	}
 	return rows
 }
@@ -142,7 +112,7 @@ func softmaxAxisGraph(axis int, shape ...int) string {
 // ties, one class far above the rest, ±35, for several K and N.
 func TestSoftmaxRandomLogits(t *testing.T) {
 	dir := t.TempDir()
-	params := writePayload(t, dir, map[string]*tensor.Tensor{
+	params := circuittest.WritePayload(t, dir, map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 	})
@@ -186,7 +156,7 @@ func randomLogits(rng *rand.Rand, rows, k int) (codes, logits [][]float64) {
 // TestSoftmaxShapes: a softmax of a vector [K] and of a batch [3, K] (three
 // rows, one run), at the default bits.
 func TestSoftmaxShapes(t *testing.T) {
-	params := writePayload(t, t.TempDir(), map[string]*tensor.Tensor{
+	params := circuittest.WritePayload(t, t.TempDir(), map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 	})
@@ -227,7 +197,7 @@ func transposed(rows [][]float64, n, m int) [][]float64 {
 // probabilities quantized again (4 bits at 2^-4, ROUND) by the step forms,
 // the circuit equal to the quantized evaluator bit for bit.
 func TestSoftmaxThenQuant(t *testing.T) {
-	params := writePayload(t, t.TempDir(), map[string]*tensor.Tensor{
+	params := circuittest.WritePayload(t, t.TempDir(), map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 		"p.scale":      {Shape: []int64{}, Data: []float64{1.0 / 16}},
@@ -282,14 +252,11 @@ func readRows(t *testing.T, path string) [][]float64 {
 
 // TestSoftmaxEmpty: a softmax of no elements is a constant of none.
 func TestSoftmaxEmpty(t *testing.T) {
-	params := writePayload(t, t.TempDir(), map[string]*tensor.Tensor{
+	params := circuittest.WritePayload(t, t.TempDir(), map[string]*tensor.Tensor{
 		"q.scale":      {Shape: []int64{}, Data: []float64{1.0 / 256}},
 		"q.zero_point": {Shape: []int64{}, Data: []float64{0}},
 	})
-	m, err := runPipeline(t, softmaxGraph(2, 0), "builtin.module(nn-absorb-quant{params="+params+"})")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := circuittest.Lower(t, softmaxGraph(2, 0), "builtin.module(nn-absorb-quant{params="+params+"})")
 	if s := m.String(); strings.Contains(s, "nn.softmax") || !strings.Contains(s, "nn.const") {
 		t.Fatalf("the softmax of no elements is not a constant:\n%s", s)
 	}
