@@ -38,11 +38,7 @@ func readConformance(t *testing.T, dir, model string, maxRows int) (*alir.Progra
 	if testing.Short() && len(p.Ops) > 2000 {
 		t.Skip("large program: not in -short")
 	}
-	b, err := os.ReadFile(filepath.Join(conformanceDir, dir, "inputs.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, n, _, err := alir.ReadRows(bytes.NewReader(b))
+	in, n, _, err := alir.ReadRowsFile(filepath.Join(conformanceDir, dir, "inputs.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
