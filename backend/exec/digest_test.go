@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/otir-dev/otir/internal/testenv"
 )
 
 // TestRunDigest writes, for many random kernels of buildFuzzKernel (every
@@ -20,13 +21,7 @@ func TestRunDigest(t *testing.T) {
 	if path == "" {
 		t.Skip("set OTIR_EXEC_DIGEST=file to write the digest")
 	}
-	n := 4000
-	if s := os.Getenv("OTIR_EXEC_DIGEST_N"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	n := testenv.Int(t, "OTIR_EXEC_DIGEST_N", 4000)
 	var out strings.Builder
 	rng := rand.New(rand.NewPCG(31, 4))
 	for i := range n {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/otir-dev/otir/internal/testenv"
 	"github.com/otir-dev/otir/lower/cmvm"
 )
 
@@ -75,15 +75,7 @@ func TestCompare(t *testing.T) {
 		}
 		timeout = d
 	}
-	seeds := func(def int) int {
-		if s := os.Getenv("OTIR_CMVM_SEEDS"); s != "" {
-			n, err := strconv.Atoi(s)
-			if err == nil {
-				return n
-			}
-		}
-		return def
-	}
+	seeds := func(def int) int { return testenv.Int(t, "OTIR_CMVM_SEEDS", def) }
 	var cases []caseSpec
 	for _, s := range strings.Split(sets, ",") {
 		switch s {
