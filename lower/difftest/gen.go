@@ -248,32 +248,36 @@ func (g *gen) castTo(v val, t ity) val {
 }
 
 // step adds one random operation (or a loop, or a branch) to the pool.
-func (g *gen) step() {
+func (g *gen) step() { g.pool = append(g.pool, g.randomOp()) }
+
+// randomOp builds one random operation, loop or branch and returns its
+// value.
+func (g *gen) randomOp() val {
 	switch r := g.rng.IntN(24); {
 	case r < 7:
-		g.pool = append(g.pool, g.binary())
+		return g.binary()
 	case r < 8:
-		g.pool = append(g.pool, g.reduction())
+		return g.reduction()
 	case r < 12:
-		g.pool = append(g.pool, g.lookup())
+		return g.lookup()
 	case r < 14:
-		g.pool = append(g.pool, g.unary())
+		return g.unary()
 	case r < 16:
-		g.pool = append(g.pool, g.shiftOrDivide())
+		return g.shiftOrDivide()
 	case r < 18:
-		g.pool = append(g.pool, g.selectOp())
+		return g.selectOp()
 	case r < 19 && g.rng.IntN(2) == 0:
-		g.pool = append(g.pool, g.constant(g.ty(), []int{g.T}))
+		return g.constant(g.ty(), []int{g.T})
 	case r < 19 && g.rng.IntN(2) == 0:
-		g.pool = append(g.pool, g.reshuffle())
+		return g.reshuffle()
 	case r < 19:
-		g.pool = append(g.pool, g.insert())
+		return g.insert()
 	case r < 21 && g.depth == 0:
-		g.pool = append(g.pool, g.loop())
+		return g.loop()
 	case g.depth == 0:
-		g.pool = append(g.pool, g.branch())
+		return g.branch()
 	default:
-		g.pool = append(g.pool, g.binary())
+		return g.binary()
 	}
 }
 
