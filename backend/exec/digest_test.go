@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/internal/fuzzbytes"
 	"github.com/otir-dev/otir/internal/testenv"
 )
 
@@ -30,7 +31,7 @@ func TestRunDigest(t *testing.T) {
 			data[j] = byte(rng.IntN(256))
 		}
 		for _, limit := range []int64{10000, 200, 40} {
-			m, args := buildFuzzKernel(t, &fuzzBytes{data: data})
+			m, args := buildFuzzKernel(t, fuzzbytes.New(data))
 			res, err := Run(m, "k", args, Options{MaxSteps: limit, CheckRaces: true, Seed: uint64(i)})
 			fmt.Fprintf(&out, "kernel %d limit %d: ", i, limit)
 			WriteOutcome(&out, res, err)
