@@ -18,10 +18,7 @@ import (
 // kernels, default 4000), so that two builds of the executor can be compared
 // with cmp: a change meant to be only faster must leave the file unchanged.
 func TestRunDigest(t *testing.T) {
-	path := os.Getenv("OTIR_EXEC_DIGEST")
-	if path == "" {
-		t.Skip("set OTIR_EXEC_DIGEST=file to write the digest")
-	}
+	path := testenv.Need(t, "OTIR_EXEC_DIGEST", "set OTIR_EXEC_DIGEST=file to write the digest")
 	n := testenv.Int(t, "OTIR_EXEC_DIGEST_N", 4000)
 	var out strings.Builder
 	rng := rand.New(rand.NewPCG(31, 4))

@@ -59,10 +59,7 @@ type caseSpec struct {
 }
 
 func TestCompare(t *testing.T) {
-	sets := os.Getenv("OTIR_CMVM_COMPARE")
-	if sets == "" {
-		t.Skip("set OTIR_CMVM_COMPARE (see the comment above TestOtirSmall)")
-	}
+	sets := testenv.Need(t, "OTIR_CMVM_COMPARE", "set OTIR_CMVM_COMPARE (see the comment above TestOtirSmall)")
 	tools := []tool{{"otir", ""}}
 	if dir := os.Getenv("OTIR_REFERENCE_BIN"); dir != "" {
 		tools = append(tools, tool{"da4ml", filepath.Join(dir, "cmvm_cli")}, tool{"alkaid", filepath.Join(dir, "cmvm_cli_alkaid")})

@@ -1,4 +1,5 @@
-// Package testenv reads the tests' settings from the environment: the
+// Package testenv reads the tests' settings from the environment: what an
+// optional test needs (OTIR_REFERENCE_BIN, OTIR_EXEC_DIGEST, ...) and the
 // counts of generated cases that a long run raises (OTIR_DIFFTEST_KERNELS,
 // OTIR_RTL_RANDOM, ...).
 package testenv
@@ -23,4 +24,15 @@ func Int(t testing.TB, name string, def int) int {
 		t.Fatalf("%s=%q: not a whole number", name, s)
 	}
 	return n
+}
+
+// Need is the value of the environment variable name; when it is unset or
+// empty, the test is skipped with why (which says how to set it).
+func Need(t testing.TB, name, why string) string {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		t.Skip(why)
+	}
+	return s
 }

@@ -32,3 +32,15 @@ func TestIntBad(t *testing.T) {
 		t.Error("a value that is not a whole number did not fail the test")
 	}
 }
+
+func TestNeed(t *testing.T) {
+	t.Setenv("OTIR_TESTENV_DIR", "/x")
+	if got := Need(t, "OTIR_TESTENV_DIR", "set it"); got != "/x" {
+		t.Errorf("set: %q, want /x", got)
+	}
+	t.Run("unset", func(t *testing.T) {
+		t.Setenv("OTIR_TESTENV_DIR", "")
+		Need(t, "OTIR_TESTENV_DIR", "set it")
+		t.Error("an unset variable did not skip the test")
+	})
+}

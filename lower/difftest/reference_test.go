@@ -29,10 +29,7 @@ import (
 //
 //	OTIR_REFERENCE_BIN=/path/to/out/bin go test ./lower/difftest -run ReferenceTools -v
 func TestReferenceTools(t *testing.T) {
-	dir := os.Getenv("OTIR_REFERENCE_BIN")
-	if dir == "" {
-		t.Skip("lower/difftest: set OTIR_REFERENCE_BIN to the reference-tools bin folder to run lowered kernels in alkaid and da4ml")
-	}
+	dir := testenv.Need(t, "OTIR_REFERENCE_BIN", "lower/difftest: set OTIR_REFERENCE_BIN to the reference-tools bin folder to run lowered kernels in alkaid and da4ml")
 	n := testenv.Int(t, "OTIR_DIFFTEST_KERNELS", 300)
 	tmp := t.TempDir()
 	ran := map[string]int{}
