@@ -3,8 +3,6 @@ package alir
 import (
 	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,21 +27,14 @@ func TestRows(t *testing.T) {
 }
 
 func TestRowsFile(t *testing.T) {
-	dir := t.TempDir()
-	good, bad := filepath.Join(dir, "good.txt"), filepath.Join(dir, "bad.txt")
-	if err := os.WriteFile(good, []byte("1 2\n3 4\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bad, []byte("1 2\n3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if vals, rows, cols, err := ReadRowsFile(good); err != nil || rows != 2 || cols != 2 || len(vals) != 4 || vals[3] != 4 {
+	if vals, rows, cols, err := ReadRowsFile("testdata/rows.txt"); err != nil || rows != 2 || cols != 2 || len(vals) != 4 || vals[3] != 4 {
 		t.Errorf("ReadRowsFile: %v %d %d %v", vals, rows, cols, err)
 	}
-	if _, _, _, err := ReadRowsFile(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": ") || !strings.Contains(err.Error(), "line 2") {
+	const ragged = "testdata/rows-ragged.txt"
+	if _, _, _, err := ReadRowsFile(ragged); err == nil || !strings.HasPrefix(err.Error(), ragged+": ") || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("ragged file: %v", err)
 	}
-	if _, _, _, err := ReadRowsFile(filepath.Join(dir, "none.txt")); !os.IsNotExist(err) {
-		t.Errorf("missing file: %v", err)
+	if _, _, _, err := ReadRowsFile("testdata/no-such-file.txt"); err == nil {
+		t.Error("a missing file read without an error")
 	}
 }
