@@ -15,6 +15,8 @@ type AsmPrinter interface {
 	PrintOperands(vs []*Value)
 	// PrintType writes a type.
 	PrintType(t Type)
+	// PrintTypes writes types separated by ", ".
+	PrintTypes(ts []Type)
 	// PrintValueTypes writes the types of vs separated by ", ".
 	PrintValueTypes(vs []*Value)
 	// PrintFunctionalType writes "(T1, T2) -> T3" (results in parentheses
@@ -51,6 +53,14 @@ func (p *printer) PrintOperands(vs []*Value) {
 }
 func (p *printer) PrintType(t Type)            { p.typ(t) }
 func (p *printer) PrintValueTypes(vs []*Value) { p.valueTypes(vs, false) }
+func (p *printer) PrintTypes(ts []Type) {
+	for i, t := range ts {
+		if i > 0 {
+			p.str(", ")
+		}
+		p.typ(t)
+	}
+}
 func (p *printer) PrintFunctionalType(ins, outs []*Value) {
 	p.valueTypes(ins, true)
 	p.str(" -> ")

@@ -157,13 +157,18 @@ func exactAddSub(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *b
 	e := max(fa, fb)
 	a.Lsh(val(op.ID0), uint(e-fa))
 	b.Lsh(val(op.ID1), uint(e-fb))
-	if op.Opcode == OpSub {
+	addSigned(a, b, op.Opcode == OpSub)
+	scaleBig(z, a, e, t)
+	return nil
+}
+
+// addSigned sets a to a - b when neg, else to a + b.
+func addSigned(a, b *big.Int, neg bool) {
+	if neg {
 		a.Sub(a, b)
 	} else {
 		a.Add(a, b)
 	}
-	scaleBig(z, a, e, t)
-	return nil
 }
 
 func exactReLU(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.Int, in []float64, z *big.Int) error {
@@ -196,11 +201,7 @@ func exactSum(c *exactCtx, i int, op Op, t KIF, pad int64, val func(int32) *big.
 	a.SetInt64(0)
 	for _, tm := range op.Terms {
 		b.Lsh(val(tm.ID), uint(e-(c.fr(tm.ID)-int(tm.Shift))))
-		if tm.Neg {
-			a.Sub(a, b)
-		} else {
-			a.Add(a, b)
-		}
+		addSigned(a, b, tm.Neg)
 	}
 	scaleBig(z, a, e, t)
 	return nil

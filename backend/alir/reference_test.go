@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/internal/intrange"
+	"github.com/otir-dev/otir/internal/testenv"
 )
 
 // The reference test runs random programs through the original
@@ -29,10 +30,7 @@ import (
 // shows.
 
 func referenceBin(t *testing.T, name string) string {
-	dir := os.Getenv("OTIR_REFERENCE_BIN")
-	if dir == "" {
-		t.Skip("backend/alir: set OTIR_REFERENCE_BIN to the reference-tools bin folder to compare with alkaid and da4ml")
-	}
+	dir := testenv.Need(t, "OTIR_REFERENCE_BIN", "backend/alir: set OTIR_REFERENCE_BIN to the reference-tools bin folder to compare with alkaid and da4ml")
 	p := filepath.Join(dir, name)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("backend/alir: %v", err)

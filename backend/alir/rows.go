@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -116,4 +117,18 @@ func WriteRows(w io.Writer, vals []float64, cols int) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// ReadRowsFile reads the file at path with ReadRows; an error in its text
+// names the file.
+func ReadRowsFile(path string) (vals []float64, rows, cols int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer f.Close()
+	if vals, rows, cols, err = ReadRows(f); err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return vals, rows, cols, nil
 }

@@ -25,3 +25,16 @@ func TestRows(t *testing.T) {
 		t.Errorf("bad number: %v", err)
 	}
 }
+
+func TestRowsFile(t *testing.T) {
+	if vals, rows, cols, err := ReadRowsFile("testdata/rows.txt"); err != nil || rows != 2 || cols != 2 || len(vals) != 4 || vals[3] != 4 {
+		t.Errorf("ReadRowsFile: %v %d %d %v", vals, rows, cols, err)
+	}
+	const ragged = "testdata/rows-ragged.txt"
+	if _, _, _, err := ReadRowsFile(ragged); err == nil || !strings.HasPrefix(err.Error(), ragged+": ") || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("ragged file: %v", err)
+	}
+	if _, _, _, err := ReadRowsFile("testdata/no-such-file.txt"); err == nil {
+		t.Error("a missing file read without an error")
+	}
+}

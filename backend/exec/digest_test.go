@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/otir-dev/otir/internal/fuzzbytes"
+	"github.com/otir-dev/otir/internal/testenv"
 )
 
 // TestRunDigest writes, for many random kernels of buildFuzzKernel (every
@@ -16,17 +18,8 @@ import (
 // kernels, default 4000), so that two builds of the executor can be compared
 // with cmp: a change meant to be only faster must leave the file unchanged.
 func TestRunDigest(t *testing.T) {
-	path := os.Getenv("OTIR_EXEC_DIGEST")
-	if path == "" {
-		t.Skip("set OTIR_EXEC_DIGEST=file to write the digest")
-	}
-	n := 4000
-	if s := os.Getenv("OTIR_EXEC_DIGEST_N"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path := testenv.Need(t, "OTIR_EXEC_DIGEST", "set OTIR_EXEC_DIGEST=file to write the digest")
+	n := testenv.Int(t, "OTIR_EXEC_DIGEST_N", 4000)
 	var out strings.Builder
 	rng := rand.New(rand.NewPCG(31, 4))
 	for i := range n {
@@ -35,7 +28,7 @@ func TestRunDigest(t *testing.T) {
 			data[j] = byte(rng.IntN(256))
 		}
 		for _, limit := range []int64{10000, 200, 40} {
-			m, args := buildFuzzKernel(t, &fuzzBytes{data: data})
+			m, args := buildFuzzKernel(t, fuzzbytes.New(data))
 			res, err := Run(m, "k", args, Options{MaxSteps: limit, CheckRaces: true, Seed: uint64(i)})
 			fmt.Fprintf(&out, "kernel %d limit %d: ", i, limit)
 			WriteOutcome(&out, res, err)

@@ -7,25 +7,9 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/fuzzbytes"
 	"github.com/otir-dev/otir/ir"
 )
-
-// fuzzBytes hands out the fuzzer's bytes one at a time (0 once exhausted).
-type fuzzBytes struct {
-	data []byte
-	pos  int
-}
-
-func (f *fuzzBytes) next() int {
-	if f.pos >= len(f.data) {
-		return 0
-	}
-	f.pos++
-	return int(f.data[f.pos-1])
-}
-
-// pick returns a value in [0, n).
-func (f *fuzzBytes) pick(n int) int { return f.next() % n }
 
 var fuzzElemTypes = []string{"i1", "i7", "i8", "u8", "i33", "u63", "i64", "u64", "i65", "i128", "u1024", "f16", "bf16", "f32", "f64"}
 
@@ -34,15 +18,15 @@ var fuzzElemTypes = []string{"i1", "i7", "i8", "u8", "i33", "u63", "i64", "u64",
 // sequence of element-wise, shape, matmul, control-flow, atomic and memory
 // operations over a pool of #private 4-element values. The kernels follow
 // the verifier's rules, so that most of them run rather than being rejected.
-func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
-	elem := fuzzElemTypes[f.pick(len(fuzzElemTypes))]
+func buildFuzzKernel(t testing.TB, f *fuzzbytes.Reader) (*ir.Module, []*Buffer) {
+	elem := fuzzElemTypes[f.Pick(len(fuzzElemTypes))]
 	isFloat := strings.HasPrefix(elem, "f") || elem == "bf16"
 	G := "!otir.tile<4x" + elem + ", #global>"
 	P := "!otir.tile<4x" + elem + ", #private>"
 	P22 := "!otir.tile<2x2x" + elem + ", #private>"
-	x := newKB(t, []int64{int64(1 + f.pick(3))}, "a: "+G, "b: "+G, "c: "+G)
+	x := newKB(t, []int64{int64(1 + f.Pick(3))}, "a: "+G, "b: "+G, "c: "+G)
 	pool := []*ir.Value{x.load(x.arg("a"), P), x.load(x.arg("b"), P)}
-	val := func() *ir.Value { return pool[f.pick(len(pool))] }
+	val := func() *ir.Value { return pool[f.Pick(len(pool))] }
 	intBin := []string{otir.OpAdd, otir.OpSub, otir.OpMul, otir.OpDivS, otir.OpDivU, otir.OpRemS, otir.OpRemU, otir.OpAnd, otir.OpOr, otir.OpXor, otir.OpShl, otir.OpShrS, otir.OpShrU, otir.OpMax, otir.OpMin}
 	floatBin := []string{otir.OpAdd, otir.OpSub, otir.OpMul, otir.OpMax, otir.OpMin}
 	intPreds := []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}
@@ -50,34 +34,34 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 	c0, c1 := x.c(0, "index"), x.c(1, "index")
 	var emit func(depth int)
 	emit = func(depth int) {
-		switch f.pick(12) {
+		switch f.Pick(12) {
 		case 0, 1: // binary
 			ops := intBin
 			if isFloat {
 				ops = floatBin
 			}
-			pool = append(pool, x.op(ops[f.pick(len(ops))], P, nil, val(), val()))
+			pool = append(pool, x.op(ops[f.Pick(len(ops))], P, nil, val(), val()))
 		case 2: // unary
 			ops := []string{otir.OpNeg, otir.OpAbs, otir.OpNot}
 			if isFloat {
 				ops = []string{otir.OpNeg, otir.OpAbs, otir.OpSqrt, otir.OpExp, otir.OpLog}
 			}
-			pool = append(pool, x.op(ops[f.pick(len(ops))], P, nil, val()))
+			pool = append(pool, x.op(ops[f.Pick(len(ops))], P, nil, val()))
 		case 3: // cmp + select
 			preds := intPreds
 			if isFloat {
 				preds = floatPreds
 			}
-			cond := x.op(otir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.pick(len(preds))]}}}, val(), val())
+			cond := x.op(otir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.Pick(len(preds))]}}}, val(), val())
 			pool = append(pool, x.op(otir.OpSelect, P, nil, cond, val(), val()))
 		case 4: // a round trip through another element type
-			other := fuzzElemTypes[f.pick(len(fuzzElemTypes))]
+			other := fuzzElemTypes[f.Pick(len(fuzzElemTypes))]
 			mid := x.op(otir.OpCast, "!otir.tile<4x"+other+", #private>", nil, val())
 			pool = append(pool, x.op(otir.OpCast, P, nil, mid))
 		case 5: // a constant from the bytes
 			a := &ir.DenseAttr{Type: ty(t, P).(*ir.TileType)}
 			for i := 0; i < 4; i++ {
-				v := int64(f.next()) - 128
+				v := int64(f.Next()) - 128
 				if isFloat {
 					a.Floats = append(a.Floats, float64(v)/8)
 				} else {
@@ -87,9 +71,9 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			pool = append(pool, otir.ConstDense(x.b, a))
 			x.next()
 		case 6: // slices and reshapes
-			off := f.pick(3)
+			off := f.Pick(3)
 			s := x.slice(val(), "!otir.tile<2x"+elem+", #private>", []any{off}, []int64{2}, []int64{1})
-			pool = append(pool, x.insert(s, val(), P, []any{f.pick(3)}, []int64{2}, []int64{1}))
+			pool = append(pool, x.insert(s, val(), P, []any{f.Pick(3)}, []int64{2}, []int64{1}))
 		case 7: // matmul on 2x2 reshapes
 			r := func() *ir.Value { return x.op(otir.OpReshape, P22, nil, val()) }
 			mm := x.op(otir.OpMatmul, P22, nil, r(), r(), r())
@@ -114,7 +98,7 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			if depth > 2 {
 				return
 			}
-			n := x.c(int64(f.pick(4)), "index")
+			n := x.c(int64(f.Pick(4)), "index")
 			init := val()
 			res := x.forLoop(c0, n, c1, []*ir.Value{init}, func(_ *ir.Value, it []*ir.Value) []*ir.Value {
 				saved := pool
@@ -130,7 +114,7 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			if isFloat {
 				kinds = kinds[:4]
 			}
-			k := kinds[f.pick(len(kinds))]
+			k := kinds[f.Pick(len(kinds))]
 			pool = append(pool, x.op(otir.OpAtomic, P, ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: k}}, {Name: "memory_order", Value: &ir.StringAttr{Value: "relaxed"}}}, x.arg("c"), val()))
 		case 11: // memory through views: a masked copy from %b (transposed or not), a store into a transposed %c
 			transposed := func(g *ir.Value) *ir.Value {
@@ -145,22 +129,22 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 			if isFloat {
 				preds = floatPreds
 			}
-			mask := x.op(otir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.pick(len(preds))]}}}, val(), val())
+			mask := x.op(otir.OpCmp, "!otir.tile<4xi1, #private>", ir.Attrs{{Name: "kind", Value: &ir.StringAttr{Value: preds[f.Pick(len(preds))]}}}, val(), val())
 			src := x.arg("b")
-			if f.pick(2) == 0 {
+			if f.Pick(2) == 0 {
 				src = transposed(src)
 			}
 			x.wait(x.dma(src, w, mask))
 			pool = append(pool, x.load(w, P))
-			if f.pick(2) == 0 {
+			if f.Pick(2) == 0 {
 				x.store(val(), transposed(x.arg("c")))
 			}
 		}
 	}
-	for n := 2 + f.pick(10); n > 0; n-- {
+	for n := 2 + f.Pick(10); n > 0; n-- {
 		emit(0)
 	}
-	if f.pick(2) == 0 {
+	if f.Pick(2) == 0 {
 		x.store(pool[len(pool)-1], x.arg("c"))
 	} else {
 		w := x.alloc("!otir.tile<4x" + elem + ", #workgroup>")
@@ -171,7 +155,7 @@ func buildFuzzKernel(t testing.TB, f *fuzzBytes) (*ir.Module, []*Buffer) {
 	for i := 0; i < 3; i++ {
 		b := NewBuffer(ty(t, elem), 4)
 		for j := 0; j < 4; j++ {
-			v := int64(f.next()) - 128
+			v := int64(f.Next()) - 128
 			if isFloat {
 				b.Floats[j] = roundFloat64(float64(v)/4, ty(t, elem).(*ir.FloatType).Kind)
 			} else {
@@ -197,7 +181,7 @@ func FuzzExec(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, args := buildFuzzKernel(t, &fuzzBytes{data: data})
+		m, args := buildFuzzKernel(t, fuzzbytes.New(data))
 		_, err := Run(m, "k", args, Options{MaxSteps: 10000, CheckRaces: len(data)%2 == 1})
 		if err != nil && strings.Contains(err.Error(), "internal error") {
 			t.Fatalf("%v\n%s", err, m)
@@ -216,7 +200,7 @@ func TestFuzzCorpusRuns(t *testing.T) {
 		for j := range data {
 			data[j] = byte((i*131 + j*97 + i*j*7) % 251)
 		}
-		m, args := buildFuzzKernel(t, &fuzzBytes{data: data})
+		m, args := buildFuzzKernel(t, fuzzbytes.New(data))
 		_, err := Run(m, "k", args, Options{MaxSteps: 10000, CheckRaces: i%2 == 1})
 		if err != nil && strings.Contains(err.Error(), "internal error") {
 			t.Fatalf("%v\n%s", err, m)

@@ -193,6 +193,22 @@ func (n *node) window() window {
 	return wd
 }
 
+// convCells calls f for each output cell of a convolution with outC output
+// channels, by batch, channel, row and column: the offset of the cell's
+// batch in the input, the cell's offset in the output, its channel o, its
+// row i and its column j.
+func (wd window) convCells(outC int64, f func(xo, yo, o, i, j int64)) {
+	for bt := range wd.batch {
+		for o := range outC {
+			for i := range wd.oh {
+				for j := range wd.ow {
+					f(bt*wd.c*wd.h*wd.w, ((bt*outC+o)*wd.oh+i)*wd.ow+j, o, i, j)
+				}
+			}
+		}
+	}
+}
+
 // taps calls visit for each input cell in the window of output cell (i,
 // j), kernel row then kernel column, skipping the padding: the cell's
 // offset in its plane (row hi·w + column) and the kernel's row and column.
@@ -238,23 +254,15 @@ func conv2d(n *node) (*tensor.Tensor, error) {
 		return nil, err
 	}
 	y := n.result()
-	for bt := range wd.batch {
-		xd := x.Data[bt*wd.c*wd.h*wd.w:]
-		yd := y.Data[bt*outC*wd.oh*wd.ow:]
-		for o := range outC {
-			for i := range wd.oh {
-				for j := range wd.ow {
-					s := 0.0
-					for c := range wd.c {
-						wd.taps(i, j, func(at, di, dj int64) {
-							s += xd[c*wd.h*wd.w+at] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
-						})
-					}
-					yd[(o*wd.oh+i)*wd.ow+j] = s + b.Data[o]
-				}
-			}
+	wd.convCells(outC, func(xo, yo, o, i, j int64) {
+		s := 0.0
+		for c := range wd.c {
+			wd.taps(i, j, func(at, di, dj int64) {
+				s += x.Data[xo+c*wd.h*wd.w+at] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
+			})
 		}
-	}
+		y.Data[yo] = s + b.Data[o]
+	})
 	return y, nil
 }
 

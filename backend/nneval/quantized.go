@@ -521,23 +521,15 @@ func exactConv2d(n *node) (*Exact, error) {
 	}
 	c := &checked{}
 	y := newExact(n.out.Shape, a.f)
-	for bt := range wd.batch {
-		xd := x.M[bt*wd.c*wd.h*wd.w:]
-		yd := y.M[bt*outC*wd.oh*wd.ow:]
-		for o := range outC {
-			for i := range wd.oh {
-				for j := range wd.ow {
-					s := int64(0)
-					for ch := range wd.c {
-						wd.taps(i, j, func(at, di, dj int64) {
-							s = c.add(s, c.mul(xd[ch*wd.h*wd.w+at], a.w.M[((o*wd.c+ch)*wd.kh+di)*wd.kw+dj]))
-						})
-					}
-					yd[(o*wd.oh+i)*wd.ow+j] = a.plusBias(c, s, o)
-				}
-			}
+	wd.convCells(outC, func(xo, yo, o, i, j int64) {
+		s := int64(0)
+		for ch := range wd.c {
+			wd.taps(i, j, func(at, di, dj int64) {
+				s = c.add(s, c.mul(x.M[xo+ch*wd.h*wd.w+at], a.w.M[((o*wd.c+ch)*wd.kh+di)*wd.kw+dj]))
+			})
 		}
-	}
+		y.M[yo] = a.plusBias(c, s, o)
+	})
 	return n.exactResult(c, y)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/internal/fuzzbytes"
 	"github.com/otir-dev/otir/internal/onnxpb"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/parse"
@@ -91,21 +92,21 @@ func FuzzImportONNXNodes(f *testing.F) {
 	f.Add([]byte("\x02\x01\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x03\x05\x01\x02\x03\x04"))
 	ops, qops := Operators(), QONNXOperators()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := &byteReader{data: data}
-		rank := r.next()%4 + 1
+		r := fuzzbytes.New(data)
+		rank := r.Pick(4) + 1
 		dims := make([]int64, rank)
 		for i := range dims {
-			dims[i] = int64(r.next()%4 + 1)
+			dims[i] = int64(r.Pick(4) + 1)
 		}
 		m := testModel{inputs: []*onnxpb.ValueInfoProto{tensorInfo("x", dims...)}}
 		names := []string{"x"}
 		for i := range 3 {
 			name := fmt.Sprintf("k%d", i)
-			n := r.next() % 5
-			if r.next()%2 == 0 {
+			n := r.Pick(5)
+			if r.Pick(2) == 0 {
 				vs := make([]int64, n)
 				for j := range vs {
-					vs[j] = int64(r.next()%9) - 3
+					vs[j] = int64(r.Pick(9)) - 3
 				}
 				m.inits = append(m.inits, int64s(name, vs...))
 			} else {
@@ -115,7 +116,7 @@ func FuzzImportONNXNodes(f *testing.F) {
 				}
 				vs := make([]float64, max(n, 1))
 				for j := range vs {
-					vs[j] = float64(int(r.next())-128) / 16
+					vs[j] = float64(r.Next()-128) / 16
 				}
 				m.inits = append(m.inits, doubles(name, shape, vs...))
 			}
@@ -123,10 +124,10 @@ func FuzzImportONNXNodes(f *testing.F) {
 		}
 		// fuzzNode appends a node of op (of table, in domain) with inputs
 		// and attributes from the bytes.
-		fuzzNode := func(i int, op, domain string, table map[string]operator, maxIn byte) {
+		fuzzNode := func(i int, op, domain string, table map[string]operator, maxIn int) {
 			var in []string
-			for range r.next() % maxIn {
-				if k := int(r.next()) % (len(names) + 1); k < len(names) {
+			for range r.Pick(maxIn) {
+				if k := r.Pick(len(names) + 1); k < len(names) {
 					in = append(in, names[k])
 				} else {
 					in = append(in, "")
@@ -134,17 +135,17 @@ func FuzzImportONNXNodes(f *testing.F) {
 			}
 			var attrs []*onnxpb.AttributeProto
 			for _, a := range slices.Sorted(maps.Keys(table[op].attrs)) {
-				switch r.next() % 6 {
+				switch r.Pick(6) {
 				case 1:
-					attrs = append(attrs, intAttrP(a, int64(r.next()%7)-2))
+					attrs = append(attrs, intAttrP(a, int64(r.Pick(7))-2))
 				case 2:
-					attrs = append(attrs, intsAttrP(a, int64(r.next()%4), int64(r.next()%4), int64(r.next()%3), int64(r.next()%3)))
+					attrs = append(attrs, intsAttrP(a, int64(r.Pick(4)), int64(r.Pick(4)), int64(r.Pick(3)), int64(r.Pick(3))))
 				case 3:
-					attrs = append(attrs, intsAttrP(a, int64(r.next()%4)+1, int64(r.next()%4)+1))
+					attrs = append(attrs, intsAttrP(a, int64(r.Pick(4))+1, int64(r.Pick(4))+1))
 				case 4:
-					attrs = append(attrs, &onnxpb.AttributeProto{Name: proto.String(a), Type: onnxpb.AttributeProto_FLOAT.Enum(), F: proto.Float32(float32(r.next()) / 64)})
+					attrs = append(attrs, &onnxpb.AttributeProto{Name: proto.String(a), Type: onnxpb.AttributeProto_FLOAT.Enum(), F: proto.Float32(float32(r.Next()) / 64)})
 				case 5:
-					attrs = append(attrs, stringAttrP(a, []string{"NOTSET", "VALID", "constant", "reflect"}[r.next()%4]))
+					attrs = append(attrs, stringAttrP(a, []string{"NOTSET", "VALID", "constant", "reflect"}[r.Pick(4)]))
 				}
 			}
 			out := fmt.Sprintf("v%d", i)
@@ -153,16 +154,16 @@ func FuzzImportONNXNodes(f *testing.F) {
 			m.nodes = append(m.nodes, n)
 			names = append(names, out)
 		}
-		count := int(r.next()%6) + 1
+		count := r.Pick(6) + 1
 		for i := range count {
-			fuzzNode(i, ops[int(r.next())%len(ops)], "", operators, 4)
+			fuzzNode(i, ops[r.Pick(len(ops))], "", operators, 4)
 		}
 		// The bytes after the nodes (zeros in the older corpus) add a QONNX
 		// quantizer and choose the opset.
-		if q := int(r.next() % byte(len(qops)+1)); q > 0 {
+		if q := r.Pick(len(qops) + 1); q > 0 {
 			fuzzNode(count, qops[q-1], "qonnx.custom_op.general", qonnxOperators, 7)
 		}
-		m.opset = []int64{13, 9, 10, 11, 12, 14, 15, 16, 17}[r.next()%9]
+		m.opset = []int64{13, 9, 10, 11, 12, 14, 15, 16, 17}[r.Pick(9)]
 		m.outputs = []*onnxpb.ValueInfoProto{{Name: proto.String(names[len(names)-1]),
 			Type: &onnxpb.TypeProto{Value: &onnxpb.TypeProto_TensorType{TensorType: &onnxpb.TypeProto_Tensor{ElemType: proto.Int32(int32(onnxpb.TensorProto_DOUBLE))}}}}}
 		res, err := Import(m.bytes(t), "f.onnx", Options{MaxElements: 1 << 12, MaxTotalElements: 1 << 14})
@@ -174,18 +175,4 @@ func FuzzImportONNXNodes(f *testing.F) {
 		}
 		evalImported(t, res)
 	})
-}
-
-// byteReader hands out the fuzzer's bytes, then zeros.
-type byteReader struct {
-	data []byte
-	pos  int
-}
-
-func (r *byteReader) next() byte {
-	if r.pos >= len(r.data) {
-		return 0
-	}
-	r.pos++
-	return r.data[r.pos-1]
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/testenv"
 )
 
 // qonnxDir holds testdata/qonnx/gen.py's models: small QONNX models with
@@ -99,10 +100,7 @@ func mapsEqual(a, b map[string]int) bool {
 // $OTIR_QONNX_ZOO (they are not in the repository: their licences) and
 // checks the quantizers' count and the graph's signature.
 func TestQONNXZoo(t *testing.T) {
-	dir := os.Getenv("OTIR_QONNX_ZOO")
-	if dir == "" {
-		t.Skip("OTIR_QONNX_ZOO does not name a directory holding the QONNX zoo's models (qkeras_jettagging.onnx, TFC_2W2A.onnx, TFC_1W2A.onnx, kwsmlp_w3a3.onnx, unsw_nb15-mlp-w2a2.onnx)")
-	}
+	dir := testenv.Need(t, "OTIR_QONNX_ZOO", "OTIR_QONNX_ZOO does not name a directory holding the QONNX zoo's models (qkeras_jettagging.onnx, TFC_2W2A.onnx, TFC_1W2A.onnx, kwsmlp_w3a3.onnx, unsw_nb15-mlp-w2a2.onnx)")
 	for _, c := range []struct {
 		file       string
 		quantizers map[string]int

@@ -37,11 +37,7 @@ func readConformance(t *testing.T, dir, model string, maxRows int) (*alir.Progra
 	if testing.Short() && len(p.Ops) > 2000 {
 		t.Skip("large program: not in -short")
 	}
-	b, err := os.ReadFile(filepath.Join(conformanceDir, dir, "inputs.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, n, _, err := alir.ReadRows(bytes.NewReader(b))
+	in, n, _, err := alir.ReadRowsFile(filepath.Join(conformanceDir, dir, "inputs.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,39 +50,48 @@ func readConformance(t *testing.T, dir, model string, maxRows int) (*alir.Progra
 // and compares every output bit with the interpreter.
 func TestConformanceIverilog(t *testing.T) {
 	needTool(t, "iverilog")
+	eachConformance(t, 300, func(t *testing.T, p *alir.Program, in []float64) {
+		simulateBoth(t, check, p, in)
+	})
+}
+
+// eachConformance runs f on every conformance program, each in a parallel
+// subtest, with up to maxRows rows of its inputs.txt.
+func eachConformance(t *testing.T, maxRows int, f func(t *testing.T, p *alir.Program, in []float64)) {
 	for _, c := range conformanceCases {
 		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
 			t.Parallel()
-			p, in := readConformance(t, c.dir, c.model, 300)
-			check(t, "combinational", p, Options{Name: "conf"}, in)
-			lat := maxLatency(p)
-			if lat > 0 {
-				check(t, "pipelined", p, Options{Name: "conf", LatencyCutoff: lat / 3}, in)
-			}
+			p, in := readConformance(t, c.dir, c.model, maxRows)
+			f(t, p, in)
 		})
+	}
+}
+
+// simulateBoth simulates p's design with sim (check or checkVHDL)
+// combinational and, when p has latency, pipelined at a third of it.
+func simulateBoth(t *testing.T, sim func(t *testing.T, what string, p *alir.Program, o Options, in []float64), p *alir.Program, in []float64) {
+	sim(t, "combinational", p, Options{Name: "conf"}, in)
+	if lat := maxLatency(p); lat > 0 {
+		sim(t, "pipelined", p, Options{Name: "conf", LatencyCutoff: lat / 3}, in)
 	}
 }
 
 // TestConformanceLint runs verilator --lint-only -Wall on the designs.
 func TestConformanceLint(t *testing.T) {
 	needTool(t, "verilator")
-	for _, c := range conformanceCases {
-		t.Run(c.dir+"/"+c.model, func(t *testing.T) {
-			t.Parallel()
-			p, _ := readConformance(t, c.dir, c.model, 1)
-			cuts := []float64{0, maxLatency(p) / 3}
-			if len(p.Ops) > 2000 && os.Getenv("OTIR_RTL_FULL") == "" {
-				cuts = cuts[1:] // the large ones: pipelined only (the same nets and registers)
+	eachConformance(t, 1, func(t *testing.T, p *alir.Program, _ []float64) {
+		cuts := []float64{0, maxLatency(p) / 3}
+		if len(p.Ops) > 2000 && os.Getenv("OTIR_RTL_FULL") == "" {
+			cuts = cuts[1:] // the large ones: pipelined only (the same nets and registers)
+		}
+		for _, cut := range cuts {
+			d, err := Build(p, Options{Name: "conf", LatencyCutoff: cut})
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, cut := range cuts {
-				d, err := Build(p, Options{Name: "conf", LatencyCutoff: cut})
-				if err != nil {
-					t.Fatal(err)
-				}
-				lint(t, d)
-			}
-		})
-	}
+			lint(t, d)
+		}
+	})
 }
 
 // rowsFor returns how many rows a simulation of p takes by default: event
@@ -118,10 +123,7 @@ func TestConformanceGHDL(t *testing.T) {
 			}
 			t.Parallel()
 			p, in := readConformance(t, c.dir, c.model, 300)
-			checkVHDL(t, "combinational", p, Options{Name: "conf"}, in)
-			if lat := maxLatency(p); lat > 0 {
-				checkVHDL(t, "pipelined", p, Options{Name: "conf", LatencyCutoff: lat / 3}, in)
-			}
+			simulateBoth(t, checkVHDL, p, in)
 		})
 	}
 }

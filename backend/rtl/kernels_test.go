@@ -88,7 +88,7 @@ func kernelCases(t *testing.T) []kernel {
 		}
 		ks = append(ks, kernel{filepath.Base(filepath.Dir(f)) + "-" + filepath.Base(f), string(b)})
 	}
-	for k := range randomCount(12) {
+	for k := range randomCount(t, 12) {
 		ks = append(ks, kernel{fmt.Sprintf("gen%d", k), difftest.Generate(9100 + uint64(k))})
 	}
 	return ks

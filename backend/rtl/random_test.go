@@ -3,11 +3,10 @@ package rtl
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/testenv"
 )
 
 // The random programs are backend/alir's differential tests' generator
@@ -24,17 +23,13 @@ func randomProgramV4(r *rand.Rand, nIn, nOps int) *alir.Program {
 func randomInputValues(r *rand.Rand, nIn, n int) []float64 { return alir.RandomInputValues(r, nIn, n) }
 
 // randomCount is the number of random programs TestRandomIverilog
-// simulates: a sample by default, OTIR_RTL_RANDOM=n for more.
-func randomCount(def int) int {
-	if s := os.Getenv("OTIR_RTL_RANDOM"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil {
-			return n
-		}
-	}
+// simulates: a sample by default (a quarter of def with -short),
+// OTIR_RTL_RANDOM=n for more.
+func randomCount(t testing.TB, def int) int {
 	if testing.Short() {
-		return def / 4
+		def /= 4
 	}
-	return def
+	return testenv.Int(t, "OTIR_RTL_RANDOM", def)
 }
 
 // TestRandomIverilog is the differential test: random programs of both
@@ -45,7 +40,7 @@ func randomCount(def int) int {
 // refuses (alir.ErrTooWide) are left out.
 func TestRandomIverilog(t *testing.T) {
 	needTool(t, "iverilog")
-	n := randomCount(40)
+	n := randomCount(t, 40)
 	for _, c := range randomCases(t, n, rand.New(rand.NewPCG(17, 2001)), 24) {
 		for _, o := range []Options{{}, {LatencyCutoff: 0.5}, {LatencyCutoff: 1.5}, {LatencyCutoff: 0.5, Delay: DelayProgram}} {
 			t.Run(fmt.Sprintf("%s/cut%g/delay%d", c.name, o.LatencyCutoff, o.Delay), func(t *testing.T) {
@@ -104,7 +99,7 @@ func randomCases(t *testing.T, n int, r *rand.Rand, rows int) []randomCase {
 func TestRandomLint(t *testing.T) {
 	needTool(t, "verilator")
 	r := rand.New(rand.NewPCG(5, 7))
-	for it := range randomCount(8) {
+	for it := range randomCount(t, 8) {
 		d := alir.Dialect(it % 2)
 		p := randomProgram(r, d, 1+r.IntN(4), 1+r.IntN(40))
 		if it%4 == 2 {
@@ -123,7 +118,7 @@ func TestRandomLint(t *testing.T) {
 // TestRandomGHDL is TestRandomIverilog's VHDL half, on fewer programs.
 func TestRandomGHDL(t *testing.T) {
 	needTool(t, "ghdl")
-	for _, c := range randomCases(t, randomCount(12), rand.New(rand.NewPCG(23, 2008)), 16) {
+	for _, c := range randomCases(t, randomCount(t, 12), rand.New(rand.NewPCG(23, 2008)), 16) {
 		cut := float64(c.it%2) * 0.5
 		t.Run(fmt.Sprintf("%s/cut%g", c.name, cut), func(t *testing.T) {
 			checkVHDL(t, "random", c.p, Options{Name: "rnd", LatencyCutoff: cut}, c.in)

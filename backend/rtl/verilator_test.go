@@ -188,7 +188,7 @@ func TestKernelsVerilator(t *testing.T) {
 func TestRandomVerilator(t *testing.T) {
 	needTool(t, "verilator")
 	var cases []vlCase
-	for _, c := range randomCases(t, randomCount(40), rand.New(rand.NewPCG(17, 2001)), 24) {
+	for _, c := range randomCases(t, randomCount(t, 40), rand.New(rand.NewPCG(17, 2001)), 24) {
 		for _, cut := range []float64{0, 0.5} {
 			cases = append(cases, vlCase{fmt.Sprintf("%s/cut%g", c.name, cut), c.p, Options{LatencyCutoff: cut}, c.in})
 		}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/otir-dev/otir/internal/testenv"
 	"github.com/otir-dev/otir/lower/cmvm"
 )
 
@@ -59,10 +59,7 @@ type caseSpec struct {
 }
 
 func TestCompare(t *testing.T) {
-	sets := os.Getenv("OTIR_CMVM_COMPARE")
-	if sets == "" {
-		t.Skip("set OTIR_CMVM_COMPARE (see the comment above TestOtirSmall)")
-	}
+	sets := testenv.Need(t, "OTIR_CMVM_COMPARE", "set OTIR_CMVM_COMPARE (see the comment above TestOtirSmall)")
 	tools := []tool{{"otir", ""}}
 	if dir := os.Getenv("OTIR_REFERENCE_BIN"); dir != "" {
 		tools = append(tools, tool{"da4ml", filepath.Join(dir, "cmvm_cli")}, tool{"alkaid", filepath.Join(dir, "cmvm_cli_alkaid")})
@@ -75,15 +72,7 @@ func TestCompare(t *testing.T) {
 		}
 		timeout = d
 	}
-	seeds := func(def int) int {
-		if s := os.Getenv("OTIR_CMVM_SEEDS"); s != "" {
-			n, err := strconv.Atoi(s)
-			if err == nil {
-				return n
-			}
-		}
-		return def
-	}
+	seeds := func(def int) int { return testenv.Int(t, "OTIR_CMVM_SEEDS", def) }
 	var cases []caseSpec
 	for _, s := range strings.Split(sets, ",") {
 		switch s {

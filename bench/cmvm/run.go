@@ -3,6 +3,7 @@ package cmvmbench
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/cmvm"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/lower/tiles"
@@ -93,46 +95,33 @@ func OutputDepth(p *alir.Program, depth []int) int {
 // len(w) int8 values and y int32 (a zero bias, so no constant absorbs an
 // output's sign).
 func kernel(w [][]int64) string {
-	n, c := len(w), len(w[0])
-	et := "i8"
+	n, c := int64(len(w)), int64(len(w[0]))
+	i8, i32 := ir.Int(8, true), ir.Int(32, true)
+	welem := i8
+	ws := make([]*big.Int, 0, n*c)
 	for _, r := range w {
 		for _, v := range r {
 			if v < -128 || v > 127 {
-				et = "i16"
+				welem = ir.Int(16, true)
 			}
+			ws = append(ws, big.NewInt(v))
 		}
 	}
+	zeros := make([]*big.Int, c)
+	for j := range zeros {
+		zeros[j] = new(big.Int)
+	}
+	xg, xp := ir.Tile([]int64{1, n}, i8, ir.Global), ir.Tile([]int64{1, n}, i8, ir.Private)
+	yg, yp := ir.Tile([]int64{1, c}, i32, ir.Global), ir.Tile([]int64{1, c}, i32, ir.Private)
+	wp := ir.Tile([]int64{n, c}, welem, ir.Private)
 	var b strings.Builder
-	xt := fmt.Sprintf("!otir.tile<1x%dxi8", n)
-	yt := fmt.Sprintf("!otir.tile<1x%dxi32", c)
 	fmt.Fprintf(&b, "module attributes {otir.typing_style = \"hls\"} {\n")
-	fmt.Fprintf(&b, "  otir.kernel @cmvm(%%x: %s, #global>, %%y: %s, #global>) {\n", xt, yt)
-	fmt.Fprintf(&b, "    %%vx = otir.load %%x : %s, #global> -> %s, #private>\n", xt, xt)
-	b.WriteString("    %w = otir.constant dense<[")
-	for i, r := range w {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('[')
-		for j, v := range r {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(strconv.FormatInt(v, 10))
-		}
-		b.WriteByte(']')
-	}
-	fmt.Fprintf(&b, "]> : !otir.tile<%dx%dx%s, #private>\n", n, c, et)
-	b.WriteString("    %b = otir.constant dense<[[")
-	for j := range c {
-		if j > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('0')
-	}
-	fmt.Fprintf(&b, "]]> : %s, #private>\n", yt)
-	fmt.Fprintf(&b, "    %%out = otir.matmul %%vx, %%w, %%b : (%s, #private>, !otir.tile<%dx%dx%s, #private>, %s, #private>) -> %s, #private>\n", xt, n, c, et, yt, yt)
-	fmt.Fprintf(&b, "    otir.store %%out, %%y : %s, #private>, %s, #global>\n", yt, yt)
+	fmt.Fprintf(&b, "  otir.kernel @cmvm(%%x: %s, %%y: %s) {\n", xg, yg)
+	fmt.Fprintf(&b, "    %%vx = otir.load %%x : %s -> %s\n", xg, xp)
+	fmt.Fprintf(&b, "    %%w = otir.constant %s\n", &ir.DenseAttr{Type: wp, Ints: ws})
+	fmt.Fprintf(&b, "    %%b = otir.constant %s\n", &ir.DenseAttr{Type: yp, Ints: zeros})
+	fmt.Fprintf(&b, "    %%out = otir.matmul %%vx, %%w, %%b : (%s, %s, %s) -> %s\n", xp, wp, yp, yp)
+	fmt.Fprintf(&b, "    otir.store %%out, %%y : %s, %s\n", yp, yg)
 	b.WriteString("    otir.return\n  }\n}\n")
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/backend/alir"
+	"github.com/otir-dev/otir/internal/testenv"
 )
 
 // TestAlkaidMLPFigures prints the table of BENCHMARKS.md from alkaid's
@@ -63,10 +64,7 @@ func TestAlkaidMLPFigures(t *testing.T) {
 // BENCHMARKS.md's tables; bench/qonnx-zoo.sh sets it. Without it the test
 // does nothing.
 func TestProgramFigures(t *testing.T) {
-	list := os.Getenv("OTIR_NNCIRCUIT_PROGRAMS")
-	if list == "" {
-		t.Skip("set OTIR_NNCIRCUIT_PROGRAMS=NAME=PATH,... (bench/qonnx-zoo.sh does)")
-	}
+	list := testenv.Need(t, "OTIR_NNCIRCUIT_PROGRAMS", "set OTIR_NNCIRCUIT_PROGRAMS=NAME=PATH,... (bench/qonnx-zoo.sh does)")
 	t.Log("| program | adders | constant adds | lookups | adder depth | ops |")
 	t.Log("|---|---|---|---|---|---|")
 	for _, pair := range strings.Split(list, ",") {

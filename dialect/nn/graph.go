@@ -134,12 +134,7 @@ func printGraphSignature(p ir.AsmPrinter, op *ir.Operation, f *ir.Format, args [
 		return
 	}
 	p.WriteString("(")
-	for i, t := range fn.Results {
-		if i > 0 {
-			p.WriteString(", ")
-		}
-		p.PrintType(t)
-	}
+	p.PrintTypes(fn.Results)
 	p.WriteString(")")
 }
 

@@ -209,12 +209,9 @@ func findCheckType1(req *Options, buf sref, prefix string, misspelled *bool) (ch
 			return checkType{kind: checkBadNot}, rest
 		}
 	}
-	for _, d := range []struct {
-		s string
-		k checkKind
-	}{{"NEXT", checkNext}, {"SAME", checkSame}, {"NOT", checkNot}, {"DAG", checkDAG}, {"LABEL", checkLabel}, {"EMPTY", checkEmpty}} {
-		if rest.consumeFront(d.s) {
-			return consumeModifiers(checkType{kind: d.k})
+	for _, d := range suffixed {
+		if rest.consumeFront(d.suffix) {
+			return consumeModifiers(checkType{kind: d.kind})
 		}
 	}
 	return none, rest
@@ -364,8 +361,7 @@ func (fc *checker) readCheckFile(checkBuf *srcBuf) error {
 			return parseError{2}
 		}
 		if (ty.kind == checkNext || ty.kind == checkSame || ty.kind == checkEmpty) && len(fc.checks) == 0 {
-			name := map[checkKind]string{checkNext: "NEXT", checkSame: "SAME", checkEmpty: "EMPTY"}[ty.kind]
-			sm.printMessage(prefixStart, dkError, fmt.Sprintf("found '%s-%s' without previous '%s: line", usedPrefix, name, usedPrefix))
+			sm.printMessage(prefixStart, dkError, fmt.Sprintf("found '%s-%s' without previous '%s: line", usedPrefix, ty.kind.suffix(), usedPrefix))
 			return parseError{2}
 		}
 		if ty.kind == checkDAG || ty.kind == checkNot {

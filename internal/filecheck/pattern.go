@@ -27,6 +27,23 @@ const (
 	checkMisspelled
 )
 
+// suffixed are the kinds spelled PREFIX-SUFFIX (CHECK-NEXT, ...), in the
+// order the parser tries them.
+var suffixed = []struct {
+	suffix string
+	kind   checkKind
+}{{"NEXT", checkNext}, {"SAME", checkSame}, {"NOT", checkNot}, {"DAG", checkDAG}, {"LABEL", checkLabel}, {"EMPTY", checkEmpty}}
+
+// suffix is k's suffix in suffixed, or "" for a kind spelled otherwise.
+func (k checkKind) suffix() string {
+	for _, d := range suffixed {
+		if d.kind == k {
+			return d.suffix
+		}
+	}
+	return ""
+}
+
 // checkType is a directive kind with its COUNT and {LITERAL} modifiers.
 type checkType struct {
 	kind    checkKind
@@ -47,6 +64,9 @@ func (t checkType) description(prefix string) string {
 	if t.literal {
 		mods = "{LITERAL}"
 	}
+	if s := t.kind.suffix(); s != "" {
+		return prefix + "-" + s + mods
+	}
 	switch t.kind {
 	case checkNone:
 		return "invalid"
@@ -57,18 +77,6 @@ func (t checkType) description(prefix string) string {
 			return prefix + "-COUNT" + mods
 		}
 		return prefix + mods
-	case checkNext:
-		return prefix + "-NEXT" + mods
-	case checkSame:
-		return prefix + "-SAME" + mods
-	case checkNot:
-		return prefix + "-NOT" + mods
-	case checkDAG:
-		return prefix + "-DAG" + mods
-	case checkLabel:
-		return prefix + "-LABEL" + mods
-	case checkEmpty:
-		return prefix + "-EMPTY" + mods
 	case checkComment:
 		return prefix
 	case checkEOF:

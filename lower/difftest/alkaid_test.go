@@ -1,7 +1,6 @@
 package difftest
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,11 +27,7 @@ func TestAlkaidEvaluatorConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			read := func(name string) []float64 {
-				b, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				v, _, _, err := alir.ReadRows(bytes.NewReader(b))
+				v, _, _, err := alir.ReadRowsFile(filepath.Join(dir, name))
 				if err != nil {
 					t.Fatal(err)
 				}

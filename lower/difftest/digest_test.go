@@ -9,6 +9,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/exec"
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/testenv"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -19,10 +20,7 @@ import (
 // TestGenerated), so that two builds of the executor can be compared with
 // cmp.
 func TestExecDigest(t *testing.T) {
-	path := os.Getenv("OTIR_EXEC_DIGEST")
-	if path == "" {
-		t.Skip("set OTIR_EXEC_DIGEST=file to write the digest")
-	}
+	path := testenv.Need(t, "OTIR_EXEC_DIGEST", "set OTIR_EXEC_DIGEST=file to write the digest")
 	var out strings.Builder
 	for seed := uint64(1); seed <= uint64(kernels(t)); seed++ {
 		m := prepare(t, Generate(seed))

@@ -131,11 +131,7 @@ func (g *gen) elementwiseKernel() {
 	g.grid = []int{G}
 	nIn := 1 + g.rng.IntN(3)
 	nOut := 1 + g.rng.IntN(2)
-	ins := make([]ity, nIn)
-	for i := range ins {
-		ins[i] = g.ty()
-		g.args = append(g.args, fmt.Sprintf("%%x%d: %s", i, tileT([]int{G * g.T}, ins[i], "global")))
-	}
+	ins := g.tileArgs("x", nIn, G)
 	var sc *ity
 	if g.rng.IntN(2) == 0 {
 		t := g.ty()
@@ -145,11 +141,7 @@ func (g *gen) elementwiseKernel() {
 		sc = &t
 		g.args = append(g.args, fmt.Sprintf("%%s: %s", t))
 	}
-	outs := make([]ity, nOut)
-	for i := range outs {
-		outs[i] = g.ty()
-		g.args = append(g.args, fmt.Sprintf("%%y%d: %s", i, tileT([]int{G * g.T}, outs[i], "global")))
-	}
+	outs := g.tileArgs("y", nOut, G)
 	var acc *ity
 	if g.rng.IntN(3) == 0 {
 		t := g.ty()
@@ -160,8 +152,7 @@ func (g *gen) elementwiseKernel() {
 	g.line("%%cT = otir.constant %d : index", g.T)
 	g.line("%%off = otir.mul %%pid, %%cT : index")
 	for i, t := range ins {
-		gv := fmt.Sprintf("%%gx%d", i)
-		g.line("%s = otir.extract_slice %%x%d[%%off] [%d] [1] : %s to %s", gv, i, g.T, tileT([]int{G * g.T}, t, "global"), tileT([]int{g.T}, t, "global"))
+		gv := g.sliceArg("x", i, G, t)
 		g.pool = append(g.pool, g.loadView(gv, t))
 		g.inViews = append(g.inViews, val{gv, t, []int{g.T}})
 	}
@@ -172,8 +163,7 @@ func (g *gen) elementwiseKernel() {
 		g.step()
 	}
 	for i, t := range outs {
-		gv := fmt.Sprintf("%%gy%d", i)
-		g.line("%s = otir.extract_slice %%y%d[%%off] [%d] [1] : %s to %s", gv, i, g.T, tileT([]int{G * g.T}, t, "global"), tileT([]int{g.T}, t, "global"))
+		gv := g.sliceArg("y", i, G, t)
 		g.storeView(g.castTo(g.pick(), t), gv)
 	}
 	if acc != nil {
@@ -183,6 +173,25 @@ func (g *gen) elementwiseKernel() {
 		g.line("%s = otir.atomic_rmw %%acc, %s, kind(%s), memory_order(relaxed) : %s, %s -> %s", old, v.name,
 			kinds[g.rng.IntN(len(kinds))], tileT([]int{g.T}, *acc, "global"), v.typ(), v.typ())
 	}
+}
+
+// tileArgs adds n kernel arguments %<name>0, %<name>1, ...: #global tiles
+// of G*T elements of random types, which it returns.
+func (g *gen) tileArgs(name string, n, G int) []ity {
+	ts := make([]ity, n)
+	for i := range ts {
+		ts[i] = g.ty()
+		g.args = append(g.args, fmt.Sprintf("%%%s%d: %s", name, i, tileT([]int{G * g.T}, ts[i], "global")))
+	}
+	return ts
+}
+
+// sliceArg extracts the workgroup's T elements (from %off) of argument
+// %<name><i> (tileArgs) as %g<name><i>, whose name it returns.
+func (g *gen) sliceArg(name string, i, G int, t ity) string {
+	gv := fmt.Sprintf("%%g%s%d", name, i)
+	g.line("%s = otir.extract_slice %%%s%d[%%off] [%d] [1] : %s to %s", gv, name, i, g.T, tileT([]int{G * g.T}, t, "global"), tileT([]int{g.T}, t, "global"))
+	return gv
 }
 
 // loadView loads a #global [T] view: directly, or by a (sometimes masked)
@@ -239,32 +248,36 @@ func (g *gen) castTo(v val, t ity) val {
 }
 
 // step adds one random operation (or a loop, or a branch) to the pool.
-func (g *gen) step() {
+func (g *gen) step() { g.pool = append(g.pool, g.randomOp()) }
+
+// randomOp builds one random operation, loop or branch and returns its
+// value.
+func (g *gen) randomOp() val {
 	switch r := g.rng.IntN(24); {
 	case r < 7:
-		g.pool = append(g.pool, g.binary())
+		return g.binary()
 	case r < 8:
-		g.pool = append(g.pool, g.reduction())
+		return g.reduction()
 	case r < 12:
-		g.pool = append(g.pool, g.lookup())
+		return g.lookup()
 	case r < 14:
-		g.pool = append(g.pool, g.unary())
+		return g.unary()
 	case r < 16:
-		g.pool = append(g.pool, g.shiftOrDivide())
+		return g.shiftOrDivide()
 	case r < 18:
-		g.pool = append(g.pool, g.selectOp())
+		return g.selectOp()
 	case r < 19 && g.rng.IntN(2) == 0:
-		g.pool = append(g.pool, g.constant(g.ty(), []int{g.T}))
+		return g.constant(g.ty(), []int{g.T})
 	case r < 19 && g.rng.IntN(2) == 0:
-		g.pool = append(g.pool, g.reshuffle())
+		return g.reshuffle()
 	case r < 19:
-		g.pool = append(g.pool, g.insert())
+		return g.insert()
 	case r < 21 && g.depth == 0:
-		g.pool = append(g.pool, g.loop())
+		return g.loop()
 	case g.depth == 0:
-		g.pool = append(g.pool, g.branch())
+		return g.branch()
 	default:
-		g.pool = append(g.pool, g.binary())
+		return g.binary()
 	}
 }
 

@@ -2,30 +2,23 @@ package difftest
 
 import (
 	"errors"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/testenv"
 	"github.com/otir-dev/otir/lower/tiles"
 )
 
 // kernels is the number of generated kernels TestGenerated checks:
 // OTIR_DIFFTEST_KERNELS, else 500 (200 with -short).
 func kernels(t *testing.T) int {
-	if s := os.Getenv("OTIR_DIFFTEST_KERNELS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("OTIR_DIFFTEST_KERNELS: %v", err)
-		}
-		return n
-	}
 	if testing.Short() {
-		return 200
+		return testenv.Int(t, "OTIR_DIFFTEST_KERNELS", 200)
 	}
-	return 500
+	return testenv.Int(t, "OTIR_DIFFTEST_KERNELS", 500)
 }
 
 // TestGenerated checks random kernels: the executor and the ALIR

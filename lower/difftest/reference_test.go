@@ -12,6 +12,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/dialect/otir"
+	"github.com/otir-dev/otir/internal/testenv"
 	"github.com/otir-dev/otir/lower/dais"
 	"github.com/otir-dev/otir/lower/daisopt"
 	"github.com/otir-dev/otir/lower/tiles"
@@ -28,14 +29,8 @@ import (
 //
 //	OTIR_REFERENCE_BIN=/path/to/out/bin go test ./lower/difftest -run ReferenceTools -v
 func TestReferenceTools(t *testing.T) {
-	dir := os.Getenv("OTIR_REFERENCE_BIN")
-	if dir == "" {
-		t.Skip("lower/difftest: set OTIR_REFERENCE_BIN to the reference-tools bin folder to run lowered kernels in alkaid and da4ml")
-	}
-	n := 300
-	if s := os.Getenv("OTIR_DIFFTEST_KERNELS"); s != "" {
-		fmt.Sscan(s, &n)
-	}
+	dir := testenv.Need(t, "OTIR_REFERENCE_BIN", "lower/difftest: set OTIR_REFERENCE_BIN to the reference-tools bin folder to run lowered kernels in alkaid and da4ml")
+	n := testenv.Int(t, "OTIR_DIFFTEST_KERNELS", 300)
 	tmp := t.TempDir()
 	ran := map[string]int{}
 	for k := range n {

@@ -1,7 +1,6 @@
 package nncircuit_test
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,11 +21,7 @@ func conformance(t testing.TB, parts ...string) string {
 
 // readRows reads a whitespace-separated text file of numbers.
 func readRows(t testing.TB, path string) []float64 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, _, _, err := alir.ReadRows(bytes.NewReader(b))
+	v, _, _, err := alir.ReadRowsFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
