@@ -155,18 +155,19 @@ func planElementwise(op *ir.Operation, sem *elemSem, ins []*Buffer, shape []int6
 
 // resultBuffer returns the buffer of the result of the element-wise op (or
 // load) running, of a type its every run has: a new one, or the one its last
-// run made when that value is dead by now (instr.reuse). The caller writes
-// every element before the value is used.
+// run made when that value is dead by now (instr.reuse; its storage is
+// working memory, spare.go). The caller writes every element before the
+// value is used.
 func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) *Buffer {
 	in := w.instrOf(op)
 	if in.out != nil {
 		return in.out
 	}
-	b := NewBuffer(elem, shape...)
-	if in.reuse && len(shape) > 0 {
-		in.out = b
+	if in.reuse && len(shape) > 0 && fitsInt64(elem) {
+		in.out = &Buffer{Shape: shape, Elem: elem, Ints: takeInts(tileview.Len(shape))}
+		return in.out
 	}
-	return b
+	return NewBuffer(elem, shape...)
 }
 
 // tileInts returns the operands of a whole-tile form, each of the result's

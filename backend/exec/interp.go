@@ -86,6 +86,7 @@ func (m *machine) runWorkgroup(linear int) error {
 	if err == nil {
 		err = w.checkUnwaited()
 	}
+	m.prog.releaseWorkgroup()
 	if err != nil {
 		return w.inWorkgroup(err)
 	}
