@@ -108,10 +108,12 @@ func execAlloc(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	case ir.Private:
 		return []rvalue{NewBuffer(tt.Elem, tt.Shape...)}, nil
 	case ir.Workgroup:
-		buf := NewBuffer(tt.Elem, tt.Shape...)
+		var buf *Buffer
 		if fitsInt64(tt.Elem) && len(tt.Shape) > 0 {
 			buf = &Buffer{Shape: tt.Shape, Elem: tt.Elem, Ints: takeInts(tileview.Len(tt.Shape))}
 			w.instrOf(op).wg = buf
+		} else {
+			buf = NewBuffer(tt.Elem, tt.Shape...)
 		}
 		mem := newMemory(buf, ir.Workgroup, memName(op.Results[0], "the #workgroup tile"), op.Loc)
 		mem.init = make([]bool, mem.buf.Len())

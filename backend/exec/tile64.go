@@ -68,6 +68,36 @@ func (w wrapper) all(d []int64) {
 	}
 }
 
+// firstUnwrapped returns the index of the first element of xs that is not
+// its own wrap (not a value of the type), or -1.
+func (w wrapper) firstUnwrapped(xs []int64) int {
+	if w.conv != convNone {
+		return firstUnwrappedLoops[w.conv](xs)
+	}
+	for i, x := range xs {
+		if w.of(x) != x {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstUnwrappedLoops are firstUnwrapped's loops of each wrap's Go type.
+var firstUnwrappedLoops = [...]func(xs []int64) int{
+	convI64: firstUnwrappedAs[int64],
+	convI8:  firstUnwrappedAs[int8], convI16: firstUnwrappedAs[int16], convI32: firstUnwrappedAs[int32],
+	convU8: firstUnwrappedAs[uint8], convU16: firstUnwrappedAs[uint16], convU32: firstUnwrappedAs[uint32],
+}
+
+func firstUnwrappedAs[T goInt](xs []int64) int {
+	for i, x := range xs {
+		if int64(T(x)) != x {
+			return i
+		}
+	}
+	return -1
+}
+
 // goInt is the Go integer types of the wraps with a conversion (goConv).
 type goInt interface {
 	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32

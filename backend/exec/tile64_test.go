@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/otir-dev/otir/ir"
@@ -33,6 +35,23 @@ func TestWrapLoops(t *testing.T) {
 	}
 	for _, typ := range types {
 		wr := wrapperOf(typ)
+		valid := make([]int64, n)
+		for i := range valid {
+			valid[i] = wr.of(x.Ints[i])
+		}
+		for _, k := range []int{-1, 0, 100, n - 1} {
+			xs := slices.Clone(valid)
+			if k >= 0 {
+				xs[k] = valid[k] ^ math.MinInt64 // never a value of an int64-held type but i64, index
+			}
+			want := k
+			if wr.of(xs[max(k, 0)]) == xs[max(k, 0)] {
+				want = -1
+			}
+			if got := wr.firstUnwrapped(xs); got != want {
+				t.Fatalf("%s: firstUnwrapped with element %d wrong: %d, want %d", typ, k, got, want)
+			}
+		}
 		for op, f := range ref {
 			in := []*Buffer{x, y}
 			if op >= unNeg {
