@@ -1,9 +1,6 @@
 package exec
 
-import (
-	"github.com/otir-dev/otir/dialect/otir"
-	"github.com/otir-dev/otir/ir"
-)
+import "github.com/otir-dev/otir/ir"
 
 // A kernel is compiled once per run into a flat form, so that a step costs
 // no name lookup, no map access and, for scalars, no allocation: every SSA
@@ -24,8 +21,6 @@ type program struct {
 	slotOf map[*ir.Value]int
 	sems   map[string]*semantics
 	ints   []int // the chunk that slots fills
-	// allocs are the indices in code of the otir.alloc instructions.
-	allocs []int
 	// kept marks, while compiling, the slots of values some operation may
 	// keep a reference to (an operand of an op neither element-wise nor
 	// readsOnly, a yielded or carried value).
@@ -68,8 +63,9 @@ type instr struct {
 	// buffer its last run made, holds the new result.
 	reuse bool
 	out   *Buffer
-	// wg is the #workgroup tile an otir.alloc made last in the running
-	// workgroup, whose storage is working memory (spare.go).
+	// wg is the #workgroup tile an allocation made last in the running
+	// workgroup (listed in machine.wgTiles), whose storage is working
+	// memory (spare.go).
 	wg *Buffer
 	// plan and bufs are an element-wise op's plan for its last operand types
 	// and shapes and its operands while it runs.
@@ -111,33 +107,18 @@ func compile(k *ir.Operation) *program {
 		if in := &p.code[i]; (in.sem.elem != nil || in.sem.fresh) && len(in.res) == 1 && !p.kept[in.res[0]] {
 			in.reuse = true
 		}
-		if p.code[i].op.Name == otir.OpAlloc {
-			p.allocs = append(p.allocs, i)
-		}
 	}
 	p.slotOf, p.sems, p.ints, p.kept = nil, nil, nil, nil
 	return p
 }
 
 // release gives the working memory of the program's last run back
-// (spare.go): its instructions' result buffers and #workgroup tiles.
+// (spare.go): its instructions' result buffers.
 func (p *program) release() {
 	for i := range p.code {
 		if in := &p.code[i]; in.out != nil {
 			giveInts(in.out.Ints)
 			in.out = nil
-		}
-	}
-	p.releaseWorkgroup()
-}
-
-// releaseWorkgroup gives the #workgroup tiles of the workgroup that has
-// ended back: no value of it is used again.
-func (p *program) releaseWorkgroup() {
-	for _, i := range p.allocs {
-		if in := &p.code[i]; in.wg != nil {
-			giveInts(in.wg.Ints)
-			in.wg = nil
 		}
 	}
 }

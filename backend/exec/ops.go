@@ -111,7 +111,11 @@ func execAlloc(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 		var buf *Buffer
 		if fitsInt64(tt.Elem) && len(tt.Shape) > 0 {
 			buf = &Buffer{Shape: tt.Shape, Elem: tt.Elem, Ints: takeInts(tileview.Len(tt.Shape))}
-			w.instrOf(op).wg = buf
+			in := w.instrOf(op)
+			if in.wg == nil {
+				w.m.wgTiles = append(w.m.wgTiles, in)
+			}
+			in.wg = buf // an earlier tile of in is left to the collector
 		} else {
 			buf = NewBuffer(tt.Elem, tt.Shape...)
 		}
