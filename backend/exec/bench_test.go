@@ -1,9 +1,9 @@
 package exec
 
 import (
+	"runtime"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/otir-dev/otir/ir"
 )
@@ -202,38 +202,41 @@ const tileSteadyIters = 1024
 // out: each round runs BenchmarkTileOp's kernel with the loop empty (0
 // iterations: the run's setup) and with 1024 iterations; the difference over
 // 1024 is the cost of one op. It reports the bytes of a result (32 KiB) per
-// second of that cost (op-GB/s) and the setup's time (setup-µs); and, as
-// each round also runs BenchmarkTileMemory's Go loop and memmove 1024 times
-// (interleaved, so that the machine's load weighs on both alike), the op's
-// speed over theirs (x-loop, x-memmove: docs/executor.md's "memory speed").
-// Each figure is the median of the rounds'.
+// CPU second of that cost (op-GB/s) and the setup's CPU time (setup-µs); and,
+// as each round also runs BenchmarkTileMemory's Go loop and memmove 1024
+// times, the op's speed over theirs (x-loop, x-memmove: docs/executor.md's
+// "memory speed"). Times are the CPU time of the benchmark's thread
+// (threadCPU), so that neither other processes nor the collector's
+// workers count, and each figure is the median of the rounds'.
 func BenchmarkTileOpSteady(b *testing.B) {
 	for _, o := range tileBenchOps {
 		b.Run(o.name, func(b *testing.B) {
+			runtime.LockOSThread() // (a sub-benchmark runs in a goroutine of its own)
+			defer runtime.UnlockOSThread()
 			m := parseModule(b, tileBenchKernel(o.body))
 			empty, long := tileBenchArgs(b, 0), tileBenchArgs(b, tileSteadyIters)
 			x, y, r := tileRefSlices()
 			var rounds [4][]float64 // op-GB/s, setup-µs, x-loop, x-memmove
 			for b.Loop() {
-				t0 := time.Now()
+				t0 := threadCPU()
 				if _, err := Run(m, "tile", empty, Options{SkipVerify: true}); err != nil {
 					b.Fatal(err)
 				}
-				t1 := time.Now()
+				t1 := threadCPU()
 				if _, err := Run(m, "tile", long, Options{SkipVerify: true}); err != nil {
 					b.Fatal(err)
 				}
-				t2 := time.Now()
+				t2 := threadCPU()
 				for range tileSteadyIters {
 					tileRefAdd(r, x, y)
 				}
-				t3 := time.Now()
+				t3 := threadCPU()
 				for range tileSteadyIters {
 					copy(r, x)
 				}
-				t4 := time.Now()
-				op := (t2.Sub(t1) - t1.Sub(t0)).Seconds()
-				for k, v := range []float64{64 * 64 * 8 * tileSteadyIters / op / 1e9, t1.Sub(t0).Seconds() * 1e6, t3.Sub(t2).Seconds() / op, t4.Sub(t3).Seconds() / op} {
+				t4 := threadCPU()
+				op := (t2 - t1 - (t1 - t0)).Seconds()
+				for k, v := range []float64{64 * 64 * 8 * tileSteadyIters / op / 1e9, (t1 - t0).Seconds() * 1e6, (t3 - t2).Seconds() / op, (t4 - t3).Seconds() / op} {
 					rounds[k] = append(rounds[k], v)
 				}
 			}

@@ -338,6 +338,7 @@ func cmpTile(op *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 // conditional moves: ==, !=, < and <= (> and >= with the operands swapped).
 func cmpInts(d, x, y []int64, val [3]int64) {
 	t := max(val[0], val[1], val[2]) | min(val[0], val[1], val[2]) // the true value (1 or -1)
+	x, y = x[:len(d)], y[:len(d)]                                  // no bounds checks in the loops
 	switch [3]bool{val[0] != 0, val[1] != 0, val[2] != 0} {
 	case [3]bool{false, true, false}: // eq
 		for i := range d {
