@@ -335,7 +335,8 @@ func cmpTile(op *ir.Operation, d []int64, in []*Buffer, wr wrapper) bool {
 
 // cmpInts is d = val[1 + sign(x - y)] for a relation of a cmp (val: the
 // results when x < y, x == y, x > y, one of them or two true), one loop of
-// conditional moves: ==, !=, < and <= (> and >= with the operands swapped).
+// conditional moves: ==, !=, < and <= (> and >= with the operands swapped,
+// in a call of their own, which keeps the loop free of bounds checks).
 func cmpInts(d, x, y []int64, val [3]int64) {
 	t := max(val[0], val[1], val[2]) | min(val[0], val[1], val[2]) // the true value (1 or -1)
 	x, y = x[:len(d)], y[:len(d)]                                  // no bounds checks in the loops
@@ -356,30 +357,40 @@ func cmpInts(d, x, y []int64, val [3]int64) {
 			}
 			d[i] = v
 		}
-	case [3]bool{false, false, true}: // gt: y < x
-		x, y = y, x
-		fallthrough
 	case [3]bool{true, false, false}: // lt
-		for i := range d {
-			v := int64(0)
-			if x[i] < y[i] {
-				v = t
-			}
-			d[i] = v
-		}
-	case [3]bool{false, true, true}: // ge: y <= x
-		x, y = y, x
-		fallthrough
+		ltInts(d, x, y, t)
+	case [3]bool{false, false, true}: // gt: y < x
+		ltInts(d, y, x, t)
 	case [3]bool{true, true, false}: // le
-		for i := range d {
-			v := int64(0)
-			if x[i] <= y[i] {
-				v = t
-			}
-			d[i] = v
-		}
+		leInts(d, x, y, t)
+	case [3]bool{false, true, true}: // ge: y <= x
+		leInts(d, y, x, t)
 	default: // always or never
 		fill(d, val[0])
+	}
+}
+
+// ltInts is d = t where x < y, else 0; leInts where x <= y.
+
+func ltInts(d, x, y []int64, t int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		v := int64(0)
+		if x[i] < y[i] {
+			v = t
+		}
+		d[i] = v
+	}
+}
+
+func leInts(d, x, y []int64, t int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		v := int64(0)
+		if x[i] <= y[i] {
+			v = t
+		}
+		d[i] = v
 	}
 }
 
