@@ -1,7 +1,8 @@
 package exec
 
 import (
-	"fmt"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/otir-dev/otir/ir"
@@ -140,17 +141,12 @@ var tileBenchOps = []struct{ name, body string }{
 // tileBenchIters is the trip count of BenchmarkTileOp's loop.
 const tileBenchIters = 64
 
-// BenchmarkTileOp runs one tile op 64 times on 64x64 i32 tiles (4096
-// elements, held as int64: 32 KiB a tile) and reports the bytes of the
-// results written per second, to compare with BenchmarkTileMemory, a plain Go
-// loop and a memmove of the same size (issue 31: tile ops at memory speed).
-func BenchmarkTileOp(b *testing.B) {
-	for _, o := range tileBenchOps {
-		b.Run(o.name, func(b *testing.B) {
-			m := parseModule(b, `otir.kernel @tile(%a: !otir.tile<64x64xi32, #global>, %b: !otir.tile<64x64xi32, #global>) {
+// tileBenchKernel is the kernel of BenchmarkTileOp: body, one op, runs %n
+// times (a scalar argument) on 64x64 i32 tiles.
+func tileBenchKernel(body string) string {
+	return `otir.kernel @tile(%a: !otir.tile<64x64xi32, #global>, %b: !otir.tile<64x64xi32, #global>, %n: index) {
   %c0 = otir.constant 0 : index
   %c1 = otir.constant 1 : index
-  %n = otir.constant `+fmt.Sprint(tileBenchIters)+` : index
   %k = otir.constant 3 : i32
   %row = otir.constant dense<3> : !otir.tile<1x64xi32, #private>
   %x = otir.load %a : !otir.tile<64x64xi32, #global> -> !otir.tile<64x64xi32, #private>
@@ -158,18 +154,40 @@ func BenchmarkTileOp(b *testing.B) {
   %p = otir.cmp kind(sgt) %x, %y : (!otir.tile<64x64xi32, #private>, !otir.tile<64x64xi32, #private>) -> !otir.tile<64x64xi1, #private>
   %w = otir.alloc() : !otir.tile<64x64xi32, #workgroup>
   scf.for %i = %c0 to %n step %c1 {
-    `+o.body+`
+    ` + body + `
   }
   otir.return
-}`)
-			x, y := NewBuffer(ir.Int(32, true), 64, 64), NewBuffer(ir.Int(32, true), 64, 64)
-			for i := range x.Ints {
-				x.Ints[i], y.Ints[i] = int64(i%7-3), int64(i%5-2)
-			}
+}`
+}
+
+// tileBenchArgs are BenchmarkTileOp's arguments, the op running n times.
+func tileBenchArgs(b *testing.B, n int64) []*Buffer {
+	x, y := NewBuffer(ir.Int(32, true), 64, 64), NewBuffer(ir.Int(32, true), 64, 64)
+	for i := range x.Ints {
+		x.Ints[i], y.Ints[i] = int64(i%7-3), int64(i%5-2)
+	}
+	bn, err := Scalar(ir.Index(), n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []*Buffer{x, y, bn}
+}
+
+// BenchmarkTileOp runs one tile op 64 times on 64x64 i32 tiles (4096
+// elements, held as int64: 32 KiB a tile) and reports the bytes of the
+// results written per second, to compare with BenchmarkTileMemory, a plain Go
+// loop and a memmove of the same size (issue 31: tile ops at memory speed).
+// A run's setup (compiling the kernel, copying the arguments, the ops before
+// the loop) is included; BenchmarkTileOpSteady leaves it out.
+func BenchmarkTileOp(b *testing.B) {
+	for _, o := range tileBenchOps {
+		b.Run(o.name, func(b *testing.B) {
+			m := parseModule(b, tileBenchKernel(o.body))
+			args := tileBenchArgs(b, tileBenchIters)
 			b.SetBytes(tileBenchIters * 64 * 64 * 8)
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := Run(m, "tile", []*Buffer{x, y}, Options{SkipVerify: true}); err != nil {
+				if _, err := Run(m, "tile", args, Options{SkipVerify: true}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -177,21 +195,91 @@ func BenchmarkTileOp(b *testing.B) {
 	}
 }
 
+// tileSteadyIters is the trip count of BenchmarkTileOpSteady's long runs.
+const tileSteadyIters = 1024
+
+// BenchmarkTileOpSteady measures one tile op in steady state, setup left
+// out: each round runs BenchmarkTileOp's kernel with the loop empty (0
+// iterations: the run's setup) and with 1024 iterations; the difference over
+// 1024 is the cost of one op. It reports the bytes of a result (32 KiB) per
+// CPU second of that cost (op-GB/s) and the setup's CPU time (setup-µs); and,
+// as each round also runs BenchmarkTileMemory's Go loop and memmove 1024
+// times, the op's speed over theirs (x-loop, x-memmove: docs/executor.md's
+// "memory speed"). Times are the CPU time of the benchmark's thread
+// (threadCPU), so that neither other processes nor the collector's
+// workers count, and each figure is the median of the rounds'.
+func BenchmarkTileOpSteady(b *testing.B) {
+	for _, o := range tileBenchOps {
+		b.Run(o.name, func(b *testing.B) {
+			runtime.LockOSThread() // (a sub-benchmark runs in a goroutine of its own)
+			defer runtime.UnlockOSThread()
+			m := parseModule(b, tileBenchKernel(o.body))
+			empty, long := tileBenchArgs(b, 0), tileBenchArgs(b, tileSteadyIters)
+			x, y, r := tileRefSlices()
+			var rounds [4][]float64 // op-GB/s, setup-µs, x-loop, x-memmove
+			for b.Loop() {
+				t0 := threadCPU()
+				if _, err := Run(m, "tile", empty, Options{SkipVerify: true}); err != nil {
+					b.Fatal(err)
+				}
+				t1 := threadCPU()
+				if _, err := Run(m, "tile", long, Options{SkipVerify: true}); err != nil {
+					b.Fatal(err)
+				}
+				t2 := threadCPU()
+				for range tileSteadyIters {
+					tileRefAdd(r, x, y)
+				}
+				t3 := threadCPU()
+				for range tileSteadyIters {
+					copy(r, x)
+				}
+				t4 := threadCPU()
+				op := (t2 - t1 - (t1 - t0)).Seconds()
+				for k, v := range []float64{64 * 64 * 8 * tileSteadyIters / op / 1e9, (t1 - t0).Seconds() * 1e6, (t3 - t2).Seconds() / op, (t4 - t3).Seconds() / op} {
+					rounds[k] = append(rounds[k], v)
+				}
+			}
+			for k, unit := range []string{"op-GB/s", "setup-µs", "x-loop", "x-memmove"} {
+				b.ReportMetric(median(rounds[k]), unit)
+			}
+		})
+	}
+}
+
+// median is the median of xs (the rounds of a benchmark: robust to a round
+// that another process slowed down).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// tileRefSlices are BenchmarkTileMemory's operands and result.
+func tileRefSlices() (x, y, r []int64) {
+	x, y, r = make([]int64, 64*64), make([]int64, 64*64), make([]int64, 64*64)
+	for i := range x {
+		x[i], y[i] = int64(i%7-3), int64(i%5-2)
+	}
+	return x, y, r
+}
+
+// tileRefAdd is BenchmarkTileMemory's plain Go loop.
+func tileRefAdd(r, x, y []int64) {
+	for i := range r {
+		r[i] = x[i] + y[i]
+	}
+}
+
 // BenchmarkTileMemory is BenchmarkTileOp's reference: the same 64 rounds of
 // 4096 int64 elements as a plain Go loop adding two slices into a third, and
 // as a copy (memmove).
 func BenchmarkTileMemory(b *testing.B) {
-	x, y, r := make([]int64, 64*64), make([]int64, 64*64), make([]int64, 64*64)
-	for i := range x {
-		x[i], y[i] = int64(i%7-3), int64(i%5-2)
-	}
+	x, y, r := tileRefSlices()
 	b.Run("add-loop", func(b *testing.B) {
 		b.SetBytes(tileBenchIters * 64 * 64 * 8)
 		for b.Loop() {
 			for range tileBenchIters {
-				for i := range r {
-					r[i] = x[i] + y[i]
-				}
+				tileRefAdd(r, x, y)
 			}
 		}
 	})

@@ -247,11 +247,8 @@ func (b *Buffer) Validate() error {
 		return fmt.Errorf("buffer of shape %s holds %d elements, not %d", shapeString(b.Shape), have, n)
 	}
 	if b.Ints != nil { // one loop: each value must be its own wrap to the type
-		wr := wrapperOf(b.Elem)
-		for i, x := range b.Ints {
-			if wr.of(x) != x {
-				return fmt.Errorf("element %d (%s) is not a value of %s", i, b.num(i), b.Elem)
-			}
+		if i := wrapperOf(b.Elem).firstUnwrapped(b.Ints); i >= 0 {
+			return fmt.Errorf("element %d (%s) is not a value of %s", i, b.num(i), b.Elem)
 		}
 		return nil
 	}

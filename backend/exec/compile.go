@@ -63,6 +63,10 @@ type instr struct {
 	// buffer its last run made, holds the new result.
 	reuse bool
 	out   *Buffer
+	// wg is the #workgroup tile an allocation made last in the running
+	// workgroup (listed in machine.wgTiles), whose storage is working
+	// memory (spare.go).
+	wg *Buffer
 	// plan and bufs are an element-wise op's plan for its last operand types
 	// and shapes and its operands while it runs.
 	plan *elemPlan
@@ -106,6 +110,17 @@ func compile(k *ir.Operation) *program {
 	}
 	p.slotOf, p.sems, p.ints, p.kept = nil, nil, nil, nil
 	return p
+}
+
+// release gives the working memory of the program's last run back
+// (spare.go): its instructions' result buffers.
+func (p *program) release() {
+	for i := range p.code {
+		if in := &p.code[i]; in.out != nil {
+			giveInts(in.out.Ints)
+			in.out = nil
+		}
+	}
 }
 
 // semOf is semOf(name), one copy per program.

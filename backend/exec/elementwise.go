@@ -110,9 +110,12 @@ type elemPlan struct {
 	strides [][]int64
 	walks   []walk
 	// expanded holds the operands broadcast along some dimensions only,
-	// expanded to the result's shape (tileInts), while the op runs, and
-	// tins the operands with these in their place.
+	// expanded to the result's shape (tileInts), and tins the operands with
+	// these in their place, while the op runs; from[j] holds the elements
+	// expanded[j] was last expanded from (an expansion of the same elements
+	// again is skipped: nothing else writes expanded[j]).
 	expanded []*Buffer
+	from     [][]int64
 	tins     []*Buffer
 }
 
@@ -152,18 +155,19 @@ func planElementwise(op *ir.Operation, sem *elemSem, ins []*Buffer, shape []int6
 
 // resultBuffer returns the buffer of the result of the element-wise op (or
 // load) running, of a type its every run has: a new one, or the one its last
-// run made when that value is dead by now (instr.reuse). The caller writes
-// every element before the value is used.
+// run made when that value is dead by now (instr.reuse; its storage is
+// working memory, spare.go). The caller writes every element before the
+// value is used.
 func (w *workgroup) resultBuffer(op *ir.Operation, elem ir.Type, shape []int64) *Buffer {
 	in := w.instrOf(op)
 	if in.out != nil {
 		return in.out
 	}
-	b := NewBuffer(elem, shape...)
-	if in.reuse && len(shape) > 0 {
-		in.out = b
+	if in.reuse && len(shape) > 0 && fitsInt64(elem) {
+		in.out = &Buffer{Shape: shape, Elem: elem, Ints: takeInts(tileview.Len(shape))}
+		return in.out
 	}
-	return b
+	return NewBuffer(elem, shape...)
 }
 
 // tileInts returns the operands of a whole-tile form, each of the result's
@@ -180,15 +184,14 @@ func (p *elemPlan) tileInts(ins []*Buffer, shape []int64) []*Buffer {
 			continue
 		}
 		if p.expanded == nil {
-			p.expanded = make([]*Buffer, len(ins))
+			p.expanded, p.from = make([]*Buffer, len(ins)), make([][]int64, len(ins))
 		}
 		if p.expanded[j] == nil {
 			p.expanded[j] = &Buffer{Shape: shape, Elem: in.Elem, Ints: make([]int64, tileview.Len(shape))}
 		}
-		if p.walks[j] == walkZero {
-			fill(p.expanded[j].Ints, in.Ints[0])
-		} else {
+		if p.from[j] == nil || !slices.Equal(p.from[j], in.Ints) {
 			expand(p.expanded[j].Ints, in.Ints, shape, p.strides[j])
+			p.from[j] = append(p.from[j][:0], in.Ints...)
 		}
 		if &tins[0] == &ins[0] {
 			p.tins = append(p.tins[:0], ins...)
@@ -200,13 +203,25 @@ func (p *elemPlan) tileInts(ins []*Buffer, shape []int64) []*Buffer {
 }
 
 // expand writes into d the elements of x broadcast to shape (strides: x's
-// stride along each dimension of shape, 0 where it is broadcast), row by row.
+// stride along each dimension of shape, 0 where it is broadcast), row by row:
+// a row of x by a copy, a row repeated (and a scalar) by doubling copies
+// (fill), at memmove speed.
 func expand(d, x []int64, shape, strides []int64) {
 	switch {
 	case len(d) == 0:
+	case len(shape) == 1 && strides[0] == 1:
+		copy(d, x[:len(d)])
+	case len(shape) == 1 && strides[0] == 0:
+		fill(d, x[0])
 	case len(shape) == 1:
 		for i := range d {
 			d[i] = x[int64(i)*strides[0]]
+		}
+	case strides[0] == 0: // every row is the first
+		n := len(d) / int(shape[0])
+		expand(d[:n], x, shape[1:], strides[1:])
+		for k := n; k < len(d); k *= 2 {
+			copy(d[k:], d[:k])
 		}
 	default:
 		n := len(d) / int(shape[0])

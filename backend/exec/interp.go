@@ -23,6 +23,9 @@ type machine struct {
 	opts    Options
 	steps   int64
 	slots   []slot // the running workgroup's; reused by the next
+	// wgTiles are the instructions holding a #workgroup tile of the
+	// running workgroup (instr.wg).
+	wgTiles []*instr
 }
 
 // workgroup is one workgroup's logical thread: its coordinates, its SSA
@@ -86,10 +89,21 @@ func (m *machine) runWorkgroup(linear int) error {
 	if err == nil {
 		err = w.checkUnwaited()
 	}
+	m.releaseWorkgroup()
 	if err != nil {
 		return w.inWorkgroup(err)
 	}
 	return nil
+}
+
+// releaseWorkgroup gives the #workgroup tiles of the workgroup that has
+// ended back (spare.go): no value of it is used again.
+func (m *machine) releaseWorkgroup() {
+	for _, in := range m.wgTiles {
+		giveInts(in.wg.Ints)
+		in.wg = nil
+	}
+	m.wgTiles = m.wgTiles[:0]
 }
 
 // inWorkgroup adds a note telling which workgroup failed (for grids > 1).

@@ -264,9 +264,7 @@ func (w *workgroup) writeInts(op *ir.Operation, v *view, vals []int64, step int,
 	switch {
 	case m.init == nil && m.lastStore == nil:
 	case v.idx == nil && mask == nil: // the whole memory
-		if m.init != nil {
-			fill(m.init, true)
-		}
+		m.init = nil // every element is written now
 		if m.lastStore != nil {
 			fill(m.lastStore, op)
 			fill(m.lastWG, w.linear)

@@ -3,6 +3,7 @@ package exec
 import (
 	"strconv"
 
+	"github.com/otir-dev/otir/internal/tileview"
 	"github.com/otir-dev/otir/ir"
 )
 
@@ -107,7 +108,18 @@ func execAlloc(w *workgroup, op *ir.Operation) ([]rvalue, error) {
 	case ir.Private:
 		return []rvalue{NewBuffer(tt.Elem, tt.Shape...)}, nil
 	case ir.Workgroup:
-		mem := newMemory(NewBuffer(tt.Elem, tt.Shape...), ir.Workgroup, memName(op.Results[0], "the #workgroup tile"), op.Loc)
+		var buf *Buffer
+		if fitsInt64(tt.Elem) && len(tt.Shape) > 0 {
+			buf = &Buffer{Shape: tt.Shape, Elem: tt.Elem, Ints: takeInts(tileview.Len(tt.Shape))}
+			in := w.instrOf(op)
+			if in.wg == nil {
+				w.m.wgTiles = append(w.m.wgTiles, in)
+			}
+			in.wg = buf // an earlier tile of in is left to the collector
+		} else {
+			buf = NewBuffer(tt.Elem, tt.Shape...)
+		}
+		mem := newMemory(buf, ir.Workgroup, memName(op.Results[0], "the #workgroup tile"), op.Loc)
 		mem.init = make([]bool, mem.buf.Len())
 		return []rvalue{&view{mem: mem, shape: tt.Shape}}, nil
 	}

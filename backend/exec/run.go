@@ -110,7 +110,9 @@ func Run(m *ir.Module, kernel string, args []*Buffer, opts Options) (res *Result
 	if err := CheckSizes(k, opts); err != nil {
 		return nil, err
 	}
-	mach, err := newMachine(k, compile(k), args, opts)
+	prog := compile(k)
+	defer prog.release()
+	mach, err := newMachine(k, prog, args, opts)
 	if err != nil {
 		return nil, err
 	}
