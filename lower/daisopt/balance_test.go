@@ -64,6 +64,44 @@ func wantDepth(want int) func(t *testing.T, prog *ir.Operation) {
 	}
 }
 
+// adderLUTs is the estimated LUTs of a program's adds and subs
+// (alir.PlacedAdderLUTs by their types, as dais-balance counts them).
+func adderLUTs(t *testing.T, prog *ir.Operation) int {
+	t.Helper()
+	p, err := dais.ProgramOf(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kif := func(i int32) alir.KIF {
+		k, err := p.Ops[i].QInt.KIF()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	n := 0
+	for i, op := range p.Ops {
+		if op.Opcode != alir.OpAdd && op.Opcode != alir.OpSub {
+			continue
+		}
+		a, b, r := kif(op.ID0), kif(op.ID1), kif(int32(i))
+		n += alir.PlacedAdderLUTs(-a.Fractionals, a.Width(), int(op.DataLow())-b.Fractionals, b.Width(), -r.Fractionals, r.Width())
+	}
+	return n
+}
+
+// wantShape checks the adder depth of the program's first output and the
+// estimated LUTs of its adders (adderLUTs).
+func wantShape(depth, luts int) func(t *testing.T, prog *ir.Operation) {
+	return func(t *testing.T, prog *ir.Operation) {
+		t.Helper()
+		wantDepth(depth)(t, prog)
+		if got := adderLUTs(t, prog); got != luts {
+			t.Errorf("LUTs %d, want %d", got, luts)
+		}
+	}
+}
+
 func TestBalanceRewrites(t *testing.T) {
 	plain := func(int) link { return link{} }
 	mixed := func(i int) link { return link{sub: i%3 == 1, shift: int32(i%5 - 2), right: i%4 == 3} }
@@ -89,12 +127,28 @@ func TestBalanceRewrites(t *testing.T) {
 	rootFloors[len(rootFloors)-1].QInt = alir.QInterval{Min: -1024, Max: 1016, Step: 4}
 	// A chain whose root is quantized to q8, which wraps.
 	rootWraps := append(chain(8, plain), un(alir.OpQuantize, 14, q8))
+	// x0 + W1 + x2 + W3, x 8 bits wide and W 16: pairing the earliest
+	// (x0+W1, x2+W3: 16 + 16 + 17 LUTs) would add each narrow term to a
+	// wide one; width-aware, x0+x2 (8) and W1+W3 (16), then 17.
+	wide := []alir.Op{in(0, q8), in(1, q16), in(2, q8), in(3, q16)}
+	q8q16 := alir.AddQInt(q8, q16, 0, false)
+	q17 := alir.AddQInt(q8q16, q8, 0, false)
+	narrowFirst := append(wide, bin(alir.OpAdd, 0, 1, 0, q8q16), bin(alir.OpAdd, 4, 2, 0, q17), bin(alir.OpAdd, 5, 3, 0, alir.AddQInt(q17, q16, 0, false)))
+	// The same sum, already a balanced tree (its root as early as can
+	// be), but of x0+W1 and x2+W3: rebuilt for its LUTs alone.
+	balancedWide := append(wide, bin(alir.OpAdd, 0, 1, 0, q8q16), bin(alir.OpAdd, 2, 3, 0, q8q16), bin(alir.OpAdd, 4, 5, 0, alir.AddQInt(q8q16, q8q16, 0, false)))
+	// x0 + x1<<4 + x2 + x3<<4: pairing the earliest makes two 13-bit
+	// sums (8 LUTs each: the low 4 bits are wires) and a 13-LUT root;
+	// aligned, x0+x2 and x1+x3 (8 each), then 9-bit sums 4 bits apart: 9.
+	shifted := chain(4, func(i int) link { return link{shift: int32(4 * (i % 2))} })
 	balance := func(p *ir.Operation) (int, error) { return Balance(p, true) }
 	runCases(t, []rewriteCase{
 		{name: "8 leaves", ops: chain(8, plain),
 			want: "input input input input input input input input add add add add add add add", check: wantDepth(3)},
+		// Width-aware pairing would cost 73 LUTs here: the tree pairing
+		// the earliest terms (72) wins.
 		{name: "signs, shifts and sides", ops: chain(9, mixed),
-			want: "input input input input input input input input input sub sub sub add add sub sub add", check: wantDepth(4)},
+			want: "input input input input input input input input input sub sub sub add add sub sub add", check: wantShape(4, 72)},
 		{name: "right-leaning subs", ops: chain(6, subs),
 			want: "input input input input input input sub sub sub add add", check: wantDepth(3)},
 		{name: "3 leaves stay", ops: chain(3, plain),
@@ -121,6 +175,12 @@ func TestBalanceRewrites(t *testing.T) {
 			bin(alir.OpAdd, 3, 4, 0, q16), bin(alir.OpAdd, 0, 1, 0, q16), bin(alir.OpAdd, 6, 2, 0, q16), bin(alir.OpAdd, 7, 5, 0, q16)},
 			outs: []int32{8, 5},
 			want: "input input input input input add add add add", check: wantDepth(3)},
+		{name: "narrow terms paired first", ops: narrowFirst,
+			want: "input input input input add add add", check: wantShape(2, 8+16+17)},
+		{name: "balanced tree rebuilt for LUTs", ops: balancedWide,
+			want: "input input input input add add add", check: wantShape(2, 8+16+17)},
+		{name: "aligned shifts paired first", ops: shifted,
+			want: "input input input input add add add", check: wantShape(2, 8+8+9)},
 		{name: "leaves in other ops", ops: withOps(chain(5, plain), un(alir.OpNeg, 8, q16)),
 			want: "input input input input input add add add add neg", check: wantDepth(3)},
 	}, balance)
