@@ -361,9 +361,9 @@ func (b *balancer) pair(h *termHeap) (term, term) {
 	return c[bi], c[bj]
 }
 
-// node builds the new inner node (of the given id) adding terms x and y exactly; the term it
-// stands for keeps the sign and shift of its first operand, the lead when
-// either is (so the lead's subtree stays a lead).
+// node builds the new inner node (of the given id) adding terms x and y
+// exactly; the term it stands for keeps the sign and shift of its first
+// operand, the lead when either is (so the lead's subtree stays a lead).
 func (b *balancer) node(x, y term, id int32) (term, alir.Op, bool) {
 	l, r := x, y
 	if r.lead() && !l.lead() {
