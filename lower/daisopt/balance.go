@@ -38,7 +38,9 @@ import (
 // tree that pairs strictly the two earliest terms is built too, and the
 // better tree wins (earlier, then shallower, then fewer LUTs): greedy
 // pairing is not always the cheaper, and when carry_size >= 1 an adder's
-// delay depends on its width, so that it may be later. A chain is left alone
+// delay depends on its width, so that it may be later. Only the strict
+// tree is built when every leaf is alike (alike), and only the width-aware
+// one when it paired the two earliest at every step. A chain is left alone
 // when a new node would be wider than 64 bits or need a shift beyond
 // ALIR's bound.
 //
@@ -222,13 +224,14 @@ func (b *balancer) slotLUTs(i int) int {
 
 // tree is a rebuilt chain: the new nodes, in order, and the root's op
 // (operands wired), ready at time at after depth adders, its adders
-// costing luts.
+// costing luts. strict says that each node added the two earliest terms.
 type tree struct {
-	nodes []alir.Op
-	root  alir.Op
-	at    float64
-	depth int
-	luts  int
+	nodes  []alir.Op
+	root   alir.Op
+	at     float64
+	depth  int
+	luts   int
+	strict bool
 }
 
 // better reports whether t is the tree to prefer to u: earlier, then as
@@ -256,9 +259,15 @@ func (b *balancer) rebuild(root int) bool {
 	for _, s := range inner {
 		old.luts += b.slotLUTs(int(s))
 	}
-	best, ok := b.tree(root, terms, true)
-	if t, tok := b.tree(root, terms, false); tok && (!ok || t.better(best)) {
-		best, ok = t, true
+	var best tree
+	ok := false
+	if !alike(terms) { // else width-aware pairing is pairing the earliest
+		best, ok = b.tree(root, terms, true)
+	}
+	if !ok || !best.strict {
+		if t, tok := b.tree(root, terms, false); tok && (!ok || t.better(best)) {
+			best, ok = t, true
+		}
 	}
 	if !ok || best.at > old.at || best.depth > old.depth || (best.at == old.at && best.luts >= old.luts) {
 		return false
@@ -274,6 +283,18 @@ func (b *balancer) rebuild(root int) bool {
 	return true
 }
 
+// alike reports whether all terms are available at once, with the same
+// shift, position and width: pairing them by width is pairing the earliest
+// (a shortcut: a matmul's sums of products are such chains).
+func alike(terms []term) bool {
+	for _, t := range terms[1:] {
+		if t.at != terms[0].at || t.shift != terms[0].shift || t.low() != terms[0].low() || t.w != terms[0].w {
+			return false
+		}
+	}
+	return true
+}
+
 // tree builds a tree over the chain's terms (not changed) for the root in
 // slot root, its new nodes numbered from b.next: width-aware (pair) or
 // pairing strictly the two earliest terms. ok is false when some node
@@ -286,13 +307,13 @@ func (b *balancer) tree(root int, terms []term, widthAware bool) (t tree, ok boo
 	h.init()
 	seq := len(terms)
 	id := b.next
+	t.strict = true
 	for len(h) > 2 {
-		var x, y term
+		x, y, earliest := h.pop(), h.pop(), true
 		if widthAware {
-			x, y = b.pair(&h)
-		} else {
-			x, y = h.pop(), h.pop()
+			x, y, earliest = b.pair(&h, x, y)
 		}
+		t.strict = t.strict && earliest
 		n, node, ok := b.node(x, y, id)
 		if !ok {
 			return t, false
@@ -328,27 +349,34 @@ func (b *balancer) tree(root int, terms []term, widthAware bool) (t tree, ok boo
 // pairs: pairWindow², a step), so that a long chain stays n log n.
 const pairWindow = 16
 
-// pair takes from h the two terms to add next, width-aware: among the
-// terms available no later than the second earliest (at most pairWindow of
-// them, earliest first), the two whose adder costs the fewest LUTs, then
-// whose sum spans the fewest bits, then the first made. The others go
-// back.
-func (b *balancer) pair(h *termHeap) (term, term) {
-	c := append(b.cands[:0], h.pop(), h.pop())
-	for len(*h) > 0 && len(c) < pairWindow && (*h)[0].at <= c[1].at {
-		c = append(c, h.pop())
+// pair returns the two terms to add next, width-aware, given x and y, the
+// two earliest, taken from h: among the terms available no later than y
+// (at most pairWindow of them, earliest first), the two whose adder costs
+// the fewest LUTs, then whose sum spans the fewest bits, then the first
+// made. The others go back to h. earliest reports that they are x and y.
+func (b *balancer) pair(h *termHeap, x, y term) (term, term, bool) {
+	c := append(b.cands[:0], x, y)
+	same := x.low() == y.low() && x.w == y.w && x.shift == y.shift
+	for len(*h) > 0 && len(c) < pairWindow && (*h)[0].at <= y.at {
+		t := h.pop()
+		same = same && t.low() == x.low() && t.w == x.w && t.shift == x.shift
+		c = append(c, t)
 	}
-	bi, bj, bcost, bspan := 0, 1, math.MaxInt, math.MaxInt
-	for i := range c {
-		for j := i + 1; j < len(c); j++ {
-			x, y := c[i], c[j]
-			if d := y.shift - x.shift; d < -alir.MaxShift || d > alir.MaxShift {
-				continue
-			}
-			lo, hi := min(x.low(), y.low()), max(x.low()+x.w, y.low()+y.w)
-			cost := alir.PlacedAdderLUTs(x.low(), x.w, y.low(), y.w, lo, hi-lo+1)
-			if cost < bcost || cost == bcost && hi-lo < bspan {
-				bi, bj, bcost, bspan = i, j, cost, hi-lo
+	b.cands = c[:0]
+	bi, bj := 0, 1
+	if !same { // else the terms are alike: every pair costs the same
+		bcost, bspan := math.MaxInt, math.MaxInt
+		for i := range c {
+			for j := i + 1; j < len(c); j++ {
+				x, y := c[i], c[j]
+				if d := y.shift - x.shift; d < -alir.MaxShift || d > alir.MaxShift {
+					continue
+				}
+				lo, hi := min(x.low(), y.low()), max(x.low()+x.w, y.low()+y.w)
+				cost := alir.PlacedAdderLUTs(x.low(), x.w, y.low(), y.w, lo, hi-lo+1)
+				if cost < bcost || cost == bcost && hi-lo < bspan {
+					bi, bj, bcost, bspan = i, j, cost, hi-lo
+				}
 			}
 		}
 	}
@@ -357,8 +385,7 @@ func (b *balancer) pair(h *termHeap) (term, term) {
 			h.push(t)
 		}
 	}
-	b.cands = c[:0]
-	return c[bi], c[bj]
+	return c[bi], c[bj], bi == 0 && bj == 1
 }
 
 // node builds the new inner node (of the given id) adding terms x and y
