@@ -29,20 +29,21 @@ import (
 // second earliest may be paired without making the root later (for unit
 // adders: the pair's result is ready no later than Huffman's, and the term
 // left over is ready no later than the one Huffman would leave), and among
-// them (the first pairWindow) it adds the two whose adder costs the fewest
-// LUTs (alir.AdderLUTs: aligned shifts, narrow ranges), then the narrowest
-// sum. A chain is rebuilt when that makes its root available earlier, or
-// as early as before with fewer estimated LUTs in the chain's adders; in
-// neither case may the root's adder depth (adders on its longest path)
-// grow, and the adder count stays (a tree of n leaves has n-1 adders). The
-// tree that pairs strictly the two earliest terms is built too, and the
-// better tree wins (earlier, then shallower, then fewer LUTs): greedy
-// pairing is not always the cheaper, and when carry_size >= 1 an adder's
-// delay depends on its width, so that it may be later. Only the strict
-// tree is built when every leaf is alike (alike), and only the width-aware
-// one when it paired the two earliest at every step. A chain is left alone
-// when a new node would be wider than 64 bits or need a shift beyond
-// ALIR's bound.
+// them (the first pairWindow) it adds the two whose sum spans the fewest
+// bits (narrowSum), or whose adder costs the fewest LUTs (fewLUTs;
+// alir.AdderLUTs: aligned shifts, narrow ranges). Both trees are built,
+// and the one pairing strictly the two earliest terms (earliest), and the
+// better wins: earlier, then shallower (fewer adders on the root's longest
+// path), then fewer LUTs. Greedy pairing is not always the cheaper, and
+// when carry_size >= 1 an adder's delay depends on its width, so that a
+// width-aware tree may be later. Only the strict tree is built when every
+// leaf is alike (alike), and not when a width-aware tree paired the two
+// earliest at every step (it is that tree). A chain is rebuilt when that
+// makes its root available earlier, or as early with fewer estimated LUTs
+// in the chain's adders, and never when the root's adder depth would grow;
+// the adder count stays (a tree of n leaves has n-1 adders). A chain is
+// left alone when a new node would be wider than 64 bits or need a shift
+// beyond ALIR's bound.
 //
 // With annotate set, latency and cost are then recomputed (dais.Annotate).
 // Balance returns the number of chains rebuilt.
@@ -260,14 +261,21 @@ func (b *balancer) rebuild(root int) bool {
 		old.luts += b.slotLUTs(int(s))
 	}
 	var best tree
-	ok := false
-	if !alike(terms) { // else width-aware pairing is pairing the earliest
-		best, ok = b.tree(root, terms, true)
-	}
-	if !ok || !best.strict {
-		if t, tok := b.tree(root, terms, false); tok && (!ok || t.better(best)) {
+	ok, strictBuilt := false, false
+	consider := func(t tree, tok bool) {
+		if tok && (!ok || t.better(best)) {
 			best, ok = t, true
 		}
+	}
+	if !alike(terms) { // else pairing by width is pairing the earliest
+		for _, by := range []pairing{narrowSum, fewLUTs} {
+			t, tok := b.tree(root, terms, by)
+			strictBuilt = strictBuilt || tok && t.strict
+			consider(t, tok)
+		}
+	}
+	if !strictBuilt {
+		consider(b.tree(root, terms, earliest))
 	}
 	if !ok || best.at > old.at || best.depth > old.depth || (best.at == old.at && best.luts >= old.luts) {
 		return false
@@ -296,11 +304,11 @@ func alike(terms []term) bool {
 }
 
 // tree builds a tree over the chain's terms (not changed) for the root in
-// slot root, its new nodes numbered from b.next: width-aware (pair) or
-// pairing strictly the two earliest terms. ok is false when some node
+// slot root, its new nodes numbered from b.next, pairing terms as by says.
+// ok is false when some node
 // cannot be made (see node) or the root's operands would not be exact at
 // its step. The tree's at and depth are its root's operands'.
-func (b *balancer) tree(root int, terms []term, widthAware bool) (t tree, ok bool) {
+func (b *balancer) tree(root int, terms []term, by pairing) (t tree, ok bool) {
 	rop := b.v.p.Ops[root]
 	h := append(b.heap[:0], terms...)
 	defer func() { b.heap = h[:0] }()
@@ -309,11 +317,11 @@ func (b *balancer) tree(root int, terms []term, widthAware bool) (t tree, ok boo
 	id := b.next
 	t.strict = true
 	for len(h) > 2 {
-		x, y, earliest := h.pop(), h.pop(), true
-		if widthAware {
-			x, y, earliest = b.pair(&h, x, y)
+		x, y, first := h.pop(), h.pop(), true
+		if by != earliest {
+			x, y, first = b.pair(&h, x, y, by)
 		}
-		t.strict = t.strict && earliest
+		t.strict = t.strict && first
 		n, node, ok := b.node(x, y, id)
 		if !ok {
 			return t, false
@@ -345,6 +353,15 @@ func (b *balancer) tree(root int, terms []term, widthAware bool) (t tree, ok boo
 	return t, true
 }
 
+// pairing is how tree chooses the terms to add next.
+type pairing uint8
+
+const (
+	earliest  pairing = iota // the two earliest (Huffman's rule)
+	fewLUTs                  // pair: the cheapest adder first
+	narrowSum                // pair: the narrowest sum first
+)
+
 // pairWindow bounds the terms pair weighs against each other (their
 // pairs: pairWindow², a step), so that a long chain stays n log n.
 const pairWindow = 16
@@ -352,9 +369,10 @@ const pairWindow = 16
 // pair returns the two terms to add next, width-aware, given x and y, the
 // two earliest, taken from h: among the terms available no later than y
 // (at most pairWindow of them, earliest first), the two whose adder costs
-// the fewest LUTs, then whose sum spans the fewest bits, then the first
-// made. The others go back to h. earliest reports that they are x and y.
-func (b *balancer) pair(h *termHeap, x, y term) (term, term, bool) {
+// the fewest LUTs, then whose sum spans the fewest bits (fewLUTs), or the
+// other way round (narrowSum), then the first made. The others go back to
+// h. The bool reports that they are x and y.
+func (b *balancer) pair(h *termHeap, x, y term, by pairing) (term, term, bool) {
 	c := append(b.cands[:0], x, y)
 	same := x.low() == y.low() && x.w == y.w && x.shift == y.shift
 	for len(*h) > 0 && len(c) < pairWindow && (*h)[0].at <= y.at {
@@ -374,7 +392,8 @@ func (b *balancer) pair(h *termHeap, x, y term) (term, term, bool) {
 				}
 				lo, hi := min(x.low(), y.low()), max(x.low()+x.w, y.low()+y.w)
 				cost := alir.PlacedAdderLUTs(x.low(), x.w, y.low(), y.w, lo, hi-lo+1)
-				if cost < bcost || cost == bcost && hi-lo < bspan {
+				if by == fewLUTs && (cost < bcost || cost == bcost && hi-lo < bspan) ||
+					by == narrowSum && (hi-lo < bspan || hi-lo == bspan && cost < bcost) {
 					bi, bj, bcost, bspan = i, j, cost, hi-lo
 				}
 			}
