@@ -169,8 +169,8 @@ func TestBalanceRewrites(t *testing.T) {
 	runCases(t, []rewriteCase{
 		{name: "8 leaves", ops: chain(8, plain),
 			want: "input input input input input input input input add add add add add add add", check: wantDepth(3)},
-		// Width-aware pairing would cost 73 LUTs here: the tree pairing
-		// the earliest terms (72) wins.
+		// Here the tree pairing the earliest terms is the cheapest (72
+		// LUTs; pairing the cheapest adders first gives 73): it wins.
 		{name: "signs, shifts and sides", ops: chain(9, mixed),
 			want: "input input input input input input input input input sub sub sub add add sub sub add", check: wantShape(4, 72)},
 		{name: "right-leaning subs", ops: chain(6, subs),
