@@ -1,9 +1,11 @@
 package cmvm
 
+import "github.com/otir-dev/otir/backend/alir"
+
 // The LUT objective. Adders are a poor proxy for area: on an FPGA an adder
 // costs about one LUT a bit of its carry chain, and CSE's patterns differ
 // widely in what they save. Options.Objective = LUTs makes Solve minimise
-// an estimate of the LUTs synth_xilinx spends (adderLUTs summed over the
+// an estimate of the LUTs synth_xilinx spends (alir.AdderLUTs summed over the
 // graph) instead of the adder count: patterns are chosen by the LUTs they
 // save (chooseLUTs), attempts are ranked by their LUTs (better), and more
 // randomised attempts are made (autoRestarts), since LUTs vary more between
@@ -21,20 +23,7 @@ const (
 	LUTs
 )
 
-// adderLUTs is the LUT cost of one adder a ± (b << shift) whose operands
-// are wa and wb bits wide and whose result is width bits wide (measured on
-// yosys 0.23 synth_xilinx, one adder a design: TestAdderLUTs). Each bit of
-// a carry chain takes a LUT computing a_i ^ b_i, but the low shift bits
-// pass a through unchanged (b's shifted-in bits are constant zeros: wires),
-// and a bit above both operands' spans XORs the same two sign bits as the
-// bit below, sharing its LUT. So the LUTs are the bits from shift up to the
-// top of the wider operand span, max(wa, wb + shift), or of the result when
-// it is narrower; at least one.
-func adderLUTs(width, wa, wb, shift int) int {
-	return max(min(width, max(wa, wb+shift))-shift, 1)
-}
-
-// LUTs returns g's estimated LUTs: adderLUTs of every op, and the width of
+// LUTs returns g's estimated LUTs: alir.AdderLUTs of every op, and the width of
 // every output read negated (a negation is an adder unless folded away).
 // Values are placed in Eval's units (2^Unit()): a node of interval step
 // 2^Exp starts Exp - Unit() bits up, its lower bits being wires.
@@ -54,12 +43,7 @@ func (g *Graph) LUTs() int {
 		la, wa := span(op.A)
 		lb, wb := span(op.B)
 		lr, wr := span(len(g.Inputs) + k)
-		lb += op.Shift
-		// Align on the lower operand: the bits below the higher one are wires.
-		if la > lb {
-			la, wa, lb, wb = lb, wb, la, wa
-		}
-		n += adderLUTs(lr+wr-la, wa, wb, lb-la)
+		n += alir.PlacedAdderLUTs(la, wa, lb+op.Shift, wb, lr, wr)
 	}
 	for _, o := range g.Outputs {
 		if o.Neg && o.Node >= 0 {
@@ -83,11 +67,11 @@ const maxOccurrenceBonus = 8
 // patternLUTs values extracting pattern a ± (b << d) at n occurrences in
 // LUTs saved: each occurrence replaces two terms of wa and wb bits in its
 // row by one of about max(wa, wb + d) + 1 bits, and the node itself costs
-// adderLUTs. A pattern of distant terms (large d) saves adders but hardly
+// alir.AdderLUTs. A pattern of distant terms (large d) saves adders but hardly
 // any LUTs: its node is as wide as the two terms together.
 func patternLUTs(n int32, wa, wb, d, bonus int) float64 {
 	wn := max(wa, wb+d) + 1
-	return float64(n)*float64(wa+wb-wn+bonus) - float64(adderLUTs(wn, wa, wb, d))
+	return float64(n)*float64(wa+wb-wn+bonus) - float64(alir.AdderLUTs(wn, wa, wb, d))
 }
 
 // chooseLUTs is choose under the LUT objective: the live pattern saving

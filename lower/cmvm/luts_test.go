@@ -9,26 +9,7 @@ import (
 	"time"
 )
 
-// TestAdderLUTs keeps adderLUTs the count yosys 0.23 synth_xilinx -flatten
-// gives for one signed adder y = a ± (b << s) (measured one adder a design).
-func TestAdderLUTs(t *testing.T) {
-	for _, c := range []struct{ wa, wb, shift, width, luts int }{
-		{8, 8, 0, 9, 8},
-		{8, 8, 4, 13, 8},
-		{12, 8, 4, 13, 8},
-		{8, 12, 4, 17, 12},
-		{8, 8, 8, 17, 8},
-		{16, 8, 2, 17, 14},
-		{8, 16, 2, 19, 16},
-		{10, 10, 1, 12, 10},
-	} {
-		if got := adderLUTs(c.width, c.wa, c.wb, c.shift); got != c.luts {
-			t.Errorf("adderLUTs(%d, %d, %d, %d) = %d, yosys %d", c.width, c.wa, c.wb, c.shift, got, c.luts)
-		}
-	}
-}
-
-// TestGraphLUTs sums adderLUTs over a graph, placing each value by its
+// TestGraphLUTs sums alir.AdderLUTs over a graph, placing each value by its
 // step: an input of step 4 starts two bits up, so adding it to an integer
 // input costs only the bits from there.
 func TestGraphLUTs(t *testing.T) {

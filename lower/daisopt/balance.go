@@ -20,14 +20,30 @@ import (
 // holds the range alir.Program.Portability proves for it, so the program
 // stays portable.
 //
-// The tree pairs the two terms available earliest, by the da4ml cost model
+// The tree is built by Huffman's rule on time, under the da4ml cost model
 // (an adder n bits wide takes ceil(n/carry_size) steps, 1 when carry_size
-// < 1), as Huffman's rule does: when every leaf is available at once this is
-// the balanced tree of depth ceil(log2 n), and when they are not it is the
-// tree of least latency for unit adders (a balanced tree would delay the
-// late leaves). A chain is rebuilt only when that makes its root available
-// earlier, so no latency grows; it is left alone when a new node would be
-// wider than 64 bits or need a shift beyond ALIR's bound.
+// < 1): when every leaf is available at once it is a balanced tree of depth
+// ceil(log2 n), and when they are not it is the tree of least latency for
+// unit adders (a balanced tree would delay the late leaves). Which terms
+// it pairs is width-aware: any two terms available no later than the
+// second earliest may be paired without making the root later (for unit
+// adders: the pair's result is ready no later than Huffman's, and the term
+// left over is ready no later than the one Huffman would leave), and among
+// them (the first pairWindow) it adds the two whose sum spans the fewest
+// bits (narrowSum), or whose adder costs the fewest LUTs (fewLUTs;
+// alir.AdderLUTs: aligned shifts, narrow ranges). Both trees are built,
+// and the one pairing strictly the two earliest terms (earliest), and the
+// better wins: earlier, then shallower (fewer adders on the root's longest
+// path), then fewer LUTs. Greedy pairing is not always the cheaper, and
+// when carry_size >= 1 an adder's delay depends on its width, so that a
+// width-aware tree may be later. Only the strict tree is built when every
+// leaf is alike (alike), and not when a width-aware tree paired the two
+// earliest at every step (it is that tree). A chain is rebuilt when that
+// makes its root available earlier, or as early with fewer estimated LUTs
+// in the chain's adders, and never when the root's adder depth would grow;
+// the adder count stays (a tree of n leaves has n-1 adders). A chain is
+// left alone when a new node would be wider than 64 bits or need a shift
+// beyond ALIR's bound.
 //
 // With annotate set, latency and cost are then recomputed (dais.Annotate).
 // Balance returns the number of chains rebuilt.
@@ -46,15 +62,18 @@ func Balance(prog *ir.Operation, annotate bool) (int, error) {
 }
 
 // term is one summand sign*value*2^shift of a chain: value is a slot's
-// result or a new node's, whose raw values at f fractional bits lie in s and
-// which is available at time at.
+// result or a new node's, whose raw values at f fractional bits lie in s
+// (its type w bits wide), and which is available at time at, after depth
+// adders.
 type term struct {
 	neg   bool
 	shift int64
 	id    int32 // the slot, or the id of a new node (balancer.next)
 	s     span
 	f     int
+	w     int
 	at    float64
+	depth int
 	seq   int // order of creation, to break ties
 }
 
@@ -62,20 +81,28 @@ type term struct {
 // must be.
 func (t term) lead() bool { return !t.neg && t.shift == 0 }
 
+// low is the position of the term's least significant bit, in units of
+// the chain (2^0 of its root's value).
+func (t term) low() int { return int(t.shift) - t.f }
+
 // balancer holds the state of one Balance run.
 type balancer struct {
 	v     *view
 	r     *ranges
 	inner []bool    // slot is an inner node of some chain
 	at    []float64 // time at which each slot is available
+	depth []int     // adders on the longest path to each slot
 	// before lists, per root slot, the new nodes to insert before it.
 	before map[int][]alir.Op // new nodes, made before the root
 	root   map[int]alir.Op   // the rebuilt roots
 	next   int32             // id of the next new node: len(p.Ops), len(p.Ops)+1, ...
 	drop   []bool
-	// stack and terms are leaves' buffers, reused from chain to chain.
+	// stack and terms are leaves' buffers, heap tree's and cands pair's,
+	// reused from chain to chain.
 	stack []leafItem
 	terms []term
+	heap  termHeap
+	cands []term
 }
 
 // leafItem is a node of a chain that leaves has still to visit.
@@ -87,23 +114,26 @@ type leafItem struct {
 
 func (v *view) balance() int {
 	n := len(v.p.Ops)
-	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), before: map[int][]alir.Op{}, root: map[int]alir.Op{}, next: int32(n), drop: make([]bool, n)}
+	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), depth: make([]int, n),
+		before: map[int][]alir.Op{}, root: map[int]alir.Op{}, next: int32(n), drop: make([]bool, n)}
 	b.markInner()
 	rebuilt := 0
 	for i, op := range v.p.Ops {
 		if isAddSub(op) && !b.inner[i] && b.rebuild(i) {
 			rebuilt++
-			continue // rebuild set b.at[i]
+			continue // rebuild set b.at[i] and b.depth[i]
 		}
 		ids, k := args(op)
-		t := 0.0
+		t, d := 0.0, 0
 		for _, a := range ids[:k] {
 			t = math.Max(t, b.at[a])
+			d = max(d, b.depth[a])
 		}
 		if isAdder(op.Opcode) {
 			t += b.delay(v.kif[i].Width())
+			d++
 		}
-		b.at[i] = t
+		b.at[i], b.depth[i] = t, d
 	}
 	if rebuilt == 0 {
 		return 0
@@ -169,8 +199,9 @@ func (b *balancer) leaves(root int) (terms []term, inner []int32) {
 		stack = stack[:len(stack)-1]
 		op := b.v.p.Ops[it.slot]
 		if int(it.slot) != root && !b.inner[it.slot] {
+			k := b.v.kif[it.slot]
 			terms = append(terms, term{neg: it.neg, shift: it.shift, id: it.slot,
-				s: b.r.span[it.slot], f: b.v.kif[it.slot].Fractionals, at: b.at[it.slot], seq: len(terms)})
+				s: b.r.span[it.slot], f: k.Fractionals, w: k.Width(), at: b.at[it.slot], depth: b.depth[it.slot], seq: len(terms)})
 			continue
 		}
 		if int(it.slot) != root {
@@ -184,61 +215,202 @@ func (b *balancer) leaves(root int) (terms []term, inner []int32) {
 	return terms, inner
 }
 
+// slotLUTs is the estimated LUTs of the add or sub in slot i
+// (alir.PlacedAdderLUTs of its operands' and result's types).
+func (b *balancer) slotLUTs(i int) int {
+	op := b.v.p.Ops[i]
+	ka, kb, kr := b.v.kif[op.ID0], b.v.kif[op.ID1], b.v.kif[i]
+	return alir.PlacedAdderLUTs(-ka.Fractionals, ka.Width(), int(op.DataLow())-kb.Fractionals, kb.Width(), -kr.Fractionals, kr.Width())
+}
+
+// tree is a rebuilt chain: the new nodes, in order, and the root's op
+// (operands wired), ready at time at after depth adders, its adders
+// costing luts. strict says that each node added the two earliest terms.
+type tree struct {
+	nodes  []alir.Op
+	root   alir.Op
+	at     float64
+	depth  int
+	luts   int
+	strict bool
+}
+
+// better reports whether t is the tree to prefer to u: earlier, then as
+// deep or shallower, then cheaper.
+func (t tree) better(u tree) bool {
+	if t.at != u.at {
+		return t.at < u.at
+	}
+	if t.depth != u.depth {
+		return t.depth < u.depth
+	}
+	return t.luts < u.luts
+}
+
 // rebuild re-associates the chain rooted at slot root if that makes the
-// root available earlier, and sets b.at[root].
+// root available earlier, or as early with fewer LUTs, at no more adder
+// depth (see Balance), and sets b.at[root] and b.depth[root].
 func (b *balancer) rebuild(root int) bool {
 	terms, inner := b.leaves(root)
-	rop := b.v.p.Ops[root]
-	old := math.Max(b.at[rop.ID0], b.at[rop.ID1])
 	if len(inner) == 0 {
 		return false
 	}
-	next := b.next
-	var nodes []alir.Op
-	h := termHeap(terms)
-	h.init()
-	seq := len(terms)
-	for len(h) > 2 {
-		x := h.pop()
-		y := h.pop()
-		t, node, ok := b.node(x, y)
-		if !ok {
-			b.next = next
+	rop := b.v.p.Ops[root]
+	old := tree{at: math.Max(b.at[rop.ID0], b.at[rop.ID1]), depth: max(b.depth[rop.ID0], b.depth[rop.ID1]), luts: b.slotLUTs(root)}
+	for _, s := range inner {
+		old.luts += b.slotLUTs(int(s))
+	}
+	var best tree
+	ok, strictBuilt := false, false
+	consider := func(t tree, tok bool) {
+		if tok && (!ok || t.better(best)) {
+			best, ok = t, true
+		}
+	}
+	if !alike(terms) { // else pairing by width is pairing the earliest
+		for _, by := range []pairing{narrowSum, fewLUTs} {
+			t, tok := b.tree(root, terms, by)
+			strictBuilt = strictBuilt || tok && t.strict
+			consider(t, tok)
+		}
+	}
+	if !strictBuilt {
+		consider(b.tree(root, terms, earliest))
+	}
+	if !ok || best.at > old.at || best.depth > old.depth || (best.at == old.at && best.luts >= old.luts) {
+		return false
+	}
+	b.next += int32(len(best.nodes))
+	b.root[root] = best.root
+	b.before[root] = best.nodes
+	for _, s := range inner {
+		b.drop[s] = true
+	}
+	b.at[root] = best.at + b.delay(b.v.kif[root].Width())
+	b.depth[root] = best.depth + 1
+	return true
+}
+
+// alike reports whether all terms are available at once, with the same
+// shift, position and width: pairing them by width is pairing the earliest
+// (a shortcut: a matmul's sums of products are such chains).
+func alike(terms []term) bool {
+	for _, t := range terms[1:] {
+		if t.at != terms[0].at || t.shift != terms[0].shift || t.low() != terms[0].low() || t.w != terms[0].w {
 			return false
 		}
-		t.seq = seq
+	}
+	return true
+}
+
+// tree builds a tree over the chain's terms (not changed) for the root in
+// slot root, its new nodes numbered from b.next, pairing terms as by says.
+// ok is false when some node
+// cannot be made (see node) or the root's operands would not be exact at
+// its step. The tree's at and depth are its root's operands'.
+func (b *balancer) tree(root int, terms []term, by pairing) (t tree, ok bool) {
+	rop := b.v.p.Ops[root]
+	h := append(b.heap[:0], terms...)
+	defer func() { b.heap = h[:0] }()
+	h.init()
+	seq := len(terms)
+	id := b.next
+	t.strict = true
+	for len(h) > 2 {
+		x, y, first := h.pop(), h.pop(), true
+		if by != earliest {
+			x, y, first = b.pair(&h, x, y, by)
+		}
+		t.strict = t.strict && first
+		n, node, ok := b.node(x, y, id)
+		if !ok {
+			return t, false
+		}
+		id++
+		n.seq = seq
 		seq++
-		nodes = append(nodes, node)
-		h.push(t)
+		t.nodes = append(t.nodes, node)
+		t.luts += alir.PlacedAdderLUTs(x.low(), x.w, y.low(), y.w, n.low(), n.w)
+		h.push(n)
 	}
 	l, r := h[0], h[1]
 	if !l.lead() {
 		l, r = r, l
 	}
-	if !l.lead() || math.Max(l.at, r.at) >= old {
-		b.next = next
-		return false
+	if !l.lead() {
+		return t, false
 	}
 	op, ok := combine(l, r, rop.QInt)
 	if !ok || max(l.f, r.f-int(op.Data)) < b.v.kif[root].Fractionals {
-		b.next = next
-		return false // the root's step would be finer than its exact result's
+		return t, false // the root's step would be finer than its exact result's
 	}
 	op.ID0, op.ID1 = l.id, r.id
 	op.Latency, op.Cost = rop.Latency, rop.Cost
-	b.root[root] = op
-	b.before[root] = nodes
-	for _, s := range inner {
-		b.drop[s] = true
-	}
-	b.at[root] = math.Max(l.at, r.at) + b.delay(b.v.kif[root].Width())
-	return true
+	t.root = op
+	k := b.v.kif[root]
+	t.luts += alir.PlacedAdderLUTs(l.low(), l.w, r.low(), r.w, -k.Fractionals, k.Width())
+	t.at, t.depth = math.Max(l.at, r.at), max(l.depth, r.depth)
+	return t, true
 }
 
-// node builds the new inner node adding terms x and y exactly; the term it
-// stands for keeps the sign and shift of its first operand, the lead when
-// either is (so the lead's subtree stays a lead).
-func (b *balancer) node(x, y term) (term, alir.Op, bool) {
+// pairing is how tree chooses the terms to add next.
+type pairing uint8
+
+const (
+	earliest  pairing = iota // the two earliest (Huffman's rule)
+	fewLUTs                  // pair: the cheapest adder first
+	narrowSum                // pair: the narrowest sum first
+)
+
+// pairWindow bounds the terms pair weighs against each other (their
+// pairs: pairWindow², a step), so that a long chain stays n log n.
+const pairWindow = 16
+
+// pair returns the two terms to add next, width-aware, given x and y, the
+// two earliest, taken from h: among the terms available no later than y
+// (at most pairWindow of them, earliest first), the two whose adder costs
+// the fewest LUTs, then whose sum spans the fewest bits (fewLUTs), or the
+// other way round (narrowSum), then the first made. The others go back to
+// h. The bool reports that they are x and y.
+func (b *balancer) pair(h *termHeap, x, y term, by pairing) (term, term, bool) {
+	c := append(b.cands[:0], x, y)
+	same := x.low() == y.low() && x.w == y.w && x.shift == y.shift
+	for len(*h) > 0 && len(c) < pairWindow && (*h)[0].at <= y.at {
+		t := h.pop()
+		same = same && t.low() == x.low() && t.w == x.w && t.shift == x.shift
+		c = append(c, t)
+	}
+	b.cands = c[:0]
+	bi, bj := 0, 1
+	if !same { // else the terms are alike: every pair costs the same
+		bcost, bspan := math.MaxInt, math.MaxInt
+		for i := range c {
+			for j := i + 1; j < len(c); j++ {
+				x, y := c[i], c[j]
+				if d := y.shift - x.shift; d < -alir.MaxShift || d > alir.MaxShift {
+					continue
+				}
+				lo, hi := min(x.low(), y.low()), max(x.low()+x.w, y.low()+y.w)
+				cost := alir.PlacedAdderLUTs(x.low(), x.w, y.low(), y.w, lo, hi-lo+1)
+				if by == fewLUTs && (cost < bcost || cost == bcost && hi-lo < bspan) ||
+					by == narrowSum && (hi-lo < bspan || hi-lo == bspan && cost < bcost) {
+					bi, bj, bcost, bspan = i, j, cost, hi-lo
+				}
+			}
+		}
+	}
+	for k, t := range c {
+		if k != bi && k != bj {
+			h.push(t)
+		}
+	}
+	return c[bi], c[bj], bi == 0 && bj == 1
+}
+
+// node builds the new inner node (of the given id) adding terms x and y
+// exactly; the term it stands for keeps the sign and shift of its first
+// operand, the lead when either is (so the lead's subtree stays a lead).
+func (b *balancer) node(x, y term, id int32) (term, alir.Op, bool) {
 	l, r := x, y
 	if r.lead() && !l.lead() {
 		l, r = r, l
@@ -260,10 +432,8 @@ func (b *balancer) node(x, y term) (term, alir.Op, bool) {
 	}
 	op, _ := combine(l, r, q)
 	op.ID0, op.ID1 = l.id, r.id
-	id := b.next
-	b.next++
 	at := math.Max(l.at, r.at) + b.delay(k.Width())
-	return term{neg: l.neg, shift: l.shift, id: id, s: s, f: k.Fractionals, at: at}, op, true
+	return term{neg: l.neg, shift: l.shift, id: id, s: s, f: k.Fractionals, w: k.Width(), at: at, depth: max(l.depth, r.depth) + 1}, op, true
 }
 
 // combine returns the add or sub computing l.val ± r.val*2^(r.shift-l.shift)
