@@ -47,7 +47,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops))}
+	pc := &portCtx{p: p, inf: inf, known: newRanges(len(p.Ops))}
 	pc.forms.slot = make([]int32, len(p.Ops))
 	pc.operandFn = pc.operand // one method value, not one per op
 	pc.knownFn = pc.src
@@ -75,7 +75,7 @@ func (p *Program) Portability() ([]NonPortable, error) {
 type portCtx struct {
 	p     *Program
 	inf   *info
-	known []xrng // (int64 bounds unless one leaves int64: range64.go)
+	known ranges
 	// forms holds the linear forms of the ops that have one and uses
 	// ahead (any other op is a source: itself).
 	forms formStore
@@ -111,7 +111,7 @@ func (pc *portCtx) formOf(id int32, buf []aterm) affine {
 		buf[0] = aterm{id, 1}
 		f.terms = buf[:1:1]
 	}
-	f.r = pc.known[id]
+	f.r = pc.known.get(id)
 	return f
 }
 
@@ -121,7 +121,7 @@ func (pc *portCtx) formOf(id int32, buf []aterm) affine {
 func (pc *portCtx) check(i int, oi *OpInfo) (reason string, need QInterval) {
 	t := pc.inf.kif[i]
 	tr := typeRange64(t)
-	pc.known[i] = tr
+	pc.known.set(i, tr)
 	// A linear op's range is its form's: no interval arithmetic needed.
 	var r xrng
 	var e int
@@ -177,7 +177,7 @@ func (pc *portCtx) check(i int, oi *OpInfo) (reason string, need QInterval) {
 		need = QInterval{lo, hi, math.Ldexp(1, -t.Fractionals)}
 		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", scaled(rb, t.Fractionals), t, scaled(tr.big(), t.Fractionals)), need
 	}
-	pc.known[i] = r
+	pc.known.set(i, r)
 	// A form is kept for the ops that read op i (none: last[i] is 0).
 	if linear && pc.inf.last[i] != 0 && f.divides(uint(e-t.Fractionals)) {
 		pc.forms.put(int32(i), f, uint(e-t.Fractionals))
@@ -194,7 +194,7 @@ func (pc *portCtx) at(id int32, f, e int, buf []aterm) (affine, bool) {
 	return pc.formOf(id, buf).shl(uint(e-f), buf)
 }
 
-func (pc *portCtx) src(s int32) xrng { return pc.known[s] }
+func (pc *portCtx) src(s int32) xrng { return pc.known.get(s) }
 
 func (pc *portCtx) fr(id int32) int { return pc.inf.kif[id].Fractionals }
 
@@ -280,7 +280,7 @@ func (pc *portCtx) operand(i int, id int32) rng {
 			return r
 		}
 	}
-	return pc.known[id].big()
+	return pc.known.get(id).big()
 }
 
 // never returns the empty range of a mux branch that is never selected.
@@ -293,7 +293,7 @@ func never() rng { return rng{Lo: big.NewInt(1), Hi: big.NewInt(0)} }
 // it, the linear forms do).
 func (pc *portCtx) muxNever(i int, first bool) bool {
 	cond := pc.p.Ops[i].DataLow()
-	rc := pc.known[cond].big()
+	rc := pc.known.get(cond).big()
 	tc := pc.inf.kif[cond]
 	// muxTrue is monotone in the raw value over the condition's type, so
 	// it is constant over rc when it agrees at both ends.
@@ -340,7 +340,7 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 	} else {
 		b.Neg(b.Rsh(b.Neg(b), uint(-d))) // ceil(y/2^n) = -floor(-y/2^n)
 	}
-	rx := pc.known[x].big()
+	rx := pc.known.get(x).big()
 	if first {
 		hi := intrange.Min(rx.Hi, new(big.Int).Sub(b, big.NewInt(1)))
 		if hi.Cmp(rx.Lo) < 0 {
@@ -372,7 +372,7 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 		if id == x {
 			return rx
 		}
-		return pc.known[id].big()
+		return pc.known.get(id).big()
 	})
 	fb := pc.inf.kif[br].Fractionals
 	if reason != "" || r.Lo == nil || e < fb {
@@ -393,7 +393,7 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	if pc.inf.kif[q].Fractionals != f || pc.inf.kif[br].Fractionals != f {
 		return rng{}, false
 	}
-	rp, rq := pc.known[p].big(), pc.known[q].big()
+	rp, rq := pc.known.get(p).big(), pc.known.get(q).big()
 	one := big.NewInt(1)
 	var r rng
 	switch {

@@ -23,7 +23,7 @@ func (p *Program) oldPortability() ([]NonPortable, error) {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &oldPortCtx{portCtx: &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops))},
+	pc := &oldPortCtx{portCtx: &portCtx{p: p, inf: inf, known: newRanges(len(p.Ops))},
 		form: make([]affine, len(p.Ops)), hasForm: make([]bool, len(p.Ops)), self: make([]aterm, len(p.Ops))}
 	pc.operandFn = pc.operand
 	pc.knownFn = pc.src
@@ -64,13 +64,13 @@ func (pc *oldPortCtx) formOf(id int32) affine {
 		return pc.form[id]
 	}
 	pc.self[id] = aterm{id, 1}
-	return affine{terms: pc.self[id : id+1 : id+1], r: pc.known[id]}
+	return affine{terms: pc.self[id : id+1 : id+1], r: pc.known.get(id)}
 }
 
 func (pc *oldPortCtx) check(i int) (reason string, need QInterval) {
 	t := pc.inf.kif[i]
 	tr := typeRange64(t)
-	pc.known[i] = tr
+	pc.known.set(i, tr)
 	var r xrng
 	e, reason, linear := pc.p.linearStep(pc.inf, i)
 	if reason != "" {
@@ -119,7 +119,7 @@ func (pc *oldPortCtx) check(i int) (reason string, need QInterval) {
 		need = QInterval{lo, hi, math.Ldexp(1, -t.Fractionals)}
 		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", scaled(rb, t.Fractionals), t, scaled(tr.big(), t.Fractionals)), need
 	}
-	pc.known[i] = r
+	pc.known.set(i, r)
 	if linear {
 		if g, ok := f.oldSar(uint(e - t.Fractionals)); ok {
 			g.r = r
@@ -365,9 +365,9 @@ func samePortability(p *Program) string {
 // int64 fast path and on big.Ints only.
 func TestPortabilityMatchesOld(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 2))
-	iters := 3000
+	iters := 1000
 	if testing.Short() {
-		iters = 300
+		iters = 200
 	}
 	stored := 0
 	for it := range iters {

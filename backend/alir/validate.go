@@ -86,11 +86,15 @@ func (p *Program) analyzeUses(uses bool) (*info, error) {
 		if oi == nil {
 			return nil, p.opErr(i, "unknown opcode %d for %v", op.Opcode, p.Dialect)
 		}
-		t, err := kifs.KIF(op.QInt)
-		if err != nil {
-			return nil, p.opErr(i, "%v", err)
+		if i > 0 && op.QInt == p.Ops[i-1].QInt { // (runs of one type: no hash)
+			inf.kif[i] = inf.kif[i-1]
+		} else {
+			t, err := kifs.KIF(op.QInt)
+			if err != nil {
+				return nil, p.opErr(i, "%v", err)
+			}
+			inf.kif[i] = t
 		}
-		inf.kif[i] = t
 		if err := p.checkOperands(i, oi); err != nil {
 			return nil, err
 		}
