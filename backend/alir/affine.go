@@ -44,8 +44,9 @@ func constForm(v int64) affine { return affine{c0: v, r: point64(v)} }
 // ahead: the terms of all of them in one arena, in blocks of 2^k terms
 // that a dropped form returns to a free list of its size for the next form
 // of that size. Nothing is allocated per op and nothing holds a pointer the
-// garbage collector must trace; the arena holds the live forms at most
-// twice over (a chain of adders keeps one live).
+// garbage collector must trace; for each block size the arena holds at
+// most as many blocks as forms of that size were ever live at once (a
+// chain of adders keeps one live), each under twice its form's terms.
 type formStore struct {
 	slot     []int32   // per op: 1 + its form's index in refs, 0 if none
 	refs     []formRef // the live forms and free entries

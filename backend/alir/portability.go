@@ -79,7 +79,7 @@ type portCtx struct {
 	// forms holds the linear forms of the ops that have one and uses
 	// ahead (any other op is a source: itself).
 	forms formStore
-	// scratch are the buffers an op's form is built in (see formBuf):
+	// scratch are the buffers an op's form is built in (see bufA):
 	// an op reads at most two forms at a time and writes one.
 	scratch [formBufs][maxAffineTerms]aterm
 	// operandFn is pc.operand, made once: the opcode table's span rules
