@@ -2,6 +2,8 @@ package alir
 
 import (
 	"math/big"
+	"math/bits"
+	"slices"
 
 	"github.com/otir-dev/otir/internal/intrange"
 )
@@ -19,6 +21,9 @@ import (
 // over disjoint sources (a matmul's chain of products) adds the two ranges
 // in O(1), so building a chain of k terms costs O(k) per op and O(k^2) in
 // all, not O(k^2) big-integer operations per op.
+//
+// An affine's terms are a view: of a form kept in a formStore, or of one
+// of portCtx's scratch buffers, where forms are built without allocating.
 type affine struct {
 	c0    int64
 	terms []aterm // sorted by sym, no zero coefficients
@@ -35,8 +40,95 @@ const maxAffineTerms = 128
 
 func constForm(v int64) affine { return affine{c0: v, r: point64(v)} }
 
-// shl returns f*2^s, or false on overflow.
-func (f affine) shl(s uint) (affine, bool) {
+// formStore keeps the linear forms of a program's ops while they have uses
+// ahead: the terms of all of them in one arena, in blocks of 2^k terms
+// that a dropped form returns to a free list of its size for the next form
+// of that size. Nothing is allocated per op and nothing holds a pointer the
+// garbage collector must trace; for each block size the arena holds at
+// most as many blocks as forms of that size were ever live at once (a
+// chain of adders keeps one live), each under twice its form's terms.
+type formStore struct {
+	slot     []int32   // per op: 1 + its form's index in refs, 0 if none
+	refs     []formRef // the live forms and free entries
+	terms    []aterm
+	free     [formClasses][]int // free blocks' offsets in terms, by class
+	freeRefs []int32            // free entries of refs
+}
+
+// formRef is where a form lies: terms[off:off+n] with constant c0. Its
+// range is its op's known range.
+type formRef struct {
+	off int
+	c0  int64
+	n   int
+}
+
+// formClasses are the block sizes 1, 2, 4, ..., maxAffineTerms.
+const formClasses = 8
+
+func init() {
+	if 1<<(formClasses-1) != maxAffineTerms {
+		panic("formClasses does not match maxAffineTerms")
+	}
+}
+
+// formClass is the class of a block of n >= 1 terms: ceil(log2 n).
+func formClass(n int) int { return bits.Len(uint(n - 1)) }
+
+// get returns op id's form (the range is the caller's to set), if it has
+// one; its terms are a view of the arena.
+func (s *formStore) get(id int32) (affine, bool) {
+	k := s.slot[id]
+	if k == 0 {
+		return affine{}, false
+	}
+	ref := &s.refs[k-1]
+	end := ref.off + ref.n
+	return affine{c0: ref.c0, terms: s.terms[ref.off:end:end]}, true
+}
+
+// put keeps f/2^sh (which f.divides(sh) said exact) as op id's form.
+func (s *formStore) put(id int32, f affine, sh uint) {
+	n, off := len(f.terms), 0
+	if n > 0 {
+		c := formClass(n)
+		if l := s.free[c]; len(l) > 0 {
+			off, s.free[c] = l[len(l)-1], l[:len(l)-1]
+		} else {
+			off = len(s.terms)
+			s.terms = slices.Grow(s.terms, 1<<c)[:off+1<<c]
+		}
+		for k, t := range f.terms {
+			s.terms[off+k] = aterm{t.sym, t.coef >> sh}
+		}
+	}
+	ref := formRef{off: off, c0: f.c0 >> sh, n: n}
+	if l := s.freeRefs; len(l) > 0 {
+		s.slot[id], s.freeRefs = l[len(l)-1], l[:len(l)-1]
+		s.refs[s.slot[id]-1] = ref
+		return
+	}
+	s.refs = append(s.refs, ref)
+	s.slot[id] = int32(len(s.refs))
+}
+
+// drop forgets op id's form, if it has one.
+func (s *formStore) drop(id int32) {
+	k := s.slot[id]
+	if k == 0 {
+		return
+	}
+	if n := s.refs[k-1].n; n > 0 {
+		c := formClass(n)
+		s.free[c] = append(s.free[c], s.refs[k-1].off)
+	}
+	s.freeRefs = append(s.freeRefs, k)
+	s.slot[id] = 0
+}
+
+// shl returns f*2^s with its terms in dst (f's own terms, or a buffer at
+// least as long), or false on overflow.
+func (f affine) shl(s uint, dst []aterm) (affine, bool) {
 	if s == 0 {
 		return f, true
 	}
@@ -44,7 +136,7 @@ func (f affine) shl(s uint) (affine, bool) {
 	if !ok {
 		return affine{}, false
 	}
-	g := affine{c0: c0, terms: make([]aterm, len(f.terms)), r: f.r.shl(s)}
+	g := affine{c0: c0, terms: dst[:len(f.terms)], r: f.r.shl(s)}
 	for k, t := range f.terms {
 		c, ok := shl64(t.coef, s)
 		if !ok {
@@ -63,40 +155,48 @@ func shl64(v int64, s uint) (int64, bool) {
 	return r, r>>s == v
 }
 
-// add returns f + sign*g, or false on overflow or when the result would
+// add returns f + sign*g with its terms in dst (maxAffineTerms long, apart
+// from f's and g's terms), or false on overflow or when the result would
 // have too many terms. src gives the range of a source, needed only when f
 // and g share one.
-func (f affine) add(g affine, sign int64, src func(int32) xrng) (affine, bool) {
+func (f affine) add(g affine, sign int64, src func(int32) xrng, dst []aterm) (affine, bool) {
 	c0, ok := addMul64(f.c0, g.c0, sign)
 	if !ok {
 		return affine{}, false
 	}
-	h := affine{c0: c0, terms: make([]aterm, 0, len(f.terms)+len(g.terms))}
+	dst = dst[:maxAffineTerms]
+	n := 0 // terms written
 	shared := false
+	ft, gt := f.terms, g.terms
 	i, j := 0, 0
-	for i < len(f.terms) || j < len(g.terms) {
+	for i < len(ft) || j < len(gt) {
+		var t aterm
 		switch {
-		case j == len(g.terms) || (i < len(f.terms) && f.terms[i].sym < g.terms[j].sym):
-			h.terms = append(h.terms, f.terms[i])
+		case j == len(gt) || (i < len(ft) && ft[i].sym < gt[j].sym):
+			t = ft[i]
 			i++
-		case i == len(f.terms) || g.terms[j].sym < f.terms[i].sym:
-			h.terms = append(h.terms, aterm{g.terms[j].sym, g.terms[j].coef * sign})
+		case i == len(ft) || gt[j].sym < ft[i].sym:
+			t = aterm{gt[j].sym, gt[j].coef * sign}
 			j++
 		default:
 			shared = true
-			c, ok := addMul64(f.terms[i].coef, g.terms[j].coef, sign)
+			c, ok := addMul64(ft[i].coef, gt[j].coef, sign)
 			if !ok {
 				return affine{}, false
 			}
-			if c != 0 {
-				h.terms = append(h.terms, aterm{f.terms[i].sym, c})
-			}
+			t = aterm{ft[i].sym, c}
 			i, j = i+1, j+1
+			if c == 0 {
+				continue
+			}
 		}
+		if n == len(dst) {
+			return affine{}, false // more than maxAffineTerms
+		}
+		dst[n] = t
+		n++
 	}
-	if len(h.terms) > maxAffineTerms {
-		return affine{}, false
-	}
+	h := affine{c0: c0, terms: dst[:n]}
 	if shared {
 		h.r = h.rangeOver(src)
 		return h, true
@@ -125,28 +225,25 @@ func addMul64(a, b, sign int64) (int64, bool) {
 	return r, true
 }
 
-// sar returns f/2^s if every coefficient is a multiple of 2^s.
-func (f affine) sar(s uint) (affine, bool) {
+// divides reports whether 2^s divides f's constant and every coefficient
+// (f/2^s is then exact: see formStore.put).
+func (f affine) divides(s uint) bool {
 	if s == 0 {
-		return f, true
+		return true
 	}
 	if s >= 63 {
-		return affine{}, false
+		return false
 	}
 	mask := int64(1)<<s - 1
 	if f.c0&mask != 0 {
-		return affine{}, false
+		return false
 	}
 	for _, t := range f.terms {
 		if t.coef&mask != 0 {
-			return affine{}, false
+			return false
 		}
 	}
-	g := affine{c0: f.c0 >> s, terms: make([]aterm, len(f.terms)), r: f.r.sar(s)}
-	for k, t := range f.terms {
-		g.terms[k] = aterm{t.sym, t.coef >> s}
-	}
-	return g, true
+	return true
 }
 
 // rangeOver returns the exact range of f when each source sym ranges over

@@ -303,7 +303,11 @@ func (o Op) operands(d Dialect) []int32 {
 // appendOperands appends o.operands(d) to ids: a walk over many ops that
 // reuses one buffer allocates nothing.
 func (o Op) appendOperands(ids []int32, d Dialect) []int32 {
-	e := d.Info(o.Opcode)
+	return o.appendOperandsOf(ids, d.Info(o.Opcode))
+}
+
+// appendOperandsOf is appendOperands for the opcode's table entry e.
+func (o *Op) appendOperandsOf(ids []int32, e *OpInfo) []int32 {
 	if e == nil {
 		return append(ids, o.ID0)
 	}

@@ -42,32 +42,28 @@ func (n NonPortable) String() string {
 // mux branch that its condition's range never selects adds nothing), and
 // must lie in their type. The declared [min, max] is not trusted.
 func (p *Program) Portability() ([]NonPortable, error) {
-	inf, err := p.analyze()
+	inf, err := p.analyzeUses(true)
 	if err != nil {
 		return nil, err
 	}
 	var out []NonPortable
-	pc := &portCtx{p: p, inf: inf, known: make([]xrng, len(p.Ops)), form: make([]affine, len(p.Ops)), hasForm: make([]bool, len(p.Ops)), self: make([]aterm, len(p.Ops))}
+	pc := &portCtx{p: p, inf: inf, known: newRanges(len(p.Ops))}
+	pc.forms.slot = make([]int32, len(p.Ops))
 	pc.operandFn = pc.operand // one method value, not one per op
 	pc.knownFn = pc.src
 	// A form is dropped after its op's last use: a chain keeps one live.
-	last := make([]int32, len(p.Ops))
+	last := inf.last
 	var ids []int32 // the operands of one op, reused
 	for i := range p.Ops {
-		ids = p.Ops[i].appendOperands(ids[:0], p.Dialect)
-		for _, id := range ids {
-			last[id] = int32(i)
-		}
-	}
-	for i := range p.Ops {
 		op := &p.Ops[i]
-		if reason, need := pc.check(i); reason != "" {
-			out = append(out, NonPortable{i, op.Opcode, p.Dialect.OpName(op.Opcode), reason, need})
+		oi := p.Dialect.Info(op.Opcode) // not nil: analyze checked it
+		if reason, need := pc.check(i, oi); reason != "" {
+			out = append(out, NonPortable{i, op.Opcode, oi.Name, reason, need})
 		}
-		ids = op.appendOperands(ids[:0], p.Dialect)
+		ids = op.appendOperandsOf(ids[:0], oi)
 		for _, id := range ids {
 			if last[id] == int32(i) {
-				pc.form[id], pc.hasForm[id] = affine{}, false
+				pc.forms.drop(id)
 			}
 		}
 	}
@@ -79,46 +75,68 @@ func (p *Program) Portability() ([]NonPortable, error) {
 type portCtx struct {
 	p     *Program
 	inf   *info
-	known []xrng // (int64 bounds unless one leaves int64: range64.go)
-	// form is the linear form of every op where hasForm is set (else a
-	// source: itself); held by value, not allocated per op.
-	form    []affine
-	hasForm []bool
-	self    []aterm // self[i] is source i's term (formOf)
+	known ranges
+	// forms holds the linear forms of the ops that have one and uses
+	// ahead (any other op is a source: itself).
+	forms formStore
+	// scratch are the buffers an op's form is built in (see bufA):
+	// an op reads at most two forms at a time and writes one.
+	scratch [formBufs][maxAffineTerms]aterm
 	// operandFn is pc.operand, made once: the opcode table's span rules
 	// are called indirectly, so a method value made per call would escape.
 	operandFn func(int, int32) rng
 	knownFn   func(int32) xrng // pc.src, made once
 }
 
-// formOf returns the linear form of op id.
-func (pc *portCtx) formOf(id int32) affine {
-	if pc.hasForm[id] {
-		return pc.form[id]
+// The scratch buffers: the two operands' forms (bufA, bufB), the form
+// being built (bufC, and bufD where a sum's next partial sum is built from
+// the last one) and a built form shifted (bufE).
+const (
+	bufA = iota
+	bufB
+	bufC
+	bufD
+	bufE
+	formBufs
+)
+
+// buf returns scratch buffer k.
+func (pc *portCtx) buf(k int) []aterm { return pc.scratch[k][:] }
+
+// formOf returns the linear form of op id: its kept form, or (a source)
+// the one term id itself, written in buf.
+func (pc *portCtx) formOf(id int32, buf []aterm) affine {
+	f, ok := pc.forms.get(id)
+	if !ok {
+		buf[0] = aterm{id, 1}
+		f.terms = buf[:1:1]
 	}
-	// The one term of a source, held in pc.self (one allocation for the
-	// program, not one per use); capped, so no form appends into it.
-	pc.self[id] = aterm{id, 1}
-	return affine{terms: pc.self[id : id+1 : id+1], r: pc.known[id]}
+	f.r = pc.known.get(id)
+	return f
 }
 
 // check returns why op i is not portable, or "", and records known[i]:
 // the exact range of its values where it lies in op i's type, else (an op
 // that wraps or is not portable) the type's whole range.
-func (pc *portCtx) check(i int) (reason string, need QInterval) {
+func (pc *portCtx) check(i int, oi *OpInfo) (reason string, need QInterval) {
 	t := pc.inf.kif[i]
 	tr := typeRange64(t)
-	pc.known[i] = tr
+	pc.known.set(i, tr)
 	// A linear op's range is its form's: no interval arithmetic needed.
 	var r xrng
-	e, reason, linear := pc.p.linearStep(pc.inf, i)
-	if reason != "" {
-		return reason, need
+	var e int
+	linear := oi.step != nil
+	if linear {
+		if e, reason = oi.step(pc.p, pc.inf, i); reason != "" {
+			return reason, need
+		}
 	}
 	var f affine
-	if linear {
-		f, linear = pc.linear(i, e)
+	if linear && oi.form != nil {
+		f, linear = oi.form(pc, i, e)
 		r = f.r
+	} else {
+		linear = false
 	}
 	if !linear {
 		var unknown, ok bool
@@ -138,7 +156,7 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		// alkaid's sum shifts its exact result left to a finer step.
 		r = r.shl(uint(t.Fractionals - e))
 		if linear {
-			f, linear = f.shl(uint(t.Fractionals - e))
+			f, linear = f.shl(uint(t.Fractionals-e), pc.buf(bufE))
 		}
 		e = t.Fractionals
 		if linear {
@@ -159,30 +177,24 @@ func (pc *portCtx) check(i int) (reason string, need QInterval) {
 		need = QInterval{lo, hi, math.Ldexp(1, -t.Fractionals)}
 		return fmt.Sprintf("its exact result lies in %v but its type %v holds %v: it does not wrap", scaled(rb, t.Fractionals), t, scaled(tr.big(), t.Fractionals)), need
 	}
-	pc.known[i] = r
-	if linear {
-		if g, ok := f.sar(uint(e - t.Fractionals)); ok {
-			g.r = r
-			pc.form[i], pc.hasForm[i] = g, true
-		}
+	pc.known.set(i, r)
+	// A form is kept for the ops that read op i (none: last[i] is 0).
+	if linear && pc.inf.last[i] != 0 && f.divides(uint(e-t.Fractionals)) {
+		pc.forms.put(int32(i), f, uint(e-t.Fractionals))
 	}
 	return "", need
 }
 
-// linear returns the linear form of op i's exact result at fractional bits
-// e, if op i is linear (the opcode table's form: const, add, sub, sum,
-// const_add, ALIR neg) and the form can be built (see affine).
-func (pc *portCtx) linear(i, e int) (affine, bool) {
-	if form := pc.p.Dialect.Info(pc.p.Ops[i].Opcode).form; form != nil {
-		return form(pc, i, e)
+// at returns the form of op id, whose value is at fractional bits f, at
+// e, its terms in buf or the store.
+func (pc *portCtx) at(id int32, f, e int, buf []aterm) (affine, bool) {
+	if e == f {
+		return pc.formOf(id, buf), true
 	}
-	return affine{}, false
+	return pc.formOf(id, buf).shl(uint(e-f), buf)
 }
 
-// at returns the form of op id, whose value is at fractional bits f, at e.
-func (pc *portCtx) at(id int32, f, e int) (affine, bool) { return pc.formOf(id).shl(uint(e - f)) }
-
-func (pc *portCtx) src(s int32) xrng { return pc.known[s] }
+func (pc *portCtx) src(s int32) xrng { return pc.known.get(s) }
 
 func (pc *portCtx) fr(id int32) int { return pc.inf.kif[id].Fractionals }
 
@@ -190,34 +202,40 @@ func (pc *portCtx) fr(id int32) int { return pc.inf.kif[id].Fractionals }
 
 func formConst(pc *portCtx, i, e int) (affine, bool) { return constForm(pc.p.Ops[i].Data), true }
 
+// The forms are built in bufC (see portCtx.scratch).
+
 func formNeg(pc *portCtx, i, e int) (affine, bool) {
-	return constForm(0).add(pc.formOf(pc.p.Ops[i].ID0), -1, pc.src)
+	return constForm(0).add(pc.formOf(pc.p.Ops[i].ID0, pc.buf(bufA)), -1, pc.knownFn, pc.buf(bufC))
 }
 
 func formAddSub(pc *portCtx, i, e int) (affine, bool) {
-	op := pc.p.Ops[i]
+	op := &pc.p.Ops[i]
 	s := int64(1)
 	if op.Opcode == OpSub {
 		s = -1
 	}
-	a, ok := pc.at(op.ID0, pc.fr(op.ID0), e)
-	if !ok {
+	var a, b affine
+	ok := true
+	if fa := pc.fr(op.ID0); fa == e { // (at's common case, without a call)
+		a = pc.formOf(op.ID0, pc.buf(bufA))
+	} else if a, ok = pc.at(op.ID0, fa, e, pc.buf(bufA)); !ok {
 		return affine{}, false
 	}
-	b, ok := pc.at(op.ID1, pc.fr(op.ID1)-int(op.Data), e)
-	if !ok {
+	if fb := pc.fr(op.ID1) - int(op.Data); fb == e {
+		b = pc.formOf(op.ID1, pc.buf(bufB))
+	} else if b, ok = pc.at(op.ID1, fb, e, pc.buf(bufB)); !ok {
 		return affine{}, false
 	}
-	return a.add(b, s, pc.src)
+	return a.add(b, s, pc.knownFn, pc.buf(bufC))
 }
 
 func formConstAdd(pc *portCtx, i, e int) (affine, bool) {
-	op := pc.p.Ops[i]
+	op := &pc.p.Ops[i]
 	k, ek := int64(op.DataLow()), int(op.DataHigh())
 	if pc.p.Dialect == DAIS {
 		k, ek = op.Data, pc.inf.kif[i].Fractionals
 	}
-	a, ok := pc.at(op.ID0, pc.fr(op.ID0), e)
+	a, ok := pc.at(op.ID0, pc.fr(op.ID0), e, pc.buf(bufA))
 	if !ok {
 		return affine{}, false
 	}
@@ -225,13 +243,14 @@ func formConstAdd(pc *portCtx, i, e int) (affine, bool) {
 	if !ok {
 		return affine{}, false
 	}
-	return a.add(constForm(c), 1, pc.src)
+	return a.add(constForm(c), 1, pc.knownFn, pc.buf(bufC))
 }
 
+// formSum builds the partial sums in bufC and bufD by turns.
 func formSum(pc *portCtx, i, e int) (affine, bool) {
-	acc := constForm(0)
+	acc, next := constForm(0), bufC
 	for _, tm := range pc.p.Ops[i].Terms {
-		x, ok := pc.at(tm.ID, pc.fr(tm.ID)-int(tm.Shift), e)
+		x, ok := pc.at(tm.ID, pc.fr(tm.ID)-int(tm.Shift), e, pc.buf(bufA))
 		if !ok {
 			return affine{}, false
 		}
@@ -239,9 +258,10 @@ func formSum(pc *portCtx, i, e int) (affine, bool) {
 		if tm.Neg {
 			s = -1
 		}
-		if acc, ok = acc.add(x, s, pc.src); !ok {
+		if acc, ok = acc.add(x, s, pc.knownFn, pc.buf(next)); !ok {
 			return affine{}, false
 		}
+		next = bufC + bufD - next
 	}
 	return acc, true
 }
@@ -260,7 +280,7 @@ func (pc *portCtx) operand(i int, id int32) rng {
 			return r
 		}
 	}
-	return pc.known[id].big()
+	return pc.known.get(id).big()
 }
 
 // never returns the empty range of a mux branch that is never selected.
@@ -273,7 +293,7 @@ func never() rng { return rng{Lo: big.NewInt(1), Hi: big.NewInt(0)} }
 // it, the linear forms do).
 func (pc *portCtx) muxNever(i int, first bool) bool {
 	cond := pc.p.Ops[i].DataLow()
-	rc := pc.known[cond].big()
+	rc := pc.known.get(cond).big()
 	tc := pc.inf.kif[cond]
 	// muxTrue is monotone in the raw value over the condition's type, so
 	// it is constant over rc when it agrees at both ends.
@@ -320,7 +340,7 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 	} else {
 		b.Neg(b.Rsh(b.Neg(b), uint(-d))) // ceil(y/2^n) = -floor(-y/2^n)
 	}
-	rx := pc.known[x].big()
+	rx := pc.known.get(x).big()
 	if first {
 		hi := intrange.Min(rx.Hi, new(big.Int).Sub(b, big.NewInt(1)))
 		if hi.Cmp(rx.Lo) < 0 {
@@ -352,7 +372,7 @@ func (pc *portCtx) muxBranch(i int, first bool) (rng, bool) {
 		if id == x {
 			return rx
 		}
-		return pc.known[id].big()
+		return pc.known.get(id).big()
 	})
 	fb := pc.inf.kif[br].Fractionals
 	if reason != "" || r.Lo == nil || e < fb {
@@ -373,7 +393,7 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	if pc.inf.kif[q].Fractionals != f || pc.inf.kif[br].Fractionals != f {
 		return rng{}, false
 	}
-	rp, rq := pc.known[p].big(), pc.known[q].big()
+	rp, rq := pc.known.get(p).big(), pc.known.get(q).big()
 	one := big.NewInt(1)
 	var r rng
 	switch {

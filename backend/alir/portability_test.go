@@ -161,3 +161,30 @@ func TestConvertKeepsOutputs(t *testing.T) {
 		t.Errorf("converted %d ALIR and %d DAIS programs: too few", converted[0], converted[1])
 	}
 }
+
+// A form holds up to maxAffineTerms sources: s = x0 + ... + x(n-1), then
+// s - x0 is exactly x1 + ... + x(n-1), which its type just holds, while
+// s's interval minus x0's does not; with one term more, s is a source of
+// its own and s - x0 is not portable.
+func TestPortabilityFormLimit(t *testing.T) {
+	for _, n := range []int{maxAffineTerms, maxAffineTerms + 1} {
+		b := NewBuilder(ALIR, n)
+		x0 := b.Input(0, kif(1, 7, 0))
+		s := x0
+		for j := 1; j < n; j++ {
+			s = b.Add(s, b.Input(j, kif(1, 7, 0)), 0, kif(1, 20, 0))
+		}
+		// x1 + ... + x(n-1) lies in [-128(n-1), 127(n-1)]: 15 bits.
+		b.Output(b.Sub(s, x0, 0, kif(1, 14, 0)), 0, false)
+		p := mustBuild(t, b)
+		for _, check := range []func() ([]NonPortable, error){p.Portability, p.oldPortability} {
+			bad, err := check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := n > maxAffineTerms; (len(bad) > 0) != want || (want && bad[0].Index != len(p.Ops)-1) {
+				t.Errorf("%d terms: reported %v", n, bad)
+			}
+		}
+	}
+}

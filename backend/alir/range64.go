@@ -24,6 +24,43 @@ type xrng struct {
 	wide   *rng
 }
 
+// ranges holds a range per op, as an xrng would, in 16 bytes that hold no
+// pointer: the int64 bounds, or (lo > hi, and an entry in wide) a wide
+// range. Portability keeps one per op of a program.
+type ranges struct {
+	b    []bounds64
+	wide map[int32]*rng
+}
+
+type bounds64 struct{ lo, hi int64 }
+
+func newRanges(n int) ranges { return ranges{b: make([]bounds64, n)} }
+
+func (rs *ranges) get(i int32) xrng {
+	b := rs.b[i]
+	if b.lo > b.hi && rs.wide != nil {
+		if w, ok := rs.wide[i]; ok {
+			return xrng{wide: w}
+		}
+	}
+	return xrng{lo: b.lo, hi: b.hi}
+}
+
+func (rs *ranges) set(i int, x xrng) {
+	if x.wide == nil {
+		rs.b[i] = bounds64{x.lo, x.hi}
+		if rs.wide != nil {
+			delete(rs.wide, int32(i))
+		}
+		return
+	}
+	if rs.wide == nil {
+		rs.wide = map[int32]*rng{}
+	}
+	rs.b[i] = bounds64{1, 0}
+	rs.wide[int32(i)] = x.wide
+}
+
 // allWide makes every xrng wide and turns span64 off: the analysis then
 // runs on big.Ints only (for the tests that compare the two paths).
 var allWide bool

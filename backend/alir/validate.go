@@ -36,6 +36,9 @@ type info struct {
 	// Portability's refinements for a repeated operand (a - a, a * a) and
 	// for the kind of a bit operation.
 	plain bool
+	// last is the last op that reads each op (0 if none does), made by
+	// analyzeUses only.
+	last []int32
 }
 
 // Validate checks p: dialect and opcodes, causality, operand, condition,
@@ -59,7 +62,11 @@ func (p *Program) opErr(i int, format string, args ...any) error {
 	return &OpError{Index: i, Opcode: op.Opcode, Name: p.Dialect.OpName(op.Opcode), Err: fmt.Errorf(format, args...)}
 }
 
-func (p *Program) analyze() (*info, error) {
+func (p *Program) analyze() (*info, error) { return p.analyzeUses(false) }
+
+// analyzeUses is analyze, which also records inf.last if uses (in the same
+// pass over the ops: Portability's walk is memory-bound).
+func (p *Program) analyzeUses(uses bool) (*info, error) {
 	if p.Dialect != ALIR && p.Dialect != DAIS {
 		return nil, fmt.Errorf("unknown dialect %d", p.Dialect)
 	}
@@ -68,23 +75,41 @@ func (p *Program) analyze() (*info, error) {
 		return nil, fmt.Errorf("too many operations (%d)", n)
 	}
 	inf := &info{kif: make([]KIF, n)}
+	if uses {
+		inf.last = make([]int32, n)
+	}
 	var kifs KIFCache
-	for i, op := range p.Ops {
-		if p.Dialect.Info(op.Opcode) == nil {
+	var ids []int32 // the operands of one op, reused
+	for i := range p.Ops {
+		op := &p.Ops[i]
+		oi := p.Dialect.Info(op.Opcode)
+		if oi == nil {
 			return nil, p.opErr(i, "unknown opcode %d for %v", op.Opcode, p.Dialect)
 		}
-		t, err := kifs.KIF(op.QInt)
-		if err != nil {
-			return nil, p.opErr(i, "%v", err)
+		if i > 0 && op.QInt == p.Ops[i-1].QInt { // (runs of one type: no hash)
+			inf.kif[i] = inf.kif[i-1]
+		} else {
+			t, err := kifs.KIF(op.QInt)
+			if err != nil {
+				return nil, p.opErr(i, "%v", err)
+			}
+			inf.kif[i] = t
 		}
-		inf.kif[i] = t
-		if err := p.checkOperands(i); err != nil {
+		if err := p.checkOperands(i, oi); err != nil {
 			return nil, err
 		}
-		if err := p.checkData(i); err != nil {
-			return nil, err
+		if oi.check != nil {
+			if err := oi.check(p, i); err != nil {
+				return nil, err
+			}
 		}
-		if p.Dialect.Info(op.Opcode).Data == DataTable {
+		if uses {
+			ids = op.appendOperandsOf(ids[:0], oi)
+			for _, id := range ids {
+				inf.last[id] = int32(i)
+			}
+		}
+		if oi.Data == DataTable {
 			pad, err := p.lookupPad(i, inf.kif[op.ID0])
 			if err != nil {
 				return nil, err
@@ -113,8 +138,8 @@ func (p *Program) analyze() (*info, error) {
 
 // checkOperands checks that op i reads only earlier slots (or a valid input)
 // and leaves unused operand fields at -1, by its table entry's Operands.
-func (p *Program) checkOperands(i int) error {
-	op := p.Ops[i]
+func (p *Program) checkOperands(i int, oi *OpInfo) error {
+	op := &p.Ops[i]
 	earlier := func(what string, id int32) error {
 		if id < 0 || int(id) >= i {
 			return p.opErr(i, "%s %d does not refer to an earlier operation", what, id)
@@ -127,7 +152,7 @@ func (p *Program) checkOperands(i int) error {
 		}
 		return nil
 	}
-	switch p.Dialect.Info(op.Opcode).Operands {
+	switch oi.Operands {
 	case InputIndex:
 		if op.ID0 < 0 || int(op.ID0) >= len(p.InShifts) {
 			return p.opErr(i, "input index %d out of range (have %d inputs)", op.ID0, len(p.InShifts))
@@ -172,14 +197,6 @@ func (p *Program) checkOperands(i int) error {
 		return err
 	}
 	return unused("id1", op.ID1)
-}
-
-// checkData checks op i's Data by its table entry's rule.
-func (p *Program) checkData(i int) error {
-	if check := p.Dialect.Info(p.Ops[i].Opcode).check; check != nil {
-		return check(p, i)
-	}
-	return nil
 }
 
 // checkShift checks a shift (what) of op i against MaxShift.

@@ -18,13 +18,31 @@ import (
 // recorded: it is checked, and reported, every time.
 type verified struct {
 	prog  alir.Program // P's other fields: Ops nil, slices copied
-	ops   []alir.OpKey
-	terms []alir.Term // the terms of every op, in order
+	ops   []opKey
+	qints []alir.QInterval // the distinct intervals (by their bits) of ops
+	terms []alir.Term      // the terms of every op, in order
+}
+
+// opKey is an op's alir.OpKey in 24 bytes, not 48: its interval is an
+// index in verified.qints (a program has few; the copy of a 528k-op one
+// is 12 MB of fresh memory, not 25).
+type opKey struct {
+	data     int64
+	id0, id1 int32
+	q        int32
+	opcode   alir.Opcode
+}
+
+// qBits is an interval's bits: the exact identity same compares.
+type qBits [3]uint64
+
+func bitsOf(q alir.QInterval) qBits {
+	return qBits{math.Float64bits(q.Min), math.Float64bits(q.Max), math.Float64bits(q.Step)}
 }
 
 // verifiedCopy records p as verified.
 func verifiedCopy(p *alir.Program) *verified {
-	v := &verified{prog: *p, ops: make([]alir.OpKey, len(p.Ops))}
+	v := &verified{prog: *p, ops: make([]opKey, len(p.Ops))}
 	v.prog.Ops = nil
 	v.prog.InShifts = slices.Clone(p.InShifts)
 	v.prog.Outputs = slices.Clone(p.Outputs)
@@ -33,9 +51,23 @@ func verifiedCopy(p *alir.Program) *verified {
 		t.Values = slices.Clone(t.Values)
 		v.prog.Tables[i] = t
 	}
+	index := map[qBits]int32{}
+	var q int32
 	for i := range p.Ops {
-		v.ops[i] = alir.KeyOf(&p.Ops[i])
-		v.terms = append(v.terms, p.Ops[i].Terms...)
+		op := &p.Ops[i]
+		// Runs of ops of one interval need no lookup.
+		if i == 0 || !sameQ(op.QInt, p.Ops[i-1].QInt) {
+			b := bitsOf(op.QInt)
+			k, ok := index[b]
+			if !ok {
+				k = int32(len(v.qints))
+				index[b] = k
+				v.qints = append(v.qints, op.QInt)
+			}
+			q = k
+		}
+		v.ops[i] = opKey{data: op.Data, id0: op.ID0, id1: op.ID1, q: q, opcode: op.Opcode}
+		v.terms = append(v.terms, op.Terms...)
 	}
 	return v
 }
@@ -53,17 +85,15 @@ func (v *verified) same(p *alir.Program) bool {
 	terms := v.terms
 	for i := range p.Ops {
 		op := &p.Ops[i]
-		if !sameKey(alir.KeyOf(op), v.ops[i]) || len(op.Terms) > len(terms) ||
+		k := &v.ops[i]
+		if op.Opcode != k.opcode || op.ID0 != k.id0 || op.ID1 != k.id1 || op.Data != k.data ||
+			!sameQ(op.QInt, v.qints[k.q]) || len(op.Terms) > len(terms) ||
 			!slices.Equal(op.Terms, terms[:len(op.Terms)]) {
 			return false
 		}
 		terms = terms[len(op.Terms):]
 	}
 	return len(terms) == 0
-}
-
-func sameKey(a, b alir.OpKey) bool {
-	return a.Opcode == b.Opcode && a.ID0 == b.ID0 && a.ID1 == b.ID1 && a.Data == b.Data && sameQ(a.QInt, b.QInt)
 }
 
 func sameQ(a, b alir.QInterval) bool {
