@@ -85,6 +85,12 @@ func (t term) lead() bool { return !t.neg && t.shift == 0 }
 // the chain (2^0 of its root's value).
 func (t term) low() int { return int(t.shift) - t.f }
 
+// placedLike reports whether t and u have the same shift, position and
+// width: pairing either with a third term costs the same.
+func (t term) placedLike(u term) bool {
+	return t.shift == u.shift && t.low() == u.low() && t.w == u.w
+}
+
 // balancer holds the state of one Balance run.
 type balancer struct {
 	v     *view
@@ -296,7 +302,7 @@ func (b *balancer) rebuild(root int) bool {
 // (a shortcut: a matmul's sums of products are such chains).
 func alike(terms []term) bool {
 	for _, t := range terms[1:] {
-		if t.at != terms[0].at || t.shift != terms[0].shift || t.low() != terms[0].low() || t.w != terms[0].w {
+		if t.at != terms[0].at || !t.placedLike(terms[0]) {
 			return false
 		}
 	}
@@ -374,10 +380,10 @@ const pairWindow = 16
 // h. The bool reports that they are x and y.
 func (b *balancer) pair(h *termHeap, x, y term, by pairing) (term, term, bool) {
 	c := append(b.cands[:0], x, y)
-	same := x.low() == y.low() && x.w == y.w && x.shift == y.shift
+	same := x.placedLike(y)
 	for len(*h) > 0 && len(c) < pairWindow && (*h)[0].at <= y.at {
 		t := h.pop()
-		same = same && t.low() == x.low() && t.w == x.w && t.shift == x.shift
+		same = same && t.placedLike(x)
 		c = append(c, t)
 	}
 	b.cands = c[:0]
