@@ -53,11 +53,16 @@ type signals struct {
 	varies []bool
 }
 
-func (p *Program) signals(inf *info) signals {
+func (p *Program) signals(inf *info) signals { return signals{p.Varies(inf.kif)} }
+
+// Varies reports, for every op of p whose types are kif, whether some
+// input value changes its value (the rule of signals.varies, by which Info
+// tells constants and constant adds from adders).
+func (p *Program) Varies(kif []KIF) []bool {
 	v := make([]bool, len(p.Ops))
 	for i, op := range p.Ops {
 		e := p.Dialect.Info(op.Opcode)
-		if (e.Wraps && inf.kif[i].Width() == 0) || e.Kind == KindConstant {
+		if (e.Wraps && kif[i].Width() == 0) || e.Kind == KindConstant {
 			continue
 		}
 		if e.Kind == KindInput {
@@ -71,7 +76,7 @@ func (p *Program) signals(inf *info) signals {
 			v[i] = v[i] || v[j]
 		}
 	}
-	return signals{v}
+	return v
 }
 
 func constantTable(t Table) bool {
@@ -217,9 +222,7 @@ func (p *Program) adderDepth(sg signals) int {
 		for _, j := range op.operands(p.Dialect) {
 			level[i] = max(level[i], level[j])
 		}
-		if kind, adders := p.kindOf(i, sg); kind == KindAdder {
-			level[i] += treeLevels(adders)
-		}
+		level[i] += p.AdderLevels(i, sg.varies)
 	}
 	d := 0
 	for _, o := range p.Outputs {
@@ -228,6 +231,17 @@ func (p *Program) adderDepth(sg signals) int {
 		}
 	}
 	return d
+}
+
+// AdderLevels returns the levels of adders op i adds to a path from an
+// input (Info.AdderDepth's rule), given which ops vary (Varies): a
+// balanced tree of its adders (kindOf), none for a constant add or an op
+// that is no adder.
+func (p *Program) AdderLevels(i int, varies []bool) int {
+	if kind, adders := p.kindOf(i, signals{varies}); kind == KindAdder {
+		return treeLevels(adders)
+	}
+	return 0
 }
 
 // treeLevels returns ceil(log2(n+1)): the levels of a balanced tree of n

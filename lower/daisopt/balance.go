@@ -32,9 +32,11 @@ import (
 // them (the first pairWindow) it adds the two whose sum spans the fewest
 // bits (narrowSum), or whose adder costs the fewest LUTs (fewLUTs;
 // alir.AdderLUTs: aligned shifts, narrow ranges). Both trees are built,
-// and the one pairing strictly the two earliest terms (earliest), and the
-// better wins: earlier, then shallower (fewer adders on the root's longest
-// path), then fewer LUTs. Greedy pairing is not always the cheaper, and
+// and the one pairing strictly the two earliest terms (earliest, the
+// shallower first among terms available at once), and of those that make
+// the root neither later nor deeper the best wins: earlier, then shallower
+// (adder depth as otir-run info counts it: a constant add is no level),
+// then fewer LUTs. Greedy pairing is not always the cheaper, and
 // when carry_size >= 1 an adder's delay depends on its width, so that a
 // width-aware tree may be later. Only the strict tree is built when every
 // leaf is alike (alike), and not when a width-aware tree paired the two
@@ -63,18 +65,20 @@ func Balance(prog *ir.Operation, annotate bool) (int, error) {
 
 // term is one summand sign*value*2^shift of a chain: value is a slot's
 // result or a new node's, whose raw values at f fractional bits lie in s
-// (its type w bits wide), and which is available at time at, after depth
-// adders.
+// (its type w bits wide), and which is available at time at, at adder
+// depth depth (alir.Program.AdderLevels: a constant add adds no level);
+// varies tells that some input changes it (alir.Program.Varies).
 type term struct {
-	neg   bool
-	shift int64
-	id    int32 // the slot, or the id of a new node (balancer.next)
-	s     span
-	f     int
-	w     int
-	at    float64
-	depth int
-	seq   int // order of creation, to break ties
+	neg    bool
+	shift  int64
+	id     int32 // the slot, or the id of a new node (balancer.next)
+	s      span
+	f      int
+	w      int
+	at     float64
+	depth  int
+	varies bool
+	seq    int // order of creation, to break ties
 }
 
 // lead reports whether the term is +value*2^0, as the root's first operand
@@ -93,11 +97,12 @@ func (t term) placedLike(u term) bool {
 
 // balancer holds the state of one Balance run.
 type balancer struct {
-	v     *view
-	r     *ranges
-	inner []bool    // slot is an inner node of some chain
-	at    []float64 // time at which each slot is available
-	depth []int     // adders on the longest path to each slot
+	v      *view
+	r      *ranges
+	inner  []bool    // slot is an inner node of some chain
+	at     []float64 // time at which each slot is available
+	depth  []int     // adder depth of each slot, as otir-run info counts it
+	varies []bool    // some input changes the slot's value
 	// before lists, per root slot, the new nodes to insert before it.
 	before map[int][]alir.Op // new nodes, made before the root
 	root   map[int]alir.Op   // the rebuilt roots
@@ -120,7 +125,7 @@ type leafItem struct {
 
 func (v *view) balance() int {
 	n := len(v.p.Ops)
-	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), depth: make([]int, n),
+	b := &balancer{v: v, r: analyze(v), at: make([]float64, n), depth: make([]int, n), varies: v.p.Varies(v.kif),
 		before: map[int][]alir.Op{}, root: map[int]alir.Op{}, next: int32(n), drop: make([]bool, n)}
 	b.markInner()
 	rebuilt := 0
@@ -137,9 +142,8 @@ func (v *view) balance() int {
 		}
 		if isAdder(op.Opcode) {
 			t += b.delay(v.kif[i].Width())
-			d++
 		}
-		b.at[i], b.depth[i] = t, d
+		b.at[i], b.depth[i] = t, d+v.p.AdderLevels(i, b.varies)
 	}
 	if rebuilt == 0 {
 		return 0
@@ -207,7 +211,8 @@ func (b *balancer) leaves(root int) (terms []term, inner []int32) {
 		if int(it.slot) != root && !b.inner[it.slot] {
 			k := b.v.kif[it.slot]
 			terms = append(terms, term{neg: it.neg, shift: it.shift, id: it.slot,
-				s: b.r.span[it.slot], f: k.Fractionals, w: k.Width(), at: b.at[it.slot], depth: b.depth[it.slot], seq: len(terms)})
+				s: b.r.span[it.slot], f: k.Fractionals, w: k.Width(), at: b.at[it.slot], depth: b.depth[it.slot],
+				varies: b.varies[it.slot], seq: len(terms)})
 			continue
 		}
 		if int(it.slot) != root {
@@ -230,8 +235,9 @@ func (b *balancer) slotLUTs(i int) int {
 }
 
 // tree is a rebuilt chain: the new nodes, in order, and the root's op
-// (operands wired), ready at time at after depth adders, its adders
-// costing luts. strict says that each node added the two earliest terms.
+// (operands wired): its operands are ready at time at, the root itself is
+// at adder depth depth (as otir-run info counts it), and its adders cost
+// luts. strict says that each node added the two earliest terms.
 type tree struct {
 	nodes  []alir.Op
 	root   alir.Op
@@ -262,14 +268,15 @@ func (b *balancer) rebuild(root int) bool {
 		return false
 	}
 	rop := b.v.p.Ops[root]
-	old := tree{at: math.Max(b.at[rop.ID0], b.at[rop.ID1]), depth: max(b.depth[rop.ID0], b.depth[rop.ID1]), luts: b.slotLUTs(root)}
+	old := tree{at: math.Max(b.at[rop.ID0], b.at[rop.ID1]), luts: b.slotLUTs(root),
+		depth: max(b.depth[rop.ID0], b.depth[rop.ID1]) + b.v.p.AdderLevels(root, b.varies)}
 	for _, s := range inner {
 		old.luts += b.slotLUTs(int(s))
 	}
 	var best tree
 	ok, strictBuilt := false, false
-	consider := func(t tree, tok bool) {
-		if tok && (!ok || t.better(best)) {
+	consider := func(t tree, tok bool) { // the best tree that delays nothing
+		if tok && t.at <= old.at && t.depth <= old.depth && (!ok || t.better(best)) {
 			best, ok = t, true
 		}
 	}
@@ -283,7 +290,7 @@ func (b *balancer) rebuild(root int) bool {
 	if !strictBuilt {
 		consider(b.tree(root, terms, earliest))
 	}
-	if !ok || best.at > old.at || best.depth > old.depth || (best.at == old.at && best.luts >= old.luts) {
+	if !ok || (best.at == old.at && best.luts >= old.luts) {
 		return false
 	}
 	b.next += int32(len(best.nodes))
@@ -293,7 +300,7 @@ func (b *balancer) rebuild(root int) bool {
 		b.drop[s] = true
 	}
 	b.at[root] = best.at + b.delay(b.v.kif[root].Width())
-	b.depth[root] = best.depth + 1
+	b.depth[root] = best.depth
 	return true
 }
 
@@ -313,7 +320,7 @@ func alike(terms []term) bool {
 // slot root, its new nodes numbered from b.next, pairing terms as by says.
 // ok is false when some node
 // cannot be made (see node) or the root's operands would not be exact at
-// its step. The tree's at and depth are its root's operands'.
+// its step. The tree's at is its root's operands', its depth the root's.
 func (b *balancer) tree(root int, terms []term, by pairing) (t tree, ok bool) {
 	rop := b.v.p.Ops[root]
 	h := append(b.heap[:0], terms...)
@@ -355,7 +362,7 @@ func (b *balancer) tree(root int, terms []term, by pairing) (t tree, ok bool) {
 	t.root = op
 	k := b.v.kif[root]
 	t.luts += alir.PlacedAdderLUTs(l.low(), l.w, r.low(), r.w, -k.Fractionals, k.Width())
-	t.at, t.depth = math.Max(l.at, r.at), max(l.depth, r.depth)
+	t.at, t.depth = math.Max(l.at, r.at), max(l.depth, r.depth)+addLevel(l, r)
 	return t, true
 }
 
@@ -439,7 +446,18 @@ func (b *balancer) node(x, y term, id int32) (term, alir.Op, bool) {
 	op, _ := combine(l, r, q)
 	op.ID0, op.ID1 = l.id, r.id
 	at := math.Max(l.at, r.at) + b.delay(k.Width())
-	return term{neg: l.neg, shift: l.shift, id: id, s: s, f: k.Fractionals, w: k.Width(), at: at, depth: max(l.depth, r.depth) + 1}, op, true
+	return term{neg: l.neg, shift: l.shift, id: id, s: s, f: k.Fractionals, w: k.Width(), at: at,
+		depth: max(l.depth, r.depth) + addLevel(l, r), varies: l.varies || r.varies}, op, true
+}
+
+// addLevel is the adder level an add or sub of l and r adds to a path
+// (alir.Program.AdderLevels' rule for two operands): one when both vary,
+// none for a constant add.
+func addLevel(l, r term) int {
+	if l.varies && r.varies {
+		return 1
+	}
+	return 0
 }
 
 // combine returns the add or sub computing l.val ± r.val*2^(r.shift-l.shift)
@@ -456,7 +474,7 @@ func combine(l, r term, q alir.QInterval) (alir.Op, bool) {
 	return alir.Op{ID0: -1, ID1: -1, Opcode: code, Data: d, QInt: q}, true
 }
 
-// termHeap orders terms by availability, then creation: a binary
+// termHeap orders terms by availability, then adder depth, then creation: a binary
 // min-heap, as container/heap keeps one (the same order of pops), without
 // boxing each term in an interface.
 type termHeap []term
@@ -464,6 +482,9 @@ type termHeap []term
 func (h termHeap) less(i, j int) bool {
 	if h[i].at != h[j].at {
 		return h[i].at < h[j].at
+	}
+	if h[i].depth != h[j].depth {
+		return h[i].depth < h[j].depth
 	}
 	return h[i].seq < h[j].seq
 }

@@ -234,8 +234,38 @@ func TestBalanceNeverAddsLatency(t *testing.T) {
 	}
 }
 
-// Balancing never grows an output's adder depth nor the adder count, and
-// it saves LUTs: on random programs (unit and width-dependent adder
+// infoDepths returns each output's adder depth as otir-run info counts it
+// (alir.Program.AdderLevels: a constant add adds no level).
+func infoDepths(t *testing.T, p *alir.Program) []int {
+	t.Helper()
+	kif := make([]alir.KIF, len(p.Ops))
+	for i, op := range p.Ops {
+		k, err := op.QInt.KIF()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kif[i] = k
+	}
+	varies := p.Varies(kif)
+	level := make([]int, len(p.Ops))
+	for i, op := range p.Ops {
+		ids, k := args(op)
+		for _, a := range ids[:k] {
+			level[i] = max(level[i], level[a])
+		}
+		level[i] += p.AdderLevels(i, varies)
+	}
+	depths := make([]int, len(p.Outputs))
+	for k, o := range p.Outputs {
+		if o.Index >= 0 {
+			depths[k] = level[o.Index]
+		}
+	}
+	return depths
+}
+
+// Balancing never grows an output's adder depth (each adder counted, and
+// as otir-run info counts it) nor the adder count, and it saves LUTs: on random programs (unit and width-dependent adder
 // delays) their adders' estimated LUTs fall.
 func TestBalanceKeepsDepthSavesLUTs(t *testing.T) {
 	lutsBefore, lutsAfter := 0, 0
@@ -254,6 +284,12 @@ func TestBalanceKeepsDepthSavesLUTs(t *testing.T) {
 		for k := range d0 {
 			if d1[k] > d0[k] {
 				t.Errorf("seed %d: output %d at adder depth %d, was %d", seed, k, d1[k], d0[k])
+			}
+		}
+		i0, i1 := infoDepths(t, p), infoDepths(t, after)
+		for k := range i0 {
+			if i1[k] > i0[k] {
+				t.Errorf("seed %d: output %d at adder depth %d as info counts it, was %d", seed, k, i1[k], i0[k])
 			}
 		}
 		lutsBefore += adderLUTs(t, p)
