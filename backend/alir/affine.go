@@ -147,12 +147,13 @@ func (f affine) shl(s uint, dst []aterm) (affine, bool) {
 	return g, true
 }
 
+// shl64 returns v*2^s, or false on overflow (intrange's checked shift, for
+// a shift that may be any uint).
 func shl64(v int64, s uint) (int64, bool) {
-	if s >= 63 {
+	if s > 63 {
 		return 0, v == 0
 	}
-	r := v << s
-	return r, r>>s == v
+	return intrange.ShlInt64(v, int(s))
 }
 
 // add returns f + sign*g with its terms in dst (maxAffineTerms long, apart
@@ -213,16 +214,9 @@ func (f affine) add(g affine, sign int64, src func(int32) xrng, dst []aterm) (af
 // addMul64 returns a + sign*b (sign = ±1), or false on overflow.
 func addMul64(a, b, sign int64) (int64, bool) {
 	if sign < 0 {
-		if b == -1<<63 {
-			return 0, false
-		}
-		b = -b
+		return intrange.SubInt64(a, b)
 	}
-	r := a + b
-	if (a >= 0) == (b >= 0) && (r >= 0) != (a >= 0) {
-		return 0, false
-	}
-	return r, true
+	return intrange.AddInt64(a, b)
 }
 
 // divides reports whether 2^s divides f's constant and every coefficient
