@@ -218,7 +218,7 @@ const docMark = "\x1eDOCEX-EXIT "
 
 // runDocExample runs a block's commands in one bash in dir and returns the
 // output of each, with "[exit status N]" added when it is not 0.
-func runDocExample(ctx context.Context, b docExample, dir string, env []string) ([]string, error) {
+func runDocExample(ctx context.Context, b docExample, dir string, env []string) (outs []string, cpu time.Duration, err error) {
 	var script strings.Builder
 	script.WriteString("exec 2>&1\n")
 	for _, c := range b.cmds {
@@ -230,13 +230,15 @@ func runDocExample(ctx context.Context, b docExample, dir string, env []string) 
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	err := cmd.Run()
-	var outs []string
+	err = cmd.Run()
+	if st := cmd.ProcessState; st != nil {
+		cpu = st.UserTime() + st.SystemTime()
+	}
 	rest := out.String()
 	for range b.cmds {
 		k := strings.Index(rest, docMark)
 		if k < 0 {
-			return outs, fmt.Errorf("the shell ended early (%v); its last output:\n%s", err, rest)
+			return outs, cpu, fmt.Errorf("the shell ended early (%v); its last output:\n%s", err, rest)
 		}
 		text := rest[:k]
 		rest = rest[k+len(docMark):]
@@ -251,9 +253,9 @@ func runDocExample(ctx context.Context, b docExample, dir string, env []string) 
 		rest = rest[e+1:]
 	}
 	if ctx.Err() != nil {
-		return outs, ctx.Err()
+		return outs, cpu, ctx.Err()
 	}
-	return outs, nil
+	return outs, cpu, nil
 }
 
 // outputLines splits a command's output into lines.
@@ -317,9 +319,30 @@ func repoRoot() string {
 }
 
 // haveTool tells whether a tool named by a "needs" marker is here: a
-// command on PATH, "shared" (../shared beside the repository), or a
-// Python module that python3 imports (numpy, torch).
+// command on PATH, "shared" (../shared beside the repository), a Python
+// module that python3 imports (numpy, torch), or an environment variable
+// that is set (a name in capitals, such as OTIR_QONNX_ZOO).
 func haveTool(name, path string) bool {
+	toolsMu.Lock()
+	defer toolsMu.Unlock()
+	have, ok := toolsSeen[name]
+	if !ok {
+		have = lookTool(name, path)
+		toolsSeen[name] = have
+	}
+	return have
+}
+
+// toolsSeen caches haveTool's answers: importing torch takes a second.
+var (
+	toolsMu   sync.Mutex
+	toolsSeen = map[string]bool{}
+)
+
+func lookTool(name, path string) bool {
+	if strings.ToUpper(name) == name {
+		return os.Getenv(name) != ""
+	}
 	switch name {
 	case "shared":
 		st, err := os.Stat(filepath.Join(repoRoot(), "..", "shared"))
@@ -453,8 +476,11 @@ func TestDocExamples(t *testing.T) {
 					continue
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				outs, err := runDocExample(ctx, b, dir, env)
+				outs, cpu, err := runDocExample(ctx, b, dir, env)
 				cancel()
+				if cpu > time.Second {
+					t.Logf("%s:%d: %.1f s of CPU", rel, b.line, cpu.Seconds())
+				}
 				for i, out := range outs {
 					c := b.cmds[i]
 					if ok, got := checkDocOutput(c, out); !ok {
