@@ -1,30 +1,5 @@
 package tests
 
-// TestDocExamples runs the command examples of README.md and docs/*.md and
-// compares their output with the text shown, so that the docs show real
-// commands with real output. The conventions are in README.md, "Command
-// examples in the docs"; in short:
-//
-//   - a fenced block whose first line starts with "$ " is an example; each
-//     "$ " line (with its "\" continuations, open quotes and heredocs) is a
-//     command, and the lines after it up to the next "$ " its output
-//     (stdout and stderr together);
-//   - the output must match exactly, except that a line "..." (indentation
-//     allowed) matches any run of lines, none included;
-//   - a command that exits non-zero shows "[exit status N]" as its last
-//     line;
-//   - the blocks of one doc run in order, each in a fresh bash in the doc's
-//     scratch directory (files carry over, cd and variables do not), with
-//     the freshly built tools first on PATH and bin/, tests/, examples/,
-//     scripts/ and ../shared/ there as from the repository's root;
-//   - an HTML comment on the line before the fence changes that:
-//     "<!-- doc-example: not checked: REASON -->" skips the block,
-//     "<!-- doc-example: needs TOOL ... -->" skips it when a tool is absent,
-//     "<!-- doc-example: file NAME -->" writes the block (no example) to
-//     the file NAME for the examples after it.
-//
-//	go test ./tests -run 'TestDocExamples/README.md' -v
-
 import (
 	"bytes"
 	"context"
@@ -392,6 +367,18 @@ func docScratch(t *testing.T, root, name, bin string) string {
 	return dir
 }
 
+// TestDocExamples runs the command examples of README.md and docs/*.md and
+// compares their output with the text shown, so that the docs show real
+// commands with real output. The conventions are in README.md, "Command
+// examples in the docs": a fenced block whose first line starts with "$ "
+// is an example; each "$ " line (with its continuations and heredocs) is a
+// command and the lines up to the next "$ " its output, matched exactly but
+// for "..." lines and trailing spaces, with "[exit status N]" last when N is
+// not 0. The blocks of a doc run in order in one scratch folder, each in a
+// new bash; "<!-- doc-example: ... -->" markers skip a block (needs, not
+// checked) or write a file. One doc:
+//
+//	go test ./tests -run 'TestDocExamples/docs/rtl.md' -v
 func TestDocExamples(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash on PATH")
@@ -542,4 +529,94 @@ func joinLines(ls []string) string {
 		return ""
 	}
 	return strings.Join(ls, "\n") + "\n"
+}
+
+// TestDocExampleParsing checks how blocks split into commands and outputs,
+// and what the markers and "..." mean.
+func TestDocExampleParsing(t *testing.T) {
+	doc := strings.Join([]string{
+		"text",
+		"<!-- doc-example: needs iverilog numpy -->",
+		"```",
+		"$ echo 'a",
+		"b' \\",
+		"  c",
+		"a",
+		"b c",
+		"$ cat <<'EOF' | wc -l   # a heredoc",
+		"x",
+		"EOF",
+		"1",
+		"$ true <<< 'no heredoc'",
+		"```",
+		"<!-- doc-example: not checked: timings -->",
+		"```",
+		"$ date",
+		"```",
+		"<!-- doc-example: file in.txt -->",
+		"```mlir",
+		"some input",
+		"```",
+		"```",
+		"not an example",
+		"```",
+	}, "\n")
+	blocks, err := parseDocExamples(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 3 {
+		t.Fatalf("%d blocks, want 3 (two examples and a file)", len(blocks))
+	}
+	b := blocks[0]
+	if !slices.Equal(b.needs, []string{"iverilog", "numpy"}) || b.skip != "" {
+		t.Errorf("first block: needs %q, skip %q", b.needs, b.skip)
+	}
+	want := []docCommand{
+		{line: 4, text: "echo 'a\nb' \\\n  c", want: []string{"a", "b c"}},
+		{line: 9, text: "cat <<'EOF' | wc -l   # a heredoc\nx\nEOF", want: []string{"1"}},
+		{line: 13, text: "true <<< 'no heredoc'"},
+	}
+	if len(b.cmds) != len(want) {
+		t.Fatalf("%d commands, want %d: %+v", len(b.cmds), len(want), b.cmds)
+	}
+	for i, c := range b.cmds {
+		if c.line != want[i].line || c.text != want[i].text || !slices.Equal(c.want, want[i].want) {
+			t.Errorf("command %d: %+v, want %+v", i, c, want[i])
+		}
+	}
+	if blocks[1].skip != "timings" {
+		t.Errorf("second block: skip %q, want timings", blocks[1].skip)
+	}
+	if blocks[2].file != "in.txt" || blocks[2].content != "some input\n" {
+		t.Errorf("file block: %q %q", blocks[2].file, blocks[2].content)
+	}
+	if _, err := parseDocExamples("```\n$ echo 'open\n```\n"); err == nil {
+		t.Error("a quote left open to the end of the block is not an error")
+	}
+	if _, err := parseDocExamples("```\n$ a\nout\n```\n```\nx\n$ b\n```\n"); err != nil {
+		t.Errorf("a block not starting with $ is no example: %v", err)
+	}
+
+	for _, m := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"a\nb", "a\nb", true},
+		{"a\nb", "a\nb\nc", false},
+		{"a\n...", "a\nb\nc", true},
+		{"a\n...", "a", true},
+		{"  ...\nc", "a\nb\nc", true},
+		{"a\n...\nc", "a\nc\nb", false},
+		{"a  ", "a", true},
+		{"a", "b", false},
+	} {
+		if got := matchLines(strings.Split(m.want, "\n"), strings.Split(m.got, "\n")); got != m.ok {
+			t.Errorf("matchLines(%q, %q) = %v, want %v", m.want, m.got, got, m.ok)
+		}
+	}
+	c := docCommand{want: []string{"[exit status 0]"}}
+	if ok, got := checkDocOutput(c, ""); !ok {
+		t.Errorf("a shown [exit status 0] does not match a command that succeeds: %q", got)
+	}
 }
