@@ -435,7 +435,7 @@ func TestDocExamples(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
 			dir := docScratch(t, root, strings.TrimSuffix(filepath.Base(doc), ".md"), bin)
-			checked, examples := 0, 0
+			checked, examples, commands := 0, 0, 0
 			var fixes []docFix
 			for _, b := range blocks {
 				if b.file != "" {
@@ -483,8 +483,9 @@ func TestDocExamples(t *testing.T) {
 					t.Errorf("%s:%d: %v", rel, b.line, err)
 				}
 				checked++
+				commands += len(b.cmds)
 			}
-			t.Logf("%s: %d of %d examples checked", rel, checked, examples)
+			t.Logf("%s: %d of %d examples checked (%d commands)", rel, checked, examples, commands)
 			if len(fixes) > 0 {
 				if err := os.WriteFile(doc, []byte(applyDocFixes(string(content), fixes)), 0o644); err != nil {
 					t.Fatal(err)
