@@ -476,7 +476,7 @@ func TestDocExamples(t *testing.T) {
 							continue
 						}
 						t.Errorf("%s:%d: $ %s\noutput differs (- shown, + real; a line ... matches any run of lines):\n%s",
-							rel, c.line, firstLine(c.text), lit.LineDiff(joinLines(c.want), joinLines(got)))
+							rel, c.line, firstLine(c.text), lit.LineDiff(joinLines(c.want), joinLines(elideLike(c.want, got))))
 					}
 				}
 				if err != nil {
@@ -516,6 +516,34 @@ func applyDocFixes(content string, fixes []docFix) string {
 		lines = slices.Replace(lines, start, start+len(f.cmd.want), got...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// elideLike is got with the runs that the "..." lines of want seem to
+// stand for replaced by "...", so that a diff shows only what differs: each
+// "..." takes the lines up to the next occurrence of the line after it.
+func elideLike(want, got []string) []string {
+	var out []string
+	g := 0
+	for w, line := range want {
+		if !isEllipsis(line) {
+			if g < len(got) {
+				out = append(out, got[g])
+				g++
+			}
+			continue
+		}
+		k := len(got) - g // a final "..." takes the rest
+		if w+1 < len(want) {
+			k = slices.IndexFunc(got[g:], func(l string) bool {
+				return strings.TrimRight(l, " \t") == strings.TrimRight(want[w+1], " \t")
+			})
+		}
+		if k >= 0 {
+			out = append(out, line)
+			g += k
+		}
+	}
+	return append(out, got[g:]...)
 }
 
 func isEllipsis(line string) bool { return strings.TrimSpace(line) == "..." }
@@ -614,6 +642,16 @@ func TestDocExampleParsing(t *testing.T) {
 	} {
 		if got := matchLines(strings.Split(m.want, "\n"), strings.Split(m.got, "\n")); got != m.ok {
 			t.Errorf("matchLines(%q, %q) = %v, want %v", m.want, m.got, got, m.ok)
+		}
+	}
+	for _, e := range []struct{ want, got, elided string }{
+		{"a\n...\nd", "a\nb\nc\nd", "a\n...\nd"},
+		{"a\n...\nd", "a\nb\nc\nx", "a\nb\nc\nx"},
+		{"a\n...", "x\nb\nc", "x\n..."},
+	} {
+		got := elideLike(strings.Split(e.want, "\n"), strings.Split(e.got, "\n"))
+		if strings.Join(got, "\n") != e.elided {
+			t.Errorf("elideLike(%q, %q) = %q, want %q", e.want, e.got, got, e.elided)
 		}
 	}
 	c := docCommand{want: []string{"[exit status 0]"}}
