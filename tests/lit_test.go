@@ -44,14 +44,7 @@ func TestLit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	binDir := filepath.Join(t.TempDir(), "bin")
-	log, err := lit.BuildBinaries(filepath.Dir(root), binDir)
-	if log != "" {
-		t.Log(log)
-	}
-	if err != nil {
-		t.Error(err)
-	}
+	binDir := builtTools(t)
 	cfg := &lit.Config{BinDir: binDir, Features: features(binDir)}
 	// Bound the number of tests running at once: each may start several
 	// processes, and the machine is small.
