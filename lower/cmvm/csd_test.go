@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -79,4 +80,64 @@ func TestCSDProperties(t *testing.T) {
 	}
 	check(math.MinInt64)
 	check(math.MaxInt64)
+}
+
+// Every form msdForms returns has CSD's digit count and v's value, and
+// they are distinct: 3 (2^2 - 2^0) has two; 5 and MaxInt64 (2^63 - 2^0)
+// one, no pair to rewrite; 0x33 (2^6 - 2^4 + 2^2 - 2^0) five, its three
+// overlapping pairs taken disjointly; a 64-bit value with six pairs
+// 2^msdMaxPairs.
+func TestMSDForms(t *testing.T) {
+	for _, tc := range []struct {
+		v     int64
+		forms int
+	}{
+		{3, 2}, {-3, 2}, {5, 1}, {0, 1}, {91, 2}, {0x33, 5}, {math.MaxInt64, 1}, {math.MinInt64, 1},
+		{0x0303030303030303, 1 << msdMaxPairs},
+	} {
+		forms := msdForms(tc.v)
+		if len(forms) != tc.forms {
+			t.Errorf("msdForms(%d): %d forms, want %d", tc.v, len(forms), tc.forms)
+		}
+		seen := map[string]bool{}
+		for _, f := range forms {
+			if len(f) != len(csd(tc.v)) {
+				t.Errorf("msdForms(%d): %v has %d digits, CSD %d", tc.v, f, len(f), len(csd(tc.v)))
+			}
+			var sum uint64
+			key := ""
+			for _, d := range f {
+				sum += uint64(int64(d.sign)) << uint(d.shift)
+				key += string(rune(d.shift)) + string(rune(d.sign+2))
+			}
+			if int64(sum) != tc.v {
+				t.Errorf("msdForms(%d): %v sums to %d", tc.v, f, int64(sum))
+			}
+			if seen[key] {
+				t.Errorf("msdForms(%d): %v twice", tc.v, f)
+			}
+			seen[key] = true
+		}
+	}
+}
+
+// msdRows writes every row as its coefficients, in as many digits as CSD.
+func TestMSDRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	m := randomMatrix(rng, 12, 9, 127)
+	rows, csdRows := msdRows(m), matrixRows(m)
+	for i, r := range rows {
+		got := make([]int64, len(m[i]))
+		for _, tm := range r.terms {
+			got[tm.node] += int64(tm.sign) << uint(tm.shift)
+		}
+		for j := range got {
+			if got[j] != m[i][j] {
+				t.Fatalf("row %d, column %d: %d, want %d", i, j, got[j], m[i][j])
+			}
+		}
+		if len(r.terms) != len(csdRows[i].terms) {
+			t.Errorf("row %d: %d digits, CSD %d", i, len(r.terms), len(csdRows[i].terms))
+		}
+	}
 }

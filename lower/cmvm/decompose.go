@@ -127,7 +127,7 @@ func spanRows(rows [][]int64, rng *rand.Rand, shallow bool, maxHops int) *spanni
 // rows), solves the CMVM of D, then sums the D along each output's path.
 func (e *engine) solveRowTree(m [][]int64) ([]ref, error) {
 	sp := spanRows(m, e.rng, e.shallow, e.maxHops)
-	dRefs, err := e.solveRows(matrixRows(sp.diff))
+	dRefs, err := e.solveRows(e.rowsOf(sp.diff))
 	if err != nil {
 		return nil, err
 	}

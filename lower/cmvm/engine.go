@@ -50,6 +50,9 @@ type engine struct {
 	shallow bool
 	// maxHops limits the height of the spanning trees (spanRows); 0: none.
 	maxHops int
+	// msd writes coefficients in the signed-digit forms msdRows picks
+	// instead of CSD.
+	msd bool
 	// objective selects how CSE values patterns (choose); bonus is the
 	// occurrence bonus chooseLUTs credits (occurrenceBonus, or drawn by a
 	// randomised attempt).

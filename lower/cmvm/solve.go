@@ -176,6 +176,7 @@ func slackOf(opt Options, n *normalized) int {
 type plan struct {
 	st      strategy
 	maxHops int
+	msd     bool // coefficients in msdRows' forms, not CSD
 }
 
 // plans returns the deterministic attempts: each strategy once, and under
@@ -196,8 +197,20 @@ func plans(opt Options, n *normalized) []plan {
 		}
 		ps = append(ps, plan{st: st})
 	}
+	if digitPairs(n) <= msdPairs {
+		for _, p := range ps {
+			p.msd = true
+			ps = append(ps, p)
+		}
+	}
 	return ps
 }
+
+// msdPairs is the largest problem (in digit pairs) whose attempts are made
+// twice, in CSD and in msdRows' forms: the jet tagger's 64x32 int8 layer
+// has about 280,000 pairs, a block of a 128x128 int8 matrix 2 million,
+// which keeps its time (docs/cmvm.md).
+const msdPairs = 1 << 20
 
 // maxHopsLog bounds the height limits plans tries (2 .. 2^maxHopsLog).
 const maxHopsLog = 4
@@ -397,11 +410,12 @@ func attempt(ws *workspace, n *normalized, model CostModel, bound int, pl plan, 
 	st := pl.st
 	e.shallow = st == rowTreeShallow || st == colTreeShallow
 	e.maxHops = pl.maxHops
+	e.msd = pl.msd
 	var refs []ref
 	var err error
 	switch st {
 	case plainRows:
-		refs, err = e.solveRows(matrixRows(n.rows))
+		refs, err = e.solveRows(e.rowsOf(n.rows))
 	case rowTree, rowTreeShallow:
 		refs, err = e.solveRowTree(n.rows)
 	case colTree, colTreeShallow:

@@ -75,7 +75,7 @@ func TestAutoRestarts(t *testing.T) {
 		opt  Options
 		want int
 	}{
-		{8, Options{}, 1},
+		{8, Options{}, 0}, // its budget goes to the CSD and signed-digit attempts (plans)
 		{16, Options{}, 0},
 		{64, Options{MaxDepth: DepthMinimal}, 0},
 	} {
