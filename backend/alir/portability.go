@@ -124,12 +124,9 @@ func (pc *portCtx) check(i int, oi *OpInfo) (reason string, need QInterval) {
 	pc.known.set(i, tr)
 	// A linear op's range is its form's: no interval arithmetic needed.
 	var r xrng
-	var e int
-	linear := oi.step != nil
-	if linear {
-		if e, reason = oi.step(pc.p, pc.inf, i); reason != "" {
-			return reason, need
-		}
+	e, reason, linear := pc.p.linearStep(oi, pc.inf, i)
+	if reason != "" {
+		return reason, need
 	}
 	var f affine
 	if linear && oi.form != nil {
@@ -412,11 +409,12 @@ func (pc *portCtx) muxCompare(p, q, br int32, first bool) (rng, bool) {
 	return r, true
 }
 
-// linearStep reports whether op i is linear (the opcode table's step:
-// const, add, sub, sum, const_add, ALIR neg), and if so the fractional bits
-// e of its exact result, or why it is not portable whatever its operands.
-func (p *Program) linearStep(inf *info, i int) (e int, reason string, linear bool) {
-	step := p.Dialect.Info(p.Ops[i].Opcode).step
+// linearStep reports whether op i, of table entry oi, is linear (the
+// opcode table's step: const, add, sub, sum, const_add, ALIR neg), and if
+// so the fractional bits e of its exact result, or why it is not portable
+// whatever its operands.
+func (p *Program) linearStep(oi *OpInfo, inf *info, i int) (e int, reason string, linear bool) {
+	step := oi.step
 	if step == nil {
 		return 0, "", false
 	}

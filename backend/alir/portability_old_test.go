@@ -72,7 +72,7 @@ func (pc *oldPortCtx) check(i int) (reason string, need QInterval) {
 	tr := typeRange64(t)
 	pc.known.set(i, tr)
 	var r xrng
-	e, reason, linear := pc.p.linearStep(pc.inf, i)
+	e, reason, linear := pc.p.linearStep(pc.p.Dialect.Info(pc.p.Ops[i].Opcode), pc.inf, i)
 	if reason != "" {
 		return reason, need
 	}

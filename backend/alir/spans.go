@@ -81,7 +81,7 @@ func (r *Ranges) StepOK(i int, t KIF) bool {
 	if p.portableShift(inf, i) != "" {
 		return false
 	}
-	e, reason, linear := p.linearStep(inf, i)
+	e, reason, linear := p.linearStep(p.Dialect.Info(p.Ops[i].Opcode), inf, i)
 	if !linear {
 		zero := func(int, int32) rng { return intrange.Point(new(big.Int)) }
 		_, e, reason = p.Dialect.Info(p.Ops[i].Opcode).span(p, inf, i, zero)
