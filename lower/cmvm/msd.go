@@ -22,20 +22,19 @@ func msdForms(v int64) [][]digit {
 		}
 	}
 	forms := [][]digit{c}
-masks:
 	for mask := 1; mask < 1<<len(pairs); mask++ {
-		flip := make(map[int]bool, len(pairs))
+		var flip uint64 // bit k: rewrite digits k and k+1
 		for b, k := range pairs {
 			if mask>>b&1 == 1 {
-				if flip[k-1] {
-					continue masks // pairs k-1 and k share digit k
-				}
-				flip[k] = true
+				flip |= 1 << k
 			}
+		}
+		if flip&(flip>>1) != 0 {
+			continue // pairs k and k+1 share digit k+1
 		}
 		f := make([]digit, 0, len(c))
 		for k := 0; k < len(c); k++ {
-			if flip[k] {
+			if flip>>k&1 == 1 {
 				s, sg := c[k].shift, -c[k].sign
 				f = append(f, digit{s, sg}, digit{s + 1, sg})
 				k++
