@@ -293,6 +293,16 @@ func repoRoot() string {
 	return filepath.Dir(wd)
 }
 
+// sharedDir is ../shared beside the repository (the specifications and
+// conformance files), or "" when there is none.
+func sharedDir() string {
+	dir := filepath.Join(repoRoot(), "..", "shared")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return ""
+	}
+	return dir
+}
+
 // haveTool tells whether a tool named by a "needs" marker is here: a
 // command on PATH, "shared" (../shared beside the repository), a Python
 // module that python3 imports (numpy, torch), or an environment variable
@@ -320,8 +330,7 @@ func lookTool(name, path string) bool {
 	}
 	switch name {
 	case "shared":
-		st, err := os.Stat(filepath.Join(repoRoot(), "..", "shared"))
-		return err == nil && st.IsDir()
+		return sharedDir() != ""
 	case "numpy", "torch", "onnx":
 		py := pythonWith("numpy")
 		return py != "" && exec.Command(py, "-c", "import "+name).Run() == nil
@@ -385,8 +394,7 @@ func TestDocExamples(t *testing.T) {
 	}
 	bin := builtTools(t)
 	root := t.TempDir()
-	shared := filepath.Join(repoRoot(), "..", "shared")
-	if _, err := os.Stat(shared); err == nil {
+	if shared := sharedDir(); shared != "" {
 		if err := os.Symlink(shared, filepath.Join(root, "shared")); err != nil {
 			t.Fatal(err)
 		}

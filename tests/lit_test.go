@@ -21,7 +21,7 @@ import (
 // found on PATH.
 func features(binDir string) map[string]bool {
 	f := map[string]bool{}
-	if st, err := os.Stat(filepath.Join("..", "..", "shared")); err == nil && st.IsDir() {
+	if sharedDir() != "" {
 		f["shared"] = true
 	}
 	for _, b := range lit.Binaries(binDir) {
