@@ -217,20 +217,31 @@ func (p *Program) deadSignals(sg signals) ([]ConstantOutput, []int) {
 // output in adders, each adder op counting the levels of a balanced tree
 // of its adders (kindOf).
 func (p *Program) adderDepth(sg signals) int {
+	d := 0
+	for _, o := range p.OutputAdderDepths(sg.varies) {
+		d = max(d, o)
+	}
+	return d
+}
+
+// OutputAdderDepths returns each output's adder depth as Info.AdderDepth
+// counts it (AdderLevels along the longest path; 0 for a constant-zero
+// output), given which ops vary (Varies).
+func (p *Program) OutputAdderDepths(varies []bool) []int {
 	level := make([]int, len(p.Ops))
 	for i, op := range p.Ops {
 		for _, j := range op.operands(p.Dialect) {
 			level[i] = max(level[i], level[j])
 		}
-		level[i] += p.AdderLevels(i, sg.varies)
+		level[i] += p.AdderLevels(i, varies)
 	}
-	d := 0
-	for _, o := range p.Outputs {
+	out := make([]int, len(p.Outputs))
+	for k, o := range p.Outputs {
 		if o.Index >= 0 {
-			d = max(d, level[o.Index])
+			out[k] = level[o.Index]
 		}
 	}
-	return d
+	return out
 }
 
 // AdderLevels returns the levels of adders op i adds to a path from an

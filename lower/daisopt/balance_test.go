@@ -235,7 +235,7 @@ func TestBalanceNeverAddsLatency(t *testing.T) {
 }
 
 // infoDepths returns each output's adder depth as otir-run info counts it
-// (alir.Program.AdderLevels: a constant add adds no level).
+// (alir.Program.OutputAdderDepths: a constant add adds no level).
 func infoDepths(t *testing.T, p *alir.Program) []int {
 	t.Helper()
 	kif := make([]alir.KIF, len(p.Ops))
@@ -246,22 +246,7 @@ func infoDepths(t *testing.T, p *alir.Program) []int {
 		}
 		kif[i] = k
 	}
-	varies := p.Varies(kif)
-	level := make([]int, len(p.Ops))
-	for i, op := range p.Ops {
-		ids, k := args(op)
-		for _, a := range ids[:k] {
-			level[i] = max(level[i], level[a])
-		}
-		level[i] += p.AdderLevels(i, varies)
-	}
-	depths := make([]int, len(p.Outputs))
-	for k, o := range p.Outputs {
-		if o.Index >= 0 {
-			depths[k] = level[o.Index]
-		}
-	}
-	return depths
+	return p.OutputAdderDepths(p.Varies(kif))
 }
 
 // Balancing never grows an output's adder depth (each adder counted, and
