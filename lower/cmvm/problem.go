@@ -17,6 +17,13 @@ type Problem struct {
 	// Inputs gives the interval of every input x_j. An input whose interval
 	// is [0, 0] contributes nothing and its column is ignored.
 	Inputs []Interval
+	// Bare marks the outputs the caller uses as they are, added to no other
+	// value (a product stored without a bias): reading one negated takes a
+	// negation, an adder and one more level on its path, and a depth bound
+	// counts that level. An output the caller adds to a constant or to
+	// another value folds the negation into that subtraction. nil: no
+	// output is bare; otherwise one entry per output.
+	Bare []bool
 }
 
 // maxTerms bounds the number of CSD digits of a problem, so node ids fit the
@@ -28,6 +35,7 @@ type normalized struct {
 	rows   [][]int64 // rows[i][j]: coefficient of input j in output i
 	inputs []Interval
 	nOut   int
+	bare   []bool // Problem.Bare, or nil
 	nIn    int
 }
 
@@ -61,7 +69,10 @@ func normalize(p Problem) (*normalized, error) {
 			return nil, fmt.Errorf("cmvm: input %d: %w", j, err)
 		}
 	}
-	n := &normalized{nOut: nOut, nIn: nIn, inputs: append([]Interval(nil), p.Inputs...)}
+	if p.Bare != nil && len(p.Bare) != nOut {
+		return nil, fmt.Errorf("cmvm: %d Bare flags for %d outputs", len(p.Bare), nOut)
+	}
+	n := &normalized{nOut: nOut, nIn: nIn, inputs: append([]Interval(nil), p.Inputs...), bare: p.Bare}
 	n.rows = make([][]int64, nOut)
 	terms := 0
 	for i := range n.rows {

@@ -313,8 +313,10 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 	}
 	restarts = max(restarts, 0)
 
-	var best *Graph
-	var bestStats candidate
+	// best meets the bound counting the negations of bare outputs; loose
+	// meets it counting adders only (the fallback when nothing meets it).
+	var best, loose *Graph
+	var bestStats, looseStats candidate
 	for a := range len(sts) + restarts {
 		var rng *rand.Rand
 		if a >= len(sts) {
@@ -333,14 +335,59 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 		if opt.Objective == LUTs {
 			c.luts = g.LUTs()
 		}
+		if loose == nil || better(c, looseStats, bound < 0) {
+			loose, looseStats = g, c
+		}
+		if bound >= 0 && bareDepth(g, n.bare) > bound {
+			continue
+		}
 		if best == nil || better(c, bestStats, bound < 0) {
 			best, bestStats = g, c
 		}
 	}
-	if best == nil {
-		return attempt(ws, n, model, bound, plan{st: plainRows}, nil, opt.Objective)
+	if loose != nil && loose != best && bound-1 >= minimalDepth(n) {
+		// A graph that reads a bare output negated at the bound was
+		// better, or no other graph met the bound: one level less for the
+		// adders leaves room for the negations, and may cost less.
+		m := *n
+		m.bare = nil
+		if g, err := solveIn(ws, &m, opt, model, bound-1); err == nil && bareDepth(g, n.bare) <= bound {
+			c := candidate{Stats: g.Stats()}
+			if opt.Objective == LUTs {
+				c.luts = g.LUTs()
+			}
+			if best == nil || better(c, bestStats, false) {
+				return g, nil
+			}
+		}
 	}
-	return best, nil
+	switch {
+	case best != nil:
+		return best, nil
+	case loose != nil:
+		// At the minimal depth a bare output may need its negation's
+		// level above the bound (docs/cmvm.md "Depth bound").
+		return loose, nil
+	}
+	return attempt(ws, n, model, bound, plan{st: plainRows}, nil, opt.Objective)
+}
+
+// bareDepth returns the depth of g's outputs as a reader of bare outputs
+// sees it: a bare output read negated of a node at depth d is at d + 1 (its
+// negation is an adder, docs/alir.md#what-info-counts).
+func bareDepth(g *Graph, bare []bool) int {
+	d := g.Stats().Depth
+	for i, o := range g.Outputs {
+		if i >= len(bare) || !bare[i] || !o.Neg || o.Node < 0 {
+			continue
+		}
+		nd := 0 // an input's
+		if id := o.Node - len(g.Inputs); id >= 0 {
+			nd = g.Ops[id].Depth
+		}
+		d = max(d, nd+1)
+	}
+	return d
 }
 
 // candidate is an attempt's graph as better ranks it: its Stats, and its

@@ -545,3 +545,59 @@ func TestSolveSlack(t *testing.T) {
 		t.Errorf("adders by slack, summed: %v: slack saves nothing", total)
 	}
 }
+
+// TestBareNegationsWithinBound checks Problem.Bare: above the minimal depth
+// a bare output read negated has room for its negation under the bound
+// (without Bare, the 8x8 Table 2 matrices, whose CSD digits often end in a
+// -1, read some output negated at the bound in most graphs); at the
+// minimal depth it takes at most one level more; and where the graph
+// found without Bare has room for its negations, that graph is kept.
+func TestBareNegationsWithinBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	atBound := 0
+	for s := range 20 {
+		p := table2Problem(8, uint64(s))
+		n, err := normalize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := minimalDepth(n)
+		bare := make([]bool, n.nOut)
+		for i := range bare {
+			bare[i] = true
+		}
+		for slack := range 3 {
+			opt := Options{MaxDepth: DepthMinimal, DepthSlack: slack}
+			free, err := Solve(p, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bareDepth(free, bare) > md+slack {
+				atBound++
+			}
+			p.Bare = bare
+			g, err := Solve(p, opt)
+			p.Bare = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGraph(t, rng, n, g, md+slack)
+			limit := md + slack
+			if slack == 0 {
+				limit++
+			}
+			if d := bareDepth(g, bare); d > limit {
+				t.Errorf("seed %d, slack %d: depth %d with the negations of bare outputs, bound %d", s, slack, d, md+slack)
+			}
+			if a, b := g.Stats(), free.Stats(); bareDepth(free, bare) <= md+slack && a.Adders+a.Negations > b.Adders+b.Negations {
+				t.Errorf("seed %d, slack %d: %d adders and negations, %d without Bare, which has room for its negations", s, slack, a.Adders+a.Negations, b.Adders+b.Negations)
+			}
+		}
+	}
+	if atBound < 10 {
+		t.Errorf("only %d graphs without Bare read an output negated at the bound: the test checks too little", atBound)
+	}
+	if _, err := Solve(Problem{Matrix: [][]int64{{1}}, Inputs: inputs8(1), Bare: []bool{true, false}}, Options{}); err == nil {
+		t.Error("Solve accepted 2 Bare flags for 1 output")
+	}
+}

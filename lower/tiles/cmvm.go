@@ -61,7 +61,11 @@ func (l *lowerer) constMatmul(a, b []num, M, K, N int, rt intT, terms [][]term) 
 // output j): through cmvm when it takes the problem, else one product at a
 // time.
 func (l *lowerer) constVector(x []num, mat [][]int64, transposed bool, nOut int, rt intT, out func(j int) *[]term, coef func(k, j int) *big.Int) error {
-	outs, err := l.cmvmRow(x, mat, transposed, nOut, rt)
+	bare := make([]bool, nOut)
+	for j := range bare {
+		bare[j] = zeroConsts(*out(j))
+	}
+	outs, err := l.cmvmRow(x, mat, transposed, nOut, rt, bare)
 	if err != nil {
 		return err
 	}
@@ -81,6 +85,18 @@ func (l *lowerer) constVector(x []num, mat [][]int64, transposed bool, nOut int,
 		}
 	}
 	return nil
+}
+
+// zeroConsts reports whether ts holds only constant zeros: an output
+// value that adds nothing to the product, which therefore pays for its
+// negation (cmvm.Problem.Bare).
+func zeroConsts(ts []term) bool {
+	for _, t := range ts {
+		if t.s != nil || t.n.c == nil || t.n.c.Sign() != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func allConst(ns []num) bool {
@@ -112,9 +128,10 @@ func constMatrix(ns []num, rows, cols int) [][]int64 {
 // cmvmRow solves one constant-matrix-vector product over the values x and
 // emits its adder graph. It returns, for each of the nOut outputs, the terms
 // of its value (values of rt): the graph's output and the constant
-// contribution of the constant entries of x. It returns nil when cmvm cannot
-// take the problem.
-func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt intT) ([][]term, error) {
+// contribution of the constant entries of x. bare[i] says that output i is
+// joined with nothing else but that contribution. It returns nil when cmvm
+// cannot take the problem.
+func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt intT, bare []bool) ([][]term, error) {
 	if mat == nil {
 		return nil, nil
 	}
@@ -135,7 +152,20 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 		}
 		inputs[k] = cmvm.Interval{Lo: lo.Int64(), Hi: hi.Int64()}
 	}
-	g, err := l.solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs}, nOut)
+	// The constant entries' contribution to each output, which absorbs a
+	// negated output as a bias does.
+	consts := make([]*big.Int, nOut)
+	for i := range consts {
+		k := new(big.Int)
+		for j, v := range x {
+			if v.c != nil {
+				k.Add(k, mul(v.c, big.NewInt(coef(j, i))))
+			}
+		}
+		consts[i] = rt.wrap(k)
+		bare[i] = bare[i] && consts[i].Sign() == 0
+	}
+	g, err := l.solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs, Bare: bare}, nOut)
 	if err != nil || len(g.Outputs) != nOut {
 		return nil, nil
 	}
@@ -167,13 +197,7 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 	}
 	outs := make([][]term, nOut)
 	for i := range outs {
-		k := new(big.Int)
-		for j, v := range x {
-			if v.c != nil {
-				k.Add(k, mul(v.c, big.NewInt(coef(j, i))))
-			}
-		}
-		outs[i] = []term{{n: constNum(rt.wrap(k))}}
+		outs[i] = []term{{n: constNum(consts[i])}}
 		o := g.Outputs[i]
 		if o.Node < 0 {
 			continue
@@ -244,6 +268,13 @@ func problemKey(p cmvm.Problem) string {
 	for _, in := range p.Inputs {
 		put(in.Lo)
 		put(in.Hi)
+	}
+	for _, bare := range p.Bare {
+		if bare {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
 	}
 	return string(b)
 }
