@@ -26,6 +26,10 @@ import (
 //     floors too, and its interval stays exact for the adders that read
 //     it, where a quantize's would be its whole type);
 //   - c + x*2^s and x ± c*2^s, c a constant slot: a constant add (op 4);
+//   - -(a - b*2^s), the negation of a sub that nothing else reads: the sub
+//     b - a*2^-s (scale 2^-s), so the negation, an adder and a level of
+//     depth, goes (lower-tiles writes a constant-matrix product's output
+//     read negated this way when no bias absorbs it);
 //   - every other op: its result type scaled by the scale of its first
 //     operand (of the sum of both for a product), the shift of its second
 //     operand (add, sub, mux, bit binary) adjusted, constant adds' exponents
@@ -121,6 +125,10 @@ func (v *view) rescale(spareMuxes bool) int {
 		}
 	}
 	e := make([]int, len(p.Ops))
+	// subs holds the subs kept as subs (rescaled), by slot: a negation of
+	// one becomes a sub of its operands swapped.
+	subs := map[int32]alir.Op{}
+	uses := v.uses()
 	r := v.rebuild()
 	removed := 0
 	isConst := func(x int32) bool { return p.Ops[x].Opcode == alir.OpConst }
@@ -168,6 +176,9 @@ func (v *view) rescale(spareMuxes bool) int {
 				op.Data = int64(s + e[a] - e[b])
 				op.QInt = scaleQ(op.QInt, e[i])
 				r.keep(i, op)
+				if op.Opcode == alir.OpSub {
+					subs[int32(i)] = op
+				}
 			}
 		case alir.OpBitBinary:
 			e[i] = e[op.ID0]
@@ -188,7 +199,21 @@ func (v *view) rescale(spareMuxes bool) int {
 			e[i] = e[op.ID0] + e[op.ID1]
 			op.QInt = scaleQ(op.QInt, e[i])
 			r.keep(i, op)
-		case alir.OpNeg, alir.OpReLU, alir.OpQuantize:
+		case alir.OpNeg:
+			x := op.ID0
+			if d, ok := subs[x]; ok && uses[x] == 1 && !keepSlot[i] {
+				// -(a - b*2^d) = (b - a*2^-d)*2^d: the sub x, read only
+				// here, becomes one at scale e_x - d with its operands
+				// swapped, and the negation (an adder and a level) goes.
+				e[i] = e[x] - int(d.Data)
+				r.keep(i, alir.Op{ID0: d.ID1, ID1: d.ID0, Opcode: alir.OpSub, Data: -d.Data, QInt: scaleQ(op.QInt, e[i])})
+				removed++
+				break
+			}
+			e[i] = e[x]
+			op.QInt = scaleQ(op.QInt, e[i])
+			r.keep(i, op)
+		case alir.OpReLU, alir.OpQuantize:
 			e[i] = e[op.ID0]
 			op.QInt = scaleQ(op.QInt, e[i])
 			r.keep(i, op)

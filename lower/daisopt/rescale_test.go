@@ -132,3 +132,36 @@ func TestRescaleFallsBackForMuxes(t *testing.T) {
 		t.Errorf("the fallback removed no adder")
 	}
 }
+
+// A negated difference that nothing else reads becomes one sub with its
+// operands swapped and a negative shift, at a finer scale: -(x - y*2^3) is
+// (y - x*2^-3)*2^3. The negation, an adder and a level, goes; a negated
+// difference read elsewhere too, and a negated sum, keep their negations.
+func TestRescaleSwapsNegatedSub(t *testing.T) {
+	b := alir.NewBuilder(alir.ALIR, 3)
+	i8 := alir.KIF{Signed: true, Integers: 7}.QInterval()
+	x := b.Input(0, i8)
+	y := b.Input(1, i8)
+	z := b.Input(2, i8)
+	diff := b.Sub(x, y, 3, alir.QInterval{Min: -1144, Max: 1151, Step: 1})   // x - y*8
+	neg := b.Neg(diff, alir.QInterval{Min: -1151, Max: 1144, Step: 1})       // y*8 - x
+	shared := b.Sub(y, z, 0, alir.QInterval{Min: -255, Max: 255, Step: 1})   // y - z
+	negShared := b.Neg(shared, alir.QInterval{Min: -255, Max: 255, Step: 1}) // z - y
+	sum := b.Add(x, z, 1, alir.QInterval{Min: -384, Max: 381, Step: 1})      // x + z*2
+	negSum := b.Neg(sum, alir.QInterval{Min: -381, Max: 384, Step: 1})
+	for _, s := range []int32{neg, negShared, shared, negSum} {
+		b.Output(s, 0, false)
+	}
+	p, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, removed, count := rescaled(t, p)
+	if removed != 1 || count[alir.OpNeg] != 2 || count[alir.OpSub] != 2 || count[alir.OpAdd] != 1 {
+		t.Errorf("removed %d, left %v; want 1 removed, 2 negations (of the shared sub and of the sum), 2 subs, 1 add", removed, count)
+	}
+	o := after.Outputs[0]
+	if op := after.Ops[o.Index]; op.Opcode != alir.OpSub || op.Data != -3 || o.Shift != 3 || o.Neg {
+		t.Errorf("output 0 reads %+v with shift %d (neg %v); want a sub of shift -3 read with shift 3", op, o.Shift, o.Neg)
+	}
+}

@@ -43,7 +43,7 @@ func (m *Mismatch) Error() string {
 // samples random argument sets, the reference executor with the lowered
 // program as otir's ALIR interpreter runs it and as alkaid's interpreter
 // computes it (runAlkaid); then the same for the program after
-// dais-optimize, and after dais-fuse-sums. Every program must be portable
+// dais-optimize, after dais-rescale, and after dais-fuse-sums. Every program must be portable
 // (alir.Program.Portability).
 func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed uint64) (*Report, error) {
 	prog, err := tiles.LowerKernel(k, opts)
@@ -154,6 +154,18 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 		return nil, fmt.Errorf("ToALIR after dais-optimize: %w", err)
 	}
 	if err := checkProgram("dais-optimize", q, rows, samples, want, mismatch); err != nil {
+		return nil, err
+	}
+	// Shifts moved into the slots' scales, as nn-to-circuit does after
+	// dais-optimize.
+	if _, err := daisopt.Rescale(prog, true); err != nil {
+		return nil, fmt.Errorf("dais-rescale: %w", err)
+	}
+	rq, err := dais.ToALIR(prog)
+	if err != nil {
+		return nil, fmt.Errorf("ToALIR after dais-rescale: %w", err)
+	}
+	if err := checkProgram("dais-rescale", rq, rows, samples, want, mismatch); err != nil {
 		return nil, err
 	}
 	// Fused into ALIR spec 4 sums (the last pass before --emit=alir-v4-*).
