@@ -35,6 +35,9 @@ func init() {
 		Name:    "lower-tiles",
 		Summary: "lower every kernel to a dais.program: unroll the grid, loops and tiles into combinational logic",
 	}, func(o *PassOptions, _ *passes.Context) (passes.Pass, error) {
+		if o.AdderDepthSlack > 0 && o.MaxAdderDepth != cmvm.DepthMinimal {
+			return nil, fmt.Errorf("lower-tiles: option 'adder-depth-slack' needs max-adder-depth=-1, not %d: the slack counts levels above the minimal adder tree", o.MaxAdderDepth)
+		}
 		return &pass{opts: o.Options, warn: o.WarnDead}, nil
 	})
 }
