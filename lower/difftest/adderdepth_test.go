@@ -9,8 +9,6 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/dialect/otir"
 	"github.com/otir-dev/otir/lower/cmvm"
-	"github.com/otir-dev/otir/lower/dais"
-	"github.com/otir-dev/otir/lower/daisopt"
 	"github.com/otir-dev/otir/lower/tiles"
 )
 
@@ -61,23 +59,12 @@ func TestMaxAdderDepthHolds(t *testing.T) {
 		}
 		src := cmvmKernel(w)
 		for _, n := range []int{md + 1, md + 2} {
-			opts := tiles.Options{MaxAdderDepth: n}
 			mod := prepare(t, src)
-			kern := otir.Kernels(mod)[0]
-			if _, err := Check(mod, kern, opts, 4, uint64(s)); err != nil {
+			r, err := Check(mod, otir.Kernels(mod)[0], tiles.Options{MaxAdderDepth: n}, 4, uint64(s))
+			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
 			}
-			prog, err := tiles.LowerKernel(kern, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := daisopt.Optimize(prog, true); err != nil {
-				t.Fatal(err)
-			}
-			p, err := dais.ToALIR(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := r.Optimized
 			kif := make([]alir.KIF, len(p.Ops))
 			for i, op := range p.Ops {
 				if kif[i], err = op.QInt.KIF(); err != nil {

@@ -22,12 +22,13 @@ const maxExact = 1 << 53
 // Report describes a successful check.
 type Report struct {
 	Samples, Inputs, Outputs, Ops int
-	OptimizedOps                  int // after dais-optimize
+	OptimizedOps                  int           // after dais-optimize
+	Optimized                     *alir.Program // the program after dais-optimize
 }
 
 // Mismatch is a disagreement between the executor and the interpreter.
 type Mismatch struct {
-	Stage   string // "lower-tiles", "dais-optimize" or "dais-fuse-sums"
+	Stage   string // "lower-tiles", "dais-optimize", "dais-rescale" or "dais-fuse-sums"
 	Arg     string
 	Element int
 	Exec    float64
@@ -146,40 +147,34 @@ func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed 
 	if err := checkProgram("lower-tiles", p, rows, samples, want, mismatch); err != nil {
 		return nil, err
 	}
-	if _, err := daisopt.Optimize(prog, true); err != nil {
-		return nil, fmt.Errorf("dais-optimize: %w", err)
+	// The passes after lower-tiles, in nn-to-circuit's order, each checked
+	// on the program it leaves: dais-optimize; dais-rescale, which moves
+	// shifts into the slots' scales; dais-fuse-sums, which makes ALIR spec
+	// 4 sums (the last pass before --emit=alir-v4-*).
+	r := &Report{Samples: samples, Inputs: p.NumInputs(), Outputs: p.NumOutputs(), Ops: len(p.Ops)}
+	for _, st := range []struct {
+		name string
+		run  func() (int, error)
+	}{
+		{"dais-optimize", func() (int, error) { return daisopt.Optimize(prog, true) }},
+		{"dais-rescale", func() (int, error) { return daisopt.Rescale(prog, true) }},
+		{"dais-fuse-sums", func() (int, error) { return daisopt.FuseSums(prog, 3, true) }},
+	} {
+		if _, err := st.run(); err != nil {
+			return nil, fmt.Errorf("%s: %w", st.name, err)
+		}
+		q, err := dais.ToALIR(prog)
+		if err != nil {
+			return nil, fmt.Errorf("ToALIR after %s: %w", st.name, err)
+		}
+		if err := checkProgram(st.name, q, rows, samples, want, mismatch); err != nil {
+			return nil, err
+		}
+		if r.Optimized == nil {
+			r.Optimized, r.OptimizedOps = q, len(q.Ops)
+		}
 	}
-	q, err := dais.ToALIR(prog)
-	if err != nil {
-		return nil, fmt.Errorf("ToALIR after dais-optimize: %w", err)
-	}
-	if err := checkProgram("dais-optimize", q, rows, samples, want, mismatch); err != nil {
-		return nil, err
-	}
-	// Shifts moved into the slots' scales, as nn-to-circuit does after
-	// dais-optimize.
-	if _, err := daisopt.Rescale(prog, true); err != nil {
-		return nil, fmt.Errorf("dais-rescale: %w", err)
-	}
-	rq, err := dais.ToALIR(prog)
-	if err != nil {
-		return nil, fmt.Errorf("ToALIR after dais-rescale: %w", err)
-	}
-	if err := checkProgram("dais-rescale", rq, rows, samples, want, mismatch); err != nil {
-		return nil, err
-	}
-	// Fused into ALIR spec 4 sums (the last pass before --emit=alir-v4-*).
-	if _, err := daisopt.FuseSums(prog, 3, true); err != nil {
-		return nil, fmt.Errorf("dais-fuse-sums: %w", err)
-	}
-	fq, err := dais.ToALIR(prog)
-	if err != nil {
-		return nil, fmt.Errorf("ToALIR after dais-fuse-sums: %w", err)
-	}
-	if err := checkProgram("dais-fuse-sums", fq, rows, samples, want, mismatch); err != nil {
-		return nil, err
-	}
-	return &Report{Samples: samples, Inputs: p.NumInputs(), Outputs: p.NumOutputs(), Ops: len(p.Ops), OptimizedOps: len(q.Ops)}, nil
+	return r, nil
 }
 
 // checkProgram checks that p is portable and that otir's interpreter and
