@@ -18,11 +18,12 @@ type Problem struct {
 	// is [0, 0] contributes nothing and its column is ignored.
 	Inputs []Interval
 	// Bare marks the outputs the caller uses as they are, added to no other
-	// value (a product stored without a bias): reading one negated takes a
-	// negation, an adder and one more level on its path, and a depth bound
-	// counts that level. An output the caller adds to a constant or to
-	// another value folds the negation into that subtraction. nil: no
-	// output is bare; otherwise one entry per output.
+	// value (a product stored without a bias): reading one negated with no
+	// shift takes a negation, an adder and one more level on its path, and
+	// a depth bound counts that level (with a shift s it is 0 - v·2^s, a
+	// constant add). An output the caller adds to a constant or to another
+	// value folds the negation into that subtraction. nil: no output is
+	// bare; otherwise one entry per output.
 	Bare []bool
 }
 

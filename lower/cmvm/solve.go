@@ -372,13 +372,15 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 	return attempt(ws, n, model, bound, plan{st: plainRows}, nil, opt.Objective)
 }
 
-// bareDepth returns the depth of g's outputs as a reader of bare outputs
-// sees it: a bare output read negated of a node at depth d is at d + 1 (its
-// negation is an adder, docs/alir.md#what-info-counts).
+// bareDepth returns the depth of g's outputs as otir-run info counts them
+// once lower-tiles has written them: a bare output read negated, unshifted,
+// of a node at depth d is at d + 1 (a negation is an adder,
+// docs/alir.md#what-info-counts); read negated with a shift s it is
+// 0 - v·2^s, a sub with a constant operand: a constant add, no level.
 func bareDepth(g *Graph, bare []bool) int {
 	d := g.Stats().Depth
 	for i, o := range g.Outputs {
-		if i >= len(bare) || !bare[i] || !o.Neg || o.Node < 0 {
+		if i >= len(bare) || !bare[i] || !o.Neg || o.Node < 0 || o.Shift != 0 {
 			continue
 		}
 		nd := 0 // an input's
