@@ -235,7 +235,19 @@ func ToSpec2(p *Program) (*Program, error) {
 				c = max(c, kifOf(tm.ID).Fractionals-int(tm.Shift))
 			}
 			fz := max(c, t.Fractionals)
-			terms := op.Terms
+			// A term of width 0 is the constant 0: it adds nothing, and a
+			// partial sum of width 0 is a slot alkaid's spec 2
+			// interpreter does not compute (its readers then read 0).
+			var terms []Term
+			for _, tm := range op.Terms {
+				if kifOf(tm.ID).Width() > 0 {
+					terms = append(terms, tm)
+				}
+			}
+			if len(terms) == 0 {
+				op = Op{ID0: -1, ID1: -1, Opcode: OpConst, QInt: src.QInt, Latency: src.Latency}
+				break
+			}
 			acc := int32(-1)
 			var r rng
 			if len(terms) > 1 {
@@ -285,8 +297,50 @@ func ToSpec2(p *Program) (*Program, error) {
 			q.Outputs[j].Index = at[o.Index]
 		}
 	}
+	dropUnused(q)
 	if err := q.Validate(); err != nil {
 		return nil, fmt.Errorf("cannot write ALIR spec 2: %w", err)
 	}
 	return q, nil
+}
+
+// dropUnused removes the ops of q that no output depends on, inputs kept:
+// alkaid's spec 2 interpreter (its last spec 2 commit) crashes on a
+// program with an op nothing reads, and the sums ToSpec2 expands can leave
+// one (a term of width 0, the constant 0, which it drops).
+func dropUnused(q *Program) {
+	used := make([]bool, len(q.Ops))
+	for _, o := range q.Outputs {
+		if o.Index >= 0 {
+			used[o.Index] = true
+		}
+	}
+	all := true
+	for i := len(q.Ops) - 1; i >= 0; i-- {
+		if q.Ops[i].Opcode == OpInput {
+			used[i] = true
+		}
+		if !used[i] {
+			all = false
+			continue
+		}
+		q.Ops[i].ForOperands(q.Dialect, func(j int32) { used[j] = true })
+	}
+	if all {
+		return
+	}
+	at := make([]int32, len(q.Ops))
+	ops := q.Ops[:0]
+	for i, op := range q.Ops {
+		if used[i] {
+			at[i] = int32(len(ops))
+			ops = append(ops, op.mapOperands(q.Dialect, func(id int32) int32 { return at[id] }))
+		}
+	}
+	q.Ops = ops
+	for j, o := range q.Outputs {
+		if o.Index >= 0 {
+			q.Outputs[j].Index = at[o.Index]
+		}
+	}
 }
