@@ -44,8 +44,8 @@ func (m *Mismatch) Error() string {
 // samples random argument sets, the reference executor with the lowered
 // program as otir's ALIR interpreter runs it and as alkaid's interpreter
 // computes it (runAlkaid); then the same for the program after
-// dais-optimize, after dais-rescale, and after dais-fuse-sums. Every program must be portable
-// (alir.Program.Portability).
+// dais-optimize, after dais-rescale, and after dais-fuse-sums. Every
+// program must be portable (alir.Program.Portability).
 func Check(m *ir.Module, k *ir.Operation, opts tiles.Options, samples int, seed uint64) (*Report, error) {
 	prog, err := tiles.LowerKernel(k, opts)
 	if err != nil {
