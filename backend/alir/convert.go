@@ -236,8 +236,8 @@ func ToSpec2(p *Program) (*Program, error) {
 			}
 			fz := max(c, t.Fractionals)
 			// A term of width 0 is the constant 0: it adds nothing, and a
-			// partial sum of width 0 is a slot alkaid's spec 2
-			// interpreter does not compute (its readers then read 0).
+			// partial sum of width 0 would be the first operand of the
+			// next add, which alkaid's spec 2 interpreter then gets wrong.
 			var terms []Term
 			for _, tm := range op.Terms {
 				if kifOf(tm.ID).Width() > 0 {

@@ -428,8 +428,8 @@ func TestConvert(t *testing.T) {
 // TestToSpec2ZeroTerms: a sum term of width 0 (the constant 0) adds
 // nothing, and ToSpec2 writes no op for it: no partial sum of width 0 and
 // no op that nothing reads, both of which alkaid's spec 2 interpreter gets
-// wrong (a width-0 partial read as 0 further on, generated kernel 146 of
-// lower/difftest's reference test; a crash on any unread op, kernel 57).
+// wrong (the add reading a width-0 partial sum gave 0, generated kernel 146
+// of lower/difftest's reference test; a crash on any unread op, kernel 57).
 func TestToSpec2ZeroTerms(t *testing.T) {
 	b := NewBuilder(ALIR, 2)
 	x, y := in8(b, 0), in8(b, 1)
