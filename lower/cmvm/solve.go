@@ -270,7 +270,7 @@ func Solve(p Problem, opt Options) (*Graph, error) {
 		return nil, fmt.Errorf("cmvm: MaxDepth %d is neither 0, DepthMinimal nor positive", opt.MaxDepth)
 	case opt.MaxDepth > 0:
 		if opt.MaxDepth < md {
-			return nil, fmt.Errorf("cmvm: MaxDepth %d is below the minimal adder tree depth %d", opt.MaxDepth, md)
+			return nil, &BelowMinimalDepthError{Bound: opt.MaxDepth, Minimal: md}
 		}
 		bound = min(opt.MaxDepth, maxBound)
 	}
@@ -331,10 +331,7 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 			// differences may overflow); the fallback below decides.
 			continue
 		}
-		c := candidate{Stats: g.Stats()}
-		if opt.Objective == LUTs {
-			c.luts = g.LUTs()
-		}
+		c := candidateOf(g, opt.Objective)
 		if loose == nil || better(c, looseStats, bound < 0) {
 			loose, looseStats = g, c
 		}
@@ -352,11 +349,7 @@ func solveIn(ws *workspace, n *normalized, opt Options, model CostModel, bound i
 		m := *n
 		m.bare = nil
 		if g, err := solveIn(ws, &m, opt, model, bound-1); err == nil && bareDepth(g, n.bare) <= bound {
-			c := candidate{Stats: g.Stats()}
-			if opt.Objective == LUTs {
-				c.luts = g.LUTs()
-			}
-			if best == nil || better(c, bestStats, false) {
+			if best == nil || better(candidateOf(g, opt.Objective), bestStats, false) {
 				return g, nil
 			}
 		}
@@ -399,6 +392,15 @@ type candidate struct {
 	luts int
 }
 
+// candidateOf returns g as better ranks it under objective obj.
+func candidateOf(g *Graph, obj Objective) candidate {
+	c := candidate{Stats: g.Stats()}
+	if obj == LUTs {
+		c.luts = g.LUTs()
+	}
+	return c
+}
+
 // better orders candidate graphs: fewer adders and negated outputs, then
 // lower depth, then lower cost. Without a depth bound (free) depth enters
 // the balance: a level of depth weighs depthWeight adders, so an attempt
@@ -429,6 +431,14 @@ func better(s, t candidate, free bool) bool {
 // 1.5 adders a level took the 16x16 Table 2 set from 330.2 adders at depth
 // 13.3 (adders only) to 330.6 at depth 12.8 (docs/cmvm.md).
 const depthWeight2 = 3
+
+// BelowMinimalDepthError is Solve's answer to a positive MaxDepth below the
+// problem's minimal adder tree, which no graph can meet.
+type BelowMinimalDepthError struct{ Bound, Minimal int }
+
+func (e *BelowMinimalDepthError) Error() string {
+	return fmt.Sprintf("cmvm: MaxDepth %d is below the minimal adder tree depth %d", e.Bound, e.Minimal)
+}
 
 // errOverBound rejects an attempt whose graph is deeper than the bound.
 var errOverBound = errors.New("cmvm: attempt deeper than the bound")

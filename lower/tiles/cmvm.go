@@ -2,6 +2,7 @@ package tiles
 
 import (
 	binenc "encoding/binary"
+	"errors"
 	"math/big"
 
 	"github.com/otir-dev/otir/lower/cmvm"
@@ -165,15 +166,12 @@ func (l *lowerer) cmvmRow(x []num, mat [][]int64, transposed bool, nOut int, rt 
 		consts[i] = rt.wrap(k)
 		bare[i] = bare[i] && consts[i].Sign() == 0
 	}
-	prob := cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs, Bare: bare}
-	if n := l.opts.MaxAdderDepth; n > 0 {
-		// A bound below the minimal adder tree cannot be met: say so,
-		// rather than lower the products one at a time at any depth.
-		if md, err := cmvm.MinimalDepth(prob); err == nil && md > n {
-			return nil, l.errf("max-adder-depth=%d is below this constant-matrix product's minimal adder tree, %d levels (max-adder-depth=-1 asks for it)", n, md)
-		}
+	g, err := l.solve(cmvm.Problem{Matrix: mat, Transposed: transposed, Inputs: inputs, Bare: bare}, nOut)
+	if below := (*cmvm.BelowMinimalDepthError)(nil); errors.As(err, &below) {
+		// No graph meets the bound: say so, rather than lower the
+		// products one at a time at any depth.
+		return nil, l.errf("max-adder-depth=%d is below this constant-matrix product's minimal adder tree, %d levels (max-adder-depth=-1 asks for it)", below.Bound, below.Minimal)
 	}
-	g, err := l.solve(prob, nOut)
 	if err != nil || len(g.Outputs) != nOut {
 		return nil, nil
 	}
