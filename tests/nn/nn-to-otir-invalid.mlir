@@ -3,6 +3,7 @@
 // (an f64 argument, an exact division by a count that is not a power of
 // two, ...) is tests/nn/verify-quant.mlir's. The payload is alkaid-mlp's
 // (fc1.weight [64, 16], fc1.bias [64], ...).
+// REQUIRES: shared
 // RUN: otir-opt %s --split-input-file --verify-diagnostics --nn-to-otir --params %S/../../../shared/conformance/alir/alkaid-mlp/params.npz
 
 // expected-error @+1 {{graph @plain is not quantized: no tensor has a !quant.uniform element type (write the types, or run nn-quantize first)}}
