@@ -34,6 +34,7 @@ models=(
   "unsw_nb15-mlp-w2a2 ufixed<1,1>"
   "TFC_2W2A ufixed<8,0>"
   "TFC_1W2A ufixed<8,0>"
+  "TFC_1W1A ufixed<8,0>"
   "kwsmlp_w3a3 fixed<16,8>"
 )
 programs=""
