@@ -19,7 +19,8 @@ import (
 
 // The QONNX end-to-end tests (issue 27, docs/qonnx.md) run every model of
 // tests/qonnx/Inputs (written by its gen.py: equivalents of the QONNX
-// model zoo's MLPs, random QONNX MLPs and small CNNs) the way a user does:
+// model zoo's MLPs, random QONNX MLPs, small CNNs and residual blocks)
+// the way a user does:
 //
 //  1. otir-translate --import-onnx MODEL.onnx;
 //  2. otir-run on the imported graph, one sample at a time, must give the

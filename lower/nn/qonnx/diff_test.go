@@ -38,6 +38,10 @@ type qgen struct {
 	n       int
 	payload map[string]*tensor.Tensor
 	model   []func(env map[string]rtensor)
+	// po2 makes every scale and batch-norm factor a power of two
+	// (genResidualMLP: hls4ml's and FINN's power-of-two residual networks;
+	// joins at unrelated float32 scales are tests/qonnx's resnet models).
+	po2 bool
 }
 
 func (g *qgen) name() string { g.n++; return fmt.Sprintf("%%v%d", g.n) }
@@ -59,9 +63,10 @@ func (g *qgen) put(key string, shape []int64, data []float64) {
 	g.payload[key] = &tensor.Tensor{Shape: shape, Data: data}
 }
 
-// scale is a random scale: a power of two or a float32 value.
+// scale is a random scale: a power of two or a float32 value (with po2,
+// always a power of two).
 func (g *qgen) scale() float64 {
-	if g.rng.IntN(2) == 0 {
+	if g.rng.IntN(2) == 0 || g.po2 {
 		return math.Ldexp(1, -g.rng.IntN(6))
 	}
 	return float64(float32(0.02 + g.rng.Float64()))
@@ -257,6 +262,21 @@ func (g *qgen) elementwise(kind, x string, shape []int64, key string, c []float6
 	return v
 }
 
+// join emits x + y or x - y of two values of one shape.
+func (g *qgen) join(kind, x, y string, shape []int64) string {
+	v := g.name()
+	g.line("%s = nn.%s %s, %s : (%s, %s) -> %s", v, kind, x, y, ttype(shape), ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		a, b := env[x], env[y]
+		out := rtensor{shape: a.shape}
+		for i, r := range a.data {
+			out.data = append(out.data, binaryRat(kind, r, b.data[i]))
+		}
+		env[v] = out
+	})
+	return v
+}
+
 func (g *qgen) relu(x string, shape []int64) string {
 	v := g.name()
 	g.line("%s = nn.relu %s : (%s) -> %s", v, x, ttype(shape), ttype(shape))
@@ -386,10 +406,26 @@ func (g *qgen) truncNode(x string, shape []int64, key string, inBits, outBits in
 // genMLP builds a random QONNX MLP; inputType "" quantizes the input by
 // the graph's own nn.quant (the circuit then takes its codes).
 func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}}
+	return genLayers(rng, false)
+}
+
+// genResidualMLP is genMLP with residual joins: layers as wide as their
+// input, whose result, quantized, is added to or subtracted from the
+// layer's quantized input, as it is or quantized again at another scale,
+// before the layer's relu.
+func genResidualMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	return genLayers(rng, true)
+}
+
+func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.UniformType) {
+	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}, po2: residual}
 	widths := []int64{int64(2 + rng.IntN(5))}
 	for range 1 + rng.IntN(3) {
-		widths = append(widths, int64(2+rng.IntN(6)))
+		w := int64(2 + rng.IntN(6))
+		if residual && rng.IntN(3) != 0 {
+			w = widths[len(widths)-1]
+		}
+		widths = append(widths, w)
 	}
 	var in *quant.UniformType
 	x := "%arg0"
@@ -406,6 +442,13 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 		} else {
 			x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qa", l))
 		}
+		skip := ""
+		if residual && widths[l] == widths[l-1] {
+			skip = x
+			if rng.IntN(3) == 0 {
+				skip = g.randomQuant(skip, shape, fmt.Sprintf("l%d.qskip", l))
+			}
+		}
 		x = g.dense(x, widths[l-1], widths[l], l)
 		shape = []int64{1, widths[l]}
 		n := widths[l]
@@ -421,6 +464,9 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 			for i := range mean {
 				mean[i] = float64(float32(rng.NormFloat64()))
 				a[i] = float64(float32(rng.NormFloat64()))
+				if g.po2 {
+					a[i] = math.Copysign(math.Ldexp(1, 1-rng.IntN(4)), a[i])
+				}
 				if rng.IntN(6) == 0 {
 					a[i] = 0
 				}
@@ -440,6 +486,14 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 				x = g.elementwise("mul", x, shape, fmt.Sprintf("l%d.bn.a", l), a, false)
 			}
 			x = g.elementwise("add", x, shape, fmt.Sprintf("l%d.bn.beta", l), beta, false)
+		}
+		if skip != "" {
+			// The branch quantized before the join, as Brevitas and QKeras
+			// networks do (a join of raw accumulators, batch-normed by
+			// unrelated float32 factors, can need integers beyond the
+			// circuit's 62 bits: an error at the node).
+			x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qbranch", l))
+			x = g.join([]string{"add", "sub"}[rng.IntN(2)], x, skip, shape)
 		}
 		if l < len(widths)-1 && rng.IntN(3) != 0 {
 			x = g.relu(x, shape)
@@ -530,4 +584,9 @@ func inputTypeOption(in *quant.UniformType) string {
 
 func TestRandomMLPs(t *testing.T) {
 	checkRandomGraphs(t, 60, 100, 27, "", genMLP)
+}
+
+// TestRandomResidualMLPs is TestRandomMLPs with residual joins.
+func TestRandomResidualMLPs(t *testing.T) {
+	checkRandomGraphs(t, 60, 100, 29, "residual", genResidualMLP)
 }

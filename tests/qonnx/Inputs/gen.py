@@ -122,7 +122,9 @@ def trunc_codes(x, scale, zp, in_bits, out_bits, mode):
 
 
 class Float64:
-    """float64 arrays; the quantizers decide exactly and rescale in float64."""
+    """float64 arrays; the quantizers decide exactly and rescale in float64,
+    a zero taking the sign QONNX's NumPy gives it (CEIL of -0.25 is -0,
+    HALF_DOWN of +0 is -0), as the evaluator's zeros do."""
 
     exact = False
 
@@ -141,7 +143,7 @@ class Float64:
         literal = int_quant(x, scale, zp, bits, signed, narrow, mode)
         LITERAL["differ"] += int(np.sum(literal != y))
         LITERAL["values"] += y.size
-        return y
+        return np.where((y == 0) & (literal == 0), literal, y)
 
     @staticmethod
     def trunc(x, scale, zp, in_bits, out_bits, signed, narrow, mode):
@@ -647,6 +649,8 @@ def random_mlp(rng, idx):
         elif ending == "quant1":
             h = b.quant(h, qs, 1, True, False, mode, domain=dom)
         elif ending == "bipolar":
+            if (pre.min(axis=0) >= 0).all() or (pre.max(axis=0) < 0).all():  # one sign on every sample: centre it
+                h = b.node("Sub", [h, b.init(np.median(pre.reshape(len(pre), -1), axis=0) + 1e-3)])
             h = b.node("BipolarQuant", [h, b.init(qs)], domain=dom)
         elif ending == "trunc":  # Trunc v1 of a quantized accumulator: drop 2 low bits
             h = b.quant(h, qs, 8, True, False, "ROUND", domain=dom)
@@ -696,6 +700,85 @@ def random_cnn(rng, idx):
     return make(b, f"cnn{idx}", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def covering_quant(b, rng, h, probe_of, xs, bits, signed, mode, dom, po2):
+    """A quantizer of h whose range covers its values on the samples."""
+    pre = np.stack([partial(probe_of(h), h, v) for v in xs])
+    amax = max(abs(pre.min()), abs(pre.max()), 1e-3) if signed else max(pre.max(), 1e-3)
+    step = amax / max(1, 2 ** (bits - 1) if signed else 2**bits - 1)
+    qs = np.float32(2.0 ** round(np.log2(step))) if po2 else np.float32(step * rng.uniform(0.8, 1.2))
+    return b.quant(h, qs, bits, signed, False, mode, domain=dom), qs
+
+
+def random_resnet(rng, idx, conv):
+    """A residual block as Brevitas and hls4ml users build one: the input
+    quantized; a branch of two quantized layers (Gemm or MatMul, or 3x3
+    Convs with padding 1 and BatchNormalization), the first with a Relu and
+    a quantizer, the second with a quantizer; the join, Add (or Sub) of the
+    branch and the skip (the input's quantizer, or a quantizer of its own
+    on it); then Relu, a quantizer, a last quantized MatMul (after Flatten)
+    and a quantizer. The scales of the branch's and the skip's quantizers
+    are equal (idx % 4 == 0), a power of two apart (1), or unrelated
+    (2, 3: a per-tensor float32 factor, and for 3 the skip requantized)."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    x = "x"
+    if conv:
+        c, hw = int(rng.integers(1, 3)), int(rng.integers(3, 6))
+        shape = [1, c, hw, hw]
+    else:
+        c = int(rng.integers(3, 7))
+        shape = [1, c]
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    s0 = rand_scale(rng, True)
+    h0 = b.quant(x, s0, 6, True, False, MODES[idx % 7], domain=dom)
+    h = h0
+    for layer in range(2):
+        ws = rand_scale(rng, bool(rng.integers(0, 2)), (c, 1, 1, 1) if conv else ())
+        if conv:
+            W = rng.normal(0, 1, (c, c, 3, 3)) * ws * 2
+            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
+            h = b.node("Conv", [h, Wq], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1])
+            acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])  # [S, c, hw, hw]
+            mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
+            gamma = rng.uniform(0.5, 1.5, c) * np.where(rng.integers(0, 4, c) == 0, -1, 1)
+            h = b.bn(h, gamma, rng.normal(0, 0.3, c), mu + rng.normal(0, 0.1, c) * sd, (sd * rng.uniform(0.8, 1.2, c)) ** 2)
+        else:
+            W = rng.normal(0, 1, (c, c)) * ws * 2
+            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
+            if rng.integers(0, 2):
+                h = b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, c), "bias")], transB=1)
+            else:
+                h = b.node("MatMul", [h, b.node("Transpose", [Wq], perm=[1, 0])])
+        if layer == 0:
+            h = b.node("Relu", [h])
+            h, _ = covering_quant(b, rng, h, probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, bool(rng.integers(0, 2)))
+    kind = idx % 4
+    branch_scale = {0: s0, 1: np.float32(s0 * 2.0 ** int(rng.integers(-2, 3)))}.get(kind)
+    if branch_scale is None:
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[(idx + 3) % 7], dom, False)
+    else:
+        h = b.quant(h, branch_scale, 8, True, False, MODES[(idx + 3) % 7], domain=dom)
+    skip = h0
+    if kind == 3:
+        skip = b.quant(h0, np.float32(s0 * rng.uniform(0.6, 1.4)), 7, True, False, MODES[(idx + 4) % 7], domain=dom)
+    h = b.node("Sub" if idx % 3 == 2 else "Add", [h, skip])
+    h = b.node("Relu", [h])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 5, False, MODES[(idx + 5) % 7], dom, bool(idx % 2))
+    if conv:
+        h = b.node("Flatten", [h], axis=1)
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))  # 3-bit codes that use their range
+    Wq2 = b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 6) % 7], domain=dom)
+    h = b.node("MatMul", [h, b.node("Transpose", [Wq2], perm=[1, 0])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    name = ("resnet_cnn" if conv else "resnet") + str(idx)
+    return make(b, name, shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -731,6 +814,8 @@ def main():
                 ("tfc_1w2a", lambda r: tfc(r, 1)), ("kws_mlp", kws)]
     builders += [(f"mlp{i}", (lambda i: lambda r: random_mlp(r, i))(i)) for i in range(10)]
     builders += [(f"cnn{i}", (lambda i: lambda r: random_cnn(r, i))(i)) for i in range(2)]
+    builders += [(f"resnet{i}", (lambda i: lambda r: random_resnet(r, i, False))(i)) for i in range(6)]
+    builders += [(f"resnet_cnn{i}", (lambda i: lambda r: random_resnet(r, i, True))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
@@ -739,6 +824,7 @@ def main():
         shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
         xs = grid(rng, tuple(shape), w, i, signed, 16)
         ref, logits, exact, ulps = check(name, m, xs)
+        assert np.ptp(ref.reshape(len(ref), -1), axis=0).max() > 0, f"{name}: every output is the same on every sample"
         onnx.save(m, os.path.join(HERE, name + ".onnx"))
         np.save(os.path.join(HERE, name + ".in.npy"), xs)
         np.save(os.path.join(HERE, name + ".ref.npy"), ref)
