@@ -96,7 +96,7 @@ func TestUnsupported(t *testing.T) {
 		model testModel
 		want  string
 	}{
-		{"conv group", convCase(intAttrP("group", 2)), "node 'Conv_3' (Conv): group=2 is not supported"},
+		{"conv group", convCase(intAttrP("group", 3)), "node 'Conv_3' (Conv): group=3 does not divide the 2 input and 2 output channels"},
 		{"conv dilations", convCase(intsAttrP("dilations", 2, 2)), "node 'Conv_3' (Conv): dilations=[2 2] is not supported (only 1)"},
 		{"conv auto_pad", convCase(stringAttrP("auto_pad", "SAME_UPPER")), "node 'Conv_3' (Conv): auto_pad=SAME_UPPER is not supported"},
 		{"conv uneven pads", convCase(intsAttrP("pads", 1, 1, 0, 0)), "node 'Conv_3' (Conv): pads=[1 1 0 0] is not supported"},

@@ -115,6 +115,7 @@ var floatModels = []struct {
 	{"gap_cnn", []string{"nn.conv2d", "nn.avg_pool2d %1 {kernel = [6, 6], stride = 1}", "nn.reduce_mean"}, []string{"nn.sub"}},
 	{"conv1d", []string{"nn.concat", "nn.max_pool2d", "nn.avg_pool2d"}, []string{"nn.sub"}},
 	{"hand", []string{"nn.min", "nn.max"}, nil},
+	{"mobile", []string{`params = "dw_Conv", stride = 2`, `params = "g2_Conv"`, `params = "c1d"`}, nil},
 }
 
 // floatTol bounds |got − want| ≤ floatTol·(1 + |want|) against PyTorch's
@@ -180,7 +181,7 @@ func sample(b *tensor.Tensor, s int64) *tensor.Tensor {
 func TestErrors(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"bad-unsupported-op.onnx", "node 'Erf_0' (Erf): operator Erf is not supported"},
-		{"bad-conv-group.onnx", "node 'Conv_3' (Conv): group=2 is not supported"},
+		{"bad-conv-group.onnx", "node 'Conv_3' (Conv): group=3 does not divide the 4 input and 4 output channels"},
 		{"bad-dynamic-shape.onnx", "graph input 'x': dimension 0 is dynamic ('N'); shapes must be static"},
 		{"bad-huge-tensor.onnx", "initializer 'k': shape [1048576, 1048576] holds more than 268435456 elements"},
 		{"bad-truncated.onnx", "not an ONNX model"},

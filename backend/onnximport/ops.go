@@ -1313,17 +1313,26 @@ func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, er
 	return in, x.shape, extra, nil
 }
 
+// conv: Conv, grouped (depthwise: group = C) as well. A grouped weight
+// [O, C/g, k...] is written dense, [O, C, k...], zero outside each output
+// channel's group, so that nn.conv2d and everything after it see one
+// convolution: the zeros add no term to a sum (and no adder to a circuit),
+// though the float evaluator multiplies them (C/g times the work).
 func (im *importer) conv() error {
-	if g := im.attrInt("group", 1); g != 1 {
-		return im.errorf("group=%d is not supported", g)
-	}
+	g := im.attrInt("group", 1)
 	in, shape, extra, err := im.windowInput(0)
 	if err != nil {
 		return err
 	}
 	wv, w := im.args[1], im.consts[1]
-	if len(w.shape) != len(shape) || w.shape[1] != shape[1] {
+	if len(w.shape) != len(shape) {
 		return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(shape))
+	}
+	if g < 1 || shape[1]%g != 0 || w.shape[0]%g != 0 {
+		return im.errorf("group=%d does not divide the %d input and %d output channels", g, shape[1], w.shape[0])
+	}
+	if w.shape[1]*g != shape[1] {
+		return im.errorf("weight of shape %s does not fit an input of shape %s (group=%d)", shapeText(w.shape), shapeText(shape), g)
 	}
 	spatial := len(shape) - 2
 	kernel, stride, pad, err := im.window(w.shape[2:], spatial)
@@ -1361,6 +1370,14 @@ func (im *importer) conv() error {
 	// per output channel, multiplied after the convolution (the bias added
 	// after it), so that the codes stay visible to nn-absorb-quant.
 	weights, scales := floatsOf(w), []float64(nil)
+	if g > 1 {
+		wShape = slices.Clone(wShape)
+		wShape[1] *= g
+		if err := im.checkSize(wShape); err != nil {
+			return im.errorf("the dense weight of group=%d: %v", g, err)
+		}
+		weights = ungroup(weights, w.shape[0], w.shape[1], g, tileview.Count(w.shape[2:]))
+	}
 	if wv.folded != nil {
 		weights, scales = factorRows(weights, outC)
 	}
@@ -1391,6 +1408,20 @@ func (im *importer) conv() error {
 		}
 	}
 	return im.defineWindow(v.ssa, spatial)
+}
+
+// ungroup writes the weights [O, C/g, k] of a convolution of g groups as
+// the dense [O, C, k]: output channel o reads the input channels of its
+// group, o / (O/g), and zeros elsewhere.
+func ungroup(w []float64, outC, groupC, g, k int64) []float64 {
+	dense := make([]float64, outC*groupC*g*k)
+	for o := range outC {
+		first := o / (outC / g) * groupC // the group's first input channel
+		for c := range groupC {
+			copy(dense[(o*groupC*g+first+c)*k:][:k], w[(o*groupC+c)*k:][:k])
+		}
+	}
+	return dense
 }
 
 // pool: MaxPool and AveragePool. AveragePool divides by the window's size

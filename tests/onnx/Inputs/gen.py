@@ -238,7 +238,7 @@ def errors():
     bad("unsupported-op", [helper.make_node("Erf", ["x"], ["y"], name="Erf_0")],
         [x], [helper.make_tensor_value_info("y", f64, [1, 4, 5, 5])])
     w = helper.make_tensor("w", f64, [4, 2, 3, 3], np.zeros(72).tolist())
-    bad("conv-group", [helper.make_node("Conv", ["x", "w"], ["y"], name="Conv_3", group=2)],
+    bad("conv-group", [helper.make_node("Conv", ["x", "w"], ["y"], name="Conv_3", group=3)],
         [x], [helper.make_tensor_value_info("y", f64, [1, 4, 3, 3])], [w])
     bad("dynamic-shape", [helper.make_node("Relu", ["x"], ["y"], name="Relu_0")],
         [helper.make_tensor_value_info("x", f64, ["N", 4])],

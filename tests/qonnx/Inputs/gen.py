@@ -193,9 +193,15 @@ def matmul(a, b, zero):
     return acc
 
 
-def conv2d(x, w, pads, strides, zero):
-    """NCHW convolution, one group, no dilation: sums over (c, kh, kw) in
-    that order from zero."""
+def conv2d(x, w, pads, strides, zero, group=1):
+    """NCHW convolution of group groups (output channel o reads the input
+    channels of group o // (oc/group)), no dilation: sums over (c, kh, kw)
+    in that order from zero."""
+    if group > 1:
+        oc, gc = w.shape[0], w.shape[1]
+        per = oc // group
+        return np.concatenate([conv2d(x[:, k * gc : (k + 1) * gc], w[k * per : (k + 1) * per], pads, strides, zero)
+                               for k in range(group)], axis=1)
     n, c, h, wd = x.shape
     oc, _, kh, kw = w.shape
     pt, pl, pb, pr = pads
@@ -284,7 +290,7 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             val[o] = y
         elif op == "Conv":
             pads = a.get("pads", [0, 0, 0, 0])
-            y = conv2d(T(ins[0]), T(ins[1]), pads, a.get("strides", [1, 1]), zero(ar))
+            y = conv2d(T(ins[0]), T(ins[1]), pads, a.get("strides", [1, 1]), zero(ar), a.get("group", 1))
             if len(ins) > 2 and ins[2]:
                 y = y + T(ins[2]).reshape(1, -1, 1, 1)
             val[o] = y
@@ -779,6 +785,52 @@ def random_resnet(rng, idx, conv):
     return make(b, name, shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_mobile(rng, idx):
+    """A MobileNet block as Brevitas exports one (the zoo's MobileNet): the
+    input quantized; a depthwise 3x3 Conv (group = channels, stride 1 or
+    2, padding 1) by a 4-bit weight with per-channel scales, BatchNorm,
+    Relu and a quantizer; a pointwise 1x1 Conv (or, for odd idx, a grouped
+    3x3 Conv of 2 groups); a quantizer; Flatten, a quantized MatMul and a
+    quantizer."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    c, hw = 2 * int(rng.integers(1, 3)), int(rng.integers(4, 7))
+    shape = [1, c, hw, hw]
+    x = "x"
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    ws = rand_scale(rng, bool(rng.integers(0, 2)), (c, 1, 1, 1))
+    Wd = rng.normal(0, 1, (c, 1, 3, 3)) * ws * 3
+    stride = int(rng.integers(1, 3))
+    h = b.node("Conv", [h, b.quant(b.init(Wd), ws, 4, True, False, MODES[(idx + 1) % 7], domain=dom)],
+               kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[stride, stride], group=c)
+    acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
+    mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
+    gamma = rng.uniform(0.5, 1.5, c) * np.where(rng.integers(0, 4, c) == 0, -1, 1)
+    h = b.bn(h, gamma, rng.normal(0, 0.3, c), mu + rng.normal(0, 0.1, c) * sd, (sd * rng.uniform(0.8, 1.2, c)) ** 2)
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, bool(idx % 2))
+    oc = 2 * int(rng.integers(1, 3))
+    if idx % 2:
+        W = rng.normal(0, 1, (oc, c // 2, 3, 3))
+        pw = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)],
+                    kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=2)
+    else:
+        W = rng.normal(0, 1, (oc, c, 1, 1))
+        pw = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)],
+                    kernel_shape=[1, 1])
+    h, _ = covering_quant(b, rng, pw, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
+    h = b.node("Flatten", [h], axis=1)
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
+    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 5) % 7], domain=dom)], perm=[1, 0])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    return make(b, f"mobile{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -816,6 +868,7 @@ def main():
     builders += [(f"cnn{i}", (lambda i: lambda r: random_cnn(r, i))(i)) for i in range(2)]
     builders += [(f"resnet{i}", (lambda i: lambda r: random_resnet(r, i, False))(i)) for i in range(6)]
     builders += [(f"resnet_cnn{i}", (lambda i: lambda r: random_resnet(r, i, True))(i)) for i in range(4)]
+    builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

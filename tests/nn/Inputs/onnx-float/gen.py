@@ -16,6 +16,7 @@ bn_mlp.calib.npy holds 256 samples of its training distribution
 ([256, 1, 16], for calibration) and bn_mlp.calib.out.npy PyTorch's outputs
 on them. bad-*.onnx are
 small onnx.helper models the importer refuses (tests/nn/onnx-float.lit).
+`gen.py NAME...` writes only the models named (e.g. `gen.py mobile`).
 backend/onnximport's TestFloatModels evaluates the imported graphs on each
 sample and compares with PyTorch within 1e-5 relative (plus 1e-5
 absolute); lower/nn/kernels' TestFloatLayersToCircuit quantizes each by
@@ -149,6 +150,33 @@ class Conv1D(nn.Module):
         y = self.pool(torch.relu(self.bn(self.c1(x))))  # [N, 4, 8]
         z = self.mp(self.avg(self.c2(y)))  # [N, 3, 3]
         return self.fc(torch.cat([torch.flatten(z, 1), torch.flatten(self.gap(z), 1)], dim=1))
+
+
+class Mobile(nn.Module):
+    """A MobileNet block (the zoo's MobileNet, hls4ml's depthwise layers): a
+    3x3 Conv2d, BatchNorm2d and ReLU6; a depthwise 3x3 Conv2d (groups = C,
+    stride 2, padded) with BatchNorm2d and ReLU; a pointwise 1x1 Conv2d; a
+    grouped 3x3 Conv2d (groups=2) with BatchNorm2d; then a grouped Conv1d
+    (groups=2) over the flattened rows, ReLU and a Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(2, 6, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(6)
+        self.dw = nn.Conv2d(6, 6, 3, stride=2, padding=1, groups=6)
+        self.bn2 = nn.BatchNorm2d(6)
+        self.pw = nn.Conv2d(6, 8, 1)
+        self.g2 = nn.Conv2d(8, 4, 3, padding=1, groups=2, bias=False)
+        self.bn3 = nn.BatchNorm2d(4)
+        self.c1d = nn.Conv1d(4, 6, 3, padding=1, groups=2)
+        self.fc = nn.Linear(96, 3)
+
+    def forward(self, x):  # [N, 2, 8, 8]
+        y = nn.functional.relu6(self.bn1(self.c1(x)))
+        y = torch.relu(self.bn2(self.dw(y)))  # [N, 6, 4, 4]
+        y = self.bn3(self.g2(self.pw(y)))  # [N, 4, 4, 4]
+        z = self.c1d(torch.flatten(y, 2))  # [N, 6, 16]
+        return self.fc(torch.flatten(torch.relu(z), 1))
 
 
 def randomize_bn(model, seed):
@@ -307,7 +335,23 @@ def main():
 
     hand_made()
     bad_models()
+    mobile()
+
+
+def mobile():
+    torch.manual_seed(6)
+    m = Mobile()
+    randomize_bn(m, 6)
+    save("mobile", m, torch.randn(SAMPLES, 1, 2, 8, 8))
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    # gen.py NAME... writes only those models (mobile), leaving the others'
+    # files as they are
+    if len(sys.argv) > 1:
+        for name in sys.argv[1:]:
+            globals()[name]()
+    else:
+        main()
