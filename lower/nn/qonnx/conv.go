@@ -3,6 +3,7 @@ package qonnx
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/dialect/nn"
@@ -341,16 +342,41 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 		out.code = y
 		return out, err
 	}
-	if n&(n-1) != 0 {
-		return nil, fmt.Errorf("an average over %d cells (not a power of two) has no exact integer form here", n)
-	}
 	lo, hi := min(x.lo, 0), max(x.hi, 0)
 	out.lo, out.hi = lo*n, hi*n
+	if n&(n-1) != 0 {
+		return a.planeSum(x, out, shape, wd)
+	}
 	for ; n > 1; n >>= 1 {
 		out.frac++ // the exact average of the codes is S·2^-(frac + log2 n)
 	}
 	y, err := nn.Node(a.b, kAvgPool2d, []*ir.Value{code}, ir.Tensor(shape, f64), op.Attrs)
 	out.code = y
+	return out, err
+}
+
+// planeSum is a global average pool over n cells, n not a power of two
+// (MobileNet's 7x7): S/n has no fixed-point form, so the new code is S
+// itself, the sum of each plane's codes (nn.reshape to [..., H·W],
+// nn.reduce_sum, nn.reshape back), and the 1/n stays in the elements'
+// factors (out.fn), for the quantizer after the pool to absorb. A window
+// smaller than the plane is an error.
+func (a *absorber) planeSum(x, out *val, shape []int64, wd window) (*val, error) {
+	n := wd.kh * wd.kw
+	if wd.kh != wd.h || wd.kw != wd.w || wd.pad != 0 {
+		return nil, fmt.Errorf("an average over %d cells (not a power of two) has no exact integer form unless it pools the whole plane (a global average pool)", n)
+	}
+	r := len(x.shape)
+	flat := append(slices.Clone(x.shape[:r-2]), n)
+	elem := x.code.Type.(*ir.TensorType).Elem
+	v, err := nn.Node(a.b, kReshape, []*ir.Value{x.code}, ir.Tensor(flat, elem), nil)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = nn.Node(a.b, kReduceSum, []*ir.Value{v}, ir.Tensor(flat[:r-2], f64), ir.Attrs{{Name: "axis", Value: ir.I64(int64(r - 2))}}); err != nil {
+		return nil, err
+	}
+	out.code, err = nn.Node(a.b, kReshape, []*ir.Value{v}, ir.Tensor(shape, f64), nil)
 	return out, err
 }
 

@@ -167,30 +167,33 @@ func (q *quantizer) key() string {
 // HALF_UP breaks the run at zero).
 func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *big.Int) (*ir.Value, error) {
 	n := len(sts)
-	one, single := closedForms(x, qs)
-	if single && !narrowForms(one) {
-		single = false // a product of float32 scales: a fitted form is narrower
+	bounds := func() (los, his []*big.Int) {
+		los, his = make([]*big.Int, n), make([]*big.Int, n)
+		for i, s := range sts {
+			los[i], his[i] = s.bounds()
+		}
+		return los, his
 	}
-	if !single {
-		one, single = fitAll(sts)
+	// The closed forms, unless a product of float32 scales makes them wider
+	// than a fitted form (a multiplier beyond float64's mantissa, or a
+	// range beyond 62 bits: floorForm checks both before it emits).
+	if one, single := closedForms(x, qs); single && narrowForms(one) {
+		if u, flo, fhi, err := a.floorForm(x, one, false); err == nil {
+			los, his := bounds()
+			return a.clamp(u, x.shape, los, his, flo, fhi)
+		}
 	}
-	if single {
+	if one, single := fitAll(sts); single {
 		u, flo, fhi, err := a.floorForm(x, one, false)
 		if err != nil {
 			return nil, err
 		}
-		los, his := make([]*big.Int, n), make([]*big.Int, n)
-		for i, s := range sts {
-			los[i], his[i] = s.bounds()
-		}
+		los, his := bounds()
 		return a.clamp(u, x.shape, los, his, flo, fhi)
 	}
 	if lins, err := halfEvenForms(x, qs); err == nil {
 		if u, flo, fhi, err := a.floorForm(x, lins, true); err == nil {
-			los, his := make([]*big.Int, n), make([]*big.Int, n)
-			for i, s := range sts {
-				los[i], his[i] = s.bounds()
-			}
+			los, his := bounds()
 			return a.clamp(u, x.shape, los, his, flo, fhi)
 		}
 	}

@@ -288,6 +288,14 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             if op == "Gemm" and len(ins) > 2 and ins[2]:
                 y = y + T(ins[2])
             val[o] = y
+        elif op == "GlobalAveragePool":  # summed row by row from zero, then divided, as the evaluator does
+            v = T(ins[0])
+            acc = np.full(v.shape[:2] + (1, 1), zero(ar), dtype=v.dtype)
+            for i in range(v.shape[2]):
+                for j in range(v.shape[3]):
+                    acc = acc + v[:, :, i : i + 1, j : j + 1]
+            n = v.shape[2] * v.shape[3]
+            val[o] = acc / Fraction(n) if ar.exact else acc / n
         elif op == "Conv":
             pads = a.get("pads", [0, 0, 0, 0])
             y = conv2d(T(ins[0]), T(ins[1]), pads, a.get("strides", [1, 1]), zero(ar), a.get("group", 1))
@@ -790,12 +798,14 @@ def random_mobile(rng, idx):
     input quantized; a depthwise 3x3 Conv (group = channels, stride 1 or
     2, padding 1) by a 4-bit weight with per-channel scales, BatchNorm,
     Relu and a quantizer; a pointwise 1x1 Conv (or, for odd idx, a grouped
-    3x3 Conv of 2 groups); a quantizer; Flatten, a quantized MatMul and a
-    quantizer."""
+    3x3 Conv of 2 groups); a quantizer; from idx 4 a GlobalAveragePool and
+    a quantizer; Flatten, a quantized MatMul and a quantizer."""
     b = Builder(rng)
     dom = "qonnx.custom_op.general"
     opset = int(rng.choice([11, 13, 17]))
     c, hw = 2 * int(rng.integers(1, 3)), int(rng.integers(4, 7))
+    if idx >= 4:
+        hw = [3, 6, 7, 5][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
     shape = [1, c, hw, hw]
     x = "x"
     xs = grid(rng, tuple(shape), 8, 3, True, 10)
@@ -804,6 +814,8 @@ def random_mobile(rng, idx):
     ws = rand_scale(rng, bool(rng.integers(0, 2)), (c, 1, 1, 1))
     Wd = rng.normal(0, 1, (c, 1, 3, 3)) * ws * 3
     stride = int(rng.integers(1, 3))
+    if idx >= 4:
+        stride = 1
     h = b.node("Conv", [h, b.quant(b.init(Wd), ws, 4, True, False, MODES[(idx + 1) % 7], domain=dom)],
                kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[stride, stride], group=c)
     acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
@@ -821,6 +833,9 @@ def random_mobile(rng, idx):
         pw = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)],
                     kernel_shape=[1, 1])
     h, _ = covering_quant(b, rng, pw, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
+    if idx >= 4:  # MobileNet's global average pool, then a quantizer
+        h = b.node("GlobalAveragePool", [h])
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[(idx + 5) % 7], dom, idx % 2 == 0)
     h = b.node("Flatten", [h], axis=1)
     nflat = partial(probe_of(h), h, xs[0]).shape[1]
     nout = int(rng.integers(2, 5))
@@ -868,7 +883,7 @@ def main():
     builders += [(f"cnn{i}", (lambda i: lambda r: random_cnn(r, i))(i)) for i in range(2)]
     builders += [(f"resnet{i}", (lambda i: lambda r: random_resnet(r, i, False))(i)) for i in range(6)]
     builders += [(f"resnet_cnn{i}", (lambda i: lambda r: random_resnet(r, i, True))(i)) for i in range(4)]
-    builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(4)]
+    builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(8)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
