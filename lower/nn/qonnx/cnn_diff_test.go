@@ -193,8 +193,40 @@ func (g *qgen) poolLayer(x string, s chw, isMax bool) (string, chw) {
 	return v, o
 }
 
+// globalPool emits a global average pool of x (the window its plane, of
+// any number of cells), and its exact model.
+func (g *qgen) globalPool(x string, s chw) (string, chw) {
+	o := chw{s.c, 1, 1}
+	v := g.name()
+	g.line("%s = nn.avg_pool2d %s {kernel = [%d, %d], stride = 1} : (%s) -> %s", v, x, s.h, s.w, ttype(s.shape()), ttype(o.shape()))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: o.shape()}
+		for c := range s.c {
+			sum := new(big.Rat)
+			for _, r := range in.data[c*s.plane() : (c+1)*s.plane()] {
+				sum.Add(sum, r)
+			}
+			out.data = append(out.data, sum.Quo(sum, big.NewRat(s.plane(), 1)))
+		}
+		env[v] = out
+	})
+	return v, o
+}
+
 // genCNN builds a random QONNX CNN.
 func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	return genConvNet(rng, false)
+}
+
+// genGAPCNN is genCNN ending in a global average pool (MobileNet's, over
+// a plane of any size, 1 to 49 cells) and a quantizer before its dense
+// layer.
+func genGAPCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	return genConvNet(rng, true)
+}
+
+func genConvNet(rng *rand.Rand, gap bool) (*qgen, string, []int64, *quant.UniformType) {
 	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}}
 	s := chw{int64(1 + rng.IntN(2)), int64(4 + rng.IntN(4)), 0}
 	s.w = s.h
@@ -245,6 +277,10 @@ func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 			x, s = g.poolLayer(x, s, rng.IntN(3) != 0)
 		}
 	}
+	if gap {
+		x = g.channelQuant(x, s, "qg")
+		x, s = g.globalPool(x, s)
+	}
 	x = g.channelQuant(x, s, "qf")
 	n := s.c * s.h * s.w
 	r := g.name()
@@ -261,6 +297,11 @@ func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 
 func TestRandomCNNs(t *testing.T) {
 	checkRandomGraphs(t, 60, 50, 2727, "cnn", genCNN)
+}
+
+// TestRandomGAPCNNs is TestRandomCNNs ending in global average pools.
+func TestRandomGAPCNNs(t *testing.T) {
+	checkRandomGraphs(t, 60, 50, 2728, "gapcnn", genGAPCNN)
 }
 
 // checkRandomGraphs checks graphs graphs of gen (seeds 0, 1, ... with

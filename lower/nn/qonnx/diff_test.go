@@ -592,14 +592,15 @@ func TestRandomResidualMLPs(t *testing.T) {
 }
 
 // FuzzRandomQONNX is the differential test on the graphs of fuzzed seeds:
-// MLPs, residual MLPs or CNNs (kind % 3), 20 inputs each. No panic, and a
+// MLPs, residual MLPs, CNNs or CNNs ending in a global average pool
+// (kind % 4), 20 inputs each. No panic, and a
 // circuit equal to the exact model and the evaluator, or a diagnostic.
 func FuzzRandomQONNX(f *testing.F) {
 	f.Add(uint64(0), uint64(27), uint8(0))
 	f.Add(uint64(1), uint64(29), uint8(1))
 	f.Add(uint64(2), uint64(2727), uint8(2))
 	f.Fuzz(func(t *testing.T, seed, stream uint64, kind uint8) {
-		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN}[kind%3]
+		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN}[kind%4]
 		g, text, outShape, in := gen(rand.New(rand.NewPCG(seed, stream)))
 		checkDifferential(t, g, text, outShape, in, 20, "", true)
 	})
