@@ -19,7 +19,8 @@ import (
 
 // The QONNX end-to-end tests (issue 27, docs/qonnx.md) run every model of
 // tests/qonnx/Inputs (written by its gen.py: equivalents of the QONNX
-// model zoo's MLPs, random QONNX MLPs, small CNNs and residual blocks)
+// model zoo's MLPs, random QONNX MLPs, small CNNs, residual, MobileNet and
+// gated blocks)
 // the way a user does:
 //
 //  1. otir-translate --import-onnx MODEL.onnx;

@@ -21,15 +21,6 @@ nn.graph @missing(%x: tensor<1x4xf64>) -> tensor<1x4xf64> {
 
 // -----
 
-nn.graph @product(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
-  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
-  // expected-error @+1 {{both operands depend on the input: a product of two such values is not absorbed, only a product by a constant}}
-  %1 = nn.mul %0, %0 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
-  nn.return %1 : tensor<1x8xf64>
-}
-
-// -----
-
 nn.graph @unsupported(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
   %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
   // expected-error @+1 {{the kind is not absorbed into integer arithmetic}}

@@ -413,8 +413,8 @@ func (a *absorber) quantizer(op *ir.Operation, x *val) (*val, error) {
 	return a.step(x, qs)
 }
 
-// binary is add, sub or mul of two values, one of them constant, or the
-// add or sub of two values that depend on the input (join).
+// binary is add, sub or mul of two values: of a constant, composed onto
+// the other's chains; of two values that depend on the input, join.
 func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 	if x.isConst() && y.isConst() {
 		out := &val{shape: x.shape, konst: make([]*big.Rat, len(x.konst))}
@@ -433,9 +433,6 @@ func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 		return out, nil
 	}
 	if !x.isConst() && !y.isConst() {
-		if kind == kMul {
-			return nil, fmt.Errorf("both operands depend on the input: a product of two such values is not absorbed, only a product by a constant")
-		}
 		return a.join(kind, x, y)
 	}
 	flip := false

@@ -262,7 +262,7 @@ func (g *qgen) elementwise(kind, x string, shape []int64, key string, c []float6
 	return v
 }
 
-// join emits x + y or x - y of two values of one shape.
+// join emits x + y, x - y or x·y of two values of one shape.
 func (g *qgen) join(kind, x, y string, shape []int64) string {
 	v := g.name()
 	g.line("%s = nn.%s %s, %s : (%s, %s) -> %s", v, kind, x, y, ttype(shape), ttype(shape), ttype(shape))
@@ -410,9 +410,9 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 }
 
 // genResidualMLP is genMLP with residual joins: layers as wide as their
-// input, whose result, quantized, is added to or subtracted from the
-// layer's quantized input, as it is or quantized again at another scale,
-// before the layer's relu.
+// input, whose result, quantized, is added to, subtracted from or
+// multiplied by (a gate) the layer's quantized input, as it is or
+// quantized again at another scale, before the layer's relu.
 func genResidualMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 	return genLayers(rng, true)
 }
@@ -493,7 +493,7 @@ func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.Un
 			// unrelated float32 factors, can need integers beyond the
 			// circuit's 62 bits: an error at the node).
 			x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qbranch", l))
-			x = g.join([]string{"add", "sub"}[rng.IntN(2)], x, skip, shape)
+			x = g.join([]string{"add", "sub", "mul"}[rng.IntN(3)], x, skip, shape)
 		}
 		if l < len(widths)-1 && rng.IntN(3) != 0 {
 			x = g.relu(x, shape)

@@ -723,7 +723,7 @@ def covering_quant(b, rng, h, probe_of, xs, bits, signed, mode, dom, po2):
     return b.quant(h, qs, bits, signed, False, mode, domain=dom), qs
 
 
-def random_resnet(rng, idx, conv):
+def random_resnet(rng, idx, conv, join=None):
     """A residual block as Brevitas and hls4ml users build one: the input
     quantized; a branch of two quantized layers (Gemm or MatMul, or 3x3
     Convs with padding 1 and BatchNormalization), the first with a Relu and
@@ -732,7 +732,9 @@ def random_resnet(rng, idx, conv):
     on it); then Relu, a quantizer, a last quantized MatMul (after Flatten)
     and a quantizer. The scales of the branch's and the skip's quantizers
     are equal (idx % 4 == 0), a power of two apart (1), or unrelated
-    (2, 3: a per-tensor float32 factor, and for 3 the skip requantized)."""
+    (2, 3: a per-tensor float32 factor, and for 3 the skip requantized).
+    join="Mul" makes the join a product (a gate) of the branch and the
+    skip."""
     b = Builder(rng)
     dom = "qonnx.custom_op.general"
     opset = int(rng.choice([11, 13, 17]))
@@ -777,7 +779,7 @@ def random_resnet(rng, idx, conv):
     skip = h0
     if kind == 3:
         skip = b.quant(h0, np.float32(s0 * rng.uniform(0.6, 1.4)), 7, True, False, MODES[(idx + 4) % 7], domain=dom)
-    h = b.node("Sub" if idx % 3 == 2 else "Add", [h, skip])
+    h = b.node(join or ("Sub" if idx % 3 == 2 else "Add"), [h, skip])
     h = b.node("Relu", [h])
     h, _ = covering_quant(b, rng, h, probe_of, xs, 5, False, MODES[(idx + 5) % 7], dom, bool(idx % 2))
     if conv:
@@ -789,7 +791,7 @@ def random_resnet(rng, idx, conv):
     Wq2 = b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 6) % 7], domain=dom)
     h = b.node("MatMul", [h, b.node("Transpose", [Wq2], perm=[1, 0])])
     h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
-    name = ("resnet_cnn" if conv else "resnet") + str(idx)
+    name = ("gate" if join == "Mul" else "resnet") + ("_cnn" if conv else "") + str(idx)
     return make(b, name, shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
@@ -884,6 +886,8 @@ def main():
     builders += [(f"resnet{i}", (lambda i: lambda r: random_resnet(r, i, False))(i)) for i in range(6)]
     builders += [(f"resnet_cnn{i}", (lambda i: lambda r: random_resnet(r, i, True))(i)) for i in range(4)]
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(8)]
+    builders += [(f"gate{i}", (lambda i: lambda r: random_resnet(r, i, False, "Mul"))(i)) for i in range(4)]
+    builders += [(f"gate_cnn{i}", (lambda i: lambda r: random_resnet(r, i, True, "Mul"))(i)) for i in range(2)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
