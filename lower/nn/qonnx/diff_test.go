@@ -249,17 +249,15 @@ func (g *qgen) elementwise(kind, x string, shape []int64, key string, c []float6
 	}
 	bv := g.name()
 	g.line("%s = nn.broadcast_to %s : (%s) -> %s", bv, cv, ttype([]int64{n}), ttype(shape))
-	v := g.name()
-	g.line("%s = nn.%s %s, %s : (%s, %s) -> %s", v, kind, x, bv, ttype(shape), ttype(shape), ttype(shape))
 	g.model = append(g.model, func(env map[string]rtensor) {
-		in, cs := env[x], env[cv]
-		out := rtensor{shape: in.shape}
-		for i, r := range in.data {
-			out.data = append(out.data, binaryRat(kind, r, cs.data[i%int(n)]))
+		cs := env[cv]
+		out := rtensor{shape: shape}
+		for i := range len(env[x].data) {
+			out.data = append(out.data, cs.data[i%int(n)])
 		}
-		env[v] = out
+		env[bv] = out
 	})
-	return v
+	return g.join(kind, x, bv, shape)
 }
 
 // join emits x + y, x - y or x·y of two values of one shape.
