@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/otir-dev/otir/internal/intrange"
 )
@@ -315,18 +316,11 @@ func dropUnused(q *Program) {
 			used[o.Index] = true
 		}
 	}
-	all := true
-	for i := len(q.Ops) - 1; i >= 0; i-- {
-		if q.Ops[i].Opcode == OpInput {
-			used[i] = true
-		}
-		if !used[i] {
-			all = false
-			continue
-		}
-		q.Ops[i].ForOperands(q.Dialect, func(j int32) { used[j] = true })
+	for i, op := range q.Ops {
+		used[i] = used[i] || op.Opcode == OpInput
 	}
-	if all {
+	MarkLive(q.Dialect, q.Ops, used)
+	if !slices.Contains(used, false) {
 		return
 	}
 	at := make([]int32, len(q.Ops))

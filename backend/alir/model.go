@@ -264,6 +264,18 @@ func (o Op) mapOperands(d Dialect, f func(int32) int32) Op {
 // condition, a sum's terms) replaced by f(slot), in dialect d.
 func (o Op) MapOperands(d Dialect, f func(int32) int32) Op { return o.mapOperands(d, f) }
 
+// MarkLive sets live[i] for every op that an op already marked live
+// reads, directly or not: the roots (the ops the outputs read, and any
+// other the caller keeps) are marked on entry. Operands precede their
+// readers, so one backward pass does it.
+func MarkLive(d Dialect, ops []Op, live []bool) {
+	for i := len(ops) - 1; i >= 0; i-- {
+		if live[i] {
+			ops[i].ForOperands(d, func(j int32) { live[j] = true })
+		}
+	}
+}
+
 // ForOperands calls f with every slot o reads, in dialect d, without
 // allocating.
 func (o Op) ForOperands(d Dialect, f func(int32)) {

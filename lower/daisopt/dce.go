@@ -27,14 +27,7 @@ func (v *view) dce() int {
 			live[o.Index] = true
 		}
 	}
-	for i := len(v.p.Ops) - 1; i >= 0; i-- {
-		if live[i] {
-			ids, k := args(v.p.Ops[i])
-			for _, a := range ids[:k] {
-				live[a] = true
-			}
-		}
-	}
+	alir.MarkLive(alir.ALIR, v.p.Ops, live)
 	// Renumber the tables the live lookups read, in table order.
 	used := make([]bool, len(v.p.Tables))
 	for i, op := range v.p.Ops {

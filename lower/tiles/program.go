@@ -202,11 +202,7 @@ func (l *lowerer) finish(outs []*slot) {
 			live[s.id] = true
 		}
 	}
-	for i := len(l.ops) - 1; i >= 0; i-- {
-		if live[i] {
-			l.ops[i].ForOperands(alir.ALIR, func(x int32) { live[x] = true })
-		}
-	}
+	alir.MarkLive(alir.ALIR, l.ops, live)
 	l.warnDead(outs, live)
 	renum := make([]int32, len(l.ops))
 	kept := 0
