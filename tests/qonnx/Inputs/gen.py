@@ -652,9 +652,7 @@ def random_mlp(rng, idx):
         pre = np.stack([partial(probe, h, v) for v in xs])
         if pre.max() <= 0:
             signed = True
-        amax = max(abs(pre.min()), abs(pre.max()), 1e-3) if signed else max(pre.max(), 1e-3)
-        step = amax / max(1, 2 ** (bits - 1) if signed else 2**bits - 1)  # the range covers the samples' values
-        qs = np.float32(2.0 ** round(np.log2(step))) if rng.integers(0, 2) else np.float32(step * rng.uniform(0.8, 1.2))
+        qs = covering_scale(rng, pre, bits, signed, bool(rng.integers(0, 2)))
         mode = MODES[(idx + k) % 7]
         if not last:
             h = b.quant(h, qs, bits, signed, bool(rng.integers(0, 2)) and bits > 1, mode, domain=dom)
@@ -714,12 +712,18 @@ def random_cnn(rng, idx):
     return make(b, f"cnn{idx}", [1, cin, hw, hw], x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def covering_scale(rng, pre, bits, signed, po2):
+    """The scale of a quantizer whose range covers the values pre: a power
+    of two, or that step times a random factor in [0.8, 1.2)."""
+    amax = max(abs(pre.min()), abs(pre.max()), 1e-3) if signed else max(pre.max(), 1e-3)
+    step = amax / max(1, 2 ** (bits - 1) if signed else 2**bits - 1)
+    return np.float32(2.0 ** round(np.log2(step))) if po2 else np.float32(step * rng.uniform(0.8, 1.2))
+
+
 def covering_quant(b, rng, h, probe_of, xs, bits, signed, mode, dom, po2):
     """A quantizer of h whose range covers its values on the samples."""
     pre = np.stack([partial(probe_of(h), h, v) for v in xs])
-    amax = max(abs(pre.min()), abs(pre.max()), 1e-3) if signed else max(pre.max(), 1e-3)
-    step = amax / max(1, 2 ** (bits - 1) if signed else 2**bits - 1)
-    qs = np.float32(2.0 ** round(np.log2(step))) if po2 else np.float32(step * rng.uniform(0.8, 1.2))
+    qs = covering_scale(rng, pre, bits, signed, po2)
     return b.quant(h, qs, bits, signed, False, mode, domain=dom), qs
 
 
