@@ -13,7 +13,6 @@ import (
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
-	"github.com/otir-dev/otir/passes/passtest"
 	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
@@ -338,15 +337,14 @@ func checkDifferential(t *testing.T, g *qgen, text string, outShape []int64, in 
 		os.WriteFile(filepath.Join(dir, "options"), []byte(inputTypeOption(in)), 0o644)
 	}
 	params := circuittest.WritePayload(t, dir, g.payload)
-	pipeline := "builtin.module(nn-to-circuit{params=" + params + inputTypeOption(in) + "})"
-	m := passtest.Parse(t, "graph.mlir", text)
-	if ds := passtest.Run(t, m, pipeline); ds.HasErrors() {
+	opts := "params=" + params + inputTypeOption(in)
+	p, ds := circuittest.TryCircuit(t, text, opts)
+	if ds.HasErrors() {
 		if lenient {
-			t.Skipf("%s: %v", pipeline, ds)
+			t.Skipf("nn-to-circuit{%s}: %v", opts, ds)
 		}
-		t.Fatalf("%s: %v\n%s", pipeline, ds, text)
+		t.Fatalf("nn-to-circuit{%s}: %v\n%s", opts, ds, text)
 	}
-	p := circuittest.Program(t, m)
 	nin := p.NumInputs()
 	cin, model := g.inputs(in, int64(nin), rows)
 	got := circuittest.Run(t, p, cin, rows)

@@ -11,6 +11,7 @@ import (
 	"github.com/otir-dev/otir/backend/alir"
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
+	"github.com/otir-dev/otir/diag"
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
 	"github.com/otir-dev/otir/lower/dais"
@@ -58,10 +59,29 @@ func Program(t testing.TB, m *ir.Module) *alir.Program {
 }
 
 // Circuit runs nn-to-circuit{options} on a graph's text and returns the
-// ALIR program.
+// ALIR program; an error fails t, shown with the text.
 func Circuit(t testing.TB, text, options string) *alir.Program {
 	t.Helper()
-	return Program(t, Lower(t, text, "builtin.module(nn-to-circuit{"+options+"})"))
+	p, ds := TryCircuit(t, text, options)
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v\n%s", circuitPipeline(options), ds, text)
+	}
+	return p
+}
+
+// TryCircuit is Circuit that returns what nn-to-circuit reported instead
+// of failing t on an error (no program then).
+func TryCircuit(t testing.TB, text, options string) (*alir.Program, diag.List) {
+	t.Helper()
+	m := passtest.Parse(t, "graph.mlir", text)
+	if ds := passtest.Run(t, m, circuitPipeline(options)); ds.HasErrors() {
+		return nil, ds
+	}
+	return Program(t, m), nil
+}
+
+func circuitPipeline(options string) string {
+	return "builtin.module(nn-to-circuit{" + options + "})"
 }
 
 // Run runs a program on rows of inputs (one after another in in) with
