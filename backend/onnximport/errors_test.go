@@ -97,6 +97,7 @@ func TestUnsupported(t *testing.T) {
 		want  string
 	}{
 		{"conv group", convCase(intAttrP("group", 3)), "node 'Conv_3' (Conv): group=3 does not divide the 2 input and 2 output channels"},
+		{"conv group weight", convCase(intAttrP("group", 2)), "node 'Conv_3' (Conv): weight of shape [2, 2, 3, 3] does not fit an input of shape [1, 2, 6, 6] (group=2)"},
 		{"conv dilations", convCase(intsAttrP("dilations", 2, 2)), "node 'Conv_3' (Conv): dilations=[2 2] is not supported (only 1)"},
 		{"conv auto_pad", convCase(stringAttrP("auto_pad", "SAME_UPPER")), "node 'Conv_3' (Conv): auto_pad=SAME_UPPER is not supported"},
 		{"conv uneven pads", convCase(intsAttrP("pads", 1, 1, 0, 0)), "node 'Conv_3' (Conv): pads=[1 1 0 0] is not supported"},
@@ -169,5 +170,23 @@ func TestConstantBudget(t *testing.T) {
 	_, err := Import(m.bytes(t), "m.onnx", Options{MaxTotalElements: 50})
 	if err == nil || !strings.Contains(err.Error(), "initializer 'k': the constants hold more than 50 elements together") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestGroupedWeightBudget: a grouped weight is written dense, g times its
+// size; the dense weight is bounded by MaxElements as any tensor is, so a
+// small file cannot make the importer allocate g times what it holds.
+func TestGroupedWeightBudget(t *testing.T) {
+	const c = 64 // 64 weights, dense 64·64
+	m := testModel{nodes: []*onnxpb.NodeProto{node("Conv", "Conv_3", []string{"x", "w"}, []string{"y"}, intAttrP("group", c))},
+		inputs: []*onnxpb.ValueInfoProto{tensorInfo("x", 1, c, 2, 2)}, outputs: []*onnxpb.ValueInfoProto{tensorInfo("y", 1, c, 2, 2)},
+		inits: []*onnxpb.TensorProto{doubles("w", []int64{c, 1, 1, 1}, make([]float64, c)...)}}
+	if _, err := Import(m.bytes(t), "m.onnx", Options{}); err != nil {
+		t.Fatalf("a depthwise conv within the bound: %v", err)
+	}
+	_, err := Import(m.bytes(t), "m.onnx", Options{MaxElements: c*c - 1})
+	want := "node 'Conv_3' (Conv): the dense weight of group=64: shape [64, 64, 1, 1] holds more than 4095 elements"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error containing %q", err, want)
 	}
 }
