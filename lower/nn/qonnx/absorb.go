@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
@@ -248,13 +249,15 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		return a.pool(op, ins[0], shape)
 	case kReshape, kFlatten, kDetach, kPermute, kSwapFirstTwo, kTranspose3dLast, kBroadcastTo:
 		return a.shapeNode(op, ins[0], shape)
+	case kConcat:
+		return a.concat(op, ins, shape)
 	case kSoftmax:
 		if a.opts.DropFinalSoftmax && onlyReturned(op.Block, op.Results[0]) {
 			return ins[0], nil
 		}
 		return a.softmax(op, ins[0])
 	}
-	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.const, nn.matmul by a constant, nn.add/sub/mul with a constant, nn.inv of a constant, nn.relu and shape nodes)")
+	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.const, nn.matmul and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.inv of a constant, nn.relu, nn.softmax, nn.concat and shape nodes)")
 }
 
 func maxRat(a, b *big.Rat) *big.Rat {
@@ -512,4 +515,118 @@ func sourceIndex(op *ir.Operation, in, out []int64) []int64 {
 		idx[i] = int64(i)
 	}
 	return idx
+}
+
+// concat is nn.concat along an axis. Each element keeps its function of
+// its code; the codes join at the finest scale F of the operands: an
+// operand at 2^-frac holds the same reals, whose integer codes at 2^-F are
+// its own times 2^(F-frac), so its functions first divide by that (a
+// relu's kink stays on an integer code). A constant operand k becomes a
+// code of zeros whose functions a·c + k borrow the factor a of the first
+// element of the first operand that depends on the input along the axis
+// (relus made nn.max / nn.min first), so that a Conv1d's zero padding,
+// which the importer writes as a concat, keeps one factor per channel for
+// the convolution after it. The new graph concatenates the code tensors;
+// the range is the union of the operands' at F.
+func (a *absorber) concat(op *ir.Operation, ins []*val, shape []int64) (*val, error) {
+	axis, _ := op.IntAttr("axis")
+	if axis < 0 {
+		axis += int64(len(shape))
+	}
+	outer, inner := tileview.Count(shape[:axis]), tileview.Count(shape[axis+1:])
+	runOf := func(x *val) int64 { return tileview.Count(x.shape) / max(outer, 1) }
+	if allConst(ins) {
+		out := &val{shape: shape, konst: make([]*big.Rat, 0, tileview.Count(shape))}
+		for o := range outer {
+			for _, x := range ins {
+				out.konst = append(out.konst, x.konst[o*runOf(x):(o+1)*runOf(x)]...)
+			}
+		}
+		return out, nil
+	}
+	F, firstVar, hasConst := 0, -1, false
+	for k, x := range ins {
+		if x.isConst() {
+			hasConst = true
+			continue
+		}
+		F = max(F, x.frac)
+		if firstVar < 0 {
+			firstVar = k
+		}
+	}
+	fns := make([][]elemFn, len(ins))
+	codes := make([]*ir.Value, len(ins))
+	out := &val{shape: shape, frac: F}
+	for k, x := range ins {
+		if x.isConst() {
+			continue
+		}
+		if hasConst {
+			var err error
+			if x, err = a.affineOnly(x); err != nil {
+				return nil, err
+			}
+		}
+		e := F - x.frac
+		if err := limitBits(new(big.Int).Lsh(big.NewInt(x.lo), uint(e)), new(big.Int).Lsh(big.NewInt(x.hi), uint(e))); err != nil {
+			return nil, err
+		}
+		lo, hi := x.lo<<e, x.hi<<e
+		if k == firstVar {
+			out.lo, out.hi = lo, hi
+		}
+		out.lo, out.hi = min(out.lo, lo), max(out.hi, hi)
+		fns[k] = x.fn
+		if e > 0 {
+			down := fnStep{a: pow2(-e), b: new(big.Rat)}
+			fns[k] = make([]elemFn, len(x.fn))
+			for i, f := range x.fn {
+				fns[k][i] = append(elemFn{down}, f...)
+			}
+		}
+		codes[k] = x.code
+	}
+	for k, x := range ins {
+		if !x.isConst() {
+			continue
+		}
+		if j := slices.Index(ins, x); j < k { // the same constant again (a padding's two ends)
+			fns[k], codes[k] = fns[j], codes[j]
+			continue
+		}
+		zeros := make([]*big.Rat, len(x.konst))
+		fns[k] = make([]elemFn, len(x.konst))
+		run, ref := runOf(x), fns[firstVar]
+		refRun := int64(len(ref)) / max(outer, 1)
+		for i, r := range x.konst {
+			fa, _, _ := ref[int64(i)/run*refRun+int64(i)%inner].affine()
+			zeros[i], fns[k][i] = new(big.Rat), elemFn{{a: fa, b: r}}
+		}
+		c, err := a.constant(x.shape, zeros)
+		if err != nil {
+			return nil, err
+		}
+		codes[k] = c
+		out.lo, out.hi = min(out.lo, 0), max(out.hi, 0)
+	}
+	out.fn = make([]elemFn, 0, tileview.Count(shape))
+	for o := range outer {
+		for k := range ins {
+			run := int64(len(fns[k])) / max(outer, 1)
+			out.fn = append(out.fn, fns[k][o*run:(o+1)*run]...)
+		}
+	}
+	code, err := nn.Node(a.b, kConcat, codes, ir.Tensor(shape, f64), op.Attrs)
+	out.code = code
+	return out, err
+}
+
+func allConst(vs []*val) bool {
+	for _, v := range vs {
+		if !v.isConst() {
+			return false
+		}
+	}
+	return true
 }

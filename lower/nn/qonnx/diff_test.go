@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -275,6 +276,16 @@ func (g *qgen) join(kind, x, y string, shape []int64) string {
 	return v
 }
 
+// concat emits the concatenation of x and y [1, n] along their features.
+func (g *qgen) concat(x, y string, shape []int64) string {
+	v, out := g.name(), []int64{1, 2 * shape[1]}
+	g.line("%s = nn.concat %s, %s {axis = 1} : (%s, %s) -> %s", v, x, y, ttype(shape), ttype(shape), ttype(out))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		env[v] = rtensor{shape: out, data: append(slices.Clone(env[x].data), env[y].data...)}
+	})
+	return v
+}
+
 func (g *qgen) relu(x string, shape []int64) string {
 	v := g.name()
 	g.line("%s = nn.relu %s : (%s) -> %s", v, x, ttype(shape), ttype(shape))
@@ -410,7 +421,9 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 // genResidualMLP is genMLP with residual joins: layers as wide as their
 // input, whose result, quantized, is added to, subtracted from or
 // multiplied by (a gate) the layer's quantized input, as it is or
-// quantized again at another scale, before the layer's relu.
+// quantized again at another scale, before the layer's relu; or whose
+// result, quantized or not, is concatenated with that input (or with the
+// raw input of an input type, at its own scale), as DenseNet does.
 func genResidualMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 	return genLayers(rng, true)
 }
@@ -433,6 +446,7 @@ func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.Un
 		in = quant.Uniform(w, rng.IntN(4) != 0, w-1-rng.IntN(4))
 	}
 	for l := 1; l < len(widths); l++ {
+		raw := x
 		if l == 1 && in == nil {
 			// the input quantizer: its codes are the circuit's input
 			bits := 2 + rng.IntN(6)
@@ -440,10 +454,14 @@ func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.Un
 		} else {
 			x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qa", l))
 		}
-		skip := ""
+		skip, join := "", ""
 		if residual && widths[l] == widths[l-1] {
+			join = []string{"add", "sub", "mul", "concat"}[rng.IntN(4)]
 			skip = x
-			if rng.IntN(3) == 0 {
+			switch {
+			case join == "concat" && raw == "%arg0" && in != nil && rng.IntN(2) == 0:
+				skip = raw // the input itself, at the input type's scale
+			case rng.IntN(3) == 0:
 				skip = g.randomQuant(skip, shape, fmt.Sprintf("l%d.qskip", l))
 			}
 		}
@@ -490,8 +508,15 @@ func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.Un
 			// networks do (a join of raw accumulators, batch-normed by
 			// unrelated float32 factors, can need integers beyond the
 			// circuit's 62 bits: an error at the node).
-			x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qbranch", l))
-			x = g.join([]string{"add", "sub", "mul"}[rng.IntN(3)], x, skip, shape)
+			if join != "concat" || rng.IntN(2) == 0 {
+				x = g.randomQuant(x, shape, fmt.Sprintf("l%d.qbranch", l))
+			}
+			if join == "concat" {
+				widths[l] *= 2
+				x, shape = g.concat(x, skip, shape), []int64{1, widths[l]}
+			} else {
+				x = g.join(join, x, skip, shape)
+			}
 		}
 		if l < len(widths)-1 && rng.IntN(3) != 0 {
 			x = g.relu(x, shape)

@@ -9,6 +9,7 @@ import "github.com/otir-dev/otir/dialect/nn"
 const (
 	kAdd             = nn.OpAdd
 	kAvgPool2d       = nn.OpAvgPool2d
+	kConcat          = nn.OpConcat
 	kConv2d          = nn.OpConv2d
 	kBipolarQuant    = nn.OpBipolarQuant
 	kBroadcastTo     = nn.OpBroadcastTo

@@ -255,6 +255,8 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             raw[o] = np.take(raw[ins[0]], raw[ins[1]].astype(np.int64), axis=a.get("axis", 0))
         elif op == "Unsqueeze":
             raw[o] = np.expand_dims(raw[ins[0]], tuple(a["axes"]))
+        elif op == "Concat" and not all(i in raw for i in ins):
+            val[o] = np.concatenate([T(i) for i in ins], axis=a["axis"])
         elif op == "Concat":
             raw[o] = np.concatenate([np.atleast_1d(raw[i]).astype(np.int64) for i in ins], axis=a["axis"])
         elif op in ("Add", "Sub", "Mul", "Div", "Pow") and all(i in raw for i in ins):
@@ -296,6 +298,14 @@ def evaluate(model, x, ar, stop_before_softmax=False):
                     acc = acc + v[:, :, i : i + 1, j : j + 1]
             n = v.shape[2] * v.shape[3]
             val[o] = acc / Fraction(n) if ar.exact else acc / n
+        elif op == "Conv" and T(ins[0]).ndim == 3:  # Conv1d as a 2-D convolution of [N, C, 1, L]
+            v, w = T(ins[0]), T(ins[1])
+            pb, pe = a.get("pads", [0, 0])
+            y = conv2d(v.reshape(v.shape[0], v.shape[1], 1, -1), w.reshape(w.shape[0], w.shape[1], 1, -1), [0, pb, 0, pe],
+                       [1] + list(a.get("strides", [1])), zero(ar), a.get("group", 1))
+            if len(ins) > 2 and ins[2]:
+                y = y + T(ins[2]).reshape(1, -1, 1, 1)
+            val[o] = y.reshape(y.shape[0], y.shape[1], -1)
         elif op == "Conv":
             pads = a.get("pads", [0, 0, 0, 0])
             y = conv2d(T(ins[0]), T(ins[1]), pads, a.get("strides", [1, 1]), zero(ar), a.get("group", 1))
@@ -310,6 +320,16 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             shp = (1, -1) + (1,) * (v.ndim - 2)
             c = lambda p: ar.const(p.reshape(shp))
             val[o] = (v - c(mean)) * c(scale) + c(beta)
+        elif op == "MaxPool":  # unpadded, on [N, C, L] or [N, C, H, W]
+            v = T(ins[0])
+            k, st = a["kernel_shape"], a.get("strides", [1] * len(a["kernel_shape"]))
+            if v.ndim == 3:
+                n = (v.shape[2] - k[0]) // st[0] + 1
+                val[o] = np.stack([v[:, :, i * st[0] : i * st[0] + k[0]].max(axis=2) for i in range(n)], axis=2)
+            else:
+                oh, ow = (v.shape[2] - k[0]) // st[0] + 1, (v.shape[3] - k[1]) // st[1] + 1
+                val[o] = np.stack([np.stack([v[:, :, i * st[0] : i * st[0] + k[0], j * st[1] : j * st[1] + k[1]].max(axis=(2, 3))
+                                             for j in range(ow)], axis=2) for i in range(oh)], axis=2)
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
@@ -852,6 +872,125 @@ def random_mobile(rng, idx):
     return make(b, f"mobile{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_concat(rng, idx, conv):
+    """A concatenation as DenseNet and Inception blocks and multi-branch
+    hls4ml models use one: the input quantized; a branch of one quantized
+    layer (Gemm, or a 3x3 Conv with padding 1 and BatchNormalization), a
+    Relu and a quantizer; a Concat along the features or channels (axis 1,
+    or -3 for a CNN when idx is odd) of the branch and: the input's
+    quantizer (idx % 4 == 0, DenseNet's); a second branch, both before
+    their Relus, which then follow the Concat with one quantizer (1); the
+    raw input and a second branch (2: three operands, at the input's
+    scale and the quantizers'); or a constant (3); then, for a CNN, a 1x1
+    Conv and a quantizer; Flatten, a quantized MatMul and a quantizer."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    x = "x"
+    if conv:
+        c, hw = int(rng.integers(1, 3)), int(rng.integers(3, 5))
+        shape = [1, c, hw, hw]
+    else:
+        c = int(rng.integers(3, 7))
+        shape = [1, c]
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    s0 = rand_scale(rng, True)
+    h0 = b.quant(x, s0, 6, True, False, MODES[idx % 7], domain=dom)
+
+    def branch(oc, layer, act=True):
+        ws = rand_scale(rng, bool(rng.integers(0, 2)), (oc, 1, 1, 1) if conv else ())
+        if conv:
+            W = rng.normal(0, 1, (oc, c, 3, 3)) * ws * 2
+            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
+            h = b.node("Conv", [h0, Wq], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1])
+            acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
+            mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
+            gamma = rng.uniform(0.5, 1.5, oc) * np.where(rng.integers(0, 4, oc) == 0, -1, 1)
+            h = b.bn(h, gamma, rng.normal(0, 0.3, oc), mu + rng.normal(0, 0.1, oc) * sd, (sd * rng.uniform(0.8, 1.2, oc)) ** 2)
+        else:
+            W = rng.normal(0, 1, (oc, c)) * ws * 2
+            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
+            h = b.node("Gemm", [h0, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+        if not act:
+            return h
+        h = b.node("Relu", [h])
+        return covering_quant(b, rng, h, probe_of, xs, 4, False, MODES[(idx + 2 + layer) % 7], dom, bool(layer))[0]
+
+    kind = idx % 4
+    oc = int(rng.integers(1, 4))
+    h1 = branch(oc, 0, kind != 1)
+    if kind == 0:
+        parts = [h1, h0]
+    elif kind == 1:
+        parts = [branch(oc + 1, 1, False), h1]
+    elif kind == 2:
+        parts = [x, branch(oc, 1), h1]
+    else:
+        const = (rng.integers(-4, 5, [1, 2] + shape[2:]) * 0.25).astype(np.float32)
+        parts = [h1, b.init(const, "token")]
+    axis = -3 if conv and idx % 2 else 1
+    h = b.node("Concat", parts, axis=axis)
+    if kind == 1:
+        h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 6) % 7], dom, False)
+    if conv:
+        cin = partial(probe_of(h), h, xs[0]).shape[1]
+        W = rng.normal(0, 1, (2, cin, 1, 1))
+        h = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)], kernel_shape=[1, 1])
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
+        h = b.node("Flatten", [h], axis=1)
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
+    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 5) % 7], domain=dom)], perm=[1, 0])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    name = "concat" + ("_cnn" if conv else "") + str(idx)
+    return make(b, name, shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
+def random_conv1d(rng, idx):
+    """A 1-D CNN as trigger and signal-processing models build one (hls4ml's
+    Conv1D): the input [1, C, L] quantized; a Conv1d of kernel 3 with
+    padding 1 by 4-bit weights (per-channel scales for odd idx) and a
+    quantized bias, Relu and a quantizer; for even idx a MaxPool1d of 2
+    (FINN's VGG10 for RadioML); a second Conv1d of kernel 3,
+    stride 2 and padding 1 (0 for idx 1), a quantizer; Flatten, a
+    quantized MatMul and a quantizer. The importer writes a padded Conv1d
+    as an nn.concat of zeros at both ends before a 2-D convolution."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    c, n = int(rng.integers(1, 4)), int(rng.integers(8, 13))
+    shape = [1, c, n]
+    x = "x"
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    oc = int(rng.integers(2, 4))
+    ws = rand_scale(rng, bool(idx % 2 == 0), (oc, 1, 1) if idx % 2 else ())
+    W = rng.normal(0, 1, (oc, c, 3)) * ws * 2
+    bias = b.quant(b.init(rng.normal(0, 0.5, oc), "bias"), np.float32(2.0**-4), 8, True, False, MODES[(idx + 1) % 7], domain=dom)
+    h = b.node("Conv", [h, b.quant(b.init(W), ws, 4, True, False, MODES[(idx + 2) % 7], domain=dom), bias],
+               kernel_shape=[3], pads=[1, 1], strides=[1])
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 3) % 7], dom, bool(idx % 2))
+    if idx % 2 == 0:  # VGG10-RadioML's MaxPool1d
+        h = b.node("MaxPool", [h], kernel_shape=[2], strides=[2])
+    W1 = rng.normal(0, 1, (2, oc, 3))
+    pad = 0 if idx == 1 else 1
+    h = b.node("Conv", [h, b.quant(b.init(W1), np.float32(0.5), 3, True, False, MODES[(idx + 4) % 7], domain=dom)],
+               kernel_shape=[3], pads=[pad, pad], strides=[2])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 5) % 7], dom, True)
+    h = b.node("Flatten", [h], axis=1)
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
+    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 6) % 7], domain=dom)], perm=[1, 0])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    return make(b, f"conv1d{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -892,6 +1031,9 @@ def main():
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(8)]
     builders += [(f"gate{i}", (lambda i: lambda r: random_resnet(r, i, False, "Mul"))(i)) for i in range(4)]
     builders += [(f"gate_cnn{i}", (lambda i: lambda r: random_resnet(r, i, True, "Mul"))(i)) for i in range(2)]
+    builders += [(f"concat{i}", (lambda i: lambda r: random_concat(r, i, False))(i)) for i in range(4)]
+    builders += [(f"concat_cnn{i}", (lambda i: lambda r: random_concat(r, i, True))(i)) for i in range(4)]
+    builders += [(f"conv1d{i}", (lambda i: lambda r: random_conv1d(r, i))(i)) for i in range(3)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
