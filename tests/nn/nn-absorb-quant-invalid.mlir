@@ -72,3 +72,42 @@ nn.graph @softmax_division(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
   %4 = nn.softmax %3 {axis = 1} : (tensor<1x8xf64>) -> tensor<1x8xf64>
   nn.return %4 : tensor<1x8xf64>
 }
+
+// -----
+
+// An nn.max of two different tensors (LeakyRelu's max(x, α·x) is of one).
+nn.graph @max_of_two(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.quant %0 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{an nn.max of two different tensors that depend on the input is not absorbed}}
+  %2 = nn.max %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %3 = nn.quant %2 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %3 : tensor<1x8xf64>
+}
+
+// -----
+
+// LeakyRelu with a negative α: max(x, −x) = |x| is not monotone.
+nn.graph @leaky_negative(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.const {value = dense<-1.0> : tensor<1x8xf64>} : () -> tensor<1x8xf64>
+  %2 = nn.mul %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{element 0: the max of an increasing and a decreasing function of one code is not monotone}}
+  %3 = nn.max %0, %2 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %4 = nn.quant %3 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %4 : tensor<1x8xf64>
+}
+
+// -----
+
+// LeakyRelu's max(x, α·x) reaching a product with no quantizer between.
+nn.graph @leaky_unquantized(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.const {value = dense<0.25> : tensor<1x8xf64>} : () -> tensor<1x8xf64>
+  %2 = nn.mul %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %3 = nn.max %0, %2 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{an nn.max or nn.min of two functions of one code (LeakyRelu's) reaches a product, a join or a pool with no quantizer after it}}
+  %4 = nn.add %3, %3 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %5 = nn.quant %4 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %5 : tensor<1x8xf64>
+}

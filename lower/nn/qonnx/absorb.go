@@ -241,6 +241,8 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		return a.mapConst(x, func(r *big.Rat) *big.Rat { return new(big.Rat).Inv(r) }), nil
 	case kAdd, kSub, kMul:
 		return a.binary(op.Name, ins[0], ins[1])
+	case kMax, kMin:
+		return a.extremum(op.Name == kMax, ins[0], ins[1])
 	case kMatmul:
 		return a.matmul(ins[0], ins[1], shape)
 	case kConv2d:
@@ -257,7 +259,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		}
 		return a.softmax(op, ins[0])
 	}
-	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.const, nn.matmul and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.inv of a constant, nn.relu, nn.softmax, nn.concat and shape nodes)")
+	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.const, nn.matmul and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.softmax, nn.concat and shape nodes)")
 }
 
 func maxRat(a, b *big.Rat) *big.Rat {
@@ -457,6 +459,57 @@ func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 		default:
 			out.fn[i] = f.then(c, zero)
 		}
+	}
+	return &out, nil
+}
+
+// extremum is nn.max or nn.min: the importer's Clip (ReLU6, Hardtanh)
+// with a constant c, LeakyRelu as max(x, α·x) (α ≤ 1) or min(x, α·x)
+// (α > 1). With a constant, per element max(v, c) = relu(v − c) + c and
+// min(v, c) = c − relu(c − v): monotone steps on the element's function.
+// Of two values that depend on the input, only of one code tensor (the
+// functions of the same codes, as LeakyRelu's): each element's function
+// becomes the extremum of the two, monotone when both move the same way
+// or one is constant, for a quantizer after it to absorb as any step
+// function.
+func (a *absorber) extremum(isMax bool, x, y *val) (*val, error) {
+	name := map[bool]string{true: "max", false: "min"}[isMax]
+	if x.isConst() && y.isConst() {
+		out := &val{shape: x.shape, konst: make([]*big.Rat, len(x.konst))}
+		for i, p := range x.konst {
+			q := y.konst[i]
+			if (p.Cmp(q) >= 0) != isMax {
+				p = q
+			}
+			out.konst[i] = p
+		}
+		return out, nil
+	}
+	if x.isConst() {
+		x, y = y, x
+	}
+	out := *x
+	out.fn = make([]elemFn, len(x.fn))
+	if y.isConst() {
+		one, minusOne := big.NewRat(1, 1), big.NewRat(-1, 1)
+		for i, f := range x.fn {
+			c := y.konst[i]
+			if isMax {
+				out.fn[i] = f.then(one, new(big.Rat).Neg(c)).thenRelu().then(one, c)
+			} else {
+				out.fn[i] = f.then(minusOne, c).thenRelu().then(minusOne, c)
+			}
+		}
+		return &out, nil
+	}
+	if x.code != y.code || x.frac != y.frac || x.lo != y.lo || x.hi != y.hi {
+		return nil, fmt.Errorf("an nn.%s of two different tensors that depend on the input is not absorbed (only with a constant, or of two functions of one tensor as LeakyRelu's max(x, α·x))", name)
+	}
+	for i := range x.fn {
+		if direction(x.fn[i])*direction(y.fn[i]) < 0 {
+			return nil, fmt.Errorf("element %d: the %s of an increasing and a decreasing function of one code is not monotone, and has no absorbed form", i, name)
+		}
+		out.fn[i] = elemFn{{ext: &extremum{max: isMax, f: x.fn[i], g: y.fn[i]}}}
 	}
 	return &out, nil
 }

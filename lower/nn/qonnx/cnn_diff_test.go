@@ -53,13 +53,18 @@ func (g *qgen) channelOp(kind, x string, s chw, key string, c []float64) string 
 	return v
 }
 
-// binaryRat is add, sub or mul on exact rationals.
+// binaryRat is add, sub, mul, max or min on exact rationals.
 func binaryRat(kind string, a, b *big.Rat) *big.Rat {
 	switch kind {
 	case "add":
 		return new(big.Rat).Add(a, b)
 	case "sub":
 		return new(big.Rat).Sub(a, b)
+	case "max", "min":
+		if (a.Cmp(b) >= 0) == (kind == "max") {
+			return new(big.Rat).Set(a)
+		}
+		return new(big.Rat).Set(b)
 	}
 	return new(big.Rat).Mul(a, b)
 }

@@ -381,12 +381,19 @@ func (a *absorber) planeSum(x, out *val, shape []int64, wd window) (*val, error)
 }
 
 // direction is +1 when f is non-decreasing, -1 when non-increasing (the
-// product of its factors' signs; relu keeps the direction), 0 when
-// constant.
+// product of its factors' signs; relu keeps the direction, an extremum
+// has its functions' common one), 0 when constant.
 func direction(f elemFn) int {
 	d := 1
 	for _, s := range f {
-		if !s.relu {
+		switch {
+		case s.ext != nil:
+			e := direction(s.ext.f)
+			if e == 0 {
+				e = direction(s.ext.g)
+			}
+			d *= e
+		case !s.relu:
 			d *= s.a.Sign()
 		}
 	}

@@ -17,7 +17,8 @@ import (
 // weights and biases with every rounding mode, signed/unsigned, narrow,
 // po2 and float32 scales, per tensor and per channel, zero points,
 // bipolar quantizers, matmul, batch norm as sub/mul/add with zero and
-// negative factors, a division as mul by nn.inv, relu) through
+// negative factors, a division as mul by nn.inv, relu, LeakyRelu and Clip
+// as nn.max / nn.min) through
 // nn-to-circuit; the ALIR program must give, on inputs of the input grid,
 // exactly what exactModel computes (the float graph on exact rationals:
 // QONNX's reference semantics without float64 rounding) and what the
@@ -286,6 +287,41 @@ func (g *qgen) concat(x, y string, shape []int64) string {
 	return v
 }
 
+// activation emits, before the next layer's quantizer, relu (half the
+// time) or what the ONNX importer writes for LeakyRelu, max(x, α·x) (α
+// 0.1 or 0.3; min(x, 1.5·x) for α = 1.5), or for Clip (ReLU6, Hardtanh):
+// a max with a lower bound, a min with an upper one, or both.
+func (g *qgen) activation(x string, shape []int64, key string) string {
+	n := shape[len(shape)-1]
+	row := func(f func() float64) []float64 {
+		r := make([]float64, n)
+		for i := range r {
+			r[i] = f()
+		}
+		return r
+	}
+	switch g.rng.IntN(4) {
+	case 0:
+		alpha := []float64{0.1, float64(float32(0.3)), 1.5}[g.rng.IntN(3)]
+		ax := g.elementwise("mul", x, shape, key+".alpha", row(func() float64 { return alpha }), false)
+		if alpha > 1 {
+			return g.join("min", x, ax, shape)
+		}
+		return g.join("max", x, ax, shape)
+	case 1:
+		bound := func() float64 { return float64(float32(g.rng.NormFloat64())) }
+		kind := g.rng.IntN(3)
+		if kind != 1 {
+			x = g.elementwise("max", x, shape, key+".lo", row(func() float64 { return -math.Abs(bound()) }), false)
+		}
+		if kind != 0 {
+			x = g.elementwise("min", x, shape, key+".hi", row(func() float64 { return math.Abs(bound()) }), false)
+		}
+		return x
+	}
+	return g.relu(x, shape)
+}
+
 func (g *qgen) relu(x string, shape []int64) string {
 	v := g.name()
 	g.line("%s = nn.relu %s : (%s) -> %s", v, x, ttype(shape), ttype(shape))
@@ -519,7 +555,7 @@ func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.Un
 			}
 		}
 		if l < len(widths)-1 && rng.IntN(3) != 0 {
-			x = g.relu(x, shape)
+			x = g.activation(x, shape, fmt.Sprintf("l%d.act", l))
 		}
 	}
 	// the output: quantized (a division's tail must not reach it unquantized)

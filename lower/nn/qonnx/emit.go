@@ -433,7 +433,7 @@ func dyadicForms(x *val, qs []*quantizer) ([]linear, []string, bool) {
 	lins, modes := make([]linear, len(qs)), make([]string, len(qs))
 	for i, q := range qs {
 		modes[i] = q.spec.Rounding
-		if q.kind == kBipolarQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 {
+		if q.kind == kBipolarQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].hasExtremum() {
 			return nil, nil, false
 		}
 		a, b := x.fn[i].withoutRelu()

@@ -16,6 +16,9 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 	need := false
 	for _, f := range x.fn {
 		need = need || f.reluCount() > 0
+		if f.hasExtremum() {
+			return nil, fmt.Errorf("an nn.max or nn.min of two functions of one code (LeakyRelu's) reaches a product, a join or a pool with no quantizer after it: a quantizer absorbs it")
+		}
 	}
 	if !need {
 		return x, nil

@@ -6,11 +6,22 @@ import (
 )
 
 // fnStep is one monotone step of an element's value: an affine map
-// a·v + b, or relu.
+// a·v + b, relu, or an extremum of two functions of v.
 type fnStep struct {
 	relu bool
+	ext  *extremum
 	a, b *big.Rat
 }
+
+// extremum is max(f(v), g(v)), or min: LeakyRelu's max(x, α·x) of one
+// code. The absorber makes one only of two functions that move the same
+// way (or of which one is constant), so that it is monotone.
+type extremum struct {
+	max  bool
+	f, g elemFn
+}
+
+func (s fnStep) isAffine() bool { return !s.relu && s.ext == nil }
 
 // elemFn is the exact value of one element as a function of its integer
 // code: the steps applied in order to the code.
@@ -23,13 +34,20 @@ func scaleFn(a *big.Rat) elemFn { return elemFn{{a: a, b: new(big.Rat)}} }
 func (f elemFn) eval(x *big.Rat) *big.Rat {
 	v := new(big.Rat).Set(x)
 	for _, s := range f {
-		if s.relu {
+		switch {
+		case s.relu:
 			if v.Sign() < 0 {
 				v.SetInt64(0)
 			}
-			continue
+		case s.ext != nil:
+			p, q := s.ext.f.eval(v), s.ext.g.eval(v)
+			if (p.Cmp(q) >= 0) != s.ext.max {
+				p = q
+			}
+			v = p
+		default:
+			v.Mul(v, s.a).Add(v, s.b)
 		}
-		v.Mul(v, s.a).Add(v, s.b)
 	}
 	return v
 }
@@ -37,7 +55,7 @@ func (f elemFn) eval(x *big.Rat) *big.Rat {
 // then is f followed by a·v + b (merged into a last affine step).
 func (f elemFn) then(a, b *big.Rat) elemFn {
 	out := append(elemFn{}, f...)
-	if n := len(out); n > 0 && !out[n-1].relu {
+	if n := len(out); n > 0 && out[n-1].isAffine() {
 		last := out[n-1]
 		out[n-1] = fnStep{a: new(big.Rat).Mul(last.a, a), b: new(big.Rat).Add(new(big.Rat).Mul(last.b, a), b)}
 		return out
@@ -48,11 +66,11 @@ func (f elemFn) then(a, b *big.Rat) elemFn {
 // thenRelu is f followed by relu.
 func (f elemFn) thenRelu() elemFn { return append(append(elemFn{}, f...), fnStep{relu: true}) }
 
-// affine reports f as one affine map, when it has no relu.
+// affine reports f as one affine map, when it has no relu or extremum.
 func (f elemFn) affine() (a, b *big.Rat, ok bool) {
 	a, b = big.NewRat(1, 1), new(big.Rat)
 	for _, s := range f {
-		if s.relu {
+		if !s.isAffine() {
 			return nil, nil, false
 		}
 		a = new(big.Rat).Mul(a, s.a)
@@ -61,7 +79,8 @@ func (f elemFn) affine() (a, b *big.Rat, ok bool) {
 	return a, b, true
 }
 
-// withoutRelu is f's affine steps composed, the relus dropped.
+// withoutRelu is f's affine steps composed, the relus dropped (f has no
+// extremum).
 func (f elemFn) withoutRelu() (a, b *big.Rat) {
 	var g elemFn
 	for _, s := range f {
@@ -71,6 +90,16 @@ func (f elemFn) withoutRelu() (a, b *big.Rat) {
 	}
 	a, b, _ = g.affine()
 	return a, b
+}
+
+// hasExtremum reports whether f holds an extremum step.
+func (f elemFn) hasExtremum() bool {
+	for _, s := range f {
+		if s.ext != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (f elemFn) reluCount() int {
@@ -89,6 +118,10 @@ func (f elemFn) key() string {
 	for _, s := range f {
 		if s.relu {
 			sb.WriteString("relu;")
+			continue
+		}
+		if s.ext != nil {
+			sb.WriteString(map[bool]string{true: "max(", false: "min("}[s.ext.max] + s.ext.f.key() + "|" + s.ext.g.key() + ");")
 			continue
 		}
 		sb.WriteString(s.a.RatString() + "," + s.b.RatString() + ";")

@@ -330,6 +330,22 @@ def evaluate(model, x, ar, stop_before_softmax=False):
                 oh, ow = (v.shape[2] - k[0]) // st[0] + 1, (v.shape[3] - k[1]) // st[1] + 1
                 val[o] = np.stack([np.stack([v[:, :, i * st[0] : i * st[0] + k[0], j * st[1] : j * st[1] + k[1]].max(axis=(2, 3))
                                              for j in range(ow)], axis=2) for i in range(oh)], axis=2)
+        elif op == "Clip":  # bounds as inputs (opset 11+) or attributes
+            v = T(ins[0])
+            lo = f64(ins[1]) if len(ins) > 1 and ins[1] else a.get("min")
+            hi = f64(ins[2]) if len(ins) > 2 and ins[2] else a.get("max")
+            if lo is not None:
+                v = np.maximum(v, ar.const(np.float64(lo)))
+            if hi is not None:
+                v = np.minimum(v, ar.const(np.float64(hi)))
+            val[o] = v
+        elif op == "LeakyRelu":  # max(x, alpha·x), alpha the float32 attribute read exactly
+            v = T(ins[0])
+            al = ar.const(np.float64(np.float32(a.get("alpha", 0.01))))
+            val[o] = np.maximum(v, v * al) if a.get("alpha", 0.01) <= 1 else np.minimum(v, v * al)
+        elif op == "HardSigmoid":  # max(0, min(1, alpha·x + beta))
+            v = T(ins[0]) * ar.const(np.float64(np.float32(a.get("alpha", 0.2)))) + ar.const(np.float64(np.float32(a.get("beta", 0.5))))
+            val[o] = np.maximum(np.minimum(v, ar.const(np.float64(1))), ar.const(np.float64(0)))
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
@@ -991,6 +1007,59 @@ def random_conv1d(rng, idx):
     return make(b, f"conv1d{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_act(rng, idx):
+    """The activations that ONNX writes as clamps (the importer's nn.max and
+    nn.min), each between a quantized layer and a quantizer: Clip (ReLU6,
+    its bounds as inputs), LeakyRelu (alpha 0.1, or 0.3 before a MaxPool
+    in a CNN), HardSigmoid. Dense layers (Gemm) for idx 0..2, a 3x3 Conv
+    with a MaxPool of 2 for 3."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = 13
+    x = "x"
+    conv = idx == 3
+    if conv:
+        c, hw = 2, 4
+        shape = [1, c, hw, hw]
+    else:
+        c = int(rng.integers(3, 7))
+        shape = [1, c]
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    oc = int(rng.integers(3, 6))
+    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
+    if conv:
+        W = rng.normal(0, 1, (oc, c, 3, 3)) * ws * 2
+        h = b.node("Conv", [h, b.quant(b.init(W), ws, 4, True, False, MODES[(idx + 1) % 7], domain=dom)],
+                   kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    else:
+        W = rng.normal(0, 1, (oc, c)) * ws * 2
+        h = b.node("Gemm", [h, b.quant(b.init(W), ws, 4, True, False, MODES[(idx + 1) % 7], domain=dom),
+                            b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    pre = np.stack([partial(probe_of(h), h, v) for v in xs])
+    top = float(np.quantile(pre, 0.7))
+    if idx == 0:  # ReLU6-like: a bound inside the values' range
+        h = b.node("Clip", [h, b.init(np.array(0, np.float32), "lo"), b.init(np.array(top, np.float32), "hi")])
+    elif idx == 1:
+        h = b.node("LeakyRelu", [h], alpha=0.1)
+    elif idx == 2:
+        h = b.node("HardSigmoid", [h], alpha=float(np.float32(1 / max(abs(pre).max(), 1e-3))), beta=0.5)
+    else:
+        h = b.node("LeakyRelu", [h], alpha=0.3)
+        h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 4, True, MODES[(idx + 2) % 7], dom, idx % 2 == 1)
+    if conv:
+        h = b.node("Flatten", [h], axis=1)
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
+    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 3) % 7], domain=dom)], perm=[1, 0])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    return make(b, f"act{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1034,6 +1103,7 @@ def main():
     builders += [(f"concat{i}", (lambda i: lambda r: random_concat(r, i, False))(i)) for i in range(4)]
     builders += [(f"concat_cnn{i}", (lambda i: lambda r: random_concat(r, i, True))(i)) for i in range(4)]
     builders += [(f"conv1d{i}", (lambda i: lambda r: random_conv1d(r, i))(i)) for i in range(3)]
+    builders += [(f"act{i}", (lambda i: lambda r: random_act(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
