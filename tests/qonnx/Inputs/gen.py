@@ -841,13 +841,15 @@ def random_mobile(rng, idx):
     2, padding 1) by a 4-bit weight with per-channel scales, BatchNorm,
     Relu and a quantizer; a pointwise 1x1 Conv (or, for odd idx, a grouped
     3x3 Conv of 2 groups); a quantizer; from idx 4 a GlobalAveragePool and
-    a quantizer; Flatten, a quantized MatMul and a quantizer."""
+    a quantizer (from idx 8 Brevitas's TruncAvgPool2d instead: the pool
+    over 49 or 9 cells, a Mul by the cells and a Trunc to the input's 5
+    bits, FLOOR or ROUND); Flatten, a quantized MatMul and a quantizer."""
     b = Builder(rng)
     dom = "qonnx.custom_op.general"
     opset = int(rng.choice([11, 13, 17]))
     c, hw = 2 * int(rng.integers(1, 3)), int(rng.integers(4, 7))
     if idx >= 4:
-        hw = [3, 6, 7, 5][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
+        hw = [3, 6, 7, 5, 7, 3][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
     shape = [1, c, hw, hw]
     x = "x"
     xs = grid(rng, tuple(shape), 8, 3, True, 10)
@@ -874,8 +876,14 @@ def random_mobile(rng, idx):
         W = rng.normal(0, 1, (oc, c, 1, 1))
         pw = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)],
                     kernel_shape=[1, 1])
-    h, _ = covering_quant(b, rng, pw, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
-    if idx >= 4:  # MobileNet's global average pool, then a quantizer
+    h, qs = covering_quant(b, rng, pw, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
+    if idx >= 8:  # Brevitas's TruncAvgPool2d: the pool, times its cells, then Trunc to the input's bits
+        n = hw * hw
+        h = b.node("Mul", [b.node("GlobalAveragePool", [h]), b.init(np.float32(n))])
+        acc = 5 + int(np.ceil(np.log2(n)))
+        h = b.node("Trunc", [h, b.init(qs), b.init(0.0), b.init(float(acc)), b.init(5.0)], domain=dom,
+                   rounding_mode=["FLOOR", "ROUND"][idx % 2])
+    elif idx >= 4:  # MobileNet's global average pool, then a quantizer
         h = b.node("GlobalAveragePool", [h])
         h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[(idx + 5) % 7], dom, idx % 2 == 0)
     h = b.node("Flatten", [h], axis=1)
@@ -1104,6 +1112,7 @@ def main():
     builders += [(f"concat_cnn{i}", (lambda i: lambda r: random_concat(r, i, True))(i)) for i in range(4)]
     builders += [(f"conv1d{i}", (lambda i: lambda r: random_conv1d(r, i))(i)) for i in range(3)]
     builders += [(f"act{i}", (lambda i: lambda r: random_act(r, i))(i)) for i in range(4)]
+    builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(8, 10)]  # appended: earlier models keep their draws
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
