@@ -345,7 +345,7 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	lo, hi := min(x.lo, 0), max(x.hi, 0)
 	out.lo, out.hi = lo*n, hi*n
 	if n&(n-1) != 0 {
-		return a.planeSum(x, out, shape, wd)
+		return a.windowSum(x, out, shape, wd)
 	}
 	for ; n > 1; n >>= 1 {
 		out.frac++ // the exact average of the codes is S·2^-(frac + log2 n)
@@ -355,28 +355,60 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	return out, err
 }
 
-// planeSum is a global average pool over n cells, n not a power of two
-// (MobileNet's 7x7): S/n has no fixed-point form, so the new code is S
-// itself, the sum of each plane's codes (nn.reshape to [..., H·W],
-// nn.reduce_sum, nn.reshape back), and the 1/n stays in the elements'
-// factors (out.fn), for the quantizer after the pool to absorb. A window
-// smaller than the plane is an error.
-func (a *absorber) planeSum(x, out *val, shape []int64, wd window) (*val, error) {
+// windowSum is an average pool over n cells, n not a power of two: S/n
+// has no fixed-point form, so the new code is S itself, the sum of each
+// window's codes, and the 1/n stays in the elements' factors (out.fn) for
+// the quantizer after the pool to absorb. The windows must tile the plane
+// (no padding; stride = kernel along an axis the pool does not cover
+// whole; kernels dividing H and W): a global average pool (MobileNet's
+// 7x7) is nn.reshape to [..., H·W], nn.reduce_sum, nn.reshape back; a
+// tiled pool is nn.reshape to [..., oh, kh, ow, kw], nn.permute to
+// [..., oh, ow, kh, kw], nn.reshape to [..., oh, ow, kh·kw] and
+// nn.reduce_sum over the last axis. Overlapping or padded windows are an
+// error.
+func (a *absorber) windowSum(x, out *val, shape []int64, wd window) (*val, error) {
 	n := wd.kh * wd.kw
-	if wd.kh != wd.h || wd.kw != wd.w || wd.pad != 0 {
-		return nil, fmt.Errorf("an average over %d cells (not a power of two) has no exact integer form unless it pools the whole plane (a global average pool)", n)
+	tiles := func(k, size, o int64) bool { return o*k == size && (o == 1 || wd.stride == k) }
+	if wd.pad != 0 || !tiles(wd.kh, wd.h, wd.oh) || !tiles(wd.kw, wd.w, wd.ow) {
+		return nil, fmt.Errorf("an average over %d cells (not a power of two) has no exact integer form unless its windows tile the plane (no padding, the stride equal to the kernel, dividing H and W) or it pools the whole plane (a global average pool)", n)
 	}
 	r := len(x.shape)
-	flat := append(slices.Clone(x.shape[:r-2]), n)
+	lead := slices.Clone(x.shape[:r-2])
 	elem := x.code.Type.(*ir.TensorType).Elem
-	v, err := nn.Node(a.b, kReshape, []*ir.Value{x.code}, ir.Tensor(flat, elem), nil)
-	if err != nil {
+	node := func(kind string, v *ir.Value, shape []int64, elem ir.Type, attrs ir.Attrs) (*ir.Value, error) {
+		return nn.Node(a.b, kind, []*ir.Value{v}, ir.Tensor(shape, elem), attrs)
+	}
+	var cells []int64 // the code as [..., windows, cells]
+	v := x.code
+	var err error
+	if wd.oh == 1 && wd.ow == 1 {
+		cells = append(slices.Clone(lead), n)
+	} else {
+		split := append(slices.Clone(lead), wd.oh, wd.kh, wd.ow, wd.kw)
+		if v, err = node(kReshape, v, split, elem, nil); err != nil {
+			return nil, err
+		}
+		perm := make([]ir.Attr, 0, len(split))
+		for d := range len(lead) {
+			perm = append(perm, ir.I64(int64(d)))
+		}
+		l := int64(len(lead))
+		perm = append(perm, ir.I64(l), ir.I64(l+2), ir.I64(l+1), ir.I64(l+3))
+		if v, err = node(kPermute, v, append(slices.Clone(lead), wd.oh, wd.ow, wd.kh, wd.kw), elem, ir.Attrs{{Name: "perm", Value: &ir.ArrayAttr{Elems: perm}}}); err != nil {
+			return nil, err
+		}
+		cells = append(slices.Clone(lead), wd.oh, wd.ow, n)
+	}
+	if v, err = node(kReshape, v, cells, elem, nil); err != nil {
 		return nil, err
 	}
-	if v, err = nn.Node(a.b, kReduceSum, []*ir.Value{v}, ir.Tensor(flat[:r-2], f64), ir.Attrs{{Name: "axis", Value: ir.I64(int64(r - 2))}}); err != nil {
+	if v, err = node(kReduceSum, v, cells[:len(cells)-1], f64, ir.Attrs{{Name: "axis", Value: ir.I64(int64(len(cells) - 1))}}); err != nil {
 		return nil, err
 	}
-	out.code, err = nn.Node(a.b, kReshape, []*ir.Value{v}, ir.Tensor(shape, f64), nil)
+	if len(cells)-1 != len(shape) {
+		v, err = node(kReshape, v, shape, f64, nil)
+	}
+	out.code = v
 	return out, err
 }
 

@@ -320,6 +320,20 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             shp = (1, -1) + (1,) * (v.ndim - 2)
             c = lambda p: ar.const(p.reshape(shp))
             val[o] = (v - c(mean)) * c(scale) + c(beta)
+        elif op == "AveragePool":  # unpadded; taps summed row by row from zero, then divided, as the evaluator does
+            v = T(ins[0])
+            k, st = list(a["kernel_shape"]), list(a.get("strides", [1] * len(a["kernel_shape"])))
+            v4 = v.reshape(v.shape[0], v.shape[1], 1, -1) if v.ndim == 3 else v
+            if v.ndim == 3:
+                k, st = [1] + k, [1] + st
+            oh, ow = (v4.shape[2] - k[0]) // st[0] + 1, (v4.shape[3] - k[1]) // st[1] + 1
+            acc = np.full(v4.shape[:2] + (oh, ow), zero(ar), dtype=v4.dtype)
+            for di in range(k[0]):
+                for dj in range(k[1]):
+                    acc = acc + v4[:, :, di : di + st[0] * oh : st[0], dj : dj + st[1] * ow : st[1]]
+            n = k[0] * k[1]
+            acc = acc / Fraction(n) if ar.exact else acc / n
+            val[o] = acc.reshape(v.shape[:2] + (ow,)) if v.ndim == 3 else acc
         elif op == "MaxPool":  # unpadded, on [N, C, L] or [N, C, H, W]
             v = T(ins[0])
             k, st = a["kernel_shape"], a.get("strides", [1] * len(a["kernel_shape"]))
@@ -843,13 +857,15 @@ def random_mobile(rng, idx):
     3x3 Conv of 2 groups); a quantizer; from idx 4 a GlobalAveragePool and
     a quantizer (from idx 8 Brevitas's TruncAvgPool2d instead: the pool
     over 49 or 9 cells, a Mul by the cells and a Trunc to the input's 5
-    bits, FLOOR or ROUND); Flatten, a quantized MatMul and a quantizer."""
+    bits, FLOOR or ROUND; from idx 10 a 3x3 AveragePool of stride 3 on
+    6x6, then a quantizer or, for 11, the Mul and Trunc); Flatten, a
+    quantized MatMul and a quantizer."""
     b = Builder(rng)
     dom = "qonnx.custom_op.general"
     opset = int(rng.choice([11, 13, 17]))
     c, hw = 2 * int(rng.integers(1, 3)), int(rng.integers(4, 7))
     if idx >= 4:
-        hw = [3, 6, 7, 5, 7, 3][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
+        hw = [3, 6, 7, 5, 7, 3, 6, 6][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
     shape = [1, c, hw, hw]
     x = "x"
     xs = grid(rng, tuple(shape), 8, 3, True, 10)
@@ -877,7 +893,14 @@ def random_mobile(rng, idx):
         pw = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)],
                     kernel_shape=[1, 1])
     h, qs = covering_quant(b, rng, pw, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
-    if idx >= 8:  # Brevitas's TruncAvgPool2d: the pool, times its cells, then Trunc to the input's bits
+    if idx >= 10:  # an AveragePool whose windows tile the plane: 3x3 (stride 3) on 6x6, then a quantizer
+        h = b.node("AveragePool", [h], kernel_shape=[3, 3], strides=[3, 3])
+        if idx == 11:  # Brevitas's TruncAvgPool2d of it
+            h = b.node("Trunc", [b.node("Mul", [h, b.init(np.float32(9))]), b.init(qs), b.init(0.0), b.init(9.0), b.init(5.0)],
+                       domain=dom, rounding_mode="FLOOR")
+        else:
+            h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[(idx + 5) % 7], dom, False)
+    elif idx >= 8:  # Brevitas's TruncAvgPool2d: the pool, times its cells, then Trunc to the input's bits
         n = hw * hw
         h = b.node("Mul", [b.node("GlobalAveragePool", [h]), b.init(np.float32(n))])
         acc = 5 + int(np.ceil(np.log2(n)))
@@ -978,7 +1001,8 @@ def random_conv1d(rng, idx):
     Conv1D): the input [1, C, L] quantized; a Conv1d of kernel 3 with
     padding 1 by 4-bit weights (per-channel scales for odd idx) and a
     quantized bias, Relu and a quantizer; for even idx a MaxPool1d of 2
-    (FINN's VGG10 for RadioML); a second Conv1d of kernel 3,
+    (FINN's VGG10 for RadioML), for idx 3 an AvgPool1d of 3 and a
+    quantizer; a second Conv1d of kernel 3,
     stride 2 and padding 1 (0 for idx 1), a quantizer; Flatten, a
     quantized MatMul and a quantizer. The importer writes a padded Conv1d
     as an nn.concat of zeros at both ends before a 2-D convolution."""
@@ -986,6 +1010,8 @@ def random_conv1d(rng, idx):
     dom = "qonnx.custom_op.general"
     opset = int(rng.choice([11, 13, 17]))
     c, n = int(rng.integers(1, 4)), int(rng.integers(8, 13))
+    if idx == 3:
+        n = 12
     shape = [1, c, n]
     x = "x"
     xs = grid(rng, tuple(shape), 8, 3, True, 10)
@@ -998,7 +1024,10 @@ def random_conv1d(rng, idx):
     h = b.node("Conv", [h, b.quant(b.init(W), ws, 4, True, False, MODES[(idx + 2) % 7], domain=dom), bias],
                kernel_shape=[3], pads=[1, 1], strides=[1])
     h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 3) % 7], dom, bool(idx % 2))
-    if idx % 2 == 0:  # VGG10-RadioML's MaxPool1d
+    if idx == 3:  # an AvgPool1d of 3 cells (its windows tile L), then a quantizer
+        h = b.node("AveragePool", [h], kernel_shape=[3], strides=[3])
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 5, False, MODES[(idx + 4) % 7], dom, False)
+    elif idx % 2 == 0:  # VGG10-RadioML's MaxPool1d
         h = b.node("MaxPool", [h], kernel_shape=[2], strides=[2])
     W1 = rng.normal(0, 1, (2, oc, 3))
     pad = 0 if idx == 1 else 1
@@ -1113,6 +1142,8 @@ def main():
     builders += [(f"conv1d{i}", (lambda i: lambda r: random_conv1d(r, i))(i)) for i in range(3)]
     builders += [(f"act{i}", (lambda i: lambda r: random_act(r, i))(i)) for i in range(4)]
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(8, 10)]  # appended: earlier models keep their draws
+    builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(10, 12)]
+    builders += [("conv1d3", lambda r: random_conv1d(r, 3))]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
