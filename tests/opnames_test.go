@@ -45,7 +45,7 @@ var extraNamers = map[string]struct {
 		[]string{"nn.const", "nn.add", "nn.sub", "nn.mul", "nn.max", "nn.min", "nn.relu", "nn.tanh", "nn.sigmoid", "nn.sqrt",
 			"nn.exp", "nn.log", "nn.abs", "nn.sin", "nn.cos", "nn.inv", "nn.linear", "nn.matmul", "nn.conv2d",
 			"nn.max_pool2d", "nn.avg_pool2d", "nn.softmax", "nn.layer_norm", "nn.reduce_sum", "nn.reduce_mean",
-			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat", "nn.quant", "nn.bipolar_quant", "nn.trunc"},
+			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat", "nn.quant", "nn.bipolar_quant", "nn.trunc", "nn.float_quant"},
 		"the ONNX importer translates each ONNX operator into the nn node kinds that compute it",
 	},
 	"lower/nn/qonnx/kinds.go": {

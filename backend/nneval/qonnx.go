@@ -8,7 +8,8 @@ import (
 	"github.com/otir-dev/otir/internal/tileview"
 )
 
-// The QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc) element by
+// The QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc,
+// nn.float_quant) element by
 // element, by the scalar rules of dialect/nn (qonnxround.go), with their
 // payload entries NumPy-broadcast to the input.
 
@@ -108,5 +109,17 @@ func truncate(n *node) (*tensor.Tensor, error) {
 			out = p[2]
 		}
 		return s.TruncValue(x, p[0], p[1], out)
+	})
+}
+
+// floatQuantize is nn.float_quant: QONNX's float_quant (signed,
+// saturating) with the entries scale and max_val.
+func floatQuantize(n *node) (*tensor.Tensor, error) {
+	s, err := nn.FloatQuantSpecOf(n.op)
+	if err != nil {
+		return nil, err
+	}
+	return n.quantEntries([]string{"scale", "max_val"}, []func(float64) error{nn.CheckScale, nn.CheckMaxVal}, func(x float64, p []float64) float64 {
+		return s.FloatQuantValue(x, p[0], p[1])
 	})
 }

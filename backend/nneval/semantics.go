@@ -44,6 +44,7 @@ func init() {
 		nn.OpQuant:        {eval: quantize},
 		nn.OpBipolarQuant: {eval: bipolarQuantize},
 		nn.OpTrunc:        {eval: truncate},
+		nn.OpFloatQuant:   {eval: floatQuantize},
 		// nn.requantize belongs to quantized graphs (exactOps); their
 		// float reading quantizes nothing.
 		nn.OpRequantize: {eval: identity},

@@ -119,6 +119,7 @@ var attrRules = map[string]func(*onnxpb.AttributeProto) string{
 	"ceil_mode": oneInt(0, 1), "count_include_pad": oneInt(0, 1), "allowzero": oneInt(0, 1), "saturate": oneInt(0, 1),
 	"storage_order": oneInt(0, 1), "training_mode": oneInt(0, 1),
 	"signed": oneInt(0, 1), "narrow": oneInt(0, 1),
+	"has_inf": oneInt(0, 1), "has_nan": oneInt(0, 1), "has_subnormal": oneInt(0, 1), "saturation": oneInt(0, 1),
 	"rounding_mode": oneString("one of "+strings.Join(nn.RoundingModes, ", ")+" (or HALF_EVEN)", isRoundingMode),
 
 	"epsilon":  oneFloat("finite and non-negative", func(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }),
@@ -2085,11 +2086,16 @@ var qonnxDomains = map[string]bool{"finn.custom_op.general": true, "qonnx.custom
 
 // qonnxOperators are the supported operators of qonnxDomains (IntQuant is
 // QONNX's newer name of Quant); every other operator of those domains
-// (FloatQuant, MultiThreshold...) is an error.
+// (MultiThreshold...) is an error.
 var qonnxOperators = map[string]operator{
 	"Quant":        quantOperator,
 	"IntQuant":     quantOperator,
 	"BipolarQuant": {min: 2, max: 2, in: []input{scaleInput}, run: (*importer).bipolarQuant},
+	"FloatQuant": {attrs: attrs{"rounding_mode": kindString, "has_inf": kindInt, "has_nan": kindInt, "has_subnormal": kindInt, "saturation": kindInt},
+		min: 6, max: 6, in: []input{scaleInput,
+			{at: 2, what: "exponent bit width", is: constValue, need: true}, {at: 3, what: "mantissa bit width", is: constValue, need: true},
+			{at: 4, what: "exponent bias", is: constValue, need: true}, {at: 5, what: "max_val", is: constValue, need: true}},
+		run: (*importer).floatQuant},
 	"Trunc": {attrs: quantAttrs, min: 5, max: 6, in: []input{scaleInput, zeroPointInput, {at: 3, what: "input bit width", is: constValue, need: true},
 		{at: 4, what: "output scale", is: constValue, need: true, arity: 6},
 		{at: 4, what: "output bit width", is: constValue, need: true, arity: 5},
@@ -2207,7 +2213,8 @@ func (im *importer) quantizer(kind string, entries map[string]*constant, attrs i
 }
 
 // foldQuantizer is a quantizer node's values on a constant input, by the
-// evaluator's rules (nn.QuantSpec.QuantValue, TruncValue, BipolarValue),
+// evaluator's rules (nn.QuantSpec.QuantValue, TruncValue, BipolarValue,
+// nn.FloatQuantSpec.FloatQuantValue),
 // each parameter NumPy-broadcast to the input's shape.
 func foldQuantizer(op *ir.Operation, x []float64, shape []int64, entries map[string]*constant) *constant {
 	at := func(suffix string) []float64 {
@@ -2227,11 +2234,14 @@ func foldQuantizer(op *ir.Operation, x []float64, shape []int64, entries map[str
 		}
 		return out
 	}
-	scale, zp, outScale := at(".scale"), at(".zero_point"), at(".output_scale")
+	scale, zp, outScale, maxVal := at(".scale"), at(".zero_point"), at(".output_scale"), at(".max_val")
 	spec, _ := nn.QuantSpecOf(op)
+	fspec, _ := nn.FloatQuantSpecOf(op)
 	out := make([]float64, len(x))
 	for i, v := range x {
 		switch op.Name {
+		case nn.OpFloatQuant:
+			out[i] = fspec.FloatQuantValue(v, scale[i], maxVal[i])
 		case nn.OpBipolarQuant:
 			out[i] = nn.BipolarValue(v, scale[i])
 		case nn.OpTrunc:
@@ -2278,6 +2288,47 @@ func (im *importer) bipolarQuant() error {
 		return err
 	}
 	return im.quantizer(nn.OpBipolarQuant, map[string]*constant{".scale": scale}, nil)
+}
+
+// floatQuant: QONNX's FloatQuant (x, scale, exponent_bitwidth,
+// mantissa_bitwidth, exponent_bias, max_val; rounding_mode ROUND by
+// default) is nn.float_quant, its format's three integers attributes (one
+// value each), scale and max_val payload entries. has_inf, has_nan and
+// has_subnormal inform backends only (QONNX's execution ignores them);
+// saturation=0, whose overflows become infinities or NaN, is an error.
+func (im *importer) floatQuant() error {
+	x := im.args[0]
+	if im.attrInt("saturation", 1) == 0 {
+		return im.errorf("saturation=0 (overflows become infinities or NaN) is not supported: only saturating FloatQuant")
+	}
+	scale, err := im.quantParam(1, "scale", x.shape, nn.CheckScale)
+	if err != nil {
+		return err
+	}
+	maxVal, err := im.quantParam(5, "max_val", x.shape, nn.CheckMaxVal)
+	if err != nil {
+		return err
+	}
+	attrs := ir.Attrs{}
+	for _, f := range []struct {
+		at     int
+		what   string
+		name   string
+		lo, hi int64
+	}{{2, "exponent bit width", nn.ExpBitsAttr, 1, nn.MaxExpBits}, {3, "mantissa bit width", nn.ManBitsAttr, 0, nn.MaxManBits},
+		{4, "exponent bias", nn.ExpBiasAttr, -nn.MaxExpBias, nn.MaxExpBias}} {
+		c := im.consts[f.at]
+		if c.len() != 1 {
+			return im.errorf("the %s must be one value, but has shape %s", f.what, shapeText(c.shape))
+		}
+		v := c.float(0)
+		if v != math.Trunc(v) || v < float64(f.lo) || v > float64(f.hi) {
+			return im.errorf("the %s %v must be an integer in [%d, %d]", f.what, v, f.lo, f.hi)
+		}
+		attrs = append(attrs, intAttr(f.name, int64(v)))
+	}
+	attrs = append(attrs, ir.NamedAttr{Name: nn.RoundingAttr, Value: &ir.StringAttr{Value: im.rounding("ROUND")}})
+	return im.quantizer(nn.OpFloatQuant, map[string]*constant{".scale": scale, ".max_val": maxVal}, attrs)
 }
 
 // trunc: QONNX's Trunc is nn.trunc: version 1 with five inputs (x, scale,

@@ -10,8 +10,9 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// QONNX quantizers: nn.quant, nn.bipolar_quant and nn.trunc, the operators
-// Quant, BipolarQuant and Trunc of QONNX (domains finn.custom_op.general,
+// QONNX quantizers: nn.quant, nn.bipolar_quant, nn.trunc and
+// nn.float_quant, the operators Quant, BipolarQuant, Trunc and FloatQuant
+// (minifloat) of QONNX (domains finn.custom_op.general,
 // qonnx.custom_op.general, onnx.brevitas) as float-graph nodes. Their
 // scales and zero points are payload entries (params.scale,
 // params.zero_point, and for a version-2 trunc params.output_scale), each
@@ -27,6 +28,7 @@ const (
 	OpQuant        = "nn.quant"
 	OpBipolarQuant = "nn.bipolar_quant"
 	OpTrunc        = "nn.trunc"
+	OpFloatQuant   = "nn.float_quant"
 )
 
 // RoundingModes are QONNX's rounding modes, the words of the attribute
@@ -42,6 +44,18 @@ const (
 	InBitsAttr   = "in_bits"
 	OutBitsAttr  = "out_bits"
 	VersionAttr  = "version"
+	ExpBitsAttr  = "exponent_bits"
+	ManBitsAttr  = "mantissa_bits"
+	ExpBiasAttr  = "exponent_bias"
+)
+
+// The bounds of a minifloat format (nn.float_quant): an exponent of at most
+// 8 bits (FP32's), a mantissa of at most 23 bits, a bias of magnitude at
+// most 256, so that every value and step is a float64 number.
+const (
+	MaxExpBits = 8
+	MaxManBits = 23
+	MaxExpBias = 256
 )
 
 // MaxQuantBits bounds a quantizer's bit width: its integers fit an int64
@@ -80,11 +94,21 @@ var qonnxFamily = family{
 				signedAttr, narrowAttr, roundingAttr("FLOOR"),
 				{Name: VersionAttr, Kind: ir.AttrInt, Optional: true, Doc: "1 (default; QONNX Trunc v1) or 2 (Trunc v2: output_scale, clamped to out_bits)"}},
 			Verify: nodeHook(checkTrunc), Infer: inferWith(checkTrunc), Format: formatUnary},
+		{Name: OpFloatQuant, Summary: "QONNX FloatQuant: x/scale rounded to a signed minifloat of exponent_bits and mantissa_bits, saturated to ±max_val, times scale",
+			Operands: unaryOperand, Results: outputResult, Parents: graphParent,
+			Attrs: []ir.AttrDef{
+				{Name: "params", Kind: ir.AttrString, Doc: "the payload prefix: params.scale and params.max_val (each one value, or NumPy-broadcast to the input)"},
+				{Name: ExpBitsAttr, Kind: ir.AttrInt, Doc: "the exponent's bit width, in [1, 8]"},
+				{Name: ManBitsAttr, Kind: ir.AttrInt, Doc: "the mantissa's bit width, in [0, 23]"},
+				{Name: ExpBiasAttr, Kind: ir.AttrInt, Doc: "the exponent bias, in [-256, 256]"},
+				roundingAttr("ROUND")},
+			Verify: nodeHook(checkFloatQuant), Infer: inferWith(checkFloatQuant), Format: formatUnary},
 	},
 	quant: map[string]quantRule{
 		OpQuant:        {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
 		OpBipolarQuant: {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
 		OpTrunc:        {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpFloatQuant:   {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
 	},
 }
 
@@ -138,6 +162,58 @@ func checkTrunc(n *node) ([]int64, error) {
 		return nil, fmt.Errorf("version must be 1 or 2, but got %s", v)
 	}
 	return n.ins[0].Shape, nil
+}
+
+// checkFloatQuant: a payload name, the format's three integers within
+// their bounds and the rounding mode; the result has the input's shape.
+func checkFloatQuant(n *node) ([]int64, error) {
+	if err := n.params(); err != nil {
+		return nil, err
+	}
+	for _, b := range []struct {
+		name   string
+		lo, hi int64
+	}{{ExpBitsAttr, 1, MaxExpBits}, {ManBitsAttr, 0, MaxManBits}, {ExpBiasAttr, -MaxExpBias, MaxExpBias}} {
+		v, err := n.intAttr(b.name)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return nil, fmt.Errorf("requires attribute '%s'", b.name)
+		}
+		if !v.IsInt64() || v.Int64() < b.lo || v.Int64() > b.hi {
+			return nil, fmt.Errorf("%s must lie in [%d, %d], but got %s", b.name, b.lo, b.hi, v)
+		}
+	}
+	if err := n.roundingMode(); err != nil {
+		return nil, err
+	}
+	return n.ins[0].Shape, nil
+}
+
+// FloatQuantSpecOf reads the format of a verified nn.float_quant op.
+func FloatQuantSpecOf(op *ir.Operation) (FloatQuantSpec, error) {
+	if op.Name != OpFloatQuant {
+		return FloatQuantSpec{}, fmt.Errorf("'%s' is not nn.float_quant", op.Name)
+	}
+	s := FloatQuantSpec{Rounding: "ROUND"}
+	for _, f := range []struct {
+		name string
+		to   *int64
+	}{{ExpBitsAttr, &s.ExpBits}, {ManBitsAttr, &s.ManBits}, {ExpBiasAttr, &s.Bias}} {
+		a, ok := op.Attr(f.name).(*ir.IntAttr)
+		if !ok || a == nil || !a.Value.IsInt64() {
+			return s, fmt.Errorf("requires attribute '%s'", f.name)
+		}
+		*f.to = a.Value.Int64()
+	}
+	if r, ok := op.Attr(RoundingAttr).(*ir.StringAttr); ok && r != nil {
+		s.Rounding = r.Value
+	}
+	if s.ExpBits < 1 || s.ExpBits > MaxExpBits || s.ManBits < 0 || s.ManBits > MaxManBits || s.Bias < -MaxExpBias || s.Bias > MaxExpBias {
+		return s, errors.New("minifloat format out of range")
+	}
+	return s, nil
 }
 
 // bits reads the required bit-width attribute name, in [1, MaxQuantBits].

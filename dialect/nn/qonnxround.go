@@ -219,6 +219,68 @@ func BipolarValue(x, scale float64) float64 {
 	return -scale
 }
 
+// FloatQuantSpec is an nn.float_quant's signed minifloat format (QONNX
+// FloatQuant): exponent and mantissa bit widths, the exponent bias and the
+// rounding mode.
+type FloatQuantSpec struct {
+	ExpBits, ManBits, Bias int64
+	Rounding               string
+}
+
+// MinExp is 1 − bias − mantissa bits, the exponent of the format's
+// smallest step (QONNX's fp_internal_scale_min): every value is a
+// multiple of 2^MinExp.
+func (s FloatQuantSpec) MinExp() int64 { return 1 - s.Bias - s.ManBits }
+
+// MaxValue is QONNX's compute_max_val, the largest value of the format:
+// (2 − 2^-M)·2^(2^E − 1 − bias).
+func (s FloatQuantSpec) MaxValue() float64 {
+	return (2 - math.Ldexp(1, -int(s.ManBits))) * math.Ldexp(1, int(int64(1)<<s.ExpBits-1-s.Bias))
+}
+
+// CheckMaxVal is the rule of a max_val entry: positive and finite.
+func CheckMaxVal(v float64) error {
+	if !(v > 0) || math.IsInf(v, 1) {
+		return fmt.Errorf("a max_val must be positive and finite, but got %v", v)
+	}
+	return nil
+}
+
+// FloatQuantValue is nn.float_quant's value of x: QONNX's float_quant,
+// signed and saturating. With y = x/scale, the step is 2^e, e =
+// max(⌊log2|y|⌋ − M, MinExp); y is rounded to a multiple of the step by
+// the mode, clamped to ±min(MaxValue, maxVal) and multiplied by the
+// scale. As for nn.quant, the binade and the rounding are decided on the
+// exact y (QONNX's NumPy code takes log2 and divides in floating point).
+// scale and maxVal must be positive and finite.
+func (s FloatQuantSpec) FloatQuantValue(x, scale, maxVal float64) float64 {
+	if math.IsNaN(x) {
+		return x
+	}
+	if x == 0 {
+		return x * scale // ±0, as NumPy's
+	}
+	mv := min(s.MaxValue(), maxVal)
+	if math.IsInf(x, 0) {
+		return math.Copysign(mv, x) * scale
+	}
+	// ⌊log2|y|⌋ of the float64 quotient is the exact y's: below s·2^k (a
+	// float64 number) x is at least an ulp away, so x/s is further below
+	// 2^k than half the spacing of the float64 numbers there.
+	y := x / scale
+	if math.IsInf(y, 0) {
+		return math.Copysign(mv, x) * scale
+	}
+	e := s.MinExp() // y underflowed to 0: far below the smallest step
+	if y != 0 {
+		_, p := math.Frexp(math.Abs(y))
+		e = max(int64(p-1)-s.ManBits, e)
+	}
+	step := math.Ldexp(scale, int(e))
+	q := math.Ldexp(RoundMode(s.Rounding, Scaled(x, step, 0)), int(e))
+	return max(-mv, min(mv, q)) * scale
+}
+
 // RoundShift is RoundMode(mode, m/2^k) for an integer m, exactly: m/2^k
 // may need more bits than a float64 holds. The result is n = ⌊m/2^k⌋ or
 // n+1, and RoundMode itself decides which, on a small number of the same

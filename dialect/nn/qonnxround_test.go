@@ -283,3 +283,47 @@ func BenchmarkQuantValue(b *testing.B) {
 		})
 	}
 }
+
+// TestFloatQuantValue: nn.float_quant's scalar rule (QONNX's float_quant,
+// signed and saturating) on the cases its golden files do not reach:
+// saturation, infinities, NaN, signed zeros, the subnormal step, and a
+// quotient that underflows to 0 (its step is the smallest).
+func TestFloatQuantValue(t *testing.T) {
+	e4m3 := FloatQuantSpec{ExpBits: 4, ManBits: 3, Bias: 7, Rounding: "ROUND"}
+	ceil := e4m3
+	ceil.Rounding = "CEIL"
+	if got := e4m3.MaxValue(); got != 480 {
+		t.Errorf("E4M3 MaxValue = %v, want 480", got)
+	}
+	if got := (FloatQuantSpec{ExpBits: 5, ManBits: 2, Bias: 15}).MaxValue(); got != 114688 {
+		t.Errorf("E5M2 MaxValue = %v, want 114688", got)
+	}
+	for _, c := range []struct {
+		name                 string
+		spec                 FloatQuantSpec
+		x, scale, maxv, want float64
+	}{
+		{"binade [0.25, 0.5): step 2^-5", e4m3, 0.3, 1, 480, 0.3125},
+		{"scaled", e4m3, 0.6, 2, 480, 0.625},
+		{"max_val saturates", e4m3, 1000, 1, 448, 448},
+		{"format's max saturates", e4m3, 1000, 1, 1e9, 480},
+		{"negative saturates", e4m3, -1000, 1, 448, -448},
+		{"+Inf", e4m3, math.Inf(1), 0.5, 448, 224},
+		{"subnormal step 2^-9", e4m3, 0.001, 1, 480, 0x1p-9},
+		{"below half the smallest step", e4m3, 0.0009, 1, 480, 0},
+		{"CEIL of a tiny value", ceil, 1e-300, 1, 480, 0x1p-9},
+		{"CEIL of an underflowed quotient", ceil, 5e-324, 4, 480, 0x1p-7},
+		{"tie to even", e4m3, 1.0625, 1, 480, 1.0},
+		{"tie to even, odd", e4m3, 1.1875, 1, 480, 1.25},
+	} {
+		if got := c.spec.FloatQuantValue(c.x, c.scale, c.maxv); got != c.want {
+			t.Errorf("%s: FloatQuantValue(%v, %v, %v) = %v, want %v", c.name, c.x, c.scale, c.maxv, got, c.want)
+		}
+	}
+	if got := e4m3.FloatQuantValue(math.NaN(), 1, 480); !math.IsNaN(got) {
+		t.Errorf("NaN gives %v", got)
+	}
+	if got := e4m3.FloatQuantValue(math.Copysign(0, -1), 1, 480); got != 0 || !math.Signbit(got) {
+		t.Errorf("-0 gives %v, want -0", got)
+	}
+}

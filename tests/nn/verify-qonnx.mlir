@@ -76,6 +76,30 @@ nn.graph @version(%x: tensor<4xf64>) -> tensor<4xf64> {
 
 // -----
 
+nn.graph @float_quant_bits(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'nn.float_quant' op exponent_bits must lie in [1, 8], but got 9}}
+  %0 = nn.float_quant %x {params = "f", exponent_bits = 9, mantissa_bits = 3, exponent_bias = 7} : (tensor<4xf64>) -> tensor<4xf64>
+  nn.return %0 : tensor<4xf64>
+}
+
+// -----
+
+nn.graph @float_quant_bias(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'nn.float_quant' op requires attribute 'exponent_bias'}}
+  %0 = nn.float_quant %x {params = "f", exponent_bits = 4, mantissa_bits = 3} : (tensor<4xf64>) -> tensor<4xf64>
+  nn.return %0 : tensor<4xf64>
+}
+
+// -----
+
+nn.graph @float_quant_mantissa(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'nn.float_quant' op mantissa_bits must lie in [0, 23], but got -1}}
+  %0 = nn.float_quant %x {params = "f", exponent_bits = 4, mantissa_bits = -1, exponent_bias = 7} : (tensor<4xf64>) -> tensor<4xf64>
+  nn.return %0 : tensor<4xf64>
+}
+
+// -----
+
 nn.graph @quantized(%x: tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf64> {
   // expected-error @+1 {{'nn.quant' op is not allowed in a quantized graph: a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic}}
   %0 = nn.quant %x {params = "q", bits = 4} : (tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf64>

@@ -253,9 +253,11 @@ def unsupported():
         m = Model(name, 13, [1, 4])
         m.write(build(m), [1, 4], error=error)
 
-    def floatquant(m):
-        return m.node("FloatQuant", ["x", m.init("s", 1.0), m.init("e", 4.0), m.init("mnt", 3.0), m.init("b", 7.0), m.init("mx", 240.0)],
-                      QONNX, name="FQ")
+    def floatquant(bias=7.0, **attrs):
+        def build(m):
+            return m.node("FloatQuant", ["x", m.init("s", 1.0), m.init("e", 4.0), m.init("mnt", 3.0), m.init("b", bias), m.init("mx", 240.0)],
+                          QONNX, name="FQ", **attrs)
+        return build
 
     def multithreshold(m):
         return m.node("MultiThreshold", ["x", m.init("t", np.zeros((4, 3)))], QONNX, name="MT")
@@ -284,7 +286,9 @@ def unsupported():
         ins = ["x"] + [m.init(n, v) for n, v in (("s", 1.0), ("z", 0.0), ("ib", 4.0), ("ob", 8.0))]
         return m.node("Trunc", ins, QONNX, name="T")
 
-    case("floatquant", floatquant, "node 'FQ' (FloatQuant): float-output quantizer, not supported")
+    case("floatquant_nonsaturating", floatquant(saturation=0, has_inf=1),
+         "node 'FQ' (FloatQuant): saturation=0 (overflows become infinities or NaN) is not supported: only saturating FloatQuant")
+    case("floatquant_bias", floatquant(bias=300.0), "node 'FQ' (FloatQuant): the exponent bias 300 must be an integer in [-256, 256]")
     case("multithreshold", multithreshold, "node 'MT' (MultiThreshold): operator MultiThreshold of the QONNX domain 'qonnx.custom_op.general' is not supported")
     case("quant_dynamic_scale", quant_with(scale="x"), "node 'Q' (Quant): the scale (input 'x') must be a constant")
     case("quant_fractional_bits", quant_with(bits_value=2.5), "node 'Q' (Quant): the bit width 2.5 is not an integer")

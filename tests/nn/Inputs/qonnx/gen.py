@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Golden cases of otir's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc) for the nn
+"""Golden cases of otir's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc,
+nn.float_quant) for the nn
 evaluator (backend/nneval), computed by QONNX's reference functions (qonnx_ref.py, a NumPy
 transcription of QONNX's int_quant, binary_quant, trunc_v1 and trunc_v2; float64).
 
@@ -63,6 +64,22 @@ def exact_quant(x, s, z, bits, signed, narrow, mode):
         return 1 if v >= 0 else -1
     lo, hi = int(ref.min_int(signed, narrow, bits)), int(ref.max_int(signed, narrow, bits))
     return exact_round(mode, clamp(v, lo, hi))
+
+
+def exact_float_quant(x, s, E, M, bias, max_val, mode):
+    """FloatQuant's value on the exact y = x/s: the binade and the rounding decided exactly,
+    then x_q·s in float64 (QONNX's last step)."""
+    y = Fraction(x) / Fraction(s)
+    if y == 0:
+        return x * s
+    a = abs(y)
+    k = a.numerator.bit_length() - a.denominator.bit_length()  # ⌊log2 a⌋ or one more
+    if Fraction(2) ** k > a:
+        k -= 1
+    e = max(k - M, 1 - bias - M)
+    q = exact_round(mode, y / Fraction(2) ** e) * Fraction(2) ** e
+    mv = min(Fraction(float(ref.compute_max_val(E, M, bias))), Fraction(float(max_val)))
+    return float(clamp(q, -mv, mv)) * s
 
 
 def exact_trunc_input(x, s, z):
@@ -243,6 +260,39 @@ def trunc_cases():
         c.write()
 
 
+def float_quant(c, x_shape, s, E, M, bias, max_val, mode):
+    """Inputs across the format's binades: on the grid, at ties, at powers of two, around the
+    smallest step, beyond max_val, zeros."""
+    sb, mb = bcast(s, x_shape), bcast(max_val, x_shape)
+    top = float(ref.compute_max_val(E, M, bias))
+    e = rng.integers(1 - bias - M, int(np.log2(top)) + 2, size=x_shape).astype(np.float64)
+    m = rng.choice([1.0, 1.5, 1.25, 1.0 + 2.0 ** -(M + 1), 1.0 + 3 * 2.0 ** -(M + 1), 2.0 - 2.0 ** -(M + 2)], size=x_shape)
+    y = np.where(rng.uniform(size=x_shape) < 0.3, rng.uniform(1, 2, size=x_shape), m) * 2.0**e
+    y = np.where(rng.uniform(size=x_shape) < 0.1, rng.uniform(0, 2.0 ** (1 - bias - M), size=x_shape), y)
+    y = np.where(rng.uniform(size=x_shape) < 0.05, 0.0, y)
+    x = np.where(rng.uniform(size=x_shape) < 0.5, -y, y) * sb
+
+    def naive(x):
+        return ref.float_quant(x, s, E, M, bias, max_val, mode)
+
+    def exact(xi, i):
+        return exact_float_quant(xi, sb[i], E, M, bias, mb[i], mode)
+
+    x, want = agree(x, None, naive, exact)
+    attrs = [f"exponent_bits = {E}", f"mantissa_bits = {M}", f"exponent_bias = {bias}", f'rounding = "{mode}"']
+    c.node("float_quant", x, attrs, {"scale": s, "max_val": max_val}, want)
+
+
+def float_quant_cases():
+    for mode in ["ROUND", "CEIL", "FLOOR", "HALF_UP", "DOWN"]:
+        c = Case("float_quant_" + mode.lower())
+        float_quant(c, (4, 6), 1.0, 4, 3, 7, 448.0, mode)                          # FP8 E4M3 (OCP's max_val)
+        float_quant(c, (4, 6), 0.1, 5, 2, 15, 57344.0, mode)                       # FP8 E5M2
+        float_quant(c, (4, 6), PER_CHANNEL, 3, 1, 3, 6.0, mode)                    # Brevitas's E3M1, per channel
+        float_quant(c, (2, 4, 3), 27.768454, 2, 0, 0, np.array([[[1.0]], [[3.0]]]), mode)  # E2M0, max_val per row
+        c.write()
+
+
 def cli_case():
     """The inputs of tests/nn/qonnx-eval.lit (otir-run on a quantizer): a HALF_UP 8-bit quant of
     scale 0.1, a payload with a fractional zero point (an error), and x with 0.25, where the
@@ -260,5 +310,6 @@ def cli_case():
 quant_cases()
 bipolar_cases()
 trunc_cases()
+float_quant_cases()
 cli_case()
 print(f"inputs moved by an ulp where QONNX's float64 and the exact value disagree: {moved}")

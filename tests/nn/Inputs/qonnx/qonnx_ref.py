@@ -1,8 +1,9 @@
 """QONNX's reference quantizers, transcribed line for line in NumPy (float64).
 
 Source: fastmachinelearning/qonnx, src/qonnx/custom_op/general/intquant.py (min_int, max_int,
-int_quant, resolve_rounding_mode), bipolar_quant.py (binary_quant) and trunc.py (trunc_v1,
-trunc_v2). Only the imports and the float64 casts are otir's; the arithmetic is QONNX's, step
+int_quant, resolve_rounding_mode), bipolar_quant.py (binary_quant), trunc.py (trunc_v1,
+trunc_v2) and floatquant.py (compute_max_val, float_quant: signed, saturating, as
+FloatQuant's execute_node calls it). Only the imports and the float64 casts are otir's; the arithmetic is QONNX's, step
 for step, so that these functions compute what QONNX's execute_node computes. Importable by
 every generator of otir's tests (tests/nn/Inputs/qonnx/gen.py, the model generators), so there
 is one copy.
@@ -165,3 +166,33 @@ def trunc_v1(inp_tensor, scale, zeropt, input_bit_width, output_bit_width, round
     y = y * scale
 
     return y
+
+
+def compute_max_val(exponent_bitwidth, mantissa_bitwidth, exponent_bias):
+    max_exponent = (2.0**exponent_bitwidth) - 1.0 - exponent_bias
+    max_mantissa = np.sum((2.0 ** np.arange(0, -1.0 * mantissa_bitwidth - 1.0, -1.0)))
+    max_val = max_mantissa * (2**max_exponent)
+    return max_val
+
+
+def float_quant(X, scale, exponent_bitwidth, mantissa_bitwidth, exponent_bias, max_val, rounding_mode):
+    X = np.asarray(X, dtype=np.float64)
+    scale = np.asarray(scale, dtype=np.float64)
+    max_val = np.asarray(max_val, dtype=np.float64)
+    X = X / scale
+
+    eps = np.finfo(X.dtype).tiny
+    fp_internal_scale_min = 1.0 - exponent_bias - mantissa_bitwidth
+
+    internal_scale = np.floor(np.log2(np.abs(X) + eps)) - mantissa_bitwidth
+    internal_scale = np.maximum(internal_scale, fp_internal_scale_min)
+    internal_scale = np.exp2(internal_scale)
+
+    x_q = internal_scale * resolve_rounding_mode(rounding_mode)(X / internal_scale)
+
+    max_value = compute_max_val(exponent_bitwidth, mantissa_bitwidth, exponent_bias)
+    max_value = np.minimum(max_value, max_val)
+    min_value = -max_value
+
+    x_q = np.clip(x_q, min_value, max_value)
+    return x_q * scale
