@@ -50,7 +50,7 @@ func hasQuantizers(g *ir.Operation) bool {
 	found := false
 	g.Walk(func(op *ir.Operation) bool {
 		switch op.Name {
-		case kQuant, kBipolarQuant, kTrunc:
+		case kQuant, kBipolarQuant, kTrunc, kFloatQuant:
 			found = true
 		}
 		return !found
@@ -220,7 +220,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 	switch op.Name {
 	case kConst:
 		return a.constNode(op, shape)
-	case kQuant, kBipolarQuant, kTrunc:
+	case kQuant, kBipolarQuant, kTrunc, kFloatQuant:
 		return a.quantizer(op, ins[0])
 	case kRelu:
 		x := ins[0]
@@ -340,6 +340,9 @@ func (a *absorber) param(key string, shape []int64) ([]float64, error) {
 // quantizers builds the per-element quantizers of a node on shape.
 func (a *absorber) quantizers(op *ir.Operation, shape []int64) ([]*quantizer, error) {
 	params, _ := op.StringAttr("params")
+	if op.Name == kFloatQuant {
+		return a.floatQuantizers(op, params, shape)
+	}
 	var spec nn.QuantSpec
 	if op.Name != kBipolarQuant {
 		var err error
@@ -379,6 +382,38 @@ func (a *absorber) quantizers(op *ir.Operation, shape []int64) ([]*quantizer, er
 			}
 		}
 		qs[i] = newQuantizer(op.Name, spec, scale[i], zp[i], outScale[i])
+	}
+	return qs, nil
+}
+
+// floatQuantizers are an nn.float_quant's per-element quantizers. Each
+// element's saturation bound min(MaxValue, max_val) must be a multiple of
+// the format's smallest step 2^MinExp·scale, so that every value is an
+// integer code times that step.
+func (a *absorber) floatQuantizers(op *ir.Operation, params string, shape []int64) ([]*quantizer, error) {
+	spec, err := nn.FloatQuantSpecOf(op)
+	if err != nil {
+		return nil, err
+	}
+	scale, err := a.param(params+".scale", shape)
+	if err != nil {
+		return nil, err
+	}
+	maxVal, err := a.param(params+".max_val", shape)
+	if err != nil {
+		return nil, err
+	}
+	qs := make([]*quantizer, len(scale))
+	for i := range qs {
+		if err := nn.CheckScale(scale[i]); err != nil {
+			return nil, fmt.Errorf("'%s.scale' at flat index %d: %v", params, i, err)
+		}
+		if err := nn.CheckMaxVal(maxVal[i]); err != nil {
+			return nil, fmt.Errorf("'%s.max_val' at flat index %d: %v", params, i, err)
+		}
+		if qs[i] = newFloatQuantizer(spec, scale[i], maxVal[i]); !qs[i].maxCode.IsInt() {
+			return nil, fmt.Errorf("'%s.max_val' at flat index %d: %v is not a multiple of the format's smallest step 2^%d, so the saturated value has no integer code", params, i, maxVal[i], spec.MinExp())
+		}
 	}
 	return qs, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
+	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
 )
 
 // The differential test: random QONNX MLPs (nn.quant of activations,
@@ -44,6 +45,9 @@ type qgen struct {
 	// (genResidualMLP: hls4ml's and FINN's power-of-two residual networks;
 	// joins at unrelated float32 scales are tests/qonnx's resnet models).
 	po2 bool
+	// floats makes half the activation quantizers minifloats
+	// (nn.float_quant; genFloatMLP).
+	floats bool
 }
 
 func (g *qgen) name() string { g.n++; return fmt.Sprintf("%%v%d", g.n) }
@@ -155,6 +159,70 @@ func (g *qgen) quant(x string, shape, pshape []int64, key string, bits int, sign
 		env[v] = out
 	})
 	return v
+}
+
+// floatQuant emits an nn.float_quant of x: a random minifloat format (2 to
+// 4 exponent bits, 0 to 3 mantissa bits, the IEEE bias or one off it), a
+// random per-tensor scale, a max_val that is the format's largest value or
+// a smaller value of the format, a random rounding mode.
+func (g *qgen) floatQuant(x string, shape []int64, key string) string {
+	e, m := int64(2+g.rng.IntN(3)), int64(g.rng.IntN(4))
+	bias := int64(1)<<(e-1) - 1 + int64(g.rng.IntN(3)-1)
+	top := int64(1)<<e - 1 - bias // the largest binade's exponent
+	maxv := math.Ldexp(2-math.Ldexp(1, -int(m)), int(top))
+	if g.rng.IntN(2) == 0 {
+		maxv = math.Ldexp(1+float64(g.rng.Int64N(int64(1)<<m))/float64(int64(1)<<m), int(top)-g.rng.IntN(3))
+	}
+	scale := g.scale()
+	rounding := roundings[g.rng.IntN(len(roundings))]
+	g.put(key+".scale", nil, []float64{scale})
+	g.put(key+".max_val", nil, []float64{maxv})
+	v := g.name()
+	g.line("%s = nn.float_quant %s {params = %q, exponent_bits = %d, mantissa_bits = %d, exponent_bias = %d, rounding = %q} : (%s) -> %s", v, x, key, e, m, bias, rounding, ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		for _, r := range in.data {
+			out.data = append(out.data, floatRef(r, new(big.Rat).SetFloat64(scale), e, m, bias, maxv, rounding))
+		}
+		env[v] = out
+	})
+	return v
+}
+
+// floatRef is QONNX's float_quant (signed, saturating) on exact
+// rationals: y = x/s, its binade k = ⌊log2|y|⌋, the step 2^max(k − M, 1 −
+// bias − M), y rounded to a multiple of it, clamped to ±min((2 −
+// 2^-M)·2^(2^E − 1 − bias), maxv), times s.
+func floatRef(x, s *big.Rat, e, m, bias int64, maxv float64, mode string) *big.Rat {
+	y := new(big.Rat).Quo(x, s)
+	if y.Sign() == 0 {
+		return y
+	}
+	pow := func(k int64) *big.Rat {
+		if k >= 0 {
+			return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		}
+		return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-k)))
+	}
+	a := new(big.Rat).Abs(y)
+	k := int64(0)
+	for a.Cmp(pow(k)) < 0 {
+		k--
+	}
+	for a.Cmp(pow(k+1)) >= 0 {
+		k++
+	}
+	step := pow(max(k-m, 1-bias-m))
+	q := new(big.Rat).SetInt(roundRef(new(big.Rat).Quo(y, step), mode))
+	q.Mul(q, step)
+	mv := new(big.Rat).SetFloat64(min(math.Ldexp(2-math.Ldexp(1, -int(m)), int(int64(1)<<e-1-bias)), maxv))
+	if q.Cmp(mv) > 0 {
+		q = mv
+	} else if q.Cmp(new(big.Rat).Neg(mv)) < 0 {
+		q = new(big.Rat).Neg(mv)
+	}
+	return q.Mul(q, s)
 }
 
 // quantRef is QONNX's quant on exact rationals.
@@ -302,7 +370,7 @@ func (g *qgen) activation(x string, shape []int64, key string) string {
 	}
 	switch g.rng.IntN(4) {
 	case 0:
-		alpha := []float64{0.1, float64(float32(0.3)), 1.5}[g.rng.IntN(3)]
+		alpha := []float64{float64(float32(0.1)), float64(float32(0.3)), 1.5}[g.rng.IntN(3)] // float32, as ONNX's attribute: its products with codes are exact in float64
 		ax := g.elementwise("mul", x, shape, key+".alpha", row(func() float64 { return alpha }), false)
 		if alpha > 1 {
 			return g.join("min", x, ax, shape)
@@ -409,6 +477,9 @@ func (g *qgen) dense(x string, in, out int64, layer int) string {
 
 // randomQuant is an activation quantizer with random parameters.
 func (g *qgen) randomQuant(x string, shape []int64, key string) string {
+	if g.floats && g.rng.IntN(2) == 0 {
+		return g.floatQuant(x, shape, key)
+	}
 	if g.rng.IntN(8) == 0 {
 		return g.quantNode(x, shape, key, 0, true, false, "", g.rng.IntN(2) == 0, false) // bipolar
 	}
@@ -451,7 +522,13 @@ func (g *qgen) truncNode(x string, shape []int64, key string, inBits, outBits in
 // genMLP builds a random QONNX MLP; inputType "" quantizes the input by
 // the graph's own nn.quant (the circuit then takes its codes).
 func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genLayers(rng, false)
+	return genLayers(rng, false, false)
+}
+
+// genFloatMLP is genMLP with half its activation quantizers minifloats
+// (Brevitas's FloatQuant).
+func genFloatMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	return genLayers(rng, false, true)
 }
 
 // genResidualMLP is genMLP with residual joins: layers as wide as their
@@ -461,11 +538,11 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 // result, quantized or not, is concatenated with that input (or with the
 // raw input of an input type, at its own scale), as DenseNet does.
 func genResidualMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genLayers(rng, true)
+	return genLayers(rng, true, false)
 }
 
-func genLayers(rng *rand.Rand, residual bool) (*qgen, string, []int64, *quant.UniformType) {
-	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}, po2: residual}
+func genLayers(rng *rand.Rand, residual, floats bool) (*qgen, string, []int64, *quant.UniformType) {
+	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}, po2: residual, floats: floats}
 	widths := []int64{int64(2 + rng.IntN(5))}
 	for range 1 + rng.IntN(3) {
 		w := int64(2 + rng.IntN(6))
@@ -645,22 +722,49 @@ func TestRandomMLPs(t *testing.T) {
 	checkRandomGraphs(t, 60, 100, 27, "", genMLP)
 }
 
+// TestRandomFloatMLPs is TestRandomMLPs with minifloat activations.
+func TestRandomFloatMLPs(t *testing.T) {
+	checkRandomGraphs(t, 60, 100, 31, "float", genFloatMLP)
+}
+
 // TestRandomResidualMLPs is TestRandomMLPs with residual joins.
 func TestRandomResidualMLPs(t *testing.T) {
 	checkRandomGraphs(t, 60, 100, 29, "residual", genResidualMLP)
 }
 
 // FuzzRandomQONNX is the differential test on the graphs of fuzzed seeds:
-// MLPs, residual MLPs, CNNs or CNNs ending in a global average pool
-// (kind % 4), 20 inputs each. No panic, and a
+// MLPs, residual MLPs, CNNs, CNNs ending in a global average pool or MLPs
+// with minifloat activations (kind % 5), 20 inputs each. No panic, and a
 // circuit equal to the exact model and the evaluator, or a diagnostic.
 func FuzzRandomQONNX(f *testing.F) {
 	f.Add(uint64(0), uint64(27), uint8(0))
 	f.Add(uint64(1), uint64(29), uint8(1))
 	f.Add(uint64(2), uint64(2727), uint8(2))
 	f.Fuzz(func(t *testing.T, seed, stream uint64, kind uint8) {
-		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN}[kind%4]
+		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN, genFloatMLP}[kind%5]
 		g, text, outShape, in := gen(rand.New(rand.NewPCG(seed, stream)))
 		checkDifferential(t, g, text, outShape, in, 20, "", true)
 	})
+}
+
+// TestFloatQuantMaxValOffGrid: a max_val that is no multiple of the
+// format's smallest step saturates to a value with no integer code, an
+// error at the node rather than a circuit that rounds it.
+func TestFloatQuantMaxValOffGrid(t *testing.T) {
+	payload := map[string]*tensor.Tensor{
+		"qin.scale": {Data: []float64{0.25}}, "qin.zero_point": {Data: []float64{0}},
+		"f.scale": {Data: []float64{1}}, "f.max_val": {Data: []float64{1.3}},
+	}
+	text := `nn.graph @g(%x: tensor<1x4xf64>) -> tensor<1x4xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 8} : (tensor<1x4xf64>) -> tensor<1x4xf64>
+  %1 = nn.float_quant %0 {params = "f", exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : (tensor<1x4xf64>) -> tensor<1x4xf64>
+  nn.return %1 : tensor<1x4xf64>
+}
+`
+	params := circuittest.WritePayload(t, t.TempDir(), payload)
+	_, ds := circuittest.TryCircuit(t, text, "params="+params)
+	want := "'f.max_val' at flat index 0: 1.3 is not a multiple of the format's smallest step 2^-9"
+	if !ds.HasErrors() || !strings.Contains(ds.Error(), want) {
+		t.Fatalf("got %v, want an error containing %q", ds, want)
+	}
 }

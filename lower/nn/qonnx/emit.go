@@ -200,9 +200,12 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 	pieces := make([][]piece, n)
 	count := 0
 	for i, s := range sts {
-		ps, ok := piecesOf(s)
+		ps, ok := piecesOf(s, maxPieces)
+		if qs[i].kind == kFloatQuant {
+			ps, ok = scaledPiecesOf(s, qs[i].maxPieces())
+		}
 		if !ok {
-			return nil, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form found (at most %d runs of thresholds, each floor((M·x + C)/2^k) within %d bits)", i, qs[i].kind, qs[i].spec.Rounding, maxPieces, maxFitBits)
+			return nil, fmt.Errorf("element %d's quantizer (%s, rounding %s) has no exact integer form found (at most %d runs of thresholds, each floor((M·x + C)/2^k) within %d bits)", i, qs[i].kind, qs[i].rounding(), qs[i].maxPieces(), maxFitBits)
 		}
 		pieces[i] = ps
 		count = max(count, len(ps))
@@ -212,16 +215,28 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 	for i := range offset {
 		offset[i] = new(big.Rat)
 	}
+	for i, ps := range pieces {
+		if len(ps) > 0 && ps[0].jump != nil { // scaled runs start from the value before the first
+			offset[i].SetInt(ps[0].start)
+		}
+	}
 	for j := range count {
 		lins := make([]linear, n)
 		los, his := make([]*big.Int, n), make([]*big.Int, n)
+		jumps := make([]*big.Rat, n)
+		scaled := false
 		for i, ps := range pieces {
+			jumps[i] = big.NewRat(1, 1)
 			if j >= len(ps) {
 				lins[i], los[i], his[i] = linear{M: new(big.Int), C: new(big.Int)}, new(big.Int), new(big.Int)
 				continue
 			}
 			lins[i], los[i], his[i] = ps[j].lin, ps[j].lo, ps[j].hi
-			if j > 0 {
+			switch {
+			case ps[j].jump != nil:
+				jumps[i].SetInt(ps[j].jump)
+				scaled = true
+			case j > 0:
 				offset[i].Sub(offset[i], new(big.Rat).SetInt(ps[j].start))
 			}
 		}
@@ -231,6 +246,11 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 		}
 		if u, err = a.clamp(u, x.shape, los, his, flo, fhi); err != nil {
 			return nil, err
+		}
+		if scaled && !allOne(jumps) {
+			if u, err = a.binaryConst(kMul, u, x.shape, jumps, f64); err != nil {
+				return nil, err
+			}
 		}
 		if sum == nil {
 			sum = u
@@ -262,25 +282,28 @@ func fitAll(sts []*steps) ([]linear, bool) {
 	return one, true
 }
 
-// maxPieces bounds the runs of thresholds of one element, and
-// maxRunThresholds the thresholds split into runs (the search fits many
-// sub-runs).
+// maxPieces bounds the runs of thresholds of one element (a minifloat's
+// more: quantizer.maxPieces), and maxRunThresholds the thresholds split
+// into runs (the search fits many sub-runs).
 const (
 	maxPieces        = 16
 	maxRunThresholds = 1024
 )
 
 // piece is one run of consecutive thresholds: its floor form, clamped to
-// [lo, hi]; start is the value before the run.
+// [lo, hi]; start is the value before the run. A scaled piece
+// (scaledPiecesOf) counts its thresholds instead, from 0 to their number,
+// and the circuit multiplies the count by jump, the run's common step.
 type piece struct {
 	lin           linear
 	start, lo, hi *big.Int
+	jump          *big.Int // nil: the floor form gives the values themselves
 }
 
 // piecesOf splits a step function into the fewest runs, greedily: the
 // longest run from each threshold that one floor form fits (a subset of
 // a fitting run fits, so a binary search finds it).
-func piecesOf(s *steps) ([]piece, bool) {
+func piecesOf(s *steps, maxPieces int) ([]piece, bool) {
 	s.list()
 	if s.many || len(s.thresholds) > maxRunThresholds {
 		return nil, false
@@ -291,30 +314,93 @@ func piecesOf(s *steps) ([]piece, bool) {
 	var out []piece
 	prev := s.first
 	for i := 0; i < len(s.thresholds); {
-		var best linear
-		bestM := 0
-		lo, hi := 1, len(s.thresholds)-i
-		for lo <= hi {
-			m := (lo + hi) / 2
-			sub := &steps{listed: true, lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
-			if l, ok := fitLinear(sub); ok {
-				best, bestM, lo = l, m, m+1
-			} else {
-				hi = m - 1
-			}
-		}
-		if bestM == 0 || len(out) == maxPieces {
+		p, m := plainRun(s, i, prev)
+		if m == 0 || len(out) == maxPieces {
 			return nil, false
 		}
-		end := s.values[i+bestM-1]
-		p := piece{lin: best, start: prev, lo: prev, hi: end}
-		if p.lo.Cmp(p.hi) > 0 {
-			p.lo, p.hi = p.hi, p.lo
-		}
 		out = append(out, p)
-		prev, i = end, i+bestM
+		prev, i = s.values[i+m-1], i+m
 	}
 	return out, true
+}
+
+// scaledPiecesOf is piecesOf for a minifloat: a minifloat's codes step by
+// 2^(e − MinExp) in binade e, so a run of thresholds may also be one whose
+// steps are all equal (jump), fitted by one floor form of the count of
+// thresholds passed, which the circuit multiplies by the jump: one run a
+// binade, where piecesOf needs one a threshold. From each threshold the
+// longer of the two runs is taken (near zero, where the codes' steps are
+// coarser than the format's, piecesOf's runs of varying steps are
+// longer). At most maxPieces runs.
+func scaledPiecesOf(s *steps, maxPieces int) ([]piece, bool) {
+	s.list()
+	if s.many || len(s.thresholds) > maxRunThresholds {
+		return nil, false
+	}
+	if s.constant() {
+		return piecesOf(s, maxPieces)
+	}
+	var out []piece
+	prev := s.first
+	for i := 0; i < len(s.thresholds); {
+		p, m := plainRun(s, i, prev)
+		jump := new(big.Int).Sub(s.values[i], prev)
+		run := 1
+		for i+run < len(s.thresholds) && new(big.Int).Sub(s.values[i+run], s.values[i+run-1]).Cmp(jump) == 0 {
+			run++
+		}
+		if run > m {
+			if l, k := longestFit(run, func(k int) *steps {
+				counts := make([]*big.Int, k)
+				for c := range counts {
+					counts[c] = big.NewInt(int64(c + 1))
+				}
+				return &steps{listed: true, lo: s.lo, hi: s.hi, first: new(big.Int), last: counts[k-1], thresholds: s.thresholds[i : i+k], values: counts}
+			}); k > m {
+				p, m = piece{lin: l, start: prev, lo: new(big.Int), hi: big.NewInt(int64(k)), jump: jump}, k
+			}
+		}
+		if m == 0 || len(out) == maxPieces {
+			return nil, false
+		}
+		out = append(out, p)
+		prev, i = s.values[i+m-1], i+m
+	}
+	return out, true
+}
+
+// plainRun is piecesOf's run from threshold i (prev the value before it)
+// and its number of thresholds (0: none fits).
+func plainRun(s *steps, i int, prev *big.Int) (piece, int) {
+	l, m := longestFit(len(s.thresholds)-i, func(m int) *steps {
+		return &steps{listed: true, lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
+	})
+	if m == 0 {
+		return piece{}, 0
+	}
+	p := piece{lin: l, start: prev, lo: prev, hi: s.values[i+m-1]}
+	if p.lo.Cmp(p.hi) > 0 {
+		p.lo, p.hi = p.hi, p.lo
+	}
+	return p, m
+}
+
+// longestFit is the largest m in [1, n] whose sub-steps sub(m) one floor
+// form fits, and the form (m = 0: none). A subset of a fitting run fits,
+// so a binary search finds it.
+func longestFit(n int, sub func(m int) *steps) (linear, int) {
+	var best linear
+	bestM := 0
+	lo, hi := 1, n
+	for lo <= hi {
+		m := (lo + hi) / 2
+		if l, ok := fitLinear(sub(m)); ok {
+			best, bestM, lo = l, m, m+1
+		} else {
+			hi = m - 1
+		}
+	}
+	return best, bestM
 }
 
 // floorForm emits floor((M·x + C)/2^K) per element (K the largest of the
@@ -433,7 +519,7 @@ func dyadicForms(x *val, qs []*quantizer) ([]linear, []string, bool) {
 	lins, modes := make([]linear, len(qs)), make([]string, len(qs))
 	for i, q := range qs {
 		modes[i] = q.spec.Rounding
-		if q.kind == kBipolarQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].hasExtremum() {
+		if q.kind == kBipolarQuant || q.kind == kFloatQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].hasExtremum() {
 			return nil, nil, false
 		}
 		a, b := x.fn[i].withoutRelu()

@@ -71,6 +71,8 @@ func (q *quantizer) value(x float64) float64 {
 	switch {
 	case q.kind == kBipolarQuant:
 		return nn.BipolarValue(x, s)
+	case q.kind == kFloatQuant:
+		return q.float.FloatQuantValue(x, s, q.maxVal)
 	case q.kind == kTrunc:
 		o := 0.0
 		if q.outScale != nil {
@@ -84,8 +86,11 @@ func (q *quantizer) value(x float64) float64 {
 // quantizer is one element's QONNX quantizer: the integer code n of an
 // exact input x, and the output value (n - zp)·scale as out·n + off.
 type quantizer struct {
-	kind           string // kQuant, kBipolarQuant or kTrunc
+	kind           string // kQuant, kBipolarQuant, kTrunc or kFloatQuant
 	spec           nn.QuantSpec
+	float          nn.FloatQuantSpec // kFloatQuant
+	maxVal         float64           // kFloatQuant: min(MaxValue, max_val), the saturation bound
+	maxCode        *big.Rat          // kFloatQuant: maxVal/2^MinExp, the largest code
 	scale, zp      *big.Rat
 	outScale       *big.Rat // trunc v2
 	truncShift     *big.Rat // trunc: the divisor 2^(in_bits-out_bits) (v1) or t (v2)
@@ -116,9 +121,68 @@ func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *
 	return q
 }
 
+// maxPieces bounds the runs of thresholds of the quantizer's step
+// function: a minifloat's is uniform within each binade of each sign, so
+// it takes one run a binade (2^E of them a sign) and one for the steps
+// around zero.
+func (q *quantizer) maxPieces() int {
+	if q.kind == kFloatQuant {
+		return max(maxPieces, 2<<q.float.ExpBits+2)
+	}
+	return maxPieces
+}
+
+// rounding is the quantizer's rounding mode.
+func (q *quantizer) rounding() string {
+	if q.kind == kFloatQuant {
+		return q.float.Rounding
+	}
+	return q.spec.Rounding
+}
+
+// newFloatQuantizer is one element's nn.float_quant: its code is the
+// value over scale·2^MinExp (zero offset).
+func newFloatQuantizer(spec nn.FloatQuantSpec, scale, maxVal float64) *quantizer {
+	q := &quantizer{kind: kFloatQuant, float: spec, scale: ratOf(scale), zp: new(big.Rat), maxVal: min(spec.MaxValue(), maxVal)}
+	q.outMul = new(big.Rat).Mul(q.scale, pow2(int(spec.MinExp())))
+	q.outOff = new(big.Rat)
+	q.maxCode = new(big.Rat).Mul(ratOf(q.maxVal), pow2(-int(spec.MinExp())))
+	return q
+}
+
+// floatCode is nn.float_quant's code of the exact x: y = x/scale, its
+// binade k = ⌊log2|y|⌋, the step 2^e with e = max(k − M, MinExp), y rounded
+// to a multiple of the step, clamped to ±maxCode steps of 2^MinExp.
+func (q *quantizer) floatCode(x *big.Rat) *big.Int {
+	y := new(big.Rat).Quo(x, q.scale)
+	if y.Sign() == 0 {
+		return new(big.Int)
+	}
+	a := new(big.Rat).Abs(y)
+	k := a.Num().BitLen() - a.Denom().BitLen() // ⌊log2 a⌋ or one more
+	if pow2(k).Cmp(a) > 0 {
+		k--
+	}
+	minExp := int(q.float.MinExp())
+	e := max(k-int(q.float.ManBits), minExp)
+	n := roundRat(new(big.Rat).Mul(y, pow2(-e)), q.float.Rounding) // y/2^e rounded
+	n.Lsh(n, uint(e-minExp))                                       // in steps of 2^MinExp
+	c := new(big.Rat).SetInt(n)
+	switch neg := new(big.Rat).Neg(q.maxCode); {
+	case c.Cmp(q.maxCode) > 0:
+		c = q.maxCode
+	case c.Cmp(neg) < 0:
+		c = neg
+	}
+	return new(big.Int).Set(c.Num()) // an integer: maxCode is one (floatQuantizers)
+}
+
 // code is the quantizer's integer code of the exact input x (bipolar: 0
 // for -1, 1 for +1).
 func (q *quantizer) code(x *big.Rat) *big.Int {
+	if q.kind == kFloatQuant {
+		return q.floatCode(x)
+	}
 	if q.kind == kBipolarQuant {
 		if x.Sign() >= 0 {
 			return big.NewInt(1)

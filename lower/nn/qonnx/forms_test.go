@@ -102,7 +102,7 @@ func chooseForm(x *val, qs []*quantizer, sts []*steps) (string, func(int64) *big
 			return y.Rsh(y, l.K)
 		}, true
 	}
-	ps, ok := piecesOf(sts[0])
+	ps, ok := piecesOf(sts[0], maxPieces)
 	if !ok {
 		return "", nil, false
 	}

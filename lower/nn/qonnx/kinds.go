@@ -17,6 +17,7 @@ const (
 	kDetach          = nn.OpDetach
 	kExp             = nn.OpExp
 	kFlatten         = nn.OpFlatten
+	kFloatQuant      = nn.OpFloatQuant
 	kGraph           = nn.OpGraph
 	kInv             = nn.OpInv
 	kMatmul          = nn.OpMatmul

@@ -62,7 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nn", "Inputs", "qonnx"))
 # QONNX's reference quantizers, transcribed line for line (one copy, shared
 # with tests/nn/Inputs/qonnx/gen.py).
-from qonnx_ref import binary_quant, int_quant, max_int, min_int  # noqa: E402
+from qonnx_ref import binary_quant, compute_max_val, float_quant, int_quant, max_int, min_int  # noqa: E402
 
 # How often QONNX's literal int_quant (the integer decided on the float64
 # quotient x/scale) differs from the exact decision, per model.
@@ -107,6 +107,28 @@ def quant_codes(x, scale, zp, bits, signed, narrow, mode):
         return round_exact(min(max(v, lo), hi), mode)
 
     return np.vectorize(one, otypes=[object])(x, scale, zp)
+
+
+def float_values(x, scale, E, M, bias, max_val, mode):
+    """FloatQuant's values q (before the rescale by the scale) decided on the
+    exact x/scale: the binade, the step 2^max(k - M, 1 - bias - M), the
+    rounding, the clamp to ±min(compute_max_val, max_val)."""
+    mv0 = Fraction(float(compute_max_val(E, M, bias)))
+
+    def one(xv, sv, mv):
+        y = Fraction(xv) / Fraction(sv)
+        if y == 0:
+            return Fraction(0)
+        a = abs(y)
+        k = a.numerator.bit_length() - a.denominator.bit_length()
+        if Fraction(2) ** k > a:
+            k -= 1
+        e = max(k - M, 1 - bias - M)
+        q = round_exact(y / Fraction(2) ** e, mode) * Fraction(2) ** e
+        m = min(mv0, Fraction(mv))
+        return max(-m, min(m, q))
+
+    return np.vectorize(one, otypes=[object])(x, scale, max_val)
 
 
 def trunc_codes(x, scale, zp, in_bits, out_bits, mode):
@@ -154,6 +176,15 @@ class Float64:
     def bipolar(x, scale):
         return binary_quant(x, scale)
 
+    @staticmethod
+    def float_quant(x, scale, E, M, bias, max_val, mode):
+        q = float_values(x, scale, E, M, bias, max_val, mode).astype(np.float64)
+        y = q * scale
+        literal = float_quant(x, scale, E, M, bias, max_val, mode)
+        LITERAL["differ"] += int(np.sum(literal != y))
+        LITERAL["values"] += y.size
+        return np.where((y == 0) & (literal == 0), literal, y)
+
 
 class Exact:
     """object arrays of Fractions."""
@@ -183,6 +214,10 @@ class Exact:
     def bipolar(x, scale):
         one = np.vectorize(lambda v: Fraction(1) if v >= 0 else Fraction(-1), otypes=[object])
         return one(x) * scale
+
+    @staticmethod
+    def float_quant(x, scale, E, M, bias, max_val, mode):
+        return float_values(x, scale, E, M, bias, max_val, mode) * scale
 
 
 def matmul(a, b, zero):
@@ -274,6 +309,9 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             scale, zp, bits = f64(ins[1]), f64(ins[2]), int(f64(ins[3]))
             val[o] = ar.quant(T(ins[0]), ar.const(scale), ar.const(zp), bits, bool(a.get("signed", 1)),
                               bool(a.get("narrow", 0)), a.get("rounding_mode", "ROUND"))
+        elif op == "FloatQuant":
+            E, M, bias = (int(f64(i)) for i in ins[2:5])
+            val[o] = ar.float_quant(T(ins[0]), ar.const(f64(ins[1])), E, M, bias, ar.const(f64(ins[5])), a.get("rounding_mode", "ROUND"))
         elif op == "BipolarQuant":
             val[o] = ar.bipolar(T(ins[0]), ar.const(f64(ins[1])))
         elif op == "Trunc":
@@ -416,6 +454,10 @@ class Builder:
         pdt = np.int64 if int_params else np.float32
         return self.node("Quant", [x, self.init(scale), self.init(zp, dtype=pdt), self.init(bits, dtype=pdt)], domain=domain,
                          signed=int(signed), narrow=int(narrow), rounding_mode=mode)
+
+    def float_quant(self, x, scale, E, M, bias, max_val, mode="ROUND", domain="qonnx.custom_op.general"):
+        return self.node("FloatQuant", [x, self.init(scale), self.init(float(E)), self.init(float(M)), self.init(float(bias)),
+                                        self.init(max_val)], domain=domain, rounding_mode=mode)
 
     def bn(self, x, gamma, beta, mean, var, **attrs):
         return self.node("BatchNormalization", [x, self.init(gamma), self.init(beta), self.init(mean), self.init(var)],
@@ -1097,6 +1139,59 @@ def random_act(rng, idx):
     return make(b, f"act{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+FP_FORMATS = {"e4m3": (4, 3, 7, 448.0), "e5m2": (5, 2, 15, 57344.0), "e3m1": (3, 1, 3, 15.0), "e2m1": (2, 1, 1, 6.0), "e3m2": (3, 2, 3, 28.0)}
+
+
+def random_fq(rng, idx):
+    """Minifloat networks as Brevitas exports them (FloatQuant, QONNX's
+    minifloat quantizer): the input quantized by an 8-bit Quant; a layer
+    (Gemm, or for idx 2 a 3x3 Conv) whose weight is a FloatQuant of a
+    constant (E4M3, E3M2 or E2M1, per-tensor scale); Relu (not for idx 1:
+    negative values too) and a FloatQuant activation (E4M3 with OCP's
+    max_val 448, or E3M1); a MatMul by FloatQuant weights and an output
+    quantizer (an 8-bit Quant, or for idx 3 a FloatQuant). E5M2's codes
+    span 2^-16 to 2^16 steps, too wide for the next product's fitted
+    forms: the evaluator's golden cases test it."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = 13
+    x = "x"
+    conv = idx == 2
+    shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    h = b.quant(x, rand_scale(rng, True), 8, True, False, MODES[idx % 7], domain=dom)
+    wf = FP_FORMATS[["e4m3", "e3m2", "e2m1", "e4m3"][idx]]
+    af = FP_FORMATS[["e4m3", "e4m3", "e3m1", "e3m1"][idx]]
+    oc = int(rng.integers(3, 6))
+    if conv:
+        W = rng.normal(0, 1, (oc, shape[1], 3, 3))
+        ws = np.float32(np.abs(W).max() / wf[3])
+        h = b.node("Conv", [h, b.float_quant(b.init(W), ws, *wf, domain=dom)], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    else:
+        W = rng.normal(0, 1, (oc, shape[1]))
+        ws = np.float32(np.abs(W).max() / wf[3])
+        h = b.node("Gemm", [h, b.float_quant(b.init(W), ws, *wf, domain=dom), b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    if idx != 1:
+        h = b.node("Relu", [h])
+    pre = np.stack([partial(probe_of(h), h, v) for v in xs])
+    as_ = np.float32(max(np.abs(pre).max(), 1e-3) / af[3] * rng.uniform(0.8, 1.5))
+    h = b.float_quant(h, as_, *af, mode=["ROUND", "ROUND", "FLOOR", "ROUND"][idx], domain=dom)
+    if conv:
+        h = b.node("Flatten", [h], axis=1)
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    w2s = np.float32(np.abs(W2).max() / wf[3])
+    h = b.node("MatMul", [h, b.node("Transpose", [b.float_quant(b.init(W2), w2s, *wf, domain=dom)], perm=[1, 0])])
+    if idx == 3:
+        pre = np.stack([partial(probe_of(h), h, v) for v in xs])
+        h = b.float_quant(h, np.float32(max(np.abs(pre).max(), 1e-3) / af[3]), *af, domain=dom)
+    else:
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 8, True, MODES[idx % 7], dom, False)
+    return make(b, f"fq{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1105,7 +1200,7 @@ def check(name, m, xs):
     they agree; returns (ref, exact rationals, report line)."""
     stop = m.graph.node[-1].op_type == "Softmax"
     last = m.graph.node[-1].op_type
-    quantized = last in ("Quant", "BipolarQuant", "Trunc")
+    quantized = last in ("Quant", "BipolarQuant", "Trunc", "FloatQuant")
     refs, logits, exacts, mism, ulps = [], [], [], 0, 0
     for v in xs:
         r = evaluate(m, v, Float64)
@@ -1144,6 +1239,7 @@ def main():
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(8, 10)]  # appended: earlier models keep their draws
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(10, 12)]
     builders += [("conv1d3", lambda r: random_conv1d(r, 3))]
+    builders += [(f"fq{i}", (lambda i: lambda r: random_fq(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
