@@ -16,7 +16,7 @@
 //	reduce.go       nn.reduce_sum, nn.reduce_mean, nn.sum
 //	shape.go        nn.permute, nn.broadcast_to, nn.reshape, nn.flatten, nn.concat, nn.swap_first_two, nn.transpose3d_last_two
 //	loss.go         nn.mse_loss
-//	qonnx.go        nn.quant, nn.bipolar_quant, nn.trunc (QONNX's quantizers; qonnxround.go: their scalar rules)
+//	qonnx.go        nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant (QONNX's quantizers; qonnxround.go: their scalar rules)
 //	requant.go      nn.requantize (rounding and saturation in a quantized graph)
 //	quantized.go    the rules of quantized graphs and each kind's role in them
 //

@@ -259,7 +259,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		}
 		return a.softmax(op, ins[0])
 	}
-	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.const, nn.matmul and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.softmax, nn.concat and shape nodes)")
+	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.const, nn.matmul and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.softmax, nn.concat and shape nodes)")
 }
 
 func maxRat(a, b *big.Rat) *big.Rat {
