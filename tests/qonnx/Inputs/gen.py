@@ -819,6 +819,63 @@ def covering_quant(b, rng, h, probe_of, xs, bits, signed, mode, dom, po2):
     return b.quant(h, qs, bits, signed, False, mode, domain=dom), qs
 
 
+def block_start(rng, idx, conv, hw_end):
+    """The start of a residual or concatenating block: its Builder, QONNX's
+    domain, the input "x" of a random opset, [1, c] (c in 3..6) or
+    [1, c, hw, hw] (c 1 or 2, hw in 3..hw_end-1), samples on its fixed<8,3>
+    grid, the probe of a tensor, and the input quantized to 6 bits at a
+    power-of-two scale s0: (b, dom, x, opset, shape, xs, probe_of, s0, h0)."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = int(rng.choice([11, 13, 17]))
+    x = "x"
+    if conv:
+        c, hw = int(rng.integers(1, 3)), int(rng.integers(3, hw_end))
+        shape = [1, c, hw, hw]
+    else:
+        c = int(rng.integers(3, 7))
+        shape = [1, c]
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    s0 = rand_scale(rng, True)
+    return b, dom, x, opset, shape, xs, probe_of, s0, b.quant(x, s0, 6, True, False, MODES[idx % 7], domain=dom)
+
+
+def weight4(b, rng, shape, ws, mode, dom):
+    """A 4-bit quantizer (scale ws, mode) of a random constant weight whose
+    values reach about twice the scale's range."""
+    return b.quant(b.init(rng.normal(0, 1, shape) * ws * 2), ws, 4, True, False, mode, domain=dom)
+
+
+def conv3x3(b, h, Wq):
+    """A 3x3 Conv of stride 1 with padding 1."""
+    return b.node("Conv", [h, Wq], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1])
+
+
+def conv_bn(b, rng, h, probe_of, xs, n):
+    """A BatchNormalization of the n channels of a convolution h whose
+    statistics follow h's on the samples: gammas of both signs, a mean
+    near the channel's, a variance near its."""
+    acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])  # [S, n, H, W]
+    mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
+    gamma = rng.uniform(0.5, 1.5, n) * np.where(rng.integers(0, 4, n) == 0, -1, 1)
+    return b.bn(h, gamma, rng.normal(0, 0.3, n), mu + rng.normal(0, 0.1, n) * sd, (sd * rng.uniform(0.8, 1.2, n)) ** 2)
+
+
+def quantized_head(b, rng, h, probe_of, xs, idx, w_mode, dom):
+    """The head every generated block ends in: a MatMul by 3-bit weights (the
+    Transpose of a quantized [nout, n] constant whose power-of-two scale the
+    codes use the range of) and a 6-bit power-of-two quantizer; the output
+    and nout."""
+    nflat = partial(probe_of(h), h, xs[0]).shape[1]
+    nout = int(rng.integers(2, 5))
+    W2 = rng.normal(0, 1, (nout, nflat))
+    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
+    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, w_mode, domain=dom)], perm=[1, 0])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    return h, nout
+
+
 def random_resnet(rng, idx, conv, join=None):
     """A residual block as Brevitas and hls4ml users build one: the input
     quantized; a branch of two quantized layers (Gemm or MatMul, or 3x3
@@ -831,34 +888,15 @@ def random_resnet(rng, idx, conv, join=None):
     (2, 3: a per-tensor float32 factor, and for 3 the skip requantized).
     join="Mul" makes the join a product (a gate) of the branch and the
     skip."""
-    b = Builder(rng)
-    dom = "qonnx.custom_op.general"
-    opset = int(rng.choice([11, 13, 17]))
-    x = "x"
-    if conv:
-        c, hw = int(rng.integers(1, 3)), int(rng.integers(3, 6))
-        shape = [1, c, hw, hw]
-    else:
-        c = int(rng.integers(3, 7))
-        shape = [1, c]
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    s0 = rand_scale(rng, True)
-    h0 = b.quant(x, s0, 6, True, False, MODES[idx % 7], domain=dom)
+    b, dom, x, opset, shape, xs, probe_of, s0, h0 = block_start(rng, idx, conv, 6)
+    c = shape[1]
     h = h0
     for layer in range(2):
         ws = rand_scale(rng, bool(rng.integers(0, 2)), (c, 1, 1, 1) if conv else ())
+        Wq = weight4(b, rng, (c, c, 3, 3) if conv else (c, c), ws, MODES[(idx + layer) % 7], dom)
         if conv:
-            W = rng.normal(0, 1, (c, c, 3, 3)) * ws * 2
-            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
-            h = b.node("Conv", [h, Wq], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1])
-            acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])  # [S, c, hw, hw]
-            mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
-            gamma = rng.uniform(0.5, 1.5, c) * np.where(rng.integers(0, 4, c) == 0, -1, 1)
-            h = b.bn(h, gamma, rng.normal(0, 0.3, c), mu + rng.normal(0, 0.1, c) * sd, (sd * rng.uniform(0.8, 1.2, c)) ** 2)
+            h = conv_bn(b, rng, conv3x3(b, h, Wq), probe_of, xs, c)
         else:
-            W = rng.normal(0, 1, (c, c)) * ws * 2
-            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
             if rng.integers(0, 2):
                 h = b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, c), "bias")], transB=1)
             else:
@@ -880,13 +918,7 @@ def random_resnet(rng, idx, conv, join=None):
     h, _ = covering_quant(b, rng, h, probe_of, xs, 5, False, MODES[(idx + 5) % 7], dom, bool(idx % 2))
     if conv:
         h = b.node("Flatten", [h], axis=1)
-    nflat = partial(probe_of(h), h, xs[0]).shape[1]
-    nout = int(rng.integers(2, 5))
-    W2 = rng.normal(0, 1, (nout, nflat))
-    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))  # 3-bit codes that use their range
-    Wq2 = b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 6) % 7], domain=dom)
-    h = b.node("MatMul", [h, b.node("Transpose", [Wq2], perm=[1, 0])])
-    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 6) % 7], dom)
     name = ("gate" if join == "Mul" else "resnet") + ("_cnn" if conv else "") + str(idx)
     return make(b, name, shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
@@ -920,10 +952,7 @@ def random_mobile(rng, idx):
         stride = 1
     h = b.node("Conv", [h, b.quant(b.init(Wd), ws, 4, True, False, MODES[(idx + 1) % 7], domain=dom)],
                kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[stride, stride], group=c)
-    acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
-    mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
-    gamma = rng.uniform(0.5, 1.5, c) * np.where(rng.integers(0, 4, c) == 0, -1, 1)
-    h = b.bn(h, gamma, rng.normal(0, 0.3, c), mu + rng.normal(0, 0.1, c) * sd, (sd * rng.uniform(0.8, 1.2, c)) ** 2)
+    h = conv_bn(b, rng, h, probe_of, xs, c)
     h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, bool(idx % 2))
     oc = 2 * int(rng.integers(1, 3))
     if idx % 2:
@@ -952,12 +981,7 @@ def random_mobile(rng, idx):
         h = b.node("GlobalAveragePool", [h])
         h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[(idx + 5) % 7], dom, idx % 2 == 0)
     h = b.node("Flatten", [h], axis=1)
-    nflat = partial(probe_of(h), h, xs[0]).shape[1]
-    nout = int(rng.integers(2, 5))
-    W2 = rng.normal(0, 1, (nout, nflat))
-    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
-    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 5) % 7], domain=dom)], perm=[1, 0])])
-    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 5) % 7], dom)
     return make(b, f"mobile{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
@@ -972,34 +996,15 @@ def random_concat(rng, idx, conv):
     raw input and a second branch (2: three operands, at the input's
     scale and the quantizers'); or a constant (3); then, for a CNN, a 1x1
     Conv and a quantizer; Flatten, a quantized MatMul and a quantizer."""
-    b = Builder(rng)
-    dom = "qonnx.custom_op.general"
-    opset = int(rng.choice([11, 13, 17]))
-    x = "x"
-    if conv:
-        c, hw = int(rng.integers(1, 3)), int(rng.integers(3, 5))
-        shape = [1, c, hw, hw]
-    else:
-        c = int(rng.integers(3, 7))
-        shape = [1, c]
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    s0 = rand_scale(rng, True)
-    h0 = b.quant(x, s0, 6, True, False, MODES[idx % 7], domain=dom)
+    b, dom, x, opset, shape, xs, probe_of, s0, h0 = block_start(rng, idx, conv, 5)
+    c = shape[1]
 
     def branch(oc, layer, act=True):
         ws = rand_scale(rng, bool(rng.integers(0, 2)), (oc, 1, 1, 1) if conv else ())
+        Wq = weight4(b, rng, (oc, c, 3, 3) if conv else (oc, c), ws, MODES[(idx + layer) % 7], dom)
         if conv:
-            W = rng.normal(0, 1, (oc, c, 3, 3)) * ws * 2
-            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
-            h = b.node("Conv", [h0, Wq], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1])
-            acc = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
-            mu, sd = acc.mean(axis=(0, 2, 3)), acc.std(axis=(0, 2, 3)) + 1e-3
-            gamma = rng.uniform(0.5, 1.5, oc) * np.where(rng.integers(0, 4, oc) == 0, -1, 1)
-            h = b.bn(h, gamma, rng.normal(0, 0.3, oc), mu + rng.normal(0, 0.1, oc) * sd, (sd * rng.uniform(0.8, 1.2, oc)) ** 2)
+            h = conv_bn(b, rng, conv3x3(b, h0, Wq), probe_of, xs, oc)
         else:
-            W = rng.normal(0, 1, (oc, c)) * ws * 2
-            Wq = b.quant(b.init(W), ws, 4, True, False, MODES[(idx + layer) % 7], domain=dom)
             h = b.node("Gemm", [h0, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
         if not act:
             return h
@@ -1028,12 +1033,7 @@ def random_concat(rng, idx, conv):
         h = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)], kernel_shape=[1, 1])
         h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
         h = b.node("Flatten", [h], axis=1)
-    nflat = partial(probe_of(h), h, xs[0]).shape[1]
-    nout = int(rng.integers(2, 5))
-    W2 = rng.normal(0, 1, (nout, nflat))
-    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
-    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 5) % 7], domain=dom)], perm=[1, 0])])
-    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 5) % 7], dom)
     name = "concat" + ("_cnn" if conv else "") + str(idx)
     return make(b, name, shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
@@ -1077,12 +1077,7 @@ def random_conv1d(rng, idx):
                kernel_shape=[3], pads=[pad, pad], strides=[2])
     h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 5) % 7], dom, True)
     h = b.node("Flatten", [h], axis=1)
-    nflat = partial(probe_of(h), h, xs[0]).shape[1]
-    nout = int(rng.integers(2, 5))
-    W2 = rng.normal(0, 1, (nout, nflat))
-    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
-    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 6) % 7], domain=dom)], perm=[1, 0])])
-    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 6) % 7], dom)
     return make(b, f"conv1d{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
@@ -1130,12 +1125,7 @@ def random_act(rng, idx):
     h, _ = covering_quant(b, rng, h, probe_of, xs, 4, True, MODES[(idx + 2) % 7], dom, idx % 2 == 1)
     if conv:
         h = b.node("Flatten", [h], axis=1)
-    nflat = partial(probe_of(h), h, xs[0]).shape[1]
-    nout = int(rng.integers(2, 5))
-    W2 = rng.normal(0, 1, (nout, nflat))
-    s2 = np.float32(2.0 ** round(np.log2(np.abs(W2).max() / 3)))
-    h = b.node("MatMul", [h, b.node("Transpose", [b.quant(b.init(W2), s2, 3, True, False, MODES[(idx + 3) % 7], domain=dom)], perm=[1, 0])])
-    h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 3) % 7], dom)
     return make(b, f"act{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
