@@ -425,7 +425,7 @@ func direction(f elemFn) int {
 				e = direction(s.ext.g)
 			}
 			d *= e
-		case !s.relu:
+		case s.isAffine():
 			d *= s.a.Sign()
 		}
 	}

@@ -519,7 +519,7 @@ func dyadicForms(x *val, qs []*quantizer) ([]linear, []string, bool) {
 	lins, modes := make([]linear, len(qs)), make([]string, len(qs))
 	for i, q := range qs {
 		modes[i] = q.spec.Rounding
-		if q.kind == kBipolarQuant || q.kind == kFloatQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].hasExtremum() {
+		if q.kind == kBipolarQuant || q.kind == kFloatQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].nonlinear() {
 			return nil, nil, false
 		}
 		a, b := x.fn[i].withoutRelu()

@@ -29,6 +29,8 @@ const (
 	kQuant           = nn.OpQuant
 	kReduceSum       = nn.OpReduceSum
 	kRelu            = nn.OpRelu
+	kSigmoid         = nn.OpSigmoid
+	kTanh            = nn.OpTanh
 	kReshape         = nn.OpReshape
 	kReturn          = nn.OpReturn
 	kSoftmax         = nn.OpSoftmax

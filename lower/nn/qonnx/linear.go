@@ -16,8 +16,8 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 	need := false
 	for _, f := range x.fn {
 		need = need || f.reluCount() > 0
-		if f.hasExtremum() {
-			return nil, fmt.Errorf("an nn.max or nn.min of two functions of one code (LeakyRelu's) reaches a product, a join or a pool with no quantizer after it: a quantizer absorbs it")
+		if f.nonlinear() {
+			return nil, fmt.Errorf("an nn.max or nn.min of two functions of one code (LeakyRelu's), or an nn.sigmoid or nn.tanh, reaches a product, a join, a pool or an output with no quantizer after it: a quantizer absorbs it (an output: give tail=FILE)")
 		}
 	}
 	if !need {

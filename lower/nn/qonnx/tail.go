@@ -24,7 +24,8 @@ type tail struct {
 
 // output emits a graph output: its exact value, or, when it has none, the
 // exact value of the nearest tensor before it from which only affine and
-// shape nodes with constants lead to it, the rest recorded as a tail.
+// shape nodes with constants, sigmoids and tanhs lead to it, the rest
+// recorded as a tail.
 func (a *absorber) output(r *ir.Value) (*ir.Value, *tail, error) {
 	v := a.vals[r]
 	if v == nil {
@@ -54,14 +55,14 @@ func (a *absorber) output(r *ir.Value) (*ir.Value, *tail, error) {
 	}
 }
 
-// dataOperand is the one non-constant operand of an affine or shape node
-// whose other operands are constants, or nil.
+// dataOperand is the one non-constant operand of an affine, shape,
+// sigmoid or tanh node whose other operands are constants, or nil.
 func dataOperand(a *absorber, op *ir.Operation) *ir.Value {
 	if op == nil {
 		return nil
 	}
 	switch op.Name {
-	case kAdd, kSub, kMul, kReshape, kFlatten, kPermute, kBroadcastTo, kDetach, kSwapFirstTwo, kTranspose3dLast:
+	case kAdd, kSub, kMul, kReshape, kFlatten, kPermute, kBroadcastTo, kDetach, kSwapFirstTwo, kTranspose3dLast, kSigmoid, kTanh:
 	default:
 		return nil
 	}

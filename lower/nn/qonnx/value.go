@@ -6,11 +6,27 @@ import (
 )
 
 // fnStep is one monotone step of an element's value: an affine map
-// a·v + b, relu, or an extremum of two functions of v.
+// a·v + b, relu, an extremum of two functions of v, or an increasing
+// float function (sigmoid, tanh).
 type fnStep struct {
-	relu bool
-	ext  *extremum
-	a, b *big.Rat
+	relu  bool
+	ext   *extremum
+	curve *curve
+	a, b  *big.Rat
+}
+
+// curve is nn.sigmoid or nn.tanh: the evaluator's float64 function
+// (nneval.UnaryFunc) of the float64 nearest v, read back exactly. Both are
+// increasing; the quantizer after one decides on that float64 value
+// exactly, as the evaluator's does.
+type curve struct {
+	name string
+	f    func(float64) float64
+}
+
+func (c *curve) at(v *big.Rat) *big.Rat {
+	x, _ := v.Float64()
+	return new(big.Rat).SetFloat64(c.f(x))
 }
 
 // extremum is max(f(v), g(v)), or min: LeakyRelu's max(x, α·x) of one
@@ -21,7 +37,7 @@ type extremum struct {
 	f, g elemFn
 }
 
-func (s fnStep) isAffine() bool { return !s.relu && s.ext == nil }
+func (s fnStep) isAffine() bool { return !s.relu && s.ext == nil && s.curve == nil }
 
 // elemFn is the exact value of one element as a function of its integer
 // code: the steps applied in order to the code.
@@ -45,6 +61,8 @@ func (f elemFn) eval(x *big.Rat) *big.Rat {
 				p = q
 			}
 			v = p
+		case s.curve != nil:
+			v = s.curve.at(v)
 		default:
 			v.Mul(v, s.a).Add(v, s.b)
 		}
@@ -92,10 +110,12 @@ func (f elemFn) withoutRelu() (a, b *big.Rat) {
 	return a, b
 }
 
-// hasExtremum reports whether f holds an extremum step.
-func (f elemFn) hasExtremum() bool {
+// nonlinear reports whether f holds an extremum or a curve: steps no
+// closed form or affine map carries, which only a quantizer after them
+// absorbs.
+func (f elemFn) nonlinear() bool {
 	for _, s := range f {
-		if s.ext != nil {
+		if s.ext != nil || s.curve != nil {
 			return true
 		}
 	}
@@ -122,6 +142,10 @@ func (f elemFn) key() string {
 		}
 		if s.ext != nil {
 			sb.WriteString(map[bool]string{true: "max(", false: "min("}[s.ext.max] + s.ext.f.key() + "|" + s.ext.g.key() + ");")
+			continue
+		}
+		if s.curve != nil {
+			sb.WriteString(s.curve.name + ";")
 			continue
 		}
 		sb.WriteString(s.a.RatString() + "," + s.b.RatString() + ";")

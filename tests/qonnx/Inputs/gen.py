@@ -398,6 +398,13 @@ def evaluate(model, x, ar, stop_before_softmax=False):
         elif op == "HardSigmoid":  # max(0, min(1, alpha·x + beta))
             v = T(ins[0]) * ar.const(np.float64(np.float32(a.get("alpha", 0.2)))) + ar.const(np.float64(np.float32(a.get("beta", 0.5))))
             val[o] = np.maximum(np.minimum(v, ar.const(np.float64(1))), ar.const(np.float64(0)))
+        elif op == "Sigmoid":  # the float64 function of the float64 nearest the value, as the evaluator computes it
+            v = T(ins[0])
+            f = lambda u: 1.0 / (1.0 + np.exp(-u))
+            val[o] = np.vectorize(lambda u: Fraction(float(f(float(u)))), otypes=[object])(v) if ar.exact else f(v)
+        elif op == "Tanh":
+            v = T(ins[0])
+            val[o] = np.vectorize(lambda u: Fraction(float(np.tanh(float(u)))), otypes=[object])(v) if ar.exact else np.tanh(v)
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
@@ -1182,6 +1189,42 @@ def random_fq(rng, idx):
     return make(b, f"fq{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_curve(rng, idx):
+    """Sigmoid and Tanh activations (Brevitas's QuantSigmoid and QuantTanh, a
+    QKeras quantized_sigmoid): a quantized Gemm (idx 0, 1, 2) or 3x3 Conv with
+    BatchNormalization (3), then Sigmoid (0, 3) or Tanh (1) before a
+    quantizer (for 3 a MaxPool between them), then the quantized head; for
+    idx 2 the head's output ends in a Sigmoid, a binary classifier's,
+    which stays a float tail of the circuit."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    opset = 13
+    x = "x"
+    conv = idx == 3
+    shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
+    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    oc = int(rng.integers(2, 5))
+    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
+    Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
+    if conv:
+        h = conv_bn(b, rng, conv3x3(b, h, Wq), probe_of, xs, oc)
+    else:
+        h = b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    h = b.node("Tanh" if idx == 1 else "Sigmoid", [h])
+    if conv:
+        h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    signed = idx == 1
+    h = b.quant(h, np.float32([2.0**-4, 1 / 7.0, 1 / 15.0, 2.0**-3][idx]), 4, signed, False, MODES[(idx + 2) % 7], domain=dom)
+    if conv:
+        h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 3) % 7], dom)
+    if idx == 2:
+        h = b.node("Sigmoid", [h])
+    return make(b, f"curve{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1230,6 +1273,7 @@ def main():
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(10, 12)]
     builders += [("conv1d3", lambda r: random_conv1d(r, 3))]
     builders += [(f"fq{i}", (lambda i: lambda r: random_fq(r, i))(i)) for i in range(4)]
+    builders += [(f"curve{i}", (lambda i: lambda r: random_curve(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
@@ -1248,6 +1292,7 @@ def main():
             for e in exact:
                 f.write(" ".join(f"{q.numerator}/{q.denominator}" for q in e.ravel()) + "\n")
         meta[name] = {"input_type": itype, "drop_final_softmax": m.graph.node[-1].op_type == "Softmax",
+                      "output_ulps": 4 if m.graph.node[-1].op_type in ("Sigmoid", "Tanh") else 0,
                       "samples": len(xs), "float_vs_exact_max_ulps": ulps,
                       "literal_qonnx_differs": f"{LITERAL['differ']} of {LITERAL['values']} quantized values",
                       "ops": sorted({n.op_type for n in m.graph.node})}
