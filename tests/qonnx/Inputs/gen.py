@@ -826,6 +826,14 @@ def covering_quant(b, rng, h, probe_of, xs, bits, signed, mode, dom, po2):
     return b.quant(h, qs, bits, signed, False, mode, domain=dom), qs
 
 
+def sampled_input(b, rng, shape, opset, dom, idx, bits):
+    """Samples of the input "x" of shape on its fixed<8,3> grid, the probe of
+    a tensor, and x quantized (bits, signed, a power-of-two scale)."""
+    xs = grid(rng, tuple(shape), 8, 3, True, 10)
+    probe_of = lambda h: make(b, "probe", shape, "x", h, [("", opset), (dom, 1)], 8)
+    return xs, probe_of, b.quant("x", rand_scale(rng, True), bits, True, False, MODES[idx % 7], domain=dom)
+
+
 def block_start(rng, idx, conv, hw_end):
     """The start of a residual or concatenating block: its Builder, QONNX's
     domain, the input "x" of a random opset, [1, c] (c in 3..6) or
@@ -949,9 +957,7 @@ def random_mobile(rng, idx):
         hw = [3, 6, 7, 5, 7, 3, 6, 6][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
     shape = [1, c, hw, hw]
     x = "x"
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
     ws = rand_scale(rng, bool(rng.integers(0, 2)), (c, 1, 1, 1))
     Wd = rng.normal(0, 1, (c, 1, 3, 3)) * ws * 3
     stride = int(rng.integers(1, 3))
@@ -1063,9 +1069,7 @@ def random_conv1d(rng, idx):
         n = 12
     shape = [1, c, n]
     x = "x"
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
     oc = int(rng.integers(2, 4))
     ws = rand_scale(rng, bool(idx % 2 == 0), (oc, 1, 1) if idx % 2 else ())
     W = rng.normal(0, 1, (oc, c, 3)) * ws * 2
@@ -1105,9 +1109,7 @@ def random_act(rng, idx):
     else:
         c = int(rng.integers(3, 7))
         shape = [1, c]
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
     oc = int(rng.integers(3, 6))
     ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
     if conv:
@@ -1155,9 +1157,7 @@ def random_fq(rng, idx):
     x = "x"
     conv = idx == 2
     shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    h = b.quant(x, rand_scale(rng, True), 8, True, False, MODES[idx % 7], domain=dom)
+    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 8)
     wf = FP_FORMATS[["e4m3", "e3m2", "e2m1", "e4m3"][idx]]
     af = FP_FORMATS[["e4m3", "e4m3", "e3m1", "e3m1"][idx]]
     oc = int(rng.integers(3, 6))
@@ -1202,9 +1202,7 @@ def random_curve(rng, idx):
     x = "x"
     conv = idx == 3
     shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
-    xs = grid(rng, tuple(shape), 8, 3, True, 10)
-    probe_of = lambda h: make(b, "probe", shape, x, h, [("", opset), (dom, 1)], 8)
-    h = b.quant(x, rand_scale(rng, True), 6, True, False, MODES[idx % 7], domain=dom)
+    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
     oc = int(rng.integers(2, 5))
     ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
     Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
