@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otir-dev/otir/backend/nneval"
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/quant"
 	"github.com/otir-dev/otir/pipelines/nncircuit/circuittest"
@@ -368,7 +369,15 @@ func (g *qgen) activation(x string, shape []int64, key string) string {
 		}
 		return r
 	}
-	switch g.rng.IntN(4) {
+	kinds := 4
+	if g.floats {
+		kinds = 6 // the minifloat MLPs draw sigmoid and tanh too
+	}
+	switch g.rng.IntN(kinds) {
+	case 4:
+		return g.curve("nn.sigmoid", x, shape)
+	case 5:
+		return g.curve("nn.tanh", x, shape)
 	case 0:
 		alpha := []float64{float64(float32(0.1)), float64(float32(0.3)), 1.5}[g.rng.IntN(3)] // float32, as ONNX's attribute: its products with codes are exact in float64
 		ax := g.elementwise("mul", x, shape, key+".alpha", row(func() float64 { return alpha }), false)
@@ -388,6 +397,25 @@ func (g *qgen) activation(x string, shape []int64, key string) string {
 		return x
 	}
 	return g.relu(x, shape)
+}
+
+// curve emits nn.sigmoid or nn.tanh of x; its model is the evaluator's
+// float64 function of the float64 nearest the exact value (the value a
+// quantizer after it decides on).
+func (g *qgen) curve(kind, x string, shape []int64) string {
+	f, _ := nneval.UnaryFunc(kind)
+	v := g.name()
+	g.line("%s = %s %s : (%s) -> %s", v, kind, x, ttype(shape), ttype(shape))
+	g.model = append(g.model, func(env map[string]rtensor) {
+		in := env[x]
+		out := rtensor{shape: in.shape}
+		for _, r := range in.data {
+			y, _ := r.Float64()
+			out.data = append(out.data, new(big.Rat).SetFloat64(f(y)))
+		}
+		env[v] = out
+	})
+	return v
 }
 
 func (g *qgen) relu(x string, shape []int64) string {
@@ -526,7 +554,7 @@ func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 }
 
 // genFloatMLP is genMLP with half its activation quantizers minifloats
-// (Brevitas's FloatQuant).
+// (Brevitas's FloatQuant), and sigmoid and tanh among its activations.
 func genFloatMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 	return genLayers(rng, false, true)
 }

@@ -349,24 +349,71 @@ func scaledPiecesOf(s *steps, maxPieces int) ([]piece, bool) {
 		for i+run < len(s.thresholds) && new(big.Int).Sub(s.values[i+run], s.values[i+run-1]).Cmp(jump) == 0 {
 			run++
 		}
+		ps := []piece{p}
 		if run > m {
-			if l, k := longestFit(run, func(k int) *steps {
-				counts := make([]*big.Int, k)
-				for c := range counts {
-					counts[c] = big.NewInt(int64(c + 1))
-				}
-				return &steps{listed: true, lo: s.lo, hi: s.hi, first: new(big.Int), last: counts[k-1], thresholds: s.thresholds[i : i+k], values: counts}
-			}); k > m {
-				p, m = piece{lin: l, start: prev, lo: new(big.Int), hi: big.NewInt(int64(k)), jump: jump}, k
+			if l, k := longestFit(run, func(k int) *steps { return countSteps(s, i, k, 1) }); k > m {
+				ps, m = []piece{{lin: l, start: prev, lo: new(big.Int), hi: big.NewInt(int64(k)), jump: jump}}, k
 			}
 		}
-		if m == 0 || len(out) == maxPieces {
+		if run > m && run > 1 {
+			// Ties to even (a dyadic map under ROUND) alternate the run's
+			// spacings: its thresholds at even places, and those at odd
+			// places, are each evenly spaced, two counts whose sum is the
+			// run's.
+			var pair [2]linear
+			if k := longestPair(run, func(k int) bool {
+				for parity := range 2 {
+					l, ok := fitLinear(countSteps(s, i+parity, k-parity, 2))
+					if !ok {
+						return false
+					}
+					pair[parity] = l
+				}
+				return true
+			}); k > m {
+				ps, m = nil, k
+				for parity := range 2 {
+					ps = append(ps, piece{lin: pair[parity], start: prev, lo: new(big.Int), hi: big.NewInt(int64((k - parity + 1) / 2)), jump: jump})
+				}
+			}
+		}
+		if m == 0 || len(out)+len(ps) > maxPieces {
 			return nil, false
 		}
-		out = append(out, p)
+		out = append(out, ps...)
 		prev, i = s.values[i+m-1], i+m
 	}
 	return out, true
+}
+
+// countSteps is the count of the thresholds i, i+stride, ... below
+// i+k: a step function from 0 up by 1 at each.
+func countSteps(s *steps, i, k, stride int) *steps {
+	var ts []int64
+	var counts []*big.Int
+	for j := i; j < i+k; j += stride {
+		ts = append(ts, s.thresholds[j])
+		counts = append(counts, big.NewInt(int64(len(counts)+1)))
+	}
+	return &steps{listed: true, lo: s.lo, hi: s.hi, first: new(big.Int), last: counts[len(counts)-1], thresholds: ts, values: counts}
+}
+
+// longestPair is the largest k in [2, n] for which fits(k) holds (fits
+// records its forms), 0 when none; the last call to fits is at the result.
+func longestPair(n int, fits func(k int) bool) int {
+	lo, hi, best := 2, n, 0
+	for lo <= hi {
+		m := (lo + hi) / 2
+		if fits(m) {
+			best, lo = m, m+1
+		} else {
+			hi = m - 1
+		}
+	}
+	if best > 0 {
+		fits(best)
+	}
+	return best
 }
 
 // plainRun is piecesOf's run from threshold i (prev the value before it)
