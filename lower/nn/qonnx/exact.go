@@ -123,11 +123,11 @@ func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *
 
 // maxPieces bounds the runs of thresholds of the quantizer's step
 // function: a minifloat's is uniform within each binade of each sign, so
-// it takes one run a binade (2^E of them a sign) and one for the steps
-// around zero.
+// it takes a run a binade (two where ties to even alternate its spacings;
+// 2^E binades a sign) and two for the steps around zero.
 func (q *quantizer) maxPieces() int {
 	if q.kind == kFloatQuant {
-		return max(maxPieces, 2<<q.float.ExpBits+2)
+		return max(maxPieces, 4<<q.float.ExpBits+4)
 	}
 	return maxPieces
 }
