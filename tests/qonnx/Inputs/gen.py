@@ -834,6 +834,18 @@ def sampled_input(b, rng, shape, opset, dom, idx, bits):
     return xs, probe_of, b.quant("x", rand_scale(rng, True), bits, True, False, MODES[idx % 7], domain=dom)
 
 
+def small_model(rng, idx, conv, bits):
+    """The start of the small opset-13 models (act, fq, curve): their
+    Builder, QONNX's domain, the input [1, 2, 4, 4] for a CNN or [1, c] (c
+    in 3..6), and sampled_input's samples, probe and input quantizer (bits):
+    (b, dom, shape, xs, probe_of, h)."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, bits)
+    return b, dom, shape, xs, probe_of, h
+
+
 def block_start(rng, idx, conv, hw_end):
     """The start of a residual or concatenating block: its Builder, QONNX's
     domain, the input "x" of a random opset, [1, c] (c in 3..6) or
@@ -1098,18 +1110,9 @@ def random_act(rng, idx):
     its bounds as inputs), LeakyRelu (alpha 0.1, or 0.3 before a MaxPool
     in a CNN), HardSigmoid. Dense layers (Gemm) for idx 0..2, a 3x3 Conv
     with a MaxPool of 2 for 3."""
-    b = Builder(rng)
-    dom = "qonnx.custom_op.general"
-    opset = 13
-    x = "x"
     conv = idx == 3
-    if conv:
-        c, hw = 2, 4
-        shape = [1, c, hw, hw]
-    else:
-        c = int(rng.integers(3, 7))
-        shape = [1, c]
-    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
+    b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 6)
+    c = shape[1]
     oc = int(rng.integers(3, 6))
     ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
     if conv:
@@ -1135,7 +1138,7 @@ def random_act(rng, idx):
     if conv:
         h = b.node("Flatten", [h], axis=1)
     h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 3) % 7], dom)
-    return make(b, f"act{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+    return make(b, f"act{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
 FP_FORMATS = {"e4m3": (4, 3, 7, 448.0), "e5m2": (5, 2, 15, 57344.0), "e3m1": (3, 1, 3, 15.0), "e2m1": (2, 1, 1, 6.0), "e3m2": (3, 2, 3, 28.0)}
@@ -1151,13 +1154,8 @@ def random_fq(rng, idx):
     quantizer (an 8-bit Quant, or for idx 3 a FloatQuant). E5M2's codes
     span 2^-16 to 2^16 steps, too wide for the next product's fitted
     forms: the evaluator's golden cases test it."""
-    b = Builder(rng)
-    dom = "qonnx.custom_op.general"
-    opset = 13
-    x = "x"
     conv = idx == 2
-    shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
-    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 8)
+    b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 8)
     wf = FP_FORMATS[["e4m3", "e3m2", "e2m1", "e4m3"][idx]]
     af = FP_FORMATS[["e4m3", "e4m3", "e3m1", "e3m1"][idx]]
     oc = int(rng.integers(3, 6))
@@ -1186,7 +1184,7 @@ def random_fq(rng, idx):
         h = b.float_quant(h, np.float32(max(np.abs(pre).max(), 1e-3) / af[3]), *af, domain=dom)
     else:
         h, _ = covering_quant(b, rng, h, probe_of, xs, 8, True, MODES[idx % 7], dom, False)
-    return make(b, f"fq{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+    return make(b, f"fq{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
 def random_curve(rng, idx):
@@ -1196,13 +1194,8 @@ def random_curve(rng, idx):
     quantizer (for 3 a MaxPool between them), then the quantized head; for
     idx 2 the head's output ends in a Sigmoid, a binary classifier's,
     which stays a float tail of the circuit."""
-    b = Builder(rng)
-    dom = "qonnx.custom_op.general"
-    opset = 13
-    x = "x"
     conv = idx == 3
-    shape = [1, 2, 4, 4] if conv else [1, int(rng.integers(3, 7))]
-    xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
+    b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 6)
     oc = int(rng.integers(2, 5))
     ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
     Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
@@ -1220,7 +1213,7 @@ def random_curve(rng, idx):
     h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 3) % 7], dom)
     if idx == 2:
         h = b.node("Sigmoid", [h])
-    return make(b, f"curve{idx}", shape, x, h, [("", opset), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+    return make(b, f"curve{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
 # ---------------------------------------------------------------------------
