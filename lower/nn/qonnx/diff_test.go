@@ -127,17 +127,12 @@ func (g *qgen) quantNode(x string, shape []int64, key string, bits int, signed, 
 	g.put(key+".scale", pshape, scales)
 	v := g.name()
 	g.line("%s = nn.bipolar_quant %s {params = %q} : (%s) -> %s", v, x, key, ttype(shape), ttype(shape))
-	g.model = append(g.model, func(env map[string]rtensor) {
-		in := env[x]
-		out := rtensor{shape: in.shape}
-		for i, r := range in.data {
-			y := new(big.Rat).SetFloat64(scales[channel(i)])
-			if r.Sign() < 0 {
-				y.Neg(y)
-			}
-			out.data = append(out.data, y)
+	g.mapModel(v, x, func(i int, r *big.Rat) *big.Rat {
+		y := new(big.Rat).SetFloat64(scales[channel(i)])
+		if r.Sign() < 0 {
+			y.Neg(y)
 		}
-		env[v] = out
+		return y
 	})
 	return v
 }
@@ -150,14 +145,9 @@ func (g *qgen) quant(x string, shape, pshape []int64, key string, bits int, sign
 	g.put(key+".zero_point", pshape, zps)
 	v := g.name()
 	g.line("%s = nn.quant %s {params = %q, bits = %d, signed = %t, narrow = %t, rounding = %q} : (%s) -> %s", v, x, key, bits, signed, narrow, rounding, ttype(shape), ttype(shape))
-	g.model = append(g.model, func(env map[string]rtensor) {
-		in := env[x]
-		out := rtensor{shape: in.shape}
-		for i, r := range in.data {
-			c := channel(i)
-			out.data = append(out.data, quantRef(r, new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c]), bits, signed, narrow, rounding))
-		}
-		env[v] = out
+	g.mapModel(v, x, func(i int, r *big.Rat) *big.Rat {
+		c := channel(i)
+		return quantRef(r, new(big.Rat).SetFloat64(scales[c]), new(big.Rat).SetFloat64(zps[c]), bits, signed, narrow, rounding)
 	})
 	return v
 }
@@ -180,13 +170,8 @@ func (g *qgen) floatQuant(x string, shape []int64, key string) string {
 	g.put(key+".max_val", nil, []float64{maxv})
 	v := g.name()
 	g.line("%s = nn.float_quant %s {params = %q, exponent_bits = %d, mantissa_bits = %d, exponent_bias = %d, rounding = %q} : (%s) -> %s", v, x, key, e, m, bias, rounding, ttype(shape), ttype(shape))
-	g.model = append(g.model, func(env map[string]rtensor) {
-		in := env[x]
-		out := rtensor{shape: in.shape}
-		for _, r := range in.data {
-			out.data = append(out.data, floatRef(r, new(big.Rat).SetFloat64(scale), e, m, bias, maxv, rounding))
-		}
-		env[v] = out
+	g.mapModel(v, x, func(_ int, r *big.Rat) *big.Rat {
+		return floatRef(r, new(big.Rat).SetFloat64(scale), e, m, bias, maxv, rounding)
 	})
 	return v
 }
@@ -406,14 +391,9 @@ func (g *qgen) curve(kind, x string, shape []int64) string {
 	f, _ := nneval.UnaryFunc(kind)
 	v := g.name()
 	g.line("%s = %s %s : (%s) -> %s", v, kind, x, ttype(shape), ttype(shape))
-	g.model = append(g.model, func(env map[string]rtensor) {
-		in := env[x]
-		out := rtensor{shape: in.shape}
-		for _, r := range in.data {
-			y, _ := r.Float64()
-			out.data = append(out.data, new(big.Rat).SetFloat64(f(y)))
-		}
-		env[v] = out
+	g.mapModel(v, x, func(_ int, r *big.Rat) *big.Rat {
+		y, _ := r.Float64()
+		return new(big.Rat).SetFloat64(f(y))
 	})
 	return v
 }
@@ -421,19 +401,26 @@ func (g *qgen) curve(kind, x string, shape []int64) string {
 func (g *qgen) relu(x string, shape []int64) string {
 	v := g.name()
 	g.line("%s = nn.relu %s : (%s) -> %s", v, x, ttype(shape), ttype(shape))
+	g.mapModel(v, x, func(_ int, r *big.Rat) *big.Rat {
+		if r.Sign() < 0 {
+			return new(big.Rat)
+		}
+		return new(big.Rat).Set(r)
+	})
+	return v
+}
+
+// mapModel adds v = f of each element of x (i its flat index) to the
+// model.
+func (g *qgen) mapModel(v, x string, f func(i int, r *big.Rat) *big.Rat) {
 	g.model = append(g.model, func(env map[string]rtensor) {
 		in := env[x]
-		out := rtensor{shape: in.shape}
-		for _, r := range in.data {
-			y := new(big.Rat).Set(r)
-			if y.Sign() < 0 {
-				y.SetInt64(0)
-			}
-			out.data = append(out.data, y)
+		out := rtensor{shape: in.shape, data: make([]*big.Rat, len(in.data))}
+		for i, r := range in.data {
+			out.data[i] = f(i, r)
 		}
 		env[v] = out
 	})
-	return v
 }
 
 // dense emits x·Q(W)ᵀ: W [out, in] in the payload, quantized per row or
