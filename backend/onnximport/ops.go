@@ -2310,22 +2310,16 @@ func (im *importer) floatQuant() error {
 		return err
 	}
 	attrs := ir.Attrs{}
-	for _, f := range []struct {
-		at     int
-		what   string
-		name   string
-		lo, hi int64
-	}{{2, "exponent bit width", nn.ExpBitsAttr, 1, nn.MaxExpBits}, {3, "mantissa bit width", nn.ManBitsAttr, 0, nn.MaxManBits},
-		{4, "exponent bias", nn.ExpBiasAttr, -nn.MaxExpBias, nn.MaxExpBias}} {
-		c := im.consts[f.at]
+	for i, f := range nn.FloatFormatFields { // inputs 2, 3, 4
+		c := im.consts[2+i]
 		if c.len() != 1 {
-			return im.errorf("the %s must be one value, but has shape %s", f.what, shapeText(c.shape))
+			return im.errorf("the %s must be one value, but has shape %s", f.What, shapeText(c.shape))
 		}
 		v := c.float(0)
-		if v != math.Trunc(v) || v < float64(f.lo) || v > float64(f.hi) {
-			return im.errorf("the %s %v must be an integer in [%d, %d]", f.what, v, f.lo, f.hi)
+		if v != math.Trunc(v) || v < float64(f.Lo) || v > float64(f.Hi) {
+			return im.errorf("the %s %v must be an integer in [%d, %d]", f.What, v, f.Lo, f.Hi)
 		}
-		attrs = append(attrs, intAttr(f.name, int64(v)))
+		attrs = append(attrs, intAttr(f.Name, int64(v)))
 	}
 	attrs = append(attrs, ir.NamedAttr{Name: nn.RoundingAttr, Value: &ir.StringAttr{Value: im.rounding("ROUND")}})
 	return im.quantizer(nn.OpFloatQuant, map[string]*constant{".scale": scale, ".max_val": maxVal}, attrs)

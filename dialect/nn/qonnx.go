@@ -58,6 +58,23 @@ const (
 	MaxExpBias = 256
 )
 
+// FloatFormatField is one of nn.float_quant's three integer attributes:
+// its name, what QONNX's FloatQuant calls the input it comes from, its
+// bounds.
+type FloatFormatField struct {
+	Name, What string
+	Lo, Hi     int64
+}
+
+// FloatFormatFields are the format's attributes in FloatQuant's input
+// order (inputs 2, 3, 4): the one statement of their bounds, which the
+// verifier, FloatQuantSpecOf and the ONNX importer check.
+var FloatFormatFields = []FloatFormatField{
+	{ExpBitsAttr, "exponent bit width", 1, MaxExpBits},
+	{ManBitsAttr, "mantissa bit width", 0, MaxManBits},
+	{ExpBiasAttr, "exponent bias", -MaxExpBias, MaxExpBias},
+}
+
 // MaxQuantBits bounds a quantizer's bit width: its integers fit an int64
 // with room for the arithmetic around them.
 const MaxQuantBits = 32
@@ -170,19 +187,16 @@ func checkFloatQuant(n *node) ([]int64, error) {
 	if err := n.params(); err != nil {
 		return nil, err
 	}
-	for _, b := range []struct {
-		name   string
-		lo, hi int64
-	}{{ExpBitsAttr, 1, MaxExpBits}, {ManBitsAttr, 0, MaxManBits}, {ExpBiasAttr, -MaxExpBias, MaxExpBias}} {
-		v, err := n.intAttr(b.name)
+	for _, b := range FloatFormatFields {
+		v, err := n.intAttr(b.Name)
 		if err != nil {
 			return nil, err
 		}
 		if v == nil {
-			return nil, fmt.Errorf("requires attribute '%s'", b.name)
+			return nil, fmt.Errorf("requires attribute '%s'", b.Name)
 		}
-		if !v.IsInt64() || v.Int64() < b.lo || v.Int64() > b.hi {
-			return nil, fmt.Errorf("%s must lie in [%d, %d], but got %s", b.name, b.lo, b.hi, v)
+		if !v.IsInt64() || v.Int64() < b.Lo || v.Int64() > b.Hi {
+			return nil, fmt.Errorf("%s must lie in [%d, %d], but got %s", b.Name, b.Lo, b.Hi, v)
 		}
 	}
 	if err := n.roundingMode(); err != nil {
@@ -197,21 +211,18 @@ func FloatQuantSpecOf(op *ir.Operation) (FloatQuantSpec, error) {
 		return FloatQuantSpec{}, fmt.Errorf("'%s' is not nn.float_quant", op.Name)
 	}
 	s := FloatQuantSpec{Rounding: "ROUND"}
-	for _, f := range []struct {
-		name string
-		to   *int64
-	}{{ExpBitsAttr, &s.ExpBits}, {ManBitsAttr, &s.ManBits}, {ExpBiasAttr, &s.Bias}} {
-		a, ok := op.Attr(f.name).(*ir.IntAttr)
+	for i, to := range []*int64{&s.ExpBits, &s.ManBits, &s.Bias} {
+		f := FloatFormatFields[i]
+		a, ok := op.Attr(f.Name).(*ir.IntAttr)
 		if !ok || a == nil || !a.Value.IsInt64() {
-			return s, fmt.Errorf("requires attribute '%s'", f.name)
+			return s, fmt.Errorf("requires attribute '%s'", f.Name)
 		}
-		*f.to = a.Value.Int64()
+		if *to = a.Value.Int64(); *to < f.Lo || *to > f.Hi {
+			return s, errors.New("minifloat format out of range")
+		}
 	}
 	if r, ok := op.Attr(RoundingAttr).(*ir.StringAttr); ok && r != nil {
 		s.Rounding = r.Value
-	}
-	if s.ExpBits < 1 || s.ExpBits > MaxExpBits || s.ManBits < 0 || s.ManBits > MaxManBits || s.Bias < -MaxExpBias || s.Bias > MaxExpBias {
-		return s, errors.New("minifloat format out of range")
 	}
 	return s, nil
 }
