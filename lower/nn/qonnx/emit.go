@@ -302,8 +302,8 @@ type piece struct {
 
 // piecesOf splits a step function into the fewest runs, greedily: the
 // longest run from each threshold that one floor form fits (a subset of
-// a fitting run fits, so a binary search finds it).
-func piecesOf(s *steps, maxPieces int) ([]piece, bool) {
+// a fitting run fits, so a binary search finds it), at most limit runs.
+func piecesOf(s *steps, limit int) ([]piece, bool) {
 	s.list()
 	if s.many || len(s.thresholds) > maxRunThresholds {
 		return nil, false
@@ -315,7 +315,7 @@ func piecesOf(s *steps, maxPieces int) ([]piece, bool) {
 	prev := s.first
 	for i := 0; i < len(s.thresholds); {
 		p, m := plainRun(s, i, prev)
-		if m == 0 || len(out) == maxPieces {
+		if m == 0 || len(out) == limit {
 			return nil, false
 		}
 		out = append(out, p)
@@ -331,14 +331,14 @@ func piecesOf(s *steps, maxPieces int) ([]piece, bool) {
 // binade, where piecesOf needs one a threshold. From each threshold the
 // longer of the two runs is taken (near zero, where the codes' steps are
 // coarser than the format's, piecesOf's runs of varying steps are
-// longer). At most maxPieces runs.
-func scaledPiecesOf(s *steps, maxPieces int) ([]piece, bool) {
+// longer). At most limit runs.
+func scaledPiecesOf(s *steps, limit int) ([]piece, bool) {
 	s.list()
 	if s.many || len(s.thresholds) > maxRunThresholds {
 		return nil, false
 	}
 	if s.constant() {
-		return piecesOf(s, maxPieces)
+		return piecesOf(s, limit)
 	}
 	var out []piece
 	prev := s.first
@@ -377,7 +377,7 @@ func scaledPiecesOf(s *steps, maxPieces int) ([]piece, bool) {
 				}
 			}
 		}
-		if m == 0 || len(out)+len(ps) > maxPieces {
+		if m == 0 || len(out)+len(ps) > limit {
 			return nil, false
 		}
 		out = append(out, ps...)

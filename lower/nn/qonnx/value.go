@@ -84,7 +84,8 @@ func (f elemFn) then(a, b *big.Rat) elemFn {
 // thenRelu is f followed by relu.
 func (f elemFn) thenRelu() elemFn { return append(append(elemFn{}, f...), fnStep{relu: true}) }
 
-// affine reports f as one affine map, when it has no relu or extremum.
+// affine reports f as one affine map, when it has no relu, extremum or
+// curve.
 func (f elemFn) affine() (a, b *big.Rat, ok bool) {
 	a, b = big.NewRat(1, 1), new(big.Rat)
 	for _, s := range f {
@@ -98,7 +99,7 @@ func (f elemFn) affine() (a, b *big.Rat, ok bool) {
 }
 
 // withoutRelu is f's affine steps composed, the relus dropped (f has no
-// extremum).
+// extremum or curve).
 func (f elemFn) withoutRelu() (a, b *big.Rat) {
 	var g elemFn
 	for _, s := range f {
