@@ -27,13 +27,3 @@ nn.graph @borders(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64> {
   %5 = nn.quant %4 {params = "qin", bits = 8} : (tensor<1x1x2x2xf64>) -> tensor<1x1x2x2xf64>
   nn.return %5 : tensor<1x1x2x2xf64>
 }
-
-// -----
-
-nn.graph @average(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64> {
-  %0 = nn.quant %x {params = "qin", bits = 8} : (tensor<1x1x4x4xf64>) -> tensor<1x1x4x4xf64>
-  // expected-error @+1 {{an average over 9 cells (not a power of two) has no exact integer form unless its windows tile the plane (no padding, the stride equal to the kernel, dividing H and W) or it pools the whole plane (a global average pool)}}
-  %1 = nn.avg_pool2d %0 {kernel = [3, 3], stride = 1} : (tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64>
-  %2 = nn.quant %1 {params = "qin", bits = 8} : (tensor<1x1x2x2xf64>) -> tensor<1x1x2x2xf64>
-  nn.return %2 : tensor<1x1x2x2xf64>
-}

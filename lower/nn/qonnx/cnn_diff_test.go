@@ -161,15 +161,21 @@ func (g *qgen) convLayer(x string, s chw, oc, k, stride, pad int64, key string) 
 	return v, o
 }
 
-// poolLayer emits a 2x2 stride-2 max pool (or average pool) of x.
-func (g *qgen) poolLayer(x string, s chw, isMax bool) (string, chw) {
-	o := chw{s.c, s.h / 2, s.w / 2}
+// poolLayer emits a max pool (or average pool) of x over k×k windows of
+// the given stride and padding (an average counting the padding's cells,
+// as nn.avg_pool2d does), and its exact model.
+func (g *qgen) poolLayer(x string, s chw, isMax bool, k, stride, pad int64) (string, chw) {
+	o := chw{s.c, (s.h+2*pad-k)/stride + 1, (s.w+2*pad-k)/stride + 1}
 	kind := "max_pool2d"
 	if !isMax {
 		kind = "avg_pool2d"
 	}
+	padding := ""
+	if pad != 0 {
+		padding = fmt.Sprintf("padding = %d, ", pad)
+	}
 	v := g.name()
-	g.line("%s = nn.%s %s {kernel = [2, 2], stride = 2} : (%s) -> %s", v, kind, x, ttype(s.shape()), ttype(o.shape()))
+	g.line("%s = nn.%s %s {kernel = [%d, %d], %sstride = %d} : (%s) -> %s", v, kind, x, k, k, padding, stride, ttype(s.shape()), ttype(o.shape()))
 	g.model = append(g.model, func(env map[string]rtensor) {
 		in := env[x]
 		out := rtensor{shape: o.shape()}
@@ -178,7 +184,7 @@ func (g *qgen) poolLayer(x string, s chw, isMax bool) (string, chw) {
 				for j := range o.w {
 					var m *big.Rat
 					sum := new(big.Rat)
-					nneval.Taps(s.h, s.w, 2, 2, 2, 0, i, j, func(at, _, _ int64) {
+					nneval.Taps(s.h, s.w, k, k, stride, pad, i, j, func(at, _, _ int64) {
 						r := in.data[c*s.plane()+at]
 						sum.Add(sum, r)
 						if m == nil || r.Cmp(m) > 0 {
@@ -186,7 +192,7 @@ func (g *qgen) poolLayer(x string, s chw, isMax bool) (string, chw) {
 						}
 					})
 					if !isMax {
-						m = sum.Quo(sum, big.NewRat(4, 1))
+						m = sum.Quo(sum, big.NewRat(k*k, 1))
 					}
 					out.data = append(out.data, m)
 				}
@@ -220,17 +226,24 @@ func (g *qgen) globalPool(x string, s chw) (string, chw) {
 
 // genCNN builds a random QONNX CNN.
 func genCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genConvNet(rng, false)
+	return genConvNet(rng, false, false)
 }
 
 // genGAPCNN is genCNN ending in a global average pool (MobileNet's, over
 // a plane of any size, 1 to 49 cells) and a quantizer before its dense
 // layer.
 func genGAPCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genConvNet(rng, true)
+	return genConvNet(rng, true, false)
 }
 
-func genConvNet(rng *rand.Rand, gap bool) (*qgen, string, []int64, *quant.UniformType) {
+// genWindowCNN is genCNN with pools of random windows (genCNN's are 2x2
+// of stride 2): 2x2 or 3x3 cells, stride 1 to 3, padding 0 or 1, so that
+// average pools over 9 cells overlap, hold padding, or tile the plane.
+func genWindowCNN(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	return genConvNet(rng, false, true)
+}
+
+func genConvNet(rng *rand.Rand, gap, windows bool) (*qgen, string, []int64, *quant.UniformType) {
 	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}}
 	s := chw{int64(1 + rng.IntN(2)), int64(4 + rng.IntN(4)), 0}
 	s.w = s.h
@@ -278,7 +291,14 @@ func genConvNet(rng *rand.Rand, gap bool) (*qgen, string, []int64, *quant.Unifor
 				}
 				x = g.channelOp("mul", x, s, fmt.Sprintf("c%d.neg", l), neg)
 			}
-			x, s = g.poolLayer(x, s, rng.IntN(3) != 0)
+			isMax, k, stride, pad := rng.IntN(3) != 0, int64(2), int64(2), int64(0)
+			if windows {
+				isMax, k, stride, pad = rng.IntN(3) == 0, int64(2+rng.IntN(2)), int64(1+rng.IntN(3)), int64(rng.IntN(2))
+				if s.h+2*pad < k {
+					pad = 1
+				}
+			}
+			x, s = g.poolLayer(x, s, isMax, k, stride, pad)
 		}
 	}
 	if gap {
@@ -306,6 +326,11 @@ func TestRandomCNNs(t *testing.T) {
 // TestRandomGAPCNNs is TestRandomCNNs ending in global average pools.
 func TestRandomGAPCNNs(t *testing.T) {
 	checkRandomGraphs(t, 60, 50, 2728, "gapcnn", genGAPCNN)
+}
+
+// TestRandomWindowCNNs is TestRandomCNNs with pools of random windows.
+func TestRandomWindowCNNs(t *testing.T) {
+	checkRandomGraphs(t, 60, 50, 2729, "windowcnn", genWindowCNN)
 }
 
 // checkRandomGraphs checks graphs graphs of gen (seeds 0, 1, ... with

@@ -345,7 +345,10 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	lo, hi := min(x.lo, 0), max(x.hi, 0)
 	out.lo, out.hi = lo*n, hi*n
 	if n&(n-1) != 0 {
-		return a.windowSum(x, out, shape, wd)
+		if wd.tiles() {
+			return a.windowSum(x, out, shape, wd)
+		}
+		return a.bandSum(x, out, shape, wd)
 	}
 	for ; n > 1; n >>= 1 {
 		out.frac++ // the exact average of the codes is S·2^-(frac + log2 n)
@@ -355,23 +358,17 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	return out, err
 }
 
-// windowSum is an average pool over n cells, n not a power of two: S/n
-// has no fixed-point form, so the new code is S itself, the sum of each
-// window's codes, and the 1/n stays in the elements' factors (out.fn) for
-// the quantizer after the pool to absorb. The windows must tile the plane
-// (no padding; stride = kernel along an axis the pool does not cover
-// whole; kernels dividing H and W): a global average pool (MobileNet's
-// 7x7) is nn.reshape to [..., H·W], nn.reduce_sum, nn.reshape back; a
-// tiled pool is nn.reshape to [..., oh, kh, ow, kw], nn.permute to
-// [..., oh, ow, kh, kw], nn.reshape to [..., oh, ow, kh·kw] and
-// nn.reduce_sum over the last axis. Overlapping or padded windows are an
-// error.
+// windowSum is an average pool over n cells, n not a power of two, whose
+// windows tile the plane (tiles): S/n has no fixed-point form, so the new
+// code is S itself, the sum of each window's codes, and the 1/n stays in
+// the elements' factors (out.fn) for the quantizer after the pool to
+// absorb. A global average pool (MobileNet's 7x7) is nn.reshape to
+// [..., H·W], nn.reduce_sum, nn.reshape back; a tiled pool is nn.reshape
+// to [..., oh, kh, ow, kw], nn.permute to [..., oh, ow, kh, kw],
+// nn.reshape to [..., oh, ow, kh·kw] and nn.reduce_sum over the last
+// axis. Other windows are bandSum's.
 func (a *absorber) windowSum(x, out *val, shape []int64, wd window) (*val, error) {
 	n := wd.kh * wd.kw
-	tiles := func(k, size, o int64) bool { return o*k == size && (o == 1 || wd.stride == k) }
-	if wd.pad != 0 || !tiles(wd.kh, wd.h, wd.oh) || !tiles(wd.kw, wd.w, wd.ow) {
-		return nil, fmt.Errorf("an average over %d cells (not a power of two) has no exact integer form unless its windows tile the plane (no padding, the stride equal to the kernel, dividing H and W) or it pools the whole plane (a global average pool)", n)
-	}
 	r := len(x.shape)
 	lead := slices.Clone(x.shape[:r-2])
 	elem := x.code.Type.(*ir.TensorType).Elem
@@ -409,6 +406,78 @@ func (a *absorber) windowSum(x, out *val, shape []int64, wd window) (*val, error
 		v, err = node(kReshape, v, shape, f64, nil)
 	}
 	out.code = v
+	return out, err
+}
+
+// tiles reports whether the windows tile the plane: no padding, and
+// along each axis one window over the whole of it or windows of stride
+// equal to the kernel that divide it.
+func (wd window) tiles() bool {
+	along := func(k, size, o int64) bool { return o*k == size && (o == 1 || wd.stride == k) }
+	return wd.pad == 0 && along(wd.kh, wd.h, wd.oh) && along(wd.kw, wd.w, wd.ow)
+}
+
+// bandSum is windowSum's S for windows that overlap or hold padding (a
+// 3x3 pool of stride 1 and padding 1, Inception's and ResNet-D's): the
+// sum is separable, so the code's rows [..., H, W] are multiplied by the
+// 0/1 band matrix of the windows' columns (nn.matmul by [W, ow]; a tap in
+// the padding has no entry, its cell being code 0), transposed, and
+// multiplied by the band matrix of the windows' rows ([H, oh]); an axis
+// whose matrix is the identity (a kernel and stride of 1, unpadded) is
+// skipped. The CMVM lowering shares the partial sums of overlapping
+// windows.
+func (a *absorber) bandSum(x, out *val, shape []int64, wd window) (*val, error) {
+	lead := wd.batch * wd.c
+	node := func(kind string, v *ir.Value, shape []int64, elem ir.Type, attrs ir.Attrs) (*ir.Value, error) {
+		return nn.Node(a.b, kind, []*ir.Value{v}, ir.Tensor(shape, elem), attrs)
+	}
+	swap := ir.Attrs{{Name: "perm", Value: &ir.ArrayAttr{Elems: []ir.Attr{ir.I64(0), ir.I64(2), ir.I64(1)}}}}
+	// pass sums v [lead, rows, size] along its last axis by the band of
+	// kernel k over size (o windows), and gives [lead, o, rows]: the axes
+	// swapped, so that two passes sum W, then H, and restore the order.
+	pass := func(v *ir.Value, elem ir.Type, rows, size, k, o int64) (*ir.Value, error) {
+		var err error
+		if k == 1 && wd.stride == 1 && wd.pad == 0 {
+			return node(kPermute, v, []int64{lead, o, rows}, elem, swap)
+		}
+		band := make([]*big.Rat, size*o)
+		for t := range band {
+			band[t] = new(big.Rat)
+		}
+		for j := range o {
+			for d := range k {
+				if t := j*wd.stride + d - wd.pad; t >= 0 && t < size {
+					band[t*o+j].SetInt64(1)
+				}
+			}
+		}
+		m, err := a.constant([]int64{size, o}, band)
+		if err != nil {
+			return nil, err
+		}
+		if v, err = node(kReshape, v, []int64{lead * rows, size}, elem, nil); err != nil {
+			return nil, err
+		}
+		if v, err = nn.Node(a.b, kMatmul, []*ir.Value{v, m}, ir.Tensor([]int64{lead * rows, o}, f64), nil); err != nil {
+			return nil, err
+		}
+		if v, err = node(kReshape, v, []int64{lead, rows, o}, f64, nil); err != nil {
+			return nil, err
+		}
+		return node(kPermute, v, []int64{lead, o, rows}, f64, swap)
+	}
+	elem := x.code.Type.(*ir.TensorType).Elem
+	v, err := node(kReshape, x.code, []int64{lead, wd.h, wd.w}, elem, nil)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = pass(v, elem, wd.h, wd.w, wd.kw, wd.ow); err != nil { // [lead, ow, H]
+		return nil, err
+	}
+	if v, err = pass(v, v.Type.(*ir.TensorType).Elem, wd.ow, wd.h, wd.kh, wd.oh); err != nil { // [lead, oh, ow]
+		return nil, err
+	}
+	out.code, err = node(kReshape, v, shape, v.Type.(*ir.TensorType).Elem, nil)
 	return out, err
 }
 

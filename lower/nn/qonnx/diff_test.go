@@ -748,15 +748,16 @@ func TestRandomResidualMLPs(t *testing.T) {
 }
 
 // FuzzRandomQONNX is the differential test on the graphs of fuzzed seeds:
-// MLPs, residual MLPs, CNNs, CNNs ending in a global average pool or MLPs
-// with minifloat activations (kind % 5), 20 inputs each. No panic, and a
+// MLPs, residual MLPs, CNNs, CNNs ending in a global average pool, MLPs
+// with minifloat activations or CNNs with pools of random windows
+// (kind % 6), 20 inputs each. No panic, and a
 // circuit equal to the exact model and the evaluator, or a diagnostic.
 func FuzzRandomQONNX(f *testing.F) {
 	f.Add(uint64(0), uint64(27), uint8(0))
 	f.Add(uint64(1), uint64(29), uint8(1))
 	f.Add(uint64(2), uint64(2727), uint8(2))
 	f.Fuzz(func(t *testing.T, seed, stream uint64, kind uint8) {
-		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN, genFloatMLP}[kind%5]
+		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN, genFloatMLP, genWindowCNN}[kind%6]
 		g, text, outShape, in := gen(rand.New(rand.NewPCG(seed, stream)))
 		checkDifferential(t, g, text, outShape, in, 20, "", true)
 	})

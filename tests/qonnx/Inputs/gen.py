@@ -358,12 +358,15 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             shp = (1, -1) + (1,) * (v.ndim - 2)
             c = lambda p: ar.const(p.reshape(shp))
             val[o] = (v - c(mean)) * c(scale) + c(beta)
-        elif op == "AveragePool":  # unpadded; taps summed row by row from zero, then divided, as the evaluator does
+        elif op == "AveragePool":  # taps summed row by row from zero, then divided by the kernel's cells (count_include_pad=1), as the evaluator does
             v = T(ins[0])
             k, st = list(a["kernel_shape"]), list(a.get("strides", [1] * len(a["kernel_shape"])))
+            pads = list(a.get("pads", [0] * 2 * len(k)))
+            assert not any(pads) or a.get("count_include_pad", 0) == 1
             v4 = v.reshape(v.shape[0], v.shape[1], 1, -1) if v.ndim == 3 else v
             if v.ndim == 3:
-                k, st = [1] + k, [1] + st
+                k, st, pads = [1] + k, [1] + st, [0, pads[0], 0, pads[1]]
+            v4 = np.pad(v4, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])), constant_values=zero(ar))
             oh, ow = (v4.shape[2] - k[0]) // st[0] + 1, (v4.shape[3] - k[1]) // st[1] + 1
             acc = np.full(v4.shape[:2] + (oh, ow), zero(ar), dtype=v4.dtype)
             for di in range(k[0]):
@@ -959,14 +962,16 @@ def random_mobile(rng, idx):
     a quantizer (from idx 8 Brevitas's TruncAvgPool2d instead: the pool
     over 49 or 9 cells, a Mul by the cells and a Trunc to the input's 5
     bits, FLOOR or ROUND; from idx 10 a 3x3 AveragePool of stride 3 on
-    6x6, then a quantizer or, for 11, the Mul and Trunc); Flatten, a
+    6x6, then a quantizer or, for 11, the Mul and Trunc; for 12 a 3x3
+    AveragePool of stride 1 and padding 1 on 5x5, for 13 one of stride 2 on
+    7x7: overlapping windows, then a quantizer); Flatten, a
     quantized MatMul and a quantizer."""
     b = Builder(rng)
     dom = "qonnx.custom_op.general"
     opset = int(rng.choice([11, 13, 17]))
     c, hw = 2 * int(rng.integers(1, 3)), int(rng.integers(4, 7))
     if idx >= 4:
-        hw = [3, 6, 7, 5, 7, 3, 6, 6][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
+        hw = [3, 6, 7, 5, 7, 3, 6, 6, 5, 7][idx - 4]  # the pool over 9, 36, 49 (MobileNet's 7x7), 25 cells
     shape = [1, c, hw, hw]
     x = "x"
     xs, probe_of, h = sampled_input(b, rng, shape, opset, dom, idx, 6)
@@ -989,7 +994,11 @@ def random_mobile(rng, idx):
         pw = b.node("Conv", [h, b.quant(b.init(W), np.float32(0.5), 3, True, False, MODES[(idx + 3) % 7], domain=dom)],
                     kernel_shape=[1, 1])
     h, qs = covering_quant(b, rng, pw, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, True)
-    if idx >= 10:  # an AveragePool whose windows tile the plane: 3x3 (stride 3) on 6x6, then a quantizer
+    if idx >= 12:  # an AveragePool whose windows overlap: 3x3 of stride 1 and padding 1 (Inception's), or of stride 2 on 7x7
+        pool = dict(kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1], count_include_pad=1) if idx == 12 else dict(kernel_shape=[3, 3], strides=[2, 2])
+        h = b.node("AveragePool", [h], **pool)
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[(idx + 5) % 7], dom, False)
+    elif idx >= 10:  # an AveragePool whose windows tile the plane: 3x3 (stride 3) on 6x6, then a quantizer
         h = b.node("AveragePool", [h], kernel_shape=[3, 3], strides=[3, 3])
         if idx == 11:  # Brevitas's TruncAvgPool2d of it
             h = b.node("Trunc", [b.node("Mul", [h, b.init(np.float32(9))]), b.init(qs), b.init(0.0), b.init(9.0), b.init(5.0)],
@@ -1069,7 +1078,7 @@ def random_conv1d(rng, idx):
     padding 1 by 4-bit weights (per-channel scales for odd idx) and a
     quantized bias, Relu and a quantizer; for even idx a MaxPool1d of 2
     (FINN's VGG10 for RadioML), for idx 3 an AvgPool1d of 3 and a
-    quantizer; a second Conv1d of kernel 3,
+    quantizer (for 4 of stride 1 and padding 1); a second Conv1d of kernel 3,
     stride 2 and padding 1 (0 for idx 1), a quantizer; Flatten, a
     quantized MatMul and a quantizer. The importer writes a padded Conv1d
     as an nn.concat of zeros at both ends before a 2-D convolution."""
@@ -1089,8 +1098,9 @@ def random_conv1d(rng, idx):
     h = b.node("Conv", [h, b.quant(b.init(W), ws, 4, True, False, MODES[(idx + 2) % 7], domain=dom), bias],
                kernel_shape=[3], pads=[1, 1], strides=[1])
     h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 3) % 7], dom, bool(idx % 2))
-    if idx == 3:  # an AvgPool1d of 3 cells (its windows tile L), then a quantizer
-        h = b.node("AveragePool", [h], kernel_shape=[3], strides=[3])
+    if idx >= 3:  # an AvgPool1d of 3 cells (its windows tile L; for 4 of stride 1 and padding 1), then a quantizer
+        pool = dict(kernel_shape=[3], strides=[3]) if idx == 3 else dict(kernel_shape=[3], strides=[1], pads=[1, 1], count_include_pad=1)
+        h = b.node("AveragePool", [h], **pool)
         h, _ = covering_quant(b, rng, h, probe_of, xs, 5, False, MODES[(idx + 4) % 7], dom, False)
     elif idx % 2 == 0:  # VGG10-RadioML's MaxPool1d
         h = b.node("MaxPool", [h], kernel_shape=[2], strides=[2])
@@ -1265,6 +1275,8 @@ def main():
     builders += [("conv1d3", lambda r: random_conv1d(r, 3))]
     builders += [(f"fq{i}", (lambda i: lambda r: random_fq(r, i))(i)) for i in range(4)]
     builders += [(f"curve{i}", (lambda i: lambda r: random_curve(r, i))(i)) for i in range(4)]
+    builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(12, 14)]
+    builders += [("conv1d4", lambda r: random_conv1d(r, 4))]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
