@@ -27,3 +27,17 @@ nn.graph @borders(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64> {
   %5 = nn.quant %4 {params = "qin", bits = 8} : (tensor<1x1x2x2xf64>) -> tensor<1x1x2x2xf64>
   nn.return %5 : tensor<1x1x2x2xf64>
 }
+
+// -----
+
+// A max pool of SiLU's x·sigmoid(x), not monotone: the max of the codes is
+// not the codes of the max.
+nn.graph @silu_pool(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 8} : (tensor<1x1x4x4xf64>) -> tensor<1x1x4x4xf64>
+  %1 = nn.sigmoid %0 : (tensor<1x1x4x4xf64>) -> tensor<1x1x4x4xf64>
+  %2 = nn.mul %0, %1 : (tensor<1x1x4x4xf64>, tensor<1x1x4x4xf64>) -> tensor<1x1x4x4xf64>
+  // expected-error @+1 {{the elements of plane 0 are products of two functions of their codes (HardSwish's, SiLU's), not monotone: a quantizer before the max pool absorbs them}}
+  %3 = nn.max_pool2d %2 {kernel = [2, 2], stride = 2} : (tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64>
+  %4 = nn.quant %3 {params = "qin", bits = 8} : (tensor<1x1x2x2xf64>) -> tensor<1x1x2x2xf64>
+  nn.return %4 : tensor<1x1x2x2xf64>
+}

@@ -106,7 +106,7 @@ nn.graph @leaky_unquantized(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
   %1 = nn.const {value = dense<0.25> : tensor<1x8xf64>} : () -> tensor<1x8xf64>
   %2 = nn.mul %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
   %3 = nn.max %0, %2 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
-  // expected-error @+1 {{an nn.max or nn.min of two functions of one code (LeakyRelu's), or an nn.sigmoid or nn.tanh, reaches a product}}
+  // expected-error @+1 {{an nn.max or nn.min of two functions of one code (LeakyRelu's), an nn.sigmoid or nn.tanh, or an nn.mul of two functions of one code (HardSwish's, SiLU's) reaches a product}}
   %4 = nn.add %3, %3 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
   %5 = nn.quant %4 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
   nn.return %5 : tensor<1x8xf64>
@@ -118,8 +118,36 @@ nn.graph @leaky_unquantized(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
 nn.graph @sigmoid_unquantized(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
   %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
   %1 = nn.sigmoid %0 : (tensor<1x8xf64>) -> tensor<1x8xf64>
-  // expected-error @+1 {{or an nn.sigmoid or nn.tanh, reaches a product, a join, a pool or an output with no quantizer after it}}
+  // expected-error @+1 {{an nn.sigmoid or nn.tanh, or an nn.mul of two functions of one code (HardSwish's, SiLU's) reaches a product, a join, a pool or an output with no quantizer after it}}
   %2 = nn.add %1, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
   %3 = nn.quant %2 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
   nn.return %3 : tensor<1x8xf64>
+}
+
+// -----
+
+// SiLU, x·sigmoid(x), reaching a join with no quantizer between: only a
+// quantizer absorbs a product of two functions of one code.
+nn.graph @silu_unquantized(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.sigmoid %0 : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %2 = nn.mul %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{or an nn.mul of two functions of one code (HardSwish's, SiLU's) reaches a product, a join, a pool or an output with no quantizer after it}}
+  %3 = nn.add %2, %0 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %4 = nn.quant %3 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %4 : tensor<1x8xf64>
+}
+
+// -----
+
+// The max of a product of two functions of one code and another function
+// of it: not monotone, and no step absorbs it.
+nn.graph @product_max(%x: tensor<1x8xf64>) -> tensor<1x8xf64> {
+  %0 = nn.quant %x {params = "qin", bits = 16} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %1 = nn.sigmoid %0 : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  %2 = nn.mul %0, %1 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  // expected-error @+1 {{element 0: the max of a product of two functions of one code (HardSwish's, SiLU's) has no absorbed form: a quantizer before it absorbs the product}}
+  %3 = nn.max %2, %0 : (tensor<1x8xf64>, tensor<1x8xf64>) -> tensor<1x8xf64>
+  %4 = nn.quant %3 {params = "qa", bits = 4} : (tensor<1x8xf64>) -> tensor<1x8xf64>
+  nn.return %4 : tensor<1x8xf64>
 }

@@ -276,6 +276,13 @@ func maxRat(a, b *big.Rat) *big.Rat {
 	return b
 }
 
+func minRat(a, b *big.Rat) *big.Rat {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
 func (a *absorber) mapConst(x *val, f func(*big.Rat) *big.Rat) *val {
 	out := &val{shape: x.shape, konst: make([]*big.Rat, len(x.konst))}
 	for i, r := range x.konst {
@@ -480,6 +487,9 @@ func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 		return out, nil
 	}
 	if !x.isConst() && !y.isConst() {
+		if kind == kMul && oneCode(x, y) && !(allAffinable(x) && allAffinable(y)) {
+			return productOf(x, y), nil
+		}
 		return a.join(kind, x, y)
 	}
 	flip := false
@@ -503,6 +513,35 @@ func (a *absorber) binary(kind string, x, y *val) (*val, error) {
 		}
 	}
 	return &out, nil
+}
+
+// oneCode reports whether x and y are functions of one code tensor.
+func oneCode(x, y *val) bool {
+	return x.code == y.code && x.frac == y.frac && x.lo == y.lo && x.hi == y.hi
+}
+
+// allAffinable reports whether affineOnly makes every element of x one
+// affine map of its code (join then multiplies the codes).
+func allAffinable(x *val) bool {
+	for _, f := range x.fn {
+		if !affinable(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// productOf is x·y of two functions of one code of which one is no affine
+// map of it (HardSwish's x·HardSigmoid(x), with two relus; SiLU's
+// x·sigmoid(x)): per element the product step, not monotone in general,
+// which a quantizer after it absorbs (productSteps).
+func productOf(x, y *val) *val {
+	out := *x
+	out.fn = make([]elemFn, len(x.fn))
+	for i := range x.fn {
+		out.fn[i] = elemFn{{prod: &product{f: x.fn[i], g: y.fn[i]}}}
+	}
+	return &out
 }
 
 // extremum is nn.max or nn.min: the importer's Clip (ReLU6, Hardtanh)
@@ -544,10 +583,13 @@ func (a *absorber) extremum(isMax bool, x, y *val) (*val, error) {
 		}
 		return &out, nil
 	}
-	if x.code != y.code || x.frac != y.frac || x.lo != y.lo || x.hi != y.hi {
+	if !oneCode(x, y) {
 		return nil, fmt.Errorf("an nn.%s of two different tensors that depend on the input is not absorbed (only with a constant, or of two functions of one tensor as LeakyRelu's max(x, α·x))", name)
 	}
 	for i := range x.fn {
+		if !x.fn[i].monotone() || !y.fn[i].monotone() {
+			return nil, fmt.Errorf("element %d: the %s of a product of two functions of one code (HardSwish's, SiLU's) has no absorbed form: a quantizer before it absorbs the product", i, name)
+		}
 		if direction(x.fn[i])*direction(y.fn[i]) < 0 {
 			return nil, fmt.Errorf("element %d: the %s of an increasing and a decreasing function of one code is not monotone, and has no absorbed form", i, name)
 		}

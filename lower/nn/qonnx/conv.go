@@ -296,6 +296,9 @@ func (a *absorber) pool(op *ir.Operation, x *val, shape []int64) (*val, error) {
 					return nil, bad
 				}
 				if isMax {
+					if !f.monotone() {
+						return nil, fmt.Errorf("the elements of plane %d are products of two functions of their codes (HardSwish's, SiLU's), not monotone: a quantizer before the max pool absorbs them", s)
+					}
 					if d := direction(f); d != 0 {
 						if dirs[s] == 0 {
 							dirs[s] = d

@@ -344,7 +344,8 @@ func (g *qgen) concat(x, y string, shape []int64) string {
 // activation emits, before the next layer's quantizer, relu (half the
 // time) or what the ONNX importer writes for LeakyRelu, max(x, α·x) (α
 // 0.1 or 0.3; min(x, 1.5·x) for α = 1.5), or for Clip (ReLU6, Hardtanh):
-// a max with a lower bound, a min with an upper one, or both.
+// a max with a lower bound, a min with an upper one, or both; with floats
+// also sigmoid, tanh, HardSwish and SiLU (products, not monotone).
 func (g *qgen) activation(x string, shape []int64, key string) string {
 	n := shape[len(shape)-1]
 	row := func(f func() float64) []float64 {
@@ -356,13 +357,21 @@ func (g *qgen) activation(x string, shape []int64, key string) string {
 	}
 	kinds := 4
 	if g.floats {
-		kinds = 6 // the minifloat MLPs draw sigmoid and tanh too
+		kinds = 8 // the minifloat MLPs draw sigmoid, tanh, HardSwish and SiLU too
 	}
 	switch g.rng.IntN(kinds) {
 	case 4:
 		return g.curve("nn.sigmoid", x, shape)
 	case 5:
 		return g.curve("nn.tanh", x, shape)
+	case 6: // HardSwish as the importer writes it: x·max(min(x·(1/6) + 0.5, 1), 0)
+		h := g.elementwise("mul", x, shape, key+".hs_alpha", row(func() float64 { return 1.0 / 6 }), false)
+		h = g.elementwise("add", h, shape, key+".hs_beta", row(func() float64 { return 0.5 }), false)
+		h = g.elementwise("min", h, shape, key+".hs_one", row(func() float64 { return 1 }), false)
+		h = g.elementwise("max", h, shape, key+".hs_zero", row(func() float64 { return 0 }), false)
+		return g.join("mul", x, h, shape)
+	case 7: // SiLU: x·sigmoid(x)
+		return g.join("mul", x, g.curve("nn.sigmoid", x, shape), shape)
 	case 0:
 		alpha := []float64{float64(float32(0.1)), float64(float32(0.3)), 1.5}[g.rng.IntN(3)] // float32, as ONNX's attribute: its products with codes are exact in float64
 		ax := g.elementwise("mul", x, shape, key+".alpha", row(func() float64 { return alpha }), false)

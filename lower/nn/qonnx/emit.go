@@ -114,7 +114,11 @@ func (a *absorber) step(x *val, qs []*quantizer) (*val, error) {
 		key := f.key() + "|" + q.key()
 		s, ok := memo[key]
 		if !ok {
-			s = findSteps(func(c int64) *big.Int { return q.code(f.eval(ratInt(c))) }, x.lo, x.hi)
+			if f.monotone() {
+				s = findSteps(func(c int64) *big.Int { return q.code(f.eval(ratInt(c))) }, x.lo, x.hi)
+			} else {
+				s = productSteps(f, q.code, x.lo, x.hi)
+			}
 			memo[key] = s
 		}
 		sts[i], first[i], last[i] = s, s.first, s.last
@@ -183,7 +187,7 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 			return a.clamp(u, x.shape, los, his, flo, fhi)
 		}
 	}
-	if one, single := fitAll(sts); single {
+	if one, single := fitAll(sts); single && !anyWavy(sts) {
 		u, flo, fhi, err := a.floorForm(x, one, false)
 		if err != nil {
 			return nil, err
@@ -201,7 +205,7 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 	count := 0
 	for i, s := range sts {
 		ps, ok := piecesOf(s, maxPieces)
-		if qs[i].kind == kFloatQuant {
+		if qs[i].kind == kFloatQuant && !s.wavy {
 			ps, ok = scaledPiecesOf(s, qs[i].maxPieces())
 		}
 		if !ok {
@@ -259,6 +263,17 @@ func (a *absorber) stepNodes(x *val, qs []*quantizer, sts []*steps, nlo, nhi *bi
 		}
 	}
 	return a.binaryConst(kAdd, sum, x.shape, offset, intType(nlo, nhi))
+}
+
+// anyWavy reports whether a step function may turn (productSteps'): one
+// floor form, monotone, fits none that does.
+func anyWavy(sts []*steps) bool {
+	for _, s := range sts {
+		if s.wavy && !s.constant() {
+			return true
+		}
+	}
+	return false
 }
 
 // fitAll is one fitted floor form per element, if every element has one.
@@ -417,9 +432,19 @@ func longestPair(n int, fits func(k int) bool) int {
 }
 
 // plainRun is piecesOf's run from threshold i (prev the value before it)
-// and its number of thresholds (0: none fits).
+// and its number of thresholds (0: none fits). A run of a wavy step
+// function ends where its values turn: a floor form is monotone, and
+// fitLinear's one-sided last point would otherwise accept a turn.
 func plainRun(s *steps, i int, prev *big.Int) (piece, int) {
-	l, m := longestFit(len(s.thresholds)-i, func(m int) *steps {
+	n := len(s.thresholds) - i
+	if s.wavy {
+		up := s.values[i].Cmp(prev) > 0
+		n = 1
+		for i+n < len(s.thresholds) && (s.values[i+n].Cmp(s.values[i+n-1]) > 0) == up {
+			n++
+		}
+	}
+	l, m := longestFit(n, func(m int) *steps {
 		return &steps{listed: true, lo: s.lo, hi: s.hi, first: prev, last: s.values[i+m-1], thresholds: s.thresholds[i : i+m], values: s.values[i : i+m]}
 	})
 	if m == 0 {

@@ -19,7 +19,8 @@ const maxFitBits = 62
 
 // steps is a monotone step function on [lo, hi]: its values at lo and
 // hi, and once listed (list), its thresholds t (n(t) != n(t-1)) with
-// their values.
+// their values. A step function that need not be monotone (a quantizer
+// of a product, productSteps) is listed from the start, wavy.
 type steps struct {
 	lo, hi     int64
 	n          func(int64) *big.Int
@@ -29,6 +30,49 @@ type steps struct {
 	thresholds []int64
 	values     []*big.Int // n(t)
 	many       bool       // more than maxLevels thresholds (not listed)
+	wavy       bool       // not known to be monotone: its values may turn
+}
+
+// productSteps lists the thresholds of n(c) = code(f(c)) on [lo, hi] for
+// f holding a product, which need not be monotone (code is a quantizer's,
+// non-decreasing), by bisection: on an interval whose bound of f
+// (elemFn.bound) the quantizer maps to one code, n is constant; otherwise
+// it is split in two, down to single codes. The evaluations grow with
+// the thresholds times log2 of the range, not with the range. More than
+// maxLevels thresholds are too many (many).
+func productSteps(f elemFn, code func(*big.Rat) *big.Int, lo, hi int64) *steps {
+	n := func(c int64) *big.Int { return code(f.eval(ratInt(c))) }
+	s := &steps{lo: lo, hi: hi, n: n, first: n(lo), last: n(hi), listed: true, wavy: true}
+	// span lists the thresholds in (a, b], n(a) = na.
+	var span func(a, b int64, na *big.Int)
+	span = func(a, b int64, na *big.Int) {
+		if a >= b || s.many {
+			return
+		}
+		flo, fhi := f.bound(ratInt(a+1), ratInt(b))
+		if code(flo).Cmp(na) == 0 && code(fhi).Cmp(na) == 0 {
+			return
+		}
+		if b == a+1 {
+			if nb := n(b); nb.Cmp(na) != 0 {
+				if len(s.thresholds) == maxLevels {
+					s.many = true
+					return
+				}
+				s.thresholds = append(s.thresholds, b)
+				s.values = append(s.values, nb)
+			}
+			return
+		}
+		m := a + (b-a)/2
+		span(a, m, na)
+		span(m, b, n(m))
+	}
+	span(lo, hi, s.first)
+	if s.many {
+		s.thresholds, s.values = nil, nil
+	}
+	return s
 }
 
 // findSteps is the step function n on [lo, hi], its thresholds not yet
@@ -71,14 +115,27 @@ func (s *steps) list() {
 }
 
 // constant reports whether n is one value on the whole range.
-func (s *steps) constant() bool { return s.first.Cmp(s.last) == 0 }
+func (s *steps) constant() bool {
+	return s.first.Cmp(s.last) == 0 && !(s.wavy && (s.many || len(s.thresholds) > 0))
+}
 
 // bounds are n's least and greatest values.
 func (s *steps) bounds() (lo, hi *big.Int) {
-	if s.first.Cmp(s.last) <= 0 {
-		return s.first, s.last
+	lo, hi = s.first, s.last
+	if lo.Cmp(hi) > 0 {
+		lo, hi = hi, lo
 	}
-	return s.last, s.first
+	if s.wavy {
+		for _, v := range s.values {
+			if v.Cmp(lo) < 0 {
+				lo = v
+			}
+			if v.Cmp(hi) > 0 {
+				hi = v
+			}
+		}
+	}
+	return lo, hi
 }
 
 // linear is floor((M·x + C) / 2^K).

@@ -89,7 +89,7 @@ func chooseForm(x *val, qs []*quantizer, sts []*steps) (string, func(int64) *big
 	if ls, ok := closedForms(x, qs); ok {
 		return "closed", ls[0].at, true
 	}
-	if ls, ok := fitAll(sts); ok {
+	if ls, ok := fitAll(sts); ok && !anyWavy(sts) {
 		return "fitted", ls[0].at, true
 	}
 	if ls, err := halfEvenForms(x, qs); err == nil {
@@ -106,7 +106,7 @@ func chooseForm(x *val, qs []*quantizer, sts []*steps) (string, func(int64) *big
 	if !ok {
 		return "", nil, false
 	}
-	return fmt.Sprintf("runs"), func(v int64) *big.Int {
+	return "runs", func(v int64) *big.Int {
 		sum := new(big.Int)
 		for j, p := range ps {
 			y := p.lin.at(v)
@@ -123,4 +123,91 @@ func chooseForm(x *val, qs []*quantizer, sts []*steps) (string, func(int64) *big
 		}
 		return sum
 	}, true
+}
+
+// TestProductStepsExhaustive checks productSteps and the runs of its wavy
+// step functions against every code of small ranges: quantizers (every
+// mode, signed and unsigned, fine and coarse scales) of x·HardSigmoid(x)
+// (HardSwish) and x·sigmoid(x) (SiLU) of a random affine map x of the
+// code, sometimes scaled after the product. The thresholds must be the
+// scan's, and the runs' sum the step function at every code.
+func TestProductStepsExhaustive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 4))
+	sigmoid := &curve{name: "sigmoid", f: func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }}
+	counts := map[string]int{}
+	for c := range 400 {
+		lo := int64(-rng.IntN(600))
+		hi := lo + int64(rng.IntN(900))
+		a := float64(float32(math.Abs(rng.NormFloat64()) / 40))
+		if rng.IntN(4) == 0 {
+			a = -a
+		}
+		x := elemFn{{a: ratOf(a), b: ratOf(float64(float32(rng.NormFloat64() * 2)))}}
+		var g elemFn
+		swish := rng.IntN(2) == 0
+		if swish { // max(min(x/6 + 1/2, 1), 0), as the importer writes HardSigmoid
+			one := big.NewRat(1, 1)
+			g = x.then(ratOf(1.0/6), big.NewRat(1, 2)).then(big.NewRat(-1, 1), one).thenRelu().then(big.NewRat(-1, 1), one).thenRelu()
+		} else {
+			g = append(x[:len(x):len(x)], fnStep{curve: sigmoid})
+		}
+		f := elemFn{{prod: &product{f: x, g: g}}}
+		if rng.IntN(3) == 0 {
+			f = f.then(ratOf(float64(float32(rng.NormFloat64()))), new(big.Rat))
+		}
+		spec := nn.QuantSpec{Bits: int64(2 + rng.IntN(7)), Signed: rng.IntN(3) != 0, Rounding: nn.RoundingModes[rng.IntN(len(nn.RoundingModes))]}
+		q := newQuantizer(kQuant, spec, float64(float32(0.01+rng.Float64()/4)), 0, 0)
+		s := productSteps(f, q.code, lo, hi)
+		var want []int64
+		for v := lo + 1; v <= hi; v++ {
+			if s.n(v).Cmp(s.n(v-1)) != 0 {
+				want = append(want, v)
+			}
+		}
+		if fmt.Sprint(want) != fmt.Sprint(s.thresholds) {
+			t.Fatalf("case %d: thresholds %v, the scan's %v", c, s.thresholds, want)
+		}
+		name, form, ok := chooseForm(&val{lo: lo, hi: hi, fn: []elemFn{f}}, []*quantizer{q}, []*steps{s})
+		if !ok {
+			counts["none"]++
+			continue
+		}
+		turns := 0
+		for i := 1; i < len(s.values); i++ {
+			prev := s.first
+			if i > 1 {
+				prev = s.values[i-2]
+			}
+			if (s.values[i].Cmp(s.values[i-1]) > 0) != (s.values[i-1].Cmp(prev) > 0) {
+				turns++
+			}
+		}
+		counts[fmt.Sprintf("%s, swish %v, turns %v", name, swish, turns > 0)]++
+		nlo, nhi := s.bounds()
+		for v := lo; v <= hi; v++ {
+			got := form(v)
+			got = minInt(maxInt(got, nlo), nhi)
+			if want := s.n(v); got.Cmp(want) != 0 {
+				t.Fatalf("case %d (%s, %v, [%d, %d]): at %d form %s, step function %s", c, name, spec, lo, hi, v, got, want)
+			}
+		}
+	}
+	t.Logf("forms chosen: %v", counts)
+	if counts["runs, swish true, turns true"] < 30 || counts["runs, swish false, turns true"] < 30 {
+		t.Errorf("too few step functions that turn: %v", counts)
+	}
+}
+
+func maxInt(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+func minInt(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
 }

@@ -17,7 +17,7 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 	for _, f := range x.fn {
 		need = need || f.reluCount() > 0
 		if f.nonlinear() {
-			return nil, fmt.Errorf("an nn.max or nn.min of two functions of one code (LeakyRelu's), or an nn.sigmoid or nn.tanh, reaches a product, a join, a pool or an output with no quantizer after it: a quantizer absorbs it (an output: give tail=FILE)")
+			return nil, fmt.Errorf("an nn.max or nn.min of two functions of one code (LeakyRelu's), an nn.sigmoid or nn.tanh, or an nn.mul of two functions of one code (HardSwish's, SiLU's) reaches a product, a join, a pool or an output with no quantizer after it: a quantizer absorbs it (an output: give tail=FILE)")
 		}
 	}
 	if !need {
@@ -52,7 +52,7 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 			out.fn[i] = append(out.fn[i], rest...)
 			continue
 		}
-		t := new(big.Rat).Quo(new(big.Rat).Neg(pb), pa)
+		t := kink(pa, pb)
 		if !t.IsInt() {
 			return nil, fmt.Errorf("a relu of element %d has its kink between two codes (at %s): its result is not an affine map of integers; a quantizer after the relu absorbs it", i, t.RatString())
 		}
@@ -79,6 +79,25 @@ func (a *absorber) affineOnly(x *val) (*val, error) {
 	}
 	out.code = code
 	return &out, nil
+}
+
+// kink is where the relu of a·x + b bends: x = -b/a.
+func kink(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(new(big.Rat).Neg(b), a) }
+
+// affinable reports whether affineOnly makes f one affine map of its
+// code: no extremum, curve or product, and at most one relu, bending on
+// an integer code.
+func affinable(f elemFn) bool {
+	if f.nonlinear() || f.reluCount() > 1 {
+		return false
+	}
+	for j, s := range f {
+		if s.relu {
+			pa, pb, _ := f[:j].affine()
+			return pa.Sign() == 0 || kink(pa, pb).IsInt()
+		}
+	}
+	return true
 }
 
 // matmul is x·W by a constant W: per output column j, x's affine maps

@@ -5,14 +5,23 @@ import (
 	"strings"
 )
 
-// fnStep is one monotone step of an element's value: an affine map
-// a·v + b, relu, an extremum of two functions of v, or an increasing
-// float function (sigmoid, tanh).
+// fnStep is one step of an element's value: an affine map a·v + b, relu,
+// an extremum of two functions of v, or an increasing float function
+// (sigmoid, tanh), each monotone; or a product of two functions of v,
+// which need not be (HardSwish's x·HardSigmoid(x), SiLU's x·sigmoid(x)).
 type fnStep struct {
 	relu  bool
 	ext   *extremum
 	curve *curve
+	prod  *product
 	a, b  *big.Rat
+}
+
+// product is f(v)·g(v), two functions of one code (the importer's
+// HardSwish, x·HardSigmoid(x); SiLU, x·sigmoid(x)). A quantizer after it
+// absorbs it (productSteps finds its thresholds).
+type product struct {
+	f, g elemFn
 }
 
 // curve is nn.sigmoid or nn.tanh: the evaluator's float64 function
@@ -37,7 +46,7 @@ type extremum struct {
 	f, g elemFn
 }
 
-func (s fnStep) isAffine() bool { return !s.relu && s.ext == nil && s.curve == nil }
+func (s fnStep) isAffine() bool { return !s.relu && s.ext == nil && s.curve == nil && s.prod == nil }
 
 // elemFn is the exact value of one element as a function of its integer
 // code: the steps applied in order to the code.
@@ -63,6 +72,8 @@ func (f elemFn) eval(x *big.Rat) *big.Rat {
 			v = p
 		case s.curve != nil:
 			v = s.curve.at(v)
+		case s.prod != nil:
+			v = new(big.Rat).Mul(s.prod.f.eval(v), s.prod.g.eval(v))
 		default:
 			v.Mul(v, s.a).Add(v, s.b)
 		}
@@ -111,16 +122,65 @@ func (f elemFn) withoutRelu() (a, b *big.Rat) {
 	return a, b
 }
 
-// nonlinear reports whether f holds an extremum or a curve: steps no
-// closed form or affine map carries, which only a quantizer after them
-// absorbs.
+// nonlinear reports whether f holds an extremum, a curve or a product:
+// steps no closed form or affine map carries, which only a quantizer
+// after them absorbs.
 func (f elemFn) nonlinear() bool {
 	for _, s := range f {
-		if s.ext != nil || s.curve != nil {
+		if s.ext != nil || s.curve != nil || s.prod != nil {
 			return true
 		}
 	}
 	return false
+}
+
+// monotone reports whether f has no product, so is monotone (direction
+// says which way).
+func (f elemFn) monotone() bool {
+	for _, s := range f {
+		if s.prod != nil || s.ext != nil && !(s.ext.f.monotone() && s.ext.g.monotone()) {
+			return false
+		}
+	}
+	return true
+}
+
+// bound is an interval holding f(v) for every v in [lo, hi] (lo <= hi):
+// a monotone step maps the ends, an extremum or a product combines its
+// functions' intervals (interval arithmetic), so it is exact for a
+// monotone f and encloses a product's values.
+func (f elemFn) bound(lo, hi *big.Rat) (*big.Rat, *big.Rat) {
+	for _, s := range f {
+		switch {
+		case s.prod != nil:
+			flo, fhi := s.prod.f.bound(lo, hi)
+			glo, ghi := s.prod.g.bound(lo, hi)
+			lo, hi = nil, nil
+			for _, p := range []*big.Rat{new(big.Rat).Mul(flo, glo), new(big.Rat).Mul(flo, ghi), new(big.Rat).Mul(fhi, glo), new(big.Rat).Mul(fhi, ghi)} {
+				if lo == nil || p.Cmp(lo) < 0 {
+					lo = p
+				}
+				if hi == nil || p.Cmp(hi) > 0 {
+					hi = p
+				}
+			}
+		case s.ext != nil:
+			flo, fhi := s.ext.f.bound(lo, hi)
+			glo, ghi := s.ext.g.bound(lo, hi)
+			if s.ext.max {
+				lo, hi = maxRat(flo, glo), maxRat(fhi, ghi)
+			} else {
+				lo, hi = minRat(flo, glo), minRat(fhi, ghi)
+			}
+		default:
+			one := elemFn{s}
+			lo, hi = one.eval(lo), one.eval(hi)
+			if lo.Cmp(hi) > 0 {
+				lo, hi = hi, lo
+			}
+		}
+	}
+	return lo, hi
 }
 
 func (f elemFn) reluCount() int {
@@ -147,6 +207,10 @@ func (f elemFn) key() string {
 		}
 		if s.curve != nil {
 			sb.WriteString(s.curve.name + ";")
+			continue
+		}
+		if s.prod != nil {
+			sb.WriteString("mul(" + s.prod.f.key() + "|" + s.prod.g.key() + ");")
 			continue
 		}
 		sb.WriteString(s.a.RatString() + "," + s.b.RatString() + ";")

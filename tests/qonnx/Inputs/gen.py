@@ -401,6 +401,10 @@ def evaluate(model, x, ar, stop_before_softmax=False):
         elif op == "HardSigmoid":  # max(0, min(1, alpha·x + beta))
             v = T(ins[0]) * ar.const(np.float64(np.float32(a.get("alpha", 0.2)))) + ar.const(np.float64(np.float32(a.get("beta", 0.5))))
             val[o] = np.maximum(np.minimum(v, ar.const(np.float64(1))), ar.const(np.float64(0)))
+        elif op == "HardSwish":  # x·HardSigmoid(x), alpha the float64 1/6 (the importer's), beta 0.5
+            v = T(ins[0])
+            hs = np.maximum(np.minimum(v * ar.const(np.float64(1.0 / 6)) + ar.const(np.float64(0.5)), ar.const(np.float64(1))), ar.const(np.float64(0)))
+            val[o] = v * hs
         elif op == "Sigmoid":  # the float64 function of the float64 nearest the value, as the evaluator computes it
             v = T(ins[0])
             f = lambda u: 1.0 / (1.0 + np.exp(-u))
@@ -1226,6 +1230,37 @@ def random_curve(rng, idx):
     return make(b, f"curve{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_swish(rng, idx):
+    """Activations that are not monotone, each between a quantized layer and
+    a quantizer: HardSwish (MobileNetV3's; idx 0 the opset-14 operator
+    after a Gemm, 1 PyTorch 1.13's HardSigmoid and Mul after a 3x3 Conv
+    with BatchNormalization, then a MaxPool after the quantizer) and SiLU
+    (x·Sigmoid(x); 2 after a Gemm, 3 after a 3x3 Conv); then the quantized
+    head."""
+    conv = idx in (1, 3)
+    b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 6)
+    oc = int(rng.integers(2, 5))
+    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
+    Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
+    if conv:
+        h = conv_bn(b, rng, conv3x3(b, h, Wq), probe_of, xs, oc)
+    else:
+        h = b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    if idx == 0:
+        h = b.node("HardSwish", [h])
+    elif idx == 1:
+        h = b.node("Mul", [h, b.node("HardSigmoid", [h], alpha=float(np.float32(1 / 6)), beta=0.5)])
+    else:
+        h = b.node("Mul", [h, b.node("Sigmoid", [h])])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 4, True, MODES[(idx + 2) % 7], dom, idx % 2 == 1)
+    if conv:
+        if idx == 1:
+            h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+        h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 3) % 7], dom)
+    return make(b, f"swish{idx}", shape, "x", h, [("", 14), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1277,6 +1312,7 @@ def main():
     builders += [(f"curve{i}", (lambda i: lambda r: random_curve(r, i))(i)) for i in range(4)]
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(12, 14)]
     builders += [("conv1d4", lambda r: random_conv1d(r, 4))]
+    builders += [(f"swish{i}", (lambda i: lambda r: random_swish(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))
