@@ -52,7 +52,8 @@ var extraNamers = map[string]struct {
 		[]string{"nn.add", "nn.bipolar_quant", "nn.broadcast_to", "nn.const", "nn.detach", "nn.flatten", "nn.graph", "nn.inv",
 			"nn.matmul", "nn.max", "nn.min", "nn.mul", "nn.permute", "nn.quant", "nn.relu", "nn.reshape", "nn.return",
 			"nn.softmax", "nn.sub", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.trunc",
-			"nn.exp", "nn.max_pool2d", "nn.reduce_sum", "nn.conv2d", "nn.avg_pool2d", "nn.concat", "nn.float_quant", "nn.sigmoid", "nn.tanh"},
+			"nn.exp", "nn.max_pool2d", "nn.reduce_sum", "nn.conv2d", "nn.avg_pool2d", "nn.concat", "nn.float_quant", "nn.sigmoid", "nn.tanh",
+			"nn.linear"},
 		"nn-absorb-quant absorbs the QONNX quantizers, affine and shape kinds of a float graph into a quantized graph of integer nodes (its one file that names nn operations)",
 	},
 	"passes/promote/rewrite.go": {

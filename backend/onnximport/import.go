@@ -162,12 +162,13 @@ type value struct {
 	folded *constant
 }
 
-// padding is a Pad node's output: its input and the padding of the two
-// spatial dimensions, with the fill value (0 or -inf).
+// padding is a Pad node's output: its input, the padding of its spatial
+// dimensions (ONNX's order: the begins, then the ends) and the fill value
+// (0 or -inf).
 type padding struct {
-	in   *value
-	size int64
-	fill float64
+	in    *value
+	sides []int64
+	fill  float64
 }
 
 // A constant is a tensor known at import time, integer or float.

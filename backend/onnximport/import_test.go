@@ -96,8 +96,9 @@ func importFile(t *testing.T, path string) *Result {
 // floatInputs is where tests/nn/Inputs/onnx-float/gen.py writes float32
 // PyTorch models of the layers of issue 28 (BatchNorm, LeakyReLU, ReLU6,
 // Hardtanh, clamp, HardSigmoid, HardSwish, GlobalAveragePool, Conv1d and
-// the 1-D pools, Cast of constants), each with samples ([S, ...]) and
-// PyTorch's float32 outputs.
+// the 1-D pools, Cast of constants; padding on some sides only, auto_pad
+// and average pools excluding their padding), each with samples ([S, ...])
+// and PyTorch's float32 outputs.
 const floatInputs = "../../tests/nn/Inputs/onnx-float"
 
 // floatModels are gen.py's models, with what their imported graphs must
@@ -116,6 +117,9 @@ var floatModels = []struct {
 	{"conv1d", []string{"nn.concat", "nn.max_pool2d", "nn.avg_pool2d"}, []string{"nn.sub"}},
 	{"hand", []string{"nn.min", "nn.max"}, nil},
 	{"mobile", []string{`params = "dw_Conv", stride = 2`, `params = "g2_Conv"`, `params = "c1d"`}, nil},
+	{"pads", []string{"nn.concat", "nn.linear", "{kernel = [3, 3], padding = 1, stride = 1}", `_count"}`}, nil},
+	{"pads1d", []string{"nn.concat", `_count"}`}, nil},
+	{"same", []string{"nn.concat", "nn.max_pool2d %6 {kernel = [3, 3], padding = 1, stride = 2}", `_count"}`}, []string{"nn.linear"}},
 }
 
 // floatTol bounds |got − want| ≤ floatTol·(1 + |want|) against PyTorch's

@@ -1178,105 +1178,191 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 
 // Windows: convolution and pooling.
 
-// window reads the attributes a window node of spatial (1 or 2)
-// dimensions shares (kernel_shape, strides, pads, dilations, auto_pad,
-// ceil_mode) and returns the kernel, the stride and the padding, which nn
-// takes as one value each; a 1-D window's kernel [k] is returned as
-// [1, k], the 2-D window of lift's unit axis.
-func (im *importer) window(kernelDefault []int64, spatial int) (kernel []int64, stride, pad int64, err error) {
+// window reads the attributes a window node on an input of the given
+// shape ([N, C, L] or [N, C, H, W]) shares (kernel_shape, strides, pads,
+// auto_pad, dilations, ceil_mode) and returns the kernel, the stride
+// (nn takes one for both axes) and the pads as ONNX orders them, the
+// begins then the ends of the spatial axes. auto_pad=SAME_UPPER and
+// SAME_LOWER give ceil(size/stride) outputs, the odd cell at the end
+// (UPPER) or at the beginning (LOWER); VALID none. A 1-D window's kernel
+// [k] is returned as [1, k], the 2-D window of lift's unit axis (its pads
+// stay [begin, end] of L).
+func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride int64, pads []int64, err error) {
+	spatial := len(shape) - 2
 	kernel, ok := im.attrInts("kernel_shape")
 	if !ok {
 		kernel = kernelDefault
 	}
 	if len(kernel) != spatial {
-		return nil, 0, 0, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
-	}
-	if ap := im.attrString("auto_pad", "NOTSET"); ap != "NOTSET" && ap != "VALID" {
-		return nil, 0, 0, im.errorf("auto_pad=%s is not supported (only explicit pads)", ap)
+		return nil, 0, nil, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
 	}
 	if cm := im.attrInt("ceil_mode", 0); cm != 0 {
-		return nil, 0, 0, im.errorf("ceil_mode=%d is not supported", cm)
+		return nil, 0, nil, im.errorf("ceil_mode=%d is not supported", cm)
 	}
 	d, ok := im.attrInts("dilations")
 	if ok && len(d) != len(kernel) {
-		return nil, 0, 0, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", d, len(kernel))
+		return nil, 0, nil, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", d, len(kernel))
 	}
 	for _, v := range d {
 		if v != 1 {
-			return nil, 0, 0, im.errorf("dilations=%v is not supported (only 1)", d)
+			return nil, 0, nil, im.errorf("dilations=%v is not supported (only 1)", d)
 		}
 	}
 	strides, ok := im.attrInts("strides")
 	stride = 1
 	if ok {
 		if len(strides) != spatial || strides[0] != strides[spatial-1] {
-			return nil, 0, 0, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
+			return nil, 0, nil, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
 		}
 		stride = strides[0]
 	}
-	pads, ok := im.attrInts("pads")
-	if ok {
-		if len(pads) != 2*spatial || slices.ContainsFunc(pads, func(p int64) bool { return p != pads[0] }) {
-			return nil, 0, 0, im.errorf("pads=%v is not supported (the same padding on every side)", pads)
+	pads = make([]int64, 2*spatial)
+	switch ap := im.attrString("auto_pad", "NOTSET"); ap {
+	case "NOTSET":
+		if given, ok := im.attrInts("pads"); ok {
+			if len(given) != 2*spatial {
+				return nil, 0, nil, im.errorf("pads=%v does not have a begin and an end per spatial dimension (%d)", given, spatial)
+			}
+			pads = given
 		}
-		pad = pads[0]
+	case "VALID":
+	case "SAME_UPPER", "SAME_LOWER":
+		for i := range spatial {
+			size := shape[2+i]
+			out := (size + stride - 1) / stride
+			total := max((out-1)*stride+kernel[i]-size, 0)
+			small, big := total/2, total-total/2
+			if ap == "SAME_UPPER" {
+				pads[i], pads[spatial+i] = small, big
+			} else {
+				pads[i], pads[spatial+i] = big, small
+			}
+		}
+	default:
+		return nil, 0, nil, im.errorf("auto_pad=%s is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)", ap)
 	}
 	if spatial == 1 {
 		kernel = []int64{1, kernel[0]}
 	}
-	return kernel, stride, pad, nil
+	return kernel, stride, pads, nil
+}
+
+// padded is a window node's input [N, C, L] or [N, C, H, W] as the 2-D
+// window nodes' [N, C, H, W] (lift's [N, C, 1, L] for 1-D) with the
+// padding pads (ONNX's order) and the node's padding attribute: the same
+// padding on every side of a 2-D input is the attribute; any other is
+// written into the input by nn.concat along W, then H (padAxis), with
+// zeros (fill 0: convolutions, average pools) or copies of the edge
+// values (fill -inf: a max pool), and the attribute is 0.
+func (im *importer) padded(in *ir.Value, shape, pads []int64, fill float64, kernel []int64) (*ir.Value, []int64, int64, error) {
+	spatial := len(shape) - 2
+	if spatial == 2 && !slices.ContainsFunc(pads, func(p int64) bool { return p != pads[0] }) {
+		return in, shape, pads[0], nil
+	}
+	x, s4 := in, shape
+	if spatial == 1 {
+		var err error
+		if x, s4, err = im.lift(in, shape); err != nil {
+			return nil, nil, 0, err
+		}
+		pads = []int64{0, pads[0], 0, pads[1]}
+	}
+	edges := math.IsInf(fill, -1)
+	var zero *value                    // one constant 0 for every run of zeros
+	for _, axis := range []int{3, 2} { // W, then H
+		begin, end := pads[axis-2], pads[axis]
+		if begin == 0 && end == 0 {
+			continue
+		}
+		if edges && (max(begin, end) >= kernel[axis-2] || s4[axis] == 0) {
+			return nil, nil, 0, im.errorf("padding %d, %d of a max pool must be less than its kernel %d, on an axis that has values", begin, end, kernel[axis-2])
+		}
+		var err error
+		if x, s4, err = im.padAxis(x, s4, axis, begin, end, edges, &zero); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return x, s4, 0, nil
 }
 
 // lift is a 1-D window's input [N, C, L] as [N, C, 1, L], the 2-D window
-// nodes' input with a unit axis, padded with pad zeros at both ends of L
-// by nn.concat (nn's padding is the same on both axes, and the unit axis
-// must take none), and its shape.
-func (im *importer) lift(in *ir.Value, shape []int64, pad int64) (*ir.Value, []int64, error) {
+// nodes' input with a unit axis, and its shape.
+func (im *importer) lift(in *ir.Value, shape []int64) (*ir.Value, []int64, error) {
 	s4 := []int64{shape[0], shape[1], 1, shape[2]}
 	x, err := im.reshape(in, s4)
-	if err != nil || pad == 0 {
-		return x, s4, err
-	}
-	z, err := im.broadcast(im.constValue(im.node.GetOutput()[0]+"_pad", []int64{}, []float64{0}), []int64{shape[0], shape[1], 1, pad})
-	if err != nil {
-		return nil, nil, err
-	}
-	y, err := im.emit(nn.OpConcat, []*ir.Value{z, x, z}, nil, ir.Attrs{intAttr("axis", 3)})
-	return y, []int64{shape[0], shape[1], 1, shape[2] + 2*pad}, err
+	return x, s4, err
 }
 
-// edgePadded is a 1-D max pool's input [N, C, L] as lift's [N, C, 1, L],
-// padded at each end of L by pad copies of the end value: each end value
-// is an nn.linear by a constant one-hot row [1, L] (exact), broadcast to
-// pad values, and nn.concat joins them to x. A max pool ignores padded
-// cells, and with pad at most half the kernel every window that holds
-// padding holds the end value it copies, so the maxima are the same.
-func (im *importer) edgePadded(in *ir.Value, shape []int64, pad, kernel int64) (*ir.Value, error) {
-	if 2*pad > kernel {
-		return nil, im.errorf("padding %d must be at most half the kernel %d", pad, kernel)
-	}
-	if shape[2] == 0 {
-		return nil, im.errorf("input of shape %s has no values to pad", shapeText(shape))
-	}
-	x, s4, err := im.lift(in, shape, 0)
-	if err != nil {
-		return nil, err
-	}
-	l := shape[2]
-	ends := make([]*ir.Value, 2)
-	for i, at := range []int64{0, l - 1} {
-		w := make([]float64, l)
+// padAxis pads x (shape s, rank 4) along axis (2 or 3) with begin and end
+// cells by nn.concat: zeros (broadcasts of *zero, made on first use), or
+// copies of the end values (edges; each an
+// nn.linear of the axis, moved last by nn.permute for H, by a one-hot row,
+// exact). With fewer copies a side than the kernel's cells, every max
+// pool window that holds a copy holds the end value it copies, so the
+// maxima are those over the values alone, as ONNX's padding of a max
+// pool, which it ignores.
+func (im *importer) padAxis(x *ir.Value, s []int64, axis int, begin, end int64, edges bool, zero **value) (*ir.Value, []int64, error) {
+	n := s[axis]
+	swap := ir.Attrs{intsAttr("perm", []int64{0, 1, 3, 2})}
+	zeros := map[int64]*ir.Value{} // equal runs of zeros are one value
+	cells := func(at, count int64) (*ir.Value, error) {
+		part := slices.Clone(s)
+		part[axis] = count
+		if !edges {
+			if z, ok := zeros[count]; ok {
+				return z, nil
+			}
+			if *zero == nil {
+				*zero = im.constValue(im.node.GetOutput()[0]+"_pad", []int64{}, []float64{0})
+			}
+			z, err := im.broadcast(*zero, part)
+			zeros[count] = z
+			return z, err
+		}
+		v, last := x, slices.Clone(s)
+		var err error
+		if axis == 2 {
+			last[2], last[3] = s[3], s[2]
+			if v, err = im.emit(nn.OpPermute, []*ir.Value{x}, last, swap); err != nil {
+				return nil, err
+			}
+		}
+		w := make([]float64, n)
 		w[at] = 1
-		name := im.addParams("", "", w, []int64{1, l}, []float64{0}, []int64{1})
-		e, err := im.emit(nn.OpLinear, []*ir.Value{x}, []int64{s4[0], s4[1], 1, 1}, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+		name := im.addParams("", "", w, []int64{1, n}, []float64{0}, []int64{1})
+		one := slices.Clone(last)
+		one[3] = 1
+		e, err := im.emit(nn.OpLinear, []*ir.Value{v}, one, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
 		if err != nil {
 			return nil, err
 		}
-		if ends[i], err = im.broadcast(&value{shape: []int64{s4[0], s4[1], 1, 1}, ssa: e}, []int64{s4[0], s4[1], 1, pad}); err != nil {
-			return nil, err
+		if axis == 2 {
+			one[2], one[3] = 1, one[2]
+			if e, err = im.emit(nn.OpPermute, []*ir.Value{e}, one, swap); err != nil {
+				return nil, err
+			}
 		}
+		return im.broadcast(&value{shape: one, ssa: e}, part)
 	}
-	return im.emit(nn.OpConcat, []*ir.Value{ends[0], x, ends[1]}, nil, ir.Attrs{intAttr("axis", 3)})
+	parts := []*ir.Value{x}
+	if begin > 0 {
+		b, err := cells(0, begin)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts = append([]*ir.Value{b}, parts...)
+	}
+	if end > 0 {
+		e, err := cells(n-1, end)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts = append(parts, e)
+	}
+	out := slices.Clone(s)
+	out[axis] += begin + end
+	y, err := im.emit(nn.OpConcat, parts, out, ir.Attrs{intAttr("axis", int64(axis))})
+	return y, out, err
 }
 
 // defineWindow makes a window node's result y ([N, C, H, W]) the node's
@@ -1293,25 +1379,35 @@ func (im *importer) defineWindow(y *ir.Value, spatial int) error {
 }
 
 // windowInput is a window node's input with the padding of a Pad node it
-// reads folded in; fills are the pad values the node accepts.
-func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, int64, error) {
+// reads folded in (extra, ONNX's order of the spatial pads, nil without
+// one); fills are the pad values the node accepts.
+func (im *importer) windowInput(fills ...float64) (*ir.Value, []int64, []int64, error) {
 	x := im.args[0]
-	var extra int64
+	var extra []int64
 	if x.pad != nil {
 		if !slices.Contains(fills, x.pad.fill) {
-			return nil, nil, 0, im.errorf("the pad value %v of Pad '%s' cannot be folded into this node", x.pad.fill, x.name)
+			return nil, nil, nil, im.errorf("the pad value %v of Pad '%s' cannot be folded into this node", x.pad.fill, x.name)
 		}
-		extra = x.pad.size
+		extra = x.pad.sides
 		x = x.pad.in
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, nil, err
 	}
 	if len(x.shape) != 3 && len(x.shape) != 4 {
-		return nil, nil, 0, im.errorf("input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
+		return nil, nil, nil, im.errorf("input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
 	}
 	return in, x.shape, extra, nil
+}
+
+// addPads is a + b entry by entry (b nil: a).
+func addPads(a, b []int64) []int64 {
+	out := slices.Clone(a)
+	for i := range b {
+		out[i] += b[i]
+	}
+	return out
 }
 
 // conv: Conv, grouped (depthwise: group = C) as well. A grouped weight
@@ -1336,7 +1432,7 @@ func (im *importer) conv() error {
 		return im.errorf("weight of shape %s does not fit an input of shape %s (group=%d)", shapeText(w.shape), shapeText(shape), g)
 	}
 	spatial := len(shape) - 2
-	kernel, stride, pad, err := im.window(w.shape[2:], spatial)
+	kernel, stride, pads, err := im.window(w.shape[2:], shape)
 	if err != nil {
 		return err
 	}
@@ -1356,12 +1452,9 @@ func (im *importer) conv() error {
 		}
 		bias = floatsOf(b)
 	}
-	pad += extra
-	if spatial == 1 {
-		if in, shape, err = im.lift(in, shape, pad); err != nil {
-			return err
-		}
-		pad = 0
+	in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), 0, kernel)
+	if err != nil {
+		return err
 	}
 	h, wd := shape[2]+2*pad-kernel[0], shape[3]+2*pad-kernel[1]
 	if h < 0 || wd < 0 {
@@ -1443,26 +1536,15 @@ func poolOp(kind string) func(*importer) error {
 			return err
 		}
 		spatial := len(shape) - 2
-		kernel, stride, pad, err := im.window(nil, spatial)
+		kernel, stride, pads, err := im.window(nil, shape)
 		if err != nil {
 			return err
 		}
-		if kind == nn.OpAvgPool2d {
-			if cip := im.attrInt("count_include_pad", 0); cip == 0 && pad != 0 {
-				return im.errorf("count_include_pad=0 with pads is not supported (nn.avg_pool2d counts the padding)")
-			}
-		}
-		pad += extra
-		if spatial == 1 {
-			if kind == nn.OpMaxPool2d && pad != 0 {
-				in, err = im.edgePadded(in, shape, pad, kernel[1])
-			} else {
-				in, _, err = im.lift(in, shape, pad)
-			}
-			if err != nil {
-				return err
-			}
-			pad = 0
+		exclude := kind == nn.OpAvgPool2d && im.attrInt("count_include_pad", 0) == 0 && slices.ContainsFunc(pads, func(p int64) bool { return p != 0 })
+		inShape := shape
+		in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), fill, kernel)
+		if err != nil {
+			return err
 		}
 		attrs := ir.Attrs{intsAttr("kernel", kernel), intAttr("stride", stride)}
 		if pad != 0 {
@@ -1472,8 +1554,67 @@ func poolOp(kind string) func(*importer) error {
 		if err != nil {
 			return err
 		}
+		if exclude {
+			if y, err = im.excludePadding(y, inShape, kernel, stride, pads, extra); err != nil {
+				return err
+			}
+		}
 		return im.defineWindow(y, spatial)
 	}
+}
+
+// excludePadding makes y, an nn.avg_pool2d's result [N, C, oh, ow] (an
+// average over the kernel's cells, padding included), ONNX's AveragePool
+// with count_include_pad=0, whose divisor is the cells inside the input:
+// y times kh·kw/inside per output position, an nn.mul by a constant
+// (exact for kernels whose products over inside counts are dyadic, as
+// 2x2 and 3x3 ones are). The zeros of a Pad node folded in (extra) count
+// as cells of the input, as they do in ONNX; the node's own pads do not.
+func (im *importer) excludePadding(y *ir.Value, shape, kernel []int64, stride int64, pads, extra []int64) (*ir.Value, error) {
+	out := y.Type.(*ir.TensorType).Shape
+	spatial := len(shape) - 2
+	// inside[a][i]: the cells of output i's window on axis a (of the 2-D
+	// H, W; a 1-D window's H is its unit axis) that are not the node's pads.
+	var inside [2][]int64
+	for a := range 2 {
+		inside[a] = make([]int64, out[2+a])
+		for i := range inside[a] {
+			inside[a][i] = 1
+		}
+	}
+	for d := range spatial {
+		a := d + 2 - spatial // the 2-D axis of spatial axis d
+		xb, xe := int64(0), int64(0)
+		if extra != nil {
+			xb, xe = extra[d], extra[spatial+d]
+		}
+		begin, n := pads[d], xb+shape[2+d]+xe
+		k := kernel[a]
+		for i := range inside[a] {
+			lo, hi := max(int64(i)*stride, begin), min(int64(i)*stride+k, begin+n)
+			inside[a][i] = max(hi-lo, 0)
+		}
+	}
+	factor := make([]float64, out[2]*out[3])
+	cells := float64(kernel[0] * kernel[1])
+	scaled := false
+	for i, h := range inside[0] {
+		for j, w := range inside[1] {
+			if h*w == 0 {
+				return nil, im.errorf("output (%d, %d) of the pool covers padding only: count_include_pad=0 divides by 0", i, j)
+			}
+			factor[i*int(out[3])+j] = cells / float64(h*w)
+			scaled = scaled || h*w != kernel[0]*kernel[1]
+		}
+	}
+	if !scaled {
+		return y, nil
+	}
+	v, err := im.binaryValue(nn.OpMul, &value{shape: out, ssa: y}, im.constValue(im.node.GetOutput()[0]+"_count", []int64{1, 1, out[2], out[3]}, factor))
+	if err != nil {
+		return nil, err
+	}
+	return v.ssa, nil
 }
 
 // globalAveragePool: GlobalAveragePool (and PyTorch's AdaptiveAvgPool2d(1))
@@ -1489,7 +1630,7 @@ func (im *importer) globalAveragePool() error {
 	shape := x.shape
 	switch len(shape) {
 	case 3:
-		if in, shape, err = im.lift(in, shape, 0); err != nil {
+		if in, shape, err = im.lift(in, shape); err != nil {
 			return err
 		}
 	case 4:
@@ -1511,8 +1652,9 @@ func (im *importer) globalAveragePool() error {
 }
 
 // pad: a constant Pad of the spatial dimensions of an [N, C, H, W] or
-// [N, C, L] value, equal on every side, with 0 or -inf, waiting for the
-// window node that reads it.
+// [N, C, L] value, with 0 or -inf, any number of cells on each side
+// (Keras's ZeroPadding2D((0, 1), (0, 1)) before a stride-2 convolution),
+// waiting for the window node that reads it.
 func (im *importer) pad() error {
 	if mode := im.attrString("mode", "constant"); mode != "constant" {
 		return im.errorf("mode=%s is not supported (only constant)", mode)
@@ -1526,30 +1668,30 @@ func (im *importer) pad() error {
 	if r != 3 && r != 4 || len(pads) != 2*r {
 		return im.errorf("only the padding of [N, C, L] and [N, C, H, W] values is supported (shape %s, pads %v)", shapeText(x.shape), pads)
 	}
-	p := pads[2]
 	for i, q := range pads {
-		if d := i % r; d < 2 && q != 0 || d >= 2 && q != p || p < 0 {
-			return im.errorf("pads=%v is not supported (the same padding on every side of the spatial dimensions)", pads)
+		if i%r < 2 && q != 0 || q < 0 {
+			return im.errorf("pads=%v is not supported (only non-negative padding of the spatial dimensions)", pads)
+		}
+		if q > math.MaxInt32 {
+			return im.errorf("pads=%v: every entry must lie in [0, %d]", pads, math.MaxInt32) // as the attribute's (attrRules)
 		}
 	}
-	if p > math.MaxInt32 {
-		return im.errorf("pads=%v: every entry must lie in [0, %d]", pads, math.MaxInt32) // as the attribute's (attrRules)
-	}
-	if p == 0 {
+	sides := append(slices.Clone(pads[2:r]), pads[r+2:]...)
+	if !slices.ContainsFunc(sides, func(p int64) bool { return p != 0 }) {
 		return im.alias(x)
 	}
 	shape := slices.Clone(x.shape)
 	for i := 2; i < r; i++ {
-		shape[i] += 2 * p
+		shape[i] += pads[i] + pads[r+i]
 	}
 	if x.pad != nil {
 		// A Pad of a Pad with the same value is one Pad.
 		if x.pad.fill != fill && !(math.IsNaN(fill) && math.IsNaN(x.pad.fill)) {
 			return im.errorf("a Pad with %v of a Pad with %v is not supported", fill, x.pad.fill)
 		}
-		return im.define(&value{shape: shape, pad: &padding{in: x.pad.in, size: x.pad.size + p, fill: fill}})
+		return im.define(&value{shape: shape, pad: &padding{in: x.pad.in, sides: addPads(x.pad.sides, sides), fill: fill}})
 	}
-	return im.define(&value{shape: shape, pad: &padding{in: x, size: p, fill: fill}})
+	return im.define(&value{shape: shape, pad: &padding{in: x, sides: sides, fill: fill}})
 }
 
 // padsAndFill reads a Pad node's pads and pad value: the attributes pads

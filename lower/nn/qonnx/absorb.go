@@ -252,6 +252,8 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		return ins[0].mapFn(func(g elemFn) elemFn { return append(slices.Clone(g), fnStep{curve: c}) }), nil
 	case kMatmul:
 		return a.matmul(ins[0], ins[1], shape)
+	case kLinear:
+		return a.selection(op, ins[0], shape)
 	case kConv2d:
 		return a.conv2d(op, ins[0], shape)
 	case kMaxPool2d, kAvgPool2d:
@@ -266,7 +268,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		}
 		return a.softmax(op, ins[0])
 	}
-	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.const, nn.matmul and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.sigmoid, nn.tanh, nn.softmax, nn.concat and shape nodes)")
+	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.const, nn.matmul and nn.conv2d by constants, nn.linear that picks elements, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.sigmoid, nn.tanh, nn.softmax, nn.concat and shape nodes)")
 }
 
 func maxRat(a, b *big.Rat) *big.Rat {

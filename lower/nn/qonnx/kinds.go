@@ -20,6 +20,7 @@ const (
 	kFloatQuant      = nn.OpFloatQuant
 	kGraph           = nn.OpGraph
 	kInv             = nn.OpInv
+	kLinear          = nn.OpLinear
 	kMatmul          = nn.OpMatmul
 	kMax             = nn.OpMax
 	kMaxPool2d       = nn.OpMaxPool2d

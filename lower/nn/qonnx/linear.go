@@ -182,6 +182,68 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 	return out, nil
 }
 
+// selection is nn.linear by a payload weight whose rows each pick one
+// element of the last axis (a one-hot row) and a zero bias: the importer's
+// copies of a row's end value, which pad a max pool on one side only
+// (Keras's 'same' pools, a padded MaxPool1d). Each output element is the
+// element it picks, its function and its code: the new graph applies the
+// same nn.linear to the codes (exact integers). Other linears (a float
+// network's Gemm) are not absorbed.
+func (a *absorber) selection(op *ir.Operation, x *val, shape []int64) (*val, error) {
+	key, _ := op.StringAttr("params")
+	n, m := x.shape[len(x.shape)-1], shape[len(shape)-1]
+	w, err := a.entry(key + ".weight")
+	if err != nil {
+		return nil, err
+	}
+	b, err := a.entry(key + ".bias")
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(w.Data)) != m*n || int64(len(b.Data)) != m {
+		return nil, fmt.Errorf("payload entries '%s.weight' and '.bias' do not fit [%d, %d] and [%d]", key, m, n, m)
+	}
+	pick := make([]int64, m)
+	for j := range m {
+		pick[j] = -1
+		for i, v := range w.Data[j*n : (j+1)*n] {
+			switch {
+			case v == 1 && pick[j] < 0:
+				pick[j] = int64(i)
+			case v != 0:
+				pick[j] = -2
+			}
+		}
+		if pick[j] < 0 || b.Data[j] != 0 {
+			return nil, fmt.Errorf("only an nn.linear whose weight rows each pick one element (one 1, zeros elsewhere) and whose bias is 0 is absorbed: row %d is not one", j)
+		}
+	}
+	rows := int64(len(x.fn)) / n
+	if x.isConst() {
+		rows = int64(len(x.konst)) / n
+	}
+	at := func(r, j int64) int64 { return r*n + pick[j] }
+	if x.isConst() {
+		out := &val{shape: shape, konst: make([]*big.Rat, 0, rows*m)}
+		for r := range rows {
+			for j := range m {
+				out.konst = append(out.konst, x.konst[at(r, j)])
+			}
+		}
+		return out, nil
+	}
+	out := *x
+	out.shape = shape
+	out.fn = make([]elemFn, 0, rows*m)
+	for r := range rows {
+		for j := range m {
+			out.fn = append(out.fn, x.fn[at(r, j)])
+		}
+	}
+	out.code, err = nn.Node(a.b, kLinear, []*ir.Value{x.code}, ir.Tensor(shape, f64), op.Attrs)
+	return &out, err
+}
+
 // constMatmul is the exact product of two constant matrices.
 func constMatmul(x, w *val, shape []int64) *val {
 	m, k, p := x.shape[0], x.shape[1], w.shape[1]

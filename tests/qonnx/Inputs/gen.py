@@ -253,6 +253,23 @@ def conv2d(x, w, pads, strides, zero, group=1):
     return y
 
 
+def window_pads(a, spatial_shape, kernel, strides):
+    """A window node's pads in ONNX's order (begins, then ends): its pads
+    attribute, or those auto_pad SAME_UPPER / SAME_LOWER gives (ceil(size /
+    stride) outputs, the odd cell at the end for UPPER)."""
+    ap = a.get("auto_pad", "NOTSET")
+    d = len(kernel)
+    if ap in ("SAME_UPPER", "SAME_LOWER"):
+        begins, ends = [], []
+        for size, k, s in zip(spatial_shape, kernel, strides):
+            total = max((-(-size // s) - 1) * s + k - size, 0)
+            small, big = total // 2, total - total // 2
+            begins.append(small if ap == "SAME_UPPER" else big)
+            ends.append(big if ap == "SAME_UPPER" else small)
+        return begins + ends
+    return list(a.get("pads", [0] * 2 * d))
+
+
 def attrs_of(node):
     out = {}
     for a in node.attribute:
@@ -345,8 +362,10 @@ def evaluate(model, x, ar, stop_before_softmax=False):
                 y = y + T(ins[2]).reshape(1, -1, 1, 1)
             val[o] = y.reshape(y.shape[0], y.shape[1], -1)
         elif op == "Conv":
-            pads = a.get("pads", [0, 0, 0, 0])
-            y = conv2d(T(ins[0]), T(ins[1]), pads, a.get("strides", [1, 1]), zero(ar), a.get("group", 1))
+            v, w = T(ins[0]), T(ins[1])
+            st = a.get("strides", [1, 1])
+            pads = window_pads(a, v.shape[2:], w.shape[2:], st)
+            y = conv2d(v, w, pads, st, zero(ar), a.get("group", 1))
             if len(ins) > 2 and ins[2]:
                 y = y + T(ins[2]).reshape(1, -1, 1, 1)
             val[o] = y
@@ -361,11 +380,11 @@ def evaluate(model, x, ar, stop_before_softmax=False):
         elif op == "AveragePool":  # taps summed row by row from zero, then divided by the kernel's cells (count_include_pad=1), as the evaluator does
             v = T(ins[0])
             k, st = list(a["kernel_shape"]), list(a.get("strides", [1] * len(a["kernel_shape"])))
-            pads = list(a.get("pads", [0] * 2 * len(k)))
-            assert not any(pads) or a.get("count_include_pad", 0) == 1
+            pads = window_pads(a, v.shape[2:], k, st)
             v4 = v.reshape(v.shape[0], v.shape[1], 1, -1) if v.ndim == 3 else v
             if v.ndim == 3:
                 k, st, pads = [1] + k, [1] + st, [0, pads[0], 0, pads[1]]
+            shape4 = v4.shape
             v4 = np.pad(v4, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])), constant_values=zero(ar))
             oh, ow = (v4.shape[2] - k[0]) // st[0] + 1, (v4.shape[3] - k[1]) // st[1] + 1
             acc = np.full(v4.shape[:2] + (oh, ow), zero(ar), dtype=v4.dtype)
@@ -374,10 +393,21 @@ def evaluate(model, x, ar, stop_before_softmax=False):
                     acc = acc + v4[:, :, di : di + st[0] * oh : st[0], dj : dj + st[1] * ow : st[1]]
             n = k[0] * k[1]
             acc = acc / Fraction(n) if ar.exact else acc / n
+            if a.get("count_include_pad", 0) == 0 and any(pads):
+                # the importer's excludePadding: times n / (cells inside), a float64 constant
+                inside = [[max(min(i * st[ax] + k[ax], pads[ax] + shape4[2 + ax]) - max(i * st[ax], pads[ax]), 0) for i in range(m)]
+                          for ax, m in ((0, oh), (1, ow))]
+                f = np.array([[np.float64(n) / (hi * wi) for wi in inside[1]] for hi in inside[0]])
+                acc = acc * ar.const(f) if ar.exact else acc * f
             val[o] = acc.reshape(v.shape[:2] + (ow,)) if v.ndim == 3 else acc
-        elif op == "MaxPool":  # unpadded, on [N, C, L] or [N, C, H, W]
+        elif op == "MaxPool":  # on [N, C, L] or [N, C, H, W]; padding cells ignored (-inf)
             v = T(ins[0])
             k, st = a["kernel_shape"], a.get("strides", [1] * len(a["kernel_shape"]))
+            pads = window_pads(a, v.shape[2:], k, st)
+            if any(pads):  # padding cells never win: -inf, or in exact arithmetic a value below every other
+                d = len(k)
+                low = Fraction(-10**30) if ar.exact else -np.inf
+                v = np.pad(v, ((0, 0), (0, 0)) + tuple((pads[i], pads[d + i]) for i in range(d)), constant_values=low)
             if v.ndim == 3:
                 n = (v.shape[2] - k[0]) // st[0] + 1
                 val[o] = np.stack([v[:, :, i * st[0] : i * st[0] + k[0]].max(axis=2) for i in range(n)], axis=2)
@@ -412,6 +442,12 @@ def evaluate(model, x, ar, stop_before_softmax=False):
         elif op == "Tanh":
             v = T(ins[0])
             val[o] = np.vectorize(lambda u: Fraction(float(np.tanh(float(u)))), otypes=[object])(v) if ar.exact else np.tanh(v)
+        elif op == "Pad":  # constant, pads and value as inputs (opset 11+)
+            v = T(ins[0])
+            p = [int(q) for q in raw[ins[1]]]
+            r = v.ndim
+            fill = f64(ins[2]).item() if len(ins) > 2 and ins[2] else 0.0
+            val[o] = np.pad(v, tuple((p[i], p[r + i]) for i in range(r)), constant_values=ar.const(np.float64(fill)) if ar.exact else fill)
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
@@ -1261,6 +1297,45 @@ def random_swish(rng, idx):
     return make(b, f"swish{idx}", shape, "x", h, [("", 14), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_keras(rng, idx):
+    """CNNs padded as Keras writes them ('same' padding through tf2onnx, a
+    ZeroPadding2D): the input [1, c, hw, hw] quantized; a 3x3 Conv of
+    stride 2 by 4-bit weights whose padding falls on one side (auto_pad
+    SAME_UPPER on 8x8 for idx 0 and 2, pads [0, 0, 1, 1] on 6x6 for 1, a
+    Pad node of one cell at the end of H and W before an unpadded Conv on
+    6x6 for 3), Relu and a quantizer; then a pool: for 0 a MaxPool of 3,
+    stride 2, SAME_UPPER (one cell at the end), for 1 a MaxPool of 2,
+    stride 2, pads [0, 0, 1, 1], for 2 an AveragePool of 3, stride 1,
+    SAME_UPPER, excluding its padding (Keras's 'same' average), for 3 an
+    AveragePool of 2, stride 2, pads 1, excluding its padding; a
+    quantizer, Flatten and the quantized head."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    c, hw = int(rng.integers(1, 3)), [8, 6, 8, 6][idx]
+    shape = [1, c, hw, hw]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 6)
+    oc = int(rng.integers(2, 4))
+    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1))
+    Wq = weight4(b, rng, (oc, c, 3, 3), ws, MODES[(idx + 1) % 7], dom)
+    if idx == 3:
+        h = b.node("Pad", [h, b.init(np.array([0, 0, 0, 0, 0, 0, 1, 1], np.int64), "pads", dtype=np.int64)])
+        h = b.node("Conv", [h, Wq], kernel_shape=[3, 3], strides=[2, 2])
+    elif idx == 1:
+        h = b.node("Conv", [h, Wq], kernel_shape=[3, 3], strides=[2, 2], pads=[0, 0, 1, 1])
+    else:
+        h = b.node("Conv", [h, Wq], kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER")
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, bool(idx % 2))
+    pool = [("MaxPool", dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER")),
+            ("MaxPool", dict(kernel_shape=[2, 2], strides=[2, 2], pads=[0, 0, 1, 1])),
+            ("AveragePool", dict(kernel_shape=[3, 3], auto_pad="SAME_UPPER", count_include_pad=0)),
+            ("AveragePool", dict(kernel_shape=[2, 2], strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=0))][idx]
+    h = b.node(pool[0], [h], **pool[1])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 3) % 7], dom, idx % 2 == 0)
+    h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 4) % 7], dom)
+    return make(b, f"keras{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1313,6 +1388,7 @@ def main():
     builders += [(f"mobile{i}", (lambda i: lambda r: random_mobile(r, i))(i)) for i in range(12, 14)]
     builders += [("conv1d4", lambda r: random_conv1d(r, 4))]
     builders += [(f"swish{i}", (lambda i: lambda r: random_swish(r, i))(i)) for i in range(4)]
+    builders += [(f"keras{i}", (lambda i: lambda r: random_keras(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

@@ -215,6 +215,77 @@ def train_bn_mlp():
     return model
 
 
+class Pads(nn.Module):
+    """Padding as Keras and PyTorch users write it: ZeroPad2d((0, 1, 0, 1))
+    before a stride-2 Conv2d (Keras's 'same' downsampling), an AvgPool2d
+    that excludes its padding (count_include_pad=False: Keras's 'same'
+    average), a -inf ConstantPad2d on two sides only before a MaxPool2d,
+    and a stride-2 AvgPool2d excluding its padding."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(2, 3, 3, stride=2)
+        self.avg = nn.AvgPool2d(3, stride=1, padding=1, count_include_pad=False)
+        self.avg2 = nn.AvgPool2d(2, stride=2, padding=1, count_include_pad=False)
+
+    def forward(self, x):  # [N, 2, 8, 8]
+        y = torch.relu(self.c(nn.functional.pad(x, (0, 1, 0, 1))))  # [N, 3, 4, 4]
+        y = self.avg(y)
+        y = nn.functional.max_pool2d(nn.functional.pad(y, (1, 0, 1, 0), value=float("-inf")), 2, 2)  # [N, 3, 2, 2]
+        return self.avg2(y)  # [N, 3, 2, 2]
+
+
+class Pads1D(nn.Module):
+    """The 1-D forms: a ConstantPad1d((0, 2)) before a Conv1d, an AvgPool1d
+    of stride 2 excluding its padding."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv1d(2, 3, 3)
+        self.avg = nn.AvgPool1d(3, stride=2, padding=1, count_include_pad=False)
+
+    def forward(self, x):  # [N, 2, 9]
+        return self.avg(torch.relu(self.c(nn.functional.pad(x, (0, 2)))))  # [N, 3, 5]
+
+
+def same_pads():
+    """ONNX's auto_pad, which PyTorch 1.13 does not write (tf2onnx may):
+    a Conv of stride 2 with SAME_UPPER on 6x6 (its padding at the end),
+    Relu, a MaxPool of 3 with stride 2 and SAME_LOWER (at the beginning),
+    an AveragePool of 3 with SAME_UPPER excluding its padding. The
+    reference is PyTorch's on the explicitly padded input (pads from
+    ONNX's formula, the odd cell at the end for UPPER)."""
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    b = rng.standard_normal(3).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="Conv_0", auto_pad="SAME_UPPER", strides=[2, 2]),
+        helper.make_node("Relu", ["c"], ["r"], name="Relu_1"),
+        helper.make_node("MaxPool", ["r"], ["m"], name="MaxPool_2", kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_LOWER"),
+        helper.make_node("AveragePool", ["m"], ["y"], name="AveragePool_3", kernel_shape=[3, 3], auto_pad="SAME_UPPER"),
+    ]
+    inits = [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.ravel()), helper.make_tensor("b", TensorProto.FLOAT, b.shape, b)]
+    g = helper.make_graph(nodes, "same", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 6])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 2, 2])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    path = os.path.join(HERE, "same.onnx")
+    onnx.save(m, path)
+    F = torch.nn.functional
+    x = torch.from_numpy(rng.standard_normal((SAMPLES, 1, 2, 6, 6)).astype(np.float32))
+    ys = []
+    for s in x:
+        # Conv: 6 -> 3 at stride 2 needs (3-1)*2 + 3 - 6 = 1 cell: at the end.
+        c = torch.relu(F.conv2d(F.pad(s, (0, 1, 0, 1)), torch.from_numpy(w), torch.from_numpy(b), stride=2))
+        # MaxPool: 3 -> 2 at stride 2 needs (2-1)*2 + 3 - 3 = 2 cells: 1 and 1.
+        p = F.max_pool2d(F.pad(c, (1, 1, 1, 1), value=float("-inf")), 3, 2)
+        # AveragePool: 2 -> 2 at stride 1 needs 2 cells: 1 and 1; the mean of the cells inside.
+        total = F.avg_pool2d(F.pad(p, (1, 1, 1, 1)), 3, 1, divisor_override=1)
+        count = F.avg_pool2d(F.pad(torch.ones_like(p), (1, 1, 1, 1)), 3, 1, divisor_override=1)
+        ys.append(total / count)
+    write("same", path, x.numpy(), torch.stack(ys).numpy())
+
+
 def save(name, model, samples, opset=13, **kw):
     """Exports model on one sample's shape and writes the samples and
     PyTorch's outputs."""
@@ -280,8 +351,8 @@ def hand_made():
 
 def bad_models():
     """Models the importer refuses, naming the node: a batch norm in
-    training mode, a Clip bound of two values, a 1-D max pool padded by more
-    than half its kernel."""
+    training mode, a Clip bound of two values, a 1-D max pool padded by as
+    many cells as its kernel has."""
     c = [helper.make_tensor(n, TensorProto.FLOAT, [2], [1.0, 0.5]) for n in "gbmv"]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
@@ -289,7 +360,7 @@ def bad_models():
         ("bad-bn-training", helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"], name="bn1",
                                              training_mode=1), c),
         ("bad-clip-bound", helper.make_node("Clip", ["x", "g"], ["y"], name="clamp"), c[:1]),
-        ("bad-maxpool1d-pad", helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3], pads=[2, 2]), []),
+        ("bad-maxpool1d-pad", helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3], pads=[3, 3]), []),
     ]:
         g = helper.make_graph([node], name, [x], [y], inits)
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)]), os.path.join(HERE, name + ".onnx"))
@@ -336,6 +407,8 @@ def main():
     hand_made()
     bad_models()
     mobile()
+    pads()
+    same_pads()
 
 
 def mobile():
@@ -343,6 +416,13 @@ def mobile():
     m = Mobile()
     randomize_bn(m, 6)
     save("mobile", m, torch.randn(SAMPLES, 1, 2, 8, 8))
+
+
+def pads():
+    torch.manual_seed(9)
+    save("pads", Pads(), torch.randn(SAMPLES, 1, 2, 8, 8))
+    torch.manual_seed(10)
+    save("pads1d", Pads1D(), torch.randn(SAMPLES, 1, 2, 9))
 
 
 if __name__ == "__main__":
