@@ -45,7 +45,7 @@ var extraNamers = map[string]struct {
 		[]string{"nn.const", "nn.add", "nn.sub", "nn.mul", "nn.max", "nn.min", "nn.relu", "nn.tanh", "nn.sigmoid", "nn.sqrt",
 			"nn.exp", "nn.log", "nn.abs", "nn.sin", "nn.cos", "nn.inv", "nn.linear", "nn.matmul", "nn.conv2d",
 			"nn.max_pool2d", "nn.avg_pool2d", "nn.softmax", "nn.layer_norm", "nn.reduce_sum", "nn.reduce_mean",
-			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat", "nn.quant", "nn.bipolar_quant", "nn.trunc", "nn.float_quant"},
+			"nn.permute", "nn.broadcast_to", "nn.reshape", "nn.concat", "nn.quant", "nn.bipolar_quant", "nn.trunc", "nn.float_quant", "nn.multithreshold"},
 		"the ONNX importer translates each ONNX operator into the nn node kinds that compute it",
 	},
 	"lower/nn/qonnx/kinds.go": {
@@ -53,7 +53,7 @@ var extraNamers = map[string]struct {
 			"nn.matmul", "nn.max", "nn.min", "nn.mul", "nn.permute", "nn.quant", "nn.relu", "nn.reshape", "nn.return",
 			"nn.softmax", "nn.sub", "nn.swap_first_two", "nn.transpose3d_last_two", "nn.trunc",
 			"nn.exp", "nn.max_pool2d", "nn.reduce_sum", "nn.conv2d", "nn.avg_pool2d", "nn.concat", "nn.float_quant", "nn.sigmoid", "nn.tanh",
-			"nn.linear"},
+			"nn.linear", "nn.multithreshold"},
 		"nn-absorb-quant absorbs the QONNX quantizers, affine and shape kinds of a float graph into a quantized graph of integer nodes (its one file that names nn operations)",
 	},
 	"passes/promote/rewrite.go": {

@@ -123,3 +123,54 @@ func floatQuantize(n *node) (*tensor.Tensor, error) {
 		return s.FloatQuantValue(x, p[0], p[1])
 	})
 }
+
+// multiThreshold is nn.multithreshold: QONNX's multithreshold, with the
+// payload entry params.thresholds (Thresholds).
+func multiThreshold(n *node) (*tensor.Tensor, error) {
+	m, err := nn.MultiThresholdOf(n.op)
+	if err != nil {
+		return nil, err
+	}
+	key := n.params() + ".thresholds"
+	t, ok := n.payload[key]
+	if !ok || t == nil {
+		return nil, fmt.Errorf("the payload has no entry '%s'", key)
+	}
+	x, y := n.ins[0], n.result()
+	row, err := Thresholds(t, key, x.Shape, m.Axis)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range x.Data {
+		y.Data[i] = m.Value(nn.Count(v, row(i)))
+	}
+	return y, nil
+}
+
+// Thresholds checks nn.multithreshold's payload entry t (named key) for an
+// input of the given shape with its channels along axis: [C, T], C the
+// input's size along the axis or 1 (one row for every channel), no NaN.
+// It returns each element's row of thresholds, by the element's flat
+// index.
+func Thresholds(t *tensor.Tensor, key string, shape []int64, axis int) (func(i int) []float64, error) {
+	if len(t.Shape) != 2 {
+		return nil, fmt.Errorf("payload entry '%s' has shape %s, but thresholds are [C, T]", key, tensor.ShapeText(t.Shape))
+	}
+	c, k := t.Shape[0], t.Shape[1]
+	if c != 1 && c != shape[axis] {
+		return nil, fmt.Errorf("payload entry '%s' has %d rows, but the input has %d channels along axis %d (give one row for all, or one per channel)", key, c, shape[axis], axis)
+	}
+	for i, v := range t.Data {
+		if err := nn.CheckThreshold(v); err != nil {
+			return nil, fmt.Errorf("payload entry '%s', element %d: %v", key, i, err)
+		}
+	}
+	inner := tensor.NumElements(shape[axis+1:])
+	return func(i int) []float64 {
+		ch := int64(0)
+		if c > 1 {
+			ch = int64(i) / inner % shape[axis]
+		}
+		return t.Data[ch*k : (ch+1)*k]
+	}, nil
+}

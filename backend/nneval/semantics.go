@@ -41,10 +41,11 @@ func init() {
 		nn.OpReturn: {ends: true},
 
 		// QONNX's quantizers (qonnx.go), on the scalar rules of dialect/nn.
-		nn.OpQuant:        {eval: quantize},
-		nn.OpBipolarQuant: {eval: bipolarQuantize},
-		nn.OpTrunc:        {eval: truncate},
-		nn.OpFloatQuant:   {eval: floatQuantize},
+		nn.OpQuant:          {eval: quantize},
+		nn.OpBipolarQuant:   {eval: bipolarQuantize},
+		nn.OpTrunc:          {eval: truncate},
+		nn.OpFloatQuant:     {eval: floatQuantize},
+		nn.OpMultiThreshold: {eval: multiThreshold},
 		// nn.requantize belongs to quantized graphs (exactOps); their
 		// float reading quantizes nothing.
 		nn.OpRequantize: {eval: identity},

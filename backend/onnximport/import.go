@@ -647,8 +647,9 @@ func (im *importer) addPayload(name string, shape []int64, data []float64) strin
 
 // paramSuffixes are the suffixes of the payload entries a node's params
 // attribute names: nn.linear's and nn.conv2d's .weight and .bias, the QONNX
-// quantizers' .scale, .zero_point and .output_scale (dialect/nn/qonnx.go).
-var paramSuffixes = []string{".weight", ".bias", ".scale", ".zero_point", ".output_scale", ".max_val"}
+// quantizers' .scale, .zero_point, .output_scale, .max_val and
+// .thresholds (dialect/nn/qonnx.go).
+var paramSuffixes = []string{".weight", ".bias", ".scale", ".zero_point", ".output_scale", ".max_val", ".thresholds"}
 
 // takenAsPrefix: key.weight, key.scale or another entry of paramSuffixes is
 // in the payload (a const named like a node's parameters would not clash,

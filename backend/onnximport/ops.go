@@ -2227,8 +2227,8 @@ func (im *importer) concat() error {
 var qonnxDomains = map[string]bool{"finn.custom_op.general": true, "qonnx.custom_op.general": true, "onnx.brevitas": true}
 
 // qonnxOperators are the supported operators of qonnxDomains (IntQuant is
-// QONNX's newer name of Quant); every other operator of those domains
-// (MultiThreshold...) is an error.
+// QONNX's newer name of Quant); every other operator of those domains is
+// an error.
 var qonnxOperators = map[string]operator{
 	"Quant":        quantOperator,
 	"IntQuant":     quantOperator,
@@ -2238,6 +2238,8 @@ var qonnxOperators = map[string]operator{
 			{at: 2, what: "exponent bit width", is: constValue, need: true}, {at: 3, what: "mantissa bit width", is: constValue, need: true},
 			{at: 4, what: "exponent bias", is: constValue, need: true}, {at: 5, what: "max_val", is: constValue, need: true}},
 		run: (*importer).floatQuant},
+	"MultiThreshold": {attrs: attrs{"out_dtype": kindString, "out_scale": kindFloat, "out_bias": kindFloat, "data_layout": kindString},
+		min: 2, max: 2, in: []input{{at: 1, what: "thresholds", is: constValue, need: true}}, run: (*importer).multiThreshold},
 	"Trunc": {attrs: quantAttrs, min: 5, max: 6, in: []input{scaleInput, zeroPointInput, {at: 3, what: "input bit width", is: constValue, need: true},
 		{at: 4, what: "output scale", is: constValue, need: true, arity: 6},
 		{at: 4, what: "output bit width", is: constValue, need: true, arity: 5},
@@ -2465,6 +2467,62 @@ func (im *importer) floatQuant() error {
 	}
 	attrs = append(attrs, ir.NamedAttr{Name: nn.RoundingAttr, Value: &ir.StringAttr{Value: im.rounding("ROUND")}})
 	return im.quantizer(nn.OpFloatQuant, map[string]*constant{".scale": scale, ".max_val": maxVal}, attrs)
+}
+
+// multiThreshold: QONNX's MultiThreshold (FINN's streamlined activations)
+// is nn.multithreshold, its thresholds [C, T] the payload entry
+// params.thresholds. The channel axis is QONNX's: 1 for [N, C] and NCHW
+// [N, C, H, W], 3 for NHWC, the last for other ranks (which QONNX reshapes
+// to [-1, C]). out_dtype only types the output in QONNX: its values are
+// out_scale·count + out_bias.
+func (im *importer) multiThreshold() error {
+	x, t := im.args[0], im.consts[1]
+	r := len(x.shape)
+	layout := im.attrString("data_layout", "NCHW")
+	if layout != "NCHW" && layout != "NHWC" {
+		return im.errorf("data_layout=%s is not supported (NCHW or NHWC)", layout)
+	}
+	if r == 0 {
+		return im.errorf("the input has no channel axis (rank 0)")
+	}
+	axis := 1
+	switch {
+	case r == 4 && layout == "NHWC":
+		axis = 3
+	case r != 2 && r != 4:
+		axis = r - 1
+	}
+	if len(t.shape) != 2 || t.shape[0] != 1 && t.shape[0] != x.shape[axis] {
+		return im.errorf("the thresholds of shape %s must be [C, T] with C = 1 or the input's %d channels (axis %d of %s)", shapeText(t.shape), x.shape[axis], axis, shapeText(x.shape))
+	}
+	for k := range t.len() {
+		if err := nn.CheckThreshold(t.float(k)); err != nil {
+			return im.errorf("the thresholds, element %d: %v", k, err)
+		}
+	}
+	attrs := ir.Attrs{intAttr("axis", int64(axis))}
+	for _, a := range []struct {
+		name string
+		def  float64
+	}{{nn.OutScaleAttr, 1}, {nn.OutBiasAttr, 0}} {
+		v := im.attrFloat(a.name, a.def)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return im.errorf("%s=%v must be finite", a.name, v)
+		}
+		attrs = append(attrs, ir.NamedAttr{Name: a.name, Value: &ir.FloatAttr{Value: v, Type: f64}})
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	name := im.freshPrefix(keyOf(im.nodeName()))
+	im.addEntry(name+".thresholds", t.shape, floatsOf(t))
+	attrs = append(attrs, ir.NamedAttr{Name: "params", Value: &ir.StringAttr{Value: name}})
+	y, err := im.emit(nn.OpMultiThreshold, []*ir.Value{in}, x.shape, attrs)
+	if err != nil {
+		return err
+	}
+	return im.defineSSA(y)
 }
 
 // trunc: QONNX's Trunc is nn.trunc: version 1 with five inputs (x, scale,

@@ -16,7 +16,7 @@
 //	reduce.go       nn.reduce_sum, nn.reduce_mean, nn.sum
 //	shape.go        nn.permute, nn.broadcast_to, nn.reshape, nn.flatten, nn.concat, nn.swap_first_two, nn.transpose3d_last_two
 //	loss.go         nn.mse_loss
-//	qonnx.go        nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant (QONNX's quantizers; qonnxround.go: their scalar rules)
+//	qonnx.go        nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.multithreshold (QONNX's quantizers; qonnxround.go: their scalar rules)
 //	requant.go      nn.requantize (rounding and saturation in a quantized graph)
 //	quantized.go    the rules of quantized graphs and each kind's role in them
 //
@@ -259,13 +259,20 @@ func (n *node) intAttr(name string) (*big.Int, error) {
 }
 
 // axis reads the axis attribute: an integer in [0, rank).
-func (n *node) axis(rank int) (int, error) {
+func (n *node) axis(rank int) (int, error) { return n.axisOr(-1, rank) }
+
+// axisOr is axis with def when the attribute is absent (def < 0: it is
+// required).
+func (n *node) axisOr(def int64, rank int) (int, error) {
 	v, err := n.intAttr("axis")
 	if err != nil {
 		return 0, err
 	}
-	if v == nil {
+	if v == nil && def < 0 {
 		return 0, errors.New("requires attribute 'axis'")
+	}
+	if v == nil {
+		v = big.NewInt(def)
 	}
 	if v.Sign() < 0 {
 		return 0, fmt.Errorf("axis must be non-negative, but got %s", v)

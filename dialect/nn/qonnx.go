@@ -3,6 +3,7 @@ package nn
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -10,9 +11,10 @@ import (
 	"github.com/otir-dev/otir/ir"
 )
 
-// QONNX quantizers: nn.quant, nn.bipolar_quant, nn.trunc and
-// nn.float_quant, the operators Quant, BipolarQuant, Trunc and FloatQuant
-// (minifloat) of QONNX (domains finn.custom_op.general,
+// QONNX quantizers: nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant
+// and nn.multithreshold, the operators Quant, BipolarQuant, Trunc,
+// FloatQuant (minifloat) and MultiThreshold (FINN's thresholds) of QONNX
+// (domains finn.custom_op.general,
 // qonnx.custom_op.general, onnx.brevitas) as float-graph nodes. Their
 // scales and zero points are payload entries (params.scale,
 // params.zero_point, and for a version-2 trunc params.output_scale), each
@@ -25,10 +27,11 @@ import (
 
 // Operation names of the family.
 const (
-	OpQuant        = "nn.quant"
-	OpBipolarQuant = "nn.bipolar_quant"
-	OpTrunc        = "nn.trunc"
-	OpFloatQuant   = "nn.float_quant"
+	OpQuant          = "nn.quant"
+	OpBipolarQuant   = "nn.bipolar_quant"
+	OpTrunc          = "nn.trunc"
+	OpFloatQuant     = "nn.float_quant"
+	OpMultiThreshold = "nn.multithreshold"
 )
 
 // RoundingModes are QONNX's rounding modes, the words of the attribute
@@ -47,6 +50,8 @@ const (
 	ExpBitsAttr  = "exponent_bits"
 	ManBitsAttr  = "mantissa_bits"
 	ExpBiasAttr  = "exponent_bias"
+	OutScaleAttr = "out_scale"
+	OutBiasAttr  = "out_bias"
 )
 
 // The bounds of a minifloat format (nn.float_quant): an exponent of at most
@@ -120,12 +125,21 @@ var qonnxFamily = family{
 				{Name: ExpBiasAttr, Kind: ir.AttrInt, Doc: "the exponent bias, in [-256, 256]"},
 				roundingAttr("ROUND")},
 			Verify: nodeHook(checkFloatQuant), Infer: inferWith(checkFloatQuant), Format: formatUnary},
+		{Name: OpMultiThreshold, Summary: "QONNX MultiThreshold: out_scale·(the number of its channel's thresholds that x reaches) + out_bias",
+			Operands: unaryOperand, Results: outputResult, Parents: graphParent,
+			Attrs: []ir.AttrDef{
+				{Name: "params", Kind: ir.AttrString, Doc: "the payload prefix: params.thresholds, [C, T]: a row of thresholds per channel of axis (C its size), or one row for every channel"},
+				{Name: "axis", Kind: ir.AttrInt, Optional: true, Doc: "the channel axis (default 1)"},
+				{Name: OutScaleAttr, Kind: ir.AttrFloat, Optional: true, Doc: "the factor of the count (default 1.0)"},
+				{Name: OutBiasAttr, Kind: ir.AttrFloat, Optional: true, Doc: "the offset added (default 0.0)"}},
+			Verify: nodeHook(checkMultiThreshold), Infer: inferWith(checkMultiThreshold), Format: formatUnary},
 	},
 	quant: map[string]quantRule{
-		OpQuant:        {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
-		OpBipolarQuant: {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
-		OpTrunc:        {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
-		OpFloatQuant:   {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpQuant:          {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpBipolarQuant:   {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpTrunc:          {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpFloatQuant:     {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
+		OpMultiThreshold: {role: QuantForbidden, why: "a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic"},
 	},
 }
 
@@ -203,6 +217,77 @@ func checkFloatQuant(n *node) ([]int64, error) {
 		return nil, err
 	}
 	return n.ins[0].Shape, nil
+}
+
+// checkMultiThreshold: a payload name, the channel axis, a finite
+// out_scale and out_bias; the result has the input's shape.
+func checkMultiThreshold(n *node) ([]int64, error) {
+	if err := n.params(); err != nil {
+		return nil, err
+	}
+	if _, err := n.axisOr(1, len(n.ins[0].Shape)); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{OutScaleAttr, OutBiasAttr} {
+		f, err := n.float(name, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !finite(f) {
+			return nil, fmt.Errorf("%s must be finite, but got %v", name, f)
+		}
+	}
+	return n.ins[0].Shape, nil
+}
+
+// MultiThreshold is what an nn.multithreshold computes: per element, the
+// number n of its channel's thresholds t (along Axis) with x ≥ t, as
+// OutScale·n + OutBias (QONNX's multithreshold).
+type MultiThreshold struct {
+	Axis              int
+	OutScale, OutBias float64
+}
+
+// MultiThresholdOf reads a verified nn.multithreshold op.
+func MultiThresholdOf(op *ir.Operation) (MultiThreshold, error) {
+	m := MultiThreshold{Axis: 1, OutScale: 1}
+	if op.Name != OpMultiThreshold {
+		return m, fmt.Errorf("'%s' is not nn.multithreshold", op.Name)
+	}
+	if a, ok := op.IntAttr("axis"); ok {
+		m.Axis = int(a)
+	}
+	if f, ok := op.Attr(OutScaleAttr).(*ir.FloatAttr); ok && f != nil {
+		m.OutScale = f.Value
+	}
+	if f, ok := op.Attr(OutBiasAttr).(*ir.FloatAttr); ok && f != nil {
+		m.OutBias = f.Value
+	}
+	return m, nil
+}
+
+// Count is the number of thresholds that x reaches (x ≥ t; a NaN reaches
+// none).
+func Count(x float64, thresholds []float64) int {
+	n := 0
+	for _, t := range thresholds {
+		if x >= t {
+			n++
+		}
+	}
+	return n
+}
+
+// Value is the output for count n: OutScale·n + OutBias in float64.
+func (m MultiThreshold) Value(n int) float64 { return m.OutScale*float64(n) + m.OutBias }
+
+// CheckThreshold is the rule of a threshold: not NaN (±inf: never or
+// always reached).
+func CheckThreshold(v float64) error {
+	if math.IsNaN(v) {
+		return errors.New("a threshold must not be NaN")
+	}
+	return nil
 }
 
 // FloatQuantSpecOf reads the format of a verified nn.float_quant op.

@@ -22,7 +22,7 @@ var specKinds = []string{
 
 // extensionKinds are otir's node kinds beyond the spec (docs/nn.md): the
 // QONNX quantizers and nn.requantize.
-var extensionKinds = []string{"nn.quant", "nn.bipolar_quant", "nn.trunc", "nn.float_quant", "nn.requantize"}
+var extensionKinds = []string{"nn.quant", "nn.bipolar_quant", "nn.trunc", "nn.float_quant", "nn.multithreshold", "nn.requantize"}
 
 // Every node kind of the specification has a record, and the dialect has no
 // other operation than those and nn.graph.

@@ -100,6 +100,38 @@ nn.graph @float_quant_mantissa(%x: tensor<4xf64>) -> tensor<4xf64> {
 
 // -----
 
+nn.graph @multithreshold_axis(%x: tensor<2x4xf64>) -> tensor<2x4xf64> {
+  // expected-error @+1 {{'nn.multithreshold' op axis 2 is out of range for an operand of rank 2}}
+  %0 = nn.multithreshold %x {params = "m", axis = 2} : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  nn.return %0 : tensor<2x4xf64>
+}
+
+// -----
+
+nn.graph @multithreshold_default_axis(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'nn.multithreshold' op axis 1 is out of range for an operand of rank 1}}
+  %0 = nn.multithreshold %x {params = "m"} : (tensor<4xf64>) -> tensor<4xf64>
+  nn.return %0 : tensor<4xf64>
+}
+
+// -----
+
+nn.graph @multithreshold_scale(%x: tensor<2x4xf64>) -> tensor<2x4xf64> {
+  // expected-error @+1 {{'nn.multithreshold' op attribute 'out_scale' must be a float attribute, but got}}
+  %0 = nn.multithreshold %x {params = "m", out_scale = 2} : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  nn.return %0 : tensor<2x4xf64>
+}
+
+// -----
+
+nn.graph @multithreshold_params(%x: tensor<2x4xf64>) -> tensor<2x4xf64> {
+  // expected-error @+1 {{'nn.multithreshold' op requires attribute 'params'}}
+  %0 = nn.multithreshold %x {axis = 1} : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  nn.return %0 : tensor<2x4xf64>
+}
+
+// -----
+
 nn.graph @quantized(%x: tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf64> {
   // expected-error @+1 {{'nn.quant' op is not allowed in a quantized graph: a QONNX quantizer belongs to a float graph: nn-to-circuit absorbs it into integer arithmetic}}
   %0 = nn.quant %x {params = "q", bits = 4} : (tensor<4x!quant.uniform<i8:f64, 0.0625>>) -> tensor<4xf64>

@@ -67,7 +67,7 @@ func init() {
 
 		nn.OpSoftmax: notQuantized, nn.OpLayerNorm: notQuantized, nn.OpMseLoss: notQuantized,
 		nn.OpRandUniform: notQuantized, nn.OpBernoulliMask: notQuantized,
-		nn.OpQuant: notQuantized, nn.OpBipolarQuant: notQuantized, nn.OpTrunc: notQuantized, nn.OpFloatQuant: notQuantized,
+		nn.OpQuant: notQuantized, nn.OpBipolarQuant: notQuantized, nn.OpTrunc: notQuantized, nn.OpFloatQuant: notQuantized, nn.OpMultiThreshold: notQuantized,
 	}, func(lw lowering) string { return lw.unsupported })
 }
 

@@ -220,7 +220,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 	switch op.Name {
 	case kConst:
 		return a.constNode(op, shape)
-	case kQuant, kBipolarQuant, kTrunc, kFloatQuant:
+	case kQuant, kBipolarQuant, kTrunc, kFloatQuant, kMultiThreshold:
 		return a.quantizer(op, ins[0])
 	case kRelu:
 		x := ins[0]
@@ -253,7 +253,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 	case kMatmul:
 		return a.matmul(ins[0], ins[1], shape)
 	case kLinear:
-		return a.selection(op, ins[0], shape)
+		return a.linear(op, ins[0], shape)
 	case kConv2d:
 		return a.conv2d(op, ins[0], shape)
 	case kMaxPool2d, kAvgPool2d:
@@ -268,7 +268,7 @@ func (a *absorber) visit(op *ir.Operation) (*val, error) {
 		}
 		return a.softmax(op, ins[0])
 	}
-	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.const, nn.matmul and nn.conv2d by constants, nn.linear that picks elements, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.sigmoid, nn.tanh, nn.softmax, nn.concat and shape nodes)")
+	return nil, fmt.Errorf("the kind is not absorbed into integer arithmetic (nn-absorb-quant takes nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.const, nn.matmul, nn.linear and nn.conv2d by constants, nn.max_pool2d, nn.avg_pool2d, nn.add/sub/mul, nn.max/min with a constant or of one code, nn.inv of a constant, nn.relu, nn.sigmoid, nn.tanh, nn.softmax, nn.concat and shape nodes)")
 }
 
 func maxRat(a, b *big.Rat) *big.Rat {
@@ -356,8 +356,11 @@ func (a *absorber) param(key string, shape []int64) ([]float64, error) {
 // quantizers builds the per-element quantizers of a node on shape.
 func (a *absorber) quantizers(op *ir.Operation, shape []int64) ([]*quantizer, error) {
 	params, _ := op.StringAttr("params")
-	if op.Name == kFloatQuant {
+	switch op.Name {
+	case kFloatQuant:
 		return a.floatQuantizers(op, params, shape)
+	case kMultiThreshold:
+		return a.thresholdQuantizers(op, params, shape)
 	}
 	var spec nn.QuantSpec
 	if op.Name != kBipolarQuant {
@@ -430,6 +433,41 @@ func (a *absorber) floatQuantizers(op *ir.Operation, params string, shape []int6
 		if qs[i] = newFloatQuantizer(spec, scale[i], maxVal[i]); !qs[i].maxCode.IsInt() {
 			return nil, fmt.Errorf("'%s.max_val' at flat index %d: %v is not a multiple of the format's smallest step 2^%d, so the saturated value has no integer code", params, i, maxVal[i], spec.MinExp())
 		}
+	}
+	return qs, nil
+}
+
+// thresholdQuantizers are an nn.multithreshold's per-element quantizers:
+// each element's code is the number of its channel's thresholds it
+// reaches (nneval.Thresholds reads and checks them as the evaluator does).
+func (a *absorber) thresholdQuantizers(op *ir.Operation, params string, shape []int64) ([]*quantizer, error) {
+	m, err := nn.MultiThresholdOf(op)
+	if err != nil {
+		return nil, err
+	}
+	key := params + ".thresholds"
+	t, err := a.entry(key)
+	if err != nil {
+		return nil, err
+	}
+	row, err := nneval.Thresholds(t, key, shape, m.Axis)
+	if err != nil {
+		return nil, err
+	}
+	qs := make([]*quantizer, tensor.NumElements(shape))
+	rows := map[*float64]*quantizer{} // the elements of a channel share one
+	for i := range qs {
+		r := row(i)
+		if len(r) == 0 {
+			qs[i] = newThresholdQuantizer(m, r)
+			continue
+		}
+		if q, ok := rows[&r[0]]; ok {
+			qs[i] = q
+			continue
+		}
+		qs[i] = newThresholdQuantizer(m, r)
+		rows[&r[0]] = qs[i]
 	}
 	return qs, nil
 }

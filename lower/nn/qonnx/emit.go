@@ -160,6 +160,9 @@ func (q *quantizer) key() string {
 	if q.outScale != nil {
 		s += "," + q.outScale.RatString()
 	}
+	if q.kind == kMultiThreshold {
+		s += fmt.Sprint(q.multi, q.row)
+	}
 	return s
 }
 
@@ -591,7 +594,7 @@ func dyadicForms(x *val, qs []*quantizer) ([]linear, []string, bool) {
 	lins, modes := make([]linear, len(qs)), make([]string, len(qs))
 	for i, q := range qs {
 		modes[i] = q.spec.Rounding
-		if q.kind == kBipolarQuant || q.kind == kFloatQuant || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].nonlinear() {
+		if q.kind != kQuant && q.kind != kTrunc || q.kind == kQuant && q.spec.Bipolar() || x.fn[i].reluCount() > 1 || x.fn[i].nonlinear() {
 			return nil, nil, false
 		}
 		a, b := x.fn[i].withoutRelu()

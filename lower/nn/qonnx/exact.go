@@ -1,6 +1,7 @@
 package qonnx
 
 import (
+	"math"
 	"math/big"
 
 	"github.com/otir-dev/otir/dialect/nn"
@@ -69,6 +70,8 @@ func (q *quantizer) value(x float64) float64 {
 	s, _ := q.scale.Float64()
 	z, _ := q.zp.Float64()
 	switch {
+	case q.kind == kMultiThreshold:
+		return q.multi.Value(nn.Count(x, q.row))
 	case q.kind == kBipolarQuant:
 		return nn.BipolarValue(x, s)
 	case q.kind == kFloatQuant:
@@ -86,7 +89,7 @@ func (q *quantizer) value(x float64) float64 {
 // quantizer is one element's QONNX quantizer: the integer code n of an
 // exact input x, and the output value (n - zp)·scale as out·n + off.
 type quantizer struct {
-	kind           string // kQuant, kBipolarQuant, kTrunc or kFloatQuant
+	kind           string // kQuant, kBipolarQuant, kTrunc, kFloatQuant or kMultiThreshold
 	spec           nn.QuantSpec
 	float          nn.FloatQuantSpec // kFloatQuant
 	maxVal         float64           // kFloatQuant: min(MaxValue, max_val), the saturation bound
@@ -95,6 +98,28 @@ type quantizer struct {
 	outScale       *big.Rat // trunc v2
 	truncShift     *big.Rat // trunc: the divisor 2^(in_bits-out_bits) (v1) or t (v2)
 	outMul, outOff *big.Rat // the value is outMul·code + outOff
+	// kMultiThreshold: the node's rule and the element's thresholds; the
+	// finite ones exactly, and how many are -inf (always reached).
+	multi      nn.MultiThreshold
+	row        []float64
+	thresholds []*big.Rat
+	always     int
+}
+
+// newThresholdQuantizer is one element's nn.multithreshold: its code is
+// the number of the thresholds row it reaches, its value
+// OutScale·code + OutBias.
+func newThresholdQuantizer(m nn.MultiThreshold, row []float64) *quantizer {
+	q := &quantizer{kind: kMultiThreshold, multi: m, row: row, scale: big.NewRat(1, 1), zp: new(big.Rat), outMul: ratOf(m.OutScale), outOff: ratOf(m.OutBias)}
+	for _, t := range row {
+		switch {
+		case math.IsInf(t, -1):
+			q.always++
+		case !math.IsInf(t, 1):
+			q.thresholds = append(q.thresholds, ratOf(t))
+		}
+	}
+	return q
 }
 
 // newQuantizer builds the quantizer of one element from its float64
@@ -126,16 +151,22 @@ func newQuantizer(kind string, spec nn.QuantSpec, scale, zp, outScale float64) *
 // it takes a run a binade (two where ties to even alternate its spacings;
 // 2^E binades a sign) and two for the steps around zero.
 func (q *quantizer) maxPieces() int {
-	if q.kind == kFloatQuant {
+	switch q.kind {
+	case kFloatQuant:
 		return max(maxPieces, 4<<q.float.ExpBits+4)
+	case kMultiThreshold: // a run a threshold at worst, a comparison each
+		return max(maxPieces, len(q.thresholds))
 	}
 	return maxPieces
 }
 
 // rounding is the quantizer's rounding mode.
 func (q *quantizer) rounding() string {
-	if q.kind == kFloatQuant {
+	switch q.kind {
+	case kFloatQuant:
 		return q.float.Rounding
+	case kMultiThreshold:
+		return "by thresholds"
 	}
 	return q.spec.Rounding
 }
@@ -180,8 +211,17 @@ func (q *quantizer) floatCode(x *big.Rat) *big.Int {
 // code is the quantizer's integer code of the exact input x (bipolar: 0
 // for -1, 1 for +1).
 func (q *quantizer) code(x *big.Rat) *big.Int {
-	if q.kind == kFloatQuant {
+	switch q.kind {
+	case kFloatQuant:
 		return q.floatCode(x)
+	case kMultiThreshold:
+		n := q.always
+		for _, t := range q.thresholds {
+			if x.Cmp(t) >= 0 {
+				n++
+			}
+		}
+		return big.NewInt(int64(n))
 	}
 	if q.kind == kBipolarQuant {
 		if x.Sign() >= 0 {

@@ -211,3 +211,60 @@ func minInt(a, b *big.Int) *big.Int {
 	}
 	return b
 }
+
+// TestThresholdForms checks nn.multithreshold's quantizer and its forms at
+// every code of small ranges: thresholds drawn among the values the codes
+// reach (ties: x ≥ t counts) and between them, repeated, unsorted, ±inf,
+// one to 15 of them, of dyadic affine maps of the code (so that each value
+// is exact in float64). The code must be nn.Count's (the evaluator's), and
+// the form chosen the step function.
+func TestThresholdForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 5))
+	counts := map[string]int{}
+	for c := range 300 {
+		lo := int64(-rng.IntN(300))
+		hi := lo + int64(rng.IntN(600))
+		a := math.Ldexp(float64(rng.IntN(9)-4), -rng.IntN(6))
+		b := math.Ldexp(float64(rng.IntN(65)-32), -rng.IntN(4))
+		f := elemFn{{a: ratOf(a), b: ratOf(b)}}
+		row := make([]float64, 1+rng.IntN(15))
+		for i := range row {
+			v := a*float64(lo+rng.Int64N(hi-lo+1)) + b // a value some code reaches
+			switch rng.IntN(6) {
+			case 0:
+				v += math.Ldexp(1, -8) // between codes
+			case 1:
+				v = math.Inf(2*rng.IntN(2) - 1)
+			case 2:
+				if i > 0 {
+					v = row[i-1] // repeated
+				}
+			}
+			row[i] = v
+		}
+		m := nn.MultiThreshold{Axis: 1, OutScale: float64(rng.IntN(5)) / 2, OutBias: float64(rng.IntN(9) - 4)}
+		q := newThresholdQuantizer(m, row)
+		s := findSteps(func(c int64) *big.Int { return q.code(f.eval(ratInt(c))) }, lo, hi)
+		for v := lo; v <= hi; v++ {
+			x := a*float64(v) + b
+			if got, want := s.n(v).Int64(), int64(nn.Count(x, row)); got != want {
+				t.Fatalf("case %d: code %d (value %v) reaches %d thresholds of %v, nn.Count %d", c, v, x, got, row, want)
+			}
+			if got, want := q.value(x), m.Value(nn.Count(x, row)); got != want {
+				t.Fatalf("case %d: value %v, the evaluator's %v", c, got, want)
+			}
+		}
+		name, form, ok := chooseForm(&val{lo: lo, hi: hi, fn: []elemFn{f}}, []*quantizer{q}, []*steps{s})
+		if !ok {
+			t.Fatalf("case %d: no form for thresholds %v of %v·code + %v on [%d, %d]", c, row, a, b, lo, hi)
+		}
+		counts[name]++
+		nlo, nhi := s.bounds()
+		for v := lo; v <= hi; v++ {
+			if got := minInt(maxInt(form(v), nlo), nhi); got.Cmp(s.n(v)) != 0 {
+				t.Fatalf("case %d (%s): at %d form %s, step function %s", c, name, v, got, s.n(v))
+			}
+		}
+	}
+	t.Logf("forms chosen: %v", counts)
+}

@@ -25,6 +25,7 @@ const (
 	kMax             = nn.OpMax
 	kMaxPool2d       = nn.OpMaxPool2d
 	kMin             = nn.OpMin
+	kMultiThreshold  = nn.OpMultiThreshold
 	kMul             = nn.OpMul
 	kPermute         = nn.OpPermute
 	kQuant           = nn.OpQuant

@@ -2,6 +2,7 @@ package qonnx
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/otir-dev/otir/dialect/nn"
@@ -182,14 +183,16 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 	return out, nil
 }
 
-// selection is nn.linear by a payload weight whose rows each pick one
-// element of the last axis (a one-hot row) and a zero bias: the importer's
-// copies of a row's end value, which pad a max pool on one side only
-// (Keras's 'same' pools, a padded MaxPool1d). Each output element is the
-// element it picks, its function and its code: the new graph applies the
-// same nn.linear to the codes (exact integers). Other linears (a float
-// network's Gemm) are not absorbed.
-func (a *absorber) selection(op *ir.Operation, x *val, shape []int64) (*val, error) {
+// linear is nn.linear, x·Wᵀ + b by its payload weight W [m, n] and bias b
+// [m]: a constant matrix product (matmul) and a constant add for a rank-2
+// x (a float Gemm or MatMul by a plain initializer: FINN's streamlined
+// integer weights); for any x, a selection when every row of W picks one
+// element (one 1, zeros elsewhere) and b is 0: the importer's copies of a
+// row's end value, which pad a max pool on one side (Keras's 'same'
+// pools, a padded MaxPool1d). A selection takes each picked element's
+// code and function: the new graph applies the same nn.linear to the
+// codes (exact integers).
+func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	key, _ := op.StringAttr("params")
 	n, m := x.shape[len(x.shape)-1], shape[len(shape)-1]
 	w, err := a.entry(key + ".weight")
@@ -203,7 +206,7 @@ func (a *absorber) selection(op *ir.Operation, x *val, shape []int64) (*val, err
 	if int64(len(w.Data)) != m*n || int64(len(b.Data)) != m {
 		return nil, fmt.Errorf("payload entries '%s.weight' and '.bias' do not fit [%d, %d] and [%d]", key, m, n, m)
 	}
-	pick := make([]int64, m)
+	pick, picks := make([]int64, m), true
 	for j := range m {
 		pick[j] = -1
 		for i, v := range w.Data[j*n : (j+1)*n] {
@@ -214,9 +217,35 @@ func (a *absorber) selection(op *ir.Operation, x *val, shape []int64) (*val, err
 				pick[j] = -2
 			}
 		}
-		if pick[j] < 0 || b.Data[j] != 0 {
-			return nil, fmt.Errorf("only an nn.linear whose weight rows each pick one element (one 1, zeros elsewhere) and whose bias is 0 is absorbed: row %d is not one", j)
+		picks = picks && pick[j] >= 0 && b.Data[j] == 0
+	}
+	if !picks || x.isConst() && len(x.shape) == 2 {
+		if len(x.shape) != 2 {
+			return nil, fmt.Errorf("an nn.linear of a rank-%d value is absorbed only when its weight rows each pick one element and its bias is 0", len(x.shape))
 		}
+		wt := &val{shape: []int64{n, m}, konst: make([]*big.Rat, n*m)}
+		for j := range m {
+			for i := range n {
+				if !finite(w.Data[j*n+i]) {
+					return nil, fmt.Errorf("payload entry '%s.weight' holds %v: it must be finite", key, w.Data[j*n+i])
+				}
+				wt.konst[i*m+j] = ratOf(w.Data[j*n+i])
+			}
+		}
+		y, err := a.matmul(x, wt, shape)
+		if err != nil {
+			return nil, err
+		}
+		bias := &val{shape: shape, konst: make([]*big.Rat, 0, shape[0]*m)}
+		for range shape[0] {
+			for j := range m {
+				if !finite(b.Data[j]) {
+					return nil, fmt.Errorf("payload entry '%s.bias' holds %v: it must be finite", key, b.Data[j])
+				}
+				bias.konst = append(bias.konst, ratOf(b.Data[j]))
+			}
+		}
+		return a.binary(kAdd, y, bias)
 	}
 	rows := int64(len(x.fn)) / n
 	if x.isConst() {
@@ -243,6 +272,8 @@ func (a *absorber) selection(op *ir.Operation, x *val, shape []int64) (*val, err
 	out.code, err = nn.Node(a.b, kLinear, []*ir.Value{x.code}, ir.Tensor(shape, f64), op.Attrs)
 	return &out, err
 }
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // constMatmul is the exact product of two constant matrices.
 func constMatmul(x, w *val, shape []int64) *val {

@@ -114,7 +114,7 @@ func Absorb(m *ir.Module, o Options, p tensor.Payload) error {
 func init() {
 	passes.Register(passes.Info{
 		Name:    "nn-absorb-quant",
-		Summary: "absorb a float nn.graph's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant) into an exact quantized graph of integer nodes",
+		Summary: "absorb a float nn.graph's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc, nn.float_quant, nn.multithreshold) into an exact quantized graph of integer nodes",
 	}, func(o *PassOptions, ctx *passes.Context) (passes.Pass, error) {
 		return passes.PassFunc(func(m *ir.Module) error {
 			if !anyQuantizers(m) {

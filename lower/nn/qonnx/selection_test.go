@@ -28,37 +28,38 @@ func selectionPayload(weight, bias []float64) tensor.Payload {
 	}
 }
 
-// TestSelection: an nn.linear whose rows each pick one element (the
-// importer's edge copies that pad a max pool) takes each picked element's
-// code and function, which differ here element by element: the circuit
-// equals the evaluator on 200 random inputs. A weight row that sums two
-// elements, or a bias, is an error naming the row.
-func TestSelection(t *testing.T) {
-	payload := selectionPayload([]float64{0, 0, 0, 1, 0, 1, 0, 0}, []float64{0, 0})
-	params := circuittest.WritePayload(t, t.TempDir(), payload)
-	p := circuittest.Circuit(t, selectionGraph, "params="+params+" input-type=fixed<8,3>")
+// TestLinear: nn.linear of a quantized value, as a selection (rows that
+// each pick one element, the importer's edge copies that pad a max pool:
+// each picked element's code and function, which differ here element by
+// element), or as a constant matrix product plus bias (rows that sum
+// elements, a bias: a float Gemm by plain weights, FINN's integer ones):
+// the circuit equals the evaluator on 200 random inputs each. Of a rank-3
+// value only a selection is absorbed.
+func TestLinear(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	rows := 200
 	in := make([]float64, 4*rows)
 	for i := range in {
 		in[i] = float64(rng.IntN(256)-128) / 32 // fixed<8,3>: 5 fraction bits
 	}
-	got := circuittest.Run(t, p, in, rows)
-	want := circuittest.Eval(t, circuittest.Graph(t, selectionGraph), payload, in, rows)
-	if !slices.Equal(got, want) {
-		t.Fatalf("circuit %v\nevaluator %v", got[:8], want[:8])
-	}
-	for _, c := range []struct {
-		weight, bias []float64
-		want         string
-	}{
-		{[]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}, "row 0 is not one"},
-		{[]float64{0, 0, 0, 1, 1, 0, 0, 0}, []float64{0, 0.5}, "row 1 is not one"},
+	for _, c := range []struct{ weight, bias []float64 }{
+		{[]float64{0, 0, 0, 1, 0, 1, 0, 0}, []float64{0, 0}},
+		{[]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}},
+		{[]float64{0, 0, -2, 1, 1, 0, 0, 3}, []float64{0.25, -1.5}},
 	} {
-		params := circuittest.WritePayload(t, t.TempDir(), selectionPayload(c.weight, c.bias))
-		_, ds := circuittest.TryCircuit(t, selectionGraph, "params="+params+" input-type=fixed<8,3>")
-		if !ds.HasErrors() || !strings.Contains(ds.Error(), c.want) {
-			t.Errorf("weight %v bias %v: got %v, want an error containing %q", c.weight, c.bias, ds, c.want)
+		payload := selectionPayload(c.weight, c.bias)
+		params := circuittest.WritePayload(t, t.TempDir(), payload)
+		p := circuittest.Circuit(t, selectionGraph, "params="+params+" input-type=fixed<8,3>")
+		got := circuittest.Run(t, p, in, rows)
+		want := circuittest.Eval(t, circuittest.Graph(t, selectionGraph), payload, in, rows)
+		if !slices.Equal(got, want) {
+			t.Fatalf("weight %v bias %v: circuit %v\nevaluator %v", c.weight, c.bias, got[:8], want[:8])
 		}
+	}
+	rank3 := strings.NewReplacer("1x4", "1x1x4", "1x2", "1x1x2").Replace(selectionGraph)
+	params := circuittest.WritePayload(t, t.TempDir(), selectionPayload([]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}))
+	_, ds := circuittest.TryCircuit(t, rank3, "params="+params+" input-type=fixed<8,3>")
+	if want := "an nn.linear of a rank-3 value is absorbed only when its weight rows each pick one element and its bias is 0"; !ds.HasErrors() || !strings.Contains(ds.Error(), want) {
+		t.Errorf("got %v, want an error containing %q", ds, want)
 	}
 }

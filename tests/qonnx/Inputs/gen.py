@@ -62,7 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nn", "Inputs", "qonnx"))
 # QONNX's reference quantizers, transcribed line for line (one copy, shared
 # with tests/nn/Inputs/qonnx/gen.py).
-from qonnx_ref import binary_quant, compute_max_val, float_quant, int_quant, max_int, min_int  # noqa: E402
+from qonnx_ref import binary_quant, compute_max_val, float_quant, int_quant, max_int, min_int, multithreshold_node  # noqa: E402
 
 # How often QONNX's literal int_quant (the integer decided on the float64
 # quotient x/scale) differs from the exact decision, per model.
@@ -448,6 +448,16 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             r = v.ndim
             fill = f64(ins[2]).item() if len(ins) > 2 and ins[2] else 0.0
             val[o] = np.pad(v, tuple((p[i], p[r + i]) for i in range(r)), constant_values=ar.const(np.float64(fill)) if ar.exact else fill)
+        elif op == "MultiThreshold":  # QONNX's multithreshold; exactly: the count of thresholds t <= x
+            v, t = T(ins[0]), f64(ins[1])
+            osc, ob, lay = a.get("out_scale", 1.0), a.get("out_bias", 0.0), a.get("data_layout", "NCHW")
+            if ar.exact:
+                ax = 3 if v.ndim == 4 and lay == "NHWC" else 1 if v.ndim in (2, 4) else v.ndim - 1
+                ch = np.indices(v.shape)[ax]
+                cnt = np.vectorize(lambda u, c: sum(1 for th in t[0 if t.shape[0] == 1 else c] if u >= th), otypes=[object])(v, ch)
+                val[o] = cnt * Fraction(np.float64(osc)) + Fraction(np.float64(ob))
+            else:
+                val[o] = multithreshold_node(v, t, osc, ob, lay)
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
@@ -1336,6 +1346,68 @@ def random_keras(rng, idx):
     return make(b, f"keras{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def thresholds_of(rng, pre, n, per_channel):
+    """FINN's thresholds of pre [S, C, ...] (channels on axis 1): n sorted
+    float32 values per channel (or one row for all), spread over the
+    values' range."""
+    c = pre.shape[1]
+    vals = np.moveaxis(pre, 1, -1).reshape(-1, c)
+    rows = []
+    for k in range(c if per_channel else 1):
+        v = vals[:, k] if per_channel else vals.ravel()
+        lo, hi = float(v.min()), float(v.max())
+        rows.append(np.sort(rng.uniform(lo, hi + 1e-3, n)))
+    return np.asarray(rows).astype(np.float32)
+
+
+def random_finn(rng, idx):
+    """QONNX graphs as FINN's streamlining leaves them: MultiThreshold
+    activations (thresholds [C, T] as float32, out_bias for signed codes),
+    layers whose weights are plain float32 integers (the importer's
+    nn.linear). idx 0: an MLP, input Quant, MatMul by integers in [-3, 3],
+    MultiThreshold of 7 per-channel thresholds (UINT3), MatMul, a global
+    row of 15 thresholds with out_scale 0.5 and out_bias -4 (signed); 1: a
+    3x3 Conv by 4-bit quantized weights, per-channel thresholds (NCHW), a
+    MaxPool; 2: the MLP with a Gemm by plain float32 weights and bias
+    before thresholds that repeat a value and are not sorted; 3: a Conv
+    whose output is transposed to NHWC and thresholded there
+    (data_layout=NHWC), then back. Each ends in the quantized head."""
+    conv = idx in (1, 3)
+    b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 6)
+    oc = int(rng.integers(2, 5))
+    if conv:
+        ws = rand_scale(rng, True, (oc, 1, 1, 1))
+        h = conv3x3(b, h, weight4(b, rng, (oc, shape[1], 3, 3), ws, MODES[(idx + 1) % 7], dom))
+    elif idx == 0:
+        h = b.node("MatMul", [h, b.init(rng.integers(-3, 4, (shape[1], oc)).astype(np.float32), "w")])
+    else:
+        h = b.node("Gemm", [h, b.init(rng.normal(0, 1, (oc, shape[1])).astype(np.float32), "w"), b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    layout = "NCHW"
+    if idx == 3:
+        h, layout = b.node("Transpose", [h], perm=[0, 2, 3, 1]), "NHWC"
+    pre = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
+    if layout == "NHWC":
+        pre = np.moveaxis(pre, -1, 1)
+    t = thresholds_of(rng, pre, 7, True)
+    if idx == 2:
+        t[:, 3] = t[:, 2]  # a repeated threshold
+        t = t[:, ::-1].copy()  # not sorted: a count is a count
+    h = b.node("MultiThreshold", [h, b.init(t, "thresholds")], domain=dom, out_dtype="UINT3", data_layout=layout)
+    if idx == 3:
+        h = b.node("Transpose", [h], perm=[0, 3, 1, 2])
+    if idx == 1:
+        h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    if conv:
+        h = b.node("Flatten", [h], axis=1)
+    if idx == 0:
+        n = partial(probe_of(h), h, xs[0]).shape[1]
+        h = b.node("MatMul", [h, b.init(rng.integers(-3, 4, (n, 3)).astype(np.float32), "w2")])
+        pre = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
+        h = b.node("MultiThreshold", [h, b.init(thresholds_of(rng, pre, 15, False), "t2")], domain=dom, out_dtype="INT4", out_scale=0.5, out_bias=-4.0)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 3) % 7], dom)
+    return make(b, f"finn{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1389,6 +1461,7 @@ def main():
     builders += [("conv1d4", lambda r: random_conv1d(r, 4))]
     builders += [(f"swish{i}", (lambda i: lambda r: random_swish(r, i))(i)) for i in range(4)]
     builders += [(f"keras{i}", (lambda i: lambda r: random_keras(r, i))(i)) for i in range(4)]
+    builders += [(f"finn{i}", (lambda i: lambda r: random_finn(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

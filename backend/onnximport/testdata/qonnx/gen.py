@@ -260,7 +260,7 @@ def unsupported():
         return build
 
     def multithreshold(m):
-        return m.node("MultiThreshold", ["x", m.init("t", np.zeros((4, 3)))], QONNX, name="MT")
+        return m.node("MultiThreshold", ["x", m.init("t", np.zeros((3, 3)))], QONNX, name="MT", out_dtype="UINT2")
 
     def quant_with(scale="s", bits="b", bits_value=4.0, signed=1, scale_value=0.5, zero_point=0.0):
         def build(m):
@@ -289,7 +289,7 @@ def unsupported():
     case("floatquant_nonsaturating", floatquant(saturation=0, has_inf=1),
          "node 'FQ' (FloatQuant): saturation=0 (overflows become infinities or NaN) is not supported: only saturating FloatQuant")
     case("floatquant_bias", floatquant(bias=300.0), "node 'FQ' (FloatQuant): the exponent bias 300 must be an integer in [-256, 256]")
-    case("multithreshold", multithreshold, "node 'MT' (MultiThreshold): operator MultiThreshold of the QONNX domain 'qonnx.custom_op.general' is not supported")
+    case("multithreshold", multithreshold, "node 'MT' (MultiThreshold): the thresholds of shape [3, 3] must be [C, T] with C = 1 or the input's 4 channels (axis 1 of [1, 4])")
     case("quant_dynamic_scale", quant_with(scale="x"), "node 'Q' (Quant): the scale (input 'x') must be a constant")
     case("quant_fractional_bits", quant_with(bits_value=2.5), "node 'Q' (Quant): the bit width 2.5 is not an integer")
     case("quant_wide_bits", quant_with(bits_value=33), "node 'Q' (Quant): the bit width 33 must lie in [1, 32]")

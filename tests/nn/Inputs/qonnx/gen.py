@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Golden cases of otir's QONNX quantizers (nn.quant, nn.bipolar_quant, nn.trunc,
-nn.float_quant) for the nn
+nn.float_quant, nn.multithreshold) for the nn
 evaluator (backend/nneval), computed by QONNX's reference functions (qonnx_ref.py, a NumPy
 transcription of QONNX's int_quant, binary_quant, trunc_v1 and trunc_v2; float64).
 
@@ -293,6 +293,31 @@ def float_quant_cases():
         c.write()
 
 
+def multithreshold_cases():
+    """nn.multithreshold against QONNX's MultiThreshold (execute_node's layouts): per-channel
+    thresholds of [N, C] and of NCHW, one row for every channel, NHWC (axis 3), a rank-3 input
+    (QONNX's last axis), out_scale and out_bias, inputs exactly on thresholds (x >= t counts),
+    and infinite thresholds (never, always reached). Thresholds are float32, as FINN's."""
+    c = Case("multithreshold")
+
+    def case(shape, rows, steps, layout, axis, out_scale, out_bias):
+        t = np.sort(rng.normal(0, 2, (rows, steps)).astype(np.float32).astype(np.float64), axis=1)
+        if rows > 1:
+            t[0, 0], t[-1, -1] = -np.inf, np.inf
+        x = rng.normal(0, 2.5, shape)
+        flat = x.reshape(-1)
+        flat[::3] = rng.choice(t[np.isfinite(t)], size=flat[::3].shape)  # exactly on a threshold
+        want = ref.multithreshold_node(x, t, out_scale, out_bias, layout)
+        attrs = [f"axis = {axis}", f"out_scale = {out_scale!r}", f"out_bias = {out_bias!r}"]
+        c.node("multithreshold", x, attrs, {"thresholds": t}, want)
+
+    case((3, 5), 5, 7, "NCHW", 1, 1.0, 0.0)            # FINN's dense layer: UINT3 activations
+    case((2, 4, 3, 3), 1, 15, "NCHW", 1, 0.5, -4.0)    # one row for all channels; signed by out_bias
+    case((1, 3, 3, 4), 4, 3, "NHWC", 3, 2.0, 1.0)      # NHWC: channels last
+    case((2, 3, 4), 4, 6, "NCHW", 2, 0.25, -0.75)      # rank 3: QONNX's last axis
+    c.write()
+
+
 def cli_case():
     """The inputs of tests/nn/qonnx-eval.lit (otir-run on a quantizer): a HALF_UP 8-bit quant of
     scale 0.1, a payload with a fractional zero point (an error), and x with 0.25, where the
@@ -311,5 +336,6 @@ quant_cases()
 bipolar_cases()
 trunc_cases()
 float_quant_cases()
+multithreshold_cases()
 cli_case()
 print(f"inputs moved by an ulp where QONNX's float64 and the exact value disagree: {moved}")

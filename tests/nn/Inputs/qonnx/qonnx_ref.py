@@ -2,8 +2,9 @@
 
 Source: fastmachinelearning/qonnx, src/qonnx/custom_op/general/intquant.py (min_int, max_int,
 int_quant, resolve_rounding_mode), bipolar_quant.py (binary_quant), trunc.py (trunc_v1,
-trunc_v2) and floatquant.py (compute_max_val, float_quant: signed, saturating, as
-FloatQuant's execute_node calls it). Only the imports and the float64 casts are otir's; the arithmetic is QONNX's, step
+trunc_v2), floatquant.py (compute_max_val, float_quant: signed, saturating, as
+FloatQuant's execute_node calls it) and multithreshold.py (multithreshold, and the layout
+handling of MultiThreshold's execute_node as multithreshold_node). Only the imports and the float64 casts are otir's; the arithmetic is QONNX's, step
 for step, so that these functions compute what QONNX's execute_node computes. Importable by
 every generator of otir's tests (tests/nn/Inputs/qonnx/gen.py, the model generators), so there
 is one copy.
@@ -196,3 +197,44 @@ def float_quant(X, scale, exponent_bitwidth, mantissa_bitwidth, exponent_bias, m
 
     x_q = np.clip(x_q, min_value, max_value)
     return x_q * scale
+
+
+def multithreshold(v, thresholds, out_scale=None, out_bias=None):
+    is_global_threshold = thresholds.shape[0] == 1
+    assert (v.shape[1] == thresholds.shape[0]) or is_global_threshold
+    vm = np.moveaxis(v, source=1, destination=-1)
+    vm = np.expand_dims(vm, axis=-1)
+    cmp = vm >= thresholds
+    ret = np.count_nonzero(cmp, axis=-1)
+    ret = np.moveaxis(ret, source=-1, destination=1)
+    assert ret.shape == v.shape
+    if out_scale is None:
+        out_scale = 1.0
+    if out_bias is None:
+        out_bias = 0.0
+    return out_scale * ret + out_bias
+
+
+def multithreshold_node(v, thresholds, out_scale, out_bias, data_layout="NCHW"):
+    if data_layout == "NHWC":
+        if v.ndim == 4:
+            v = np.transpose(v, (0, 3, 1, 2))
+        elif v.ndim == 2:
+            pass
+        else:
+            raise Exception("Unknown data_layout and input ndim combination for MultiThreshold.")
+    orig_shape = None
+    if v.ndim not in {2, 4}:
+        orig_shape = v.shape
+        v = v.reshape((-1, v.shape[-1]))
+    output = multithreshold(v, thresholds, out_scale, out_bias)
+    if data_layout == "NHWC":
+        if output.ndim == 4:
+            output = np.transpose(output, (0, 2, 3, 1))
+        elif output.ndim == 2:
+            pass
+        else:
+            raise Exception("Unknown data_layout and output ndim combination for MultiThreshold.")
+    if orig_shape is not None:
+        output = output.reshape(orig_shape)
+    return output
