@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/otir-dev/otir/dialect/nn"
+	"github.com/otir-dev/otir/internal/intrange"
 )
 
 // TestFormsExhaustive checks every integer form that stepNodes may choose
@@ -186,7 +187,7 @@ func TestProductStepsExhaustive(t *testing.T) {
 		nlo, nhi := s.bounds()
 		for v := lo; v <= hi; v++ {
 			got := form(v)
-			got = minInt(maxInt(got, nlo), nhi)
+			got = intrange.Min(intrange.Max(got, nlo), nhi)
 			if want := s.n(v); got.Cmp(want) != 0 {
 				t.Fatalf("case %d (%s, %v, [%d, %d]): at %d form %s, step function %s", c, name, spec, lo, hi, v, got, want)
 			}
@@ -196,20 +197,6 @@ func TestProductStepsExhaustive(t *testing.T) {
 	if counts["runs, swish true, turns true"] < 30 || counts["runs, swish false, turns true"] < 30 {
 		t.Errorf("too few step functions that turn: %v", counts)
 	}
-}
-
-func maxInt(a, b *big.Int) *big.Int {
-	if a.Cmp(b) >= 0 {
-		return a
-	}
-	return b
-}
-
-func minInt(a, b *big.Int) *big.Int {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
 }
 
 // TestThresholdForms checks nn.multithreshold's quantizer and its forms at
@@ -261,7 +248,7 @@ func TestThresholdForms(t *testing.T) {
 		counts[name]++
 		nlo, nhi := s.bounds()
 		for v := lo; v <= hi; v++ {
-			if got := minInt(maxInt(form(v), nlo), nhi); got.Cmp(s.n(v)) != 0 {
+			if got := intrange.Min(intrange.Max(form(v), nlo), nhi); got.Cmp(s.n(v)) != 0 {
 				t.Fatalf("case %d (%s): at %d form %s, step function %s", c, name, v, got, s.n(v))
 			}
 		}

@@ -1247,6 +1247,18 @@ def random_fq(rng, idx):
     return make(b, f"fq{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def quantized_layer(b, rng, h, shape, probe_of, xs, idx, conv, dom):
+    """A layer of 2 to 4 outputs by 4-bit weights (power-of-two scales for
+    even idx, per channel for a Conv): a Gemm with a float bias, or a 3x3
+    Conv with batch norm."""
+    oc = int(rng.integers(2, 5))
+    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
+    Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
+    if conv:
+        return conv_bn(b, rng, conv3x3(b, h, Wq), probe_of, xs, oc)
+    return b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+
+
 def random_curve(rng, idx):
     """Sigmoid and Tanh activations (Brevitas's QuantSigmoid and QuantTanh, a
     QKeras quantized_sigmoid): a quantized Gemm (idx 0, 1, 2) or 3x3 Conv with
@@ -1256,13 +1268,7 @@ def random_curve(rng, idx):
     which stays a float tail of the circuit."""
     conv = idx == 3
     b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 6)
-    oc = int(rng.integers(2, 5))
-    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
-    Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
-    if conv:
-        h = conv_bn(b, rng, conv3x3(b, h, Wq), probe_of, xs, oc)
-    else:
-        h = b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    h = quantized_layer(b, rng, h, shape, probe_of, xs, idx, conv, dom)
     h = b.node("Tanh" if idx == 1 else "Sigmoid", [h])
     if conv:
         h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
@@ -1285,13 +1291,7 @@ def random_swish(rng, idx):
     head."""
     conv = idx in (1, 3)
     b, dom, shape, xs, probe_of, h = small_model(rng, idx, conv, 6)
-    oc = int(rng.integers(2, 5))
-    ws = rand_scale(rng, idx % 2 == 0, (oc, 1, 1, 1) if conv else ())
-    Wq = weight4(b, rng, (oc, shape[1], 3, 3) if conv else (oc, shape[1]), ws, MODES[(idx + 1) % 7], dom)
-    if conv:
-        h = conv_bn(b, rng, conv3x3(b, h, Wq), probe_of, xs, oc)
-    else:
-        h = b.node("Gemm", [h, Wq, b.init(rng.normal(0, 0.5, oc), "bias")], transB=1)
+    h = quantized_layer(b, rng, h, shape, probe_of, xs, idx, conv, dom)
     if idx == 0:
         h = b.node("HardSwish", [h])
     elif idx == 1:
