@@ -98,7 +98,8 @@ func TestUnsupported(t *testing.T) {
 	}{
 		{"conv group", convCase(intAttrP("group", 3)), "node 'Conv_3' (Conv): group=3 does not divide the 2 input and 2 output channels"},
 		{"conv group weight", convCase(intAttrP("group", 2)), "node 'Conv_3' (Conv): weight of shape [2, 2, 3, 3] does not fit an input of shape [1, 2, 6, 6] (group=2)"},
-		{"conv dilations", convCase(intsAttrP("dilations", 2, 2)), "node 'Conv_3' (Conv): dilations=[2 2] is not supported (only 1)"},
+		{"conv dilated beyond the input", convCase(intsAttrP("dilations", 4, 4)), "node 'Conv_3' (Conv): kernel [9 9] does not fit the padded input [1, 2, 6, 6]"},
+		{"pool dilations", poolCase("MaxPool", kernel, intsAttrP("dilations", 2, 2)), "node 'Pool_1' (MaxPool): dilations=[2 2] is not supported for a pool (only 1)"},
 		{"conv auto_pad", convCase(stringAttrP("auto_pad", "SAME_LEFT")), "node 'Conv_3' (Conv): auto_pad=SAME_LEFT is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)"},
 		{"conv pads of three", convCase(intsAttrP("pads", 1, 1, 0)), "node 'Conv_3' (Conv): pads=[1 1 0] does not have a begin and an end per spatial dimension (2)"},
 		{"conv strides", convCase(intsAttrP("strides", 1, 2)), "node 'Conv_3' (Conv): strides=[1 2] is not supported"},

@@ -96,8 +96,8 @@ func importFile(t *testing.T, path string) *Result {
 // floatInputs is where tests/nn/Inputs/onnx-float/gen.py writes float32
 // PyTorch models of the layers of issue 28 (BatchNorm, LeakyReLU, ReLU6,
 // Hardtanh, clamp, HardSigmoid, HardSwish, GlobalAveragePool, Conv1d and
-// the 1-D pools, Cast of constants; padding on some sides only, auto_pad
-// and average pools excluding their padding), each with samples ([S, ...])
+// the 1-D pools, Cast of constants; padding on some sides only, auto_pad,
+// average pools excluding their padding, dilated convolutions), each with samples ([S, ...])
 // and PyTorch's float32 outputs.
 const floatInputs = "../../tests/nn/Inputs/onnx-float"
 
@@ -119,6 +119,7 @@ var floatModels = []struct {
 	{"mobile", []string{`params = "dw_Conv", stride = 2`, `params = "g2_Conv"`, `params = "c1d"`}, nil},
 	{"pads", []string{"nn.concat", "nn.linear", "{kernel = [3, 3], padding = 1, stride = 1}", `_count"}`}, nil},
 	{"pads1d", []string{"nn.concat", `_count"}`}, nil},
+	{"dilated", []string{"{kernel = [5, 5], padding = 2, params = \"c2\", stride = 1}", "{kernel = [1, 9], params = \"c1\", stride = 1}"}, nil},
 	{"same", []string{"nn.concat", "nn.max_pool2d %6 {kernel = [3, 3], padding = 1, stride = 2}", `_count"}`}, []string{"nn.linear"}},
 }
 

@@ -72,6 +72,8 @@ func TestNewOperators(t *testing.T) {
 		{"Conv SAME_UPPER stride 2 (Keras's 'same')", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, stringAttrP("auto_pad", "SAME_UPPER"), intsAttrP("strides", 2, 2))}, w3),
 			[]string{"{axis = 3} : (tensor<1x2x6x6xf64>, tensor<1x2x6x1xf64>) -> tensor<1x2x6x7xf64>", "{axis = 2} : (tensor<1x2x6x7xf64>, tensor<1x2x1x7xf64>) -> tensor<1x2x7x7xf64>",
 				"-> tensor<1x2x3x3xf64>"}, ""},
+		{"Conv dilated", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, intsAttrP("dilations", 2, 1), intsAttrP("pads", 2, 1, 2, 1))}, w3),
+			[]string{"{kernel = [5, 3], params = \"C\", stride = 1} : (tensor<1x2x10x8xf64>) -> tensor<1x2x6x6xf64>"}, ""},
 		{"Conv SAME_LOWER", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, stringAttrP("auto_pad", "SAME_LOWER"), intsAttrP("strides", 2, 2))}, w3),
 			[]string{"{axis = 3} : (tensor<1x2x6x1xf64>, tensor<1x2x6x6xf64>) -> tensor<1x2x6x7xf64>", "-> tensor<1x2x3x3xf64>"}, ""},
 		{"Conv SAME_UPPER stride 1 is the padding attribute", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"y"}, stringAttrP("auto_pad", "SAME_UPPER"))}, w3),

@@ -1181,38 +1181,37 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 // window reads the attributes a window node on an input of the given
 // shape ([N, C, L] or [N, C, H, W]) shares (kernel_shape, strides, pads,
 // auto_pad, dilations, ceil_mode) and returns the kernel, the stride
-// (nn takes one for both axes) and the pads as ONNX orders them, the
-// begins then the ends of the spatial axes. auto_pad=SAME_UPPER and
-// SAME_LOWER give ceil(size/stride) outputs, the odd cell at the end
-// (UPPER) or at the beginning (LOWER); VALID none. A 1-D window's kernel
-// [k] is returned as [1, k], the 2-D window of lift's unit axis (its pads
-// stay [begin, end] of L).
-func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride int64, pads []int64, err error) {
+// (nn takes one for both axes), the pads as ONNX orders them (the begins
+// then the ends of the spatial axes) and the dilations. auto_pad=SAME_UPPER
+// and SAME_LOWER give ceil(size/stride) outputs, the odd cell at the end
+// (UPPER) or at the beginning (LOWER), for the dilated kernel's extent;
+// VALID none. A 1-D window's kernel [k] and dilation [d] are returned as
+// [1, k] and [1, d], the 2-D window of lift's unit axis (its pads stay
+// [begin, end] of L).
+func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride int64, pads, dil []int64, err error) {
 	spatial := len(shape) - 2
 	kernel, ok := im.attrInts("kernel_shape")
 	if !ok {
 		kernel = kernelDefault
 	}
 	if len(kernel) != spatial {
-		return nil, 0, nil, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
+		return nil, 0, nil, nil, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
 	}
 	if cm := im.attrInt("ceil_mode", 0); cm != 0 {
-		return nil, 0, nil, im.errorf("ceil_mode=%d is not supported", cm)
+		return nil, 0, nil, nil, im.errorf("ceil_mode=%d is not supported", cm)
 	}
-	d, ok := im.attrInts("dilations")
-	if ok && len(d) != len(kernel) {
-		return nil, 0, nil, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", d, len(kernel))
+	dil, ok = im.attrInts("dilations")
+	if ok && len(dil) != len(kernel) {
+		return nil, 0, nil, nil, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", dil, len(kernel))
 	}
-	for _, v := range d {
-		if v != 1 {
-			return nil, 0, nil, im.errorf("dilations=%v is not supported (only 1)", d)
-		}
+	if !ok {
+		dil = slices.Repeat([]int64{1}, spatial)
 	}
 	strides, ok := im.attrInts("strides")
 	stride = 1
 	if ok {
 		if len(strides) != spatial || strides[0] != strides[spatial-1] {
-			return nil, 0, nil, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
+			return nil, 0, nil, nil, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
 		}
 		stride = strides[0]
 	}
@@ -1221,7 +1220,7 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 	case "NOTSET":
 		if given, ok := im.attrInts("pads"); ok {
 			if len(given) != 2*spatial {
-				return nil, 0, nil, im.errorf("pads=%v does not have a begin and an end per spatial dimension (%d)", given, spatial)
+				return nil, 0, nil, nil, im.errorf("pads=%v does not have a begin and an end per spatial dimension (%d)", given, spatial)
 			}
 			pads = given
 		}
@@ -1230,7 +1229,7 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 		for i := range spatial {
 			size := shape[2+i]
 			out := (size + stride - 1) / stride
-			total := max((out-1)*stride+kernel[i]-size, 0)
+			total := max((out-1)*stride+(kernel[i]-1)*dil[i]+1-size, 0)
 			small, big := total/2, total-total/2
 			if ap == "SAME_UPPER" {
 				pads[i], pads[spatial+i] = small, big
@@ -1239,12 +1238,29 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 			}
 		}
 	default:
-		return nil, 0, nil, im.errorf("auto_pad=%s is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)", ap)
+		return nil, 0, nil, nil, im.errorf("auto_pad=%s is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)", ap)
 	}
 	if spatial == 1 {
-		kernel = []int64{1, kernel[0]}
+		kernel, dil = []int64{1, kernel[0]}, []int64{1, dil[0]}
 	}
-	return kernel, stride, pads, nil
+	return kernel, stride, pads, dil, nil
+}
+
+// dilated is a dense weight [O, C, kh, kw] with its taps spread by the
+// dilations dil: [O, C, (kh-1)·dh+1, (kw-1)·dw+1], zeros between the taps
+// (which add no term to a sum, and no adder to a circuit), and its shape.
+func dilated(w []float64, shape, dil []int64) ([]float64, []int64) {
+	o, c, kh, kw := shape[0], shape[1], shape[2], shape[3]
+	eh, ew := (kh-1)*dil[0]+1, (kw-1)*dil[1]+1
+	out := make([]float64, o*c*eh*ew)
+	for p := range o * c {
+		for i := range kh {
+			for j := range kw {
+				out[(p*eh+i*dil[0])*ew+j*dil[1]] = w[(p*kh+i)*kw+j]
+			}
+		}
+	}
+	return out, []int64{o, c, eh, ew}
 }
 
 // padded is a window node's input [N, C, L] or [N, C, H, W] as the 2-D
@@ -1432,7 +1448,7 @@ func (im *importer) conv() error {
 		return im.errorf("weight of shape %s does not fit an input of shape %s (group=%d)", shapeText(w.shape), shapeText(shape), g)
 	}
 	spatial := len(shape) - 2
-	kernel, stride, pads, err := im.window(w.shape[2:], shape)
+	kernel, stride, pads, dil, err := im.window(w.shape[2:], shape)
 	if err != nil {
 		return err
 	}
@@ -1442,6 +1458,13 @@ func (im *importer) conv() error {
 	}
 	if !slices.Equal(kernel, wShape[2:]) {
 		return im.errorf("kernel_shape %v does not match the weight's shape %s", im.attr("kernel_shape").GetInts(), shapeText(w.shape))
+	}
+	// A dilated kernel is the dense one of its extent, zero between the
+	// taps (dilated, below), which must fit the padded input (checked
+	// below, before the weight is written).
+	dilate := slices.ContainsFunc(dil, func(d int64) bool { return d != 1 })
+	if dilate {
+		kernel = []int64{(kernel[0]-1)*dil[0] + 1, (kernel[1]-1)*dil[1] + 1}
 	}
 	outC := w.shape[0]
 	bias := make([]float64, outC)
@@ -1471,6 +1494,12 @@ func (im *importer) conv() error {
 			return im.errorf("the dense weight of group=%d: %v", g, err)
 		}
 		weights = ungroup(weights, w.shape[0], w.shape[1], g, tileview.Count(w.shape[2:]))
+	}
+	if dilate {
+		if err := im.checkSize([]int64{wShape[0], wShape[1], kernel[0], kernel[1]}); err != nil {
+			return im.errorf("the dilated weight: %v", err)
+		}
+		weights, wShape = dilated(weights, wShape, dil)
 	}
 	if wv.folded != nil {
 		weights, scales = factorRows(weights, outC)
@@ -1536,9 +1565,12 @@ func poolOp(kind string) func(*importer) error {
 			return err
 		}
 		spatial := len(shape) - 2
-		kernel, stride, pads, err := im.window(nil, shape)
+		kernel, stride, pads, dil, err := im.window(nil, shape)
 		if err != nil {
 			return err
+		}
+		if slices.ContainsFunc(dil, func(d int64) bool { return d != 1 }) {
+			return im.errorf("dilations=%v is not supported for a pool (only 1)", im.attr("dilations").GetInts())
 		}
 		exclude := kind == nn.OpAvgPool2d && im.attrInt("count_include_pad", 0) == 0 && slices.ContainsFunc(pads, func(p int64) bool { return p != 0 })
 		inShape := shape

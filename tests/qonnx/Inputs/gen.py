@@ -270,6 +270,17 @@ def window_pads(a, spatial_shape, kernel, strides):
     return list(a.get("pads", [0] * 2 * d))
 
 
+def dilate(w, dilations, zero):
+    """A convolution weight [O, C, k...] with its taps spread by dilations:
+    zeros between them (ONNX's dilated kernel as a dense one)."""
+    if not dilations or all(d == 1 for d in dilations):
+        return w
+    ext = [(k - 1) * d + 1 for k, d in zip(w.shape[2:], dilations)]
+    out = np.full(w.shape[:2] + tuple(ext), zero, dtype=w.dtype)
+    out[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in dilations)] = w
+    return out
+
+
 def attrs_of(node):
     out = {}
     for a in node.attribute:
@@ -354,15 +365,15 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             n = v.shape[2] * v.shape[3]
             val[o] = acc / Fraction(n) if ar.exact else acc / n
         elif op == "Conv" and T(ins[0]).ndim == 3:  # Conv1d as a 2-D convolution of [N, C, 1, L]
-            v, w = T(ins[0]), T(ins[1])
-            pb, pe = a.get("pads", [0, 0])
+            v, w = T(ins[0]), dilate(T(ins[1]), a.get("dilations"), zero(ar))
+            pb, pe = window_pads(a, v.shape[2:], w.shape[2:], a.get("strides", [1]))
             y = conv2d(v.reshape(v.shape[0], v.shape[1], 1, -1), w.reshape(w.shape[0], w.shape[1], 1, -1), [0, pb, 0, pe],
                        [1] + list(a.get("strides", [1])), zero(ar), a.get("group", 1))
             if len(ins) > 2 and ins[2]:
                 y = y + T(ins[2]).reshape(1, -1, 1, 1)
             val[o] = y.reshape(y.shape[0], y.shape[1], -1)
         elif op == "Conv":
-            v, w = T(ins[0]), T(ins[1])
+            v, w = T(ins[0]), dilate(T(ins[1]), a.get("dilations"), zero(ar))
             st = a.get("strides", [1, 1])
             pads = window_pads(a, v.shape[2:], w.shape[2:], st)
             y = conv2d(v, w, pads, st, zero(ar), a.get("group", 1))
@@ -1408,6 +1419,30 @@ def random_finn(rng, idx):
     return make(b, f"finn{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_tcn(rng, idx):
+    """A temporal convolutional network as trigger and signal-processing
+    models build one: the input [1, C, L] quantized; a Conv1d of kernel 3,
+    dilation 2 and padding 2 (idx 1: auto_pad SAME_UPPER, dilation 3) by
+    4-bit weights, Relu and a quantizer; a Conv1d of kernel 3, dilation 4
+    and padding 4; a quantizer, Flatten and the quantized head."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    c, n = int(rng.integers(1, 3)), int(rng.integers(12, 17))
+    shape = [1, c, n]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 6)
+    oc = int(rng.integers(2, 4))
+    W = weight4(b, rng, (oc, c, 3), rand_scale(rng, True, (oc, 1, 1)), MODES[(idx + 1) % 7], dom)
+    pad = dict(pads=[2, 2], dilations=[2]) if idx == 0 else dict(auto_pad="SAME_UPPER", dilations=[3])
+    h = b.node("Conv", [h, W], kernel_shape=[3], strides=[1], **pad)
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, True)
+    W2 = weight4(b, rng, (2, oc, 3), np.float32(0.25), MODES[(idx + 3) % 7], dom)
+    h = b.node("Conv", [h, W2], kernel_shape=[3], pads=[4, 4], dilations=[4])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, idx == 0)
+    h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 5) % 7], dom)
+    return make(b, f"tcn{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1462,6 +1497,7 @@ def main():
     builders += [(f"swish{i}", (lambda i: lambda r: random_swish(r, i))(i)) for i in range(4)]
     builders += [(f"keras{i}", (lambda i: lambda r: random_keras(r, i))(i)) for i in range(4)]
     builders += [(f"finn{i}", (lambda i: lambda r: random_finn(r, i))(i)) for i in range(4)]
+    builders += [(f"tcn{i}", (lambda i: lambda r: random_tcn(r, i))(i)) for i in range(2)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

@@ -248,6 +248,20 @@ class Pads1D(nn.Module):
         return self.avg(torch.relu(self.c(nn.functional.pad(x, (0, 2)))))  # [N, 3, 5]
 
 
+class Dilated(nn.Module):
+    """Dilated convolutions (a TCN's, WaveNet's): a Conv2d of dilation 2
+    and padding 2, and a Conv1d of dilation 4 over the flattened rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.c2 = nn.Conv2d(2, 3, 3, dilation=2, padding=2)
+        self.c1 = nn.Conv1d(3, 2, 3, dilation=4, padding=1)
+
+    def forward(self, x):  # [N, 2, 7, 7]
+        y = torch.relu(self.c2(x))  # [N, 3, 7, 7]
+        return self.c1(torch.flatten(y, 2))  # [N, 2, 43]
+
+
 def same_pads():
     """ONNX's auto_pad, which PyTorch 1.13 does not write (tf2onnx may):
     a Conv of stride 2 with SAME_UPPER on 6x6 (its padding at the end),
@@ -423,6 +437,8 @@ def pads():
     save("pads", Pads(), torch.randn(SAMPLES, 1, 2, 8, 8))
     torch.manual_seed(10)
     save("pads1d", Pads1D(), torch.randn(SAMPLES, 1, 2, 9))
+    torch.manual_seed(12)
+    save("dilated", Dilated(), torch.randn(SAMPLES, 1, 2, 7, 7))
 
 
 if __name__ == "__main__":
