@@ -97,7 +97,8 @@ func importFile(t *testing.T, path string) *Result {
 // PyTorch models of the layers of issue 28 (BatchNorm, LeakyReLU, ReLU6,
 // Hardtanh, clamp, HardSigmoid, HardSwish, GlobalAveragePool, Conv1d and
 // the 1-D pools, Cast of constants; padding on some sides only, auto_pad,
-// average pools excluding their padding, dilated convolutions), each with samples ([S, ...])
+// average pools excluding their padding, dilated convolutions, nearest
+// upsampling), each with samples ([S, ...])
 // and PyTorch's float32 outputs.
 const floatInputs = "../../tests/nn/Inputs/onnx-float"
 
@@ -120,6 +121,8 @@ var floatModels = []struct {
 	{"pads", []string{"nn.concat", "nn.linear", "{kernel = [3, 3], padding = 1, stride = 1}", `_count"}`}, nil},
 	{"pads1d", []string{"nn.concat", `_count"}`}, nil},
 	{"dilated", []string{"{kernel = [5, 5], padding = 2, params = \"c2\", stride = 1}", "{kernel = [1, 9], params = \"c1\", stride = 1}"}, nil},
+	{"upsample", []string{"nn.linear", "nn.permute"}, nil},
+	{"resize", []string{"nn.linear", "nn.permute"}, nil},
 	{"same", []string{"nn.concat", "nn.max_pool2d %6 {kernel = [3, 3], padding = 1, stride = 2}", `_count"}`}, []string{"nn.linear"}},
 }
 

@@ -86,6 +86,11 @@ func init() {
 		"HardSigmoid":       {attrs: attrs{"alpha": kindFloat, "beta": kindFloat}, min: 1, max: 1, run: (*importer).hardSigmoid},
 		"HardSwish":         {min: 1, max: 1, run: (*importer).hardSwish},
 		"GlobalAveragePool": {min: 1, max: 1, run: (*importer).globalAveragePool},
+		"Resize": {attrs: attrs{"mode": kindString, "coordinate_transformation_mode": kindString, "nearest_mode": kindString,
+			"cubic_coeff_a": kindFloat, "exclude_outside": kindInt, "extrapolation_value": kindFloat}, min: 2, max: 4,
+			in:  []input{{at: 1, what: "roi or scales", is: constValue}, {at: 2, what: "scales", is: constValue}, {at: 3, what: "sizes", is: constValue}},
+			run: (*importer).resize},
+		"Upsample": {attrs: attrs{"mode": kindString}, min: 2, max: 2, in: []input{{at: 1, what: "scales", is: constValue, need: true}}, run: (*importer).resize},
 	}
 	for onnxName, kind := range unaryOps {
 		operators[onnxName] = operator{min: 1, max: 1, run: unaryOp(kind)}
@@ -98,7 +103,7 @@ func init() {
 // introduced are the default domain's operators that ONNX added after
 // opset 9, with the opset that added them: a model of an earlier opset
 // cannot hold them.
-var introduced = map[string]int64{"HardSwish": 14, "LayerNormalization": 17}
+var introduced = map[string]int64{"HardSwish": 14, "LayerNormalization": 17, "Resize": 10}
 
 // attrRules are the values each attribute may take, by name, whatever the
 // operator (ONNX gives a name one meaning): translate checks every
@@ -696,6 +701,167 @@ func (im *importer) hardSigmoidOf(x *value, alpha, beta float64) (*value, error)
 		v, err = im.binaryValue(step.kind, v, im.constValue(name+step.key, []int64{}, []float64{step.k}))
 	}
 	return v, err
+}
+
+// resize: Resize (and opset 9's Upsample) in mode nearest of the spatial
+// axes of [N, C, H, W] or [N, C, L] (PyTorch's nn.Upsample, Keras's
+// UpSampling2D): each output cell copies the input cell that ONNX's
+// coordinate transformation and nearest rounding give it (before opset 11:
+// asymmetric and floor), written as an nn.linear by a one-hot matrix along
+// W and, through nn.permute, H: exact, and what nn-absorb-quant takes as a
+// selection. The output size is floor(size·scale), or sizes.
+func (im *importer) resize() error {
+	x := im.args[0]
+	r := len(x.shape)
+	if mode := im.attrString("mode", "nearest"); mode != "nearest" {
+		return im.errorf("mode=%s is not supported (only nearest)", mode)
+	}
+	if r != 3 && r != 4 {
+		return im.errorf("input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
+	}
+	ctm, nearest := im.attrString("coordinate_transformation_mode", "half_pixel"), im.attrString("nearest_mode", "round_prefer_floor")
+	scalesAt := 2
+	if im.opset < 11 || im.node.GetOpType() == "Upsample" {
+		ctm, nearest, scalesAt = "asymmetric", "floor", 1
+	}
+	scales, out := make([]float64, r), slices.Clone(x.shape)
+	if c := im.constArg(3); scalesAt == 2 && c != nil && c.len() > 0 {
+		if c.len() != r {
+			return im.errorf("sizes of shape %s do not have one entry per dimension (%d)", shapeText(c.shape), r)
+		}
+		for i := range r {
+			out[i] = int64(c.float(i))
+			if float64(out[i]) != c.float(i) || out[i] < 1 || x.shape[i] == 0 {
+				return im.errorf("sizes %v: each must be a positive integer, of a non-empty dimension", floatsOf(c))
+			}
+			scales[i] = float64(out[i]) / float64(x.shape[i])
+		}
+	} else {
+		c := im.constArg(scalesAt)
+		if c == nil || c.len() != r {
+			return im.errorf("the scales must be a constant with one entry per dimension (%d)", r)
+		}
+		for i := range r {
+			scales[i] = c.float(i)
+			if !(scales[i] > 0) || math.IsInf(scales[i], 1) || math.Floor(float64(x.shape[i])*scales[i]) > math.MaxInt32 {
+				return im.errorf("scales %v: each must be positive, and the output at most 2^31 cells", floatsOf(c))
+			}
+			out[i] = int64(math.Floor(float64(x.shape[i]) * scales[i]))
+		}
+	}
+	if out[0] != x.shape[0] || out[1] != x.shape[1] {
+		return im.errorf("only the spatial dimensions are resized (scales %v)", scales)
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	s := x.shape
+	if r == 3 {
+		if in, s, err = im.lift(in, s); err != nil {
+			return err
+		}
+		out = []int64{out[0], out[1], 1, out[2]}
+		scales = []float64{1, 1, 1, scales[2]}
+	}
+	if err := im.checkSize(out); err != nil {
+		return err
+	}
+	for _, axis := range []int{3, 2} {
+		src, err := nearestSources(s[axis], out[axis], scales[axis], ctm, nearest)
+		if err != nil {
+			return im.errorf("%v", err)
+		}
+		if in, s, err = im.pickAlong(in, s, axis, src); err != nil {
+			return err
+		}
+	}
+	return im.defineWindow(in, r-2)
+}
+
+// nearestSources is, for each of out cells of an axis of n, the input cell
+// ONNX's Resize copies in mode nearest: the coordinate transformation of
+// the output index, rounded by the nearest mode, clamped to [0, n).
+func nearestSources(n, out int64, scale float64, ctm, nearest string) ([]int64, error) {
+	src := make([]int64, out)
+	for i := range out {
+		var x float64
+		switch fi := float64(i); ctm {
+		case "half_pixel":
+			x = (fi+0.5)/scale - 0.5
+		case "pytorch_half_pixel":
+			if out > 1 {
+				x = (fi+0.5)/scale - 0.5
+			}
+		case "asymmetric":
+			x = fi / scale
+		case "tf_half_pixel_for_nn":
+			x = (fi + 0.5) / scale
+		case "align_corners":
+			if out > 1 {
+				x = fi * float64(n-1) / float64(out-1)
+			}
+		default:
+			return nil, fmt.Errorf("coordinate_transformation_mode=%s is not supported (half_pixel, pytorch_half_pixel, asymmetric, tf_half_pixel_for_nn, align_corners)", ctm)
+		}
+		var k float64
+		switch f := math.Floor(x); nearest {
+		case "round_prefer_floor":
+			k = math.Ceil(x - 0.5)
+		case "round_prefer_ceil":
+			k = math.Floor(x + 0.5)
+		case "floor":
+			k = f
+		case "ceil":
+			k = math.Ceil(x)
+		default:
+			return nil, fmt.Errorf("nearest_mode=%s is not supported (round_prefer_floor, round_prefer_ceil, floor, ceil)", nearest)
+		}
+		src[i] = min(max(int64(k), 0), n-1)
+	}
+	return src, nil
+}
+
+// pickAlong is x (shape s, rank 4) with axis (2 or 3) replaced by the
+// cells src picks from it: an nn.linear of the last axis by a one-hot
+// matrix (nothing when src is the identity), through nn.permute for H.
+func (im *importer) pickAlong(x *ir.Value, s []int64, axis int, src []int64) (*ir.Value, []int64, error) {
+	n, out := s[axis], int64(len(src))
+	identity := n == out
+	for i, k := range src {
+		identity = identity && k == int64(i)
+	}
+	if identity {
+		return x, s, nil
+	}
+	swap := ir.Attrs{intsAttr("perm", []int64{0, 1, 3, 2})}
+	last := slices.Clone(s)
+	var err error
+	if axis == 2 {
+		last[2], last[3] = s[3], s[2]
+		if x, err = im.emit(nn.OpPermute, []*ir.Value{x}, last, swap); err != nil {
+			return nil, nil, err
+		}
+	}
+	w := make([]float64, out*n)
+	for i, k := range src {
+		w[int64(i)*n+k] = 1
+	}
+	name := im.addParams("", "", w, []int64{out, n}, make([]float64, out), []int64{out})
+	picked := slices.Clone(last)
+	picked[3] = out
+	y, err := im.emit(nn.OpLinear, []*ir.Value{x}, picked, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
+	if err != nil {
+		return nil, nil, err
+	}
+	res := slices.Clone(s)
+	res[axis] = out
+	if axis == 2 {
+		if y, err = im.emit(nn.OpPermute, []*ir.Value{y}, res, swap); err != nil {
+			return nil, nil, err
+		}
+	}
+	return y, res, nil
 }
 
 // Aliases.

@@ -469,6 +469,16 @@ def evaluate(model, x, ar, stop_before_softmax=False):
                 val[o] = cnt * Fraction(np.float64(osc)) + Fraction(np.float64(ob))
             else:
                 val[o] = multithreshold_node(v, t, osc, ob, lay)
+        elif op == "Resize":  # nearest: each output cell copies the input cell of ONNX's coordinate transformation
+            v = T(ins[0])
+            sc = f64(ins[2])
+            ctm, nm = a.get("coordinate_transformation_mode", "half_pixel"), a.get("nearest_mode", "round_prefer_floor")
+            for ax in range(2, v.ndim):
+                n, out = v.shape[ax], int(math.floor(v.shape[ax] * sc[ax]))
+                xs_ = [(i + 0.5) / sc[ax] - 0.5 if ctm == "half_pixel" else i / sc[ax] for i in range(out)]
+                rnd = {"round_prefer_floor": lambda x: math.ceil(x - 0.5), "floor": math.floor}[nm]
+                v = np.take(v, [min(max(rnd(x), 0), n - 1) for x in xs_], axis=ax)
+            val[o] = v
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
@@ -1443,6 +1453,29 @@ def random_tcn(rng, idx):
     return make(b, f"tcn{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_upsample(rng, idx):
+    """A decoder's nearest upsampling (an autoencoder's, a U-Net's): the
+    input [1, c, 3, 3] quantized; a 3x3 Conv (padding 1) by 4-bit weights,
+    Relu and a quantizer; Resize by 2 (idx 0: PyTorch's asymmetric and
+    floor; 1: half_pixel and round_prefer_floor, Keras's); a 3x3 Conv, a
+    quantizer, Flatten and the quantized head."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    c = int(rng.integers(1, 3))
+    shape = [1, c, 3, 3]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 6)
+    oc = int(rng.integers(2, 4))
+    h = conv3x3(b, h, weight4(b, rng, (oc, c, 3, 3), rand_scale(rng, True, (oc, 1, 1, 1)), MODES[(idx + 1) % 7], dom))
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, True)
+    mode = dict(coordinate_transformation_mode="asymmetric", nearest_mode="floor") if idx == 0 else dict(coordinate_transformation_mode="half_pixel")
+    h = b.node("Resize", [h, "", b.init(np.array([1, 1, 2, 2], np.float32), "scales")], mode="nearest", **mode)
+    h = b.node("Conv", [h, weight4(b, rng, (2, oc, 3, 3), np.float32(0.25), MODES[(idx + 3) % 7], dom)], kernel_shape=[3, 3])
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 4) % 7], dom, idx == 0)
+    h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 5) % 7], dom)
+    return make(b, f"upsample{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1498,6 +1531,7 @@ def main():
     builders += [(f"keras{i}", (lambda i: lambda r: random_keras(r, i))(i)) for i in range(4)]
     builders += [(f"finn{i}", (lambda i: lambda r: random_finn(r, i))(i)) for i in range(4)]
     builders += [(f"tcn{i}", (lambda i: lambda r: random_tcn(r, i))(i)) for i in range(2)]
+    builders += [(f"upsample{i}", (lambda i: lambda r: random_upsample(r, i))(i)) for i in range(2)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

@@ -262,6 +262,48 @@ class Dilated(nn.Module):
         return self.c1(torch.flatten(y, 2))  # [N, 2, 43]
 
 
+class Upsampling(nn.Module):
+    """Nearest upsampling (an autoencoder's decoder, a U-Net's): a Conv2d,
+    nn.Upsample(scale_factor=2), a Conv2d; the rows flattened, upsampled
+    by 3 in 1-D."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(2, 3, 3, padding=1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.c2 = nn.Conv2d(3, 2, 3)
+        self.up1 = nn.Upsample(scale_factor=3, mode="nearest")
+
+    def forward(self, x):  # [N, 2, 4, 4]
+        y = self.c2(self.up(torch.relu(self.c1(x))))  # [N, 2, 6, 6]
+        return self.up1(torch.flatten(y, 2))  # [N, 2, 108]
+
+
+def resize_modes():
+    """Resize as other exporters write it (onnx.helper): half_pixel with
+    round_prefer_ceil and scales 1.5 on 4x4, and sizes [1, 2, 5, 7] with
+    asymmetric and floor. The references are PyTorch's interpolate in
+    mode nearest-exact (floor((i + 0.5)/scale)) and nearest (floor(i·in/out))."""
+    rng = np.random.default_rng(9)
+    nodes = [
+        helper.make_node("Resize", ["x", "", "s"], ["a"], name="Resize_0", mode="nearest",
+                         coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_ceil"),
+        helper.make_node("Resize", ["a", "", "", "z"], ["y"], name="Resize_1", mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+    ]
+    inits = [helper.make_tensor("s", TensorProto.FLOAT, [4], [1, 1, 1.5, 1.5]), helper.make_tensor("z", TensorProto.INT64, [4], [1, 2, 5, 7])]
+    g = helper.make_graph(nodes, "resize", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 5, 7])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    path = os.path.join(HERE, "resize.onnx")
+    onnx.save(m, path)
+    F = torch.nn.functional
+    x = torch.from_numpy(rng.standard_normal((SAMPLES, 1, 2, 4, 4)).astype(np.float32))
+    ys = [F.interpolate(F.interpolate(s, scale_factor=1.5, mode="nearest-exact"), size=(5, 7), mode="nearest") for s in x]
+    write("resize", path, x.numpy(), torch.stack(ys).numpy())
+
+
 def same_pads():
     """ONNX's auto_pad, which PyTorch 1.13 does not write (tf2onnx may):
     a Conv of stride 2 with SAME_UPPER on 6x6 (its padding at the end),
@@ -439,6 +481,9 @@ def pads():
     save("pads1d", Pads1D(), torch.randn(SAMPLES, 1, 2, 9))
     torch.manual_seed(12)
     save("dilated", Dilated(), torch.randn(SAMPLES, 1, 2, 7, 7))
+    torch.manual_seed(13)
+    save("upsample", Upsampling(), torch.randn(SAMPLES, 1, 2, 4, 4))
+    resize_modes()
 
 
 if __name__ == "__main__":
