@@ -91,6 +91,9 @@ func init() {
 			in:  []input{{at: 1, what: "roi or scales", is: constValue}, {at: 2, what: "scales", is: constValue}, {at: 3, what: "sizes", is: constValue}},
 			run: (*importer).resize},
 		"Upsample": {attrs: attrs{"mode": kindString}, min: 2, max: 2, in: []input{{at: 1, what: "scales", is: constValue, need: true}}, run: (*importer).resize},
+		"ConvTranspose": {attrs: attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "output_padding": kindInts,
+			"output_shape": kindInts, "pads": kindInts, "strides": kindInts},
+			min: 2, max: 3, in: []input{{at: 1, what: "weight", is: paramValue, need: true}, {at: 2, what: "bias", is: paramValue}}, run: (*importer).convTranspose},
 	}
 	for onnxName, kind := range unaryOps {
 		operators[onnxName] = operator{min: 1, max: 1, run: unaryOp(kind)}
@@ -823,8 +826,9 @@ func nearestSources(n, out int64, scale float64, ctm, nearest string) ([]int64, 
 }
 
 // pickAlong is x (shape s, rank 4) with axis (2 or 3) replaced by the
-// cells src picks from it: an nn.linear of the last axis by a one-hot
-// matrix (nothing when src is the identity), through nn.permute for H.
+// cells src picks from it (-1: a zero): an nn.linear of the last axis by
+// a matrix of one-hot and zero rows (nothing when src is the identity),
+// through nn.permute for H.
 func (im *importer) pickAlong(x *ir.Value, s []int64, axis int, src []int64) (*ir.Value, []int64, error) {
 	n, out := s[axis], int64(len(src))
 	identity := n == out
@@ -845,7 +849,9 @@ func (im *importer) pickAlong(x *ir.Value, s []int64, axis int, src []int64) (*i
 	}
 	w := make([]float64, out*n)
 	for i, k := range src {
-		w[int64(i)*n+k] = 1
+		if k >= 0 { // -1: a row of zeros
+			w[int64(i)*n+k] = 1
+		}
 	}
 	name := im.addParams("", "", w, []int64{out, n}, make([]float64, out), []int64{out})
 	picked := slices.Clone(last)
@@ -1603,7 +1609,7 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	wv, w := im.args[1], im.consts[1]
+	w := im.consts[1]
 	if len(w.shape) != len(shape) {
 		return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(shape))
 	}
@@ -1634,7 +1640,6 @@ func (im *importer) conv() error {
 	}
 	outC := w.shape[0]
 	bias := make([]float64, outC)
-	bv := im.arg(2)
 	if b := im.constArg(2); b != nil {
 		if int64(b.len()) != outC {
 			return im.errorf("bias of shape %s does not match %d output channels", shapeText(b.shape), outC)
@@ -1649,10 +1654,7 @@ func (im *importer) conv() error {
 	if h < 0 || wd < 0 {
 		return im.errorf("kernel %v does not fit the padded input %s", kernel, shapeText(shape))
 	}
-	// A quantized weight is written as its integer codes times one scale
-	// per output channel, multiplied after the convolution (the bias added
-	// after it), so that the codes stay visible to nn-absorb-quant.
-	weights, scales := floatsOf(w), []float64(nil)
+	weights := floatsOf(w)
 	if g > 1 {
 		wShape = slices.Clone(wShape)
 		wShape[1] *= g
@@ -1667,6 +1669,20 @@ func (im *importer) conv() error {
 		}
 		weights, wShape = dilated(weights, wShape, dil)
 	}
+	return im.emitConv(in, shape, weights, wShape, stride, pad, bias, spatial)
+}
+
+// emitConv writes nn.conv2d of in ([N, C, H, W], padded by pad) by the
+// dense weight [O, C, kh, kw] and the bias, the node's output (reshaped
+// back for a 1-D window). A quantized weight (the node's weight input a
+// quantizer of a constant) is written as its integer codes times one
+// scale per output channel, multiplied after the convolution (the bias
+// added after it), so that the codes stay visible to nn-absorb-quant.
+func (im *importer) emitConv(in *ir.Value, shape []int64, weights []float64, wShape []int64, stride, pad int64, bias []float64, spatial int) error {
+	wv, bv := im.args[1], im.arg(2)
+	outC, kernel := wShape[0], wShape[2:]
+	h, wd := shape[2]+2*pad-kernel[0], shape[3]+2*pad-kernel[1]
+	var scales []float64
 	if wv.folded != nil {
 		weights, scales = factorRows(weights, outC)
 	}
@@ -1697,6 +1713,102 @@ func (im *importer) conv() error {
 		}
 	}
 	return im.defineWindow(v.ssa, spatial)
+}
+
+// convTranspose: ConvTranspose (a decoder's upsampling convolution) of
+// [N, C, H, W] or [N, C, L] by the weight [C, M, k...] (group 1,
+// dilations 1): the input with stride - 1 zeros between its cells and
+// k - 1 - pad (+ output_padding at the end) around them, each axis one
+// nn.linear by a 0/1 matrix (pickAlong; no adder in a circuit), convolved
+// by the kernel flipped and transposed, [M, C, k...], at stride 1.
+func (im *importer) convTranspose() error {
+	x, w := im.args[0], im.consts[1]
+	if x.pad != nil {
+		return im.errorf("the output of Pad '%s' cannot be folded into a ConvTranspose", x.name)
+	}
+	shape := x.shape
+	r := len(shape)
+	if r != 3 && r != 4 || len(w.shape) != r || w.shape[0] != shape[1] {
+		return im.errorf("weight of shape %s does not fit an input of shape %s (a ConvTranspose's weight is [C, M, k...])", shapeText(w.shape), shapeText(shape))
+	}
+	if g := im.attrInt("group", 1); g != 1 {
+		return im.errorf("group=%d is not supported (only 1)", g)
+	}
+	if _, ok := im.attrInts("output_shape"); ok {
+		return im.errorf("output_shape is not supported (give pads and output_padding)")
+	}
+	if ap := im.attrString("auto_pad", "NOTSET"); ap != "NOTSET" && ap != "VALID" {
+		return im.errorf("auto_pad=%s is not supported (NOTSET or VALID)", ap)
+	}
+	spatial := r - 2
+	kernel, stride, pads, dil, err := im.window(w.shape[2:], shape)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(dil, func(d int64) bool { return d != 1 }) {
+		return im.errorf("dilations=%v is not supported (only 1)", im.attr("dilations").GetInts())
+	}
+	if !slices.Equal(kernel[2-spatial:], w.shape[2:]) {
+		return im.errorf("kernel_shape %v does not match the weight's shape %s", im.attr("kernel_shape").GetInts(), shapeText(w.shape))
+	}
+	outPad, ok := im.attrInts("output_padding")
+	if !ok {
+		outPad = make([]int64, spatial)
+	}
+	if len(outPad) != spatial {
+		return im.errorf("output_padding=%v does not have one entry per spatial dimension (%d)", outPad, spatial)
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return err
+	}
+	s4 := shape
+	if spatial == 1 {
+		if in, s4, err = im.lift(in, shape); err != nil {
+			return err
+		}
+		pads, outPad = []int64{0, pads[0], 0, pads[1]}, []int64{0, outPad[0]}
+	}
+	for _, axis := range []int{3, 2} {
+		a := axis - 2
+		n, k := s4[axis], kernel[a]
+		before, after := k-1-pads[a], k-1-pads[2+a]+outPad[a]
+		if before < 0 || after < 0 || outPad[a] >= stride || n == 0 {
+			return im.errorf("pads=%v and output_padding=%v are not supported for kernel %v and stride %d (each pad at most kernel - 1, output_padding below the stride, a non-empty input)", im.attr("pads").GetInts(), outPad, kernel[2-spatial:], stride)
+		}
+		src := make([]int64, (n-1)*stride+1+before+after)
+		for t := range src {
+			src[t] = -1
+			if u := int64(t) - before; u >= 0 && u%stride == 0 && u/stride < n {
+				src[t] = u / stride
+			}
+		}
+		if err := im.checkSize([]int64{int64(len(src)), n}); err != nil {
+			return err
+		}
+		if in, s4, err = im.pickAlong(in, s4, axis, src); err != nil {
+			return err
+		}
+	}
+	c, m, kh, kw := w.shape[0], w.shape[1], kernel[0], kernel[1]
+	ws, flipped := floatsOf(w), make([]float64, m*c*kh*kw)
+	for ci := range c {
+		for mi := range m {
+			for i := range kh {
+				for j := range kw {
+					flipped[((mi*c+ci)*kh+kh-1-i)*kw+kw-1-j] = ws[((ci*m+mi)*kh+i)*kw+j]
+				}
+			}
+		}
+	}
+	bias := make([]float64, m)
+	if b := im.constArg(2); b != nil {
+		if int64(b.len()) != m {
+			return im.errorf("bias of shape %s does not match %d output channels", shapeText(b.shape), m)
+		}
+		bias = floatsOf(b)
+	}
+	return im.emitConv(in, s4, flipped, []int64{m, c, kh, kw}, 1, 0, bias, spatial)
 }
 
 // ungroup writes the weights [O, C/g, k] of a convolution of g groups as

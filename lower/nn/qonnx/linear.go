@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/otir-dev/otir/dialect/nn"
 	"github.com/otir-dev/otir/ir"
@@ -187,9 +188,10 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 // [m]: a constant matrix product (matmul) and a constant add for a rank-2
 // x (a float Gemm or MatMul by a plain initializer: FINN's streamlined
 // integer weights); for any x, a selection when every row of W picks one
-// element (one 1, zeros elsewhere) and b is 0: the importer's copies of a
-// row's end value, which pad a max pool on one side (Keras's 'same'
-// pools, a padded MaxPool1d). A selection takes each picked element's
+// element (one 1, zeros elsewhere) or none (all zeros) and b is 0: the
+// importer's copies of a row's end value, which pad a max pool on one side
+// (Keras's 'same' pools, a padded MaxPool1d), its nearest upsampling, the
+// zeros a ConvTranspose inserts. A selection takes each picked element's
 // code and function: the new graph applies the same nn.linear to the
 // codes (exact integers).
 func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error) {
@@ -217,7 +219,7 @@ func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error)
 				pick[j] = -2
 			}
 		}
-		picks = picks && pick[j] >= 0 && b.Data[j] == 0
+		picks = picks && pick[j] >= -1 && b.Data[j] == 0 // -1: a row of zeros
 	}
 	if !picks || x.isConst() && len(x.shape) == 2 {
 		if len(x.shape) != 2 {
@@ -256,17 +258,38 @@ func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error)
 		out := &val{shape: shape, konst: make([]*big.Rat, 0, rows*m)}
 		for r := range rows {
 			for j := range m {
+				if pick[j] < 0 {
+					out.konst = append(out.konst, new(big.Rat))
+					continue
+				}
 				out.konst = append(out.konst, x.konst[at(r, j)])
 			}
 		}
 		return out, nil
 	}
+	// A zero row's element (the zeros a ConvTranspose inserts) is code 0
+	// times the factor of its row's picked elements, so that a convolution
+	// after it still sees one factor per channel.
+	some := slices.IndexFunc(pick, func(p int64) bool { return p >= 0 })
 	out := *x
 	out.shape = shape
 	out.fn = make([]elemFn, 0, rows*m)
 	for r := range rows {
 		for j := range m {
-			out.fn = append(out.fn, x.fn[at(r, j)])
+			if pick[j] >= 0 {
+				out.fn = append(out.fn, x.fn[at(r, j)])
+				continue
+			}
+			zero := elemFn{{a: new(big.Rat), b: new(big.Rat)}}
+			if some >= 0 {
+				f := x.fn[at(r, int64(some))]
+				fa, _, ok := f.affine()
+				if !ok {
+					return nil, fmt.Errorf("row %d of the weight is zero beside elements that are no affine map of their codes (a quantizer before the nn.linear makes them one)", j)
+				}
+				zero[0].a = fa
+			}
+			out.fn = append(out.fn, zero)
 		}
 	}
 	out.code, err = nn.Node(a.b, kLinear, []*ir.Value{x.code}, ir.Tensor(shape, f64), op.Attrs)

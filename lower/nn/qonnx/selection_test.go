@@ -22,16 +22,18 @@ const selectionGraph = `nn.graph @g(%x: tensor<1x4xf64>) -> tensor<1x2xf64> {
 func selectionPayload(weight, bias []float64) tensor.Payload {
 	return tensor.Payload{
 		"q.scale":      {Shape: []int64{1, 4}, Data: []float64{0.125, 0.0625, 0.25, 0.03125}},
-		"q.zero_point": {Data: []float64{0}},
+		"q.zero_point": {Data: []float64{3}},
 		"pick.weight":  {Shape: []int64{2, 4}, Data: weight},
 		"pick.bias":    {Shape: []int64{2}, Data: bias},
 	}
 }
 
-// TestLinear: nn.linear of a quantized value, as a selection (rows that
-// each pick one element, the importer's edge copies that pad a max pool:
-// each picked element's code and function, which differ here element by
-// element), or as a constant matrix product plus bias (rows that sum
+// TestLinear: nn.linear of a quantized value (zero point 3, so that its
+// values are codes plus an offset), as a selection (rows that each pick
+// one element or none, the importer's edge copies that pad a max pool and
+// the zeros a ConvTranspose inserts: each picked element's code and
+// function, which differ here element by element, and zeros), or as a
+// constant matrix product plus bias (rows that sum
 // elements, a bias: a float Gemm by plain weights, FINN's integer ones):
 // the circuit equals the evaluator on 200 random inputs each. Of a rank-3
 // value only a selection is absorbed.
@@ -44,6 +46,7 @@ func TestLinear(t *testing.T) {
 	}
 	for _, c := range []struct{ weight, bias []float64 }{
 		{[]float64{0, 0, 0, 1, 0, 1, 0, 0}, []float64{0, 0}},
+		{[]float64{0, 0, 0, 0, 0, 1, 0, 0}, []float64{0, 0}},
 		{[]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}},
 		{[]float64{0, 0, -2, 1, 1, 0, 0, 3}, []float64{0.25, -1.5}},
 	} {

@@ -469,6 +469,26 @@ def evaluate(model, x, ar, stop_before_softmax=False):
                 val[o] = cnt * Fraction(np.float64(osc)) + Fraction(np.float64(ob))
             else:
                 val[o] = multithreshold_node(v, t, osc, ob, lay)
+        elif op == "ConvTranspose":  # the importer's form: zeros inserted and around, then a conv by the flipped, transposed kernel
+            v, w = T(ins[0]), T(ins[1])
+            k, st = list(w.shape[2:]), a.get("strides", [1] * (w.ndim - 2))[0]
+            pads, op_ = a.get("pads", [0] * 2 * len(k)), a.get("output_padding", [0] * len(k))
+            z = v
+            for d in range(len(k)):
+                ax, n = 2 + d, v.shape[2 + d]
+                before, after = k[d] - 1 - pads[d], k[d] - 1 - pads[len(k) + d] + op_[d]
+                shp = list(z.shape)
+                shp[ax] = (n - 1) * st + 1 + before + after
+                out = np.full(shp, zero(ar), dtype=z.dtype)
+                idx = [slice(None)] * z.ndim
+                idx[ax] = slice(before, before + (n - 1) * st + 1, st)
+                out[tuple(idx)] = z
+                z = out
+            wf = np.flip(np.swapaxes(w, 0, 1), axis=tuple(range(2, w.ndim)))
+            y = conv2d(z, wf, [0, 0, 0, 0], [1, 1], zero(ar))
+            if len(ins) > 2 and ins[2]:
+                y = y + T(ins[2]).reshape(1, -1, 1, 1)
+            val[o] = y
         elif op == "Resize":  # nearest: each output cell copies the input cell of ONNX's coordinate transformation
             v = T(ins[0])
             sc = f64(ins[2])
@@ -1476,6 +1496,28 @@ def random_upsample(rng, idx):
     return make(b, f"upsample{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_deconv(rng, idx):
+    """A decoder's transposed convolution (Brevitas's QuantConvTranspose2d):
+    the input [1, c, 3, 3] quantized; a ConvTranspose of kernel 3 and
+    stride 2 (padding 1 and output_padding 1 for idx 0, neither for 1) by
+    4-bit weights [c, m, 3, 3], per output channel (axis 1) for idx 1, a
+    quantized bias, Relu and a quantizer; Flatten and the quantized head."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    c, m = int(rng.integers(1, 3)), int(rng.integers(2, 4))
+    shape = [1, c, 3, 3]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 6)
+    ws = rand_scale(rng, idx == 0, (1, m, 1, 1) if idx == 1 else ())
+    W = weight4(b, rng, (c, m, 3, 3), ws, MODES[(idx + 1) % 7], dom)
+    bias = b.quant(b.init(rng.normal(0, 0.5, m), "bias"), np.float32(2.0**-4), 8, True, False, MODES[(idx + 2) % 7], domain=dom)
+    pad = dict(pads=[1, 1, 1, 1], output_padding=[1, 1]) if idx == 0 else {}
+    h = b.node("ConvTranspose", [h, W, bias], kernel_shape=[3, 3], strides=[2, 2], **pad)
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 3) % 7], dom, idx == 0)
+    h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 4) % 7], dom)
+    return make(b, f"deconv{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1532,6 +1574,7 @@ def main():
     builders += [(f"finn{i}", (lambda i: lambda r: random_finn(r, i))(i)) for i in range(4)]
     builders += [(f"tcn{i}", (lambda i: lambda r: random_tcn(r, i))(i)) for i in range(2)]
     builders += [(f"upsample{i}", (lambda i: lambda r: random_upsample(r, i))(i)) for i in range(2)]
+    builders += [(f"deconv{i}", (lambda i: lambda r: random_deconv(r, i))(i)) for i in range(2)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

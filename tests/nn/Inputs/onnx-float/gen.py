@@ -279,6 +279,21 @@ class Upsampling(nn.Module):
         return self.up1(torch.flatten(y, 2))  # [N, 2, 108]
 
 
+class Deconv(nn.Module):
+    """Transposed convolutions (an autoencoder's decoder): a
+    ConvTranspose2d of stride 2, padding 1 and output_padding 1, ReLU; the
+    rows flattened and a ConvTranspose1d of kernel 4, stride 2, padding 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.d2 = nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1)
+        self.d1 = nn.ConvTranspose1d(2, 2, 4, stride=2, padding=1)
+
+    def forward(self, x):  # [N, 3, 3, 3]
+        y = torch.relu(self.d2(x))  # [N, 2, 6, 6]
+        return self.d1(torch.flatten(y, 2))  # [N, 2, 72]
+
+
 def resize_modes():
     """Resize as other exporters write it (onnx.helper): half_pixel with
     round_prefer_ceil and scales 1.5 on 4x4, and sizes [1, 2, 5, 7] with
@@ -484,6 +499,8 @@ def pads():
     torch.manual_seed(13)
     save("upsample", Upsampling(), torch.randn(SAMPLES, 1, 2, 4, 4))
     resize_modes()
+    torch.manual_seed(14)
+    save("deconv", Deconv(), torch.randn(SAMPLES, 1, 3, 3, 3))
 
 
 if __name__ == "__main__":
