@@ -1352,7 +1352,7 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 
 // window reads the attributes a window node on an input of the given
 // shape ([N, C, L] or [N, C, H, W]) shares (kernel_shape, strides, pads,
-// auto_pad, dilations, ceil_mode) and returns the kernel, the stride
+// auto_pad, dilations) and returns the kernel, the stride
 // (nn takes one for both axes), the pads as ONNX orders them (the begins
 // then the ends of the spatial axes) and the dilations. auto_pad=SAME_UPPER
 // and SAME_LOWER give ceil(size/stride) outputs, the odd cell at the end
@@ -1368,9 +1368,6 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 	}
 	if len(kernel) != spatial {
 		return nil, 0, nil, nil, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
-	}
-	if cm := im.attrInt("ceil_mode", 0); cm != 0 {
-		return nil, 0, nil, nil, im.errorf("ceil_mode=%d is not supported", cm)
 	}
 	dil, ok = im.attrInts("dilations")
 	if ok && len(dil) != len(kernel) {
@@ -1850,8 +1847,40 @@ func poolOp(kind string) func(*importer) error {
 		if slices.ContainsFunc(dil, func(d int64) bool { return d != 1 }) {
 			return im.errorf("dilations=%v is not supported for a pool (only 1)", im.attr("dilations").GetInts())
 		}
-		exclude := kind == nn.OpAvgPool2d && im.attrInt("count_include_pad", 0) == 0 && slices.ContainsFunc(pads, func(p int64) bool { return p != 0 })
-		inShape := shape
+		// The cells an average counts, per spatial axis, in the padded
+		// input's coordinates: the input with a Pad node's zeros, and the
+		// node's own pads unless count_include_pad=0. ceil_mode=1 adds
+		// cells at the end for the last, partial window (it must start
+		// inside the input or its left padding, as PyTorch's), which a max
+		// pool ignores (edge copies) and an average does not count.
+		include := im.attrInt("count_include_pad", 0) == 1
+		ceil := im.attrInt("ceil_mode", 0) == 1
+		counted := make([][2]int64, spatial)
+		divide := false
+		for d := range spatial {
+			a := d + 2 - spatial // the 2-D axis of spatial axis d
+			n := shape[2+d]
+			if extra != nil {
+				n += extra[d] + extra[spatial+d]
+			}
+			b, e, k := pads[d], pads[spatial+d], kernel[a]
+			counted[d] = [2]int64{b, b + n}
+			if include {
+				counted[d] = [2]int64{0, b + n + e}
+			}
+			divide = divide || kind == nn.OpAvgPool2d && !include && b+e > 0
+			if total := b + n + e; ceil && total >= k {
+				out := (total-k+stride-1)/stride + 1
+				if (out-1)*stride >= n+b {
+					out--
+				}
+				if more := (out-1)*stride + k - total; more > 0 {
+					pads = slices.Clone(pads)
+					pads[spatial+d] += more
+					divide = divide || kind == nn.OpAvgPool2d
+				}
+			}
+		}
 		in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), fill, kernel)
 		if err != nil {
 			return err
@@ -1864,8 +1893,8 @@ func poolOp(kind string) func(*importer) error {
 		if err != nil {
 			return err
 		}
-		if exclude {
-			if y, err = im.excludePadding(y, inShape, kernel, stride, pads, extra); err != nil {
+		if divide {
+			if y, err = im.countCells(y, kernel, stride, counted); err != nil {
 				return err
 			}
 		}
@@ -1873,35 +1902,27 @@ func poolOp(kind string) func(*importer) error {
 	}
 }
 
-// excludePadding makes y, an nn.avg_pool2d's result [N, C, oh, ow] (an
-// average over the kernel's cells, padding included), ONNX's AveragePool
-// with count_include_pad=0, whose divisor is the cells inside the input:
-// y times kh·kw/inside per output position, an nn.mul by a constant
-// (exact for kernels whose products over inside counts are dyadic, as
-// 2x2 and 3x3 ones are). The zeros of a Pad node folded in (extra) count
-// as cells of the input, as they do in ONNX; the node's own pads do not.
-func (im *importer) excludePadding(y *ir.Value, shape, kernel []int64, stride int64, pads, extra []int64) (*ir.Value, error) {
+// countCells makes y, an nn.avg_pool2d's result [N, C, oh, ow] (an
+// average over the kernel's kH·kW cells), ONNX's AveragePool whose divisor
+// is the cells of each window in counted (per spatial axis, a range of the
+// padded input's coordinates: the input, or the input and its pads; never
+// ceil_mode's extra cells): y times kH·kW/counted cells per output
+// position, an nn.mul by a constant (exact for kernels whose ratios are
+// dyadic, as 2x2 and 3x3 ones are).
+func (im *importer) countCells(y *ir.Value, kernel []int64, stride int64, counted [][2]int64) (*ir.Value, error) {
 	out := y.Type.(*ir.TensorType).Shape
-	spatial := len(shape) - 2
-	// inside[a][i]: the cells of output i's window on axis a (of the 2-D
-	// H, W; a 1-D window's H is its unit axis) that are not the node's pads.
-	var inside [2][]int64
+	spatial := len(counted)
+	var inside [2][]int64 // per 2-D axis (a 1-D window's H is its unit axis)
 	for a := range 2 {
 		inside[a] = make([]int64, out[2+a])
 		for i := range inside[a] {
 			inside[a][i] = 1
 		}
 	}
-	for d := range spatial {
-		a := d + 2 - spatial // the 2-D axis of spatial axis d
-		xb, xe := int64(0), int64(0)
-		if extra != nil {
-			xb, xe = extra[d], extra[spatial+d]
-		}
-		begin, n := pads[d], xb+shape[2+d]+xe
-		k := kernel[a]
+	for d, r := range counted {
+		a := d + 2 - spatial
 		for i := range inside[a] {
-			lo, hi := max(int64(i)*stride, begin), min(int64(i)*stride+k, begin+n)
+			lo, hi := max(int64(i)*stride, r[0]), min(int64(i)*stride+kernel[a], r[1])
 			inside[a][i] = max(hi-lo, 0)
 		}
 	}
@@ -1911,7 +1932,7 @@ func (im *importer) excludePadding(y *ir.Value, shape, kernel []int64, stride in
 	for i, h := range inside[0] {
 		for j, w := range inside[1] {
 			if h*w == 0 {
-				return nil, im.errorf("output (%d, %d) of the pool covers padding only: count_include_pad=0 divides by 0", i, j)
+				return nil, im.errorf("output (%d, %d) of the pool covers padding only: its average divides by 0", i, j)
 			}
 			factor[i*int(out[3])+j] = cells / float64(h*w)
 			scaled = scaled || h*w != kernel[0]*kernel[1]

@@ -294,6 +294,20 @@ class Deconv(nn.Module):
         return self.d1(torch.flatten(y, 2))  # [N, 2, 72]
 
 
+class Ceil(nn.Module):
+    """Pools with ceil_mode=True (the last, partial window kept): a
+    MaxPool2d(3, 2), an AvgPool2d(3, 2, padding=1) counting its padding
+    and one excluding it, an AvgPool1d(3, 2) over the flattened rows."""
+
+    def forward(self, x):  # [N, 2, 6, 6]
+        F = nn.functional
+        a = F.max_pool2d(x, 3, 2, ceil_mode=True)  # [N, 2, 3, 3]
+        b = F.avg_pool2d(x, 3, 2, padding=1, ceil_mode=True)  # [N, 2, 4, 4]
+        c = F.avg_pool2d(x, 3, 2, padding=1, ceil_mode=True, count_include_pad=False)
+        d = F.avg_pool1d(torch.flatten(x, 2), 3, 2, ceil_mode=True)  # [N, 2, 18]
+        return torch.cat([torch.flatten(a, 1), torch.flatten(b, 1), torch.flatten(c, 1), torch.flatten(d, 1)], 1)
+
+
 def resize_modes():
     """Resize as other exporters write it (onnx.helper): half_pixel with
     round_prefer_ceil and scales 1.5 on 4x4, and sizes [1, 2, 5, 7] with
@@ -501,6 +515,8 @@ def pads():
     resize_modes()
     torch.manual_seed(14)
     save("deconv", Deconv(), torch.randn(SAMPLES, 1, 3, 3, 3))
+    torch.manual_seed(15)
+    save("ceil", Ceil(), torch.randn(SAMPLES, 1, 2, 6, 6))
 
 
 if __name__ == "__main__":
