@@ -1377,12 +1377,11 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 		dil = slices.Repeat([]int64{1}, spatial)
 	}
 	strides, ok := im.attrInts("strides")
-	stride = 1
-	if ok {
-		if len(strides) != spatial || strides[0] != strides[spatial-1] {
-			return nil, 0, nil, nil, im.errorf("strides=%v is not supported (one stride for both dimensions)", strides)
-		}
-		stride = strides[0]
+	if !ok {
+		strides = slices.Repeat([]int64{1}, spatial)
+	}
+	if len(strides) != spatial {
+		return nil, 0, nil, nil, im.errorf("strides=%v does not have one entry per spatial dimension (%d)", strides, spatial)
 	}
 	pads = make([]int64, 2*spatial)
 	switch ap := im.attrString("auto_pad", "NOTSET"); ap {
@@ -1396,7 +1395,7 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 	case "VALID":
 	case "SAME_UPPER", "SAME_LOWER":
 		for i := range spatial {
-			size := shape[2+i]
+			size, stride := shape[2+i], strides[i]
 			out := (size + stride - 1) / stride
 			total := max((out-1)*stride+(kernel[i]-1)*dil[i]+1-size, 0)
 			small, big := total/2, total-total/2
@@ -1408,6 +1407,22 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 		}
 	default:
 		return nil, 0, nil, nil, im.errorf("auto_pad=%s is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)", ap)
+	}
+	// nn takes one stride: an axis along which the window fits once
+	// whatever the stride (Keras's Conv1D through tf2onnx: a [1, k]
+	// kernel of strides [1, s] on [N, C, 1, L]) takes the others'.
+	stride = 0
+	for i, st := range strides {
+		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[i]-1)*dil[i]-1 < slices.Min(strides) {
+			continue
+		}
+		if stride != 0 && st != stride {
+			return nil, 0, nil, nil, im.errorf("strides=%v is not supported (one stride for the dimensions that slide)", strides)
+		}
+		stride = st
+	}
+	if stride == 0 {
+		stride = strides[0]
 	}
 	if spatial == 1 {
 		kernel, dil = []int64{1, kernel[0]}, []int64{1, dil[0]}

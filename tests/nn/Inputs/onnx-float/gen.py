@@ -308,6 +308,19 @@ class Ceil(nn.Module):
         return torch.cat([torch.flatten(a, 1), torch.flatten(b, 1), torch.flatten(c, 1), torch.flatten(d, 1)], 1)
 
 
+class Conv1x(nn.Module):
+    """Keras's Conv1D as tf2onnx writes it, a 2-D layer on [N, C, 1, L]: a
+    Conv2d of kernel (1, 3), strides (1, 2) and dilation (1, 2), ReLU, a
+    MaxPool2d of (1, 2) and strides (1, 2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(2, 3, (1, 3), stride=(1, 2), dilation=(1, 2))
+
+    def forward(self, x):  # [N, 2, 1, 17]
+        return nn.functional.max_pool2d(torch.relu(self.c(x)), (1, 2), (1, 2))  # [N, 3, 1, 3]
+
+
 def resize_modes():
     """Resize as other exporters write it (onnx.helper): half_pixel with
     round_prefer_ceil and scales 1.5 on 4x4, and sizes [1, 2, 5, 7] with
@@ -517,6 +530,8 @@ def pads():
     save("deconv", Deconv(), torch.randn(SAMPLES, 1, 3, 3, 3))
     torch.manual_seed(15)
     save("ceil", Ceil(), torch.randn(SAMPLES, 1, 2, 6, 6))
+    torch.manual_seed(16)
+    save("conv1x", Conv1x(), torch.randn(SAMPLES, 1, 2, 1, 17))
 
 
 if __name__ == "__main__":
