@@ -93,6 +93,8 @@ func TestNewOperators(t *testing.T) {
 			"node 'D' (ConvTranspose): pads=[3 0 0 0] and output_padding=[0 0] are not supported for kernel [3 3] and stride 1"},
 		{"ConvTranspose output_shape", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"}, intsAttrP("output_shape", 5, 5))}, w3), nil,
 			"node 'D' (ConvTranspose): output_shape is not supported (give pads and output_padding)"},
+		{"MaxPool padding over half the kernel", seq(13, []int64{1, 2, 4, 4}, []*onnxpb.NodeProto{node("MaxPool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 3, 3), intsAttrP("pads", 2, 2, 2, 2))}),
+			[]string{`nn.linear %arg0 {params = "P"}`, "{kernel = [3, 3], stride = 1} : (tensor<1x2x8x8xf64>) -> tensor<1x2x6x6xf64>"}, ""},
 		{"MaxPool ceil_mode", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("MaxPool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 3, 3), intsAttrP("strides", 2, 2), intAttrP("ceil_mode", 1))}),
 			[]string{"nn.max_pool2d %5 {kernel = [3, 3], stride = 2} : (tensor<1x2x7x7xf64>) -> tensor<1x2x3x3xf64>"}, ""},
 		{"AveragePool ceil_mode", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("AveragePool", "P", []string{"x"}, []string{"y"}, intsAttrP("kernel_shape", 3, 3), intsAttrP("strides", 2, 2), intAttrP("ceil_mode", 1), intAttrP("count_include_pad", 1))}),

@@ -1450,13 +1450,14 @@ func dilated(w []float64, shape, dil []int64) ([]float64, []int64) {
 // padded is a window node's input [N, C, L] or [N, C, H, W] as the 2-D
 // window nodes' [N, C, H, W] (lift's [N, C, 1, L] for 1-D) with the
 // padding pads (ONNX's order) and the node's padding attribute: the same
-// padding on every side of a 2-D input is the attribute; any other is
+// padding on every side of a 2-D input is the attribute (for a pool, at
+// most half the kernel, nn's rule, PyTorch's); any other is
 // written into the input by nn.concat along W, then H (padAxis), with
 // zeros (fill 0: convolutions, average pools) or copies of the edge
 // values (fill -inf: a max pool), and the attribute is 0.
-func (im *importer) padded(in *ir.Value, shape, pads []int64, fill float64, kernel []int64) (*ir.Value, []int64, int64, error) {
+func (im *importer) padded(in *ir.Value, shape, pads []int64, fill float64, kernel []int64, pool bool) (*ir.Value, []int64, int64, error) {
 	spatial := len(shape) - 2
-	if spatial == 2 && !slices.ContainsFunc(pads, func(p int64) bool { return p != pads[0] }) {
+	if spatial == 2 && !slices.ContainsFunc(pads, func(p int64) bool { return p != pads[0] }) && (!pool || 2*pads[0] <= min(kernel[0], kernel[1])) {
 		return in, shape, pads[0], nil
 	}
 	x, s4 := in, shape
@@ -1658,7 +1659,7 @@ func (im *importer) conv() error {
 		}
 		bias = floatsOf(b)
 	}
-	in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), 0, kernel)
+	in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), 0, kernel, false)
 	if err != nil {
 		return err
 	}
@@ -1896,7 +1897,7 @@ func poolOp(kind string) func(*importer) error {
 				}
 			}
 		}
-		in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), fill, kernel)
+		in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), fill, kernel, true)
 		if err != nil {
 			return err
 		}

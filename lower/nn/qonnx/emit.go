@@ -156,6 +156,9 @@ func (a *absorber) step(x *val, qs []*quantizer) (*val, error) {
 }
 
 func (q *quantizer) key() string {
+	if q.cachedKey != "" { // a threshold row's is long, and shared by a channel
+		return q.cachedKey
+	}
 	s := fmt.Sprintf("%s%v%s,%s", q.kind, q.spec, q.scale.RatString(), q.zp.RatString())
 	if q.outScale != nil {
 		s += "," + q.outScale.RatString()
@@ -163,6 +166,7 @@ func (q *quantizer) key() string {
 	if q.kind == kMultiThreshold {
 		s += fmt.Sprint(q.multi, q.row)
 	}
+	q.cachedKey = s
 	return s
 }
 

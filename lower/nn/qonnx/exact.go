@@ -104,6 +104,7 @@ type quantizer struct {
 	row        []float64
 	thresholds []*big.Rat
 	always     int
+	cachedKey  string // key()'s, once computed
 }
 
 // newThresholdQuantizer is one element's nn.multithreshold: its code is

@@ -213,7 +213,7 @@ func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error)
 		pick[j] = -1
 		for i, v := range w.Data[j*n : (j+1)*n] {
 			switch {
-			case v == 1 && pick[j] < 0:
+			case v == 1 && pick[j] == -1:
 				pick[j] = int64(i)
 			case v != 0:
 				pick[j] = -2

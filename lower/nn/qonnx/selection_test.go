@@ -49,6 +49,7 @@ func TestLinear(t *testing.T) {
 		{[]float64{0, 0, 0, 0, 0, 1, 0, 0}, []float64{0, 0}},
 		{[]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}},
 		{[]float64{0, 0, -2, 1, 1, 0, 0, 3}, []float64{0.25, -1.5}},
+		{[]float64{2, 1, 0, 0, 0, 0, 0, 1}, []float64{0, 0}}, // a 1 after another weight picks nothing
 	} {
 		payload := selectionPayload(c.weight, c.bias)
 		params := circuittest.WritePayload(t, t.TempDir(), payload)
