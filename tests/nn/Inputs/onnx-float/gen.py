@@ -321,6 +321,18 @@ class Conv1x(nn.Module):
         return nn.functional.max_pool2d(torch.relu(self.c(x)), (1, 2), (1, 2))  # [N, 3, 1, 3]
 
 
+def save_graph(name, nodes, inits, in_shape, out_shape):
+    """Checks and writes an onnx.helper model (opset 13) of one input x and
+    one output y, float32; returns its path."""
+    g = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    path = os.path.join(HERE, name + ".onnx")
+    onnx.save(m, path)
+    return path
+
+
 def resize_modes():
     """Resize as other exporters write it (onnx.helper): half_pixel with
     round_prefer_ceil and scales 1.5 on 4x4, and sizes [1, 2, 5, 7] with
@@ -334,12 +346,7 @@ def resize_modes():
                          coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
     ]
     inits = [helper.make_tensor("s", TensorProto.FLOAT, [4], [1, 1, 1.5, 1.5]), helper.make_tensor("z", TensorProto.INT64, [4], [1, 2, 5, 7])]
-    g = helper.make_graph(nodes, "resize", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 5, 7])], inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(m)
-    path = os.path.join(HERE, "resize.onnx")
-    onnx.save(m, path)
+    path = save_graph("resize", nodes, inits, [1, 2, 4, 4], [1, 2, 5, 7])
     F = torch.nn.functional
     x = torch.from_numpy(rng.standard_normal((SAMPLES, 1, 2, 4, 4)).astype(np.float32))
     ys = [F.interpolate(F.interpolate(s, scale_factor=1.5, mode="nearest-exact"), size=(5, 7), mode="nearest") for s in x]
@@ -363,12 +370,7 @@ def same_pads():
         helper.make_node("AveragePool", ["m"], ["y"], name="AveragePool_3", kernel_shape=[3, 3], auto_pad="SAME_UPPER"),
     ]
     inits = [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.ravel()), helper.make_tensor("b", TensorProto.FLOAT, b.shape, b)]
-    g = helper.make_graph(nodes, "same", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 6])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 2, 2])], inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(m)
-    path = os.path.join(HERE, "same.onnx")
-    onnx.save(m, path)
+    path = save_graph("same", nodes, inits, [1, 2, 6, 6], [1, 3, 2, 2])
     F = torch.nn.functional
     x = torch.from_numpy(rng.standard_normal((SAMPLES, 1, 2, 6, 6)).astype(np.float32))
     ys = []
