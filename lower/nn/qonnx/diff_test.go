@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,6 +50,9 @@ type qgen struct {
 	// floats makes half the activation quantizers minifloats
 	// (nn.float_quant; genFloatMLP).
 	floats bool
+	// thresholds makes half the activation quantizers FINN's thresholds
+	// (nn.multithreshold; genThresholdMLP).
+	thresholds bool
 }
 
 func (g *qgen) name() string { g.n++; return fmt.Sprintf("%%v%d", g.n) }
@@ -174,6 +178,64 @@ func (g *qgen) floatQuant(x string, shape []int64, key string) string {
 		return floatRef(r, new(big.Rat).SetFloat64(scale), e, m, bias, maxv, rounding)
 	})
 	return v
+}
+
+// multiThreshold emits an nn.multithreshold of x [1, n]: 1 to 15 float32
+// thresholds per channel (or one row for all), on a grid of a random
+// scale around 0 or anywhere, ±inf among them; out_scale and out_bias
+// random (a signed range for half); its model counts the thresholds t ≤ x
+// exactly.
+func (g *qgen) multiThreshold(x string, shape []int64, key string) string {
+	n := shape[len(shape)-1]
+	rows := int64(1)
+	if g.rng.IntN(2) == 0 {
+		rows = n
+	}
+	k := int64(1 + g.rng.IntN(15))
+	step := g.scale()
+	t := make([]float64, rows*k)
+	for i := range t {
+		switch g.rng.IntN(8) {
+		case 0:
+			t[i] = math.Inf(2*g.rng.IntN(2) - 1)
+		case 1, 2:
+			t[i] = float64(float32(g.rng.NormFloat64() * 4 * step))
+		default:
+			t[i] = float64(g.rng.IntN(17)-8) * step
+		}
+	}
+	outScale := g.scale()
+	outBias := 0.0
+	if g.rng.IntN(2) == 0 {
+		outBias = -outScale * float64(k/2)
+	}
+	g.put(key+".thresholds", []int64{rows, k}, t)
+	v := g.name()
+	g.line("%s = nn.multithreshold %s {params = %q, axis = %d, out_scale = %v, out_bias = %v} : (%s) -> %s", v, x, key, len(shape)-1, floatText(outScale), floatText(outBias), ttype(shape), ttype(shape))
+	a, b := new(big.Rat).SetFloat64(outScale), new(big.Rat).SetFloat64(outBias)
+	g.mapModel(v, x, func(i int, r *big.Rat) *big.Rat {
+		row := t[:k]
+		if rows > 1 {
+			row = t[int64(i)%n*k : (int64(i)%n+1)*k]
+		}
+		c := int64(0)
+		for _, th := range row {
+			if math.IsInf(th, -1) || !math.IsInf(th, 1) && r.Cmp(new(big.Rat).SetFloat64(th)) >= 0 {
+				c++
+			}
+		}
+		return new(big.Rat).Add(new(big.Rat).Mul(a, big.NewRat(c, 1)), b)
+	})
+	return v
+}
+
+// floatText is f as an MLIR float literal (a decimal point or exponent).
+func floatText(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEn") {
+		s += ".0"
+	}
+	return s
 }
 
 // floatRef is QONNX's float_quant (signed, saturating) on exact
@@ -504,6 +566,9 @@ func (g *qgen) randomQuant(x string, shape []int64, key string) string {
 	if g.floats && g.rng.IntN(2) == 0 {
 		return g.floatQuant(x, shape, key)
 	}
+	if g.thresholds && g.rng.IntN(2) == 0 {
+		return g.multiThreshold(x, shape, key)
+	}
 	if g.rng.IntN(8) == 0 {
 		return g.quantNode(x, shape, key, 0, true, false, "", g.rng.IntN(2) == 0, false) // bipolar
 	}
@@ -546,13 +611,13 @@ func (g *qgen) truncNode(x string, shape []int64, key string, inBits, outBits in
 // genMLP builds a random QONNX MLP; inputType "" quantizes the input by
 // the graph's own nn.quant (the circuit then takes its codes).
 func genMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genLayers(rng, false, false)
+	return genLayers(rng, false, false, false)
 }
 
 // genFloatMLP is genMLP with half its activation quantizers minifloats
 // (Brevitas's FloatQuant), and sigmoid and tanh among its activations.
 func genFloatMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genLayers(rng, false, true)
+	return genLayers(rng, false, true, false)
 }
 
 // genResidualMLP is genMLP with residual joins: layers as wide as their
@@ -562,11 +627,17 @@ func genFloatMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
 // result, quantized or not, is concatenated with that input (or with the
 // raw input of an input type, at its own scale), as DenseNet does.
 func genResidualMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
-	return genLayers(rng, true, false)
+	return genLayers(rng, true, false, false)
 }
 
-func genLayers(rng *rand.Rand, residual, floats bool) (*qgen, string, []int64, *quant.UniformType) {
-	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}, po2: residual, floats: floats}
+// genThresholdMLP is genMLP with half its activation quantizers FINN's
+// thresholds (nn.multithreshold).
+func genThresholdMLP(rng *rand.Rand) (*qgen, string, []int64, *quant.UniformType) {
+	return genLayers(rng, false, false, true)
+}
+
+func genLayers(rng *rand.Rand, residual, floats, thresholds bool) (*qgen, string, []int64, *quant.UniformType) {
+	g := &qgen{rng: rng, payload: map[string]*tensor.Tensor{}, po2: residual, floats: floats, thresholds: thresholds}
 	widths := []int64{int64(2 + rng.IntN(5))}
 	for range 1 + rng.IntN(3) {
 		w := int64(2 + rng.IntN(6))
@@ -751,6 +822,11 @@ func TestRandomFloatMLPs(t *testing.T) {
 	checkRandomGraphs(t, 60, 100, 31, "float", genFloatMLP)
 }
 
+// TestRandomThresholdMLPs is TestRandomMLPs with FINN's thresholds.
+func TestRandomThresholdMLPs(t *testing.T) {
+	checkRandomGraphs(t, 60, 100, 32, "threshold", genThresholdMLP)
+}
+
 // TestRandomResidualMLPs is TestRandomMLPs with residual joins.
 func TestRandomResidualMLPs(t *testing.T) {
 	checkRandomGraphs(t, 60, 100, 29, "residual", genResidualMLP)
@@ -758,15 +834,15 @@ func TestRandomResidualMLPs(t *testing.T) {
 
 // FuzzRandomQONNX is the differential test on the graphs of fuzzed seeds:
 // MLPs, residual MLPs, CNNs, CNNs ending in a global average pool, MLPs
-// with minifloat activations or CNNs with pools of random windows
-// (kind % 6), 20 inputs each. No panic, and a
+// with minifloat activations, CNNs with pools of random windows or MLPs
+// with FINN's thresholds (kind % 7), 20 inputs each. No panic, and a
 // circuit equal to the exact model and the evaluator, or a diagnostic.
 func FuzzRandomQONNX(f *testing.F) {
 	f.Add(uint64(0), uint64(27), uint8(0))
 	f.Add(uint64(1), uint64(29), uint8(1))
 	f.Add(uint64(2), uint64(2727), uint8(2))
 	f.Fuzz(func(t *testing.T, seed, stream uint64, kind uint8) {
-		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN, genFloatMLP, genWindowCNN}[kind%6]
+		gen := []func(*rand.Rand) (*qgen, string, []int64, *quant.UniformType){genMLP, genResidualMLP, genCNN, genGAPCNN, genFloatMLP, genWindowCNN, genThresholdMLP}[kind%7]
 		g, text, outShape, in := gen(rand.New(rand.NewPCG(seed, stream)))
 		checkDifferential(t, g, text, outShape, in, 20, "", true)
 	})
