@@ -1352,43 +1352,43 @@ func (im *importer) matmulAsLinear(a, b *value) (bool, error) {
 
 // window reads the attributes a window node on an input of the given
 // shape ([N, C, L] or [N, C, H, W]) shares (kernel_shape, strides, pads,
-// auto_pad, dilations) and returns the kernel, the stride
-// (nn takes one for both axes), the pads as ONNX orders them (the begins
-// then the ends of the spatial axes) and the dilations. auto_pad=SAME_UPPER
-// and SAME_LOWER give ceil(size/stride) outputs, the odd cell at the end
-// (UPPER) or at the beginning (LOWER), for the dilated kernel's extent;
-// VALID none. A 1-D window's kernel [k] and dilation [d] are returned as
-// [1, k] and [1, d], the 2-D window of lift's unit axis (its pads stay
-// [begin, end] of L).
-func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride int64, pads, dil []int64, err error) {
+// auto_pad, dilations) and returns the kernel, the strides (one per
+// spatial axis: oneStride makes them nn's one), the pads as ONNX orders
+// them (the begins then the ends of the spatial axes) and the dilations.
+// auto_pad=SAME_UPPER and SAME_LOWER give ceil(size/stride) outputs, the
+// odd cell at the end (UPPER) or at the beginning (LOWER), for the dilated
+// kernel's extent; VALID none. A 1-D window's kernel [k] and dilation [d]
+// are returned as [1, k] and [1, d], the 2-D window of lift's unit axis
+// (its strides and pads stay those of L).
+func (im *importer) window(kernelDefault, shape []int64) (kernel, strides, pads, dil []int64, err error) {
 	spatial := len(shape) - 2
 	kernel, ok := im.attrInts("kernel_shape")
 	if !ok {
 		kernel = kernelDefault
 	}
 	if len(kernel) != spatial {
-		return nil, 0, nil, nil, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
+		return nil, nil, nil, nil, im.errorf("kernel_shape %v does not have one entry per spatial dimension of the input (%d)", kernel, spatial)
 	}
 	dil, ok = im.attrInts("dilations")
 	if ok && len(dil) != len(kernel) {
-		return nil, 0, nil, nil, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", dil, len(kernel))
+		return nil, nil, nil, nil, im.errorf("dilations=%v does not have one entry per kernel dimension (%d)", dil, len(kernel))
 	}
 	if !ok {
 		dil = slices.Repeat([]int64{1}, spatial)
 	}
-	strides, ok := im.attrInts("strides")
+	strides, ok = im.attrInts("strides")
 	if !ok {
 		strides = slices.Repeat([]int64{1}, spatial)
 	}
 	if len(strides) != spatial {
-		return nil, 0, nil, nil, im.errorf("strides=%v does not have one entry per spatial dimension (%d)", strides, spatial)
+		return nil, nil, nil, nil, im.errorf("strides=%v does not have one entry per spatial dimension (%d)", strides, spatial)
 	}
 	pads = make([]int64, 2*spatial)
 	switch ap := im.attrString("auto_pad", "NOTSET"); ap {
 	case "NOTSET":
 		if given, ok := im.attrInts("pads"); ok {
 			if len(given) != 2*spatial {
-				return nil, 0, nil, nil, im.errorf("pads=%v does not have a begin and an end per spatial dimension (%d)", given, spatial)
+				return nil, nil, nil, nil, im.errorf("pads=%v does not have a begin and an end per spatial dimension (%d)", given, spatial)
 			}
 			pads = given
 		}
@@ -1406,28 +1406,37 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel []int64, stride
 			}
 		}
 	default:
-		return nil, 0, nil, nil, im.errorf("auto_pad=%s is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)", ap)
+		return nil, nil, nil, nil, im.errorf("auto_pad=%s is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)", ap)
 	}
-	// nn takes one stride: an axis along which the window fits once
-	// whatever the stride (Keras's Conv1D through tf2onnx: a [1, k]
-	// kernel of strides [1, s] on [N, C, 1, L]) takes the others'.
-	stride = 0
+	if spatial == 1 {
+		kernel, dil = []int64{1, kernel[0]}, []int64{1, dil[0]}
+	}
+	return kernel, strides, pads, dil, nil
+}
+
+// oneStride is the one stride nn takes for a window (window's kernel and
+// dilations, 2-D) of strides over the spatial axes of shape padded by pads
+// (ONNX's order, all the padding the node applies): the strides of the
+// axes along which it slides must agree, and an axis along which it fits
+// once whatever the stride (Keras's Conv1D through tf2onnx: a [1, k]
+// kernel of strides [1, s] on [N, C, 1, L]) takes theirs.
+func (im *importer) oneStride(shape, kernel, dil, strides, pads []int64) (int64, error) {
+	spatial := len(strides)
+	stride := int64(0)
 	for i, st := range strides {
-		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[i]-1)*dil[i]-1 < slices.Min(strides) {
+		a := i + 2 - spatial // the 2-D axis of spatial axis i
+		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[a]-1)*dil[a]-1 < slices.Min(strides) {
 			continue
 		}
 		if stride != 0 && st != stride {
-			return nil, 0, nil, nil, im.errorf("strides=%v is not supported (one stride for the dimensions that slide)", strides)
+			return 0, im.errorf("strides=%v is not supported (one stride for the dimensions that slide)", strides)
 		}
 		stride = st
 	}
 	if stride == 0 {
 		stride = strides[0]
 	}
-	if spatial == 1 {
-		kernel, dil = []int64{1, kernel[0]}, []int64{1, dil[0]}
-	}
-	return kernel, stride, pads, dil, nil
+	return stride, nil
 }
 
 // dilated is a dense weight [O, C, kh, kw] with its taps spread by the
@@ -1633,7 +1642,11 @@ func (im *importer) conv() error {
 		return im.errorf("weight of shape %s does not fit an input of shape %s (group=%d)", shapeText(w.shape), shapeText(shape), g)
 	}
 	spatial := len(shape) - 2
-	kernel, stride, pads, dil, err := im.window(w.shape[2:], shape)
+	kernel, strides, pads, dil, err := im.window(w.shape[2:], shape)
+	if err != nil {
+		return err
+	}
+	stride, err := im.oneStride(shape, kernel, dil, strides, addPads(pads, extra))
 	if err != nil {
 		return err
 	}
@@ -1754,7 +1767,7 @@ func (im *importer) convTranspose() error {
 		return im.errorf("auto_pad=%s is not supported (NOTSET or VALID)", ap)
 	}
 	spatial := r - 2
-	kernel, stride, pads, dil, err := im.window(w.shape[2:], shape)
+	kernel, strides, pads, dil, err := im.window(w.shape[2:], shape)
 	if err != nil {
 		return err
 	}
@@ -1780,11 +1793,11 @@ func (im *importer) convTranspose() error {
 		if in, s4, err = im.lift(in, shape); err != nil {
 			return err
 		}
-		pads, outPad = []int64{0, pads[0], 0, pads[1]}, []int64{0, outPad[0]}
+		pads, outPad, strides = []int64{0, pads[0], 0, pads[1]}, []int64{0, outPad[0]}, []int64{1, strides[0]}
 	}
-	for _, axis := range []int{3, 2} {
+	for _, axis := range []int{3, 2} { // each axis by its own stride: the convolution after is at stride 1
 		a := axis - 2
-		n, k := s4[axis], kernel[a]
+		n, k, stride := s4[axis], kernel[a], strides[a]
 		before, after := k-1-pads[a], k-1-pads[2+a]+outPad[a]
 		if before < 0 || after < 0 || outPad[a] >= stride || n == 0 {
 			return im.errorf("pads=%v and output_padding=%v are not supported for kernel %v and stride %d (each pad at most kernel - 1, output_padding below the stride, a non-empty input)", im.attr("pads").GetInts(), outPad, kernel[2-spatial:], stride)
@@ -1856,7 +1869,7 @@ func poolOp(kind string) func(*importer) error {
 			return err
 		}
 		spatial := len(shape) - 2
-		kernel, stride, pads, dil, err := im.window(nil, shape)
+		kernel, strides, pads, dil, err := im.window(nil, shape)
 		if err != nil {
 			return err
 		}
@@ -1879,7 +1892,7 @@ func poolOp(kind string) func(*importer) error {
 			if extra != nil {
 				n += extra[d] + extra[spatial+d]
 			}
-			b, e, k := pads[d], pads[spatial+d], kernel[a]
+			b, e, k, stride := pads[d], pads[spatial+d], kernel[a], strides[d]
 			counted[d] = [2]int64{b, b + n}
 			if include {
 				counted[d] = [2]int64{0, b + n + e}
@@ -1896,6 +1909,10 @@ func poolOp(kind string) func(*importer) error {
 					divide = divide || kind == nn.OpAvgPool2d
 				}
 			}
+		}
+		stride, err := im.oneStride(shape, kernel, dil, strides, addPads(pads, extra))
+		if err != nil {
+			return err
 		}
 		in, shape, pad, err := im.padded(in, shape, addPads(pads, extra), fill, kernel, true)
 		if err != nil {
