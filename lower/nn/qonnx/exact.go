@@ -3,6 +3,7 @@ package qonnx
 import (
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/otir-dev/otir/dialect/nn"
 )
@@ -99,7 +100,8 @@ type quantizer struct {
 	truncShift     *big.Rat // trunc: the divisor 2^(in_bits-out_bits) (v1) or t (v2)
 	outMul, outOff *big.Rat // the value is outMul·code + outOff
 	// kMultiThreshold: the node's rule and the element's thresholds; the
-	// finite ones exactly, and how many are -inf (always reached).
+	// finite ones exactly, ascending, and how many are -inf (always
+	// reached).
 	multi      nn.MultiThreshold
 	row        []float64
 	thresholds []*big.Rat
@@ -120,6 +122,7 @@ func newThresholdQuantizer(m nn.MultiThreshold, row []float64) *quantizer {
 			q.thresholds = append(q.thresholds, ratOf(t))
 		}
 	}
+	slices.SortFunc(q.thresholds, (*big.Rat).Cmp)
 	return q
 }
 
@@ -215,14 +218,14 @@ func (q *quantizer) code(x *big.Rat) *big.Int {
 	switch q.kind {
 	case kFloatQuant:
 		return q.floatCode(x)
-	case kMultiThreshold:
-		n := q.always
-		for _, t := range q.thresholds {
-			if x.Cmp(t) >= 0 {
-				n++
+	case kMultiThreshold: // the thresholds at most x: a binary search of the ascending ones
+		n, _ := slices.BinarySearchFunc(q.thresholds, x, func(t, x *big.Rat) int {
+			if t.Cmp(x) <= 0 {
+				return -1
 			}
-		}
-		return big.NewInt(int64(n))
+			return 1
+		})
+		return big.NewInt(int64(q.always + n))
 	}
 	if q.kind == kBipolarQuant {
 		if x.Sign() >= 0 {
