@@ -2,7 +2,6 @@ package qonnx
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 
@@ -197,41 +196,36 @@ func (a *absorber) matmul(x, w *val, shape []int64) (*val, error) {
 func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error) {
 	key, _ := op.StringAttr("params")
 	n, m := x.shape[len(x.shape)-1], shape[len(shape)-1]
-	w, err := a.entry(key + ".weight")
+	w, err := a.exactEntry(key+".weight", m*n)
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.entry(key + ".bias")
+	b, err := a.exactEntry(key+".bias", m)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(w.Data)) != m*n || int64(len(b.Data)) != m {
-		return nil, fmt.Errorf("payload entries '%s.weight' and '.bias' do not fit [%d, %d] and [%d]", key, m, n, m)
-	}
+	one := big.NewRat(1, 1)
 	pick, picks := make([]int64, m), true
 	for j := range m {
 		pick[j] = -1
-		for i, v := range w.Data[j*n : (j+1)*n] {
+		for i, v := range w[j*n : (j+1)*n] {
 			switch {
-			case v == 1 && pick[j] == -1:
+			case v.Cmp(one) == 0 && pick[j] == -1:
 				pick[j] = int64(i)
-			case v != 0:
+			case v.Sign() != 0:
 				pick[j] = -2
 			}
 		}
-		picks = picks && pick[j] >= -1 && b.Data[j] == 0 // -1: a row of zeros
+		picks = picks && pick[j] >= -1 && b[j].Sign() == 0 // -1: a row of zeros
 	}
 	if !picks || x.isConst() && len(x.shape) == 2 {
 		if len(x.shape) != 2 {
 			return nil, fmt.Errorf("an nn.linear of a rank-%d value is absorbed only when its weight rows each pick one element and its bias is 0", len(x.shape))
 		}
-		wt := &val{shape: []int64{n, m}, konst: make([]*big.Rat, n*m)}
+		wt := &val{shape: []int64{n, m}, konst: make([]*big.Rat, n*m)} // Wᵀ
 		for j := range m {
 			for i := range n {
-				if !finite(w.Data[j*n+i]) {
-					return nil, fmt.Errorf("payload entry '%s.weight' holds %v: it must be finite", key, w.Data[j*n+i])
-				}
-				wt.konst[i*m+j] = ratOf(w.Data[j*n+i])
+				wt.konst[i*m+j] = w[j*n+i]
 			}
 		}
 		y, err := a.matmul(x, wt, shape)
@@ -240,12 +234,7 @@ func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error)
 		}
 		bias := &val{shape: shape, konst: make([]*big.Rat, 0, shape[0]*m)}
 		for range shape[0] {
-			for j := range m {
-				if !finite(b.Data[j]) {
-					return nil, fmt.Errorf("payload entry '%s.bias' holds %v: it must be finite", key, b.Data[j])
-				}
-				bias.konst = append(bias.konst, ratOf(b.Data[j]))
-			}
+			bias.konst = append(bias.konst, b...)
 		}
 		return a.binary(kAdd, y, bias)
 	}
@@ -295,8 +284,6 @@ func (a *absorber) linear(op *ir.Operation, x *val, shape []int64) (*val, error)
 	out.code, err = nn.Node(a.b, kLinear, []*ir.Value{x.code}, ir.Tensor(shape, f64), op.Attrs)
 	return &out, err
 }
-
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // constMatmul is the exact product of two constant matrices.
 func constMatmul(x, w *val, shape []int64) *val {
