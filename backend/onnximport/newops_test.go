@@ -7,6 +7,7 @@ import (
 
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/internal/onnxpb"
+	"google.golang.org/protobuf/proto"
 )
 
 // seq is a model of nodes reading x of the given shape, writing y.
@@ -82,6 +83,14 @@ func TestNewOperators(t *testing.T) {
 			"node 'R' (Resize): only the spatial dimensions are resized (scales [1 2 1 1])"},
 		{"Resize sizes of three", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "", "z"}, []string{"y"})}, int64s("z", 1, 2, 6)), nil,
 			"node 'R' (Resize): sizes of shape [3] do not have one entry per dimension (4)"},
+		{"Resize cubic coordinates", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"}, stringAttrP("coordinate_transformation_mode", "tf_crop_and_resize"))}, doubles("s", []int64{4}, 1, 1, 2, 2)), nil,
+			"node 'R' (Resize): coordinate_transformation_mode=tf_crop_and_resize is not supported"},
+		{"Resize nearest mode", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"}, stringAttrP("nearest_mode", "round"))}, doubles("s", []int64{4}, 1, 1, 2, 2)), nil,
+			"node 'R' (Resize): nearest_mode=round is not supported"},
+		{"Resize negative scale", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"})}, doubles("s", []int64{4}, 1, 1, -2, 2)), nil,
+			"node 'R' (Resize): scales [1 1 -2 2]: each must be positive, and the output at most 2^31 cells"},
+		{"Resize fractional sizes", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "", "z"}, []string{"y"})}, doubles("z", []int64{4}, 1, 2, 6.5, 6)), nil,
+			"node 'R' (Resize): sizes [1 2 6.5 6]: each must be a positive integer, of a non-empty dimension"},
 		{"Resize without scales", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", ""}, []string{"y"})}), nil,
 			"node 'R' (Resize): the scales must be a constant with one entry per dimension (4)"},
 		{"ConvTranspose", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"}, intsAttrP("strides", 2, 2), intsAttrP("pads", 1, 1, 1, 1))}, w3),
@@ -89,6 +98,10 @@ func TestNewOperators(t *testing.T) {
 				`nn.conv2d %3 {kernel = [3, 3], params = "D_2", stride = 1} : (tensor<1x2x7x7xf64>) -> tensor<1x2x5x5xf64>`}, ""},
 		{"ConvTranspose of strides per axis", seq(13, []int64{1, 2, 2, 5}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"}, intsAttrP("strides", 3, 2))}, w3),
 			[]string{"-> tensor<1x2x6x11xf64>"}, ""},
+		{"ConvTranspose weight", seq(13, []int64{1, 3, 3, 3}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"})}, w3), nil,
+			"node 'D' (ConvTranspose): weight of shape [2, 2, 3, 3] does not fit an input of shape [1, 3, 3, 3] (a ConvTranspose's weight is [C, M, k...])"},
+		{"ConvTranspose output_padding", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"}, intsAttrP("output_padding", 1))}, w3), nil,
+			"node 'D' (ConvTranspose): output_padding=[1] does not have one entry per spatial dimension (2)"},
 		{"ConvTranspose groups", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"}, intAttrP("group", 2))}, w3), nil,
 			"node 'D' (ConvTranspose): group=2 is not supported (only 1)"},
 		{"ConvTranspose pads beyond the kernel", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("ConvTranspose", "D", []string{"x", "w"}, []string{"y"}, intsAttrP("pads", 3, 0, 0, 0))}, w3), nil,
@@ -200,5 +213,45 @@ func TestBatchNormFoldEval(t *testing.T) {
 		if math.Abs(got-want) > 1e-14*(1+math.Abs(want)) {
 			t.Errorf("y[%d] = %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestMultiThresholdImport: QONNX's MultiThreshold and its channel axis
+// (1 for NCHW, 3 for NHWC, the last for other ranks, QONNX's), and each
+// diagnostic of its import.
+func TestMultiThresholdImport(t *testing.T) {
+	mt := func(shape []int64, rows int64, attrs ...*onnxpb.AttributeProto) testModel {
+		n := node("MultiThreshold", "M", []string{"x", "t"}, []string{"y"}, attrs...)
+		n.Domain = proto.String("qonnx.custom_op.general")
+		th := make([]float64, rows*3)
+		for i := range th {
+			th[i] = float64(i % 3)
+		}
+		return seq(13, shape, []*onnxpb.NodeProto{n}, doubles("t", []int64{rows, 3}, th...))
+	}
+	nan := mt([]int64{1, 4}, 1)
+	nan.inits[0].DoubleData[1] = math.NaN()
+	for _, c := range []struct {
+		name  string
+		model testModel
+		want  []string
+		err   string
+	}{
+		{"NCHW", mt([]int64{1, 4, 2, 2}, 4, floatAttrP("out_bias", -1)), []string{`nn.multithreshold %arg0 {axis = 1, out_bias = -1.0 : f64, out_scale = 1.0 : f64, params = "M"}`}, ""},
+		{"NHWC", mt([]int64{1, 2, 2, 4}, 4, stringAttrP("data_layout", "NHWC")), []string{"axis = 3"}, ""},
+		{"rank 3: the last axis", mt([]int64{2, 3, 4}, 4), []string{"axis = 2"}, ""},
+		{"one row", mt([]int64{1, 4}, 1, floatAttrP("out_scale", 0.5)), []string{"axis = 1", "out_scale = 0.5 : f64"}, ""},
+		{"rows", mt([]int64{1, 4}, 3), nil, "node 'M' (MultiThreshold): the thresholds of shape [3, 3] must be [C, T] with C = 1 or the input's 4 channels (axis 1 of [1, 4])"},
+		{"rank 0", mt([]int64{}, 1), nil, "node 'M' (MultiThreshold): the input has no channel axis (rank 0)"},
+		{"layout", mt([]int64{1, 4}, 1, stringAttrP("data_layout", "NWC")), nil, "node 'M' (MultiThreshold): data_layout=NWC is not supported (NCHW or NHWC)"},
+		{"NaN", nan, nil, "node 'M' (MultiThreshold): the thresholds, element 1: a threshold must not be NaN"},
+		{"out_scale", mt([]int64{1, 4}, 1, floatAttrP("out_scale", float32(math.Inf(1)))), nil, "node 'M' (MultiThreshold): out_scale=+Inf must be finite"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := importExpecting(t, c.model.bytes(t), "m.onnx", c.err)
+			if res != nil {
+				checkContains(t, res.Module.String(), c.want)
+			}
+		})
 	}
 }

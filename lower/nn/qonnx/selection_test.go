@@ -36,7 +36,8 @@ func selectionPayload(weight, bias []float64) tensor.Payload {
 // constant matrix product plus bias (rows that sum
 // elements, a bias: a float Gemm by plain weights, FINN's integer ones):
 // the circuit equals the evaluator on 200 random inputs each. Of a rank-3
-// value only a selection is absorbed.
+// value only a selection is absorbed, and a zero row only beside elements
+// that are affine maps of their codes (not after a relu).
 func TestLinear(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	rows := 200
@@ -60,9 +61,15 @@ func TestLinear(t *testing.T) {
 			t.Fatalf("weight %v bias %v: circuit %v\nevaluator %v", c.weight, c.bias, got[:8], want[:8])
 		}
 	}
+	relu := strings.Replace(selectionGraph, `  %1 = nn.linear %0`, "  %r = nn.relu %0 : (tensor<1x4xf64>) -> tensor<1x4xf64>\n  %1 = nn.linear %r", 1)
+	params := circuittest.WritePayload(t, t.TempDir(), selectionPayload([]float64{0, 0, 0, 0, 0, 1, 0, 0}, []float64{0, 0}))
+	_, ds := circuittest.TryCircuit(t, relu, "params="+params+" input-type=fixed<8,3>")
+	if want := "row 0 of the weight is zero beside elements that are no affine map of their codes"; !ds.HasErrors() || !strings.Contains(ds.Error(), want) {
+		t.Errorf("got %v, want an error containing %q", ds, want)
+	}
 	rank3 := strings.NewReplacer("1x4", "1x1x4", "1x2", "1x1x2").Replace(selectionGraph)
-	params := circuittest.WritePayload(t, t.TempDir(), selectionPayload([]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}))
-	_, ds := circuittest.TryCircuit(t, rank3, "params="+params+" input-type=fixed<8,3>")
+	params = circuittest.WritePayload(t, t.TempDir(), selectionPayload([]float64{0, 1, 0, 1, 1, 0, 0, 0}, []float64{0, 0}))
+	_, ds = circuittest.TryCircuit(t, rank3, "params="+params+" input-type=fixed<8,3>")
 	if want := "an nn.linear of a rank-3 value is absorbed only when its weight rows each pick one element and its bias is 0"; !ds.HasErrors() || !strings.Contains(ds.Error(), want) {
 		t.Errorf("got %v, want an error containing %q", ds, want)
 	}
