@@ -143,7 +143,7 @@ func checkGrid(op *ir.Operation) *diag.Diagnostic {
 	if len(g.Elems) < 1 || len(g.Elems) > 3 {
 		return diag.OpErrorf(op, "grid must have 1 to 3 dimensions, but has %d", len(g.Elems))
 	}
-	total := int64(1)
+	dims := make([]int64, len(g.Elems))
 	for i, e := range g.Elems {
 		ia, _ := e.(*ir.IntAttr)
 		n, ok := int64Value(ia)
@@ -154,8 +154,14 @@ func checkGrid(op *ir.Operation) *diag.Diagnostic {
 			}
 			return diag.OpErrorf(op, "grid dimension #%d must be a positive integer, but got %s", i, got)
 		}
+		dims[i] = n
+	}
+	// Every dimension is checked before the product, so the message can
+	// print them all.
+	total := int64(1)
+	for _, n := range dims {
 		if total = mulSat(total, n); total > MaxWorkgroups {
-			return diag.OpErrorf(op, "grid %s has more than 2^24 (%d) workgroups, the implementation limit", gridText(g), MaxWorkgroups)
+			return diag.OpErrorf(op, "grid %s has more than 2^24 (%d) workgroups, the implementation limit", gridText(dims), MaxWorkgroups)
 		}
 	}
 	return nil
@@ -168,10 +174,10 @@ func mulSat(a, b int64) int64 {
 	return a * b
 }
 
-func gridText(g *ir.ArrayAttr) string {
-	parts := make([]string, len(g.Elems))
-	for i, e := range g.Elems {
-		parts[i] = fmt.Sprint(intValue(e.(*ir.IntAttr)))
+func gridText(dims []int64) string {
+	parts := make([]string, len(dims))
+	for i, n := range dims {
+		parts[i] = fmt.Sprint(n)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
