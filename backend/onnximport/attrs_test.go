@@ -10,6 +10,10 @@ import (
 	"github.com/otir-dev/otir/internal/onnxpb"
 )
 
+func floatsAttrP(name string, vs ...float32) *onnxpb.AttributeProto {
+	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_FLOATS.Enum(), Floats: vs}
+}
+
 func floatAttrP(name string, v float32) *onnxpb.AttributeProto {
 	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_FLOAT.Enum(), F: proto.Float32(v)}
 }

@@ -164,6 +164,18 @@ func FuzzImportONNXNodes(f *testing.F) {
 			fuzzNode(count, qops[q-1], "qonnx.custom_op.general", qonnxOperators, 7)
 		}
 		m.opset = []int64{13, 9, 10, 11, 12, 14, 15, 16, 17}[r.Pick(9)]
+		// Later bytes (zeros in the older corpus) choose an opset before 9
+		// and QONNX's channels-last domain for the nodes it holds.
+		if r.Pick(4) == 3 {
+			m.opset = int64(6 + r.Pick(3))
+		}
+		if r.Pick(2) == 1 {
+			for _, n := range m.nodes {
+				if slices.Contains(channelsLastOperators, n.GetOpType()) {
+					n.Domain = proto.String(ChannelsLastDomain)
+				}
+			}
+		}
 		m.outputs = []*onnxpb.ValueInfoProto{{Name: proto.String(names[len(names)-1]),
 			Type: &onnxpb.TypeProto{Value: &onnxpb.TypeProto_TensorType{TensorType: &onnxpb.TypeProto_Tensor{ElemType: proto.Int32(int32(onnxpb.TensorProto_DOUBLE))}}}}}
 		res, err := Import(m.bytes(t), "f.onnx", Options{MaxElements: 1 << 12, MaxTotalElements: 1 << 14})

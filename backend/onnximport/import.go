@@ -1,6 +1,7 @@
 // Package onnximport turns an ONNX model (as torch.onnx.export writes it,
-// opsets 9 to 17, and QONNX's quantized models: Quant, BipolarQuant and
-// Trunc of the domains qonnxDomains) into an nn graph (dialect/nn) and its
+// opsets 6 to 17, and QONNX's quantized models: the quantizers of the
+// domains qonnxDomains, the channels-last nodes of ChannelsLastDomain)
+// into an nn graph (dialect/nn) and its
 // payload, the parameters by key as an .npz archive (docs/nn.md, the
 // design's section 4).
 //
@@ -71,7 +72,7 @@ type Result struct {
 
 // Supported opsets of the default ("ai.onnx") domain.
 const (
-	minOpset = 9
+	minOpset = 6
 	maxOpset = 17
 )
 
@@ -138,6 +139,9 @@ type importer struct {
 	// memo holds the reshapes and broadcasts made, so that a value is
 	// reshaped or broadcast to a shape once.
 	memo map[memoKey]*ir.Value
+	// permutes are the nn.permute results of channels-last nodes, by
+	// result, so that the inverse permute of one is its operand.
+	permutes map[*ir.Value]permute
 }
 
 // memoKey is a reshape or broadcast of a value to a shape.

@@ -79,8 +79,10 @@ func TestNewOperators(t *testing.T) {
 			[]string{`%0 = nn.linear %arg0 {params = "R"} : (tensor<1x2x3x3xf64>) -> tensor<1x2x3x6xf64>`, "nn.permute %0 {perm = [0, 1, 3, 2]}", `params = "R_1"`, "-> tensor<1x2x6x6xf64>"}, ""},
 		{"Resize linear", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"}, stringAttrP("mode", "linear"))}, doubles("s", []int64{4}, 1, 1, 2, 2)), nil,
 			"node 'R' (Resize): mode=linear is not supported (only nearest)"},
-		{"Resize of the channels", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"})}, doubles("s", []int64{4}, 1, 2, 1, 1)), nil,
-			"node 'R' (Resize): only the spatial dimensions are resized (scales [1 2 1 1])"},
+		{"Resize of the channels", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"})}, doubles("s", []int64{4}, 1, 2, 1, 1)),
+			[]string{"nn.permute %arg0 {perm = [0, 3, 2, 1]}", `nn.linear %0 {params = "R"} : (tensor<1x3x3x2xf64>) -> tensor<1x3x3x4xf64>`, "-> tensor<1x4x3x3xf64>"}, ""},
+		{"Resize channels-last", seq(13, []int64{1, 2, 3, 4}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"})}, doubles("s", []int64{4}, 1, 2, 2, 1)),
+			[]string{"-> tensor<1x2x6x4xf64>", "-> tensor<1x4x6x4xf64>"}, ""},
 		{"Resize sizes of three", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "", "z"}, []string{"y"})}, int64s("z", 1, 2, 6)), nil,
 			"node 'R' (Resize): sizes of shape [3] do not have one entry per dimension (4)"},
 		{"Resize cubic coordinates", seq(13, []int64{1, 2, 3, 3}, []*onnxpb.NodeProto{node("Resize", "R", []string{"x", "", "s"}, []string{"y"}, stringAttrP("coordinate_transformation_mode", "tf_crop_and_resize"))}, doubles("s", []int64{4}, 1, 1, 2, 2)), nil,
@@ -163,6 +165,10 @@ func TestNewOperators(t *testing.T) {
 		{"BatchNormalization on the input", seq(13, []int64{3, 2}, []*onnxpb.NodeProto{bnNode("BN", "x", "y")}, bnParams(2)...), []string{"nn.sub %arg0"}, ""},
 		{"BatchNormalization after Conv folds", seq(13, []int64{1, 2, 6, 6}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"h"}), bnNode("BN", "h", "y")}, append(bnParams(2), w3)...),
 			[]string{"nn.conv2d", "nn.return %0"}, ""},
+		{"BatchNormalization between Unsqueeze and Squeeze after a Gemm folds", seq(11, []int64{3, 4}, []*onnxpb.NodeProto{gemm("h"),
+			node("Unsqueeze", "U", []string{"h"}, []string{"u"}, intsAttrP("axes", 2)), bnNode("BN", "u", "n"),
+			node("Squeeze", "S", []string{"n"}, []string{"y"}, intsAttrP("axes", 2))}, append(lin, bnParams(2)...)...),
+			[]string{`nn.linear %arg0 {params = "G"}`, "-> tensor<3x2xf64>"}, ""},
 		{"BatchNormalization after Conv 1-D folds", seq(13, []int64{1, 2, 8}, []*onnxpb.NodeProto{node("Conv", "C", []string{"x", "w"}, []string{"h"}), bnNode("BN", "h", "y")}, append(bnParams(3), w1)...),
 			[]string{"nn.conv2d", "nn.reshape %1"}, ""},
 	} {
@@ -253,5 +259,39 @@ func TestMultiThresholdImport(t *testing.T) {
 				checkContains(t, res.Module.String(), c.want)
 			}
 		})
+	}
+}
+
+// TestBatchNormFoldThroughReshape: PyTorch 0.3's BatchNorm1d after a
+// Linear (Gemm, Unsqueeze, BatchNormalization, Squeeze) folds into the
+// nn.linear and computes (x·Wᵀ + C − mean)·g/√(v + ε) + b per channel.
+func TestBatchNormFoldThroughReshape(t *testing.T) {
+	W, C := []float64{1, 2, 3, 4, 5, 6, 7, 8}, []float64{1, -1}
+	g, b, m, v := []float64{-1, -0.75}, []float64{0.5, 0.75}, []float64{0.25, 0.5}, []float64{2, 2.25}
+	model := seq(6, []int64{3, 4}, []*onnxpb.NodeProto{
+		node("Gemm", "G", []string{"x", "W", "C"}, []string{"h"}, intAttrP("transB", 1), intAttrP("broadcast", 1)),
+		node("Unsqueeze", "U", []string{"h"}, []string{"u"}, intsAttrP("axes", 2)),
+		node("BatchNormalization", "BN", []string{"u", "g", "b", "m", "v"}, []string{"n"}, intAttrP("is_test", 1)),
+		node("Squeeze", "S", []string{"n"}, []string{"y"}, intsAttrP("axes", 2))},
+		doubles("W", []int64{2, 4}, W...), doubles("C", []int64{2}, C...), doubles("g", []int64{2}, g...), doubles("b", []int64{2}, b...),
+		doubles("m", []int64{2}, m...), doubles("v", []int64{2}, v...))
+	res := importExpecting(t, model.bytes(t), "m.onnx", "")
+	if text := res.Module.String(); strings.Contains(text, "nn.sub") {
+		t.Fatalf("the batch norm did not fold:\n%s", text)
+	}
+	x := &tensor.Tensor{Shape: []int64{3, 4}, Data: []float64{1, -2, 0.5, 3, 0, 1, -1, 2, 4, -3, 2, -0.5}}
+	got := evalOn(t, res, x).Outputs[0]
+	eps := float64(float32(1e-5))
+	for r := range 3 {
+		for o := range 2 {
+			h := C[o]
+			for k := range 4 {
+				h += x.Data[r*4+k] * W[o*4+k]
+			}
+			want := (h-m[o])*g[o]/math.Sqrt(v[o]+eps) + b[o]
+			if d := got.Data[r*2+o] - want; math.Abs(d) > 1e-12 {
+				t.Errorf("y[%d, %d] = %v, want %v", r, o, got.Data[r*2+o], want)
+			}
+		}
 	}
 }

@@ -29,15 +29,15 @@ func init() {
 	binaryOps := map[string]string{"Add": nn.OpAdd, "Sub": nn.OpSub, "Mul": nn.OpMul, "Max": nn.OpMax, "Min": nn.OpMin}
 	operators = map[string]operator{
 		"Identity": {min: 1, max: 1, run: (*importer).identity},
-		"Dropout": {attrs: attrs{"seed": kindInt, "ratio": kindFloat}, min: 1, max: 3,
+		"Dropout": {attrs: attrs{"seed": kindInt, "ratio": kindFloat, "is_test": kindInt}, until: map[string]int64{"is_test": 7}, min: 1, max: 3,
 			in: []input{{at: 2, what: "training_mode", is: constValue}}, run: (*importer).dropout},
 		"Cast": {attrs: attrs{"to": kindInt, "saturate": kindInt}, min: 1, max: 1, run: (*importer).cast},
 		"Constant": {attrs: attrs{"value": kindTensor, "value_float": kindFloat, "value_floats": kindFloats, "value_int": kindInt, "value_ints": kindInts},
 			run: (*importer).constantNode},
-		"Div": {min: 2, max: 2, run: (*importer).div},
-		"Pow": {min: 2, max: 2, in: []input{{at: 1, what: "exponent", is: constValue, need: true}}, run: (*importer).pow},
+		"Div": {attrs: legacyBroadcast, until: legacyBroadcastUntil, min: 2, max: 2, run: (*importer).div},
+		"Pow": {attrs: legacyBroadcast, until: legacyBroadcastUntil, min: 2, max: 2, in: []input{{at: 1, what: "exponent", is: constValue, need: true}}, run: (*importer).pow},
 		"Neg": {min: 1, max: 1, run: (*importer).neg},
-		"Gemm": {attrs: attrs{"alpha": kindFloat, "beta": kindFloat, "transA": kindInt, "transB": kindInt}, min: 2, max: 3,
+		"Gemm": {attrs: attrs{"alpha": kindFloat, "beta": kindFloat, "transA": kindInt, "transB": kindInt, "broadcast": kindInt}, until: map[string]int64{"broadcast": 7}, min: 2, max: 3,
 			in: []input{{at: 2}}, run: (*importer).gemm},
 		"MatMul": {min: 2, max: 2, run: (*importer).matmulNode},
 		"Conv": {attrs: attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "pads": kindInts, "strides": kindInts},
@@ -79,9 +79,10 @@ func init() {
 			{at: 4, what: "steps", is: constValue, since: 10}}, run: (*importer).slice},
 		"Clip": {attrs: attrs{"min": kindFloat, "max": kindFloat}, min: 1, max: 3,
 			in: []input{{at: 1, what: "min", since: 11, attr: "min"}, {at: 2, what: "max", since: 11, attr: "max"}}, run: (*importer).clip},
-		"BatchNormalization": {attrs: attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt}, min: 5, max: 5, in: []input{
-			{at: 1, what: "scale", is: constValue, need: true}, {at: 2, what: "B", is: constValue, need: true},
-			{at: 3, what: "input_mean", is: constValue, need: true}, {at: 4, what: "input_var", is: constValue, need: true}}, run: (*importer).batchNorm},
+		"BatchNormalization": {attrs: attrs{"epsilon": kindFloat, "momentum": kindFloat, "training_mode": kindInt, "is_test": kindInt, "spatial": kindInt},
+			until: map[string]int64{"is_test": 7, "spatial": 9}, min: 5, max: 5, in: []input{
+				{at: 1, what: "scale", is: constValue, need: true}, {at: 2, what: "B", is: constValue, need: true},
+				{at: 3, what: "input_mean", is: constValue, need: true}, {at: 4, what: "input_var", is: constValue, need: true}}, run: (*importer).batchNorm},
 		"LeakyRelu":         {attrs: attrs{"alpha": kindFloat}, min: 1, max: 1, run: (*importer).leakyRelu},
 		"HardSigmoid":       {attrs: attrs{"alpha": kindFloat, "beta": kindFloat}, min: 1, max: 1, run: (*importer).hardSigmoid},
 		"HardSwish":         {min: 1, max: 1, run: (*importer).hardSwish},
@@ -90,7 +91,8 @@ func init() {
 			"cubic_coeff_a": kindFloat, "exclude_outside": kindInt, "extrapolation_value": kindFloat}, min: 2, max: 4,
 			in:  []input{{at: 1, what: "roi or scales", is: constValue}, {at: 2, what: "scales", is: constValue}, {at: 3, what: "sizes", is: constValue}},
 			run: (*importer).resize},
-		"Upsample": {attrs: attrs{"mode": kindString}, min: 2, max: 2, in: []input{{at: 1, what: "scales", is: constValue, need: true}}, run: (*importer).resize},
+		"Upsample": {attrs: attrs{"mode": kindString, "scales": kindFloats}, min: 1, max: 2, later: minFrom{9, 2},
+			in: []input{{at: 1, what: "scales", is: constValue, need: true, since: 9, attr: "scales"}}, run: (*importer).resize},
 		"ConvTranspose": {attrs: attrs{"auto_pad": kindString, "dilations": kindInts, "group": kindInt, "kernel_shape": kindInts, "output_padding": kindInts,
 			"output_shape": kindInts, "pads": kindInts, "strides": kindInts},
 			min: 2, max: 3, in: []input{{at: 1, what: "weight", is: paramValue, need: true}, {at: 2, what: "bias", is: paramValue}}, run: (*importer).convTranspose},
@@ -100,13 +102,23 @@ func init() {
 	}
 	for onnxName, kind := range binaryOps {
 		operators[onnxName] = operator{min: 2, max: 2, run: binaryOp(kind)}
+		if onnxName != "Max" && onnxName != "Min" {
+			operators[onnxName] = operator{attrs: legacyBroadcast, until: legacyBroadcastUntil, min: 2, max: 2, run: binaryOp(kind)}
+		}
 	}
 }
 
-// introduced are the default domain's operators that ONNX added after
-// opset 9, with the opset that added them: a model of an earlier opset
-// cannot hold them.
-var introduced = map[string]int64{"HardSwish": 14, "LayerNormalization": 17, "Resize": 10}
+// Before opset 7 the arithmetic operators broadcast only when told to, B
+// to A from A's axis on (legacyBroadcast, the function).
+var (
+	legacyBroadcast      = attrs{"broadcast": kindInt, "axis": kindInt}
+	legacyBroadcastUntil = map[string]int64{"broadcast": 7, "axis": 7}
+)
+
+// introduced are the supported operators of the default domain that ONNX
+// added after opset 6 (Upsample: its form before 7 was experimental), with
+// the opset that added them: a model of an earlier opset cannot hold them.
+var introduced = map[string]int64{"Sin": 7, "Cos": 7, "Upsample": 7, "ConstantOfShape": 9, "HardSwish": 14, "LayerNormalization": 17, "Resize": 10}
 
 // attrRules are the values each attribute may take, by name, whatever the
 // operator (ONNX gives a name one meaning): translate checks every
@@ -187,9 +199,14 @@ func Operators() []string { return sortedKeys(operators) }
 
 // translate translates one node.
 func (im *importer) translate(n *onnxpb.NodeProto) error {
-	table := operators
+	table, channelsLast := operators, false
 	switch d := n.GetDomain(); {
 	case d == "" || d == "ai.onnx":
+	case d == ChannelsLastDomain:
+		if !slices.Contains(channelsLastOperators, n.GetOpType()) {
+			return im.errorf("operator %s of the domain '%s' is not supported (only %s)", n.GetOpType(), d, strings.Join(channelsLastOperators, ", "))
+		}
+		channelsLast = true
 	case qonnxDomains[d]:
 		table = qonnxOperators
 		if _, ok := table[n.GetOpType()]; !ok {
@@ -215,6 +232,8 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 			return im.errorf("attribute '%s' must be of kind %s, but is %s", a.GetName(), kind, a.GetType())
 		case seen[a.GetName()]:
 			return im.errorf("attribute '%s' is given twice", a.GetName())
+		case op.until[a.GetName()] != 0 && im.opset >= op.until[a.GetName()]:
+			return im.errorf("attribute '%s' exists only before opset %d (the model's opset is %d)", a.GetName(), op.until[a.GetName()], im.opset)
 		}
 		if rule := attrRules[a.GetName()]; rule != nil {
 			if msg := rule(a); msg != "" {
@@ -237,7 +256,128 @@ func (im *importer) translate(n *onnxpb.NodeProto) error {
 	if err := im.checkSignature(op); err != nil {
 		return err
 	}
+	if channelsLast {
+		return im.channelsLast(op)
+	}
 	return op.run(im)
+}
+
+// QONNX's channels-last operators (qonnx.custom_op.channels_last, written
+// by QONNX's ConvertToChannelsLastAndClean, as hls4ml's and FINN's flows
+// use it): ONNX's operator of the same name on tensors whose channels are
+// the last axis.
+const ChannelsLastDomain = "qonnx.custom_op.channels_last"
+
+var channelsLastOperators = []string{"BatchNormalization", "Conv", "MaxPool"}
+
+// ChannelsLastOperators lists the operators of ChannelsLastDomain the
+// importer reads, sorted.
+func ChannelsLastOperators() []string { return slices.Clone(channelsLastOperators) }
+
+// channelsLast translates a node of ChannelsLastDomain as QONNX's
+// ChannelsLastWrappedOp executes it: its input ([N, H, W, C] or [N, L, C])
+// and a Conv's weight ([O, kH, kW, C/group]) moved to channels-first by
+// nn.permute (the weight at import), ONNX's operator, and its output moved
+// back. A permute of a permute's result by the inverse order is its
+// operand (permuted), so a chain of channels-last nodes holds only the
+// permutes around what lies between them; each is wires in a circuit.
+func (im *importer) channelsLast(op operator) error {
+	x := im.args[0]
+	r := len(x.shape)
+	if r < 3 {
+		return im.errorf("input must have rank 3 or more ([N, ..., C]), but has shape %s", shapeText(x.shape))
+	}
+	if x.pad != nil {
+		return im.errorf("the output of Pad '%s' cannot be read by a channels-last node", x.name)
+	}
+	first := make([]int64, 0, r) // QONNX's to_channels_first_args
+	first = append(first, 0, int64(r-1))
+	for i := 1; i < r-1; i++ {
+		first = append(first, int64(i))
+	}
+	back := make([]int64, r)
+	for i, p := range first {
+		back[p] = int64(i)
+	}
+	var err error
+	if im.args[0], err = im.permuted(x, first); err != nil {
+		return err
+	}
+	if im.node.GetOpType() == "Conv" {
+		w := im.consts[1]
+		if len(w.shape) != r {
+			return im.errorf("weight of shape %s does not fit an input of shape %s", shapeText(w.shape), shapeText(x.shape))
+		}
+		im.consts[1] = permuteConst(w, first, permutedShape(w.shape, first))
+	}
+	if err := op.run(im); err != nil {
+		return err
+	}
+	y, err := im.permuted(im.vals[im.node.GetOutput()[0]], back)
+	if err != nil {
+		return err
+	}
+	return im.define(y)
+}
+
+// permuted is x with its axes in the order perm (ONNX's Transpose).
+func (im *importer) permuted(x *value, perm []int64) (*value, error) {
+	shape := permutedShape(x.shape, perm)
+	if x.c != nil {
+		return &value{shape: shape, c: permuteConst(x.c, perm, shape)}, nil
+	}
+	in, err := im.use(x)
+	if err != nil {
+		return nil, err
+	}
+	if p, ok := im.permutes[in]; ok && isInverse(p.perm, perm) {
+		// The permute that made x goes when this node is x's only reader,
+		// so that what computes p.of sees its true readers (a Conv that a
+		// BatchNormalization folds into).
+		if im.uses[x.name] == 1 && im.readers(in) == 0 {
+			ops := im.b.Block.Ops
+			if i := slices.Index(ops, in.Def); i >= 0 {
+				im.b.Block.Ops = slices.Delete(ops, i, i+1)
+			}
+		}
+		return &value{name: x.name, shape: shape, ssa: p.of}, nil
+	}
+	y, err := im.emit(nn.OpPermute, []*ir.Value{in}, shape, ir.Attrs{intsAttr("perm", perm)})
+	if err != nil {
+		return nil, err
+	}
+	if im.permutes == nil {
+		im.permutes = map[*ir.Value]permute{}
+	}
+	im.permutes[y] = permute{of: in, perm: perm}
+	return &value{shape: shape, ssa: y}, nil
+}
+
+// A permute is the nn.permute that permuted made of a value.
+type permute struct {
+	of   *ir.Value
+	perm []int64
+}
+
+func permutedShape(s, perm []int64) []int64 {
+	out := make([]int64, len(perm))
+	for i, p := range perm {
+		out[i] = s[p]
+	}
+	return out
+}
+
+// isInverse: applying p then q leaves every axis in place.
+func isInverse(p, q []int64) bool {
+	if len(p) != len(q) {
+		return false
+	}
+	for i, a := range q {
+		if a < 0 || a >= int64(len(p)) || p[a] != int64(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // Inputs, outputs and attributes of the current node.
@@ -452,12 +592,61 @@ func unaryOp(kind string) func(*importer) error {
 // two), broadcast as numpy; constants fold.
 func binaryOp(kind string) func(*importer) error {
 	return func(im *importer) error {
+		if err := im.legacyBroadcast(); err != nil {
+			return err
+		}
 		a, b := im.args[0], im.args[1]
 		if a.c != nil && b.c != nil {
 			return im.foldBinary(kind, a, b)
 		}
 		return im.binaryOf(kind, a, b)
 	}
+}
+
+// legacyBroadcast applies the broadcasting of Add, Sub, Mul, Div and Pow
+// before opset 7: without broadcast=1 both operands have one shape; with
+// it, B's dimensions stand for A's from axis on (by default A's last
+// ones), and B is reshaped to A's rank with ones around them, so that the
+// numpy rule the translations apply does the same.
+func (im *importer) legacyBroadcast() error {
+	if im.opset >= 7 {
+		return nil
+	}
+	a, b := im.args[0], im.args[1]
+	if im.attrInt("broadcast", 0) == 0 {
+		if !slices.Equal(a.shape, b.shape) {
+			return im.errorf("operands of shapes %s and %s need broadcast=1 before opset 7", shapeText(a.shape), shapeText(b.shape))
+		}
+		return nil
+	}
+	ra, rb := len(a.shape), len(b.shape)
+	axis := im.attrInt("axis", int64(ra-rb))
+	if axis < 0 || axis+int64(rb) > int64(ra) {
+		return im.errorf("axis=%d does not place B of shape %s in A of shape %s", axis, shapeText(b.shape), shapeText(a.shape))
+	}
+	shape := slices.Repeat([]int64{1}, ra)
+	for i, d := range b.shape {
+		if d != 1 && d != a.shape[axis+int64(i)] {
+			return im.errorf("B of shape %s does not broadcast to A of shape %s from axis %d", shapeText(b.shape), shapeText(a.shape), axis)
+		}
+		shape[axis+int64(i)] = d
+	}
+	if b.c != nil {
+		c := *b.c
+		c.shape = shape
+		im.args[1] = &value{name: b.name, shape: shape, c: &c}
+		if im.consts[1] != nil {
+			im.consts[1] = &c
+		}
+		return nil
+	}
+	in, err := im.use(b)
+	if err != nil {
+		return err
+	}
+	y, err := im.reshape(in, shape)
+	im.args[1] = &value{name: b.name, shape: shape, ssa: y}
+	return err
 }
 
 // binaryOf defines the node's output as kind(a, b) with broadcasting.
@@ -557,6 +746,9 @@ func broadcastIndex(in, out []int64) []int64 {
 // element is a power of two (so that 1/b is exact and the product equals
 // the quotient).
 func (im *importer) div() error {
+	if err := im.legacyBroadcast(); err != nil {
+		return err
+	}
 	a, b := im.args[0], im.args[1]
 	if a.c != nil && b.c != nil {
 		return im.foldBinary("div", a, b)
@@ -599,6 +791,9 @@ func exactReciprocal(c *constant) ([]float64, bool) {
 // 0.5) of an exported batch norm); otherwise only x^2 (the exponent a
 // constant of 2s), which is x · x.
 func (im *importer) pow() error {
+	if err := im.legacyBroadcast(); err != nil {
+		return err
+	}
 	x, e := im.args[0], im.consts[1]
 	if x.c != nil {
 		return im.foldBinary("pow", x, &value{name: im.node.GetInput()[1], shape: e.shape, c: e})
@@ -706,12 +901,13 @@ func (im *importer) hardSigmoidOf(x *value, alpha, beta float64) (*value, error)
 	return v, err
 }
 
-// resize: Resize (and opset 9's Upsample) in mode nearest of the spatial
-// axes of [N, C, H, W] or [N, C, L] (PyTorch's nn.Upsample, Keras's
-// UpSampling2D): each output cell copies the input cell that ONNX's
-// coordinate transformation and nearest rounding give it (before opset 11:
-// asymmetric and floor), written as an nn.linear by a one-hot matrix along
-// W and, through nn.permute, H: exact, and what nn-absorb-quant takes as a
+// resize: Resize (and opset 9's Upsample) in mode nearest, of any axes
+// (PyTorch's nn.Upsample and Keras's UpSampling2D resize H and W of
+// [N, C, H, W], a channels-last model those of [N, H, W, C]): each output
+// cell copies the input cell that ONNX's coordinate transformation and
+// nearest rounding give it (before opset 11: asymmetric and floor),
+// written as an nn.linear by a one-hot matrix along each resized axis,
+// moved last by nn.permute: exact, and what nn-absorb-quant takes as a
 // selection. The output size is floor(size·scale), or sizes.
 func (im *importer) resize() error {
 	x := im.args[0]
@@ -719,8 +915,8 @@ func (im *importer) resize() error {
 	if mode := im.attrString("mode", "nearest"); mode != "nearest" {
 		return im.errorf("mode=%s is not supported (only nearest)", mode)
 	}
-	if r != 3 && r != 4 {
-		return im.errorf("input must have rank 3 ([N, C, L]) or 4 ([N, C, H, W]), but has shape %s", shapeText(x.shape))
+	if r == 0 {
+		return im.errorf("input must have rank 1 or more, but is a scalar")
 	}
 	ctm, nearest := im.attrString("coordinate_transformation_mode", "half_pixel"), im.attrString("nearest_mode", "round_prefer_floor")
 	scalesAt := 2
@@ -741,6 +937,12 @@ func (im *importer) resize() error {
 		}
 	} else {
 		c := im.constArg(scalesAt)
+		if a := im.attr("scales"); a != nil { // Upsample before opset 9
+			c = &constant{shape: []int64{int64(len(a.GetFloats()))}}
+			for _, f := range a.GetFloats() {
+				c.floats = append(c.floats, widen(f))
+			}
+		}
 		if c == nil || c.len() != r {
 			return im.errorf("the scales must be a constant with one entry per dimension (%d)", r)
 		}
@@ -752,25 +954,15 @@ func (im *importer) resize() error {
 			out[i] = int64(math.Floor(float64(x.shape[i]) * scales[i]))
 		}
 	}
-	if out[0] != x.shape[0] || out[1] != x.shape[1] {
-		return im.errorf("only the spatial dimensions are resized (scales %v)", scales)
-	}
 	in, err := im.use(x)
 	if err != nil {
 		return err
 	}
-	s := x.shape
-	if r == 3 {
-		if in, s, err = im.lift(in, s); err != nil {
-			return err
-		}
-		out = []int64{out[0], out[1], 1, out[2]}
-		scales = []float64{1, 1, 1, scales[2]}
-	}
 	if err := im.checkSize(out); err != nil {
-		return err
+		return im.errorf("%v", err)
 	}
-	for _, axis := range []int{3, 2} {
+	s := x.shape
+	for axis := r - 1; axis >= 0; axis-- {
 		src, err := nearestSources(s[axis], out[axis], scales[axis], ctm, nearest)
 		if err != nil {
 			return im.errorf("%v", err)
@@ -779,7 +971,7 @@ func (im *importer) resize() error {
 			return err
 		}
 	}
-	return im.defineWindow(in, r-2)
+	return im.defineSSA(in)
 }
 
 // nearestSources is, for each of out cells of an axis of n, the input cell
@@ -825,10 +1017,10 @@ func nearestSources(n, out int64, scale float64, ctm, nearest string) ([]int64, 
 	return src, nil
 }
 
-// pickAlong is x (shape s, rank 4) with axis (2 or 3) replaced by the
-// cells src picks from it (-1: a zero): an nn.linear of the last axis by
-// a matrix of one-hot and zero rows (nothing when src is the identity),
-// through nn.permute for H.
+// pickAlong is x (shape s) with axis replaced by the cells src picks from
+// it (-1: a zero): an nn.linear of the last axis by a matrix of one-hot
+// and zero rows (nothing when src is the identity), another axis swapped
+// with the last by nn.permute before and after.
 func (im *importer) pickAlong(x *ir.Value, s []int64, axis int, src []int64) (*ir.Value, []int64, error) {
 	n, out := s[axis], int64(len(src))
 	identity := n == out
@@ -838,11 +1030,17 @@ func (im *importer) pickAlong(x *ir.Value, s []int64, axis int, src []int64) (*i
 	if identity {
 		return x, s, nil
 	}
-	swap := ir.Attrs{intsAttr("perm", []int64{0, 1, 3, 2})}
+	end := len(s) - 1
+	perm := make([]int64, len(s))
+	for i := range perm {
+		perm[i] = int64(i)
+	}
+	perm[axis], perm[end] = int64(end), int64(axis)
+	swap := ir.Attrs{intsAttr("perm", perm)}
 	last := slices.Clone(s)
 	var err error
-	if axis == 2 {
-		last[2], last[3] = s[3], s[2]
+	if axis != end {
+		last[axis], last[end] = s[end], s[axis]
 		if x, err = im.emit(nn.OpPermute, []*ir.Value{x}, last, swap); err != nil {
 			return nil, nil, err
 		}
@@ -855,14 +1053,14 @@ func (im *importer) pickAlong(x *ir.Value, s []int64, axis int, src []int64) (*i
 	}
 	name := im.addParams("", "", w, []int64{out, n}, make([]float64, out), []int64{out})
 	picked := slices.Clone(last)
-	picked[3] = out
+	picked[end] = out
 	y, err := im.emit(nn.OpLinear, []*ir.Value{x}, picked, ir.Attrs{{Name: "params", Value: &ir.StringAttr{Value: name}}})
 	if err != nil {
 		return nil, nil, err
 	}
 	res := slices.Clone(s)
 	res[axis] = out
-	if axis == 2 {
+	if axis != end {
 		if y, err = im.emit(nn.OpPermute, []*ir.Value{y}, res, swap); err != nil {
 			return nil, nil, err
 		}
@@ -884,6 +1082,9 @@ func (im *importer) identity() error {
 // dropout in inference: the identity (a mask output or a training mode
 // input is not supported).
 func (im *importer) dropout() error {
+	if im.opset < 7 && im.attrInt("is_test", 0) == 0 {
+		return im.errorf("training mode (is_test=0, the default before opset 7) is not supported")
+	}
 	if t := im.constArg(2); t != nil && t.len() == 1 && t.float(0) != 0 {
 		return im.errorf("training mode is not supported")
 	}
@@ -1094,6 +1295,9 @@ func (im *importer) gemm() error {
 	}
 	if ak != k {
 		return im.errorf("A of shape %s and B of shape %s do not multiply (transA=%d, transB=%d)", shapeText(a.shape), shapeText(b.shape), transA, transB)
+	}
+	if m := a.shape[transA]; im.opset < 7 && c != nil && im.attrInt("broadcast", 0) == 0 && !slices.Equal(c.shape, []int64{m, out}) {
+		return im.errorf("C of shape %s is not [%d, %d], as broadcast=0 requires before opset 7", shapeText(c.shape), m, out)
 	}
 	if alpha == 1 && beta == 1 && transA == 0 && b.c != nil && (c == nil || c.c != nil) {
 		if bias, ok := im.linearBias(c, out); ok {
@@ -1810,7 +2014,7 @@ func (im *importer) convTranspose() error {
 			}
 		}
 		if err := im.checkSize([]int64{int64(len(src)), n}); err != nil {
-			return err
+			return im.errorf("%v", err)
 		}
 		if in, s4, err = im.pickAlong(in, s4, axis, src); err != nil {
 			return err
@@ -2098,6 +2302,12 @@ func (im *importer) batchNorm() error {
 	if t := im.attrInt("training_mode", 0); t != 0 {
 		return im.errorf("training_mode=%d is not supported (inference only)", t)
 	}
+	if im.opset < 7 && im.attrInt("is_test", 0) == 0 {
+		return im.errorf("training mode (is_test=0, the default before opset 7) is not supported")
+	}
+	if sp := im.attrInt("spatial", 1); sp != 1 {
+		return im.errorf("spatial=%d is not supported (only 1: one mean and variance per channel)", sp)
+	}
 	x := im.args[0]
 	if len(x.shape) < 2 {
 		return im.errorf("input of shape %s has no channel axis 1", shapeText(x.shape))
@@ -2147,8 +2357,9 @@ func (im *importer) batchNorm() error {
 
 // foldBatchNorm folds the batch norm y = (x − mean)·a + beta into the
 // nn.linear (of a rank-2 result, whose axis 1 is its outputs) or the
-// nn.conv2d (directly, or through the reshape of a 1-D window) that
-// computes x, when the BatchNormalization is the only reader of x: in
+// nn.conv2d that computes x, directly or through a reshape that keeps
+// axes 0 and 1 (a 1-D window's; PyTorch 0.3's Unsqueeze around a
+// BatchNorm1d), when the BatchNormalization is the only reader of x: in
 // float64, w' = w·a and b' = (b − mean)·a + beta per output channel, new
 // payload entries under the node's key (an initializer may back other
 // nodes). It reports whether it folded.
@@ -2164,13 +2375,16 @@ func (im *importer) foldBatchNorm(x *value, a, mean, beta []float64) bool {
 	def, inner := x.ssa.Def, (*ir.Value)(nil)
 	if def.Name == nn.OpReshape && len(def.Operands) == 1 {
 		inner = def.Operands[0]
-		if inner.Def == nil || inner.Def.Name != nn.OpConv2d || !slices.Equal(inner.Type.(*ir.TensorType).Shape[:2], x.shape[:2]) {
+		is := inner.Type.(*ir.TensorType).Shape
+		conv := inner.Def != nil && inner.Def.Name == nn.OpConv2d
+		linear := inner.Def != nil && inner.Def.Name == nn.OpLinear && len(is) == 2
+		if !conv && !linear || len(x.shape) < 2 || !slices.Equal(is[:2], x.shape[:2]) {
 			return false
 		}
 		def = inner.Def
 	}
 	switch {
-	case def.Name == nn.OpLinear && len(x.shape) == 2, def.Name == nn.OpConv2d:
+	case def.Name == nn.OpLinear && (len(x.shape) == 2 || inner != nil), def.Name == nn.OpConv2d:
 	default:
 		return false
 	}

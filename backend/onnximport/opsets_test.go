@@ -27,7 +27,7 @@ func one(opset int64, n *onnxpb.NodeProto, inits ...*onnxpb.TensorProto) testMod
 	return opsetCase(opset, []*onnxpb.NodeProto{n}, inits...)
 }
 
-// TestOpsetForms: each attribute form of opsets 9 to 17 (the ONNX
+// TestOpsetForms: each attribute form of opsets 6 to 17 (the ONNX
 // operators' changelog: an attribute that became an input, a default that
 // changed) imports as its opset defines it, and the other opset's form is
 // an error naming the node.
@@ -79,7 +79,48 @@ func TestOpsetForms(t *testing.T) {
 		{"BatchNormalization-9", one(9, node("BatchNormalization", "BN", bnIn, []string{"y"}, floatAttrP("epsilon", 0), floatAttrP("momentum", 0.9)), bn...),
 			[]string{`nn.const {params = "BN.mean"} : () -> tensor<1x2x1x1xf64>`, "nn.sub", `params = "BN.a"`, "nn.mul", `params = "BN.beta"`, "nn.add", "nn.broadcast_to"}, ""},
 		{"BatchNormalization-14 training_mode 0", one(14, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("training_mode", 0)), bn...), []string{"nn.sub", "nn.mul", "nn.add"}, ""},
-		{"BatchNormalization-9 spatial", one(9, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("spatial", 1)), bn...), nil, "node 'BN' (BatchNormalization): attribute 'spatial' is not supported"},
+		{"BatchNormalization-9 spatial", one(9, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("spatial", 1)), bn...), nil,
+			"node 'BN' (BatchNormalization): attribute 'spatial' exists only before opset 9 (the model's opset is 9)"},
+		{"BatchNormalization-7 spatial", one(7, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("spatial", 1)), bn...), []string{"nn.sub", "nn.mul", "nn.add"}, ""},
+		{"BatchNormalization-8 spatial 0", one(8, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("spatial", 0)), bn...), nil,
+			"node 'BN' (BatchNormalization): spatial=0 is not supported (only 1: one mean and variance per channel)"},
+		{"BatchNormalization-6 is_test", one(6, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("is_test", 1)), bn...), []string{"nn.sub", "nn.mul", "nn.add"}, ""},
+		{"BatchNormalization-6 training", one(6, node("BatchNormalization", "BN", bnIn, []string{"y"}), bn...), nil,
+			"node 'BN' (BatchNormalization): training mode (is_test=0, the default before opset 7) is not supported"},
+		{"BatchNormalization-7 is_test", one(7, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("is_test", 1)), bn...), nil,
+			"node 'BN' (BatchNormalization): attribute 'is_test' exists only before opset 7 (the model's opset is 7)"},
+		{"Dropout-6 is_test", one(6, node("Dropout", "D", []string{"x"}, []string{"y"}, intAttrP("is_test", 1))), []string{"nn.return %arg0"}, ""},
+		{"Dropout-6 training", one(6, node("Dropout", "D", []string{"x"}, []string{"y"})), nil,
+			"node 'D' (Dropout): training mode (is_test=0, the default before opset 7) is not supported"},
+		{"Add-6 broadcast from axis 1", one(6, node("Add", "A", []string{"x", "k"}, []string{"y"}, intAttrP("broadcast", 1), intAttrP("axis", 1)), doubles("k", []int64{2}, 1, 2)),
+			[]string{`nn.const {params = "k"} : () -> tensor<1x2x1x1xf64>`, "nn.add"}, ""},
+		{"Sub-6 broadcast of the last axes", one(6, node("Sub", "S", []string{"x", "k"}, []string{"y"}, intAttrP("broadcast", 1)), doubles("k", []int64{6, 1}, 1, 2, 3, 4, 5, 6)),
+			[]string{`nn.const {params = "k"} : () -> tensor<1x1x6x1xf64>`, "nn.sub"}, ""},
+		{"Mul-6 broadcast of a graph value", opsetCase(6, []*onnxpb.NodeProto{node("ReduceMean", "R", []string{"x"}, []string{"m"}, intsAttrP("axes", 2, 3), intAttrP("keepdims", 0)),
+			node("Mul", "M", []string{"x", "m"}, []string{"y"}, intAttrP("broadcast", 1), intAttrP("axis", 0))}),
+			[]string{"nn.reshape", "(tensor<1x2xf64>) -> tensor<1x2x1x1xf64>", "nn.mul"}, ""},
+		{"Div-6 by a constant of the same shape", one(6, node("Div", "D", []string{"x", "x"}, []string{"y"})), []string{"nn.inv", "nn.mul"}, ""},
+		{"Add-6 without broadcast", one(6, node("Add", "A", []string{"x", "k"}, []string{"y"}), doubles("k", []int64{2}, 1, 2)), nil,
+			"node 'A' (Add): operands of shapes [1, 2, 6, 6] and [2] need broadcast=1 before opset 7"},
+		{"Add-6 axis beyond A", one(6, node("Add", "A", []string{"x", "k"}, []string{"y"}, intAttrP("broadcast", 1), intAttrP("axis", 4)), doubles("k", []int64{2}, 1, 2)), nil,
+			"node 'A' (Add): axis=4 does not place B of shape [2] in A of shape [1, 2, 6, 6]"},
+		{"Add-6 B of another size", one(6, node("Add", "A", []string{"x", "k"}, []string{"y"}, intAttrP("broadcast", 1), intAttrP("axis", 1)), doubles("k", []int64{3}, 1, 2, 3)), nil,
+			"node 'A' (Add): B of shape [3] does not broadcast to A of shape [1, 2, 6, 6] from axis 1"},
+		{"Add-7 broadcast attribute", one(7, node("Add", "A", []string{"x", "k"}, []string{"y"}, intAttrP("broadcast", 1)), doubles("k", []int64{6}, 1, 2, 3, 4, 5, 6)), nil,
+			"node 'A' (Add): attribute 'broadcast' exists only before opset 7 (the model's opset is 7)"},
+		{"Gemm-6 broadcast", testModel{opset: 6, nodes: []*onnxpb.NodeProto{node("Gemm", "G", []string{"x", "B", "C"}, []string{"y"}, intAttrP("transB", 1), intAttrP("broadcast", 1))},
+			inputs: gemmIn, outputs: []*onnxpb.ValueInfoProto{unshaped("y")}, inits: []*onnxpb.TensorProto{doubles("B", []int64{3, 4}, make([]float64, 12)...), doubles("C", []int64{3}, 1, 2, 3)}},
+			[]string{"nn.linear"}, ""},
+		{"Gemm-6 C without broadcast", testModel{opset: 6, nodes: []*onnxpb.NodeProto{node("Gemm", "G", []string{"x", "B", "C"}, []string{"y"}, intAttrP("transB", 1))},
+			inputs: gemmIn, outputs: []*onnxpb.ValueInfoProto{unshaped("y")}, inits: []*onnxpb.TensorProto{doubles("B", []int64{3, 4}, make([]float64, 12)...), doubles("C", []int64{3}, 1, 2, 3)}},
+			nil, "node 'G' (Gemm): C of shape [3] is not [1, 3], as broadcast=0 requires before opset 7"},
+		{"Upsample-7 scales attribute", one(7, node("Upsample", "U", []string{"x"}, []string{"y"}, floatsAttrP("scales", 1, 1, 2, 2))), []string{"-> tensor<1x2x12x12xf64>"}, ""},
+		{"Upsample-9 scales attribute", one(9, node("Upsample", "U", []string{"x", "s"}, []string{"y"}, floatsAttrP("scales", 1, 1, 2, 2)), doubles("s", []int64{4}, 1, 1, 2, 2)), nil,
+			"node 'U' (Upsample): scales is input #1 from opset 9, not an attribute (opset 9)"},
+		{"Upsample-8 scales input", one(8, node("Upsample", "U", []string{"x", "s"}, []string{"y"}), doubles("s", []int64{4}, 1, 1, 2, 2)), nil,
+			"node 'U' (Upsample): scales is an attribute before opset 9, not input #1 (opset 8)"},
+		{"Upsample-6", one(6, node("Upsample", "U", []string{"x"}, []string{"y"}, floatsAttrP("scales", 1, 1, 2, 2))), nil, "node 'U' (Upsample): Upsample exists from opset 7 (the model's opset is 6)"},
+		{"Sin-6", one(6, node("Sin", "S", []string{"x"}, []string{"y"})), nil, "node 'S' (Sin): Sin exists from opset 7 (the model's opset is 6)"},
 		{"BatchNormalization-15 training_mode 1", one(15, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("training_mode", 1)), bn...), nil, "training_mode=1 is not supported (inference only)"},
 		{"BatchNormalization-15 training_mode 2", one(15, node("BatchNormalization", "BN", bnIn, []string{"y"}, intAttrP("training_mode", 2)), bn...), nil, "training_mode=2 must lie in [0, 1]"},
 		{"BatchNormalization-15 training outputs", one(15, node("BatchNormalization", "BN", bnIn, []string{"y", "rm", "rv"}), bn...), nil, "node 'BN' (BatchNormalization): output #1 ('rm') is not supported"},
@@ -190,6 +231,23 @@ func TestBatchNormEval(t *testing.T) {
 		c := i / 36
 		if want := (x.Data[i]-mean[c])*(gamma[c]/math.Sqrt(variance[c]+eps)) + beta[c]; got != want {
 			t.Fatalf("y[%d] = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestLegacyBroadcastEval: opset 6's Add with broadcast=1 and axis=1 of a
+// [2] constant adds k[c] to every element of channel c, as opset 13's Add
+// of the [1, 2, 1, 1] constant does.
+func TestLegacyBroadcastEval(t *testing.T) {
+	legacy := one(6, node("Add", "A", []string{"x", "k"}, []string{"y"}, intAttrP("broadcast", 1), intAttrP("axis", 1)), doubles("k", []int64{2}, 0.5, -3))
+	x := &tensor.Tensor{Shape: []int64{1, 2, 6, 6}}
+	for i := range 72 {
+		x.Data = append(x.Data, float64(i))
+	}
+	got := evalOn(t, importExpecting(t, legacy.bytes(t), "m.onnx", ""), x).Outputs[0]
+	for i, v := range got.Data {
+		if want := float64(i) + []float64{0.5, -3}[i/36]; v != want {
+			t.Fatalf("y[%d] = %v, want %v", i, v, want)
 		}
 	}
 }

@@ -13,6 +13,9 @@ type operator struct {
 	// must be given.
 	attrs     attrs
 	needAttrs []string
+	// until are the attributes of attrs that ONNX removed, each with the
+	// opset that removed it (opset 6's legacy broadcast, is_test).
+	until map[string]int64
 	// min and max bound the number of inputs (max < 0: any number, each
 	// present); from opset later.opset on, at least later.min.
 	min, max int

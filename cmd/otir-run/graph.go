@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"math"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/otir-dev/otir/backend/nneval"
+	"github.com/otir-dev/otir/cmd/internal/cliargs"
 	"github.com/otir-dev/otir/cmd/otir-run/internal/graphrun"
 )
 
@@ -14,10 +17,16 @@ var graphFlags = []cli.Flag{
 	&cli.StringFlag{Name: "params", Usage: "nn graph: the payload, an .npz of the parameters by key (NAME, NAME.weight, NAME.bias)"},
 	&cli.StringFlag{Name: "entry", Usage: "nn graph: the graph to run, @name (default: the file's only graph)"},
 	&cli.StringFlag{Name: "all-values", Usage: "nn graph: write every node's value to DIR/<ssa-name>.npy"},
+	maxWorkFlag,
 }
 
+// maxWorkFlag bounds an evaluation's multiply-accumulates (nn graphs and
+// quant-error; docs/nn.md, "Limits").
+var maxWorkFlag = cliargs.Int64In(&cli.Int64Flag{Name: "max-work", Value: nneval.DefaultMaxWork,
+	Usage: "nn graph: the most multiply-accumulates an evaluation may take, the whole batch together (2^32 take about 40 s of CPU)"}, 1, math.MaxInt64, "")
+
 // graphFlagNames are the flags that apply to nn graphs only.
-var graphFlagNames = []string{"params", "entry", "all-values"}
+var graphFlagNames = []string{"params", "entry", "all-values", "max-work"}
 
 // isGraphRun: OTIR text is an nn graph to evaluate when a flag of graphs
 // (or --input, --output, which kernels do not take) is given.
@@ -53,6 +62,7 @@ func runGraph(c *cli.Context, path string) error {
 		AllValues: c.String("all-values"),
 
 		MaxInputBytes: inputOptions(c).MaxBytes,
+		MaxWork:       c.Int64("max-work"),
 		Workers:       c.Int("workers"),
 	}, c.App.Writer, c.App.ErrWriter)
 	if errors.Is(err, graphrun.ErrNoGraph) {

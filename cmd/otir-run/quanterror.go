@@ -23,6 +23,7 @@ func quantErrorCommand(maxInputFlag cli.Flag) *cli.Command {
 			&cli.StringFlag{Name: "entry", Usage: "the graph to run, @name (default: the file's only graph)"},
 			&cli.BoolFlag{Name: "per-tensor", Usage: "also print the error of every tensor, in node order"},
 			maxInputFlag,
+			maxWorkFlag,
 			workersFlag(),
 		},
 		Action: quantErrorAction,
@@ -42,6 +43,7 @@ func quantErrorAction(c *cli.Context) error {
 			Inputs: c.StringSlice("input"),
 
 			MaxInputBytes: inputOptions(c).MaxBytes,
+			MaxWork:       c.Int64("max-work"),
 			Workers:       c.Int("workers"),
 		},
 		PerTensor: c.Bool("per-tensor"),

@@ -87,10 +87,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Usage:     "translate models into otir's text (ONNX to nn graphs)",
 		UsageText: "otir-translate --import-onnx MODEL.onnx [-o GRAPH.mlir] [--params-out PARAMS.npz] [--graph-name NAME]",
 		Description: "--import-onnx reads an ONNX model as torch.onnx.export writes it (opsets " +
-			"9 to 17, static shapes), QONNX models included, and writes an nn graph (MLIR text) and its parameters (.npz, " +
+			"6 to 17, static shapes), QONNX models included, and writes an nn graph (MLIR text) and its parameters (.npz, " +
 			"the payload otir-run --params reads). MODEL \"-\" is standard input. Supported operators: " +
 			strings.Join(onnximport.Operators(), ", ") + "; QONNX's " + strings.Join(onnximport.QONNXOperators(), ", ") +
-			" (domains " + strings.Join(onnximport.QONNXDomains(), ", ") + "). See docs/nn.md.\n" +
+			" (domains " + strings.Join(onnximport.QONNXDomains(), ", ") + "), and " + strings.Join(onnximport.ChannelsLastOperators(), ", ") +
+			" of " + onnximport.ChannelsLastDomain + " (channels-last tensors). See docs/nn.md.\n" +
 			"Exit status: 0 success, 1 an error in the model or a file (naming the node and operator), 2 bad usage, 3 an internal error (a bug: please report it).",
 		HideHelpCommand: true,
 		Reader:          stdin,

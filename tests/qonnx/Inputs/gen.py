@@ -312,12 +312,26 @@ def evaluate(model, x, ar, stop_before_softmax=False):
         op, a, ins, o = node.op_type, attrs_of(node), list(node.input), node.output[0]
         if stop_before_softmax and op == "Softmax" and o == out_name:
             return val[ins[0]]
+        channels_last = node.domain == "qonnx.custom_op.channels_last"
+        if channels_last:  # QONNX's ChannelsLastWrappedOp: the op on channels-first copies of the input (and a Conv's weight), its output moved back
+            r = T(ins[0]).ndim
+            first = (0, r - 1) + tuple(range(1, r - 1))
+            moved = [ins[0]] + ([ins[1]] if op == "Conv" else [])
+            for k, name in enumerate(moved):
+                val[name + "#first"] = np.transpose(T(name), first)
+                ins[k] = name + "#first"
+            o_last, o = o, o + "#first"
         if op == "Shape":
             raw[o] = np.array(model_shape(g, ins[0], val), dtype=np.int64)
         elif op == "Gather":
             raw[o] = np.take(raw[ins[0]], raw[ins[1]].astype(np.int64), axis=a.get("axis", 0))
-        elif op == "Unsqueeze":
+        elif op == "Unsqueeze" and ins[0] in raw:
             raw[o] = np.expand_dims(raw[ins[0]], tuple(a["axes"]))
+        elif op in ("Unsqueeze", "Squeeze"):  # axes an attribute before opset 13, an input from it
+            axes = tuple(int(q) for q in (a["axes"] if "axes" in a else raw[ins[1]]))
+            val[o] = np.expand_dims(T(ins[0]), axes) if op == "Unsqueeze" else np.squeeze(T(ins[0]), axis=axes)
+        elif op in ("Identity", "Dropout"):
+            val[o] = T(ins[0])
         elif op == "Concat" and not all(i in raw for i in ins):
             val[o] = np.concatenate([T(i) for i in ins], axis=a["axis"])
         elif op == "Concat":
@@ -493,7 +507,7 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             v = T(ins[0])
             sc = f64(ins[2])
             ctm, nm = a.get("coordinate_transformation_mode", "half_pixel"), a.get("nearest_mode", "round_prefer_floor")
-            for ax in range(2, v.ndim):
+            for ax in range(v.ndim):
                 n, out = v.shape[ax], int(math.floor(v.shape[ax] * sc[ax]))
                 xs_ = [(i + 0.5) / sc[ax] - 0.5 if ctm == "half_pixel" else i / sc[ax] for i in range(out)]
                 rnd = {"round_prefer_floor": lambda x: math.ceil(x - 0.5), "floor": math.floor}[nm]
@@ -513,6 +527,8 @@ def evaluate(model, x, ar, stop_before_softmax=False):
             val[o] = e / e.sum(axis=ax, keepdims=True)
         else:
             raise ValueError("op " + op)
+        if channels_last:
+            val[o_last] = np.transpose(val[o], np.argsort(first))
     return val[out_name]
 
 
@@ -1518,6 +1534,65 @@ def random_deconv(rng, idx):
     return make(b, f"deconv{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def random_chlast(rng, idx):
+    """A channels-last U-Net as Brevitas exports it and QONNX's
+    ConvertToChannelsLastAndClean rewrites it (hls4ml's tiny_unet_ch_last):
+    no Transpose, Conv and MaxPool of the domain qonnx.custom_op.channels_last
+    on [N, H, W, C] (a Conv's weight [O, kH, kW, C/group]). The input
+    [1, 4, 4, c] quantized; a separable block (a depthwise 3x3 Conv, a
+    quantizer, a pointwise 1x1 Conv with a quantized bias, LeakyRelu of
+    alpha 13/128, a quantizer) whose output is the skip; a 2x2 MaxPool; a
+    second block (idx 2: a channels-last BatchNormalization instead of the
+    pointwise bias); Resize by [1, 2, 2, 1] (asymmetric, floor, an empty
+    roi); a quantizer; Concat with the skip along the channels (axis -1);
+    a 1x1 Conv and, but for idx 1 (hls4ml's branched model ends in the
+    Conv), a quantizer. idx 3 is the 1-D form on [1, 8, c]."""
+    b = Builder(rng)
+    dom, cl = "qonnx.custom_op.general", "qonnx.custom_op.channels_last"
+    one_d = idx == 3
+    c = int(rng.integers(2, 4))
+    shape = [1, 8, c] if one_d else [1, 4, 4, c]
+    k = [3] if one_d else [3, 3]
+    ones = [1] if one_d else [1, 1]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 5)
+
+    def block(h, cin, cout, layer, bn=False):
+        dw = weight4(b, rng, [cin] + k + [1], rand_scale(rng, True, (cin,) + (1,) * len(k) + (1,)), MODES[(idx + layer) % 7], dom)
+        h = b.node("Conv", [h, dw], domain=cl, kernel_shape=k, pads=[1] * 2 * len(k), strides=ones, dilations=ones, group=cin)
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 4, True, MODES[(idx + layer + 1) % 7], dom, True)
+        pw = weight4(b, rng, [cout] + ones + [cin], rand_scale(rng, layer % 2 == 0, (cout,) + (1,) * len(k) + (1,)), MODES[(idx + layer + 2) % 7], dom)
+        if bn:
+            h = b.node("Conv", [h, pw], domain=cl, kernel_shape=ones, pads=[0] * 2 * len(k), strides=ones, dilations=ones, group=1)
+            pre = np.stack([partial(probe_of(h), h, v)[0] for v in xs])
+            axes = tuple(range(pre.ndim - 1))
+            mu, sd = pre.mean(axis=axes), pre.std(axis=axes) + 1e-3
+            gamma = rng.uniform(0.5, 1.5, cout) * np.where(rng.integers(0, 4, cout) == 0, -1, 1)
+            h = b.node("BatchNormalization", [h, b.init(gamma), b.init(rng.normal(0, 0.3, cout)), b.init(mu), b.init(sd**2)],
+                       domain=cl, epsilon=1e-5, momentum=0.9)
+        else:
+            bias = b.quant(b.init(rng.normal(0, 0.5, cout), "bias"), np.float32(2.0**-4), 8, True, False, MODES[(idx + layer + 3) % 7], domain=dom)
+            h = b.node("Conv", [h, pw, bias], domain=cl, kernel_shape=ones, pads=[0] * 2 * len(k), strides=ones, dilations=ones, group=1)
+        h = b.node("LeakyRelu", [h], alpha=0.1015625)
+        return covering_quant(b, rng, h, probe_of, xs, 4, True, MODES[(idx + layer + 4) % 7], dom, True)[0]
+
+    oc = int(rng.integers(2, 4))
+    skip = block(h, c, oc, 0)
+    h = b.node("MaxPool", [skip], domain=cl, kernel_shape=[2] * len(k), strides=[2] * len(k), pads=[0] * 2 * len(k), ceil_mode=0)
+    h = block(h, oc, oc, 1, bn=idx == 2)
+    scales = np.array([1, 2, 1] if one_d else [1, 2, 2, 1], np.float32)
+    h = b.node("Resize", [h, b.init(np.zeros(0, np.float32), "roi"), b.init(scales, "scales")],
+               coordinate_transformation_mode="asymmetric", mode="nearest", nearest_mode="floor")
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 4, True, MODES[(idx + 5) % 7], dom, True)
+    h = b.node("Concat", [h, skip], axis=-1)
+    nout = 2
+    W = weight4(b, rng, [nout] + ones + [2 * oc], np.float32(0.25), MODES[(idx + 6) % 7], dom)
+    h = b.node("Conv", [h, W], domain=cl, kernel_shape=ones, pads=[0] * 2 * len(k), strides=ones, dilations=ones, group=1)
+    if idx != 1:
+        h, _ = covering_quant(b, rng, h, probe_of, xs, 6, True, MODES[idx % 7], dom, True)
+    out_shape = shape[:-1] + [nout]
+    return make(b, f"chlast{idx}", shape, "x", h, [("", 17), (dom, 1)], 8, out_shape=out_shape), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1575,6 +1650,7 @@ def main():
     builders += [(f"tcn{i}", (lambda i: lambda r: random_tcn(r, i))(i)) for i in range(2)]
     builders += [(f"upsample{i}", (lambda i: lambda r: random_upsample(r, i))(i)) for i in range(2)]
     builders += [(f"deconv{i}", (lambda i: lambda r: random_deconv(r, i))(i)) for i in range(2)]
+    builders += [(f"chlast{i}", (lambda i: lambda r: random_chlast(r, i))(i)) for i in range(4)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

@@ -118,7 +118,7 @@ func costOf(rs ...*nneval.Result) cost {
 
 // workers checks that a batch of n samples, each costing per, fits the
 // evaluator's budgets together (a batch is one evaluation for them, see
-// docs/nn.md): n times the work within nneval.DefaultMaxWork, and the
+// docs/nn.md): n times the work within the budget (FileRun.MaxWork), and the
 // memory held at once (the inputs, the payload, kept bytes for the whole
 // batch, and each worker's sample) within nneval.DefaultMaxBytes. It
 // returns how many workers fit, at most want (0: GOMAXPROCS).
@@ -127,8 +127,8 @@ func (l *loaded) workers(n int, per cost, kept int64, want int) (int, error) {
 		want = runtime.GOMAXPROCS(0)
 	}
 	name := l.name
-	if work := satint.Mul(per.work, int64(n)); work > nneval.DefaultMaxWork {
-		return 0, l.report(diag.OpErrorf(l.g, "graph @%s: a batch of %d samples takes %d multiply-accumulates (%d a sample), more than the evaluator's budget of %d; run it in smaller batches", name, n, work, per.work, int64(nneval.DefaultMaxWork)))
+	if work := satint.Mul(per.work, int64(n)); work > l.maxWork() {
+		return 0, l.report(diag.OpErrorf(l.g, "graph @%s: a batch of %d samples takes %d multiply-accumulates (%d a sample), more than the evaluator's budget of %d; run it in smaller batches (or raise --max-work)", name, n, work, per.work, l.maxWork()))
 	}
 	var shared int64 // the inputs and the payload, held once
 	for _, t := range l.inputs {

@@ -49,6 +49,9 @@ type FileRun struct {
 	AllValues string
 	// MaxInputBytes bounds the size of the graph's file (0: readlimit.Default).
 	MaxInputBytes int64
+	// MaxWork bounds the multiply-accumulates of the whole batch's
+	// evaluations together (0: nneval.DefaultMaxWork).
+	MaxWork int64
 	// Workers bounds the goroutines that evaluate a batch's samples (0:
 	// GOMAXPROCS; fewer when their memory would not fit the budget).
 	Workers int
@@ -105,7 +108,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 	}
 	st := stacks{batched: b.batched, n: b.n, of: map[int]*tensor.Tensor{}}
 	if b.n > 0 {
-		first, err := nneval.Eval(l.g, b.sample(0), l.payload, nneval.Options{})
+		first, err := nneval.Eval(l.g, b.sample(0), l.payload, l.options())
 		if err != nil {
 			return l.reportEval(b.sampleErr(0, err))
 		}
@@ -121,7 +124,7 @@ func RunFile(fr FileRun, stdout, stderr io.Writer) error {
 		st.put(0, first)
 		err = parallel(1, b.n, workers, func(_, lo, hi int) error {
 			for s := lo; s < hi; s++ {
-				r, err := nneval.Eval(l.g, b.sample(s), l.payload, nneval.Options{})
+				r, err := nneval.Eval(l.g, b.sample(s), l.payload, l.options())
 				if err != nil {
 					return b.sampleErr(s, err)
 				}
@@ -287,6 +290,19 @@ type loaded struct {
 	// report renders a diagnostic (or list) to stderr and returns
 	// kernelrun.ErrReported; other errors it returns as they are.
 	report func(error) error
+}
+
+// options are the evaluator's options of one sample: the whole budget of
+// work (workers checks the batch's against it before the samples run).
+func (l *loaded) options() nneval.Options {
+	return nneval.Options{MaxWork: l.maxWork()}
+}
+
+func (l *loaded) maxWork() int64 {
+	if l.fr.MaxWork > 0 {
+		return l.fr.MaxWork
+	}
+	return nneval.DefaultMaxWork
 }
 
 // load reads the file through the front door (parsed and verified: the

@@ -65,10 +65,12 @@ func addStats(stats []errorStats, q, f *nneval.Result) {
 // evalBoth evaluates sample s bit-exactly and as the float reading.
 func (r QuantErrorRun) evalBoth(l *loaded, b *batch, s int) (q, f *nneval.Result, err error) {
 	ins := b.sample(s)
-	if q, err = nneval.Eval(l.g, ins, l.payload, nneval.Options{}); err != nil {
+	if q, err = nneval.Eval(l.g, ins, l.payload, l.options()); err != nil {
 		return nil, nil, b.sampleErr(s, err)
 	}
-	if f, err = nneval.Eval(l.g, ins, l.payload, nneval.Options{Float: true}); err != nil {
+	opts := l.options()
+	opts.Float = true
+	if f, err = nneval.Eval(l.g, ins, l.payload, opts); err != nil {
 		return nil, nil, b.sampleErr(s, err)
 	}
 	return q, f, nil
