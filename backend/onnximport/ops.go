@@ -86,6 +86,10 @@ func init() {
 		"LeakyRelu":         {attrs: attrs{"alpha": kindFloat}, min: 1, max: 1, run: (*importer).leakyRelu},
 		"HardSigmoid":       {attrs: attrs{"alpha": kindFloat, "beta": kindFloat}, min: 1, max: 1, run: (*importer).hardSigmoid},
 		"HardSwish":         {min: 1, max: 1, run: (*importer).hardSwish},
+		"Elu":               {attrs: attrs{"alpha": kindFloat}, min: 1, max: 1, run: (*importer).elu},
+		"Selu":              {attrs: attrs{"alpha": kindFloat, "gamma": kindFloat}, min: 1, max: 1, run: (*importer).elu},
+		"PRelu":             {min: 2, max: 2, run: (*importer).prelu},
+		"Softsign":          {min: 1, max: 1, run: (*importer).softsign},
 		"GlobalAveragePool": {min: 1, max: 1, run: (*importer).globalAveragePool},
 		"Resize": {attrs: attrs{"mode": kindString, "coordinate_transformation_mode": kindString, "nearest_mode": kindString,
 			"cubic_coeff_a": kindFloat, "exclude_outside": kindInt, "extrapolation_value": kindFloat}, min: 2, max: 4,
@@ -144,6 +148,7 @@ var attrRules = map[string]func(*onnxpb.AttributeProto) string{
 
 	"epsilon":  oneFloat("finite and non-negative", func(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }),
 	"alpha":    oneFloat("finite", isFinite),
+	"gamma":    oneFloat("finite", isFinite),
 	"beta":     oneFloat("finite", isFinite),
 	"momentum": oneFloat("finite", isFinite),
 	"ratio":    oneFloat("in [0, 1)", func(f float64) bool { return f >= 0 && f < 1 }),
@@ -883,6 +888,122 @@ func (im *importer) hardSwish() error {
 		return err
 	}
 	return im.binaryOf(nn.OpMul, x, h)
+}
+
+// elu: Elu(x) = x for x > 0, alpha·(e^x − 1) otherwise (alpha default 1;
+// Keras's elu), and Selu(x) = gamma·Elu(x) with Selu's alpha and gamma
+// (defaults ONNX's float32 1.6732632 and 1.0507010), as ONNX's reference
+// computes them: max(x, 0) + (exp(min(x, 0)) − 1)·alpha, and
+// max(x, 0)·gamma + (exp(min(x, 0))·alpha − alpha)·gamma.
+func (im *importer) elu() error {
+	x, name := im.args[0], im.node.GetOutput()[0]
+	k := func(key string, f float64) *value { return im.constValue(name+key, []int64{}, []float64{f}) }
+	selu := im.node.GetOpType() == "Selu"
+	alpha, gamma := im.attrFloat("alpha", 1), 1.0
+	if selu {
+		alpha, gamma = im.attrFloat("alpha", widen(1.67326319217681884765625)), im.attrFloat("gamma", widen(1.05070102214813232421875))
+	}
+	zero := k("_zero", 0)
+	pos, err := im.binaryValue(nn.OpMax, x, zero)
+	if err != nil {
+		return err
+	}
+	neg, err := im.binaryValue(nn.OpMin, x, zero)
+	if err != nil {
+		return err
+	}
+	e, err := im.unaryValue(nn.OpExp, neg)
+	if err != nil {
+		return err
+	}
+	type step struct {
+		kind string
+		k    *value
+	}
+	a := k("_alpha", alpha)
+	steps := []step{{nn.OpSub, k("_one", 1)}, {nn.OpMul, a}}
+	if selu {
+		g := k("_gamma", gamma)
+		steps = []step{{nn.OpMul, a}, {nn.OpSub, a}, {nn.OpMul, g}}
+		if pos, err = im.binaryValue(nn.OpMul, pos, g); err != nil {
+			return err
+		}
+	}
+	for _, st := range steps {
+		if e, err = im.binaryValue(st.kind, e, st.k); err != nil {
+			return err
+		}
+	}
+	return im.binaryOf(nn.OpAdd, pos, e)
+}
+
+// prelu: PRelu(x, slope) = x for x ≥ 0, slope·x otherwise, the slope
+// broadcast to x (PyTorch's nn.PReLU: one slope, or [C, 1, 1], one a
+// channel). A constant slope whose values are all at most 1 is
+// max(x, slope·x), all above 1 min(x, slope·x) (exact, as LeakyRelu: the
+// form nn-absorb-quant takes into a quantizer); any other is
+// max(x, 0) + slope·min(x, 0).
+func (im *importer) prelu() error {
+	x, slope := im.args[0], im.args[1]
+	if shape, err := im.broadcastShape(x.shape, slope.shape); err != nil || !slices.Equal(shape, x.shape) {
+		return im.errorf("slope of shape %s does not broadcast to the input's %s", shapeText(slope.shape), shapeText(x.shape))
+	}
+	if slope.c != nil {
+		f := floatsOf(slope.c)
+		switch {
+		case !slices.ContainsFunc(f, func(v float64) bool { return !(v <= 1) }):
+			sx, err := im.binaryValue(nn.OpMul, x, slope)
+			if err != nil {
+				return err
+			}
+			return im.binaryOf(nn.OpMax, x, sx)
+		case !slices.ContainsFunc(f, func(v float64) bool { return !(v > 1) }):
+			sx, err := im.binaryValue(nn.OpMul, x, slope)
+			if err != nil {
+				return err
+			}
+			return im.binaryOf(nn.OpMin, x, sx)
+		}
+	}
+	zero := im.constValue(im.node.GetOutput()[0]+"_zero", []int64{}, []float64{0})
+	pos, err := im.binaryValue(nn.OpMax, x, zero)
+	if err != nil {
+		return err
+	}
+	neg, err := im.binaryValue(nn.OpMin, x, zero)
+	if err != nil {
+		return err
+	}
+	if neg, err = im.binaryValue(nn.OpMul, neg, slope); err != nil {
+		return err
+	}
+	return im.binaryOf(nn.OpAdd, pos, neg)
+}
+
+// softsign: Softsign(x) = x / (1 + |x|), as Div is: x·(1/(1 + |x|)).
+func (im *importer) softsign() error {
+	x := im.args[0]
+	a, err := im.unaryValue(nn.OpAbs, x)
+	if err != nil {
+		return err
+	}
+	if a, err = im.binaryValue(nn.OpAdd, a, im.constValue(im.node.GetOutput()[0]+"_one", []int64{}, []float64{1})); err != nil {
+		return err
+	}
+	if a, err = im.unaryValue(nn.OpInv, a); err != nil {
+		return err
+	}
+	return im.binaryOf(nn.OpMul, x, a)
+}
+
+// unaryValue is kind(v), an element-wise node of one operand.
+func (im *importer) unaryValue(kind string, v *value) (*value, error) {
+	x, err := im.use(v)
+	if err != nil {
+		return nil, err
+	}
+	y, err := im.emit(kind, []*ir.Value{x}, v.shape, nil)
+	return &value{shape: v.shape, ssa: y}, err
 }
 
 // hardSigmoidOf is max(0, min(1, alpha·x + beta)).

@@ -23,14 +23,15 @@ import (
 // constants, a MobileNet block's depthwise and grouped convolutions,
 // padding on some sides only, auto_pad, averages excluding padding,
 // dilated convolutions, nearest upsampling, transposed convolutions,
-// ceil_mode pools, Keras's Conv1D as a 2-D layer),
+// ceil_mode pools, Keras's Conv1D as a 2-D layer, ELU, SELU, PReLU,
+// Softsign),
 // imported, typed by calibration on their samples with
 // weight-bits=8, lowered by nn-to-circuit: on every sample the circuit's
 // outputs equal the quantized evaluator's bit for bit (and are not one
 // constant).
 func TestFloatLayersToCircuit(t *testing.T) {
 	dir := filepath.Join("..", "..", "tests", "nn", "Inputs", "onnx-float")
-	for _, name := range []string{"bn_mlp", "bn_nodes", "acts", "acts9", "hard", "gap_cnn", "conv1d", "hand", "mobile", "pads", "pads1d", "same", "dilated", "upsample", "resize", "deconv", "ceil", "conv1x"} {
+	for _, name := range []string{"bn_mlp", "bn_nodes", "acts", "acts9", "hard", "gap_cnn", "conv1d", "hand", "mobile", "pads", "pads1d", "same", "dilated", "upsample", "resize", "deconv", "ceil", "conv1x", "elus", "elus_hand"} {
 		t.Run(name, func(t *testing.T) {
 			_, want, rows := calibratedCircuit(t, dir, name, true)
 			// The signal survives quantization: the samples' outputs differ.

@@ -516,6 +516,20 @@ def evaluate(model, x, ar, stop_before_softmax=False):
         elif op == "Relu":
             v = T(ins[0])
             val[o] = np.where(v > 0, v, zero(ar) * v)
+        elif op in ("Elu", "Selu") and not ar.exact:  # ONNX's reference formulas, alpha and gamma the float32 attributes
+            v = T(ins[0])
+            al = np.float64(np.float32(a.get("alpha", 1.0 if op == "Elu" else 1.67326319217681884765625)))
+            if op == "Elu":
+                val[o] = np.clip(v, 0, np.inf) + (np.exp(np.clip(v, -np.inf, 0)) - 1) * al
+            else:
+                gm = np.float64(np.float32(a.get("gamma", 1.05070102214813232421875)))
+                val[o] = np.clip(v, 0, np.inf) * gm + (np.exp(np.clip(v, -np.inf, 0)) * al - al) * gm
+        elif op == "PRelu" and not ar.exact:
+            v, sl = T(ins[0]), T(ins[1])
+            val[o] = np.where(v < 0, v * sl, v)
+        elif op == "Softsign" and not ar.exact:
+            v = T(ins[0])
+            val[o] = v / (1 + np.abs(v))
         elif op == "Div":
             val[o] = ar.div_const(T(ins[0]), f64(ins[1]))
         elif op in ("Add", "Sub", "Mul"):

@@ -110,6 +110,26 @@ class Hard(nn.Module):
         return torch.tanh(self.fc3(x)) + torch.sigmoid(self.fc4(x))
 
 
+class Elus(nn.Module):
+    """ELU, SELU, PReLU (one slope; one a feature, of both signs, zero and
+    above 1) and Softsign between linears: the other activations of Keras
+    and PyTorch that hls4ml reads."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.ModuleList([nn.Linear(6, 10)] + [nn.Linear(10, 10) for _ in range(3)] + [nn.Linear(10, 3)])
+        self.p1 = nn.PReLU()
+        self.p2 = nn.PReLU(10)
+        with torch.no_grad():
+            self.p2.weight.copy_(torch.tensor([-0.3, 0.25, 1.5, 0.0, 2.0, 0.5, -1.0, 1.0, 0.1, 3.0]))
+
+    def forward(self, x):
+        x = nn.functional.elu(self.fc[0](x) * 2.0, 0.7)
+        x = nn.functional.selu(self.fc[1](x) * 2.0)
+        x = self.p2(self.p1(self.fc[2](x) * 2.0) + self.fc[3](x))
+        return self.fc[4](nn.functional.softsign(x * 3.0))
+
+
 class GapCNN(nn.Module):
     """Conv2d + BatchNorm2d (kept by the export: do_constant_folding off) +
     ReLU, AdaptiveAvgPool2d(1) (GlobalAveragePool), and a mean over H and W
@@ -511,6 +531,29 @@ def main():
     same_pads()
 
 
+def elus():
+    torch.manual_seed(17)
+    save("elus", Elus(), torch.randn(SAMPLES, 2, 6))
+    # The forms PyTorch 1.13 does not write (onnx.helper; PyTorch's
+    # functions as the reference): Softsign (PyTorch writes Abs, Add, Div),
+    # Elu and Selu with their attributes given, PRelu of a computed slope.
+    nodes = [
+        helper.make_node("Softsign", ["x"], ["a"], name="Softsign_0"),
+        helper.make_node("Elu", ["x"], ["b"], name="Elu_1", alpha=0.5),
+        helper.make_node("Selu", ["x"], ["c"], name="Selu_2", alpha=1.5, gamma=0.75),
+        helper.make_node("PRelu", ["x", "a"], ["d"], name="PRelu_3"),
+        helper.make_node("Add", ["a", "b"], ["e"], name="Add_4"),
+        helper.make_node("Add", ["c", "d"], ["f"], name="Add_5"),
+        helper.make_node("Add", ["e", "f"], ["y"], name="Add_6"),
+    ]
+    path = save_graph("elus_hand", nodes, [], [1, 8], [1, 8])
+    F = torch.nn.functional
+    x = torch.from_numpy(np.random.default_rng(17).standard_normal((SAMPLES, 1, 8)).astype(np.float32) * 3)
+    a = F.softsign(x)
+    c = 0.75 * torch.where(x > 0, x, 1.5 * (torch.exp(x) - 1))
+    write("elus_hand", path, x.numpy(), (a + F.elu(x, 0.5) + c + torch.where(x >= 0, x, a * x)).numpy())
+
+
 def mobile():
     torch.manual_seed(6)
     m = Mobile()
@@ -534,6 +577,7 @@ def pads():
     save("ceil", Ceil(), torch.randn(SAMPLES, 1, 2, 6, 6))
     torch.manual_seed(16)
     save("conv1x", Conv1x(), torch.randn(SAMPLES, 1, 2, 1, 17))
+    elus()
 
 
 if __name__ == "__main__":
