@@ -903,12 +903,7 @@ func (im *importer) elu() error {
 	if selu {
 		alpha, gamma = im.attrFloat("alpha", widen(1.67326319217681884765625)), im.attrFloat("gamma", widen(1.05070102214813232421875))
 	}
-	zero := k("_zero", 0)
-	pos, err := im.binaryValue(nn.OpMax, x, zero)
-	if err != nil {
-		return err
-	}
-	neg, err := im.binaryValue(nn.OpMin, x, zero)
+	pos, neg, err := im.signParts(x)
 	if err != nil {
 		return err
 	}
@@ -965,12 +960,7 @@ func (im *importer) prelu() error {
 			return im.binaryOf(nn.OpMin, x, sx)
 		}
 	}
-	zero := im.constValue(im.node.GetOutput()[0]+"_zero", []int64{}, []float64{0})
-	pos, err := im.binaryValue(nn.OpMax, x, zero)
-	if err != nil {
-		return err
-	}
-	neg, err := im.binaryValue(nn.OpMin, x, zero)
+	pos, neg, err := im.signParts(x)
 	if err != nil {
 		return err
 	}
@@ -978,6 +968,17 @@ func (im *importer) prelu() error {
 		return err
 	}
 	return im.binaryOf(nn.OpAdd, pos, neg)
+}
+
+// signParts are max(x, 0) and min(x, 0), the two sides of Elu's and
+// PRelu's kink.
+func (im *importer) signParts(x *value) (pos, neg *value, err error) {
+	zero := im.constValue(im.node.GetOutput()[0]+"_zero", []int64{}, []float64{0})
+	if pos, err = im.binaryValue(nn.OpMax, x, zero); err != nil {
+		return nil, nil, err
+	}
+	neg, err = im.binaryValue(nn.OpMin, x, zero)
+	return pos, neg, err
 }
 
 // softsign: Softsign(x) = x / (1 + |x|), as Div is: x·(1/(1 + |x|)).
