@@ -448,7 +448,10 @@ func oldLocateJSON(data []byte, gz bool, err error) error {
 		// Offset counts the bytes read, the offending one included.
 		off = max(se.Offset-1, 0)
 	case errors.As(err, &te):
-		off = oldValueOffset(data, te.Field, nil)
+		// The key's value that holds te.Offset (the end of the literal
+		// that did not fit): with a key given twice, not the last one
+		// (found by FuzzJSONStreamEquivalent; the streaming reader is right).
+		off = oldValueOffsetAt(data, te.Field, te.Offset-1)
 	case errors.As(err, &pe):
 		if key, idx, ok := parsePath(pe.path); ok {
 			off = oldValueOffset(data, key, idx)
@@ -470,6 +473,12 @@ func oldLocateJSON(data []byte, gz bool, err error) error {
 }
 
 func oldValueOffset(data []byte, key string, idx []int) int64 {
+	return oldValueOffsetAt(data, key, -1, idx...)
+}
+
+// oldValueOffsetAt is the start of key's value: the last one, or with
+// at >= 0 the one whose bytes hold offset at.
+func oldValueOffsetAt(data []byte, key string, at int64, idx ...int) int64 {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return -1
@@ -481,10 +490,11 @@ func oldValueOffset(data []byte, key string, idx []int) int64 {
 			return -1
 		}
 		start := oldNextValue(data, dec.InputOffset())
-		if k == key {
+		skipErr := oldSkipValue(dec)
+		if k == key && (at < 0 || start <= at && at < dec.InputOffset()) {
 			found = start
 		}
-		if oldSkipValue(dec) != nil {
+		if skipErr != nil {
 			break
 		}
 	}
