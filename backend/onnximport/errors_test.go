@@ -102,7 +102,6 @@ func TestUnsupported(t *testing.T) {
 		{"pool dilations", poolCase("MaxPool", kernel, intsAttrP("dilations", 2, 2)), "node 'Pool_1' (MaxPool): dilations=[2 2] is not supported for a pool (only 1)"},
 		{"conv auto_pad", convCase(stringAttrP("auto_pad", "SAME_LEFT")), "node 'Conv_3' (Conv): auto_pad=SAME_LEFT is not supported (NOTSET, VALID, SAME_UPPER or SAME_LOWER)"},
 		{"conv pads of three", convCase(intsAttrP("pads", 1, 1, 0)), "node 'Conv_3' (Conv): pads=[1 1 0] does not have a begin and an end per spatial dimension (2)"},
-		{"conv strides", convCase(intsAttrP("strides", 1, 2)), "node 'Conv_3' (Conv): strides=[1 2] is not supported"},
 		{"conv unknown attribute", convCase(intAttrP("fancy", 1)), "node 'Conv_3' (Conv): attribute 'fancy' is not supported"},
 		{"attribute of another kind", convCase(&onnxpb.AttributeProto{Name: proto.String("group"), Type: onnxpb.AttributeProto_FLOAT.Enum(), F: proto.Float32(2)}),
 			"node 'Conv_3' (Conv): attribute 'group' must be of kind INT, but is FLOAT"},

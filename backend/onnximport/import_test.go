@@ -99,7 +99,8 @@ func importFile(t *testing.T, path string) *Result {
 // the 1-D pools, Cast of constants; padding on some sides only, auto_pad,
 // average pools excluding their padding, dilated convolutions, nearest
 // upsampling, transposed convolutions, ceil_mode pools, Keras's Conv1D as
-// a [1, k] kernel of strides [1, s]; ELU, SELU, PReLU, Softsign), each
+// a [1, k] kernel of strides [1, s]; strides that differ between H and
+// W; ELU, SELU, PReLU, Softsign), each
 // with samples ([S, ...])
 // and PyTorch's float32 outputs.
 const floatInputs = "../../tests/nn/Inputs/onnx-float"
@@ -130,6 +131,7 @@ var floatModels = []struct {
 	{"deconv", []string{"nn.linear", "{kernel = [3, 3], params = \"d2\", stride = 1}", "{kernel = [1, 4], params = \"d1\", stride = 1}"}, []string{"padding"}},
 	{"elus", []string{"nn.exp", "nn.abs", "nn.inv", "nn.max", "nn.min"}, nil},
 	{"elus_hand", []string{"nn.exp", "nn.abs", "nn.inv"}, nil},
+	{"strides", []string{"nn.conv2d", "stride = 1}", "nn.max_pool2d", "nn.linear", `_count"}`}, nil},
 	{"same", []string{"nn.concat", "nn.max_pool2d %6 {kernel = [3, 3], padding = 1, stride = 2}", `_count"}`}, []string{"nn.linear"}},
 }
 

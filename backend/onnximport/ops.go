@@ -1742,27 +1742,59 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel, strides, pads,
 
 // oneStride is the one stride nn takes for a window (window's kernel and
 // dilations, 2-D) of strides over the spatial axes of shape padded by pads
-// (ONNX's order, all the padding the node applies): the strides of the
-// axes along which it slides must agree, and an axis along which it fits
-// once whatever the stride (Keras's Conv1D through tf2onnx: a [1, k]
-// kernel of strides [1, s] on [N, C, 1, L]) takes theirs.
-func (im *importer) oneStride(shape, kernel, dil, strides, pads []int64) (int64, error) {
+// (ONNX's order, all the padding the node applies), and per 2-D axis the
+// step of the outputs ONNX's strides keep (keepEvery). The window slides by
+// the greatest common divisor g of the strides of the axes along which it
+// slides: along an axis of stride s every (s/g)-th output is ONNX's (a
+// Conv2D of strides (2, 1) computes at stride 1 and keeps every other row;
+// a circuit drops the others' adders). An axis along which the window
+// fits once whatever the stride (Keras's Conv1D through tf2onnx: a [1, k]
+// kernel of strides [1, s] on [N, C, 1, L]) slides by none.
+func (im *importer) oneStride(shape, kernel, dil, strides, pads []int64) (int64, [2]int64, error) {
 	spatial := len(strides)
-	stride := int64(0)
+	g, steps := int64(0), [2]int64{1, 1}
 	for i, st := range strides {
 		a := i + 2 - spatial // the 2-D axis of spatial axis i
 		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[a]-1)*dil[a]-1 < slices.Min(strides) {
 			continue
 		}
-		if stride != 0 && st != stride {
-			return 0, im.errorf("strides=%v is not supported (one stride for the dimensions that slide)", strides)
+		g = int64(gcd(uint64(g), uint64(st))) // strides are positive (attrRules)
+	}
+	if g == 0 {
+		return strides[0], steps, nil
+	}
+	for i, st := range strides {
+		a := i + 2 - spatial
+		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[a]-1)*dil[a]-1 >= slices.Min(strides) {
+			steps[a] = st / g
 		}
-		stride = st
 	}
-	if stride == 0 {
-		stride = strides[0]
+	return g, steps, nil
+}
+
+// keepEvery redefines the node's output, a 2-D window's [N, C, H, W]
+// computed at oneStride's g, as ONNX's strides give it: every steps[a]-th
+// cell along H (a = 0) and W (a = 1), by pickAlong.
+func (im *importer) keepEvery(steps [2]int64) error {
+	if steps == [2]int64{1, 1} {
+		return nil
 	}
-	return stride, nil
+	v := im.vals[im.node.GetOutput()[0]]
+	x, err := im.use(v)
+	if err != nil {
+		return err
+	}
+	s := v.shape
+	for a, step := range steps {
+		src := make([]int64, (s[2+a]+step-1)/step)
+		for i := range src {
+			src[i] = int64(i) * step
+		}
+		if x, s, err = im.pickAlong(x, s, 2+a, src); err != nil {
+			return err
+		}
+	}
+	return im.define(&value{shape: s, ssa: x})
 }
 
 // dilated is a dense weight [O, C, kh, kw] with its taps spread by the
@@ -1972,7 +2004,7 @@ func (im *importer) conv() error {
 	if err != nil {
 		return err
 	}
-	stride, err := im.oneStride(shape, kernel, dil, strides, addPads(pads, extra))
+	stride, steps, err := im.oneStride(shape, kernel, dil, strides, addPads(pads, extra))
 	if err != nil {
 		return err
 	}
@@ -2021,7 +2053,10 @@ func (im *importer) conv() error {
 		}
 		weights, wShape = dilated(weights, wShape, dil)
 	}
-	return im.emitConv(in, shape, weights, wShape, stride, pad, bias, spatial)
+	if err := im.emitConv(in, shape, weights, wShape, stride, pad, bias, spatial); err != nil {
+		return err
+	}
+	return im.keepEvery(steps)
 }
 
 // emitConv writes nn.conv2d of in ([N, C, H, W], padded by pad) by the
@@ -2236,7 +2271,7 @@ func poolOp(kind string) func(*importer) error {
 				}
 			}
 		}
-		stride, err := im.oneStride(shape, kernel, dil, strides, addPads(pads, extra))
+		stride, steps, err := im.oneStride(shape, kernel, dil, strides, addPads(pads, extra))
 		if err != nil {
 			return err
 		}
@@ -2257,7 +2292,10 @@ func poolOp(kind string) func(*importer) error {
 				return err
 			}
 		}
-		return im.defineWindow(y, spatial)
+		if err := im.defineWindow(y, spatial); err != nil {
+			return err
+		}
+		return im.keepEvery(steps)
 	}
 }
 

@@ -1503,18 +1503,26 @@ def random_tcn(rng, idx):
     return make(b, f"tcn{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
 
 
+def cnn_start(rng, idx, hh, ww):
+    """The start of a small opset-13 CNN: its Builder, QONNX's domain, c
+    (1 or 2) input channels, the input [1, c, hh, ww], sampled_input's
+    samples, probe and 6-bit input quantizer, and oc (2 or 3) channels for
+    the first layer: (b, dom, c, shape, xs, probe_of, h, oc)."""
+    b = Builder(rng)
+    dom = "qonnx.custom_op.general"
+    c = int(rng.integers(1, 3))
+    shape = [1, c, hh, ww]
+    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 6)
+    return b, dom, c, shape, xs, probe_of, h, int(rng.integers(2, 4))
+
+
 def random_upsample(rng, idx):
     """A decoder's nearest upsampling (an autoencoder's, a U-Net's): the
     input [1, c, 3, 3] quantized; a 3x3 Conv (padding 1) by 4-bit weights,
     Relu and a quantizer; Resize by 2 (idx 0: PyTorch's asymmetric and
     floor; 1: half_pixel and round_prefer_floor, Keras's); a 3x3 Conv, a
     quantizer, Flatten and the quantized head."""
-    b = Builder(rng)
-    dom = "qonnx.custom_op.general"
-    c = int(rng.integers(1, 3))
-    shape = [1, c, 3, 3]
-    xs, probe_of, h = sampled_input(b, rng, shape, 13, dom, idx, 6)
-    oc = int(rng.integers(2, 4))
+    b, dom, c, shape, xs, probe_of, h, oc = cnn_start(rng, idx, 3, 3)
     h = conv3x3(b, h, weight4(b, rng, (oc, c, 3, 3), rand_scale(rng, True, (oc, 1, 1, 1)), MODES[(idx + 1) % 7], dom))
     h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, True)
     mode = dict(coordinate_transformation_mode="asymmetric", nearest_mode="floor") if idx == 0 else dict(coordinate_transformation_mode="half_pixel")
@@ -1607,6 +1615,28 @@ def random_chlast(rng, idx):
     return make(b, f"chlast{idx}", shape, "x", h, [("", 17), (dom, 1)], 8, out_shape=out_shape), ("fixed<8,3>", (8, 3, True))
 
 
+def random_strides(rng, idx):
+    """Strides that differ between H and W (an audio CNN's, a KWS model's):
+    the input [1, c, 7, 8] quantized; a 3x3 Conv of strides (2, 1) and
+    padding 1 (idx 0) or (1, 3) unpadded (1) by 4-bit weights, Relu and a
+    quantizer; a MaxPool of kernel 2 and strides (1, 2) (idx 0), or an
+    AveragePool of kernel 3, strides (2, 1) and padding 1 excluding it (1);
+    a quantizer, Flatten and the quantized head."""
+    b, dom, c, shape, xs, probe_of, h, oc = cnn_start(rng, idx, 7, 8)
+    Wq = weight4(b, rng, (oc, c, 3, 3), rand_scale(rng, idx == 0, (oc, 1, 1, 1)), MODES[(idx + 1) % 7], dom)
+    conv = dict(strides=[2, 1], pads=[1, 1, 1, 1]) if idx == 0 else dict(strides=[1, 3])
+    h = b.node("Conv", [h, Wq], kernel_shape=[3, 3], **conv)
+    h, _ = covering_quant(b, rng, b.node("Relu", [h]), probe_of, xs, 4, False, MODES[(idx + 2) % 7], dom, idx == 0)
+    if idx == 0:
+        h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[1, 2])
+    else:
+        h = b.node("AveragePool", [h], kernel_shape=[3, 3], strides=[2, 1], pads=[1, 1, 1, 1], count_include_pad=0)
+    h, _ = covering_quant(b, rng, h, probe_of, xs, 5, True, MODES[(idx + 3) % 7], dom, True)
+    h = b.node("Flatten", [h], axis=1)
+    h, nout = quantized_head(b, rng, h, probe_of, xs, idx, MODES[(idx + 4) % 7], dom)
+    return make(b, f"strides{idx}", shape, "x", h, [("", 13), (dom, 1)], 8, out_shape=[1, nout]), ("fixed<8,3>", (8, 3, True))
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -1665,6 +1695,7 @@ def main():
     builders += [(f"upsample{i}", (lambda i: lambda r: random_upsample(r, i))(i)) for i in range(2)]
     builders += [(f"deconv{i}", (lambda i: lambda r: random_deconv(r, i))(i)) for i in range(2)]
     builders += [(f"chlast{i}", (lambda i: lambda r: random_chlast(r, i))(i)) for i in range(4)]
+    builders += [(f"strides{i}", (lambda i: lambda r: random_strides(r, i))(i)) for i in range(2)]
     meta = {}
     for name, build in builders:
         m, (itype, (w, i, signed)) = build(np.random.default_rng(100 + len(meta)))

@@ -130,6 +130,24 @@ class Elus(nn.Module):
         return self.fc[4](nn.functional.softsign(x * 3.0))
 
 
+class Strides(nn.Module):
+    """Strides that differ between H and W (an audio CNN's): a Conv2d of
+    stride (2, 1) and padding 1, a MaxPool2d of stride (1, 2), an
+    AvgPool2d of kernel 3, stride (2, 3) and padding 1 excluding it, a
+    MaxPool2d of stride (2, 3) with ceil_mode."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(2, 3, 3, stride=(2, 1), padding=1)
+
+    def forward(self, x):
+        y = nn.functional.relu(self.c(x))
+        a = nn.functional.max_pool2d(y, 2, stride=(1, 2))
+        b = nn.functional.avg_pool2d(y, 3, stride=(2, 3), padding=1, count_include_pad=False)
+        c = nn.functional.max_pool2d(y, 3, stride=(2, 3), ceil_mode=True)
+        return torch.cat([a.flatten(1), b.flatten(1), c.flatten(1)], 1)
+
+
 class GapCNN(nn.Module):
     """Conv2d + BatchNorm2d (kept by the export: do_constant_folding off) +
     ReLU, AdaptiveAvgPool2d(1) (GlobalAveragePool), and a mean over H and W
@@ -554,6 +572,11 @@ def elus():
     write("elus_hand", path, x.numpy(), (a + F.elu(x, 0.5) + c + torch.where(x >= 0, x, a * x)).numpy())
 
 
+def strides():
+    torch.manual_seed(18)
+    save("strides", Strides(), torch.randn(SAMPLES, 1, 2, 9, 10))
+
+
 def mobile():
     torch.manual_seed(6)
     m = Mobile()
@@ -578,6 +601,7 @@ def pads():
     torch.manual_seed(16)
     save("conv1x", Conv1x(), torch.randn(SAMPLES, 1, 2, 1, 17))
     elus()
+    strides()
 
 
 if __name__ == "__main__":
