@@ -2118,8 +2118,9 @@ func (im *importer) convTranspose() error {
 	if r != 3 && r != 4 || len(w.shape) != r || w.shape[0] != shape[1] {
 		return im.errorf("weight of shape %s does not fit an input of shape %s (a ConvTranspose's weight is [C, M, k...])", shapeText(w.shape), shapeText(shape))
 	}
-	if g := im.attrInt("group", 1); g != 1 {
-		return im.errorf("group=%d is not supported (only 1)", g)
+	g := im.attrInt("group", 1)
+	if shape[1]%g != 0 {
+		return im.errorf("group=%d does not divide the %d input channels", g, shape[1])
 	}
 	if _, ok := im.attrInts("output_shape"); ok {
 		return im.errorf("output_shape is not supported (give pads and output_padding)")
@@ -2177,8 +2178,15 @@ func (im *importer) convTranspose() error {
 			return err
 		}
 	}
-	c, m, kh, kw := w.shape[0], w.shape[1], kernel[0], kernel[1]
-	ws, flipped := floatsOf(w), make([]float64, m*c*kh*kw)
+	c, m, kh, kw := w.shape[0], w.shape[1]*g, kernel[0], kernel[1]
+	ws := floatsOf(w)
+	if g > 1 {
+		if err := im.checkSize([]int64{c, m, kh, kw}); err != nil {
+			return im.errorf("the dense weight of group=%d: %v", g, err)
+		}
+		ws = ungroupTransposed(ws, c, w.shape[1], g, kh*kw)
+	}
+	flipped := make([]float64, m*c*kh*kw)
 	for ci := range c {
 		for mi := range m {
 			for i := range kh {
@@ -2196,6 +2204,18 @@ func (im *importer) convTranspose() error {
 		bias = floatsOf(b)
 	}
 	return im.emitConv(in, s4, flipped, []int64{m, c, kh, kw}, 1, 0, bias, spatial)
+}
+
+// ungroupTransposed writes the weights [C, M/g, k] of a transposed
+// convolution of g groups as the dense [C, M, k]: input channel c feeds
+// the output channels of its group, c / (C/g), and zeros elsewhere.
+func ungroupTransposed(w []float64, inC, groupM, g, k int64) []float64 {
+	dense := make([]float64, inC*groupM*g*k)
+	for c := range inC {
+		first := c / (inC / g) * groupM // the group's first output channel
+		copy(dense[(c*groupM*g+first)*k:][:groupM*k], w[c*groupM*k:][:groupM*k])
+	}
+	return dense
 }
 
 // ungroup writes the weights [O, C/g, k] of a convolution of g groups as

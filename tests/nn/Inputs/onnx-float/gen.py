@@ -332,6 +332,20 @@ class Deconv(nn.Module):
         return self.d1(torch.flatten(y, 2))  # [N, 2, 72]
 
 
+class DeconvGroups(nn.Module):
+    """Grouped transposed convolutions (a light decoder's): a
+    ConvTranspose2d of 4 to 6 channels in 2 groups, stride 2, padding 1,
+    ReLU, and a depthwise one (6 groups) of stride (1, 2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.g2 = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, groups=2)
+        self.dw = nn.ConvTranspose2d(6, 6, 2, stride=(1, 2), groups=6)
+
+    def forward(self, x):  # [N, 4, 3, 3]
+        return self.dw(torch.relu(self.g2(x)))
+
+
 class Ceil(nn.Module):
     """Pools with ceil_mode=True (the last, partial window kept): a
     MaxPool2d(3, 2), an AvgPool2d(3, 2, padding=1) counting its padding
@@ -572,6 +586,11 @@ def elus():
     write("elus_hand", path, x.numpy(), (a + F.elu(x, 0.5) + c + torch.where(x >= 0, x, a * x)).numpy())
 
 
+def deconv_groups():
+    torch.manual_seed(19)
+    save("deconv_groups", DeconvGroups(), torch.randn(SAMPLES, 1, 4, 3, 3))
+
+
 def strides():
     torch.manual_seed(18)
     save("strides", Strides(), torch.randn(SAMPLES, 1, 2, 9, 10))
@@ -602,6 +621,7 @@ def pads():
     save("conv1x", Conv1x(), torch.randn(SAMPLES, 1, 2, 1, 17))
     elus()
     strides()
+    deconv_groups()
 
 
 if __name__ == "__main__":
