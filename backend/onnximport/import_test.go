@@ -132,6 +132,7 @@ var floatModels = []struct {
 	{"elus", []string{"nn.exp", "nn.abs", "nn.inv", "nn.max", "nn.min"}, nil},
 	{"elus_hand", []string{"nn.exp", "nn.abs", "nn.inv"}, nil},
 	{"deconv_groups", []string{"nn.linear", "nn.conv2d"}, nil},
+	{"deconv_shapes", []string{"nn.conv2d"}, nil},
 	{"strides", []string{"nn.conv2d", "stride = 1}", "nn.max_pool2d", "nn.linear", `_count"}`}, nil},
 	{"same", []string{"nn.concat", "nn.max_pool2d %6 {kernel = [3, 3], padding = 1, stride = 2}", `_count"}`}, []string{"nn.linear"}},
 }

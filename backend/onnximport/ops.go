@@ -2122,12 +2122,6 @@ func (im *importer) convTranspose() error {
 	if shape[1]%g != 0 {
 		return im.errorf("group=%d does not divide the %d input channels", g, shape[1])
 	}
-	if _, ok := im.attrInts("output_shape"); ok {
-		return im.errorf("output_shape is not supported (give pads and output_padding)")
-	}
-	if ap := im.attrString("auto_pad", "NOTSET"); ap != "NOTSET" && ap != "VALID" {
-		return im.errorf("auto_pad=%s is not supported (NOTSET or VALID)", ap)
-	}
 	spatial := r - 2
 	kernel, strides, pads, dil, err := im.window(w.shape[2:], shape)
 	if err != nil {
@@ -2145,6 +2139,9 @@ func (im *importer) convTranspose() error {
 	}
 	if len(outPad) != spatial {
 		return im.errorf("output_padding=%v does not have one entry per spatial dimension (%d)", outPad, spatial)
+	}
+	if pads, err = im.transposedPads(shape, kernel[2-spatial:], strides, pads, outPad); err != nil {
+		return err
 	}
 	in, err := im.use(x)
 	if err != nil {
@@ -2204,6 +2201,45 @@ func (im *importer) convTranspose() error {
 		bias = floatsOf(b)
 	}
 	return im.emitConv(in, s4, flipped, []int64{m, c, kh, kw}, 1, 0, bias, spatial)
+}
+
+// transposedPads are a ConvTranspose's pads (ONNX's order) when its
+// output_shape (the spatial sizes, or the whole shape) or auto_pad
+// SAME_UPPER/SAME_LOWER (output = input·stride) sets them, as ONNX
+// defines it: total = stride·(in − 1) + output_padding + kernel − output,
+// SAME_UPPER's begin total/2, otherwise total − total/2 at the begin;
+// else pads. A negative total is an error: ONNX's reference divides it
+// rounding down, ONNX Runtime toward zero.
+func (im *importer) transposedPads(shape, kernel, strides, pads, outPad []int64) ([]int64, error) {
+	spatial := len(kernel)
+	ap := im.attrString("auto_pad", "NOTSET")
+	out, given := im.attrInts("output_shape")
+	switch {
+	case given && len(out) == len(shape):
+		out = out[2:]
+	case given && len(out) != spatial:
+		return nil, im.errorf("output_shape=%v has neither one entry per spatial dimension (%d) nor one per dimension", out, spatial)
+	case !given && (ap == "SAME_UPPER" || ap == "SAME_LOWER"):
+		out = make([]int64, spatial)
+		for d := range out {
+			out[d] = shape[2+d] * strides[d]
+		}
+	case !given:
+		return pads, nil
+	}
+	pads = make([]int64, 2*spatial)
+	for d, o := range out {
+		total := strides[d]*(shape[2+d]-1) + outPad[d] + kernel[d] - o
+		if o < 1 || total < 0 {
+			return nil, im.errorf("output_shape=%v is not supported for an input of shape %s (each size from 1 to the size without padding, %d; ONNX's reference and ONNX Runtime split a larger one differently)", out, shapeText(shape), o+total)
+		}
+		if ap == "SAME_UPPER" {
+			pads[d], pads[spatial+d] = total/2, total-total/2
+		} else {
+			pads[d], pads[spatial+d] = total-total/2, total/2
+		}
+	}
+	return pads, nil
 }
 
 // ungroupTransposed writes the weights [C, M/g, k] of a transposed

@@ -31,7 +31,7 @@ import (
 // constant).
 func TestFloatLayersToCircuit(t *testing.T) {
 	dir := filepath.Join("..", "..", "tests", "nn", "Inputs", "onnx-float")
-	for _, name := range []string{"bn_mlp", "bn_nodes", "acts", "acts9", "hard", "gap_cnn", "conv1d", "hand", "mobile", "pads", "pads1d", "same", "dilated", "upsample", "resize", "deconv", "ceil", "conv1x", "elus", "elus_hand", "strides", "deconv_groups"} {
+	for _, name := range []string{"bn_mlp", "bn_nodes", "acts", "acts9", "hard", "gap_cnn", "conv1d", "hand", "mobile", "pads", "pads1d", "same", "dilated", "upsample", "resize", "deconv", "ceil", "conv1x", "elus", "elus_hand", "strides", "deconv_groups", "deconv_shapes"} {
 		t.Run(name, func(t *testing.T) {
 			_, want, rows := calibratedCircuit(t, dir, name, true)
 			// The signal survives quantization: the samples' outputs differ.

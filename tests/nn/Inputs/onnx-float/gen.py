@@ -591,6 +591,46 @@ def deconv_groups():
     save("deconv_groups", DeconvGroups(), torch.randn(SAMPLES, 1, 4, 3, 3))
 
 
+def deconv_shapes():
+    """A ConvTranspose's output sizes as tf2onnx writes Keras's
+    Conv2DTranspose (onnx.helper): output_shape [7, 5] of a 3x3 kernel of
+    stride 2 on 3x3 (pads total 0 and 2: the larger half at the
+    beginning), auto_pad SAME_UPPER (the output 2·input, the larger half at
+    the end), output_shape [1, 3, 6, 7] (the whole shape). The reference is
+    PyTorch's conv_transpose2d unpadded, cropped to ONNX's pads."""
+    rng = np.random.default_rng(20)
+    w = rng.standard_normal((2, 3, 3, 3)).astype(np.float32)
+    b = rng.standard_normal(3).astype(np.float32)
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["a"], name="ConvTranspose_0", strides=[2, 2], output_shape=[7, 5]),
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["c"], name="ConvTranspose_1", strides=[2, 2], auto_pad="SAME_UPPER"),
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["d"], name="ConvTranspose_2", strides=[2, 2], output_shape=[1, 3, 6, 7]),
+        helper.make_node("Flatten", ["a"], ["fa"], name="Flatten_3", axis=1),
+        helper.make_node("Flatten", ["c"], ["fc"], name="Flatten_4", axis=1),
+        helper.make_node("Flatten", ["d"], ["fd"], name="Flatten_5", axis=1),
+        helper.make_node("Concat", ["fa", "fc", "fd"], ["y"], name="Concat_6", axis=1),
+    ]
+    inits = [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.ravel()), helper.make_tensor("b", TensorProto.FLOAT, b.shape, b)]
+    path = save_graph("deconv_shapes", nodes, inits, [1, 2, 3, 3], [1, 3 * (35 + 36 + 42)])
+    F = torch.nn.functional
+    x = torch.from_numpy(rng.standard_normal((SAMPLES, 1, 2, 3, 3)).astype(np.float32))
+
+    def onnx_pads(full, out, upper):  # ONNX's split of total = full - out
+        t = full - out
+        return (t // 2, t - t // 2) if upper else (t - t // 2, t // 2)
+
+    def crop(y, out_hw, upper):  # y [1, 3, 7, 7], the unpadded output
+        ph, pw = onnx_pads(y.shape[2], out_hw[0], upper), onnx_pads(y.shape[3], out_hw[1], upper)
+        return y[:, :, ph[0]:y.shape[2] - ph[1], pw[0]:y.shape[3] - pw[1]]
+
+    ys = []
+    for s in x:
+        full = F.conv_transpose2d(s, torch.from_numpy(w), torch.from_numpy(b), stride=2)
+        parts = [crop(full, (7, 5), False), crop(full, (6, 6), True), crop(full, (6, 7), False)]
+        ys.append(torch.cat([p.flatten(1) for p in parts], 1))
+    write("deconv_shapes", path, x.numpy(), torch.stack(ys).numpy())
+
+
 def strides():
     torch.manual_seed(18)
     save("strides", Strides(), torch.randn(SAMPLES, 1, 2, 9, 10))
@@ -622,6 +662,7 @@ def pads():
     elus()
     strides()
     deconv_groups()
+    deconv_shapes()
 
 
 if __name__ == "__main__":
