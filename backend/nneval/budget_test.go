@@ -11,25 +11,17 @@ import (
 
 	"github.com/otir-dev/otir/backend/npy"
 	"github.com/otir-dev/otir/backend/tensor"
-	"github.com/otir-dev/otir/parse"
 )
 
 // evalText parses a graph and evaluates it on inputs, returning the error,
 // how long it took and how many bytes it allocated.
 func evalText(t *testing.T, src string, ins []*tensor.Tensor, p tensor.Payload, opts Options) (error, time.Duration, uint64) {
 	t.Helper()
-	m, err := parse.Parse("b.mlir", []byte(src), parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := FindGraph(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := parseGraph(t, "b.mlir", src)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	_, err = Eval(g, ins, p, opts)
+	_, err := Eval(g, ins, p, opts)
 	d := time.Since(start)
 	runtime.ReadMemStats(&after)
 	return err, d, after.TotalAlloc - before.TotalAlloc

@@ -1,6 +1,9 @@
 package nneval
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -19,14 +22,7 @@ const errGraph = `nn.graph @g(%x: tensor<3xf64>) -> tensor<2xf64> {
 // the wrong shape, is an error at the node (or argument) naming it and the
 // key.
 func TestPayloadErrors(t *testing.T) {
-	m, err := parse.Parse("g.mlir", []byte(errGraph), parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := FindGraph(m, "@g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := parseGraph(t, "g.mlir", errGraph)
 	x := &tensor.Tensor{Shape: []int64{3}, Data: []float64{1, 2, 3}}
 	k := &tensor.Tensor{Shape: []int64{4}, Data: []float64{1, 2, 3, 4}}
 	w := &tensor.Tensor{Shape: []int64{2, 3}, Data: make([]float64, 6)}
@@ -84,14 +80,7 @@ func TestBudget(t *testing.T) {
 `
 	src = strings.Replace(src, "%w", "%t", 1)
 	src = strings.Replace(src, "  %a", "  %t = nn.permute %x {perm = [1, 0]} : (tensor<4x8xf64>) -> tensor<8x4xf64>\n  %a", 1)
-	m, err := parse.Parse("b.mlir", []byte(src), parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := FindGraph(m, "@g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := parseGraph(t, "b.mlir", src)
 	x := tensor.New([]int64{4, 8})
 	// x (32) + %t (32) + %a (16) = 80 elements; %a takes 4·4·8 = 128 MACs.
 	for _, c := range []struct {
@@ -111,7 +100,9 @@ func TestBudget(t *testing.T) {
 }
 
 // TestWindowWork: a convolution's work counts its in-channels and kernel
-// cells per result element, a pool's its kernel cells.
+// cells per result element (one cell for an in-channel whose weights are
+// all zero: a grouped convolution written dense), a pool's its kernel
+// cells.
 func TestWindowWork(t *testing.T) {
 	src := `nn.graph @g(%x: tensor<1x2x4x4xf64>) -> tensor<1x3x2x2xf64> {
   %c = nn.conv2d %x {kernel = [3, 3], params = "conv", stride = 1} : (tensor<1x2x4x4xf64>) -> tensor<1x3x2x2xf64>
@@ -119,15 +110,12 @@ func TestWindowWork(t *testing.T) {
   nn.return %c : tensor<1x3x2x2xf64>
 }
 `
-	m, err := parse.Parse("w.mlir", []byte(src), parse.Options{})
-	if err != nil {
-		t.Fatal(err)
+	g := parseGraph(t, "w.mlir", src)
+	w := tensor.New([]int64{3, 2, 3, 3})
+	for i := range w.Data {
+		w.Data[i] = 1
 	}
-	g, err := FindGraph(m, "@g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := tensor.Payload{"conv.weight": tensor.New([]int64{3, 2, 3, 3}), "conv.bias": tensor.New([]int64{3})}
+	p := tensor.Payload{"conv.weight": w, "conv.bias": tensor.New([]int64{3})}
 	x := tensor.New([]int64{1, 2, 4, 4})
 	// conv: 12 results · 2 channels · 9 cells = 216; pool: 27 · 4 = 108.
 	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 215}); err == nil || !strings.Contains(err.Error(), "'nn.conv2d' op %c") {
@@ -138,6 +126,19 @@ func TestWindowWork(t *testing.T) {
 	}
 	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 324}); err != nil {
 		t.Errorf("within the budget: %v", err)
+	}
+	// Output channel o reads input channel o % 2 only: 3 of the 6 blocks
+	// are zeros, 4 results · (3 · 9 + 3) = 120.
+	for o := range int64(3) {
+		for k := range int64(9) {
+			w.Data[(o*2+(o+1)%2)*9+k] = 0
+		}
+	}
+	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 119}); err == nil || !strings.Contains(err.Error(), "'nn.conv2d' op %c") {
+		t.Errorf("grouped conv: got %v", err)
+	}
+	if _, err := Eval(g, []*tensor.Tensor{x}, p, Options{MaxWork: 120 + 108}); err != nil {
+		t.Errorf("grouped conv within the budget: %v", err)
 	}
 }
 
@@ -157,17 +158,77 @@ func TestInlineConstErrors(t *testing.T) {
   nn.return %c : tensor<2x` + c.typ + `>
 }
 `
-		m, err := parse.Parse("c.mlir", []byte(src), parse.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := FindGraph(m, "@g")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Eval(g, []*tensor.Tensor{{Shape: []int64{2}, Data: []float64{1, 2}}}, nil, Options{})
+		g := parseGraph(t, "c.mlir", src)
+		_, err := Eval(g, []*tensor.Tensor{{Shape: []int64{2}, Data: []float64{1, 2}}}, nil, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.what, err, c.want)
+		}
+	}
+}
+
+// TestConvZeroBlocks: nn.conv2d, which skips its weight blocks of zeros
+// (a grouped convolution written dense), gives the dense sum's values: on
+// 400 random convolutions (strides, padding, blocks of zeros) of inputs
+// that hold ±inf and NaN, each output equals the dense left-to-right sum
+// from +0, bit for bit (its sign of zero too), or both are NaN.
+func TestConvZeroBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 11))
+	for trial := range 400 {
+		c, oc, h, w := 1+rng.Int64N(3), 1+rng.Int64N(3), 1+rng.Int64N(6), 1+rng.Int64N(6)
+		pad, stride := rng.Int64N(2), 1+rng.Int64N(2)
+		kh, kw := 1+rng.Int64N(min(h+2*pad, 3)), 1+rng.Int64N(min(w+2*pad, 3))
+		oh, ow := (h+2*pad-kh)/stride+1, (w+2*pad-kw)/stride+1
+		wt := tensor.New([]int64{oc, c, kh, kw})
+		for bl := range oc * c {
+			if rng.IntN(2) == 0 {
+				continue // a block of zeros (+0 and −0)
+			}
+			for k := range kh * kw {
+				wt.Data[bl*kh*kw+k] = float64(rng.IntN(7)-3) / 2
+			}
+		}
+		if rng.IntN(4) == 0 {
+			wt.Data[rng.Int64N(oc*c*kh*kw)] = math.Copysign(0, -1)
+		}
+		x := tensor.New([]int64{1, c, h, w})
+		for i := range x.Data {
+			switch rng.IntN(12) {
+			case 0:
+				x.Data[i] = math.Inf(1)
+			case 1:
+				x.Data[i] = math.Inf(-1)
+			case 2:
+				x.Data[i] = math.NaN()
+			default:
+				x.Data[i] = float64(rng.IntN(9) - 4)
+			}
+		}
+		bias := tensor.New([]int64{oc})
+		src := fmt.Sprintf(`nn.graph @g(%%x: tensor<1x%dx%dx%dxf64>) -> tensor<1x%dx%dx%dxf64> {
+  %%c = nn.conv2d %%x {kernel = [%d, %d], params = "k", stride = %d, padding = %d} : (tensor<1x%dx%dx%dxf64>) -> tensor<1x%dx%dx%dxf64>
+  nn.return %%c : tensor<1x%dx%dx%dxf64>
+}
+`, c, h, w, oc, oh, ow, kh, kw, stride, pad, c, h, w, oc, oh, ow, oc, oh, ow)
+		g := parseGraph(t, "c.mlir", src)
+		r, err := Eval(g, []*tensor.Tensor{x}, tensor.Payload{"k.weight": wt, "k.bias": bias}, Options{})
+		if err != nil {
+			t.Fatalf("trial %d: %v\n%s", trial, err, src)
+		}
+		for o := range oc {
+			for i := range oh {
+				for j := range ow {
+					s := 0.0
+					for ch := range c {
+						Taps(h, w, kh, kw, stride, pad, i, j, func(at, di, dj int64) {
+							s += x.Data[ch*h*w+at] * wt.Data[((o*c+ch)*kh+di)*kw+dj]
+						})
+					}
+					got := r.Outputs[0].Data[(o*oh+i)*ow+j]
+					if !(math.IsNaN(s) && math.IsNaN(got)) && math.Float64bits(s) != math.Float64bits(got) {
+						t.Fatalf("trial %d: y[%d, %d, %d] = %v, the dense sum %v\n%s", trial, o, i, j, got, s, src)
+					}
+				}
+			}
 		}
 	}
 }

@@ -308,6 +308,27 @@ func (n *node) windowWork(channels bool) int64 {
 	return w
 }
 
+// convWork is nn.conv2d's work: per output cell, the kernel's cells for
+// each input channel whose weight block is not all zeros, and one (a look
+// at its window's non-finite cells) for each that is (zeroBlocks); the
+// dense count when the weight cannot be read (the evaluation reports it).
+func (n *node) convWork() int64 {
+	wd := n.window()
+	outC, w, _, err := n.convParams(wd)
+	if err != nil {
+		return n.windowWork(true)
+	}
+	k, per := wd.kh*wd.kw, int64(0)
+	for _, z := range zeroBlocks(w.Data, outC*wd.c, k) {
+		if z {
+			per++
+		} else {
+			per += k
+		}
+	}
+	return satint.Mul(satint.Mul(wd.batch, satint.Mul(wd.oh, wd.ow)), per)
+}
+
 // result is a zero tensor of the node's declared shape.
 func (n *node) result() *tensor.Tensor { return tensor.New(n.out.Shape) }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/otir-dev/otir/backend/tensor"
 	"github.com/otir-dev/otir/dialect/nn"
@@ -254,16 +255,86 @@ func conv2d(n *node) (*tensor.Tensor, error) {
 		return nil, err
 	}
 	y := n.result()
+	plane := wd.h * wd.w
+	zero := zeroBlocks(w.Data, outC*wd.c, wd.kh*wd.kw)
+	nf := nonFinite{x: x.Data, plane: plane, w: wd.w}
 	wd.convCells(outC, func(xo, yo, o, i, j int64) {
 		s := 0.0
 		for c := range wd.c {
+			if zero[o*wd.c+c] {
+				// x·0 is ±0, which leaves the sum (it starts at +0, so it
+				// is never −0) as it is, unless x is ±inf or NaN: then
+				// the sum is NaN, as the dense sum makes it.
+				if nf.inWindow(xo/plane+c, wd, i, j) {
+					s = math.NaN()
+				}
+				continue
+			}
 			wd.taps(i, j, func(at, di, dj int64) {
-				s += x.Data[xo+c*wd.h*wd.w+at] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
+				s += x.Data[xo+c*plane+at] * w.Data[((o*wd.c+c)*wd.kh+di)*wd.kw+dj]
 			})
 		}
 		y.Data[yo] = s + b.Data[o]
 	})
 	return y, nil
+}
+
+// zeroBlocks marks the blocks of k weights (a convolution's [outC, C,
+// kH, kW] by output and input channel) that are all zeros: the other
+// groups' channels of a grouped or depthwise convolution, which the
+// importer writes dense, so that evaluating it costs what the grouped
+// one does (convWork).
+func zeroBlocks(w []float64, blocks, k int64) []bool {
+	z := make([]bool, blocks)
+	for bl := range blocks {
+		z[bl] = !slices.ContainsFunc(w[bl*k:(bl+1)*k], func(v float64) bool { return v != 0 })
+	}
+	return z
+}
+
+// nonFinite answers whether a window of an input plane holds ±inf or NaN,
+// from a count of such cells per rectangle (prefix sums, made for a plane
+// on its first question and only for a plane that has one).
+type nonFinite struct {
+	x        []float64
+	plane, w int64
+	checked  map[int64][]int64 // by plane: nil when it has none
+}
+
+func (f *nonFinite) inWindow(p int64, wd window, i, j int64) bool {
+	if f.checked == nil {
+		f.checked = map[int64][]int64{}
+	}
+	sums, ok := f.checked[p]
+	if !ok {
+		cells := f.x[p*f.plane : (p+1)*f.plane]
+		if !slices.ContainsFunc(cells, func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) }) {
+			f.checked[p] = nil
+			return false
+		}
+		h := f.plane / f.w
+		sums = make([]int64, (h+1)*(f.w+1)) // sums[r·(w+1) + c]: the cells of rows < r, columns < c
+		for r := range h {
+			for c := range f.w {
+				bad := int64(0)
+				if v := cells[r*f.w+c]; math.IsInf(v, 0) || math.IsNaN(v) {
+					bad = 1
+				}
+				sums[(r+1)*(f.w+1)+c+1] = bad + sums[r*(f.w+1)+c+1] + sums[(r+1)*(f.w+1)+c] - sums[r*(f.w+1)+c]
+			}
+		}
+		f.checked[p] = sums
+	}
+	if sums == nil {
+		return false
+	}
+	r0, c0 := max(i*wd.stride-wd.pad, 0), max(j*wd.stride-wd.pad, 0)
+	r1, c1 := min(i*wd.stride-wd.pad+wd.kh, wd.h), min(j*wd.stride-wd.pad+wd.kw, wd.w)
+	if r0 >= r1 || c0 >= c1 {
+		return false
+	}
+	at := func(r, c int64) int64 { return sums[r*(f.w+1)+c] }
+	return at(r1, c1)-at(r0, c1)-at(r1, c0)+at(r0, c0) > 0
 }
 
 // pool applies one window function per output cell; cells outside the

@@ -521,9 +521,13 @@ func exactConv2d(n *node) (*Exact, error) {
 	}
 	c := &checked{}
 	y := newExact(n.out.Shape, a.f)
+	zero := zeroBlocks(wt.Data, outC*wd.c, wd.kh*wd.kw) // exact zeros add nothing (convWork)
 	wd.convCells(outC, func(xo, yo, o, i, j int64) {
 		s := int64(0)
 		for ch := range wd.c {
+			if zero[o*wd.c+ch] {
+				continue
+			}
 			wd.taps(i, j, func(at, di, dj int64) {
 				s = c.add(s, c.mul(x.M[xo+ch*wd.h*wd.w+at], a.w.M[((o*wd.c+ch)*wd.kh+di)*wd.kw+dj]))
 			})

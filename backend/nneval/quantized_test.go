@@ -35,12 +35,19 @@ func readGraph(t testing.TB, path string) *ir.Operation {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := parse.Parse(path, src, parse.Options{})
+	g := parseGraph(t, path, string(src))
+	if ds := verify.VerifyOp(g); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return g
+}
+
+// parseGraph parses src (named file in messages), which holds one graph.
+func parseGraph(t testing.TB, file, src string) *ir.Operation {
+	t.Helper()
+	m, err := parse.Parse(file, []byte(src), parse.Options{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if ds := verify.Verify(m); ds.HasErrors() {
-		t.Fatal(ds)
 	}
 	g, err := FindGraph(m, "")
 	if err != nil {

@@ -76,7 +76,7 @@ func init() {
 
 		nn.OpLinear: {eval: linear, work: func(n *node) int64 { return n.innerWork() }},
 		nn.OpMatmul: {eval: matmul, work: func(n *node) int64 { return n.innerWork() }},
-		nn.OpConv2d: {eval: conv2d, work: func(n *node) int64 { return n.windowWork(true) }},
+		nn.OpConv2d: {eval: conv2d, work: func(n *node) int64 { return n.convWork() }},
 
 		nn.OpMaxPool2d: {eval: pool(true), work: func(n *node) int64 { return n.windowWork(false) }},
 		nn.OpAvgPool2d: {eval: pool(false), work: func(n *node) int64 { return n.windowWork(false) }},
