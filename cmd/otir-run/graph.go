@@ -21,7 +21,7 @@ var graphFlags = []cli.Flag{
 }
 
 // maxWorkFlag bounds an evaluation's multiply-accumulates (nn graphs and
-// quant-error; docs/nn.md, "Limits").
+// quant-error; docs/nn.md, "The evaluator").
 var maxWorkFlag = cliargs.Int64In(&cli.Int64Flag{Name: "max-work", Value: nneval.DefaultMaxWork,
 	Usage: "nn graph: the most multiply-accumulates an evaluation may take, the whole batch together (2^32 take about 40 s of CPU)"}, 1, math.MaxInt64, "")
 
