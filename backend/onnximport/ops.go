@@ -581,6 +581,11 @@ func (im *importer) constValue(name string, shape []int64, data []float64) *valu
 	return &value{name: name, shape: shape, c: &constant{shape: shape, floats: data}}
 }
 
+// scalar is the constant f of rank 0, named name.
+func (im *importer) scalar(name string, f float64) *value {
+	return im.constValue(name, []int64{}, []float64{f})
+}
+
 // Element-wise operators.
 
 func unaryOp(kind string) func(*importer) error {
@@ -636,22 +641,14 @@ func (im *importer) legacyBroadcast() error {
 		}
 		shape[axis+int64(i)] = d
 	}
-	if b.c != nil {
-		c := *b.c
-		c.shape = shape
-		im.args[1] = &value{name: b.name, shape: shape, c: &c}
-		if im.consts[1] != nil {
-			im.consts[1] = &c
-		}
-		return nil
-	}
-	in, err := im.use(b)
+	v, err := im.reshaped(b, shape)
 	if err != nil {
 		return err
 	}
-	y, err := im.reshape(in, shape)
-	im.args[1] = &value{name: b.name, shape: shape, ssa: y}
-	return err
+	if im.args[1] = v; im.consts[1] != nil { // Pow's exponent
+		im.consts[1] = v.c
+	}
+	return nil
 }
 
 // binaryOf defines the node's output as kind(a, b) with broadcasting.
@@ -827,7 +824,7 @@ func (im *importer) clip() error {
 	for i, bound := range []struct{ attr, kind string }{{"min", nn.OpMax}, {"max", nn.OpMin}} {
 		b := im.arg(i + 1)
 		if a := im.attr(bound.attr); a != nil {
-			b = im.constValue(im.node.GetOutput()[0]+"_"+bound.attr, []int64{}, []float64{float64(a.GetF())})
+			b = im.scalar(im.node.GetOutput()[0]+"_"+bound.attr, float64(a.GetF()))
 		}
 		if b == nil {
 			continue
@@ -846,7 +843,7 @@ func (im *importer) clip() error {
 // neg: −x is x · (−1), exact.
 func (im *importer) neg() error {
 	x := im.args[0]
-	return im.binaryOf(nn.OpMul, x, im.constValue(im.node.GetOutput()[0]+"_minus_one", []int64{}, []float64{-1}))
+	return im.binaryOf(nn.OpMul, x, im.scalar(im.node.GetOutput()[0]+"_minus_one", -1))
 }
 
 // leakyRelu: LeakyRelu(x) (alpha default 0.01) is x where x ≥ 0 and
@@ -897,7 +894,7 @@ func (im *importer) hardSwish() error {
 // max(x, 0)·gamma + (exp(min(x, 0))·alpha − alpha)·gamma.
 func (im *importer) elu() error {
 	x, name := im.args[0], im.node.GetOutput()[0]
-	k := func(key string, f float64) *value { return im.constValue(name+key, []int64{}, []float64{f}) }
+	k := func(key string, f float64) *value { return im.scalar(name+key, f) }
 	selu := im.node.GetOpType() == "Selu"
 	alpha, gamma := im.attrFloat("alpha", 1), 1.0
 	if selu {
@@ -973,7 +970,7 @@ func (im *importer) prelu() error {
 // signParts are max(x, 0) and min(x, 0), the two sides of Elu's and
 // PRelu's kink.
 func (im *importer) signParts(x *value) (pos, neg *value, err error) {
-	zero := im.constValue(im.node.GetOutput()[0]+"_zero", []int64{}, []float64{0})
+	zero := im.scalar(im.node.GetOutput()[0]+"_zero", 0)
 	if pos, err = im.binaryValue(nn.OpMax, x, zero); err != nil {
 		return nil, nil, err
 	}
@@ -988,7 +985,7 @@ func (im *importer) softsign() error {
 	if err != nil {
 		return err
 	}
-	if a, err = im.binaryValue(nn.OpAdd, a, im.constValue(im.node.GetOutput()[0]+"_one", []int64{}, []float64{1})); err != nil {
+	if a, err = im.binaryValue(nn.OpAdd, a, im.scalar(im.node.GetOutput()[0]+"_one", 1)); err != nil {
 		return err
 	}
 	if a, err = im.unaryValue(nn.OpInv, a); err != nil {
@@ -1018,7 +1015,7 @@ func (im *importer) hardSigmoidOf(x *value, alpha, beta float64) (*value, error)
 		if err != nil {
 			return nil, err
 		}
-		v, err = im.binaryValue(step.kind, v, im.constValue(name+step.key, []int64{}, []float64{step.k}))
+		v, err = im.binaryValue(step.kind, v, im.scalar(name+step.key, step.k))
 	}
 	return v, err
 }
@@ -1490,7 +1487,7 @@ func (im *importer) scaled(v *value, s float64, name string) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := im.broadcast(im.constValue(name, []int64{}, []float64{s}), v.shape)
+	k, err := im.broadcast(im.scalar(name, s), v.shape)
 	if err != nil {
 		return nil, err
 	}
@@ -1752,20 +1749,19 @@ func (im *importer) window(kernelDefault, shape []int64) (kernel, strides, pads,
 // kernel of strides [1, s] on [N, C, 1, L]) slides by none.
 func (im *importer) oneStride(shape, kernel, dil, strides, pads []int64) (int64, [2]int64, error) {
 	spatial := len(strides)
-	g, steps := int64(0), [2]int64{1, 1}
+	g, slides := int64(0), [2]bool{}
 	for i, st := range strides {
 		a := i + 2 - spatial // the 2-D axis of spatial axis i
-		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[a]-1)*dil[a]-1 < slices.Min(strides) {
-			continue
+		if slides[a] = shape[2+i]+pads[i]+pads[spatial+i]-(kernel[a]-1)*dil[a]-1 >= slices.Min(strides); slides[a] {
+			g = int64(gcd(uint64(g), uint64(st))) // strides are positive (attrRules)
 		}
-		g = int64(gcd(uint64(g), uint64(st))) // strides are positive (attrRules)
 	}
+	steps := [2]int64{1, 1}
 	if g == 0 {
 		return strides[0], steps, nil
 	}
 	for i, st := range strides {
-		a := i + 2 - spatial
-		if shape[2+i]+pads[i]+pads[spatial+i]-(kernel[a]-1)*dil[a]-1 >= slices.Min(strides) {
+		if a := i + 2 - spatial; slides[a] {
 			steps[a] = st / g
 		}
 	}
@@ -1881,7 +1877,7 @@ func (im *importer) padAxis(x *ir.Value, s []int64, axis int, begin, end int64, 
 				return z, nil
 			}
 			if *zero == nil {
-				*zero = im.constValue(im.node.GetOutput()[0]+"_pad", []int64{}, []float64{0})
+				*zero = im.scalar(im.node.GetOutput()[0]+"_pad", 0)
 			}
 			z, err := im.broadcast(*zero, part)
 			zeros[count] = z
@@ -2812,20 +2808,27 @@ func (im *importer) reshapeTo(x *value, shape []int64) error {
 	if numel(shape) != numel(x.shape) {
 		return im.errorf("cannot reshape %s to %s", shapeText(x.shape), shapeText(shape))
 	}
+	v, err := im.reshaped(x, shape)
+	if err != nil {
+		return err
+	}
+	return im.define(v)
+}
+
+// reshaped is x as the same elements in shape, under x's name (a constant
+// stays one).
+func (im *importer) reshaped(x *value, shape []int64) (*value, error) {
 	if x.c != nil {
 		c := *x.c
 		c.shape = shape
-		return im.define(&value{shape: shape, c: &c})
+		return &value{name: x.name, shape: shape, c: &c}, nil
 	}
 	in, err := im.use(x)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	y, err := im.reshape(in, shape)
-	if err != nil {
-		return err
-	}
-	return im.defineSSA(y)
+	return &value{name: x.name, shape: shape, ssa: y}, err
 }
 
 func (im *importer) reshapeNode() error {
